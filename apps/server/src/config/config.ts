@@ -1,0 +1,149 @@
+import {
+  CHAIN_ID,
+  DEFAULT_AI_MIN_CONFIDENCE,
+  DEFAULT_BETTING_WINDOW_S,
+  DEFAULT_ROUND_INTERVAL_S,
+} from '@pm/core/constants';
+import { isAddress, isHex } from 'viem';
+import { z } from 'zod';
+import { DEV_VAULT } from './dev-accounts.ts';
+
+// One typed config, read from the environment once at start-up (DESIGN "Configuration").
+// Defaults run offline against the local chain; a bad value stops start-up naming the variable.
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const address = z
+  .string()
+  .refine((v) => isAddress(v, { strict: false }), 'must be a 0x-prefixed 20-byte address')
+  .transform((v) => v.toLowerCase() as `0x${string}`);
+const privateKey = z
+  .string()
+  .refine((v) => isHex(v) && v.length === 66, 'must be a 0x-prefixed 32-byte hex key')
+  .transform((v) => v as `0x${string}`);
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+const EnvSchema = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: int(0, 65535).default(8787),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CHAIN_ID: int(1, 2 ** 31).default(CHAIN_ID.local),
+  RPC_URL: z.url().default('http://127.0.0.1:8545'),
+  PUBLIC_RPC_URL: z.url().optional(),
+  VAULT_ADDRESS: address.optional(),
+  VAULT_PRIVATE_KEY: privateKey.optional(),
+  CONFIRMATIONS: z.union([z.literal('finalized'), z.coerce.number().int().min(1).max(1000)]).optional(),
+  PAYMENT_WAIT_MS: int(0, 300_000).default(15_000),
+  DATABASE_URL: optionalText,
+  DATA_DIR: z.string().default('.data'),
+  PRICE_FEED: z.enum(['chainlink', 'ticker', 'simulated']).default('simulated'),
+  CHAINLINK_FEED_ADDRESS: address.default('0x0567f2323251f0aab15c8dfb1967e4e8a7d42aee'),
+  CHAINLINK_RPC_URL: z.url().optional(),
+  TICKER_URL: z.url().default('https://api.binance.com/api/v3/ticker/price?symbol=BNBUSDT'),
+  ORACLE_MAX_AGE_S: int(1, 86_400).default(120),
+  AI_BASE_URL: optionalText,
+  AI_API_KEY: optionalText,
+  AI_MODEL: z.string().default('gpt-4o-mini'),
+  AI_MIN_CONFIDENCE: int(0, 100).default(DEFAULT_AI_MIN_CONFIDENCE),
+  AI_TIMEOUT_MS: int(1000, 600_000).default(60_000),
+  AI_MAX_ATTEMPTS: int(1, 50).default(5),
+  OPERATOR_ADDRESSES: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const list = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      for (const item of list) {
+        if (!isAddress(item, { strict: false }))
+          ctx.addIssue({ code: 'custom', message: `'${item}' is not an address` });
+      }
+      return list.map((item) => item.toLowerCase() as `0x${string}`);
+    }),
+  ROUND_INTERVAL_S: int(10, 86_400).default(DEFAULT_ROUND_INTERVAL_S),
+  BETTING_WINDOW_S: int(5, 86_400).default(DEFAULT_BETTING_WINDOW_S),
+  MARKET_FEE_BPS: int(0, 1000).default(0),
+  ORACLE_FEE_BPS: int(0, 1000).default(0),
+  CLOCK: z.enum(['system', 'chain']).optional(),
+  JOBS: bool.default(true),
+  DEMO_DATA: bool.default(false),
+  WEB_DIST: optionalText,
+});
+
+export type Config = ReturnType<typeof toConfig>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment; throws a ConfigError whose message names every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  // Empty strings count as unset, so `FOO= npm start` falls back to the default.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return toConfig(parsed.data);
+}
+
+function toConfig(env: z.infer<typeof EnvSchema>) {
+  const isLocalChain = env.CHAIN_ID === CHAIN_ID.local;
+  // The public dev keys are a default only on the local chain; anywhere else they would lose money.
+  const vaultAddress = env.VAULT_ADDRESS ?? (isLocalChain ? DEV_VAULT.address : undefined);
+  if (!vaultAddress)
+    throw new ConfigError('Invalid configuration:\n  VAULT_ADDRESS: required when CHAIN_ID is not 31337');
+  const vaultPrivateKey =
+    env.VAULT_PRIVATE_KEY ?? (isLocalChain && !env.VAULT_ADDRESS ? DEV_VAULT.privateKey : undefined);
+  if (env.BETTING_WINDOW_S >= env.ROUND_INTERVAL_S) {
+    throw new ConfigError(
+      'Invalid configuration:\n  BETTING_WINDOW_S: must be shorter than ROUND_INTERVAL_S',
+    );
+  }
+  return {
+    host: env.HOST,
+    port: env.PORT,
+    logLevel: env.LOG_LEVEL,
+    chain: {
+      id: env.CHAIN_ID,
+      rpcUrl: env.RPC_URL,
+      publicRpcUrl: env.PUBLIC_RPC_URL ?? env.RPC_URL,
+      isLocal: isLocalChain,
+      // BSC has fast finality; the local chain mines on demand, so one block is final there.
+      confirmations: env.CONFIRMATIONS ?? (isLocalChain ? 1 : 'finalized'),
+      paymentWaitMs: env.PAYMENT_WAIT_MS,
+    },
+    vault: { address: vaultAddress, privateKey: vaultPrivateKey },
+    database: env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
+    prices: {
+      feed: env.PRICE_FEED,
+      chainlinkAddress: env.CHAINLINK_FEED_ADDRESS,
+      chainlinkRpcUrl: env.CHAINLINK_RPC_URL ?? env.RPC_URL,
+      tickerUrl: env.TICKER_URL,
+      maxAgeS: env.ORACLE_MAX_AGE_S,
+    },
+    ai: {
+      baseUrl: env.AI_BASE_URL,
+      apiKey: env.AI_API_KEY,
+      model: env.AI_MODEL,
+      minConfidence: env.AI_MIN_CONFIDENCE,
+      timeoutMs: env.AI_TIMEOUT_MS,
+      maxAttempts: env.AI_MAX_ATTEMPTS,
+    },
+    operators: env.OPERATOR_ADDRESSES,
+    rounds: { intervalS: env.ROUND_INTERVAL_S, bettingWindowS: env.BETTING_WINDOW_S },
+    fees: { marketBps: env.MARKET_FEE_BPS, oracleBps: env.ORACLE_FEE_BPS },
+    // In dev the server follows the local chain's clock, so tests can move time with evm_increaseTime.
+    clock: env.CLOCK ?? (isLocalChain ? 'chain' : 'system'),
+    jobs: env.JOBS,
+    demoData: env.DEMO_DATA,
+    webDist: env.WEB_DIST,
+  } as const;
+}

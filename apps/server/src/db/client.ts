@@ -1,0 +1,101 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+/** The one database handle the app uses; PGlite and PostgreSQL both satisfy it. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Repositories take either, so a caller can compose them inside its own transaction. */
+export type DbOrTx = Db | Tx;
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export type Database = {
+  db: Db;
+  kind: DatabaseKind;
+  /** Calls `onMessage` with each NOTIFY payload on `channel`; resolves to an unsubscribe function. */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+};
+
+export type OpenDatabaseOptions =
+  /** PostgreSQL server; `schema` isolates a test file (created if missing, first on the search path). */
+  | { url: string; schema?: string; poolSize?: number }
+  /** Embedded PGlite on disk, or in memory when `dataDir` is undefined. */
+  | { dataDir?: string };
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if ('url' in options) return openPostgres(options);
+  return openPglite(options.dataDir);
+}
+
+async function openPostgres(options: { url: string; schema?: string; poolSize?: number }): Promise<Database> {
+  const { url, schema: schemaName, poolSize = 10 } = options;
+  if (schemaName) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${assertIdentifier(schemaName)}"`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const connectionOptions = {
+    connectionString: url,
+    ...(schemaName ? { options: `-c search_path="${assertIdentifier(schemaName)}"` } : {}),
+  };
+  const pool = new pg.Pool({ ...connectionOptions, max: poolSize });
+  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db: Db = drizzleNodePg(pool, { schema });
+  const listeners = new Set<pg.Client>();
+  return {
+    db,
+    kind: 'postgres',
+    async listen(channel, onMessage) {
+      // LISTEN needs its own connection, held open (not through a transaction-mode pooler).
+      const client = new pg.Client(connectionOptions);
+      client.on('error', () => {});
+      await client.connect();
+      client.on('notification', (message) => {
+        if (message.channel === channel && message.payload !== undefined) onMessage(message.payload);
+      });
+      await client.query(`LISTEN "${assertIdentifier(channel)}"`);
+      listeners.add(client);
+      return async () => {
+        listeners.delete(client);
+        await client.end().catch(() => {});
+      };
+    },
+    async close() {
+      await Promise.all([...listeners].map((client) => client.end().catch(() => {})));
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  const client = await PGlite.create(dataDir ?? 'memory://');
+  const db: Db = drizzlePglite(client, { schema });
+  return {
+    db,
+    kind: 'pglite',
+    async listen(channel, onMessage) {
+      const unsubscribe = await client.listen(channel, onMessage);
+      return unsubscribe;
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+function assertIdentifier(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Invalid SQL identifier: ${name}`);
+  return name;
+}

@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from './client.ts';
+import { queryRows } from './query-rows.ts';
+
+const MIGRATIONS_DIR = new URL('../../drizzle/', import.meta.url);
+
+const JournalSchema = z.object({
+  entries: z.array(z.object({ idx: z.number(), tag: z.string() })),
+});
+
+/**
+ * Applies the drizzle-kit migrations checked in under apps/server/drizzle, in order, once each.
+ *
+ * Our own runner rather than drizzle's migrator for one reason: drizzle-kit writes foreign keys as
+ * `"public"."table"`, which would tie every schema to `public`. Unqualified, they resolve through
+ * the search path, so a test file can migrate a schema of its own on a shared PostgreSQL.
+ * Safe to call from several instances at once: an advisory lock serialises them.
+ */
+export async function migrate(db: Db): Promise<{ applied: string[] }> {
+  const journal = JournalSchema.parse(
+    JSON.parse(await readFile(new URL('meta/_journal.json', MIGRATIONS_DIR), 'utf8')),
+  );
+  const entries = [...journal.entries].sort((a, b) => a.idx - b.idx);
+  const applied: string[] = [];
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(8173001)`);
+    await tx.execute(
+      sql`create table if not exists schema_migrations (tag text primary key, applied_at timestamptz not null default now())`,
+    );
+    const done = await queryRows(tx, sql`select tag from schema_migrations`, z.object({ tag: z.string() }));
+    const doneTags = new Set(done.map((row) => row.tag));
+    for (const entry of entries) {
+      if (doneTags.has(entry.tag)) continue;
+      const text = await readFile(new URL(`${entry.tag}.sql`, MIGRATIONS_DIR), 'utf8');
+      for (const statement of text.split('--> statement-breakpoint')) {
+        const unqualified = statement.replaceAll('"public".', '').trim();
+        if (unqualified) await tx.execute(sql.raw(unqualified));
+      }
+      await tx.execute(sql`insert into schema_migrations (tag) values (${entry.tag})`);
+      applied.push(entry.tag);
+    }
+  });
+  return { applied };
+}

@@ -1,0 +1,296 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+// One schema for PGlite and PostgreSQL (DESIGN "database"). Money is NUMERIC(78,0) read as an
+// exact bigint; addresses are stored lower-case; times are timestamptz. No pg enums: text with
+// CHECK constraints keeps migrations free of schema-qualified types, so tests can run each file in
+// its own schema.
+
+const wei = (name: string) => numeric(name, { precision: 78, scale: 0, mode: 'bigint' });
+/** USD prices scaled by 1e8 (spec §9). */
+const price = (name: string) => numeric(name, { precision: 38, scale: 0, mode: 'bigint' });
+const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Every inbound vault transfer we have seen, whatever became of it (DESIGN "Payment verification"). */
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    chainId: integer('chain_id').notNull(),
+    txHash: text('tx_hash').notNull(),
+    fromAddress: text('from_address').notNull(),
+    amount: wei('amount').notNull(),
+    /** The decoded payment intent text, e.g. pm1:bet:12:YES. */
+    intent: text('intent').notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    blockTime: time('block_time').notNull(),
+    purpose: text('purpose').notNull(),
+    /** recorded: became a bet; refund_due: valid money we could not turn into a bet; refunded. */
+    status: text('status').notNull(),
+    refundReason: text('refund_reason'),
+    refundPayoutId: integer('refund_payout_id'),
+    createdAt: time('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payments_chain_tx_unique').on(t.chainId, t.txHash),
+    index('payments_refund_due_idx').on(t.status).where(sql`status = 'refund_due'`),
+    check(
+      'payments_purpose_check',
+      sql`${t.purpose} in ('market_create', 'market_bet', 'oracle_bet', 'unknown')`,
+    ),
+    check('payments_status_check', sql`${t.status} in ('recorded', 'refund_due', 'refunded')`),
+  ],
+);
+
+export const markets = pgTable(
+  'markets',
+  {
+    id: serial('id').primaryKey(),
+    creatorAddress: text('creator_address').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    resolutionInstructions: text('resolution_instructions'),
+    betType: text('bet_type').notNull().default('custom_bet'),
+    category: text('category').notNull(),
+    duration: text('duration').notNull(),
+    targetSymbol: text('target_symbol'),
+    targetPrice: price('target_price'),
+    startPrice: price('start_price'),
+    comparisonType: text('comparison_type'),
+    startTime: time('start_time').notNull(),
+    deadline: time('deadline').notNull(),
+    status: text('status').notNull().default('active'),
+    totalYesAmount: wei('total_yes_amount').notNull().default(sql`0`),
+    totalNoAmount: wei('total_no_amount').notNull().default(sql`0`),
+    yesCount: integer('yes_count').notNull().default(0),
+    noCount: integer('no_count').notNull().default(0),
+    result: text('result'),
+    aiVerdict: text('ai_verdict'),
+    aiConfidence: integer('ai_confidence'),
+    aiSources: jsonb('ai_sources').$type<string[]>(),
+    /** Fixed at creation: what will judge this market (DESIGN "Markets"). */
+    resolverModel: text('resolver_model').notNull(),
+    resolverPromptVersion: text('resolver_prompt_version').notNull(),
+    contentHash: text('content_hash').notNull(),
+    resolutionAttempts: integer('resolution_attempts').notNull().default(0),
+    nextResolutionAt: time('next_resolution_at'),
+    resolutionError: text('resolution_error'),
+    createdAt: time('created_at').notNull().defaultNow(),
+    updatedAt: time('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('markets_status_created_idx').on(t.status, t.createdAt),
+    index('markets_status_updated_idx').on(t.status, t.updatedAt),
+    index('markets_active_deadline_idx').on(t.deadline).where(sql`status = 'active'`),
+    check('markets_status_check', sql`${t.status} in ('active', 'settling', 'settled')`),
+    check('markets_result_check', sql`${t.result} is null or ${t.result} in ('YES', 'NO', 'VOID')`),
+    check(
+      'markets_category_check',
+      sql`${t.category} in ('crypto', 'social_media', 'gaming', 'politics', 'sports')`,
+    ),
+    check('markets_duration_check', sql`${t.duration} in ('hourly', 'daily')`),
+    check('markets_bet_type_check', sql`${t.betType} in ('custom_bet', 'price_prediction')`),
+    check('markets_totals_check', sql`${t.totalYesAmount} >= 0 and ${t.totalNoAmount} >= 0`),
+  ],
+);
+
+/** Vault payouts: claims and refunds, one on-chain transfer each (DESIGN "Claims and payouts"). */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: serial('id').primaryKey(),
+    chainId: integer('chain_id').notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    amount: wei('amount').notNull(),
+    /** Assigned from the database, never from an in-memory nonce manager. */
+    nonce: bigint('nonce', { mode: 'bigint' }).notNull(),
+    kind: text('kind').notNull(),
+    /** created → signed → broadcast → confirmed; failed only by operator decision. */
+    status: text('status').notNull().default('created'),
+    rawTx: text('raw_tx'),
+    txHash: text('tx_hash'),
+    maxFeePerGas: wei('max_fee_per_gas'),
+    maxPriorityFeePerGas: wei('max_priority_fee_per_gas'),
+    /** Every hash signed for this nonce: any of them mining settles the payout. */
+    txHashes: jsonb('tx_hashes').$type<string[]>().notNull().default([]),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    broadcastAt: time('broadcast_at'),
+    confirmedAt: time('confirmed_at'),
+    createdAt: time('created_at').notNull().defaultNow(),
+    updatedAt: time('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payouts_sender_nonce_unique').on(t.chainId, t.fromAddress, t.nonce),
+    index('payouts_open_idx').on(t.status).where(sql`status <> 'confirmed'`),
+    index('payouts_to_idx').on(t.toAddress),
+    check('payouts_kind_check', sql`${t.kind} in ('claim', 'refund')`),
+    check(
+      'payouts_status_check',
+      sql`${t.status} in ('created', 'signed', 'broadcast', 'confirmed', 'failed')`,
+    ),
+    check('payouts_amount_check', sql`${t.amount} > 0`),
+  ],
+);
+
+export const bets = pgTable(
+  'bets',
+  {
+    id: serial('id').primaryKey(),
+    marketId: integer('market_id')
+      .notNull()
+      .references(() => markets.id),
+    userAddress: text('user_address').notNull(),
+    prediction: text('prediction').notNull(),
+    amount: wei('amount').notNull(),
+    /** Spec §7: twice the stake, kept as the record value. */
+    potentialPayout: wei('potential_payout').notNull(),
+    /** Profit on a win (spec payout_amount); claimable = payout_amount + amount. */
+    payoutAmount: wei('payout_amount'),
+    status: text('status').notNull().default('pending'),
+    isCreator: boolean('is_creator').notNull().default(false),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    txHash: text('tx_hash').notNull(),
+    payoutId: integer('payout_id').references(() => payouts.id),
+    createdAt: time('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('bets_payment_unique').on(t.paymentId),
+    index('bets_market_created_idx').on(t.marketId, t.createdAt),
+    index('bets_user_created_idx').on(t.userAddress, t.createdAt),
+    index('bets_claimable_idx')
+      .on(t.userAddress)
+      .where(sql`status in ('won', 'refunded') and payout_id is null`),
+    check('bets_prediction_check', sql`${t.prediction} in ('YES', 'NO')`),
+    check('bets_status_check', sql`${t.status} in ('pending', 'won', 'lost', 'claimed', 'refunded')`),
+    check('bets_amount_check', sql`${t.amount} > 0`),
+  ],
+);
+
+export const oracleRounds = pgTable(
+  'oracle_rounds',
+  {
+    epoch: bigint('epoch', { mode: 'number' }).primaryKey(),
+    status: text('status').notNull(),
+    startTime: time('start_time').notNull(),
+    lockTime: time('lock_time').notNull(),
+    closeTime: time('close_time').notNull(),
+    lockPrice: price('lock_price'),
+    closePrice: price('close_price'),
+    /** Which feed reading was used, so anyone can check it (DESIGN "Oracle rounds"). */
+    lockPriceRoundId: text('lock_price_round_id'),
+    lockPriceAt: time('lock_price_at'),
+    closePriceRoundId: text('close_price_round_id'),
+    closePriceAt: time('close_price_at'),
+    priceSource: text('price_source'),
+    totalUpAmount: wei('total_up_amount').notNull().default(sql`0`),
+    totalDownAmount: wei('total_down_amount').notNull().default(sql`0`),
+    upCount: integer('up_count').notNull().default(0),
+    downCount: integer('down_count').notNull().default(0),
+    result: text('result'),
+    cancelReason: text('cancel_reason'),
+    createdAt: time('created_at').notNull().defaultNow(),
+    updatedAt: time('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('oracle_rounds_status_idx').on(t.status, t.startTime),
+    check('oracle_rounds_status_check', sql`${t.status} in ('upcoming', 'live', 'locked', 'ended')`),
+    check(
+      'oracle_rounds_result_check',
+      sql`${t.result} is null or ${t.result} in ('bull', 'bear', 'draw', 'cancelled')`,
+    ),
+  ],
+);
+
+export const oracleBets = pgTable(
+  'oracle_bets',
+  {
+    id: serial('id').primaryKey(),
+    epoch: bigint('epoch', { mode: 'number' })
+      .notNull()
+      .references(() => oracleRounds.epoch),
+    userAddress: text('user_address').notNull(),
+    position: text('position').notNull(),
+    amount: wei('amount').notNull(),
+    /** Everything the bet returns once the round ends (winnings incl. stake, or the refund). */
+    payoutAmount: wei('payout_amount'),
+    claimed: boolean('claimed').notNull().default(false),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    txHash: text('tx_hash').notNull(),
+    payoutId: integer('payout_id').references(() => payouts.id),
+    createdAt: time('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('oracle_bets_payment_unique').on(t.paymentId),
+    index('oracle_bets_epoch_idx').on(t.epoch),
+    index('oracle_bets_user_idx').on(t.userAddress, t.createdAt),
+    check('oracle_bets_position_check', sql`${t.position} in ('bull', 'bear')`),
+    check('oracle_bets_amount_check', sql`${t.amount} > 0`),
+  ],
+);
+
+/** Leaderboard aggregates, maintained at settlement (spec §7 leaderboard; issue 5: no scans). */
+export const userStats = pgTable(
+  'user_stats',
+  {
+    address: text('address').primaryKey(),
+    totalWinnings: wei('total_winnings').notNull().default(sql`0`),
+    totalBets: integer('total_bets').notNull().default(0),
+    wonBets: integer('won_bets').notNull().default(0),
+    settledBets: integer('settled_bets').notNull().default(0),
+    updatedAt: time('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('user_stats_winnings_idx').on(t.totalWinnings)],
+);
+
+/** Feed readings the server sampled; lock and close prices are chosen from these. */
+export const priceSamples = pgTable(
+  'price_samples',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    source: text('source').notNull(),
+    price: price('price').notNull(),
+    feedRoundId: text('feed_round_id'),
+    /** When the feed says the price was updated, not when we read it. */
+    updatedAt: time('updated_at').notNull(),
+    sampledAt: time('sampled_at').notNull(),
+  },
+  (t) => [index('price_samples_sampled_idx').on(t.sampledAt)],
+);
+
+/**
+ * Realtime outbox: written in the same transaction as the change; a trigger NOTIFYs on insert, and
+ * PostgreSQL delivers that only on commit (DESIGN "realtime").
+ */
+export const outbox = pgTable('outbox', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  topic: text('topic').notNull(),
+  payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+  createdAt: time('created_at').notNull().defaultNow(),
+});
+
+/** Single-use nonces for operator signatures (DESIGN "Operators"). */
+export const operatorNonces = pgTable('operator_nonces', {
+  nonce: text('nonce').primaryKey(),
+  expiresAt: time('expires_at').notNull(),
+  usedAt: time('used_at'),
+});

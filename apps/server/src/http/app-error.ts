@@ -1,0 +1,30 @@
+import { ERROR_MESSAGES, type ErrorCode } from '@pm/core/contract/errors';
+
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  NOT_FOUND: 404,
+  MARKET_NOT_FOUND: 404,
+  ROUND_NOT_FOUND: 404,
+  MARKET_CLOSED: 409,
+  ROUND_NOT_LIVE: 409,
+  TX_ALREADY_USED: 409,
+  TX_TOO_LATE: 409,
+  UNAUTHORIZED: 401,
+  RATE_LIMITED: 429,
+  CLAIMS_UNAVAILABLE: 503,
+  CHAIN_UNAVAILABLE: 503,
+  PAYOUT_FAILED: 502,
+  INTERNAL: 500,
+};
+
+/** The one error vocabulary of the server; mapped to HTTP in the error handler only. */
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly code: ErrorCode;
+  readonly status: number;
+
+  constructor(code: ErrorCode, message: string = ERROR_MESSAGES[code], options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.status = STATUS[code] ?? 400;
+  }
+}

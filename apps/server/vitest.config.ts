@@ -1,0 +1,14 @@
+import { defineProject } from 'vitest/config';
+
+// Integration tests boot a real Hardhat node and a real database per file; keep two files at once
+// on our two cores, and give the boot (PGlite ~2.5 s, Hardhat ~1 s) room.
+export default defineProject({
+  test: {
+    name: 'server',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/**
+ * Every error code the API answers with (../shared/API.md). The web keys its translated
+ * messages by these codes; the server's English `message` is the spec's text where it has one.
+ */
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'VALIDATION_FAILED',
+  'NOT_FOUND',
+  'MARKET_NOT_FOUND',
+  'MARKET_CLOSED',
+  'ROUND_NOT_FOUND',
+  'ROUND_NOT_LIVE',
+  'AMOUNT_TOO_LOW',
+  'TX_NOT_FOUND',
+  'TX_FAILED',
+  'WRONG_RECIPIENT',
+  'WRONG_SENDER',
+  'WRONG_AMOUNT',
+  'WRONG_CHAIN',
+  'INTENT_MISMATCH',
+  'TX_ALREADY_USED',
+  'TX_TOO_LATE',
+  'CLAIMS_UNAVAILABLE',
+  'PAYOUT_FAILED',
+  'UNAUTHORIZED',
+  'RATE_LIMITED',
+  'CHAIN_UNAVAILABLE',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+
+export const ErrorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string() }),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** English messages; spec §5/§8 text where the spec has one. */
+export const ERROR_MESSAGES: Record<ErrorCode, string> = {
+  BAD_REQUEST: 'The request could not be read.',
+  VALIDATION_FAILED: 'Some fields are missing or invalid.',
+  NOT_FOUND: 'Not found.',
+  MARKET_NOT_FOUND: 'Market not found',
+  MARKET_CLOSED: 'This market has closed and is no longer accepting bets',
+  ROUND_NOT_FOUND: 'Round not found.',
+  ROUND_NOT_LIVE: 'You can only bet on live rounds',
+  AMOUNT_TOO_LOW: 'Minimum amount is 0.005 BNB',
+  TX_NOT_FOUND: 'The payment transaction was not found on chain.',
+  TX_FAILED: 'The payment transaction failed on chain.',
+  WRONG_RECIPIENT: 'The payment was not sent to the vault.',
+  WRONG_SENDER: 'The payment was sent from a different address.',
+  WRONG_AMOUNT: 'The payment amount does not match the bet.',
+  WRONG_CHAIN: 'The payment was made on another chain.',
+  INTENT_MISMATCH: 'The payment was made for a different bet.',
+  TX_ALREADY_USED: 'This payment has already been used.',
+  TX_TOO_LATE: 'The payment was confirmed after betting closed; it will be refunded.',
+  CLAIMS_UNAVAILABLE: 'Claims are unavailable: no vault key is configured on this server.',
+  PAYOUT_FAILED: 'Failed to claim winnings',
+  UNAUTHORIZED: 'Not allowed.',
+  RATE_LIMITED: 'Too many requests. Please wait a moment and try again.',
+  CHAIN_UNAVAILABLE: 'The chain could not be reached. Please try again.',
+  INTERNAL: 'Something went wrong on our side. Please try again.',
+};

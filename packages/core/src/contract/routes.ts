@@ -1,0 +1,142 @@
+import type { z } from 'zod';
+import { ClaimBodySchema, ClaimResponseSchema } from './claims.ts';
+import { ConfigResponseSchema } from './config.ts';
+import { ErrorBodySchema } from './errors.ts';
+import { HealthResponseSchema } from './health.ts';
+import { LeaderboardQuerySchema, LeaderboardResponseSchema } from './leaderboard.ts';
+import {
+  CreateMarketBodySchema,
+  CreateMarketResponseSchema,
+  JoinMarketBodySchema,
+  JoinMarketResponseSchema,
+  ListMarketsQuerySchema,
+  ListMarketsResponseSchema,
+  MarketDetailResponseSchema,
+  MarketIdParamsSchema,
+  PendingPaymentResponseSchema,
+} from './markets.ts';
+import { PlaceOracleBetBodySchema, PlaceOracleBetResponseSchema, RoundsResponseSchema } from './oracle.ts';
+import { ClaimableResponseSchema, UserBetsResponseSchema, UserParamsSchema } from './users.ts';
+import { PriceHistoryResponseSchema, PriceResponseSchema, VaultResponseSchema } from './vault.ts';
+
+export type RouteSpec = {
+  method: 'GET' | 'POST';
+  /** Fastify-style path (`:id`); the OpenAPI document rewrites it to `{id}`. */
+  path: string;
+  summary: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  responses: Record<number, z.ZodType>;
+};
+
+const paymentErrors = { 400: ErrorBodySchema, 409: ErrorBodySchema, 429: ErrorBodySchema };
+
+/** Every HTTP endpoint of ../shared/API.md, the one list the OpenAPI document is built from. */
+export const ROUTES = {
+  health: {
+    method: 'GET',
+    path: '/api/health',
+    summary: 'Liveness',
+    responses: { 200: HealthResponseSchema },
+  },
+  config: {
+    method: 'GET',
+    path: '/api/config',
+    summary: 'Deployment settings',
+    responses: { 200: ConfigResponseSchema },
+  },
+  listMarkets: {
+    method: 'GET',
+    path: '/api/markets',
+    summary: 'Open or settled markets',
+    query: ListMarketsQuerySchema,
+    responses: { 200: ListMarketsResponseSchema, 400: ErrorBodySchema },
+  },
+  getMarket: {
+    method: 'GET',
+    path: '/api/markets/:id',
+    summary: 'One market with its bets',
+    params: MarketIdParamsSchema,
+    responses: { 200: MarketDetailResponseSchema, 404: ErrorBodySchema },
+  },
+  createMarket: {
+    method: 'POST',
+    path: '/api/markets',
+    summary: 'Create a market from a verified payment',
+    body: CreateMarketBodySchema,
+    responses: { 201: CreateMarketResponseSchema, 202: PendingPaymentResponseSchema, ...paymentErrors },
+  },
+  joinMarket: {
+    method: 'POST',
+    path: '/api/markets/:id/bets',
+    summary: 'Join a market from a verified payment',
+    params: MarketIdParamsSchema,
+    body: JoinMarketBodySchema,
+    responses: {
+      201: JoinMarketResponseSchema,
+      202: PendingPaymentResponseSchema,
+      404: ErrorBodySchema,
+      ...paymentErrors,
+    },
+  },
+  userBets: {
+    method: 'GET',
+    path: '/api/users/:address/bets',
+    summary: "A wallet's market bets",
+    params: UserParamsSchema,
+    responses: { 200: UserBetsResponseSchema, 400: ErrorBodySchema },
+  },
+  userClaimable: {
+    method: 'GET',
+    path: '/api/users/:address/claimable',
+    summary: "A wallet's claimable winnings and refunds",
+    params: UserParamsSchema,
+    responses: { 200: ClaimableResponseSchema, 400: ErrorBodySchema },
+  },
+  claim: {
+    method: 'POST',
+    path: '/api/claims',
+    summary: 'Pay claimable winnings from the vault',
+    body: ClaimBodySchema,
+    responses: { 200: ClaimResponseSchema, 400: ErrorBodySchema, 503: ErrorBodySchema },
+  },
+  rounds: {
+    method: 'GET',
+    path: '/api/oracle/rounds',
+    summary: 'Current, next, previous and recent rounds',
+    responses: { 200: RoundsResponseSchema },
+  },
+  placeOracleBet: {
+    method: 'POST',
+    path: '/api/oracle/bets',
+    summary: 'Bet on a live round from a verified payment',
+    body: PlaceOracleBetBodySchema,
+    responses: { 201: PlaceOracleBetResponseSchema, 202: PendingPaymentResponseSchema, ...paymentErrors },
+  },
+  leaderboard: {
+    method: 'GET',
+    path: '/api/leaderboard',
+    summary: 'Top winners',
+    query: LeaderboardQuerySchema,
+    responses: { 200: LeaderboardResponseSchema },
+  },
+  vault: {
+    method: 'GET',
+    path: '/api/vault',
+    summary: 'Vault balance',
+    responses: { 200: VaultResponseSchema },
+  },
+  price: {
+    method: 'GET',
+    path: '/api/prices/BNB',
+    summary: 'BNB/USD price',
+    responses: { 200: PriceResponseSchema, 503: ErrorBodySchema },
+  },
+  priceHistory: {
+    method: 'GET',
+    path: '/api/prices/BNB/history',
+    summary: 'BNB/USD samples of the last hour',
+    responses: { 200: PriceHistoryResponseSchema },
+  },
+} as const satisfies Record<string, RouteSpec>;

@@ -1,0 +1,8 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner for the workspace: `vitest run --project <name>` picks a suite.
+export default defineConfig({
+  test: {
+    projects: ['packages/core', 'apps/server', 'apps/web'],
+  },
+});
