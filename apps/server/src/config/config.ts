@@ -121,7 +121,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       paymentWaitMs: env.PAYMENT_WAIT_MS,
     },
     vault: { address: vaultAddress, privateKey: vaultPrivateKey },
-    database: env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
+    database: { url: env.DATABASE_URL, dataDir: env.DATA_DIR },
     prices: {
       feed: env.PRICE_FEED,
       chainlinkAddress: env.CHAINLINK_FEED_ADDRESS,

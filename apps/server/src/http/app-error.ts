@@ -22,9 +22,13 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
 
-  constructor(code: ErrorCode, message: string = ERROR_MESSAGES[code], options?: { cause?: unknown }) {
+  constructor(
+    code: ErrorCode,
+    message: string = ERROR_MESSAGES[code],
+    options?: { cause?: unknown; status?: number },
+  ) {
     super(message, options);
     this.code = code;
-    this.status = STATUS[code] ?? 400;
+    this.status = options?.status ?? STATUS[code] ?? 400;
   }
 }

@@ -1,0 +1,54 @@
+import type { RouteSpec } from '@pm/core/contract/routes';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { AppError } from './app-error.ts';
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export type RouteInput<R extends RouteSpec> = {
+  params: Infer<R['params']>;
+  query: Infer<R['query']>;
+  body: Infer<R['body']>;
+};
+
+export type RouteOutput<R extends RouteSpec> = {
+  [S in keyof R['responses'] & number]: { status: S; body: z.input<R['responses'][S]> };
+}[keyof R['responses'] & number];
+
+/**
+ * Registers one endpoint of the contract: input parsed with its zod schemas (unknown fields → 400),
+ * output parsed with the schema of the status it answers, so the server cannot drift from the
+ * contract the web and outside clients rely on.
+ */
+export function defineRoute<R extends RouteSpec>(
+  app: FastifyInstance,
+  spec: R,
+  handler: NoInfer<(input: RouteInput<R>, request: FastifyRequest) => Promise<RouteOutput<R>>>,
+): void {
+  app.route({
+    method: spec.method,
+    url: spec.path,
+    handler: async (request, reply) => {
+      const input = {
+        params: parseInput(spec.params, request.params),
+        query: parseInput(spec.query, request.query),
+        body: parseInput(spec.body, request.body),
+      } as RouteInput<R>;
+      const output = await handler(input, request);
+      const schema: z.ZodType | undefined = spec.responses[output.status];
+      if (!schema)
+        throw new Error(`${spec.path} answered ${output.status}, which its contract does not list`);
+      const status: number = output.status;
+      return reply.code(status).send(schema.parse(output.body));
+    },
+  });
+}
+
+function parseInput(schema: z.ZodType | undefined, value: unknown): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+  throw new AppError('VALIDATION_FAILED', `${where}${issue?.message ?? 'invalid input'}`);
+}

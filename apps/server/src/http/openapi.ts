@@ -1,0 +1,62 @@
+import { ROUTES } from '@pm/core/contract/routes';
+import { z } from 'zod';
+
+/** The OpenAPI 3.1 document, generated from the same zod schemas the server validates with. */
+export function buildOpenApiDocument() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const spec of Object.values(ROUTES)) {
+    const path = spec.path.replace(/:([A-Za-z]+)/g, '{$1}');
+    const parameters = [
+      ...('params' in spec ? objectParameters(spec.params, 'path') : []),
+      ...('query' in spec ? objectParameters(spec.query, 'query') : []),
+    ];
+    const responses = Object.fromEntries(
+      Object.entries(spec.responses).map(([status, schema]) => [
+        status,
+        { description: status, content: { 'application/json': { schema: toSchema(schema, 'output') } } },
+      ]),
+    );
+    paths[path] ??= {};
+    paths[path][spec.method.toLowerCase()] = {
+      summary: spec.summary,
+      ...(parameters.length ? { parameters } : {}),
+      ...('body' in spec
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: toSchema(spec.body, 'input') } },
+            },
+          }
+        : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'BNB prediction markets API',
+      version: '1.0.0',
+      description:
+        'Amounts are wei as decimal strings (fields ending Wei); errors are {"error":{"code","message"}}. ' +
+        'Payments carry their intent in the transaction data (pm1:create|bet|round:…).',
+    },
+    paths,
+  };
+}
+
+function toSchema(schema: z.ZodType, io: 'input' | 'output') {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  return rest;
+}
+
+function objectParameters(schema: z.ZodType, location: 'path' | 'query') {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+  const properties = json.properties ?? {};
+  const required = new Set(json.required ?? []);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || required.has(name),
+    schema: property,
+  }));
+}

@@ -1,0 +1,99 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import pino from 'pino';
+import { createTestClient, http } from 'viem';
+import { createApp } from './app.ts';
+import { createChainClient } from './chain/chain-client.ts';
+import { type Clock, createChainClock, systemClock } from './chain/clock.ts';
+import { ConfigError, loadConfig } from './config/config.ts';
+import { openDatabase } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { createFeatures } from './features.ts';
+import { createJobRunner } from './jobs/job-runner.ts';
+
+// Start-up: parse the environment once, wire the dependencies, listen, and shut down gracefully.
+
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.logLevel });
+
+  // PostgreSQL when DATABASE_URL is set, else PGlite on disk under DATA_DIR.
+  const { url, dataDir } = config.database;
+  const database = url
+    ? await openDatabase({ url })
+    : await openDatabase({ dataDir: ensureDir(join(dataDir, 'pglite')) });
+  await migrate(database.db);
+
+  const chain = createChainClient({ id: config.chain.id, rpcUrl: config.chain.rpcUrl });
+  const rpcChainId = await chain.getChainId().catch((error: unknown) => {
+    logger.fatal({ err: error, rpcUrl: config.chain.rpcUrl }, 'cannot reach RPC_URL');
+    process.exit(1);
+  });
+  if (rpcChainId !== config.chain.id) {
+    logger.fatal(`RPC_URL serves chain ${rpcChainId}, but CHAIN_ID is ${config.chain.id}`);
+    process.exit(78);
+  }
+
+  let clock: Clock = systemClock;
+  let stopClock = () => {};
+  if (config.clock === 'chain') {
+    const chainClock = createChainClock(
+      createTestClient({ mode: 'hardhat', transport: http(config.chain.rpcUrl) }),
+    );
+    await chainClock.start();
+    clock = chainClock;
+    stopClock = () => chainClock.stop();
+  }
+
+  const deps = { config, database, chain, clock };
+  const features = createFeatures(deps, logger);
+  const app = await createApp(deps, { logger, features: features.routes });
+  const jobs = createJobRunner(features.jobs, logger);
+  if (config.demoData) await features.seedDemoData?.();
+  if (config.jobs) jobs.start();
+
+  await app.listen({ host: config.host, port: config.port });
+  logger.info(
+    {
+      db: database.kind,
+      chainId: config.chain.id,
+      vault: config.vault.address,
+      priceFeed: config.prices.feed,
+    },
+    'server ready',
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    await jobs.stop();
+    await features.stop?.();
+    stopClock();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+function ensureDir(path: string): string {
+  const absolute = resolve(path);
+  mkdirSync(absolute, { recursive: true });
+  return absolute;
+}
+
+await main();

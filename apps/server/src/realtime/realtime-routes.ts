@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { RealtimeHub } from './realtime-hub.ts';
+
+const HEARTBEAT_MS = 25_000;
+
+/** WS /api/realtime: pushes `{topic, id?}` after commit; clients refetch what changed. */
+export function registerRealtimeRoutes(app: FastifyInstance, hub: RealtimeHub): void {
+  app.get('/api/realtime', { websocket: true }, (socket) => {
+    const unsubscribe = hub.subscribe((message) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+    });
+    // Keeps proxies from closing an idle socket and notices dead peers.
+    let alive = true;
+    socket.on('pong', () => {
+      alive = true;
+    });
+    const heartbeat = setInterval(() => {
+      if (!alive) return socket.terminate();
+      alive = false;
+      socket.ping();
+    }, HEARTBEAT_MS);
+    socket.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+    });
+  });
+}

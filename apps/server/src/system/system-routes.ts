@@ -1,0 +1,60 @@
+import { CHAINS, isSupportedChainId, MIN_MARKET_BET_WEI, MIN_ORACLE_BET_WEI } from '@pm/core/constants';
+import { ROUTES } from '@pm/core/contract/routes';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../app.ts';
+import { defineRoute } from '../http/define-route.ts';
+import { buildOpenApiDocument } from '../http/openapi.ts';
+import { createVaultBalanceReader } from './vault-balance.ts';
+
+export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { config, database, chain, clock } = deps;
+  const readVaultBalance = createVaultBalanceReader(chain, config.vault.address);
+  const openApi = buildOpenApiDocument();
+
+  defineRoute(app, ROUTES.health, async () => {
+    await database.db.execute(sql`select 1`);
+    const blockNumber = await chain.getBlockNumber({ cacheTime: 0 });
+    return {
+      status: 200,
+      body: {
+        status: 'ok',
+        db: database.kind,
+        chainId: config.chain.id,
+        blockNumber: blockNumber.toString(),
+      },
+    };
+  });
+
+  defineRoute(app, ROUTES.config, async () => {
+    const known = isSupportedChainId(config.chain.id) ? CHAINS[config.chain.id] : undefined;
+    return {
+      status: 200,
+      body: {
+        chainId: config.chain.id,
+        chainName: known?.name ?? `Chain ${config.chain.id}`,
+        rpcUrl: config.chain.publicRpcUrl,
+        explorerUrl: known?.explorerUrl ?? null,
+        vaultAddress: config.vault.address,
+        minMarketBetWei: MIN_MARKET_BET_WEI.toString(),
+        minOracleBetWei: MIN_ORACLE_BET_WEI.toString(),
+        marketFeeBps: config.fees.marketBps,
+        oracleFeeBps: config.fees.oracleBps,
+        roundIntervalS: config.rounds.intervalS,
+        bettingWindowS: config.rounds.bettingWindowS,
+        priceFeed: config.prices.feed,
+        aiConfigured: Boolean(config.ai.baseUrl),
+        claimsEnabled: Boolean(config.vault.privateKey),
+        operatorAddresses: [...config.operators],
+        serverTime: clock.now().toISOString(),
+      },
+    };
+  });
+
+  defineRoute(app, ROUTES.vault, async () => ({
+    status: 200,
+    body: { address: config.vault.address, balanceWei: (await readVaultBalance()).toString() },
+  }));
+
+  app.get('/api/openapi.json', async () => openApi);
+}

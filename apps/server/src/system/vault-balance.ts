@@ -1,0 +1,20 @@
+import type { PublicClient } from 'viem';
+
+/** The vault's balance from the chain, cached briefly: every page polls it (spec §7: 10 s). */
+export function createVaultBalanceReader(client: PublicClient, address: `0x${string}`, ttlMs = 2_000) {
+  let cached: { at: number; value: bigint } | undefined;
+  let inFlight: Promise<bigint> | undefined;
+  return async function readVaultBalance(): Promise<bigint> {
+    if (cached && Date.now() - cached.at < ttlMs) return cached.value;
+    inFlight ??= client
+      .getBalance({ address })
+      .then((value) => {
+        cached = { at: Date.now(), value };
+        return value;
+      })
+      .finally(() => {
+        inFlight = undefined;
+      });
+    return inFlight;
+  };
+}

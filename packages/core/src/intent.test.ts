@@ -1,0 +1,208 @@
+import fc from 'fast-check';
+import { keccak256, stringToHex } from 'viem';
+import { describe, expect, test } from 'vitest';
+import {
+  decodeIntent,
+  encodeIntent,
+  intentText,
+  marketContentHash,
+  type PaymentIntent,
+  sameIntent,
+} from './intent.ts';
+
+const HASH = `0x${'ab'.repeat(32)}` as const;
+
+describe('intentText', () => {
+  test('spells each kind of intent as API.md says', () => {
+    expect(intentText({ kind: 'create', contentHash: HASH, prediction: 'YES' })).toBe(
+      `pm1:create:${HASH}:YES`,
+    );
+    expect(intentText({ kind: 'bet', marketId: 42, prediction: 'NO' })).toBe('pm1:bet:42:NO');
+    expect(intentText({ kind: 'round', epoch: 2_914_632, position: 'bull' })).toBe('pm1:round:2914632:bull');
+  });
+
+  test('writes the content hash in lower case', () => {
+    const upper = `0x${'AB'.repeat(32)}` as const;
+    expect(intentText({ kind: 'create', contentHash: upper, prediction: 'NO' })).toBe(
+      `pm1:create:${HASH}:NO`,
+    );
+  });
+
+  test('refuses ids and hashes that could not be decoded back', () => {
+    expect(() => intentText({ kind: 'bet', marketId: 0, prediction: 'NO' })).toThrow(RangeError);
+    expect(() => intentText({ kind: 'bet', marketId: 1.5, prediction: 'NO' })).toThrow(RangeError);
+    expect(() => intentText({ kind: 'round', epoch: 2 ** 53, position: 'bear' })).toThrow(RangeError);
+    expect(() => intentText({ kind: 'create', contentHash: '0x1234', prediction: 'YES' })).toThrow(
+      RangeError,
+    );
+  });
+});
+
+describe('encodeIntent and decodeIntent', () => {
+  test('the data is the UTF-8 text as hex', () => {
+    expect(encodeIntent({ kind: 'bet', marketId: 7, prediction: 'YES' })).toBe(stringToHex('pm1:bet:7:YES'));
+  });
+
+  test('every valid intent decodes back to itself', () => {
+    const id = fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER });
+    const intentArb: fc.Arbitrary<PaymentIntent> = fc.oneof(
+      fc.record({
+        kind: fc.constant('create' as const),
+        contentHash: fc
+          .uint8Array({ minLength: 32, maxLength: 32 })
+          .map((bytes): `0x${string}` => `0x${Buffer.from(bytes).toString('hex')}`),
+        prediction: fc.constantFrom('YES' as const, 'NO' as const),
+      }),
+      fc.record({
+        kind: fc.constant('bet' as const),
+        marketId: id,
+        prediction: fc.constantFrom('YES' as const, 'NO' as const),
+      }),
+      fc.record({
+        kind: fc.constant('round' as const),
+        epoch: id,
+        position: fc.constantFrom('bull' as const, 'bear' as const),
+      }),
+    );
+    fc.assert(
+      fc.property(intentArb, (intent) => {
+        expect(decodeIntent(encodeIntent(intent))).toEqual(intent);
+      }),
+    );
+  });
+
+  test('upper-case hex data decodes too', () => {
+    expect(decodeIntent(stringToHex('pm1:round:5:bear').toUpperCase().replace('0X', '0x'))).toEqual({
+      kind: 'round',
+      epoch: 5,
+      position: 'bear',
+    });
+  });
+
+  test('anything not exactly in the format decodes to null', () => {
+    const texts = [
+      '',
+      'pm1:bet:7:yes',
+      'pm1:bet:07:YES',
+      'pm1:bet:0:YES',
+      'pm1:bet:-1:YES',
+      'pm1:bet:1.0:YES',
+      'pm1:bet:9007199254740992:YES',
+      'pm1:bet:7:YES ',
+      ' pm1:bet:7:YES',
+      'pm1:bet:7:YES\n',
+      'pm2:bet:7:YES',
+      'pm1:bet:7',
+      'pm1:round:5:BULL',
+      'pm1:round:5:up',
+      'pm1:bet:7:bull',
+      'pm1:round:5:YES',
+      `pm1:create:${HASH.toUpperCase().replace('0X', '0x')}:YES`,
+      `pm1:create:${HASH.slice(0, -2)}:YES`,
+      `pm1:create:${HASH}00:YES`,
+      'pm1:create:7:YES',
+    ];
+    for (const text of texts) expect(decodeIntent(stringToHex(text)), text).toBeNull();
+  });
+
+  test('data that is not well-formed hex decodes to null', () => {
+    expect(decodeIntent(undefined)).toBeNull();
+    expect(decodeIntent('0x')).toBeNull();
+    expect(decodeIntent('pm1:bet:7:YES')).toBeNull();
+    expect(decodeIntent(`${stringToHex('pm1:bet:7:YES')}0`)).toBeNull();
+    expect(decodeIntent(stringToHex('pm1:bet:7:YES').slice(2))).toBeNull();
+    expect(decodeIntent('0xzz')).toBeNull();
+  });
+
+  test('bytes that only decode to an intent leniently are refused', () => {
+    // A UTF-8 byte-order mark is silently dropped by TextDecoder.
+    expect(decodeIntent(`0xefbbbf${stringToHex('pm1:bet:7:YES').slice(2)}`)).toBeNull();
+    expect(decodeIntent(`${stringToHex('pm1:bet:7:YES')}ff`)).toBeNull();
+  });
+});
+
+describe('sameIntent', () => {
+  test('intents with the same fields are the same, hash case aside', () => {
+    const upper = `0x${'AB'.repeat(32)}` as const;
+    expect(
+      sameIntent(
+        { kind: 'create', contentHash: HASH, prediction: 'YES' },
+        { kind: 'create', contentHash: upper, prediction: 'YES' },
+      ),
+    ).toBe(true);
+    expect(
+      sameIntent(
+        { kind: 'bet', marketId: 1, prediction: 'NO' },
+        { kind: 'bet', marketId: 1, prediction: 'NO' },
+      ),
+    ).toBe(true);
+  });
+
+  test('any differing field or kind makes them different', () => {
+    expect(
+      sameIntent(
+        { kind: 'bet', marketId: 1, prediction: 'NO' },
+        { kind: 'bet', marketId: 2, prediction: 'NO' },
+      ),
+    ).toBe(false);
+    expect(
+      sameIntent(
+        { kind: 'bet', marketId: 1, prediction: 'NO' },
+        { kind: 'bet', marketId: 1, prediction: 'YES' },
+      ),
+    ).toBe(false);
+    expect(
+      sameIntent(
+        { kind: 'round', epoch: 1, position: 'bull' },
+        { kind: 'round', epoch: 1, position: 'bear' },
+      ),
+    ).toBe(false);
+    expect(
+      sameIntent(
+        { kind: 'round', epoch: 1, position: 'bull' },
+        { kind: 'bet', marketId: 1, prediction: 'YES' },
+      ),
+    ).toBe(false);
+    expect(
+      sameIntent(
+        { kind: 'create', contentHash: HASH, prediction: 'YES' },
+        { kind: 'create', contentHash: `0x${'cd'.repeat(32)}`, prediction: 'YES' },
+      ),
+    ).toBe(false);
+  });
+});
+
+describe('marketContentHash', () => {
+  test('hashes the fields joined by newlines, missing ones as empty', () => {
+    const input = {
+      category: 'crypto',
+      duration: 'hourly',
+      title: null,
+      description: 'Will BNB close above $700?',
+      resolutionInstructions: undefined,
+    };
+    expect(marketContentHash(input)).toBe(
+      keccak256(stringToHex('crypto\nhourly\n\nWill BNB close above $700?\n')),
+    );
+  });
+
+  test('matches a known keccak256 of UTF-8 text', () => {
+    // keccak256("") is the well-known c5d2…a470; five empty fields hash their four newlines.
+    expect(keccak256(stringToHex(''))).toBe(
+      '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470',
+    );
+    expect(marketContentHash({ category: '', duration: '', description: '' })).toBe(
+      keccak256(stringToHex('\n\n\n\n')),
+    );
+  });
+
+  test('strings are hashed exactly as given: whitespace and non-ASCII count', () => {
+    const base = { category: 'sports', duration: 'daily', title: 'Final', description: '冠军是谁?' };
+    const hash = marketContentHash(base);
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(marketContentHash({ ...base, description: '冠军是谁? ' })).not.toBe(hash);
+    expect(marketContentHash({ ...base, title: '' })).not.toBe(hash);
+    expect(marketContentHash({ ...base, title: null })).toBe(marketContentHash({ ...base, title: '' }));
+    expect(marketContentHash(base)).toBe(keccak256(stringToHex('sports\ndaily\nFinal\n冠军是谁?\n')));
+  });
+});

@@ -1,0 +1,131 @@
+import { hexToString, isHex, keccak256, stringToHex } from 'viem';
+import type { Position, Prediction } from './constants.ts';
+
+// API.md "Payment intent", DESIGN "Payment verification": the vault transfer's `data` is UTF-8
+// text saying what it pays for, so the chain itself records the payer's choice and a stranger
+// cannot re-use someone else's fresh tx hash for another market or side.
+
+export type PaymentIntent =
+  | { kind: 'create'; contentHash: `0x${string}`; prediction: Prediction }
+  | { kind: 'bet'; marketId: number; prediction: Prediction }
+  | { kind: 'round'; epoch: number; position: Position };
+
+const INTENT_PREFIX = 'pm1';
+const CONTENT_HASH = /^0x[0-9a-fA-F]{64}$/;
+// Decimal, no sign, no leading zero: one id has exactly one spelling, so texts compare exactly.
+const POSITIVE_DECIMAL = /^[1-9][0-9]*$/;
+
+const CREATE_TEXT = /^pm1:create:(0x[0-9a-f]{64}):(YES|NO)$/;
+const BET_TEXT = /^pm1:bet:([1-9][0-9]*):(YES|NO)$/;
+const ROUND_TEXT = /^pm1:round:([1-9][0-9]*):(bull|bear)$/;
+
+function assertPositiveId(value: number, name: string): void {
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new RangeError(`${name} must be a positive safe integer, got ${value}`);
+  }
+}
+
+/** 'pm1:create:<0x…64 lower-case hex>:YES' | 'pm1:bet:<marketId>:NO' | 'pm1:round:<epoch>:bull'. */
+export function intentText(intent: PaymentIntent): string {
+  switch (intent.kind) {
+    case 'create':
+      if (!CONTENT_HASH.test(intent.contentHash)) throw new RangeError('contentHash must be 32 bytes of hex');
+      return `${INTENT_PREFIX}:create:${intent.contentHash.toLowerCase()}:${intent.prediction}`;
+    case 'bet':
+      assertPositiveId(intent.marketId, 'marketId');
+      return `${INTENT_PREFIX}:bet:${intent.marketId}:${intent.prediction}`;
+    case 'round':
+      assertPositiveId(intent.epoch, 'epoch');
+      return `${INTENT_PREFIX}:round:${intent.epoch}:${intent.position}`;
+  }
+}
+
+/** The transaction `data` for this intent: its UTF-8 text as hex. */
+export function encodeIntent(intent: PaymentIntent): `0x${string}` {
+  return stringToHex(intentText(intent));
+}
+
+function parseId(text: string | undefined): number | null {
+  if (text === undefined || !POSITIVE_DECIMAL.test(text)) return null;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : null;
+}
+
+function parsePrediction(text: string | undefined): Prediction | null {
+  return text === 'YES' || text === 'NO' ? text : null;
+}
+
+function parsePosition(text: string | undefined): Position | null {
+  return text === 'bull' || text === 'bear' ? text : null;
+}
+
+function parseContentHash(text: string | undefined): `0x${string}` | null {
+  return text !== undefined && isHex(text, { strict: true }) && CONTENT_HASH.test(text) ? text : null;
+}
+
+/** The intent a transaction's `data` states, or null for anything not exactly in the format. */
+export function decodeIntent(data: `0x${string}` | string | undefined): PaymentIntent | null {
+  if (data === undefined || !/^0x(?:[0-9a-fA-F]{2})+$/.test(data) || !isHex(data)) return null;
+  const text = hexToString(data);
+  // Decoding is lenient (a leading BOM is dropped, bad bytes become U+FFFD); insisting that the
+  // text encodes back to the very same bytes keeps one intent to exactly one `data`.
+  if (stringToHex(text) !== data.toLowerCase()) return null;
+
+  const create = CREATE_TEXT.exec(text);
+  if (create) {
+    const contentHash = parseContentHash(create[1]);
+    const prediction = parsePrediction(create[2]);
+    return contentHash && prediction ? { kind: 'create', contentHash, prediction } : null;
+  }
+  const bet = BET_TEXT.exec(text);
+  if (bet) {
+    const marketId = parseId(bet[1]);
+    const prediction = parsePrediction(bet[2]);
+    return marketId !== null && prediction ? { kind: 'bet', marketId, prediction } : null;
+  }
+  const round = ROUND_TEXT.exec(text);
+  if (round) {
+    const epoch = parseId(round[1]);
+    const position = parsePosition(round[2]);
+    return epoch !== null && position ? { kind: 'round', epoch, position } : null;
+  }
+  return null;
+}
+
+/** Whether two intents say the same thing (content hashes compare case-insensitively). */
+export function sameIntent(a: PaymentIntent, b: PaymentIntent): boolean {
+  switch (a.kind) {
+    case 'create':
+      return (
+        b.kind === 'create' &&
+        a.contentHash.toLowerCase() === b.contentHash.toLowerCase() &&
+        a.prediction === b.prediction
+      );
+    case 'bet':
+      return b.kind === 'bet' && a.marketId === b.marketId && a.prediction === b.prediction;
+    case 'round':
+      return b.kind === 'round' && a.epoch === b.epoch && a.position === b.position;
+  }
+}
+
+/**
+ * API.md: keccak256 of the UTF-8 text category, duration, title ?? "", description and
+ * resolutionInstructions ?? "", joined by "\n", exactly as sent (not trimmed), so the server can
+ * recompute it from the request body and compare it with the hash the payment committed to.
+ */
+export function marketContentHash(input: {
+  category: string;
+  duration: string;
+  title?: string | null;
+  description: string;
+  resolutionInstructions?: string | null;
+}): `0x${string}` {
+  const text = [
+    input.category,
+    input.duration,
+    input.title ?? '',
+    input.description,
+    input.resolutionInstructions ?? '',
+  ].join('\n');
+  return keccak256(stringToHex(text));
+}

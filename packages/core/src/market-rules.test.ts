@@ -1,0 +1,260 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import {
+  canJoinMarket,
+  claimableAmountWei,
+  deriveMarketTitle,
+  estimateMarketWinWei,
+  favourability,
+  isBetClaimable,
+  marketDeadline,
+  marketDisplayStatus,
+  myBetDisplayStatus,
+  potentialPayoutRecordWei,
+} from './market-rules.ts';
+import { parseBnb } from './money.ts';
+import { computeMarketPayouts } from './payouts.ts';
+
+const NOW = new Date('2025-06-01T12:00:00.000Z');
+const BEFORE = new Date('2025-06-01T11:59:59.999Z');
+const AFTER = new Date('2025-06-01T12:00:00.001Z');
+
+describe('marketDeadline', () => {
+  test('an hourly market closes in one hour and a daily one in 24 hours', () => {
+    expect(marketDeadline(NOW, 'hourly').toISOString()).toBe('2025-06-01T13:00:00.000Z');
+    expect(marketDeadline(NOW, 'daily').toISOString()).toBe('2025-06-02T12:00:00.000Z');
+  });
+
+  test('an invalid date is refused', () => {
+    expect(() => marketDeadline(new Date(Number.NaN), 'hourly')).toThrow(RangeError);
+  });
+});
+
+describe('marketDisplayStatus', () => {
+  test('an active market before its deadline is live', () => {
+    expect(marketDisplayStatus({ status: 'active', deadline: AFTER }, NOW)).toBe('live');
+  });
+
+  test('a market whose deadline has passed is closed until it is settled', () => {
+    expect(marketDisplayStatus({ status: 'active', deadline: NOW }, NOW)).toBe('closed');
+    expect(marketDisplayStatus({ status: 'active', deadline: BEFORE }, NOW)).toBe('closed');
+    expect(marketDisplayStatus({ status: 'settling', deadline: BEFORE }, NOW)).toBe('closed');
+  });
+
+  test('a settling market is closed even before its deadline', () => {
+    expect(marketDisplayStatus({ status: 'settling', deadline: AFTER }, NOW)).toBe('closed');
+  });
+
+  test('a settled market is completed', () => {
+    expect(marketDisplayStatus({ status: 'settled', deadline: BEFORE }, NOW)).toBe('completed');
+    expect(marketDisplayStatus({ status: 'settled', deadline: AFTER }, NOW)).toBe('completed');
+  });
+});
+
+describe('canJoinMarket', () => {
+  test('bets are taken only while active and strictly before the deadline', () => {
+    expect(canJoinMarket({ status: 'active', deadline: AFTER }, NOW)).toBe(true);
+    expect(canJoinMarket({ status: 'active', deadline: NOW }, NOW)).toBe(false);
+    expect(canJoinMarket({ status: 'settling', deadline: AFTER }, NOW)).toBe(false);
+    expect(canJoinMarket({ status: 'settled', deadline: AFTER }, NOW)).toBe(false);
+  });
+});
+
+describe('myBetDisplayStatus', () => {
+  test('a claimed bet shows claimed whatever the market says', () => {
+    expect(
+      myBetDisplayStatus({ status: 'claimed', prediction: 'YES' }, { status: 'settled', result: 'NO' }),
+    ).toBe('claimed');
+  });
+
+  test('on a settled market a bet that matches the result won and any other lost', () => {
+    const market = { status: 'settled', result: 'YES' } as const;
+    expect(myBetDisplayStatus({ status: 'won', prediction: 'YES' }, market)).toBe('won');
+    expect(myBetDisplayStatus({ status: 'pending', prediction: 'YES' }, market)).toBe('won');
+    expect(myBetDisplayStatus({ status: 'lost', prediction: 'NO' }, market)).toBe('lost');
+  });
+
+  test('a refunded bet shows refunded rather than lost', () => {
+    expect(
+      myBetDisplayStatus({ status: 'refunded', prediction: 'NO' }, { status: 'settled', result: 'YES' }),
+    ).toBe('refunded');
+  });
+
+  test('a bet on an active market is active, otherwise its raw status shows', () => {
+    expect(
+      myBetDisplayStatus({ status: 'pending', prediction: 'NO' }, { status: 'active', result: null }),
+    ).toBe('active');
+    expect(
+      myBetDisplayStatus({ status: 'pending', prediction: 'NO' }, { status: 'settling', result: null }),
+    ).toBe('pending');
+  });
+});
+
+describe('isBetClaimable', () => {
+  const settledYes = { status: 'settled', result: 'YES' } as const;
+
+  test('a won bet on the winning side of a settled market is claimable', () => {
+    expect(isBetClaimable({ status: 'won', prediction: 'YES', payoutWei: 10n }, settledYes)).toBe(true);
+  });
+
+  test('a won bet whose profit rounded to zero is still claimable for its stake', () => {
+    expect(isBetClaimable({ status: 'won', prediction: 'YES', payoutWei: 0n }, settledYes)).toBe(true);
+  });
+
+  test('a refunded bet is claimable', () => {
+    expect(
+      isBetClaimable(
+        { status: 'refunded', prediction: 'NO', payoutWei: null },
+        { status: 'settled', result: null },
+      ),
+    ).toBe(true);
+  });
+
+  test('claimed, losing, unpaid and unsettled bets are not claimable', () => {
+    expect(isBetClaimable({ status: 'claimed', prediction: 'YES', payoutWei: 10n }, settledYes)).toBe(false);
+    expect(isBetClaimable({ status: 'lost', prediction: 'NO', payoutWei: null }, settledYes)).toBe(false);
+    expect(isBetClaimable({ status: 'won', prediction: 'NO', payoutWei: 10n }, settledYes)).toBe(false);
+    expect(isBetClaimable({ status: 'won', prediction: 'YES', payoutWei: null }, settledYes)).toBe(false);
+    expect(isBetClaimable({ status: 'pending', prediction: 'YES', payoutWei: null }, settledYes)).toBe(false);
+    expect(
+      isBetClaimable(
+        { status: 'won', prediction: 'YES', payoutWei: 10n },
+        { status: 'settling', result: 'YES' },
+      ),
+    ).toBe(false);
+  });
+});
+
+describe('claimableAmountWei', () => {
+  test('a won bet returns its stake plus its profit, a refund its stake', () => {
+    expect(claimableAmountWei({ status: 'won', amountWei: 100n, payoutWei: 50n })).toBe(150n);
+    expect(claimableAmountWei({ status: 'refunded', amountWei: 100n, payoutWei: null })).toBe(100n);
+    expect(claimableAmountWei({ status: 'lost', amountWei: 100n, payoutWei: null })).toBe(0n);
+    expect(claimableAmountWei({ status: 'claimed', amountWei: 100n, payoutWei: 50n })).toBe(0n);
+    expect(claimableAmountWei({ status: 'won', amountWei: 100n, payoutWei: null })).toBe(0n);
+  });
+});
+
+describe('favourability', () => {
+  test('splits 100 percent by pool size', () => {
+    expect(favourability(parseBnb('3'), parseBnb('1'))).toEqual({ yesPercent: 75, noPercent: 25 });
+    expect(favourability(1n, 2n)).toEqual({ yesPercent: 33, noPercent: 67 });
+    expect(favourability(2n, 1n)).toEqual({ yesPercent: 67, noPercent: 33 });
+  });
+
+  test('empty pools are even and a one-sided pool is 100 to 0', () => {
+    expect(favourability(0n, 0n)).toEqual({ yesPercent: 50, noPercent: 50 });
+    expect(favourability(5n, 0n)).toEqual({ yesPercent: 100, noPercent: 0 });
+    expect(favourability(0n, 5n)).toEqual({ yesPercent: 0, noPercent: 100 });
+  });
+
+  test('a side with any stake shows at least 1 percent', () => {
+    expect(favourability(1n, 10n ** 24n)).toEqual({ yesPercent: 1, noPercent: 99 });
+    expect(favourability(10n ** 24n, 1n)).toEqual({ yesPercent: 99, noPercent: 1 });
+  });
+
+  test('percents are whole numbers from 0 to 100 that always sum to 100', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 27n }),
+        fc.bigInt({ min: 0n, max: 10n ** 27n }),
+        (yes, no) => {
+          const { yesPercent, noPercent } = favourability(yes, no);
+          expect(Number.isInteger(yesPercent) && yesPercent >= 0 && yesPercent <= 100).toBe(true);
+          expect(yesPercent + noPercent).toBe(100);
+        },
+      ),
+    );
+  });
+
+  test('negative pools are refused', () => {
+    expect(() => favourability(-1n, 0n)).toThrow(RangeError);
+  });
+});
+
+describe('potentialPayoutRecordWei', () => {
+  test('records twice the stake', () => {
+    expect(potentialPayoutRecordWei(parseBnb('0.005'))).toBe(parseBnb('0.01'));
+  });
+});
+
+describe('estimateMarketWinWei', () => {
+  test('adds the stake to its side and shares the other side', () => {
+    // YES 1 BNB + my 1 BNB against NO 2 BNB: I would get 1 + 1 × 2 / 2 = 2 BNB.
+    expect(
+      estimateMarketWinWei({
+        stakeWei: parseBnb('1'),
+        side: 'YES',
+        totalYesWei: parseBnb('1'),
+        totalNoWei: parseBnb('2'),
+        feeBps: 0,
+      }),
+    ).toBe(parseBnb('2'));
+  });
+
+  test('joining an empty other side only gets the stake back', () => {
+    expect(
+      estimateMarketWinWei({ stakeWei: 7n, side: 'NO', totalYesWei: 0n, totalNoWei: 9n, feeBps: 0 }),
+    ).toBe(7n);
+  });
+
+  test('a zero stake returns nothing', () => {
+    expect(
+      estimateMarketWinWei({ stakeWei: 0n, side: 'NO', totalYesWei: 5n, totalNoWei: 9n, feeBps: 0 }),
+    ).toBe(0n);
+  });
+
+  test('the estimate equals what settlement would pay if the side won', () => {
+    const amount = fc.bigInt({ min: 1n, max: 10n ** 24n });
+    fc.assert(
+      fc.property(amount, amount, amount, fc.integer({ min: 0, max: 1000 }), (stake, yes, no, feeBps) => {
+        const estimate = estimateMarketWinWei({
+          stakeWei: stake,
+          side: 'NO',
+          totalYesWei: yes,
+          totalNoWei: no,
+          feeBps,
+        });
+        const settled = computeMarketPayouts({
+          bets: [
+            { id: 'others-yes', side: 'YES', amountWei: yes },
+            { id: 'others-no', side: 'NO', amountWei: no },
+            { id: 'me', side: 'NO', amountWei: stake },
+          ],
+          result: 'NO',
+          feeBps,
+        });
+        expect(settled.payouts.find((payout) => payout.id === 'me')?.returnWei).toBe(estimate);
+      }),
+    );
+  });
+});
+
+describe('deriveMarketTitle', () => {
+  test('a given title wins, trimmed', () => {
+    expect(deriveMarketTitle('Long description', '  Will BNB hit $1000?  ')).toBe('Will BNB hit $1000?');
+  });
+
+  test('without a title the first non-empty line of the description is used', () => {
+    expect(deriveMarketTitle('\n   \n  Will it rain in Paris?  \nMore detail', null)).toBe(
+      'Will it rain in Paris?',
+    );
+    expect(deriveMarketTitle('Only line', '   ')).toBe('Only line');
+    expect(deriveMarketTitle('First\r\nSecond')).toBe('First');
+  });
+
+  test('a long line is cut to 120 characters ending in an ellipsis', () => {
+    const title = deriveMarketTitle('x'.repeat(300));
+    expect(title).toBe(`${'x'.repeat(119)}…`);
+    expect(Array.from(title)).toHaveLength(120);
+  });
+
+  test('the cut never splits an emoji', () => {
+    const title = deriveMarketTitle('🚀'.repeat(130));
+    expect(title).toBe(`${'🚀'.repeat(119)}…`);
+  });
+
+  test('a blank description without a title gives an empty title', () => {
+    expect(deriveMarketTitle('  \n ')).toBe('');
+  });
+});

@@ -1,0 +1,126 @@
+import { assertBps, bpsOf } from './money.ts';
+
+// Parimutuel payout maths for both products, in integer wei (DESIGN "Markets", "Oracle rounds").
+// Shared shape: the fee is taken first, rounded down (bpsOf); the winners share what is left pro
+// rata to stake, each share rounded down; the wei lost to rounding ("dust") stays in the vault.
+// Taking the fee first makes dust < number of winning bets exactly, and gives each winner at
+// least as much as applying (1 − fee) inside each share would (at most 1 wei more).
+
+export type StakeEntry<S extends string, Id = string | number> = { id: Id; side: S; amountWei: bigint };
+
+export type Payout<Id> = {
+  id: Id;
+  /** What the bet gets back in total: stake plus its share (or the stake alone on a refund). */
+  returnWei: bigint;
+  /** returnWei − stake. Negative only for a round whose fee is larger than the losing pool. */
+  profitWei: bigint;
+};
+
+export type PayoutComputation<Id> = {
+  /** True when every stake goes back as it came (void, draw, cancelled, no winning bets). */
+  refund: boolean;
+  /** Only the bets that get something back, in input order; losing bets are absent. */
+  payouts: Array<Payout<Id>>;
+  feeWei: bigint;
+  /** poolWei − feeWei − Σ returnWei: rounding left in the vault, 0 ≤ dust < winning bets. */
+  dustWei: bigint;
+  /** Every stake, both sides. */
+  poolWei: bigint;
+};
+
+function assertStakes(bets: ReadonlyArray<{ amountWei: bigint }>): void {
+  for (const bet of bets) {
+    if (bet.amountWei <= 0n) throw new RangeError(`stakes must be positive, got ${bet.amountWei}`);
+  }
+}
+
+function sumStakes(bets: ReadonlyArray<{ amountWei: bigint }>): bigint {
+  return bets.reduce((sum, bet) => sum + bet.amountWei, 0n);
+}
+
+function refundAll<Id>(bets: ReadonlyArray<StakeEntry<string, Id>>, poolWei: bigint): PayoutComputation<Id> {
+  return {
+    refund: true,
+    payouts: bets.map((bet) => ({ id: bet.id, returnWei: bet.amountWei, profitWei: 0n })),
+    feeWei: 0n,
+    dustWei: 0n,
+    poolWei,
+  };
+}
+
+/**
+ * A winning market stake's total return: stake + floor(stake × (losing − fee) / winning), with
+ * fee = floor(losing × feeBps / 10000). DESIGN "Markets": the fee is charged on the losing pool.
+ */
+export function marketWinReturnWei(
+  stakeWei: bigint,
+  winningPoolWei: bigint,
+  losingPoolWei: bigint,
+  feeBps: number,
+): bigint {
+  if (stakeWei <= 0n || winningPoolWei < stakeWei || losingPoolWei < 0n) {
+    throw new RangeError('need 0 < stake ≤ winning pool and a non-negative losing pool');
+  }
+  const distributableWei = losingPoolWei - bpsOf(losingPoolWei, feeBps);
+  return stakeWei + (stakeWei * distributableWei) / winningPoolWei;
+}
+
+/**
+ * DESIGN "Markets": winners get their stake back plus a pro-rata share of the losing pool after the
+ * fee (`payout_amount` holds that profit). A void market, or one with no bet on the winning side,
+ * refunds every stake and charges no fee.
+ */
+export function computeMarketPayouts<Id = string | number>(input: {
+  bets: ReadonlyArray<StakeEntry<'YES' | 'NO', Id>>;
+  result: 'YES' | 'NO' | 'VOID';
+  feeBps: number;
+}): PayoutComputation<Id> {
+  const { bets, result, feeBps } = input;
+  assertBps(feeBps);
+  assertStakes(bets);
+  const poolWei = sumStakes(bets);
+  if (result === 'VOID') return refundAll(bets, poolWei);
+  const winners = bets.filter((bet) => bet.side === result);
+  const winningPoolWei = sumStakes(winners);
+  if (winningPoolWei === 0n) return refundAll(bets, poolWei);
+
+  const losingPoolWei = poolWei - winningPoolWei;
+  const feeWei = bpsOf(losingPoolWei, feeBps);
+  const payouts = winners.map((bet) => {
+    const returnWei = marketWinReturnWei(bet.amountWei, winningPoolWei, losingPoolWei, feeBps);
+    return { id: bet.id, returnWei, profitWei: returnWei - bet.amountWei };
+  });
+  return { refund: false, payouts, feeWei, dustWei: poolWei - feeWei - sumReturns(payouts), poolWei };
+}
+
+/**
+ * DESIGN "Oracle rounds": winners share totalPool × (1 − fee) pro rata to stake. Deviation from
+ * PancakeSwap kept from DESIGN: a draw, a cancelled round, or no bet on the winning side refunds
+ * every stake instead of giving the pool to the house.
+ */
+export function computeRoundPayouts<Id = string | number>(input: {
+  bets: ReadonlyArray<StakeEntry<'bull' | 'bear', Id>>;
+  result: 'bull' | 'bear' | 'draw' | 'cancelled';
+  feeBps: number;
+}): PayoutComputation<Id> {
+  const { bets, result, feeBps } = input;
+  assertBps(feeBps);
+  assertStakes(bets);
+  const poolWei = sumStakes(bets);
+  if (result === 'draw' || result === 'cancelled') return refundAll(bets, poolWei);
+  const winners = bets.filter((bet) => bet.side === result);
+  const winningPoolWei = sumStakes(winners);
+  if (winningPoolWei === 0n) return refundAll(bets, poolWei);
+
+  const feeWei = bpsOf(poolWei, feeBps);
+  const distributableWei = poolWei - feeWei;
+  const payouts = winners.map((bet) => {
+    const returnWei = (bet.amountWei * distributableWei) / winningPoolWei;
+    return { id: bet.id, returnWei, profitWei: returnWei - bet.amountWei };
+  });
+  return { refund: false, payouts, feeWei, dustWei: poolWei - feeWei - sumReturns(payouts), poolWei };
+}
+
+function sumReturns(payouts: ReadonlyArray<{ returnWei: bigint }>): bigint {
+  return payouts.reduce((sum, payout) => sum + payout.returnWei, 0n);
+}
