@@ -294,3 +294,35 @@ export const operatorNonces = pgTable('operator_nonces', {
   expiresAt: time('expires_at').notNull(),
   usedAt: time('used_at'),
 });
+
+/**
+ * Requests answered 202 (payment valid but not final yet): kept so a job records them once final,
+ * even if the browser never posts again (API.md "pending").
+ */
+export const paymentRequests = pgTable(
+  'payment_requests',
+  {
+    id: serial('id').primaryKey(),
+    chainId: integer('chain_id').notNull(),
+    txHash: text('tx_hash').notNull(),
+    purpose: text('purpose').notNull(),
+    /** The request as received (market id and body), replayed through the same handler. */
+    request: jsonb('request').$type<Record<string, unknown>>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: time('next_attempt_at').notNull().defaultNow(),
+    resolvedAt: time('resolved_at'),
+    createdAt: time('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payment_requests_chain_tx_unique').on(t.chainId, t.txHash),
+    index('payment_requests_open_idx').on(t.nextAttemptAt).where(sql`resolved_at is null`),
+  ],
+);
+
+/** How far a chain scan (vault reconciliation) has read. */
+export const chainCursors = pgTable('chain_cursors', {
+  name: text('name').primaryKey(),
+  blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+  updatedAt: time('updated_at').notNull().defaultNow(),
+});

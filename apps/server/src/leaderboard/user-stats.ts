@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+
+// Leaderboard aggregates (spec §7): kept current as bets are placed and settled, in the same
+// transaction, so GET /api/leaderboard is one indexed read. Winnings are profit: what a winning
+// bet returned beyond its stake. Refunds count as neither won nor settled.
+
+export async function recordBetPlaced(tx: DbOrTx, address: string): Promise<void> {
+  await tx.execute(sql`
+    insert into user_stats (address, total_bets) values (${address.toLowerCase()}, 1)
+    on conflict (address) do update set total_bets = user_stats.total_bets + 1, updated_at = now()`);
+}
+
+/** Call once, in the settlement transaction, after the market's bets got their won/lost status. */
+export async function recordMarketSettlement(tx: DbOrTx, marketId: number): Promise<void> {
+  await tx.execute(sql`
+    insert into user_stats (address, total_winnings, won_bets, settled_bets)
+    select user_address,
+           coalesce(sum(payout_amount) filter (where status = 'won'), 0),
+           count(*) filter (where status = 'won'),
+           count(*) filter (where status in ('won', 'lost'))
+    from bets where market_id = ${marketId}
+    group by user_address
+    on conflict (address) do update set
+      total_winnings = user_stats.total_winnings + excluded.total_winnings,
+      won_bets = user_stats.won_bets + excluded.won_bets,
+      settled_bets = user_stats.settled_bets + excluded.settled_bets,
+      updated_at = now()`);
+}
+
+/** Call once, in the transaction that ends the round, after its bets got their payout amounts. */
+export async function recordRoundSettlement(tx: DbOrTx, epoch: number): Promise<void> {
+  await tx.execute(sql`
+    insert into user_stats (address, total_winnings, won_bets, settled_bets)
+    select b.user_address,
+           coalesce(sum(b.payout_amount - b.amount) filter (where b.position = r.result), 0),
+           count(*) filter (where b.position = r.result),
+           count(*)
+    from oracle_bets b join oracle_rounds r on r.epoch = b.epoch
+    where b.epoch = ${epoch}
+      and r.result in ('bull', 'bear')
+      -- a round with nobody on the winning side refunds everyone: not a loss for anyone
+      and exists (select 1 from oracle_bets w where w.epoch = b.epoch and w.position = r.result)
+    group by b.user_address
+    on conflict (address) do update set
+      total_winnings = user_stats.total_winnings + excluded.total_winnings,
+      won_bets = user_stats.won_bets + excluded.won_bets,
+      settled_bets = user_stats.settled_bets + excluded.settled_bets,
+      updated_at = now()`);
+}

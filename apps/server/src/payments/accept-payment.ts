@@ -1,0 +1,89 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.ts';
+import { paymentRequests } from '../db/schema.ts';
+import { AppError } from '../http/app-error.ts';
+import {
+  insertRecordedPayment,
+  insertRefundDuePayment,
+  isPaymentKnown,
+  type PaymentPurpose,
+} from './payments-repository.ts';
+import {
+  type PaymentClaim,
+  type PaymentVerifierDeps,
+  type VerifiedPayment,
+  verifyPayment,
+} from './verify-payment.ts';
+
+export type PaymentContext = { db: Db; verifier: PaymentVerifierDeps };
+
+export type AcceptPaymentInput<T> = {
+  claim: PaymentClaim;
+  purpose: PaymentPurpose;
+  /** The request as received, replayed by the pending-payments job if the payment is not final yet. */
+  request: Record<string, unknown>;
+  /**
+   * Writes the bet, inside the same transaction as the payment row. Throwing an AppError refuses
+   * the bet: nothing of it is written, and the paid BNB is kept as a refund owed to the payer.
+   */
+  record: (tx: Tx, payment: VerifiedPayment & { paymentId: number }) => Promise<T>;
+};
+
+export type AcceptPaymentResult<T> = { status: 'recorded'; value: T } | { status: 'pending'; txHash: string };
+
+/**
+ * The one way a payment becomes a bet (DESIGN "Payment verification"): verified on chain first,
+ * then payment + bet + totals + outbox in one transaction. A valid payment is never dropped: if the
+ * bet is refused, the payment is stored as refund_due; if it is not final yet, the request is kept
+ * and recorded by a job once it is.
+ */
+export async function acceptPayment<T>(
+  context: PaymentContext,
+  input: AcceptPaymentInput<T>,
+): Promise<AcceptPaymentResult<T>> {
+  const { db, verifier } = context;
+  const txHash = input.claim.txHash.toLowerCase();
+  if (await isPaymentKnown(db, verifier.chainId, txHash)) {
+    // Recorded already (say, by the client's retry while the job replays it): nothing left to do.
+    await resolvePaymentRequest(db, verifier.chainId, txHash, 'TX_ALREADY_USED');
+    throw new AppError('TX_ALREADY_USED');
+  }
+
+  const verified = await verifyPayment(verifier, input.claim);
+  if (verified.status === 'pending') {
+    await db
+      .insert(paymentRequests)
+      .values({ chainId: verifier.chainId, txHash, purpose: input.purpose, request: input.request })
+      .onConflictDoNothing();
+    return { status: 'pending', txHash };
+  }
+
+  const payment = verified.payment;
+  try {
+    const value = await db.transaction(async (tx) => {
+      const paymentId = await insertRecordedPayment(tx, {
+        chainId: verifier.chainId,
+        payment,
+        purpose: input.purpose,
+      });
+      const recorded = await input.record(tx, { ...payment, paymentId });
+      await resolvePaymentRequest(tx, verifier.chainId, txHash, null);
+      return recorded;
+    });
+    return { status: 'recorded', value };
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'TX_ALREADY_USED') throw error;
+    // Whatever refused the bet, the money is real: keep it as a refund owed to the payer.
+    const reason = error instanceof AppError ? error.code : 'RECORD_FAILED';
+    await insertRefundDuePayment(db, { chainId: verifier.chainId, payment, purpose: input.purpose, reason });
+    await resolvePaymentRequest(db, verifier.chainId, txHash, reason).catch(() => {});
+    throw error;
+  }
+}
+
+async function resolvePaymentRequest(db: Db | Tx, chainId: number, txHash: string, error: string | null) {
+  await db
+    .update(paymentRequests)
+    .set({ resolvedAt: sql`now()`, lastError: error })
+    .where(and(eq(paymentRequests.chainId, chainId), eq(paymentRequests.txHash, txHash)));
+}

@@ -1,0 +1,65 @@
+import { and, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import { payments } from '../db/schema.ts';
+import { AppError } from '../http/app-error.ts';
+import type { VerifiedPayment } from './verify-payment.ts';
+
+export type PaymentPurpose = 'market_create' | 'market_bet' | 'oracle_bet';
+
+export async function isPaymentKnown(db: DbOrTx, chainId: number, txHash: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.chainId, chainId), eq(payments.txHash, txHash.toLowerCase())))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * Records a verified payment as used by a bet. The unique (chain_id, tx_hash) index makes a second
+ * use impossible even under concurrent requests: the loser gets TX_ALREADY_USED.
+ */
+export async function insertRecordedPayment(
+  tx: DbOrTx,
+  input: { chainId: number; payment: VerifiedPayment; purpose: PaymentPurpose },
+): Promise<number> {
+  const rows = await tx
+    .insert(payments)
+    .values({ ...paymentValues(input.chainId, input.payment, input.purpose), status: 'recorded' })
+    .onConflictDoNothing()
+    .returning({ id: payments.id });
+  const row = rows[0];
+  if (!row) throw new AppError('TX_ALREADY_USED');
+  return row.id;
+}
+
+/**
+ * Keeps a valid payment that could not become a bet (too late, market gone, below minimum…) as a
+ * refund owed to its sender. Idempotent: a payment already known is left as it is.
+ */
+export async function insertRefundDuePayment(
+  db: DbOrTx,
+  input: { chainId: number; payment: VerifiedPayment; purpose: PaymentPurpose | 'unknown'; reason: string },
+): Promise<void> {
+  await db
+    .insert(payments)
+    .values({
+      ...paymentValues(input.chainId, input.payment, input.purpose),
+      status: 'refund_due',
+      refundReason: input.reason,
+    })
+    .onConflictDoNothing();
+}
+
+function paymentValues(chainId: number, payment: VerifiedPayment, purpose: PaymentPurpose | 'unknown') {
+  return {
+    chainId,
+    txHash: payment.txHash.toLowerCase(),
+    fromAddress: payment.from.toLowerCase(),
+    amount: payment.amountWei,
+    intent: payment.intentText,
+    blockNumber: payment.blockNumber,
+    blockTime: payment.blockTime,
+    purpose,
+  };
+}

@@ -1,0 +1,58 @@
+import pino from 'pino';
+import { type AppDeps, createApp } from '../../src/app.ts';
+import { createChainClock } from '../../src/chain/clock.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { createFeatures } from '../../src/features.ts';
+import { createJobRunner } from '../../src/jobs/job-runner.ts';
+import { startTestChain } from './test-chain.ts';
+import { openTestDatabase } from './test-database.ts';
+
+/**
+ * The whole server for an integration test file: a real Hardhat node, a real database (PGlite, or
+ * PostgreSQL under TEST_DB=postgres), the real app with every feature, driven with `app.inject`.
+ * Jobs do not run on their own: a test calls `runJobs()` to move the world one step.
+ * The server clock follows chain time, so `advanceTime` moves deadlines for both.
+ */
+export async function startTestApp(env: Record<string, string> = {}) {
+  const chain = await startTestChain();
+  const database = await openTestDatabase();
+  const config = loadConfig({
+    RPC_URL: chain.rpcUrl,
+    LOG_LEVEL: 'silent',
+    JOBS: 'false',
+    PAYMENT_WAIT_MS: '3000',
+    ...env,
+  });
+  const clock = createChainClock(chain.testClient);
+  await clock.sync();
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const deps: AppDeps = { config, database, chain: chain.publicClient, clock };
+  const features = createFeatures(deps, logger);
+  const app = await createApp(deps, { logger, features: features.routes, rateLimitPerMinute: 100_000 });
+  await app.ready();
+  const jobs = createJobRunner(features.jobs, logger);
+  return {
+    app,
+    chain,
+    database,
+    db: database.db,
+    config,
+    clock,
+    features,
+    deps,
+    /** Runs every background job once, in order. */
+    runJobs: () => jobs.runOnce(),
+    async advanceTime(seconds: number) {
+      await chain.advanceTime(seconds);
+      await clock.sync();
+    },
+    async close() {
+      await app.close();
+      await features.stop?.();
+      await database.close();
+      await chain.stop();
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;

@@ -1,0 +1,101 @@
+import { ConfigResponseSchema } from '@pm/core/contract/config';
+import { HealthResponseSchema } from '@pm/core/contract/health';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTestApp, type TestApp } from './support/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t?.close());
+
+describe('system endpoints', () => {
+  test('health reports the database kind, chain id and block number', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    const body = HealthResponseSchema.parse(response.json());
+    expect(body.db).toBe(process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite');
+    expect(body.chainId).toBe(31337);
+  });
+
+  test('config tells the web the chain, the vault and the minimum bets', async () => {
+    const body = ConfigResponseSchema.parse(
+      (await t.app.inject({ method: 'GET', url: '/api/config' })).json(),
+    );
+    expect(body.vaultAddress).toBe('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
+    expect(body.minMarketBetWei).toBe('5000000000000000');
+    expect(body.minOracleBetWei).toBe('10000000000000000');
+    expect(body.claimsEnabled).toBe(true);
+  });
+
+  test('the vault balance is read from the chain', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/vault' });
+    const onChain = await t.chain.publicClient.getBalance({ address: t.config.vault.address });
+    expect(response.json()).toEqual({ address: t.config.vault.address, balanceWei: onChain.toString() });
+  });
+
+  test('an unknown API path answers 404 in the error shape', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({
+      error: { code: 'NOT_FOUND', message: 'No route for GET /api/nothing-here' },
+    });
+  });
+
+  test('malformed JSON answers 400 BAD_REQUEST', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/claims',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"userAddress":',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('BAD_REQUEST');
+  });
+
+  test('an invalid query answers 400 VALIDATION_FAILED naming the field', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/leaderboard?limit=0' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('limit'),
+    });
+  });
+
+  test('unknown query fields are refused', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/leaderboard?sort=asc' });
+    expect(response.statusCode).toBe(400);
+  });
+
+  test('the OpenAPI document lists every path of the contract', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/health', '/api/markets/{id}/bets', '/api/oracle/bets', '/api/claims']),
+    );
+  });
+
+  test('the leaderboard is empty before anyone wins', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/leaderboard' });
+    expect(response.json()).toEqual({ entries: [] });
+  });
+});
+
+describe('rate limiting', () => {
+  test('too many requests answer 429 RATE_LIMITED', async () => {
+    const limited = await startTestApp();
+    try {
+      const { createApp } = await import('../src/app.ts');
+      const app = await createApp(limited.deps, { rateLimitPerMinute: 2 });
+      const statuses = [];
+      for (let i = 0; i < 3; i++)
+        statuses.push((await app.inject({ method: 'GET', url: '/api/config' })).statusCode);
+      const last = await app.inject({ method: 'GET', url: '/api/config' });
+      expect(statuses).toEqual([200, 200, 429]);
+      expect(last.json().error.code).toBe('RATE_LIMITED');
+      await app.close();
+    } finally {
+      await limited.close();
+    }
+  });
+});
