@@ -19,7 +19,7 @@ export const DEV_PLAYERS = [
     privateKey: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
   },
   {
-    address: '0x90f79bf6eb2c4f870365e51c161e4c3ae2b5c8dd',
+    address: '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
     privateKey: '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6',
   },
 ] as const;

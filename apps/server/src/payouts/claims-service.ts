@@ -1,0 +1,177 @@
+import { normalizeAddress } from '@pm/core/address';
+import type { ClaimBody, ClaimResponse } from '@pm/core/contract/claims';
+import { formatBnb } from '@pm/core/money';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { DbOrTx } from '../db/client.ts';
+import { queryRows } from '../db/query-rows.ts';
+import { bets, oracleBets, payouts } from '../db/schema.ts';
+import { AppError } from '../http/app-error.ts';
+import { type PayoutProcessorDeps, type PayoutRow, settlePayout } from './payout-processor.ts';
+import { lockNextVaultNonce } from './vault-nonce.ts';
+
+export type ClaimsDeps = Omit<PayoutProcessorDeps, 'signer'> & {
+  signer: PayoutProcessorDeps['signer'] | null;
+  chainId: number;
+  /** How long a claim request waits for its payout to be final before answering pending. */
+  claimWaitMs: number;
+};
+
+/**
+ * Pays every claimable bet of one address in scope from the vault, in one transfer, to that
+ * address and no other. Idempotent: while a claim payout to the address is in flight, claiming
+ * again answers that same payout.
+ */
+export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<ClaimResponse> {
+  const { signer } = deps;
+  if (!signer) throw new AppError('CLAIMS_UNAVAILABLE');
+  const processor = { ...deps, signer };
+  const address = normalizeAddress(body.userAddress);
+
+  const chainNonce = BigInt(
+    await deps.chain.getTransactionCount({ address: signer.address, blockTag: 'pending' }),
+  );
+  const created = await deps.db.transaction(async (tx) => {
+    // Taken first: it also serialises concurrent claims, so one address never gets two payouts.
+    const nonce = await lockNextVaultNonce(tx, {
+      chainId: deps.chainId,
+      vaultAddress: signer.address,
+      chainPendingNonce: chainNonce,
+    });
+    const inFlight = await findOpenClaim(tx, address);
+    if (inFlight) return { payout: inFlight, betsCount: await countPaidBets(tx, inFlight.id), reused: true };
+
+    const marketBets =
+      body.scope === 'oracle'
+        ? []
+        : await queryRows(
+            tx,
+            sql`select b.id, b.amount, b.payout_amount, b.status from bets b join markets m on m.id = b.market_id
+                where b.user_address = ${address} and b.payout_id is null and m.status = 'settled'
+                  and b.status in ('won', 'refunded') ${body.betId ? sql`and b.id = ${body.betId}` : sql``}
+                for update of b`,
+            ClaimableMarketBetSchema,
+          );
+    const roundBets =
+      body.scope === 'markets' || body.betId
+        ? []
+        : await queryRows(
+            tx,
+            sql`select id, payout_amount from oracle_bets
+                where user_address = ${address} and payout_id is null and claimed = false and payout_amount > 0
+                for update`,
+            ClaimableRoundBetSchema,
+          );
+    const total =
+      marketBets.reduce(
+        (sum, bet) => sum + bet.amount + (bet.status === 'won' ? (bet.payout_amount ?? 0n) : 0n),
+        0n,
+      ) + roundBets.reduce((sum, bet) => sum + bet.payout_amount, 0n);
+    if (total === 0n) return null;
+
+    const [payout] = await tx
+      .insert(payouts)
+      .values({
+        chainId: deps.chainId,
+        fromAddress: signer.address,
+        toAddress: address,
+        amount: total,
+        nonce,
+        kind: 'claim',
+      })
+      .returning();
+    if (!payout) throw new Error('payout insert returned nothing');
+    if (marketBets.length) {
+      await tx
+        .update(bets)
+        .set({ payoutId: payout.id })
+        .where(
+          inArray(
+            bets.id,
+            marketBets.map((bet) => bet.id),
+          ),
+        );
+    }
+    if (roundBets.length) {
+      await tx
+        .update(oracleBets)
+        .set({ payoutId: payout.id })
+        .where(
+          inArray(
+            oracleBets.id,
+            roundBets.map((bet) => bet.id),
+          ),
+        );
+    }
+    return { payout, betsCount: marketBets.length + roundBets.length, reused: false };
+  });
+
+  if (!created) {
+    return {
+      success: false,
+      totalWei: '0',
+      betsCount: 0,
+      payoutTxHash: null,
+      payoutStatus: 'none',
+      message: 'No winnings to claim',
+    };
+  }
+
+  let payout: PayoutRow;
+  try {
+    payout = await settlePayout(processor, created.payout.id, deps.claimWaitMs);
+  } catch (error) {
+    // The payout row and its bets stay linked; the payouts job keeps trying. Nothing is lost.
+    throw new AppError(
+      'PAYOUT_FAILED',
+      'Failed to claim winnings: the payout is queued and will be retried.',
+      {
+        cause: error,
+      },
+    );
+  }
+  const amount = formatBnb(payout.amount, { decimals: 5, trim: true });
+  const confirmed = payout.status === 'confirmed';
+  return {
+    success: true,
+    totalWei: payout.amount.toString(),
+    betsCount: created.betsCount,
+    payoutTxHash: payout.txHash,
+    payoutStatus: confirmed ? 'confirmed' : 'pending',
+    message: confirmed
+      ? `Successfully claimed ${amount} BNB from ${created.betsCount} winning bets!`
+      : `Your payout of ${amount} BNB is on its way.`,
+  };
+}
+
+const ClaimableMarketBetSchema = z.object({
+  id: z.number(),
+  amount: z.coerce.bigint(),
+  payout_amount: z.coerce.bigint().nullable(),
+  status: z.enum(['won', 'refunded']),
+});
+const ClaimableRoundBetSchema = z.object({ id: z.number(), payout_amount: z.coerce.bigint() });
+
+async function findOpenClaim(tx: DbOrTx, address: string): Promise<PayoutRow | undefined> {
+  const [open] = await tx
+    .select()
+    .from(payouts)
+    .where(
+      and(
+        eq(payouts.toAddress, address),
+        eq(payouts.kind, 'claim'),
+        inArray(payouts.status, ['created', 'signed', 'broadcast']),
+      ),
+    )
+    .limit(1);
+  return open;
+}
+
+async function countPaidBets(tx: DbOrTx, payoutId: number): Promise<number> {
+  const [row] = await queryRows(
+    tx,
+    sql`select (select count(*) from bets where payout_id = ${payoutId}) + (select count(*) from oracle_bets where payout_id = ${payoutId}) as n`,
+    z.object({ n: z.coerce.number() }),
+  );
+  return row?.n ?? 0;
+}

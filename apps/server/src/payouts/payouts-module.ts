@@ -1,0 +1,27 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps, AppFeature } from '../app.ts';
+import type { Job } from '../jobs/job-runner.ts';
+import { registerClaimsRoutes } from './claims-routes.ts';
+import type { ClaimsDeps } from './claims-service.ts';
+import { createPayoutsJob } from './payouts-job.ts';
+import { createVaultSigner } from './vault-signer.ts';
+
+/** Claims, refunds and the vault hot wallet, wired from the app's dependencies. */
+export function createPayoutsModule(
+  deps: AppDeps,
+  _logger: FastifyBaseLogger,
+): { routes: AppFeature; jobs: Job[] } {
+  const signer = createVaultSigner(deps.config);
+  const claims: ClaimsDeps = {
+    db: deps.database.db,
+    chain: deps.chain,
+    signer,
+    chainId: deps.config.chain.id,
+    confirmations: deps.config.chain.confirmations,
+    claimWaitMs: deps.config.chain.paymentWaitMs,
+  };
+  return {
+    routes: (app) => registerClaimsRoutes(app, deps, claims),
+    jobs: signer ? [createPayoutsJob({ ...claims, signer })] : [],
+  };
+}
