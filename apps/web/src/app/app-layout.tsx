@@ -1,0 +1,92 @@
+import { QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { CircleAlert } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet } from 'react-router';
+import { Toaster } from 'sonner';
+import { appConfigQueryOptions } from '../api/get-app-config.ts';
+import { WalletButton } from '../features/wallet/components/wallet-button.tsx';
+import { WalletProvider } from '../features/wallet/components/wallet-provider.tsx';
+import { apiErrorMessage } from '../lib/error-message.ts';
+import { createQueryClient } from '../lib/query-client.ts';
+import { Button } from '../ui/button.tsx';
+import { Card } from '../ui/card.tsx';
+import { Skeleton } from '../ui/skeleton.tsx';
+import { StatusMessage } from '../ui/status-message.tsx';
+import { TopBar } from '../ui/top-bar.tsx';
+
+// One client for the page's life: the layout unmounts on the landing page, the cache stays.
+const queryClient = createQueryClient();
+
+/**
+ * Layout of every page but the landing (a lazy route module): API state, the wallet (wagmi) and
+ * toasts load here, with the first app page a user opens.
+ */
+export function Component() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AppFrame />
+      {/* Below the top bar, so a toast never hides the wallet button it is about. */}
+      <Toaster
+        theme="dark"
+        position="top-center"
+        offset={{ top: 76 }}
+        mobileOffset={{ top: 72 }}
+        richColors
+        closeButton
+      />
+    </QueryClientProvider>
+  );
+}
+
+function AppFrame() {
+  const { t } = useTranslation();
+  const config = useQuery(appConfigQueryOptions());
+
+  if (config.isSuccess) {
+    return (
+      <WalletProvider appConfig={config.data}>
+        <Shell walletArea={<WalletButton />}>
+          <Outlet />
+        </Shell>
+      </WalletProvider>
+    );
+  }
+
+  return (
+    <Shell walletArea={config.isPending ? <Skeleton className="h-10 w-36 rounded-lg" /> : null}>
+      <div className="mx-auto w-full max-w-6xl px-4 py-10">
+        {config.isPending ? (
+          <div aria-busy="true" className="flex flex-col gap-4">
+            <span className="sr-only">{t('app.loading')}</span>
+            <Skeleton className="h-9 w-64" />
+            <Skeleton className="h-40 w-full" />
+          </div>
+        ) : (
+          <Card>
+            <StatusMessage
+              tone="error"
+              icon={<CircleAlert />}
+              action={
+                <Button variant="outline" onClick={() => void config.refetch()} disabled={config.isFetching}>
+                  {t('app.retry')}
+                </Button>
+              }
+            >
+              {apiErrorMessage(t, config.error, t('app.configFailed'))}
+            </StatusMessage>
+          </Card>
+        )}
+      </div>
+    </Shell>
+  );
+}
+
+function Shell({ walletArea, children }: { walletArea: ReactNode; children: ReactNode }) {
+  return (
+    <>
+      <TopBar walletArea={walletArea} />
+      <main id="main">{children}</main>
+    </>
+  );
+}

@@ -1,0 +1,99 @@
+import { Activity, Info, Plus, TrendingUp } from 'lucide-react';
+import { Tooltip } from 'radix-ui';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Badge, LiveDot } from '../../../ui/badge.tsx';
+
+type AppCard = { to: string; app: 'predictions' | 'oracle'; icon: ReactNode };
+
+const APPS: AppCard[] = [
+  { to: '/predictions', app: 'predictions', icon: <TrendingUp className="size-6" /> },
+  { to: '/oracle-predictions', app: 'oracle', icon: <Activity className="size-6" /> },
+];
+
+/** Spec §2 "Ecosystem": the two apps and a dashed 'More Apps Coming Soon' card. */
+export function EcosystemCards() {
+  const { t } = useTranslation();
+  return (
+    <section aria-labelledby="ecosystem-title" className="mx-auto w-full max-w-6xl px-4 pb-20">
+      <div className="mb-6 text-center">
+        <h2 id="ecosystem-title" className="text-2xl font-bold tracking-tight">
+          {t('landing.ecosystemTitle')}
+        </h2>
+        <p className="mt-1 text-muted">{t('landing.ecosystemSubtitle')}</p>
+      </div>
+      <ul className="grid gap-4 md:grid-cols-3">
+        {APPS.map((card) => (
+          <li key={card.app}>
+            <AppCardView card={card} />
+          </li>
+        ))}
+        <li>
+          <div className="flex h-full min-h-48 flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed border-line-strong p-6 text-center">
+            <Plus aria-hidden="true" className="size-6 text-muted" />
+            <h3 className="font-semibold">{t('landing.moreApps.title')}</h3>
+            <p className="text-sm text-muted">{t('landing.moreApps.description')}</p>
+          </div>
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+function AppCardView({ card }: { card: AppCard }) {
+  const { t } = useTranslation();
+  const title = t(`landing.${card.app}.title`);
+  return (
+    // The whole card is the link's click area (its ::after covers the card), while the info button
+    // sits above it: no button nested inside a link.
+    <article className="group relative flex h-full flex-col gap-3 rounded-xl border border-line bg-surface p-6 transition-colors hover:border-brand has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-brand">
+      <div className="flex items-center justify-between">
+        <span
+          aria-hidden="true"
+          className="flex size-12 items-center justify-center rounded-lg bg-brand/10 text-brand"
+        >
+          {card.icon}
+        </span>
+        <Badge tone="yes">
+          <LiveDot />
+          {t('landing.live')}
+        </Badge>
+      </div>
+      <div className="flex items-center gap-2">
+        <h3 className="text-xl font-bold">
+          <Link
+            to={card.to}
+            className="outline-none after:absolute after:inset-0 after:rounded-xl group-hover:text-brand"
+          >
+            {title}
+          </Link>
+        </h3>
+        <Tooltip.Root>
+          <Tooltip.Trigger asChild>
+            <button
+              type="button"
+              aria-label={t('landing.aboutApp', { app: title })}
+              className="relative z-10 inline-flex size-8 cursor-help items-center justify-center rounded-full text-muted hover:text-fg"
+            >
+              <Info aria-hidden="true" className="size-4" />
+            </button>
+          </Tooltip.Trigger>
+          <Tooltip.Portal>
+            <Tooltip.Content
+              side="top"
+              sideOffset={6}
+              collisionPadding={12}
+              className="z-50 max-w-72 rounded-lg border border-line-strong bg-surface-2 px-3 py-2 text-sm leading-relaxed text-fg shadow-xl"
+            >
+              {t(`landing.${card.app}.info`)}
+              <Tooltip.Arrow className="fill-surface-2" />
+            </Tooltip.Content>
+          </Tooltip.Portal>
+        </Tooltip.Root>
+      </div>
+      <p className="text-sm font-medium text-brand">{t('landing.category')}</p>
+      <p className="text-sm leading-relaxed text-muted">{t(`landing.${card.app}.description`)}</p>
+    </article>
+  );
+}

@@ -1,0 +1,104 @@
+import { createServer, type Server } from 'node:http';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { createI18n } from '../../../i18n/i18n.ts';
+import { LeaderboardTable } from './leaderboard-table.tsx';
+
+// A real HTTP server on loopback stands in for the API; the page's relative URLs resolve to it
+// through a <base> element.
+let server: Server;
+let answer: { status: number; body: unknown } = { status: 200, body: { entries: [] } };
+const requests: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    requests.push(request.url ?? '');
+    response.writeHead(answer.status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(answer.body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('The test server has no port');
+  const base = document.createElement('base');
+  base.href = `http://127.0.0.1:${address.port}/`;
+  document.head.append(base);
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+afterEach(() => {
+  cleanup();
+  requests.length = 0;
+});
+
+function renderTable(language: 'en' | 'zh' = 'en') {
+  const i18n = createI18n();
+  void i18n.changeLanguage(language);
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <I18nextProvider i18n={i18n}>
+        <LeaderboardTable />
+      </I18nextProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe('LeaderboardTable', () => {
+  test('Each winner shows rank, short address, winnings in BNB, bets and win rate', async () => {
+    answer = {
+      status: 200,
+      body: {
+        entries: [
+          {
+            address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+            totalWinningsWei: '1234567890000000000',
+            totalBets: 12,
+            winRate: 0.75,
+          },
+          {
+            address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+            totalWinningsWei: '5000000000000000',
+            totalBets: 3,
+            winRate: 1 / 3,
+          },
+        ],
+      },
+    };
+    renderTable();
+
+    const [, first, second, ...rest] = await screen.findAllByRole('row');
+    const cells = (row: HTMLElement | undefined) =>
+      row
+        ? within(row)
+            .getAllByRole('cell')
+            .map((cell) => cell.textContent)
+        : [];
+    // The address cell also carries bets and win rate for narrow screens (hidden by CSS on wide ones).
+    expect(cells(first)).toEqual(['1', '0x7099...79C812 bets · 75% win rate', '1.2345 BNB', '12', '75%']);
+    expect(cells(second)).toEqual(['2', '0x3C44...93BC3 bets · 33.3% win rate', '0.0050 BNB', '3', '33.3%']);
+    expect(rest).toEqual([]);
+    expect(requests).toEqual(['/api/leaderboard?limit=100']);
+  });
+
+  test('An empty leaderboard invites the user to be the first', async () => {
+    answer = { status: 200, body: { entries: [] } };
+    renderTable();
+    expect(await screen.findByText('No winners yet. Be the first!')).toBeDefined();
+  });
+
+  test('A failing API shows that the leaderboard could not be loaded, in the active language', async () => {
+    answer = { status: 500, body: { error: { code: 'INTERNAL', message: 'boom' } } };
+    renderTable('zh');
+    expect((await screen.findByRole('alert')).textContent).toContain('排行榜加载失败');
+    expect(screen.getByRole('button', { name: '重试' })).toBeDefined();
+  });
+
+  test('An answer that breaks the contract is an error, not a broken table', async () => {
+    answer = { status: 200, body: { entries: [{ address: 'nobody', totalWinningsWei: '1.5' }] } };
+    renderTable();
+    expect((await screen.findByRole('alert')).textContent).toContain('Failed to load leaderboard');
+  });
+});

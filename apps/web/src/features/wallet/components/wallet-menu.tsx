@@ -1,0 +1,96 @@
+import { shortenAddress } from '@pm/core/address';
+import { explorerAddressUrl } from '@pm/core/constants';
+import { formatBnbWithUnit } from '@pm/core/money';
+import { ChevronDown, Copy, ExternalLink, LogOut } from 'lucide-react';
+import { DropdownMenu } from 'radix-ui';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import type { Address } from 'viem';
+import { useBalance, useConnection } from 'wagmi';
+import { Button } from '../../../ui/button.tsx';
+import { useWallet } from '../hooks/use-wallet.ts';
+import { useWalletContext } from '../wallet-context.ts';
+
+const ITEM =
+  'flex cursor-pointer items-center gap-2.5 rounded-md px-3 py-2.5 text-sm font-medium outline-none select-none data-[highlighted]:bg-surface-2 data-[highlighted]:text-brand';
+
+/** Spec §2: the shortened address opens 'Wallet Info' with copy, explorer and disconnect. */
+export function WalletMenu({ address }: { address: Address }) {
+  const { t } = useTranslation();
+  const short = shortenAddress(address);
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger asChild>
+        <Button variant="outline" aria-label={t('wallet.openMenu', { address: short })}>
+          <span aria-hidden="true" className="size-2 rounded-full bg-yes" />
+          <span className="font-mono tabular-nums">{short}</span>
+          <ChevronDown aria-hidden="true" className="size-4 text-muted" />
+        </Button>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={8}
+          collisionPadding={12}
+          className="z-50 w-72 max-w-[calc(100vw-24px)] rounded-xl border border-line bg-surface p-1.5 shadow-2xl"
+        >
+          <WalletInfo address={address} />
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+/** Mounted only while the menu is open, so the balance is read fresh each time it opens. */
+function WalletInfo({ address }: { address: Address }) {
+  const { t } = useTranslation();
+  const connection = useConnection();
+  const { chain } = useWalletContext();
+  const { disconnect } = useWallet();
+  const balance = useBalance({ address, chainId: chain.id });
+  const symbol = chain.nativeCurrency.symbol;
+
+  const copyAddress = async () => {
+    try {
+      await navigator.clipboard.writeText(address);
+      toast.success(t('wallet.addressCopied'));
+    } catch {
+      toast.error(t('wallet.copyFailed'));
+    }
+  };
+
+  return (
+    <>
+      <DropdownMenu.Label className="px-3 pt-2 pb-1 text-xs font-semibold tracking-wide text-muted uppercase">
+        {t('wallet.info')}
+      </DropdownMenu.Label>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 px-3 pb-3 text-sm">
+        <dt className="text-muted">{t('wallet.address')}</dt>
+        <dd className="text-right font-mono tabular-nums">{shortenAddress(address)}</dd>
+        <dt className="text-muted">{t('wallet.network')}</dt>
+        <dd className="text-right">{connection.chain?.name ?? t('wallet.unknownNetwork')}</dd>
+        <dt className="text-muted">{t('wallet.balance')}</dt>
+        <dd className="text-right tabular-nums" data-testid="wallet-balance">
+          {balance.data
+            ? formatBnbWithUnit(balance.data.value, { symbol: balance.data.symbol })
+            : formatBnbWithUnit(0n, { decimals: 0, symbol })}
+        </dd>
+      </dl>
+      <DropdownMenu.Separator className="mx-1 my-1 h-px bg-line" />
+      <DropdownMenu.Item className={ITEM} onSelect={() => void copyAddress()}>
+        <Copy aria-hidden="true" className="size-4" />
+        {t('wallet.copyAddress')}
+      </DropdownMenu.Item>
+      <DropdownMenu.Item className={ITEM} asChild>
+        <a href={explorerAddressUrl(chain.id, address)} target="_blank" rel="noopener noreferrer">
+          <ExternalLink aria-hidden="true" className="size-4" />
+          {t('wallet.viewOnExplorer')}
+        </a>
+      </DropdownMenu.Item>
+      <DropdownMenu.Item className={ITEM} onSelect={disconnect}>
+        <LogOut aria-hidden="true" className="size-4" />
+        {t('wallet.disconnect')}
+      </DropdownMenu.Item>
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import type { Chain } from 'viem';
+import { type Connector, useConnect, useConnectors, WagmiProvider } from 'wagmi';
+import type { AppConfig } from '../../../api/get-app-config.ts';
+import { createWagmiConfig, deploymentChain } from '../utils/create-wagmi-config.ts';
+import { orderConnectors } from '../utils/order-connectors.ts';
+import { walletErrorMessage } from '../utils/wallet-error-message.ts';
+import { WalletContext } from '../wallet-context.ts';
+import { WalletChooserDialog } from './wallet-chooser-dialog.tsx';
+
+/**
+ * Wagmi for the app routes. It is rendered only by the app layout, a lazy route module, so the
+ * landing page never downloads wagmi, viem or a connector (issue 5, "Fast"). Needs a
+ * QueryClientProvider above it.
+ */
+export function WalletProvider({ appConfig, children }: { appConfig: AppConfig; children: ReactNode }) {
+  // The deployment's chain does not change while the page is open: build the config once.
+  const [wagmiConfig] = useState(() => createWagmiConfig(appConfig));
+  const [chain] = useState(() => deploymentChain(appConfig));
+  return (
+    <WagmiProvider config={wagmiConfig}>
+      <ConnectFlow chain={chain}>{children}</ConnectFlow>
+    </WagmiProvider>
+  );
+}
+
+function ConnectFlow({ chain, children }: { chain: Chain; children: ReactNode }) {
+  const { t } = useTranslation();
+  const connectors = useConnectors();
+  const { mutate, isPending } = useConnect();
+  const [isChoosing, setIsChoosing] = useState(false);
+  const candidates = orderConnectors(connectors, 'ethereum' in window);
+
+  const connectWith = (connector: Connector) => {
+    setIsChoosing(false);
+    // Spec §6: ask for the deployment's chain while connecting.
+    mutate(
+      { connector, chainId: chain.id },
+      { onError: (error) => toast.error(walletErrorMessage(error) ?? t('wallet.connectFailed')) },
+    );
+  };
+
+  const connect = () => {
+    const [only, ...others] = candidates;
+    if (!only) toast.error(t('wallet.noWallet'));
+    else if (others.length === 0) connectWith(only);
+    else setIsChoosing(true);
+  };
+
+  return (
+    <WalletContext value={{ chain, connect, isConnecting: isPending }}>
+      {children}
+      <WalletChooserDialog
+        open={isChoosing}
+        onOpenChange={setIsChoosing}
+        connectors={candidates}
+        onChoose={connectWith}
+      />
+    </WalletContext>
+  );
+}

@@ -1,0 +1,10 @@
+import 'i18next';
+import type en from './en.json';
+
+// Type-checked keys: `t('wallet.connect')` compiles, a misspelt key does not.
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation';
+    resources: { translation: typeof en };
+  }
+}

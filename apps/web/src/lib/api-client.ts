@@ -1,0 +1,73 @@
+import { ErrorBodySchema } from '@pm/core/contract/errors';
+import type { z } from 'zod';
+
+/**
+ * An API failure with the server's error code (../shared/API.md), or one of two client-side codes:
+ * NETWORK (no answer) and UNEXPECTED_RESPONSE (an answer that does not match the contract).
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly code: string;
+  readonly status: number;
+
+  constructor(code: string, message: string, status: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+type RequestOptions = { signal?: AbortSignal | undefined };
+
+/** GET a JSON endpoint and parse the answer with its contract schema: nothing unparsed reaches the UI. */
+export function apiGet<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+  options: RequestOptions = {},
+): Promise<z.output<Schema>> {
+  return request(path, schema, { method: 'GET', signal: options.signal ?? null });
+}
+
+/** POST a JSON body; the answer is parsed like apiGet's. */
+export function apiPost<Schema extends z.ZodType>(
+  path: string,
+  body: unknown,
+  schema: Schema,
+  options: RequestOptions = {},
+): Promise<z.output<Schema>> {
+  return request(path, schema, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: options.signal ?? null,
+  });
+}
+
+async function request<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+  init: RequestInit,
+): Promise<z.output<Schema>> {
+  // Resolved against the document so the same code runs in the browser and in jsdom tests.
+  const url = new URL(path, document.baseURI);
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, headers: { accept: 'application/json', ...init.headers } });
+  } catch (cause) {
+    if (init.signal?.aborted) throw cause;
+    throw new ApiError('NETWORK', 'Could not reach the server', 0, { cause });
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const error = ErrorBodySchema.safeParse(body);
+    if (error.success) throw new ApiError(error.data.error.code, error.data.error.message, response.status);
+    throw new ApiError('UNEXPECTED_RESPONSE', `HTTP ${response.status}`, response.status);
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new ApiError('UNEXPECTED_RESPONSE', 'The answer does not match the API contract', response.status, {
+      cause: parsed.error,
+    });
+  }
+  return parsed.data;
+}

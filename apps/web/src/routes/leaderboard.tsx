@@ -1,0 +1,26 @@
+import { Gift } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { LeaderboardTable } from '../features/leaderboard/components/leaderboard-table.tsx';
+import { BackButton } from '../ui/back-button.tsx';
+import { Badge } from '../ui/badge.tsx';
+import { Page } from '../ui/page.tsx';
+
+export function Component() {
+  const { t } = useTranslation();
+  return (
+    <Page
+      title={t('leaderboard.title')}
+      documentTitle={t('pageTitle.leaderboard')}
+      before={<BackButton />}
+      aside={
+        <Badge tone="brand" className="px-3 py-1 text-sm">
+          <Gift aria-hidden="true" className="size-4" />
+          {t('leaderboard.dailyPrizes')}: {t('leaderboard.comingSoon')}
+        </Badge>
+      }
+    >
+      <p className="-mt-4 mb-6 text-muted">{t('leaderboard.subtitle')}</p>
+      <LeaderboardTable />
+    </Page>
+  );
+}

@@ -1,0 +1,19 @@
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { MarketDetail } from '../features/markets/components/market-detail.tsx';
+import { BackButton } from '../ui/back-button.tsx';
+import { Page } from '../ui/page.tsx';
+
+export function Component() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  return (
+    <Page
+      title={t('market.title', { id })}
+      documentTitle={t('pageTitle.market')}
+      before={<BackButton fallback="/predictions" />}
+    >
+      <MarketDetail marketId={id} />
+    </Page>
+  );
+}

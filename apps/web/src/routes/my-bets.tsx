@@ -1,0 +1,12 @@
+import { useTranslation } from 'react-i18next';
+import { MyBetsList } from '../features/my-bets/components/my-bets-list.tsx';
+import { Page } from '../ui/page.tsx';
+
+export function Component() {
+  const { t } = useTranslation();
+  return (
+    <Page title={t('myBets.title')} documentTitle={t('pageTitle.myBets')}>
+      <MyBetsList />
+    </Page>
+  );
+}

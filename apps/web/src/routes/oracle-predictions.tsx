@@ -1,0 +1,12 @@
+import { useTranslation } from 'react-i18next';
+import { OracleBoard } from '../features/oracle/components/oracle-board.tsx';
+import { Page } from '../ui/page.tsx';
+
+export function Component() {
+  const { t } = useTranslation();
+  return (
+    <Page title={t('oracle.title')} documentTitle={t('pageTitle.oracle')}>
+      <OracleBoard />
+    </Page>
+  );
+}

@@ -1,0 +1,46 @@
+import { Slot } from 'radix-ui';
+import type { ComponentProps } from 'react';
+import { cx } from '../lib/cx.ts';
+
+const VARIANTS = {
+  primary: 'bg-brand text-bg hover:bg-brand-hover',
+  outline: 'border border-line-strong bg-surface text-fg hover:border-brand hover:text-brand',
+  ghost: 'text-fg hover:bg-surface-2',
+  danger: 'bg-danger text-white hover:bg-danger-hover',
+} as const;
+
+const SIZES = {
+  sm: 'h-9 px-3 text-sm',
+  md: 'h-10 px-4 text-sm',
+  lg: 'h-12 px-6 text-base',
+  icon: 'size-10',
+} as const;
+
+export type ButtonProps = ComponentProps<'button'> & {
+  variant?: keyof typeof VARIANTS;
+  size?: keyof typeof SIZES;
+  /** Render the child element (a link, say) with the button's look. */
+  asChild?: boolean;
+};
+
+export function Button({
+  variant = 'primary',
+  size = 'md',
+  asChild = false,
+  className,
+  ...props
+}: ButtonProps) {
+  const Component = asChild ? Slot.Root : 'button';
+  return (
+    <Component
+      type={asChild ? undefined : 'button'}
+      className={cx(
+        'inline-flex shrink-0 cursor-pointer items-center justify-center gap-2 rounded-lg font-semibold whitespace-nowrap transition-colors disabled:cursor-not-allowed disabled:opacity-60',
+        VARIANTS[variant],
+        SIZES[size],
+        className,
+      )}
+      {...props}
+    />
+  );
+}

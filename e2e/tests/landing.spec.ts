@@ -1,0 +1,81 @@
+import { expect, test } from '../support/fixtures.ts';
+
+test('The landing top bar shows only the logo, no wallet button', async ({ page }) => {
+  await page.goto('/');
+  const banner = page.getByRole('banner');
+  await expect(banner.getByRole('link')).toHaveCount(1);
+  await expect(banner.getByRole('button')).toHaveCount(0);
+});
+
+test('The landing page loads no wallet code', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(response.url());
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(scripts.filter((url) => /\/(wallet|app-layout)-[\w-]+\.js$/.test(url))).toEqual([]);
+});
+
+test('Follow us on X opens x.com in a new tab without an opener', async ({ page }) => {
+  await page.goto('/');
+  const link = page.getByRole('link', { name: /Follow us on X/ });
+  await expect(link).toHaveAttribute('href', 'https://x.com');
+  await expect(link).toHaveAttribute('target', '_blank');
+  await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+});
+
+test('Each app card is live, in DeFi, and links to its app', async ({ page }) => {
+  await page.goto('/');
+  for (const [name, href] of [
+    ['Predictions', '/predictions'],
+    ['Oracle Predictions', '/oracle-predictions'],
+  ] as const) {
+    const card = page.getByRole('article').filter({ has: page.getByRole('link', { name, exact: true }) });
+    await expect(card.getByText('Live', { exact: true })).toBeVisible();
+    await expect(card.getByText('DeFi • Live')).toBeVisible();
+    await expect(card.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
+  }
+  await page.getByRole('link', { name: 'Oracle Predictions', exact: true }).click();
+  await expect(page).toHaveURL(/\/oracle-predictions$/);
+});
+
+test('The info tooltip opens after the 700 ms delay, not before', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'About Predictions' }).hover();
+  await page.waitForTimeout(400);
+  await expect(page.getByRole('tooltip')).toHaveCount(0);
+  await expect(page.getByRole('tooltip')).toContainText('AI judges the outcome');
+});
+
+test('The background has 50 particles that move, and stop while the tab is hidden', async ({ page }) => {
+  await page.goto('/');
+  const field = page.getByTestId('particle-field');
+  await expect(field).toHaveAttribute('data-particles', '50');
+  await expect(field).toHaveAttribute('data-animating', 'true');
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'hidden', { value: true, configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await expect(field).toHaveAttribute('data-animating', 'false');
+});
+
+test.describe('with reduced motion', () => {
+  test.use({ reducedMotion: 'reduce' });
+
+  test('The particles stand still', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('particle-field')).toHaveAttribute('data-animating', 'false');
+  });
+});
+
+test('Headline letters change colour near the pointer', async ({ page }) => {
+  await page.goto('/');
+  const letter = page.locator('[data-letter]').first();
+  const box = await letter.boundingBox();
+  if (!box) throw new Error('The headline has no letters on screen');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(letter).toHaveAttribute('style', /color-mix/);
+  await page.mouse.move(5, 5);
+  await expect(letter).not.toHaveAttribute('style', /color-mix/);
+});

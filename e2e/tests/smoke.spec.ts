@@ -1,0 +1,32 @@
+import { expect, rpcUrl, test } from '../support/fixtures.ts';
+import { DEV_ACCOUNTS, installTestWallet } from '../support/test-wallet.ts';
+
+test('The landing page shows its headline and the two app cards', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Predict anything, anywhere.' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Predictions', exact: true })).toHaveAttribute(
+    'href',
+    '/predictions',
+  );
+  await expect(page.getByRole('link', { name: 'Oracle Predictions', exact: true })).toHaveAttribute(
+    'href',
+    '/oracle-predictions',
+  );
+  await expect(page.getByRole('heading', { name: 'More Apps Coming Soon' })).toBeVisible();
+});
+
+test('The predictions page renders with the shared top bar', async ({ page }) => {
+  await page.goto('/predictions');
+  await expect(page.getByRole('heading', { level: 1, name: 'Live Bet Markets' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Connect Wallet' })).toBeVisible();
+});
+
+test('The test wallet connects through wagmi and the top bar shows the shortened address', async ({
+  page,
+}) => {
+  await installTestWallet(page, { account: DEV_ACCOUNTS.player1, rpcUrl: rpcUrl() });
+  await page.goto('/predictions');
+  await page.getByRole('button', { name: 'Connect Wallet' }).click();
+  await expect(page.getByRole('button', { name: 'Wallet 0x7099...79C8' })).toBeVisible();
+  await expect(page.getByRole('banner')).toContainText('0x7099...79C8');
+});
