@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findFreePort } from '../apps/server/src/dev/local-chain.ts';
+import { buildWeb, startStack } from '../scripts/stack.ts';
+
+/**
+ * Starts the whole stack for the e2e suite: a fresh Hardhat node, the API server on a fresh
+ * PGlite data dir, serving a fresh build of the web app. Short oracle rounds so a test can play
+ * one through. Returns the teardown.
+ */
+export default async function globalSetup() {
+  if (!process.env.E2E_SKIP_BUILD) buildWeb();
+  const dataDir = mkdtempSync(join(tmpdir(), 'pm-e2e-'));
+  const stack = await startStack({
+    port: await findFreePort(),
+    rpcPort: await findFreePort(),
+    dataDir,
+    build: false,
+    env: {
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'warn',
+      ROUND_INTERVAL_S: '60',
+      BETTING_WINDOW_S: '30',
+      OPERATOR_ADDRESSES: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
+      ...(process.env.E2E_AI_BASE_URL ? { AI_BASE_URL: process.env.E2E_AI_BASE_URL } : {}),
+    },
+    log: (line) => {
+      if (process.env.E2E_SERVER_LOG) process.stdout.write(`[server] ${line}\n`);
+    },
+  });
+  process.env.E2E_BASE_URL = stack.baseUrl;
+  process.env.E2E_RPC_URL = stack.rpcUrl;
+  return async () => {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,152 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestClient, http, publicActions } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { z } from 'zod';
+import { DEV_MNEMONIC } from '../apps/server/src/config/dev-accounts.ts';
+import { startLocalChain } from '../apps/server/src/dev/local-chain.ts';
+
+// The whole product on one machine: local Hardhat chain, API server (PGlite, simulated price feed)
+// serving the built web app on the same origin. Used by `npm start` and by the e2e global setup.
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const WEB_DIST = join(ROOT, 'apps/web/dist');
+
+export type StackOptions = {
+  port: number;
+  rpcPort: number;
+  dataDir: string;
+  /** Extra server environment (short round timings in e2e, an AI endpoint, …). */
+  env?: Record<string, string>;
+  /** Build the web app first (default: when dist/ is missing). */
+  build?: boolean;
+  /** Where server and chain output goes. */
+  log?: (line: string) => void;
+};
+
+export async function startStack(options: StackOptions) {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  if (options.build ?? !existsSync(join(WEB_DIST, 'index.html'))) buildWeb();
+
+  const chain = await startLocalChain({ port: options.rpcPort });
+  const client = createTestClient({ mode: 'hardhat', transport: http(chain.rpcUrl) }).extend(publicActions);
+  const statePath = join(dataDir, 'chain-state.json');
+  await restoreChainState(client, statePath);
+
+  const server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(options.port),
+      RPC_URL: chain.rpcUrl,
+      DATA_DIR: dataDir,
+      WEB_DIST,
+      DEMO_DATA: 'true',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  pipeLines(server, options.log);
+  const baseUrl = `http://127.0.0.1:${options.port}`;
+  try {
+    await waitForHealth(baseUrl, server);
+  } catch (error) {
+    server.kill('SIGTERM');
+    await chain.stop();
+    throw error;
+  }
+  // A crash should lose as little as possible: save the chain state now and then, and at stop.
+  const saver = setInterval(() => void saveChainState(client, statePath).catch(() => {}), 15_000);
+  saver.unref();
+
+  let stopped = false;
+  return {
+    baseUrl,
+    rpcUrl: chain.rpcUrl,
+    server,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(saver);
+      await saveChainState(client, statePath).catch(() => {});
+      if (server.exitCode === null && server.signalCode === null) {
+        server.kill('SIGTERM');
+        await once(server, 'exit');
+      }
+      await chain.stop();
+    },
+  };
+}
+
+export function buildWeb(): void {
+  const result = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('Building the web app failed');
+}
+
+// The Hardhat chain lives in memory, while PGlite keeps its data on disk. So that a second start
+// finds the chain where the data left it, the dev accounts' balances and nonces and the chain's
+// clock offset are saved and put back (hardhat_setBalance / hardhat_setNonce / evm_increaseTime).
+// Old transaction hashes are not replayed: the database never needs to read them again.
+
+const ChainStateSchema = z.object({
+  timeOffsetS: z.number(),
+  accounts: z.array(z.object({ address: z.string(), balance: z.string(), nonce: z.number() })),
+});
+
+type DevChainClient = ReturnType<typeof devClient>;
+const devClient = (rpcUrl: string) =>
+  createTestClient({ mode: 'hardhat', transport: http(rpcUrl) }).extend(publicActions);
+
+const devAddresses = () =>
+  Array.from({ length: 20 }, (_, index) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index }).address);
+
+async function saveChainState(client: DevChainClient, path: string): Promise<void> {
+  const timeOffsetS = Number(await client.increaseTime({ seconds: 0 }));
+  const accounts = await Promise.all(
+    devAddresses().map(async (address) => ({
+      address,
+      balance: (await client.getBalance({ address })).toString(),
+      nonce: await client.getTransactionCount({ address }),
+    })),
+  );
+  writeFileSync(path, JSON.stringify({ timeOffsetS, accounts }, null, 2));
+}
+
+async function restoreChainState(client: DevChainClient, path: string): Promise<void> {
+  if (!existsSync(path)) return;
+  const state = ChainStateSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+  for (const account of state.accounts) {
+    const address = z.templateLiteral(['0x', z.string()]).parse(account.address);
+    await client.setBalance({ address, value: BigInt(account.balance) });
+    await client.setNonce({ address, nonce: account.nonce });
+  }
+  if (state.timeOffsetS > 0) await client.increaseTime({ seconds: state.timeOffsetS });
+  await client.mine({ blocks: 1 });
+}
+
+function pipeLines(child: ChildProcess, log: ((line: string) => void) | undefined) {
+  const forward = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) if (line.trim()) log?.(line);
+  };
+  child.stdout?.on('data', forward);
+  child.stderr?.on('data', forward);
+}
+
+async function waitForHealth(baseUrl: string, server: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`The server exited with code ${server.exitCode}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`The server did not become healthy at ${baseUrl}`);
+}

@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { DEV_PLAYERS } from '../apps/server/src/config/dev-accounts.ts';
+import { startStack } from './stack.ts';
+
+// `npm start`: everything offline on one machine. `npm run dev`: the same, with Vite's dev server
+// (hot reload) on PORT in front of the API on PORT + 1.
+
+const dev = process.argv.includes('--dev');
+const port = Number(process.env.PORT ?? 8787);
+const rpcPort = Number(process.env.RPC_PORT ?? 8545);
+const dataDir = process.env.DATA_DIR ?? '.data';
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const quietServerLog = (line: string) => {
+  // pino JSON lines: show warnings and errors, keep the console readable.
+  const level = /"level":(\d+)/.exec(line)?.[1];
+  if (!level || Number(level) >= 40) log(`[server] ${line}`);
+};
+
+console.log(dev ? 'Starting the dev stack…' : 'Building the web app and starting the stack…');
+const stack = await startStack({
+  port: dev ? port + 1 : port,
+  rpcPort,
+  dataDir,
+  build: !dev,
+  log: quietServerLog,
+});
+const vite = dev
+  ? spawn('npm', ['run', 'dev', '-w', 'apps/web', '--', '--port', String(port), '--strictPort'], {
+      stdio: 'inherit',
+    })
+  : undefined;
+
+const url = `http://127.0.0.1:${port}`;
+console.log(`
+  BNB Predict is running.
+
+  App            ${url}
+  API            ${url}/api  (OpenAPI: ${url}/api/openapi.json)
+  Local chain    ${stack.rpcUrl}  (chain id 31337, Hardhat)
+  Data           ${dataDir}/  (PGlite; the chain's dev balances are carried over between starts)
+  Price feed     simulated (labelled "Simulated" in the app)
+
+  Connect MetaMask:
+    1. Networks → Add a network manually:
+         Network name  BNB Predict Local
+         RPC URL       ${stack.rpcUrl}
+         Chain ID      31337
+         Currency      BNB
+    2. Import one of these funded dev accounts (Account → Import account → private key).
+       They are public test keys: never send real funds to them.
+         Player 1  ${DEV_PLAYERS[0].address}
+                   ${DEV_PLAYERS[0].privateKey}
+         Player 2  ${DEV_PLAYERS[1].address}
+                   ${DEV_PLAYERS[1].privateKey}
+    3. Open ${url} and press Connect Wallet.
+
+  Ctrl-C stops everything.
+`);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nStopping…');
+  vite?.kill('SIGTERM');
+  await stack.stop();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+stack.server.on('exit', (code) => {
+  if (!stopping) {
+    console.error(`The server stopped unexpectedly (exit code ${code}).`);
+    void stop().then(() => process.exit(1));
+  }
+});

@@ -1,0 +1,112 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+// `npm test`: every suite, in order, with one summary. A suite that cannot run here says so
+// loudly; under CI=true that is a failure, not a skip.
+
+const CI = process.env.CI === 'true' || process.env.CI === '1';
+const CHROMIUM = '/usr/bin/chromium';
+const reports = mkdtempSync(join(tmpdir(), 'pm-test-'));
+
+type Outcome = {
+  name: string;
+  status: 'passed' | 'failed' | 'skipped';
+  passed: number;
+  failed: number;
+  note?: string;
+};
+const outcomes: Outcome[] = [];
+
+function run(name: string, command: string, args: string[], env: Record<string, string> = {}): boolean {
+  console.log(`\n━━ ${name} ━━ ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+const VitestReportSchema = z.object({ numPassedTests: z.number(), numFailedTests: z.number() });
+function vitest(name: string, projects: string[], env: Record<string, string> = {}) {
+  const output = join(reports, `${name.replace(/\W+/g, '-')}.json`);
+  const ok = run(
+    name,
+    'npx',
+    [
+      'vitest',
+      'run',
+      ...projects.flatMap((p) => ['--project', p]),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${output}`,
+    ],
+    env,
+  );
+  const report = existsSync(output)
+    ? VitestReportSchema.safeParse(JSON.parse(readFileSync(output, 'utf8')))
+    : undefined;
+  const passed = report?.success ? report.data.numPassedTests : 0;
+  const failed = report?.success ? report.data.numFailedTests : 0;
+  outcomes.push({
+    name,
+    status: ok ? 'passed' : 'failed',
+    passed,
+    failed: ok ? failed : Math.max(failed, 1),
+  });
+}
+
+function step(name: string, command: string, args: string[]) {
+  const ok = run(name, command, args);
+  outcomes.push({ name, status: ok ? 'passed' : 'failed', passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+}
+
+function cannotRun(name: string, why: string) {
+  const banner = `${CI ? 'FAILED' : 'SKIPPED'}: ${name} cannot run here: ${why}`;
+  console.log(`\n${'!'.repeat(banner.length)}\n${banner}\n${'!'.repeat(banner.length)}`);
+  outcomes.push({ name, status: CI ? 'failed' : 'skipped', passed: 0, failed: CI ? 1 : 0, note: why });
+}
+
+step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+step('lint', 'npx', ['biome', 'check', '.']);
+vitest('unit (core, web)', ['core', 'web']);
+vitest('integration on PGlite', ['server'], { TEST_DB: 'pglite' });
+if (process.env.DATABASE_URL) {
+  vitest('integration on PostgreSQL', ['server'], { TEST_DB: 'postgres' });
+} else {
+  cannotRun(
+    'integration on PostgreSQL',
+    'DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test)',
+  );
+}
+if (existsSync(CHROMIUM)) {
+  const output = join(reports, 'e2e.json');
+  const ok = run('e2e in Chromium', 'npm', ['run', 'test:e2e', '--', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: output,
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  });
+  const stats = existsSync(output)
+    ? z
+        .object({ stats: z.object({ expected: z.number(), unexpected: z.number(), flaky: z.number() }) })
+        .safeParse(JSON.parse(readFileSync(output, 'utf8')))
+    : undefined;
+  const passed = stats?.success ? stats.data.stats.expected + stats.data.stats.flaky : 0;
+  const failed = stats?.success ? stats.data.stats.unexpected : 0;
+  outcomes.push({
+    name: 'e2e in Chromium',
+    status: ok ? 'passed' : 'failed',
+    passed,
+    failed: ok ? failed : Math.max(failed, 1),
+  });
+} else {
+  cannotRun('e2e in Chromium', `no browser at ${CHROMIUM} (apt-get install -y chromium)`);
+}
+
+console.log('\n━━ summary ━━');
+for (const o of outcomes) {
+  const counts = o.status === 'skipped' ? o.note : `${o.passed} passed, ${o.failed} failed`;
+  console.log(`  ${o.status.toUpperCase().padEnd(8)} ${o.name.padEnd(28)} ${counts}`);
+}
+const passed = outcomes.reduce((sum, o) => sum + o.passed, 0);
+const failed = outcomes.reduce((sum, o) => sum + o.failed, 0);
+console.log(`total: ${passed} passed, ${failed} failed`);
+process.exit(outcomes.some((o) => o.status === 'failed') ? 1 : 0);
