@@ -1,6 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, AppFeature } from './app.ts';
 import type { Job } from './jobs/job-runner.ts';
+import { createMarketsModule } from './markets/markets-module.ts';
+import { createOracleModule } from './oracle/oracle-module.ts';
+import { createPendingPaymentsJob } from './payments/pending-payments-job.ts';
+import { createVaultReconciliationJob } from './payments/reconcile-vault-job.ts';
+import { createPayoutsModule } from './payouts/payouts-module.ts';
+import { createPricesModule } from './prices/prices-module.ts';
 
 export type Features = {
   routes: AppFeature[];
@@ -14,6 +20,35 @@ export type Features = {
  * The product's capabilities, each a module with its routes and background jobs
  * (markets, oracle, payouts, …). One place to see what the server runs.
  */
-export function createFeatures(_deps: AppDeps, _logger: FastifyBaseLogger): Features {
-  return { routes: [], jobs: [] };
+export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Features {
+  const payouts = createPayoutsModule(deps, logger);
+  const markets = createMarketsModule(deps, logger);
+  const prices = createPricesModule(deps, logger);
+  const oracle = createOracleModule(deps, logger, { priceSource: prices.feed.source });
+  // How each kind of payment is recorded when no browser request is at hand: a 202 replayed once
+  // final, or a transfer found on chain by reconciliation.
+  const paymentHandlers = { oracle_bet: oracle.pendingPaymentHandler, ...markets.paymentHandlers };
+  const pendingPayments = createPendingPaymentsJob({
+    db: deps.database.db,
+    clock: deps.clock,
+    logger,
+    handlers: paymentHandlers,
+  });
+  const reconciliation = createVaultReconciliationJob({
+    db: deps.database.db,
+    chain: deps.chain,
+    chainId: deps.config.chain.id,
+    vaultAddress: deps.config.vault.address,
+    confirmations: deps.config.chain.confirmations,
+    clock: deps.clock,
+    logger,
+    handlers: paymentHandlers,
+    startFrom: deps.config.chain.isLocal ? 0 : 'latest',
+  });
+  return {
+    routes: [payouts.routes, prices.routes, oracle.routes, markets.routes],
+    // The sampler runs before the round engine, so a tick finds the sample of its own instant.
+    jobs: [...payouts.jobs, ...prices.jobs, ...oracle.jobs, pendingPayments, reconciliation, ...markets.jobs],
+    seedDemoData: () => markets.seedDemoData(),
+  };
 }

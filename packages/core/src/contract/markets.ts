@@ -38,6 +38,8 @@ export const MarketSchema = z.object({
   result: z.enum(['YES', 'NO', 'VOID']).nullable(),
   aiVerdict: z.string().nullable(),
   aiConfidence: z.number().int().min(0).max(100).nullable(),
+  /** Where the resolver found its evidence (URLs or named references); empty until settled. */
+  aiSources: z.array(z.string()),
   /** Fixed at creation so bettors know what will judge (DESIGN "Markets"). */
   resolver: z.object({ model: z.string(), promptVersion: z.string(), contentHash: z.string() }),
   createdAt: IsoTimeSchema,
@@ -79,15 +81,21 @@ export type ListMarketsResponse = z.infer<typeof ListMarketsResponseSchema>;
 export const MarketDetailResponseSchema = z.object({ market: MarketSchema, bets: z.array(BetSchema) });
 export type MarketDetailResponse = z.infer<typeof MarketDetailResponseSchema>;
 
+// Spec §5 messages where the spec has one; defineRoute prefixes the field name.
+const categoryField = z.enum(CategorySchema.options, { error: 'Please select a category' });
+const predictionField = z.enum(PredictionSchema.options, { error: 'Please select your prediction' });
+
 export const CreateMarketBodySchema = z.strictObject({
   txHash: TxHashSchema,
   creatorAddress: AddressSchema,
+  /** Must not be blank after trimming (spec §5); checked by the server with the spec's message. */
   description: z.string().max(2000),
   title: z.string().max(120).optional(),
   resolutionInstructions: z.string().max(2000).optional(),
-  category: CategorySchema,
+  category: categoryField,
   duration: DurationSchema,
-  prediction: PredictionSchema,
+  prediction: predictionField,
+  /** At least 0.005 BNB (MIN_MARKET_BET_WEI); checked by the server: AMOUNT_TOO_LOW. */
   amountWei: WeiSchema,
 });
 export type CreateMarketBody = z.infer<typeof CreateMarketBodySchema>;
@@ -97,7 +105,7 @@ export const CreateMarketResponseSchema = z.object({ market: MarketSchema, bet: 
 export const JoinMarketBodySchema = z.strictObject({
   txHash: TxHashSchema,
   userAddress: AddressSchema,
-  prediction: PredictionSchema,
+  prediction: predictionField,
   amountWei: WeiSchema,
 });
 export type JoinMarketBody = z.infer<typeof JoinMarketBodySchema>;

@@ -24,9 +24,17 @@ export const RoundSchema = z.object({
   totalDownWei: WeiSchema,
   upCount: z.number().int(),
   downCount: z.number().int(),
-  /** cancelled: a price was missing or stale, every stake is refunded. */
+  /** cancelled: a price was missing or stale (or an operator reset the rounds): every stake is refunded. */
   result: z.enum(['bull', 'bear', 'draw', 'cancelled']).nullable(),
+  /** Why a round was cancelled: 'lock_price_missing' | 'close_price_missing' | 'reset'. */
+  cancelReason: z.string().nullable(),
+  /** The feed the prices came from (chainlink | ticker | simulated). */
   priceSource: z.string().nullable(),
+  /** The feed readings used (DESIGN "Oracle rounds": each round stores the round id and time it used). */
+  lockPriceAt: IsoTimeSchema.nullable(),
+  lockFeedRoundId: z.string().nullable(),
+  closePriceAt: IsoTimeSchema.nullable(),
+  closeFeedRoundId: z.string().nullable(),
 });
 export type Round = z.infer<typeof RoundSchema>;
 
@@ -34,7 +42,11 @@ export const RoundsResponseSchema = z.object({
   current: RoundSchema.nullable(),
   next: RoundSchema.nullable(),
   previous: RoundSchema.nullable(),
+  /** The latest ended rounds, newest first (spec §7/§9: 5). */
   recent: z.array(RoundSchema),
+  /** False before the genesis round and after a reset: no round is upcoming, live or locked. */
+  started: z.boolean(),
+  /** The server's clock: countdowns are computed against it, never the browser's (DESIGN). */
   serverTime: IsoTimeSchema,
 });
 export type RoundsResponse = z.infer<typeof RoundsResponseSchema>;
@@ -64,3 +76,35 @@ export const PlaceOracleBetBodySchema = z.strictObject({
 export type PlaceOracleBetBody = z.infer<typeof PlaceOracleBetBodySchema>;
 
 export const PlaceOracleBetResponseSchema = z.object({ bet: OracleBetSchema, round: RoundSchema });
+
+// Operator actions (DESIGN "Operators"): the page signs a single-use server nonce with the operator's
+// wallet (EIP-191 personal_sign); the server checks the signer is in OPERATOR_ADDRESSES.
+
+export const OPERATOR_ACTIONS = ['genesis', 'reset'] as const;
+export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
+
+/**
+ * The exact text an operator signs. Naming the action means a signature for one action cannot be
+ * replayed for another; the nonce is single-use and expires.
+ */
+export function operatorMessage(action: OperatorAction, nonce: string): string {
+  return `BNB Predict operator action: ${action}\nNonce: ${nonce}`;
+}
+
+export const OperatorNonceResponseSchema = z.object({ nonce: z.string(), expiresAt: IsoTimeSchema });
+export type OperatorNonceResponse = z.infer<typeof OperatorNonceResponseSchema>;
+
+export const OperatorActionBodySchema = z.strictObject({
+  address: AddressSchema,
+  nonce: z.string().min(16).max(128),
+  signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'must be a 0x-prefixed hex signature'),
+});
+export type OperatorActionBody = z.infer<typeof OperatorActionBodySchema>;
+
+export const OperatorActionResponseSchema = z.object({
+  action: z.enum(OPERATOR_ACTIONS),
+  /** Rounds created (genesis) or cancelled and refunded (reset). */
+  epochs: z.array(z.number().int()),
+  message: z.string(),
+});
+export type OperatorActionResponse = z.infer<typeof OperatorActionResponseSchema>;

@@ -15,7 +15,14 @@ import {
   MarketIdParamsSchema,
   PendingPaymentResponseSchema,
 } from './markets.ts';
-import { PlaceOracleBetBodySchema, PlaceOracleBetResponseSchema, RoundsResponseSchema } from './oracle.ts';
+import {
+  OperatorActionBodySchema,
+  OperatorActionResponseSchema,
+  OperatorNonceResponseSchema,
+  PlaceOracleBetBodySchema,
+  PlaceOracleBetResponseSchema,
+  RoundsResponseSchema,
+} from './oracle.ts';
 import { ClaimableResponseSchema, UserBetsResponseSchema, UserParamsSchema } from './users.ts';
 import { PriceHistoryResponseSchema, PriceResponseSchema, VaultResponseSchema } from './vault.ts';
 
@@ -112,7 +119,37 @@ export const ROUTES = {
     path: '/api/oracle/bets',
     summary: 'Bet on a live round from a verified payment',
     body: PlaceOracleBetBodySchema,
-    responses: { 201: PlaceOracleBetResponseSchema, 202: PendingPaymentResponseSchema, ...paymentErrors },
+    responses: {
+      201: PlaceOracleBetResponseSchema,
+      202: PendingPaymentResponseSchema,
+      404: ErrorBodySchema,
+      ...paymentErrors,
+    },
+  },
+  operatorNonce: {
+    method: 'GET',
+    path: '/api/oracle/admin/nonce',
+    summary: 'A single-use nonce for an operator signature',
+    responses: { 200: OperatorNonceResponseSchema },
+  },
+  oracleGenesis: {
+    method: 'POST',
+    path: '/api/oracle/admin/genesis',
+    summary: 'Start the genesis round (operator signature)',
+    body: OperatorActionBodySchema,
+    responses: {
+      200: OperatorActionResponseSchema,
+      400: ErrorBodySchema,
+      401: ErrorBodySchema,
+      409: ErrorBodySchema,
+    },
+  },
+  oracleReset: {
+    method: 'POST',
+    path: '/api/oracle/admin/reset',
+    summary: 'Cancel and refund every open round and stop (operator signature)',
+    body: OperatorActionBodySchema,
+    responses: { 200: OperatorActionResponseSchema, 400: ErrorBodySchema, 401: ErrorBodySchema },
   },
   leaderboard: {
     method: 'GET',

@@ -1,0 +1,113 @@
+import { normalizeAddress } from '@pm/core/address';
+import type { CreateMarketBody } from '@pm/core/contract/markets';
+import { marketContentHash, type PaymentIntent } from '@pm/core/intent';
+import { deriveMarketTitle, marketDeadline, potentialPayoutRecordWei } from '@pm/core/market-rules';
+import type { Hash } from 'viem';
+import type { Clock } from '../chain/clock.ts';
+import type { Tx } from '../db/client.ts';
+import { recordBetPlaced } from '../leaderboard/user-stats.ts';
+import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
+import type { VerifiedPayment } from '../payments/verify-payment.ts';
+import { publish } from '../realtime/publish.ts';
+import { refuseCreateMarket } from './market-validation.ts';
+import { type BetRow, insertBet, insertMarket, type MarketRow } from './markets-repository.ts';
+import { refusePayment } from './refuse-payment.ts';
+
+/** What will judge a market, fixed when it is created (DESIGN "Markets"). */
+export type ResolverIdentity = { model: string; promptVersion: string };
+
+export type MarketsServiceDeps = {
+  payments: PaymentContext;
+  clock: Clock;
+  resolver: ResolverIdentity;
+};
+
+export type CreatedMarket = { market: MarketRow; bet: BetRow };
+
+/**
+ * POST /api/markets: the creator's payment, verified on chain, becomes the market and its first
+ * bet in one transaction (spec §7 "Create market", DESIGN "Payment verification").
+ */
+export async function createMarket(
+  deps: MarketsServiceDeps,
+  body: CreateMarketBody,
+): Promise<AcceptPaymentResult<CreatedMarket>> {
+  // API.md: the payment commits to the body's strings exactly as sent.
+  const contentHash = marketContentHash(body);
+  const intent: PaymentIntent = { kind: 'create', contentHash, prediction: body.prediction };
+  const input = {
+    claim: {
+      txHash: parseHash(body.txHash),
+      from: normalizeAddress(body.creatorAddress),
+      amountWei: BigInt(body.amountWei),
+      intent,
+    },
+    purpose: 'market_create' as const,
+    request: { body },
+  };
+  const refusal = refuseCreateMarket(body);
+  if (refusal) return refusePayment(deps.payments, input, refusal);
+  return acceptPayment(deps.payments, {
+    ...input,
+    record: (tx, payment) => recordNewMarket(deps, tx, body, contentHash, payment),
+  });
+}
+
+async function recordNewMarket(
+  deps: MarketsServiceDeps,
+  tx: Tx,
+  body: CreateMarketBody,
+  contentHash: string,
+  payment: VerifiedPayment & { paymentId: number },
+): Promise<CreatedMarket> {
+  const now = deps.clock.now();
+  const creator = normalizeAddress(payment.from);
+  const amountWei = payment.amountWei;
+  const yes = body.prediction === 'YES';
+  const market = await insertMarket(tx, {
+    creatorAddress: creator,
+    title: deriveMarketTitle(body.description, body.title),
+    description: body.description,
+    resolutionInstructions: body.resolutionInstructions ?? null,
+    betType: 'custom_bet',
+    category: body.category,
+    duration: body.duration,
+    startTime: now,
+    // Spec §4: server now + 1 h or 24 h; never the browser's clock.
+    deadline: marketDeadline(now, body.duration),
+    status: 'active',
+    totalYesAmount: yes ? amountWei : 0n,
+    totalNoAmount: yes ? 0n : amountWei,
+    yesCount: yes ? 1 : 0,
+    noCount: yes ? 0 : 1,
+    resolverModel: deps.resolver.model,
+    resolverPromptVersion: deps.resolver.promptVersion,
+    contentHash,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const bet = await insertBet(tx, {
+    marketId: market.id,
+    userAddress: creator,
+    prediction: body.prediction,
+    amount: amountWei,
+    potentialPayout: potentialPayoutRecordWei(amountWei),
+    status: 'pending',
+    // Spec §6: the creator must take part and is labelled Creator.
+    isCreator: true,
+    paymentId: payment.paymentId,
+    txHash: payment.txHash.toLowerCase(),
+    createdAt: now,
+  });
+  await recordBetPlaced(tx, creator);
+  await publish(tx, { topic: 'markets', id: market.id });
+  await publish(tx, { topic: 'bets', id: bet.id, marketId: market.id });
+  await publish(tx, { topic: 'vault' });
+  return { market, bet };
+}
+
+/** The contract already checked the shape (0x + 64 hex); this narrows the type without a cast. */
+export function parseHash(text: string): Hash {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(text)) throw new RangeError(`not a transaction hash: ${text}`);
+  return `0x${text.slice(2)}`;
+}

@@ -1,0 +1,94 @@
+import { normalizeAddress } from '@pm/core/address';
+import type { JoinMarketBody } from '@pm/core/contract/markets';
+import { potentialPayoutRecordWei } from '@pm/core/market-rules';
+import type { Tx } from '../db/client.ts';
+import { AppError } from '../http/app-error.ts';
+import { recordBetPlaced } from '../leaderboard/user-stats.ts';
+import { type AcceptPaymentResult, acceptPayment } from '../payments/accept-payment.ts';
+import type { VerifiedPayment } from '../payments/verify-payment.ts';
+import { publish } from '../realtime/publish.ts';
+import { type MarketsServiceDeps, parseHash } from './create-market.ts';
+import { refuseAmount } from './market-validation.ts';
+import {
+  addBetToMarketTotals,
+  type BetRow,
+  findMarket,
+  insertBet,
+  lockMarket,
+  type MarketRow,
+} from './markets-repository.ts';
+import { refusePayment } from './refuse-payment.ts';
+
+export type JoinedMarket = { bet: BetRow; market: MarketRow };
+
+/**
+ * POST /api/markets/:id/bets: a verified payment becomes a bet, and the market's totals and counts
+ * move in SQL in the same transaction. A valid payment that reaches a closed market is refused
+ * with MARKET_CLOSED and kept as a refund (DESIGN "Payment verification").
+ */
+export async function joinMarket(
+  deps: MarketsServiceDeps,
+  marketId: number,
+  body: JoinMarketBody,
+): Promise<AcceptPaymentResult<JoinedMarket>> {
+  const input = {
+    claim: {
+      txHash: parseHash(body.txHash),
+      from: normalizeAddress(body.userAddress),
+      amountWei: BigInt(body.amountWei),
+      intent: { kind: 'bet' as const, marketId, prediction: body.prediction },
+    },
+    purpose: 'market_bet' as const,
+    request: { marketId, body },
+  };
+  const market = await findMarket(deps.payments.db, marketId);
+  const refusal = market ? refuseAmount(BigInt(body.amountWei)) : new AppError('MARKET_NOT_FOUND');
+  if (refusal) return refusePayment(deps.payments, input, refusal);
+  return acceptPayment(deps.payments, {
+    ...input,
+    record: (tx, payment) => recordJoin(deps, tx, marketId, body, payment),
+  });
+}
+
+async function recordJoin(
+  deps: MarketsServiceDeps,
+  tx: Tx,
+  marketId: number,
+  body: JoinMarketBody,
+  payment: VerifiedPayment & { paymentId: number },
+): Promise<JoinedMarket> {
+  // Locked so settlement (which closes the market under the same lock) cannot interleave.
+  const market = await lockMarket(tx, marketId);
+  if (!market) throw new AppError('MARKET_NOT_FOUND');
+  const now = deps.clock.now();
+  const deadline = market.deadline.getTime();
+  // Paid on chain before the deadline, and recorded before it too: once the deadline passes the
+  // market is being judged, and a late bet would know more than the others did.
+  if (market.status !== 'active' || payment.blockTime.getTime() >= deadline || now.getTime() >= deadline) {
+    throw new AppError('MARKET_CLOSED');
+  }
+  const user = normalizeAddress(payment.from);
+  const bet = await insertBet(tx, {
+    marketId,
+    userAddress: user,
+    prediction: body.prediction,
+    amount: payment.amountWei,
+    potentialPayout: potentialPayoutRecordWei(payment.amountWei),
+    status: 'pending',
+    isCreator: false,
+    paymentId: payment.paymentId,
+    txHash: payment.txHash.toLowerCase(),
+    createdAt: now,
+  });
+  const updated = await addBetToMarketTotals(tx, {
+    marketId,
+    prediction: body.prediction,
+    amountWei: payment.amountWei,
+    now,
+  });
+  await recordBetPlaced(tx, user);
+  await publish(tx, { topic: 'markets', id: marketId });
+  await publish(tx, { topic: 'bets', id: bet.id, marketId });
+  await publish(tx, { topic: 'vault' });
+  return { bet, market: updated };
+}

@@ -1,0 +1,77 @@
+import { type Bet, BetStatusSchema, type Market, MarketStatusSchema } from '@pm/core/contract/markets';
+import { CategorySchema, DurationSchema, PredictionSchema } from '@pm/core/contract/primitives';
+import type { UserBet } from '@pm/core/contract/users';
+import { z } from 'zod';
+import type { BetRow, MarketRow } from './markets-repository.ts';
+
+// Rows → the HTTP contract's DTOs: bigint → decimal string, Date → ISO, addresses as stored
+// (lower-case). Text columns are parsed into the contract's enums rather than cast.
+
+const BetTypeSchema = z.enum(['custom_bet', 'price_prediction']);
+const ComparisonSchema = z.enum(['above', 'below']).nullable();
+const ResultSchema = z.enum(['YES', 'NO', 'VOID']).nullable();
+
+export function toMarketDto(row: MarketRow): Market {
+  return {
+    id: row.id,
+    creatorAddress: row.creatorAddress,
+    title: row.title,
+    description: row.description,
+    resolutionInstructions: row.resolutionInstructions,
+    betType: BetTypeSchema.parse(row.betType),
+    category: CategorySchema.parse(row.category),
+    duration: DurationSchema.parse(row.duration),
+    targetSymbol: row.targetSymbol,
+    targetPrice: row.targetPrice?.toString() ?? null,
+    startPrice: row.startPrice?.toString() ?? null,
+    comparisonType: ComparisonSchema.parse(row.comparisonType),
+    startTime: row.startTime.toISOString(),
+    deadline: row.deadline.toISOString(),
+    status: MarketStatusSchema.parse(row.status),
+    totalYesWei: row.totalYesAmount.toString(),
+    totalNoWei: row.totalNoAmount.toString(),
+    yesCount: row.yesCount,
+    noCount: row.noCount,
+    result: ResultSchema.parse(row.result),
+    aiVerdict: row.aiVerdict,
+    aiConfidence: row.aiConfidence,
+    aiSources: row.aiSources ?? [],
+    resolver: {
+      model: row.resolverModel,
+      promptVersion: row.resolverPromptVersion,
+      contentHash: row.contentHash,
+    },
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toBetDto(row: BetRow): Bet {
+  return {
+    id: row.id,
+    marketId: row.marketId,
+    userAddress: row.userAddress,
+    prediction: PredictionSchema.parse(row.prediction),
+    amountWei: row.amount.toString(),
+    potentialPayoutWei: row.potentialPayout.toString(),
+    payoutWei: row.payoutAmount?.toString() ?? null,
+    status: BetStatusSchema.parse(row.status),
+    isCreator: row.isCreator,
+    txHash: row.txHash,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** A bet with the market fields My Bets shows (spec §7: title, status, result, category, deadline). */
+export function toUserBetDto(bet: BetRow, market: MarketRow): UserBet {
+  return {
+    ...toBetDto(bet),
+    market: {
+      title: market.title,
+      status: MarketStatusSchema.parse(market.status),
+      result: ResultSchema.parse(market.result),
+      category: CategorySchema.parse(market.category),
+      deadline: market.deadline.toISOString(),
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps, AppFeature } from '../app.ts';
+import type { Config } from '../config/config.ts';
+import type { Job } from '../jobs/job-runner.ts';
+import type { PaymentContext } from '../payments/accept-payment.ts';
+import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
+import { createAiResolver } from '../resolution/ai-resolver.ts';
+import { OPERATOR_RESOLVER, PROMPT_VERSION } from '../resolution/resolver-prompt.ts';
+import type { ResolverIdentity } from './create-market.ts';
+import { createMarketPaymentHandlers } from './market-payment-handlers.ts';
+import { registerMarketsRoutes } from './markets-routes.ts';
+import { createMarketsService, type MarketsService } from './markets-service.ts';
+import { seedDemoMarkets } from './seed-demo-markets.ts';
+import { createSettlementJob } from './settlement-job.ts';
+
+export type MarketsModule = {
+  routes: AppFeature;
+  jobs: Job[];
+  paymentHandlers: { market_create: PendingPaymentHandler; market_bet: PendingPaymentHandler };
+  seedDemoData: () => Promise<void>;
+  service: MarketsService;
+};
+
+/** AI-judged YES/NO markets (spec §2 /predictions, /market/{id}, /my-bets), wired from the app's deps. */
+export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): MarketsModule {
+  const { config, clock } = deps;
+  const db = deps.database.db;
+  const payments: PaymentContext = {
+    db,
+    verifier: {
+      client: deps.chain,
+      chainId: config.chain.id,
+      vaultAddress: config.vault.address,
+      confirmations: config.chain.confirmations,
+      waitMs: config.chain.paymentWaitMs,
+    },
+  };
+  const service = createMarketsService({ payments, clock, resolver: resolverIdentity(config) });
+  const resolver = config.ai.baseUrl
+    ? createAiResolver({
+        baseUrl: config.ai.baseUrl,
+        apiKey: config.ai.apiKey,
+        timeoutMs: config.ai.timeoutMs,
+      })
+    : null;
+  const settlement = createSettlementJob({
+    db,
+    clock,
+    logger,
+    resolver,
+    minConfidence: config.ai.minConfidence,
+    maxAttempts: config.ai.maxAttempts,
+    feeBps: config.fees.marketBps,
+    leaseMs: config.ai.timeoutMs + 60_000,
+  });
+  return {
+    routes: (app) => registerMarketsRoutes(app, service),
+    jobs: [settlement],
+    paymentHandlers: createMarketPaymentHandlers(service),
+    seedDemoData: () => seedDemoMarkets({ config, db, service, logger }),
+    service,
+  };
+}
+
+/** The judge a market gets at creation: the configured model, or an operator when no AI is set. */
+export function resolverIdentity(config: Config): ResolverIdentity {
+  return { model: config.ai.baseUrl ? config.ai.model : OPERATOR_RESOLVER, promptVersion: PROMPT_VERSION };
+}

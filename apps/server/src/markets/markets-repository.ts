@@ -1,0 +1,127 @@
+import type { MarketCategory, Prediction } from '@pm/core/constants';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import { bets, markets } from '../db/schema.ts';
+
+// Reads and writes of markets and their bets. Functions take a Db or a Tx, so the service can
+// compose them inside acceptPayment's transaction.
+
+export type MarketRow = typeof markets.$inferSelect;
+export type BetRow = typeof bets.$inferSelect;
+export type NewMarketRow = typeof markets.$inferInsert;
+export type NewBetRow = typeof bets.$inferInsert;
+
+/** Spec §4: the market list shows active and settling markets. */
+export const OPEN_STATUSES = ['active', 'settling'] as const;
+
+export async function findMarket(db: DbOrTx, id: number): Promise<MarketRow | undefined> {
+  const [row] = await db.select().from(markets).where(eq(markets.id, id)).limit(1);
+  return row;
+}
+
+/** The market row locked until the transaction ends: bets and settlement serialise on it. */
+export async function lockMarket(tx: DbOrTx, id: number): Promise<MarketRow | undefined> {
+  const [row] = await tx.select().from(markets).where(eq(markets.id, id)).limit(1).for('update');
+  return row;
+}
+
+export async function insertMarket(tx: DbOrTx, values: NewMarketRow): Promise<MarketRow> {
+  const [row] = await tx.insert(markets).values(values).returning();
+  if (!row) throw new Error('insert into markets returned no row');
+  return row;
+}
+
+export async function insertBet(tx: DbOrTx, values: NewBetRow): Promise<BetRow> {
+  const [row] = await tx.insert(bets).values(values).returning();
+  if (!row) throw new Error('insert into bets returned no row');
+  return row;
+}
+
+/**
+ * DESIGN "Markets": totals and counts move in SQL, in the bet's own transaction; never a value read
+ * by a client and written back (the spec's read-modify-write loses concurrent bets).
+ */
+export async function addBetToMarketTotals(
+  tx: DbOrTx,
+  input: { marketId: number; prediction: Prediction; amountWei: bigint; now: Date },
+): Promise<MarketRow> {
+  const amount = sql`${input.amountWei.toString()}::numeric`;
+  const side =
+    input.prediction === 'YES'
+      ? { totalYesAmount: sql`${markets.totalYesAmount} + ${amount}`, yesCount: sql`${markets.yesCount} + 1` }
+      : { totalNoAmount: sql`${markets.totalNoAmount} + ${amount}`, noCount: sql`${markets.noCount} + 1` };
+  const [row] = await tx
+    .update(markets)
+    .set({ ...side, updatedAt: input.now })
+    .where(eq(markets.id, input.marketId))
+    .returning();
+  if (!row) throw new Error(`market ${input.marketId} vanished while recording a bet`);
+  return row;
+}
+
+/** Spec §7: open markets newest first, optionally of one category. */
+export async function listOpenMarkets(
+  db: DbOrTx,
+  input: { category: MarketCategory | undefined; limit: number },
+): Promise<MarketRow[]> {
+  return db
+    .select()
+    .from(markets)
+    .where(
+      and(
+        inArray(markets.status, [...OPEN_STATUSES]),
+        input.category ? eq(markets.category, input.category) : undefined,
+      ),
+    )
+    .orderBy(desc(markets.createdAt), desc(markets.id))
+    .limit(input.limit);
+}
+
+/** Spec §7: settled markets, most recently updated first (Previous Rounds). */
+export async function listSettledMarkets(
+  db: DbOrTx,
+  input: { category: MarketCategory | undefined; limit: number },
+): Promise<MarketRow[]> {
+  return db
+    .select()
+    .from(markets)
+    .where(
+      and(eq(markets.status, 'settled'), input.category ? eq(markets.category, input.category) : undefined),
+    )
+    .orderBy(desc(markets.updatedAt), desc(markets.id))
+    .limit(input.limit);
+}
+
+/** Open markets per category, for the chips (spec §2 /predictions). */
+export async function countOpenMarketsByCategory(
+  db: DbOrTx,
+): Promise<Array<{ category: string; count: number }>> {
+  return db
+    .select({ category: markets.category, count: sql`count(*)`.mapWith(Number) })
+    .from(markets)
+    .where(inArray(markets.status, [...OPEN_STATUSES]))
+    .groupBy(markets.category);
+}
+
+/** Spec §7: a market's bets newest first. */
+export async function listMarketBets(db: DbOrTx, marketId: number, limit: number): Promise<BetRow[]> {
+  return db
+    .select()
+    .from(bets)
+    .where(eq(bets.marketId, marketId))
+    .orderBy(desc(bets.createdAt), desc(bets.id))
+    .limit(limit);
+}
+
+/** Spec §7 My bets: a wallet's bets with their market, newest first. `address` is lower-case. */
+export async function listUserBets(
+  db: DbOrTx,
+  address: string,
+): Promise<Array<{ bet: BetRow; market: MarketRow }>> {
+  return db
+    .select({ bet: bets, market: markets })
+    .from(bets)
+    .innerJoin(markets, eq(markets.id, bets.marketId))
+    .where(eq(bets.userAddress, address))
+    .orderBy(desc(bets.createdAt), desc(bets.id));
+}

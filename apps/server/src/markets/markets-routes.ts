@@ -1,0 +1,43 @@
+import { ROUTES } from '@pm/core/contract/routes';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../http/app-error.ts';
+import { defineRoute } from '../http/define-route.ts';
+import { toBetDto, toMarketDto } from './market-serializers.ts';
+import type { MarketsService } from './markets-service.ts';
+
+/** The markets endpoints of API.md, each parsed in and out by its contract in @pm/core. */
+export function registerMarketsRoutes(app: FastifyInstance, service: MarketsService): void {
+  defineRoute(app, ROUTES.listMarkets, async ({ query }) => ({
+    status: 200,
+    body: await service.listMarkets(query),
+  }));
+
+  defineRoute(app, ROUTES.getMarket, async ({ params }) => {
+    const detail = await service.getMarket(params.id);
+    if (!detail) throw new AppError('MARKET_NOT_FOUND');
+    return { status: 200, body: detail };
+  });
+
+  defineRoute(app, ROUTES.createMarket, async ({ body }) => {
+    const outcome = await service.createMarket(body);
+    if (outcome.status === 'pending') {
+      return { status: 202, body: { status: 'pending', txHash: outcome.txHash } };
+    }
+    const { market, bet } = outcome.value;
+    return { status: 201, body: { market: toMarketDto(market), bet: toBetDto(bet) } };
+  });
+
+  defineRoute(app, ROUTES.joinMarket, async ({ params, body }) => {
+    const outcome = await service.joinMarket(params.id, body);
+    if (outcome.status === 'pending') {
+      return { status: 202, body: { status: 'pending', txHash: outcome.txHash } };
+    }
+    const { bet, market } = outcome.value;
+    return { status: 201, body: { bet: toBetDto(bet), market: toMarketDto(market) } };
+  });
+
+  defineRoute(app, ROUTES.userBets, async ({ params }) => ({
+    status: 200,
+    body: { bets: await service.listUserBets(params.address) },
+  }));
+}

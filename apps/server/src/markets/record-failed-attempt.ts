@@ -1,0 +1,57 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { markets } from '../db/schema.ts';
+import { retryDelayS } from '../resolution/resolution-decision.ts';
+import { lockMarket } from './markets-repository.ts';
+import { settleMarket } from './settle-market.ts';
+
+/** Shown on a market voided because the resolver never reached a confident verdict. */
+export function voidAfterRetriesText(attempts: number): string {
+  return `The AI resolver could not reach a confident verdict after ${attempts} attempts, so the market is void and every stake is refunded.`;
+}
+
+/**
+ * A judgement that decided nothing: count the attempt and retry later with exponential backoff;
+ * once the budget (AI_MAX_ATTEMPTS) is spent, void the market and refund every stake.
+ */
+export async function recordFailedAttempt(
+  deps: { db: Db; maxAttempts: number; feeBps: number; logger: FastifyBaseLogger },
+  market: { id: number },
+  reason: string,
+  now: Date,
+): Promise<'retry' | 'voided' | 'skipped'> {
+  const outcome = await deps.db.transaction(async (tx) => {
+    const locked = await lockMarket(tx, market.id);
+    // Settled meanwhile (an operator, say): nothing left to retry.
+    if (locked?.status !== 'settling') return 'skipped' as const;
+    const attempts = locked.resolutionAttempts + 1;
+    const error = reason.slice(0, 2000);
+    if (attempts < deps.maxAttempts) {
+      await tx
+        .update(markets)
+        .set({
+          resolutionAttempts: attempts,
+          resolutionError: error,
+          nextResolutionAt: new Date(now.getTime() + retryDelayS(attempts) * 1000),
+        })
+        .where(eq(markets.id, market.id));
+      return 'retry' as const;
+    }
+    await tx
+      .update(markets)
+      .set({ resolutionAttempts: attempts, resolutionError: error })
+      .where(eq(markets.id, market.id));
+    await settleMarket(tx, {
+      marketId: market.id,
+      outcome: 'VOID',
+      verdict: { analysis: voidAfterRetriesText(attempts), confidence: null, sources: [] },
+      feeBps: deps.feeBps,
+      now,
+      from: ['settling'],
+    });
+    return 'voided' as const;
+  });
+  deps.logger.info({ marketId: market.id, outcome, reason }, 'market judgement decided nothing');
+  return outcome;
+}

@@ -1,0 +1,27 @@
+import type { AppError } from '../http/app-error.ts';
+import { type AcceptPaymentInput, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
+
+/**
+ * Answers a request we refuse (blank description, amount below the minimum, unknown market) with
+ * its refusal, and still keeps the money if a real payment stands behind it: acceptPayment stores
+ * a verified payment whose record throws as refund_due (DESIGN "Payment verification": a valid
+ * payment is never dropped). Whatever the payment check says, the client hears the refusal.
+ */
+export async function refusePayment(
+  context: PaymentContext,
+  input: Omit<AcceptPaymentInput<never>, 'record'>,
+  refusal: AppError,
+): Promise<never> {
+  try {
+    await acceptPayment(context, {
+      ...input,
+      record: async () => {
+        throw refusal;
+      },
+    });
+  } catch {
+    // TX_NOT_FOUND, WRONG_SENDER…: no money of this request to keep; the refusal is the answer.
+  }
+  // A payment not final yet was stored as pending: the job replays it, is refused, and refunds it.
+  throw refusal;
+}

@@ -1,0 +1,136 @@
+import { bpsOf } from '@pm/core/money';
+import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { DbOrTx } from '../db/client.ts';
+import { execute, queryRows } from '../db/query-rows.ts';
+import { markets } from '../db/schema.ts';
+import { recordMarketSettlement } from '../leaderboard/user-stats.ts';
+import { publish } from '../realtime/publish.ts';
+import { lockMarket } from './markets-repository.ts';
+
+// DESIGN "Markets", payout: parimutuel, fee on the losing pool, integer wei rounding down, dust to
+// the vault; payout_amount holds the profit. Done in bulk SQL, one UPDATE per side, so a market
+// with 100k bets settles in seconds. The maths is core's computeMarketPayouts, term for term:
+//   fee          = floor(losing × feeBps / 10000)      (bpsOf, in TypeScript, on two totals)
+//   profit(bet)  = floor(stake × (losing − fee) / winning)   (div(), exact NUMERIC, in SQL)
+// div() truncates, which is floor for these non-negative numbers; `/` on NUMERIC would round.
+
+export type MarketOutcome = 'YES' | 'NO' | 'VOID';
+
+export type SettlementVerdict = {
+  /** Stored as ai_verdict: the resolver's analysis, or the operator's words. */
+  analysis: string;
+  /** Null when an operator decided or nothing did (void after retries). */
+  confidence: number | null;
+  sources: string[];
+};
+
+export type SettlementSummary = {
+  marketId: number;
+  outcome: MarketOutcome;
+  /** True when every stake goes back (void, or no bet on the winning side). */
+  refunded: boolean;
+  winningBets: number;
+  losingBets: number;
+  refundedBets: number;
+  poolWei: bigint;
+  feeWei: bigint;
+};
+
+const PoolsSchema = z.object({ yes: z.string(), no: z.string() });
+
+/**
+ * Settles one market inside the caller's transaction, if its status is one of `from` (else null:
+ * someone settled it first, so running twice is harmless). Locks the market row, writes every
+ * bet's status and payout, the market's result, the leaderboard aggregates and realtime events.
+ */
+export async function settleMarket(
+  tx: DbOrTx,
+  input: {
+    marketId: number;
+    outcome: MarketOutcome;
+    verdict: SettlementVerdict;
+    feeBps: number;
+    now: Date;
+    from: ReadonlyArray<'active' | 'settling'>;
+  },
+): Promise<SettlementSummary | null> {
+  const { marketId, outcome } = input;
+  const market = await lockMarket(tx, marketId);
+  if (!market || !input.from.some((status) => status === market.status)) return null;
+
+  // The pools from the bets themselves, not the running totals: what is paid is what was staked.
+  const [pools] = await queryRows(
+    tx,
+    sql`select coalesce(sum(amount) filter (where prediction = 'YES'), 0)::text as yes,
+               coalesce(sum(amount) filter (where prediction = 'NO'), 0)::text as no
+        from bets where market_id = ${marketId}`,
+    PoolsSchema,
+  );
+  const yesWei = BigInt(pools?.yes ?? '0');
+  const noWei = BigInt(pools?.no ?? '0');
+  const poolWei = yesWei + noWei;
+  const winningWei = outcome === 'YES' ? yesWei : outcome === 'NO' ? noWei : 0n;
+
+  let summary: SettlementSummary;
+  if (winningWei === 0n) {
+    // Void, or nobody on the winning side: every stake goes back, no fee (the claims module pays).
+    const refundedBets = await execute(
+      tx,
+      sql`update bets set status = 'refunded', payout_amount = null
+          where market_id = ${marketId} and status = 'pending'`,
+    );
+    summary = {
+      marketId,
+      outcome,
+      refunded: true,
+      winningBets: 0,
+      losingBets: 0,
+      refundedBets,
+      poolWei,
+      feeWei: 0n,
+    };
+  } else {
+    const losingWei = poolWei - winningWei;
+    const feeWei = bpsOf(losingWei, input.feeBps);
+    const distributable = sql`${(losingWei - feeWei).toString()}::numeric`;
+    const winning = sql`${winningWei.toString()}::numeric`;
+    const winningBets = await execute(
+      tx,
+      sql`update bets set status = 'won', payout_amount = div(amount * ${distributable}, ${winning})
+          where market_id = ${marketId} and status = 'pending' and prediction = ${outcome}`,
+    );
+    const losingBets = await execute(
+      tx,
+      sql`update bets set status = 'lost', payout_amount = null
+          where market_id = ${marketId} and status = 'pending' and prediction <> ${outcome}`,
+    );
+    summary = {
+      marketId,
+      outcome,
+      refunded: false,
+      winningBets,
+      losingBets,
+      refundedBets: 0,
+      poolWei,
+      feeWei,
+    };
+  }
+
+  await tx
+    .update(markets)
+    .set({
+      status: 'settled',
+      result: outcome,
+      aiVerdict: input.verdict.analysis,
+      aiConfidence: input.verdict.confidence,
+      aiSources: input.verdict.sources,
+      nextResolutionAt: null,
+      updatedAt: input.now,
+    })
+    .where(eq(markets.id, marketId));
+  await recordMarketSettlement(tx, marketId);
+  await publish(tx, { topic: 'markets', id: marketId });
+  await publish(tx, { topic: 'bets', marketId });
+  return summary;
+}

@@ -1,0 +1,147 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import type { Clock } from '../chain/clock.ts';
+import type { Db } from '../db/client.ts';
+import { queryRows } from '../db/query-rows.ts';
+import type { Job } from '../jobs/job-runner.ts';
+import { publish } from '../realtime/publish.ts';
+import type { MarketResolver } from '../resolution/ai-resolver.ts';
+import { decideResolution } from '../resolution/resolution-decision.ts';
+import type { ResolverAnswer } from '../resolution/resolver-answer.ts';
+import { OPERATOR_RESOLVER, PROMPT_VERSION } from '../resolution/resolver-prompt.ts';
+import { recordFailedAttempt } from './record-failed-attempt.ts';
+import { settleMarket } from './settle-market.ts';
+
+// DESIGN "Markets": at the deadline active → settling; the resolver decides; retries with backoff;
+// void + refund after the budget. DESIGN "Scale": safe on every instance at once — closing is one
+// conditional UPDATE, and a market is claimed for judging with FOR UPDATE SKIP LOCKED plus a lease.
+
+export type SettlementJobDeps = {
+  db: Db;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** Null when no AI is configured: settling markets then wait for an operator (ops CLI). */
+  resolver: MarketResolver | null;
+  minConfidence: number;
+  maxAttempts: number;
+  feeBps: number;
+  /** How long a claimed market stays invisible to other instances while it is being judged. */
+  leaseMs: number;
+};
+
+/** At most this many markets are judged per run; the rest wait for the next tick. */
+const MARKETS_PER_RUN = 10;
+
+const ClaimedMarketSchema = z.object({
+  id: z.number(),
+  title: z.string(),
+  description: z.string(),
+  resolution_instructions: z.string().nullable(),
+  deadline: z.coerce.date(),
+  resolver_model: z.string(),
+  resolution_attempts: z.number(),
+});
+export type ClaimedMarket = z.infer<typeof ClaimedMarketSchema>;
+
+export function createSettlementJob(deps: SettlementJobDeps): Job {
+  return {
+    name: 'market-settlement',
+    intervalMs: 5_000,
+    async run() {
+      await closeExpiredMarkets(deps.db, deps.clock.now());
+      const resolver = deps.resolver;
+      if (!resolver) return;
+      for (let i = 0; i < MARKETS_PER_RUN; i++) {
+        const market = await claimMarketToJudge(deps);
+        if (!market) break;
+        await judgeMarket(deps, resolver, market);
+      }
+    },
+  };
+}
+
+/** Active markets past their deadline stop taking bets and wait for judgement. */
+export async function closeExpiredMarkets(db: Db, now: Date): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    const rows = await queryRows(
+      tx,
+      sql`update markets set status = 'settling', next_resolution_at = ${now}, updated_at = ${now}
+          where status = 'active' and deadline <= ${now}
+          returning id`,
+      z.object({ id: z.number() }),
+    );
+    for (const { id } of rows) await publish(tx, { topic: 'markets', id });
+    return rows.map((row) => row.id);
+  });
+}
+
+/**
+ * One settling market due for judgement, leased in the same statement that claims it: pushing
+ * next_resolution_at past the request's timeout hides it from every other instance; if this one
+ * dies, the lease runs out and another picks it up without burning an attempt. Only markets whose
+ * judge (model, prompt version) fixed at creation is what this server runs.
+ */
+async function claimMarketToJudge(deps: SettlementJobDeps): Promise<ClaimedMarket | undefined> {
+  const now = deps.clock.now();
+  const leaseUntil = new Date(now.getTime() + deps.leaseMs);
+  const [row] = await queryRows(
+    deps.db,
+    sql`update markets set next_resolution_at = ${leaseUntil}
+        where id = (select id from markets
+                    where status = 'settling' and next_resolution_at <= ${now}
+                      and resolver_model <> ${OPERATOR_RESOLVER}
+                      and resolver_prompt_version = ${PROMPT_VERSION}
+                    order by next_resolution_at, id limit 1
+                    for update skip locked)
+        returning id, title, description, resolution_instructions, deadline, resolver_model,
+                  resolution_attempts`,
+    ClaimedMarketSchema,
+  );
+  return row;
+}
+
+async function judgeMarket(deps: SettlementJobDeps, resolver: MarketResolver, market: ClaimedMarket) {
+  let answer: ResolverAnswer | null = null;
+  let failure = '';
+  try {
+    answer = await resolver.resolve({
+      model: market.resolver_model,
+      title: market.title,
+      description: market.description,
+      resolutionInstructions: market.resolution_instructions,
+      deadline: market.deadline,
+      now: deps.clock.now(),
+    });
+  } catch (error) {
+    failure = error instanceof Error ? error.message : String(error);
+    deps.logger.warn({ err: error, marketId: market.id }, 'market resolver failed');
+  }
+  const decision = answer
+    ? decideResolution(answer, deps.minConfidence)
+    : { kind: 'retry' as const, reason: failure };
+  const now = deps.clock.now();
+  if (decision.kind === 'settle') {
+    const summary = await deps.db.transaction((tx) =>
+      settleMarket(tx, {
+        marketId: market.id,
+        outcome: decision.result,
+        verdict: {
+          analysis: decision.answer.analysis,
+          confidence: decision.answer.confidence,
+          sources: decision.answer.sources,
+        },
+        feeBps: deps.feeBps,
+        now,
+        from: ['settling'],
+      }),
+    );
+    if (summary)
+      deps.logger.info(
+        { ...summary, poolWei: String(summary.poolWei), feeWei: String(summary.feeWei) },
+        'market settled',
+      );
+    return;
+  }
+  await recordFailedAttempt(deps, market, decision.reason, now);
+}

@@ -1,0 +1,97 @@
+import { formatBnbWithUnit } from '@pm/core/money';
+import {
+  listMarketsAwaitingResolution,
+  resolveMarketByOperator,
+  voidMarketByOperator,
+} from '../markets/operator-actions.ts';
+import type { SettlementSummary } from '../markets/settle-market.ts';
+import { type OpsArgs, type OpsCommand, type OpsContext, UsageError } from './ops-commands.ts';
+
+// Operator commands for AI-judged markets (DESIGN "Operators", issue 3 "Ops CLI").
+
+export const marketsCommands: OpsCommand[] = [
+  {
+    name: 'markets:pending',
+    usage: 'markets:pending',
+    summary: 'List markets waiting for a verdict (settling), oldest deadline first.',
+    async run({ db, out }) {
+      const rows = await listMarketsAwaitingResolution(db);
+      if (rows.length === 0) {
+        out('No market is waiting for resolution.');
+        return;
+      }
+      for (const market of rows) {
+        const pool = formatBnbWithUnit(market.totalYesAmount + market.totalNoAmount);
+        out(`#${market.id}  ${market.title}`);
+        out(
+          `    deadline ${market.deadline.toISOString()}  judge ${market.resolverModel}  pool ${pool}  ` +
+            `YES ${market.yesCount} / NO ${market.noCount}  attempts ${market.resolutionAttempts}` +
+            (market.nextResolutionAt ? `  next ${market.nextResolutionAt.toISOString()}` : ''),
+        );
+        if (market.resolutionError) out(`    last error: ${market.resolutionError}`);
+      }
+      out(`${rows.length} market(s) waiting for resolution.`);
+    },
+  },
+  {
+    name: 'markets:resolve',
+    usage: 'markets:resolve <id> YES|NO --analysis "why"',
+    summary: 'Settle a market whose betting has closed; winners can then claim.',
+    options: { analysis: { type: 'string' } },
+    async run(context, args) {
+      const marketId = parseMarketId(args);
+      const result = args.positionals[1]?.toUpperCase();
+      if (result !== 'YES' && result !== 'NO') throw new UsageError('The result must be YES or NO.');
+      const analysis = requireText(args, 'analysis');
+      const summary = await resolveMarketByOperator(context.db, {
+        marketId,
+        result,
+        analysis,
+        feeBps: context.config.fees.marketBps,
+        now: context.clock.now(),
+      });
+      report(context, summary);
+    },
+  },
+  {
+    name: 'markets:void',
+    usage: 'markets:void <id> --reason "why"',
+    summary: 'Void a market that is not settled yet; every stake is refunded.',
+    options: { reason: { type: 'string' } },
+    async run(context, args) {
+      const summary = await voidMarketByOperator(context.db, {
+        marketId: parseMarketId(args),
+        reason: requireText(args, 'reason'),
+        feeBps: context.config.fees.marketBps,
+        now: context.clock.now(),
+      });
+      report(context, summary);
+    },
+  },
+];
+
+function parseMarketId(args: OpsArgs): number {
+  const text = args.positionals[0] ?? '';
+  if (!/^[1-9][0-9]*$/.test(text)) throw new UsageError('Give the market id as a positive whole number.');
+  return Number(text);
+}
+
+function requireText(args: OpsArgs, name: string): string {
+  const value = args.values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} "…" is required.`);
+  return value.trim();
+}
+
+function report({ out }: OpsContext, summary: SettlementSummary): void {
+  const pool = formatBnbWithUnit(summary.poolWei);
+  if (summary.refunded) {
+    out(
+      `Market #${summary.marketId} settled ${summary.outcome}: ${summary.refundedBets} bet(s) refunded (pool ${pool}).`,
+    );
+    return;
+  }
+  out(
+    `Market #${summary.marketId} settled ${summary.outcome}: ${summary.winningBets} winning and ` +
+      `${summary.losingBets} losing bet(s), pool ${pool}, fee ${formatBnbWithUnit(summary.feeWei)}.`,
+  );
+}

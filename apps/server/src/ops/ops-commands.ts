@@ -1,0 +1,84 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { Clock } from '../chain/clock.ts';
+import type { Config } from '../config/config.ts';
+import type { Db } from '../db/client.ts';
+import { AppError } from '../http/app-error.ts';
+
+// DESIGN "Operators": operator actions run from the ops CLI. One table of commands; a module adds
+// its own (markets:*, payouts:*) by exporting a list and joining OPS_COMMANDS in cli.ts.
+
+export type OpsContext = {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  /** One line of output for the operator. */
+  out: (line: string) => void;
+};
+
+export type OpsArgs = {
+  positionals: string[];
+  values: Record<string, string | boolean | Array<string | boolean> | undefined>;
+};
+
+export type OpsCommand = {
+  name: string;
+  usage: string;
+  summary: string;
+  options?: NonNullable<ParseArgsConfig['options']>;
+  run(context: OpsContext, args: OpsArgs): Promise<void>;
+};
+
+/** A mistake in how the command was called: usage is printed, exit code 64 (EX_USAGE). */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Runs `argv` (command name first) against the table; answers the process exit code. */
+export async function runOpsCommand(
+  argv: string[],
+  context: OpsContext,
+  commands: ReadonlyArray<OpsCommand>,
+): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = commands.find((candidate) => candidate.name === name);
+  if (!command) return printHelp(name, commands, context.out);
+  try {
+    const parsed = parseArgs({
+      args: rest,
+      options: command.options ?? {},
+      allowPositionals: true,
+      strict: true,
+    });
+    await command.run(context, { positionals: parsed.positionals, values: parsed.values });
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      context.out(
+        `${error instanceof Error ? error.message : String(error)}\nUsage: npm run ops -- ${command.usage}`,
+      );
+      return 64;
+    }
+    if (error instanceof AppError) {
+      context.out(`Refused: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+/** The command list; for `help`, no command, or an unknown one (then exit code 64). */
+export function printHelp(
+  name: string | undefined,
+  commands: ReadonlyArray<OpsCommand>,
+  out: (line: string) => void,
+): number {
+  const unknown = name !== undefined && name !== 'help' && name !== '--help';
+  if (unknown) out(`Unknown command: ${name}\n`);
+  out('Usage: npm run ops -- <command> [arguments]\n\nCommands:');
+  for (const each of commands) out(`  ${each.usage}\n      ${each.summary}`);
+  return unknown ? 64 : 0;
+}
+
+function isParseArgsError(error: unknown): error is Error {
+  return error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS');
+}

@@ -1,0 +1,52 @@
+import { PlaceOracleBetBodySchema } from '@pm/core/contract/oracle';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps, AppFeature } from '../app.ts';
+import type { Job } from '../jobs/job-runner.ts';
+import type { PaymentContext } from '../payments/accept-payment.ts';
+import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
+import type { PriceSource } from '../prices/price-feed.ts';
+import { registerOracleRoutes } from './oracle-routes.ts';
+import { placeOracleBet } from './place-oracle-bet.ts';
+import { createRoundEngine } from './round-engine.ts';
+
+/**
+ * BNB UP/DOWN rounds (issue 4): the round engine job, the rounds and bets endpoints, the signed
+ * operator actions, and the replay of bets whose payment was not final yet ('oracle_bet').
+ */
+export function createOracleModule(
+  deps: AppDeps,
+  logger: FastifyBaseLogger,
+  options: { priceSource: PriceSource },
+) {
+  const { config, database, clock, chain } = deps;
+  const engine = createRoundEngine({
+    db: database.db,
+    clock,
+    timings: config.rounds,
+    feeBps: config.fees.oracleBps,
+    maxAgeS: config.prices.maxAgeS,
+    priceSource: options.priceSource,
+    // `npm start` on the local chain shows live rounds with no operator step (docs/decisions).
+    autoGenesis: config.chain.isLocal,
+    logger,
+  });
+  const payments: PaymentContext = {
+    db: database.db,
+    verifier: {
+      client: chain,
+      chainId: config.chain.id,
+      vaultAddress: config.vault.address,
+      confirmations: config.chain.confirmations,
+      waitMs: config.chain.paymentWaitMs,
+    },
+  };
+  const routes: AppFeature = (app) => registerOracleRoutes(app, deps, { payments, engine });
+  const jobs: Job[] = [engine.job];
+  const pendingPaymentHandler: PendingPaymentHandler = async (request) => {
+    const outcome = await placeOracleBet(payments, PlaceOracleBetBodySchema.parse(request));
+    return outcome.status;
+  };
+  return { engine, routes, jobs, pendingPaymentHandler };
+}
+
+export type OracleModule = ReturnType<typeof createOracleModule>;

@@ -1,0 +1,101 @@
+import { ORACLE_RECENT_ROUNDS } from '@pm/core/constants';
+import type { Round } from '@pm/core/contract/oracle';
+import { ROUTES } from '@pm/core/contract/routes';
+import { pickDisplayedRounds } from '@pm/core/rounds';
+import { asc, desc, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../app.ts';
+import { oracleRounds } from '../db/schema.ts';
+import { defineRoute } from '../http/define-route.ts';
+import type { PaymentContext } from '../payments/accept-payment.ts';
+import { authorizeOperator, issueOperatorNonce } from './operator-auth.ts';
+import { parseRoundStatus, toWireRound } from './oracle-rounds.ts';
+import { placeOracleBet } from './place-oracle-bet.ts';
+import type { RoundEngine } from './round-engine.ts';
+
+export function registerOracleRoutes(
+  app: FastifyInstance,
+  deps: AppDeps,
+  oracle: { payments: PaymentContext; engine: RoundEngine },
+): void {
+  const { database, clock, config } = deps;
+  const db = database.db;
+
+  // Spec §7: the open rounds by start time and the latest ended ones (5 each), shown by the §4 rules.
+  defineRoute(app, ROUTES.rounds, async () => {
+    const now = clock.now();
+    const [open, ended] = await Promise.all([
+      db
+        .select()
+        .from(oracleRounds)
+        .where(inArray(oracleRounds.status, ['upcoming', 'live', 'locked']))
+        .orderBy(asc(oracleRounds.startTime))
+        .limit(ORACLE_RECENT_ROUNDS),
+      db
+        .select()
+        .from(oracleRounds)
+        .where(eq(oracleRounds.status, 'ended'))
+        .orderBy(desc(oracleRounds.epoch))
+        .limit(ORACLE_RECENT_ROUNDS),
+    ]);
+    const candidates = [...open, ...ended].map((row) => ({
+      epoch: row.epoch,
+      status: parseRoundStatus(row.status),
+      startTime: row.startTime.getTime() / 1000,
+      wire: toWireRound(row),
+    }));
+    const shown = pickDisplayedRounds(candidates, now.getTime() / 1000);
+    const wire = (round: { wire: Round } | null) => round?.wire ?? null;
+    return {
+      status: 200,
+      body: {
+        current: wire(shown.current),
+        next: wire(shown.next),
+        previous: wire(shown.previous),
+        recent: ended.map(toWireRound),
+        started: open.length > 0,
+        serverTime: now.toISOString(),
+      },
+    };
+  });
+
+  defineRoute(app, ROUTES.placeOracleBet, async ({ body }) => {
+    const outcome = await placeOracleBet(oracle.payments, body);
+    if (outcome.status === 'pending') {
+      return { status: 202, body: { status: 'pending', txHash: outcome.txHash } };
+    }
+    return { status: 201, body: outcome.value };
+  });
+
+  defineRoute(app, ROUTES.operatorNonce, async () => {
+    const { nonce, expiresAt } = await issueOperatorNonce(db, clock);
+    return { status: 200, body: { nonce, expiresAt: expiresAt.toISOString() } };
+  });
+
+  const operatorDeps = { db, clock, operators: config.operators };
+
+  defineRoute(app, ROUTES.oracleGenesis, async ({ body }, request) => {
+    const operator = await authorizeOperator(operatorDeps, 'genesis', body);
+    const report = await oracle.engine.genesis();
+    request.log.info({ operator, created: report.created }, 'operator started the genesis round');
+    return {
+      status: 200,
+      body: { action: 'genesis', epochs: report.created, message: 'Genesis round started' },
+    };
+  });
+
+  defineRoute(app, ROUTES.oracleReset, async ({ body }, request) => {
+    const operator = await authorizeOperator(operatorDeps, 'reset', body);
+    const report = await oracle.engine.reset();
+    const epochs = report.ended.map((ended) => ended.epoch);
+    request.log.info({ operator, cancelled: epochs }, 'operator reset the rounds');
+    return {
+      status: 200,
+      body: {
+        action: 'reset',
+        epochs,
+        message: `Rounds reset: ${epochs.length} open round(s) cancelled and refunded`,
+      },
+    };
+  });
+}

@@ -1,0 +1,318 @@
+import { epochAt, type RoundTimings, roundResult, roundSchedule, roundStatusAt } from '@pm/core/rounds';
+import { asc, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import type { Clock } from '../chain/clock.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { execute, queryRows } from '../db/query-rows.ts';
+import { oracleRounds } from '../db/schema.ts';
+import { AppError } from '../http/app-error.ts';
+import type { Job } from '../jobs/job-runner.ts';
+import { recordRoundSettlement } from '../leaderboard/user-stats.ts';
+import type { PriceSource } from '../prices/price-feed.ts';
+import { priceSampleAt } from '../prices/price-samples.ts';
+import { publish } from '../realtime/publish.ts';
+import type { RoundRow, StoredRoundResult } from './oracle-rounds.ts';
+import { settleRoundPayouts } from './settle-round-payouts.ts';
+
+// The round engine (DESIGN "Oracle rounds", spec §4). Round n runs on the n-th ROUND_INTERVAL_S
+// boundary: upcoming → live at start → locked at lock (lock price) → ended at close (close price,
+// result, payouts). Prices come from the stored samples at or just before each instant, never
+// from a live read, so a tick that runs late (or twice) decides exactly what a punctual one would,
+// and a catch-up after downtime finds no price for instants it missed and cancels those rounds
+// instead of inventing one.
+//
+// Safe on every instance at once (DESIGN "Scale"): a tick runs in one transaction under a
+// try-advisory-lock (another instance busy → this one skips), and every transition is also a
+// conditional update, so nothing happens twice even without the lock.
+//
+// Started/stopped is the data itself: the engine runs while some round is upcoming, live or
+// locked. Genesis creates the first rounds; reset cancels and refunds every open round, which
+// stops it. With `autoGenesis` (local chain) a database that never had a round starts by itself.
+
+/** Advisory lock (key, schema): per schema, so deployments or test files sharing a database never wait on each other. */
+export const ROUND_ENGINE_LOCK_KEY = 8_173_101;
+
+export type CancelReason = 'lock_price_missing' | 'close_price_missing' | 'reset';
+
+export type EngineReport = {
+  created: number[];
+  started: number[];
+  locked: number[];
+  ended: Array<{ epoch: number; result: StoredRoundResult; reason?: CancelReason }>;
+};
+
+export type RoundEngineDeps = {
+  db: Db;
+  clock: Clock;
+  timings: RoundTimings;
+  feeBps: number;
+  /** ORACLE_MAX_AGE_S: a price older than this at the instant counts as missing. */
+  maxAgeS: number;
+  priceSource: PriceSource;
+  autoGenesis: boolean;
+  logger?: FastifyBaseLogger;
+};
+
+const OPEN_STATUSES = ['upcoming', 'live', 'locked'];
+
+type FeedReading = { price: bigint; updatedAt: Date; roundId: string | null };
+
+export function createRoundEngine(deps: RoundEngineDeps) {
+  const emptyReport = (): EngineReport => ({ created: [], started: [], locked: [], ended: [] });
+
+  /** One step of the world: every transition whose instant has passed, then the rounds ahead. */
+  async function tick(): Promise<EngineReport> {
+    return deps.db.transaction(async (tx) => {
+      const report = emptyReport();
+      if (!(await tryLock(tx))) return report;
+      const nowMs = deps.clock.now().getTime();
+      const open = await openRounds(tx);
+      if (open.length === 0) {
+        if (!deps.autoGenesis || (await anyRoundExists(tx))) return report;
+        await createRoundsAhead(tx, nowMs, report);
+      } else {
+        const feed = { lastRoundId: await lastUsedFeedRoundId(tx) };
+        for (const round of open) await advance(tx, round, nowMs, feed, report);
+        await createRoundsAhead(tx, nowMs, report);
+      }
+      await announce(tx, report);
+      return report;
+    });
+  }
+
+  /** Operator action: start the rounds (the first one still open for bets, and the next). */
+  async function genesis(): Promise<EngineReport> {
+    return deps.db.transaction(async (tx) => {
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(${ROUND_ENGINE_LOCK_KEY}, hashtext(current_schema()))`,
+      );
+      if ((await openRounds(tx)).length > 0) throw new AppError('ROUNDS_ALREADY_STARTED');
+      const report = emptyReport();
+      await createRoundsAhead(tx, deps.clock.now().getTime(), report);
+      await announce(tx, report);
+      return report;
+    });
+  }
+
+  /** Operator action: cancel and refund every open round; the engine stays stopped until genesis. */
+  async function reset(): Promise<EngineReport> {
+    return deps.db.transaction(async (tx) => {
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(${ROUND_ENGINE_LOCK_KEY}, hashtext(current_schema()))`,
+      );
+      const report = emptyReport();
+      for (const round of await openRounds(tx)) await cancel(tx, round.epoch, 'reset', report);
+      await announce(tx, report);
+      return report;
+    });
+  }
+
+  async function advance(
+    tx: Tx,
+    round: RoundRow,
+    nowMs: number,
+    feed: { lastRoundId: bigint | null },
+    report: EngineReport,
+  ): Promise<void> {
+    let status = round.status;
+    let lockPrice = round.lockPrice;
+    if (status === 'upcoming' && nowMs >= round.startTime.getTime()) {
+      status = 'live';
+      if (nowMs < round.lockTime.getTime()) {
+        await execute(
+          tx,
+          sql`update oracle_rounds set status = 'live', updated_at = now()
+              where epoch = ${round.epoch} and status = 'upcoming'`,
+        );
+        report.started.push(round.epoch);
+      }
+    }
+    if (status === 'live' && nowMs >= round.lockTime.getTime()) {
+      const reading = await priceAt(tx, round.lockTime, feed);
+      if (!reading) return cancel(tx, round.epoch, 'lock_price_missing', report);
+      const changed = await execute(
+        tx,
+        sql`update oracle_rounds set status = 'locked', lock_price = ${reading.price},
+              lock_price_round_id = ${reading.roundId}, lock_price_at = ${reading.updatedAt},
+              price_source = ${deps.priceSource}, updated_at = now()
+            where epoch = ${round.epoch} and status in ('upcoming', 'live')`,
+      );
+      if (changed === 0) return;
+      report.locked.push(round.epoch);
+      status = 'locked';
+      lockPrice = reading.price;
+    }
+    if (status === 'locked' && nowMs >= round.closeTime.getTime() && lockPrice !== null) {
+      const reading = await priceAt(tx, round.closeTime, feed);
+      if (!reading) return cancel(tx, round.epoch, 'close_price_missing', report);
+      const result = roundResult(lockPrice, reading.price);
+      const changed = await execute(
+        tx,
+        sql`update oracle_rounds set status = 'ended', close_price = ${reading.price},
+              close_price_round_id = ${reading.roundId}, close_price_at = ${reading.updatedAt},
+              result = ${result}, updated_at = now()
+            where epoch = ${round.epoch} and status = 'locked'`,
+      );
+      if (changed === 0) return;
+      await settle(tx, round.epoch, result);
+      report.ended.push({ epoch: round.epoch, result });
+    }
+  }
+
+  async function cancel(tx: Tx, epoch: number, reason: CancelReason, report: EngineReport): Promise<void> {
+    const changed = await execute(
+      tx,
+      sql`update oracle_rounds set status = 'ended', result = 'cancelled', cancel_reason = ${reason},
+            updated_at = now()
+          where epoch = ${epoch} and status in ('upcoming', 'live', 'locked')`,
+    );
+    if (changed === 0) return;
+    await settle(tx, epoch, 'cancelled');
+    report.ended.push({ epoch, result: 'cancelled', reason });
+    deps.logger?.warn({ epoch, reason }, 'oracle round cancelled; every stake is refunded');
+  }
+
+  async function settle(tx: Tx, epoch: number, result: StoredRoundResult): Promise<void> {
+    await settleRoundPayouts(tx, { epoch, result, feeBps: deps.feeBps });
+    await recordRoundSettlement(tx, epoch);
+  }
+
+  /**
+   * The stored sample at or just before `instant` (DESIGN: a price older than ORACLE_MAX_AGE_S
+   * counts as missing): positive, updated within maxAgeS of the instant, and — for feeds with
+   * round ids — not from an older feed round than one already used (equal is fine: #56).
+   */
+  async function priceAt(
+    tx: Tx,
+    instant: Date,
+    feed: { lastRoundId: bigint | null },
+  ): Promise<FeedReading | null> {
+    const sample = await priceSampleAt(tx, {
+      source: deps.priceSource,
+      instant,
+      withinS: deps.maxAgeS,
+    });
+    if (!sample || sample.price <= 0n) return null;
+    if (sample.updatedAt.getTime() < instant.getTime() - deps.maxAgeS * 1000) return null;
+    if (sample.feedRoundId !== null) {
+      const roundId = BigInt(sample.feedRoundId);
+      if (feed.lastRoundId !== null && roundId < feed.lastRoundId) return null;
+      feed.lastRoundId = roundId;
+    }
+    return { price: sample.price, updatedAt: sample.updatedAt, roundId: sample.feedRoundId };
+  }
+
+  async function lastUsedFeedRoundId(tx: Tx): Promise<bigint | null> {
+    const [row] = await queryRows(
+      tx,
+      sql`select max(id)::text as id from (
+            select lock_price_round_id::numeric as id from oracle_rounds
+              where price_source = ${deps.priceSource} and lock_price_round_id is not null
+            union all
+            select close_price_round_id::numeric from oracle_rounds
+              where price_source = ${deps.priceSource} and close_price_round_id is not null
+          ) used`,
+      z.object({ id: z.string().nullable() }),
+    );
+    return row?.id ? BigInt(row.id) : null;
+  }
+
+  /**
+   * Makes sure the round of the current interval (while it is still open for bets) and the next one
+   * exist. Never creates a round whose lock has passed: it could take no bets and have no lock
+   * price. Epochs a reset has just cancelled cannot be reused, so genesis right after a reset goes
+   * on to the first unused epoch.
+   */
+  async function createRoundsAhead(tx: Tx, nowMs: number, report: EngineReport): Promise<void> {
+    const nowS = nowMs / 1000;
+    const current = epochAt(nowS, deps.timings);
+    const targets =
+      nowS < roundSchedule(current, deps.timings).lockTime ? [current, current + 1] : [current + 1];
+    let openAhead = 0;
+    for (const epoch of targets) {
+      if ((await createRound(tx, epoch, nowS, report)) || (await isOpen(tx, epoch))) openAhead += 1;
+    }
+    for (let epoch = current + 2; openAhead === 0 && epoch < current + 8; epoch++) {
+      if ((await createRound(tx, epoch, nowS, report)) || (await isOpen(tx, epoch))) openAhead += 1;
+    }
+  }
+
+  async function createRound(tx: Tx, epoch: number, nowS: number, report: EngineReport): Promise<boolean> {
+    const schedule = roundSchedule(epoch, deps.timings);
+    const rows = await tx
+      .insert(oracleRounds)
+      .values({
+        epoch,
+        status: roundStatusAt(schedule, nowS),
+        startTime: new Date(schedule.startTime * 1000),
+        lockTime: new Date(schedule.lockTime * 1000),
+        closeTime: new Date(schedule.closeTime * 1000),
+      })
+      .onConflictDoNothing()
+      .returning({ epoch: oracleRounds.epoch });
+    const row = rows[0];
+    if (row) report.created.push(row.epoch);
+    return row !== undefined;
+  }
+
+  async function isOpen(tx: Tx, epoch: number): Promise<boolean> {
+    const rows = await queryRows(
+      tx,
+      sql`select 1 as one from oracle_rounds where epoch = ${epoch} and status in ('upcoming', 'live', 'locked')`,
+      z.object({ one: z.number() }),
+    );
+    return rows.length > 0;
+  }
+
+  async function announce(tx: Tx, report: EngineReport): Promise<void> {
+    const epochs = new Set([
+      ...report.created,
+      ...report.started,
+      ...report.locked,
+      ...report.ended.map((ended) => ended.epoch),
+    ]);
+    for (const epoch of [...epochs].sort((a, b) => a - b)) await publish(tx, { topic: 'rounds', id: epoch });
+  }
+
+  const job: Job = {
+    name: 'oracle-rounds',
+    intervalMs: 1_000,
+    async run() {
+      const report = await tick();
+      if (report.locked.length || report.ended.length) {
+        deps.logger?.info(
+          { locked: report.locked, ended: report.ended, created: report.created },
+          'oracle rounds advanced',
+        );
+      }
+    },
+  };
+
+  return { tick, genesis, reset, job };
+}
+
+export type RoundEngine = ReturnType<typeof createRoundEngine>;
+
+async function tryLock(tx: Tx): Promise<boolean> {
+  const [row] = await queryRows(
+    tx,
+    sql`select pg_try_advisory_xact_lock(${ROUND_ENGINE_LOCK_KEY}, hashtext(current_schema())) as locked`,
+    z.object({ locked: z.boolean() }),
+  );
+  return row?.locked === true;
+}
+
+async function openRounds(tx: Tx): Promise<RoundRow[]> {
+  return tx
+    .select()
+    .from(oracleRounds)
+    .where(inArray(oracleRounds.status, OPEN_STATUSES))
+    .orderBy(asc(oracleRounds.epoch))
+    .for('update');
+}
+
+async function anyRoundExists(tx: Tx): Promise<boolean> {
+  const rows = await tx.select({ epoch: oracleRounds.epoch }).from(oracleRounds).limit(1);
+  return rows.length > 0;
+}

@@ -1,0 +1,41 @@
+// DESIGN "Oracle rounds": the BNB/USD price comes from one of three feeds behind one interface,
+// chosen by PRICE_FEED. Prices are integers scaled by 1e8 (spec §9, Chainlink's 8 decimals).
+
+export type PriceSource = 'chainlink' | 'ticker' | 'simulated';
+
+export type PriceReading = {
+  /** USD × 1e8. */
+  price: bigint;
+  /** When the feed says the price was updated (Chainlink's updatedAt), not when we asked. */
+  updatedAt: Date;
+  /** The feed's own round id (Chainlink), or null for feeds without one. */
+  roundId: string | null;
+  source: PriceSource;
+  /** A fallback: the last good reading, repeated because the feed did not answer this time. */
+  stale: boolean;
+};
+
+export type PriceFeed = {
+  readonly source: PriceSource;
+  /** One reading; rejects with a PriceFeedError when the feed has nothing usable. */
+  read(): Promise<PriceReading>;
+};
+
+export type PriceFeedErrorCode =
+  | 'UNAVAILABLE'
+  | 'TIMEOUT'
+  | 'HTTP_ERROR'
+  | 'BAD_RESPONSE'
+  | 'NON_POSITIVE'
+  | 'STALE'
+  | 'ROUND_REGRESSED';
+
+export class PriceFeedError extends Error {
+  override readonly name = 'PriceFeedError';
+  readonly code: PriceFeedErrorCode;
+
+  constructor(code: PriceFeedErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}

@@ -1,0 +1,67 @@
+import type { Clock } from '../chain/clock.ts';
+import type { PriceFeed, PriceReading } from './price-feed.ts';
+
+// The offline default feed (PRICE_FEED=simulated): a seeded random walk, labelled "Simulated" in
+// the UI. Tests and the e2e suite set its next value (setPrice), through POST /api/dev/price on
+// the local chain only.
+
+const DEFAULT_START = 600_00000000n; // 600 USD × 1e8
+const MIN_PRICE = 1_00000000n; // never walks below 1 USD
+
+export type SimulatedFeed = PriceFeed & {
+  /** The next reading answers exactly `price`; with `hold`, every reading does until the next call. */
+  setPrice(price: bigint, options?: { hold?: boolean }): void;
+  /** Continues the walk from `price` (the last stored sample), unless it has already begun. */
+  resumeFrom(price: bigint): void;
+};
+
+export function createSimulatedFeed(deps: { clock: Clock; seed?: number; start?: bigint }): SimulatedFeed {
+  const random = mulberry32(deps.seed ?? 0x5eed_b0b);
+  let price = deps.start ?? DEFAULT_START;
+  let next: bigint | undefined;
+  let held = false;
+  let readings = 0;
+
+  return {
+    source: 'simulated',
+    setPrice(value, options = {}) {
+      if (value <= 0n) throw new RangeError('a price must be positive');
+      next = value;
+      held = options.hold ?? false;
+    },
+    resumeFrom(value) {
+      if (readings === 0 && next === undefined && value > 0n) price = value;
+    },
+    async read(): Promise<PriceReading> {
+      if (next !== undefined) {
+        price = next;
+        if (!held) next = undefined;
+      } else {
+        // A step of up to ±0.05 % (±5000 parts in 10^7): the feel of a calm few seconds of BNB/USD.
+        const step = BigInt(Math.round((random() * 2 - 1) * 5000));
+        price += (price * step) / 10_000_000n;
+        if (price < MIN_PRICE) price = MIN_PRICE;
+      }
+      readings += 1;
+      return {
+        price,
+        updatedAt: deps.clock.now(),
+        roundId: null,
+        source: 'simulated',
+        stale: false,
+      };
+    },
+  };
+}
+
+/** A small, fast, seedable PRNG (Tommy Ettinger's mulberry32): the same seed gives the same walk. */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}

@@ -1,0 +1,31 @@
+import type { ResolverAnswer } from './resolver-answer.ts';
+
+// DESIGN "Markets": YES/NO at or above the confidence threshold settles the market; anything else
+// (UNDECIDABLE, low confidence, an answer off-schema, an endpoint that failed) is a failed attempt,
+// retried with exponential backoff until the budget is spent, then the market is voided.
+
+export type ResolutionDecision =
+  | { kind: 'settle'; result: 'YES' | 'NO'; answer: ResolverAnswer }
+  | { kind: 'retry'; reason: string };
+
+export function decideResolution(answer: ResolverAnswer, minConfidence: number): ResolutionDecision {
+  if (answer.verdict === 'UNDECIDABLE') {
+    return { kind: 'retry', reason: `UNDECIDABLE (confidence ${answer.confidence}): ${answer.analysis}` };
+  }
+  if (answer.confidence < minConfidence) {
+    return {
+      kind: 'retry',
+      reason: `${answer.verdict} with confidence ${answer.confidence}, below ${minConfidence}: ${answer.analysis}`,
+    };
+  }
+  return { kind: 'settle', result: answer.verdict, answer };
+}
+
+/** First retry after 5 minutes, doubling, at most 6 hours apart. */
+export const RETRY_BASE_S = 300;
+export const RETRY_MAX_S = 6 * 3600;
+
+/** Seconds to wait after the `attempts`-th failed attempt (1-based). */
+export function retryDelayS(attempts: number): number {
+  return Math.min(RETRY_MAX_S, RETRY_BASE_S * 2 ** Math.max(0, Math.min(attempts - 1, 16)));
+}

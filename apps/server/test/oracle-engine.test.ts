@@ -1,0 +1,344 @@
+import { computeRoundPayouts } from '@pm/core/payouts';
+import { parseUsdPrice } from '@pm/core/price';
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { oracleBets, oracleRounds, outbox, userStats } from '../src/db/schema.ts';
+import { AppError } from '../src/http/app-error.ts';
+import {
+  at,
+  clearOracleTables,
+  createTestEngine,
+  insertSample,
+  NOON_EPOCH,
+  PLAYERS,
+  placeBet,
+} from './support/oracle-fixtures.ts';
+import { openTestDatabase, type TestDatabase } from './support/test-database.ts';
+
+const E = NOON_EPOCH;
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(() => database?.close());
+beforeEach(() => clearOracleTables(database.db));
+
+const round = async (epoch: number) => {
+  const [row] = await database.db.select().from(oracleRounds).where(eq(oracleRounds.epoch, epoch));
+  if (!row) throw new Error(`no round ${epoch}`);
+  return row;
+};
+const betsOf = (epoch: number) =>
+  database.db.select().from(oracleBets).where(eq(oracleBets.epoch, epoch)).orderBy(asc(oracleBets.id));
+
+/** Genesis at 12:00:10 and one bet per entry, placed at 12:01:00. */
+async function startWithBets(
+  engineFeeBps: number,
+  entries: Array<{ position: 'bull' | 'bear'; bnb: string; user?: string }>,
+) {
+  const t = createTestEngine(database.db, { feeBps: engineFeeBps });
+  t.clock.set(at(10));
+  await t.engine.genesis();
+  for (const [i, entry] of entries.entries()) {
+    await placeBet(database.db, {
+      epoch: E,
+      position: entry.position,
+      bnb: entry.bnb,
+      user: entry.user ?? PLAYERS[i % PLAYERS.length] ?? PLAYERS[0],
+      blockTime: at(60),
+    });
+  }
+  return t;
+}
+
+/** Runs the engine at the lock (12:05) and the close (12:10) with the given prices sampled just before. */
+async function lockAndClose(t: ReturnType<typeof createTestEngine>, lockUsd: string, closeUsd: string) {
+  await insertSample(database.db, { usd: lockUsd, at: at(299) });
+  // Taken after the lock instant: must not be the lock price.
+  await insertSample(database.db, { usd: '999.00', at: at(301) });
+  t.clock.set(at(300));
+  const locked = await t.engine.tick();
+  await insertSample(database.db, { usd: closeUsd, at: at(598) });
+  t.clock.set(at(600.4));
+  const ended = await t.engine.tick();
+  return { locked, ended };
+}
+
+describe('round schedule', () => {
+  test('genesis inside the betting window opens the current round and creates the next as upcoming', async () => {
+    const t = createTestEngine(database.db);
+    t.clock.set(at(10));
+    const report = await t.engine.genesis();
+    expect(report.created).toEqual([E, E + 1]);
+    const current = await round(E);
+    expect(current).toMatchObject({
+      status: 'live',
+      startTime: at(0),
+      lockTime: at(300),
+      closeTime: at(600),
+    });
+    expect(await round(E + 1)).toMatchObject({ status: 'upcoming', startTime: at(600), lockTime: at(900) });
+  });
+
+  test('genesis after the betting window starts with the next round, never a round it cannot take bets on', async () => {
+    const t = createTestEngine(database.db);
+    t.clock.set(at(400));
+    expect((await t.engine.genesis()).created).toEqual([E + 1]);
+    expect((await round(E + 1)).status).toBe('upcoming');
+  });
+
+  test('genesis while rounds run is refused', async () => {
+    const t = createTestEngine(database.db);
+    t.clock.set(at(10));
+    await t.engine.genesis();
+    const error = await t.engine.genesis().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error instanceof AppError && error.code).toBe('ROUNDS_ALREADY_STARTED');
+  });
+
+  test('without genesis the engine does nothing; with autoGenesis an empty database starts by itself', async () => {
+    const manual = createTestEngine(database.db);
+    manual.clock.set(at(10));
+    expect((await manual.engine.tick()).created).toEqual([]);
+    const auto = createTestEngine(database.db, { autoGenesis: true });
+    auto.clock.set(at(10));
+    expect((await auto.engine.tick()).created).toEqual([E, E + 1]);
+  });
+
+  test('an upcoming round goes live at its start and the one after it is created then', async () => {
+    const t = createTestEngine(database.db);
+    t.clock.set(at(10));
+    await t.engine.genesis();
+    await insertSample(database.db, { usd: '600', at: at(299) });
+    t.clock.set(at(300));
+    await t.engine.tick();
+    await insertSample(database.db, { usd: '600', at: at(599) });
+    t.clock.set(at(600));
+    const report = await t.engine.tick();
+    expect(report).toMatchObject({ started: [E + 1], created: [E + 2] });
+    expect((await round(E + 1)).status).toBe('live');
+    expect((await round(E + 2)).status).toBe('upcoming');
+  });
+
+  test('a tick before an instant changes nothing, and running a tick twice does nothing the second time', async () => {
+    const t = createTestEngine(database.db);
+    t.clock.set(at(10));
+    await t.engine.genesis();
+    await insertSample(database.db, { usd: '600', at: at(298) });
+    t.clock.set(at(299.9));
+    expect(await t.engine.tick()).toEqual({ created: [], started: [], locked: [], ended: [] });
+    t.clock.set(at(300));
+    expect((await t.engine.tick()).locked).toEqual([E]);
+    expect(await t.engine.tick()).toEqual({ created: [], started: [], locked: [], ended: [] });
+  });
+});
+
+describe('lock, close and payouts', () => {
+  test('the lock price is the sample at or just before the lock; the close decides the result and the payouts', async () => {
+    const t = await startWithBets(300, [
+      { position: 'bull', bnb: '1' },
+      { position: 'bull', bnb: '3' },
+      { position: 'bear', bnb: '2' },
+    ]);
+    const { locked, ended } = await lockAndClose(t, '600.12345678', '600.2');
+    expect(locked.locked).toEqual([E]);
+    expect(ended.ended).toEqual([{ epoch: E, result: 'bull' }]);
+    const row = await round(E);
+    expect(row).toMatchObject({
+      status: 'ended',
+      result: 'bull',
+      lockPrice: parseUsdPrice('600.12345678'),
+      closePrice: parseUsdPrice('600.2'),
+      lockPriceAt: at(299),
+      closePriceAt: at(598),
+      priceSource: 'simulated',
+      totalUpAmount: 4n * 10n ** 18n,
+      totalDownAmount: 2n * 10n ** 18n,
+      upCount: 2,
+      downCount: 1,
+    });
+    const bets = await betsOf(E);
+    const expected = computeRoundPayouts({
+      bets: bets.map((bet) => ({
+        id: bet.id,
+        side: bet.position === 'bull' ? 'bull' : 'bear',
+        amountWei: bet.amount,
+      })),
+      result: 'bull',
+      feeBps: 300,
+    });
+    // Fee 3 % of 6 BNB taken first; the bulls share 5.82 BNB 1:3; the bear gets 0.
+    expect(bets.map((bet) => bet.payoutAmount)).toEqual([
+      1_455_000_000_000_000_000n,
+      4_365_000_000_000_000_000n,
+      0n,
+    ]);
+    expect(expected.payouts.map((payout) => payout.returnWei)).toEqual([
+      1_455_000_000_000_000_000n,
+      4_365_000_000_000_000_000n,
+    ]);
+  });
+
+  test('the leaderboard counts the round once: winnings are profit, every bet on it settled', async () => {
+    const t = await startWithBets(0, [
+      { position: 'bull', bnb: '1', user: PLAYERS[0] },
+      { position: 'bear', bnb: '1', user: PLAYERS[1] },
+    ]);
+    await lockAndClose(t, '600', '590');
+    const stats = await database.db.select().from(userStats).orderBy(asc(userStats.address));
+    const byAddress = Object.fromEntries(stats.map((row) => [row.address, row]));
+    expect(byAddress[PLAYERS[1]]).toMatchObject({ totalWinnings: 10n ** 18n, wonBets: 1, settledBets: 1 });
+    expect(byAddress[PLAYERS[0]]).toMatchObject({ totalWinnings: 0n, wonBets: 0, settledBets: 1 });
+  });
+
+  test('a draw refunds every stake', async () => {
+    const t = await startWithBets(300, [
+      { position: 'bull', bnb: '1' },
+      { position: 'bear', bnb: '0.5' },
+    ]);
+    const { ended } = await lockAndClose(t, '600', '600');
+    expect(ended.ended).toEqual([{ epoch: E, result: 'draw' }]);
+    expect((await betsOf(E)).map((bet) => bet.payoutAmount)).toEqual([10n ** 18n, 5n * 10n ** 17n]);
+  });
+
+  test('a one-sided round that the bets lose refunds every stake', async () => {
+    const t = await startWithBets(300, [
+      { position: 'bull', bnb: '1' },
+      { position: 'bull', bnb: '2' },
+    ]);
+    await lockAndClose(t, '600', '599');
+    expect((await round(E)).result).toBe('bear');
+    expect((await betsOf(E)).map((bet) => bet.payoutAmount)).toEqual([10n ** 18n, 2n * 10n ** 18n]);
+  });
+
+  test('a one-sided round that the bets win returns the pool minus the fee, pro rata', async () => {
+    const t = await startWithBets(300, [
+      { position: 'bear', bnb: '1' },
+      { position: 'bear', bnb: '3' },
+    ]);
+    await lockAndClose(t, '600', '599');
+    expect((await betsOf(E)).map((bet) => bet.payoutAmount)).toEqual([
+      970_000_000_000_000_000n,
+      2_910_000_000_000_000_000n,
+    ]);
+  });
+
+  test('an empty round ends with its result and nothing to pay', async () => {
+    const t = await startWithBets(0, []);
+    const { ended } = await lockAndClose(t, '600', '601');
+    expect(ended.ended).toEqual([{ epoch: E, result: 'bull' }]);
+  });
+});
+
+describe('missing and stale prices', () => {
+  test('a lock price older than ORACLE_MAX_AGE_S at the lock cancels the round and refunds every stake', async () => {
+    const t = await startWithBets(0, [
+      { position: 'bull', bnb: '1' },
+      { position: 'bear', bnb: '2' },
+    ]);
+    // Sampled just before the lock, but the feed itself had not updated for 121 s.
+    await insertSample(database.db, { usd: '600', at: at(299), updatedAt: at(299 - 121) });
+    t.clock.set(at(300));
+    const report = await t.engine.tick();
+    expect(report.ended).toEqual([{ epoch: E, result: 'cancelled', reason: 'lock_price_missing' }]);
+    expect(await round(E)).toMatchObject({ status: 'ended', result: 'cancelled', lockPrice: null });
+    expect((await betsOf(E)).map((bet) => bet.payoutAmount)).toEqual([10n ** 18n, 2n * 10n ** 18n]);
+  });
+
+  test('no sample near the close cancels the round; nothing counts on the leaderboard', async () => {
+    const t = await startWithBets(0, [
+      { position: 'bull', bnb: '1' },
+      { position: 'bear', bnb: '1' },
+    ]);
+    await insertSample(database.db, { usd: '600', at: at(299) });
+    t.clock.set(at(300));
+    await t.engine.tick();
+    // The last sample before the close is 301 s old.
+    t.clock.set(at(600));
+    const report = await t.engine.tick();
+    expect(report.ended).toEqual([{ epoch: E, result: 'cancelled', reason: 'close_price_missing' }]);
+    expect((await betsOf(E)).every((bet) => bet.payoutAmount === bet.amount)).toBe(true);
+    const stats = await database.db.select().from(userStats);
+    expect(stats.every((row) => row.settledBets === 0 && row.totalWinnings === 0n)).toBe(true);
+  });
+
+  test('a feed round id may repeat but never go back', async () => {
+    const t = await startWithBets(0, [{ position: 'bull', bnb: '1' }]);
+    await insertSample(database.db, { usd: '600', at: at(299), roundId: '18446744073709551620' });
+    t.clock.set(at(300));
+    await t.engine.tick();
+    expect((await round(E)).lockPriceRoundId).toBe('18446744073709551620');
+    await insertSample(database.db, { usd: '610', at: at(599), roundId: '18446744073709551619' });
+    t.clock.set(at(600));
+    expect((await t.engine.tick()).ended).toEqual([
+      { epoch: E, result: 'cancelled', reason: 'close_price_missing' },
+    ]);
+
+    // The same round id at lock and close is fine (pancake-smart-contracts#56).
+    await insertSample(database.db, { usd: '600', at: at(899), roundId: '18446744073709551620' });
+    t.clock.set(at(900));
+    await t.engine.tick();
+    await insertSample(database.db, { usd: '601', at: at(1199), roundId: '18446744073709551620' });
+    t.clock.set(at(1200));
+    expect((await t.engine.tick()).ended).toEqual([{ epoch: E + 1, result: 'bull' }]);
+  });
+
+  test('after a 25-minute outage the missed rounds are cancelled and refunded, and rounds start again', async () => {
+    const t = await startWithBets(0, [
+      { position: 'bull', bnb: '1' },
+      { position: 'bear', bnb: '1' },
+    ]);
+    await insertSample(database.db, { usd: '600', at: at(290) });
+    t.clock.set(at(300));
+    expect((await t.engine.tick()).locked).toEqual([E]);
+
+    // Down from 12:05 to 12:30: no samples, no ticks.
+    t.clock.set(at(300 + 25 * 60));
+    const report = await t.engine.tick();
+    expect(report.ended).toEqual([
+      { epoch: E, result: 'cancelled', reason: 'close_price_missing' },
+      { epoch: E + 1, result: 'cancelled', reason: 'lock_price_missing' },
+    ]);
+    // 12:30 is the start of E + 3: it opens for bets; E + 2 ran entirely while down and never existed.
+    expect(report.created).toEqual([E + 3, E + 4]);
+    expect((await round(E + 3)).status).toBe('live');
+    const rounds = await database.db.select().from(oracleRounds).orderBy(asc(oracleRounds.epoch));
+    expect(rounds.map((row) => row.epoch)).toEqual([E, E + 1, E + 3, E + 4]);
+    expect(rounds.every((row) => row.closePrice === null)).toBe(true);
+    expect((await betsOf(E)).map((bet) => bet.payoutAmount)).toEqual([10n ** 18n, 10n ** 18n]);
+
+    // The sampler is back: the new round locks and closes normally.
+    await insertSample(database.db, { usd: '600', at: at(1800 + 299) });
+    t.clock.set(at(1800 + 300));
+    expect((await t.engine.tick()).locked).toEqual([E + 3]);
+  });
+});
+
+describe('operator reset', () => {
+  test('reset cancels and refunds every open round and stops; genesis then starts on a fresh epoch', async () => {
+    const t = await startWithBets(0, [{ position: 'bull', bnb: '1' }]);
+    const report = await t.engine.reset();
+    expect(report.ended).toEqual([
+      { epoch: E, result: 'cancelled', reason: 'reset' },
+      { epoch: E + 1, result: 'cancelled', reason: 'reset' },
+    ]);
+    expect((await betsOf(E))[0]?.payoutAmount).toBe(10n ** 18n);
+
+    const auto = createTestEngine(database.db, { autoGenesis: true });
+    auto.clock.set(at(20));
+    expect(await auto.engine.tick()).toEqual({ created: [], started: [], locked: [], ended: [] });
+
+    t.clock.set(at(30));
+    expect((await t.engine.genesis()).created).toEqual([E + 2]);
+    expect((await round(E + 2)).status).toBe('upcoming');
+  });
+
+  test('every change is announced on the rounds topic, in the same transaction', async () => {
+    const t = createTestEngine(database.db);
+    t.clock.set(at(10));
+    await t.engine.genesis();
+    const events = await database.db.select().from(outbox).where(eq(outbox.topic, 'rounds'));
+    expect(events.map((event) => event.payload)).toEqual([{ id: E }, { id: E + 1 }]);
+  });
+});

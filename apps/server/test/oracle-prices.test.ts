@@ -1,0 +1,111 @@
+import { PriceHistoryResponseSchema, PriceResponseSchema } from '@pm/core/contract/vault';
+import { desc, eq } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { outbox, priceSamples } from '../src/db/schema.ts';
+import { createPriceSampler } from '../src/prices/price-sampler.ts';
+import { createSimulatedFeed } from '../src/prices/simulated-feed.ts';
+import { startTestApp, type TestApp } from './support/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ ROUND_INTERVAL_S: '60', BETTING_WINDOW_S: '30' });
+});
+afterAll(() => t?.close());
+
+const getPrice = () => t.app.inject({ method: 'GET', url: '/api/prices/BNB' });
+const setPrice = (body: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/api/dev/price', payload: body });
+
+describe('BNB price endpoints', () => {
+  test('before the first sample the price is 503 PRICE_UNAVAILABLE', async () => {
+    const response = await getPrice();
+    expect(response.statusCode).toBe(503);
+    expect(response.json().error.code).toBe('PRICE_UNAVAILABLE');
+  });
+
+  test('the sampler stores a reading and the price is served from it, labelled simulated', async () => {
+    await t.runJobs();
+    const response = await getPrice();
+    expect(response.statusCode).toBe(200);
+    const body = PriceResponseSchema.parse(response.json());
+    expect(body).toMatchObject({ symbol: 'BNB', source: 'simulated', stale: false });
+    const events = await t.db.select().from(outbox).where(eq(outbox.topic, 'prices'));
+    expect(events.length).toBeGreaterThan(0);
+  });
+
+  test('on the local chain POST /api/dev/price sets the simulated price and samples it at once', async () => {
+    const response = await setPrice({ usd: '612.34' });
+    expect(response.statusCode).toBe(200);
+    expect(PriceResponseSchema.parse(response.json()).usd).toBe('612.34000000');
+    expect(PriceResponseSchema.parse((await getPrice()).json()).usd).toBe('612.34000000');
+    // Held by default: the sampler keeps reading it.
+    await t.advanceTime(3);
+    await t.runJobs();
+    const [latest] = await t.db.select().from(priceSamples).orderBy(desc(priceSamples.sampledAt)).limit(1);
+    expect(latest?.price).toBe(612_34000000n);
+  });
+
+  test('the dev price control refuses nonsense', async () => {
+    expect((await setPrice({ usd: '-1' })).statusCode).toBe(400);
+    expect((await setPrice({ usd: '612.34', extra: 1 })).statusCode).toBe(400);
+  });
+
+  test('the history of the last hour is thinned to one point per 30 s, oldest first', async () => {
+    for (let i = 0; i < 5; i++) {
+      await t.advanceTime(20);
+      await setPrice({ usd: `${600 + i}` });
+    }
+    const body = PriceHistoryResponseSchema.parse(
+      (await t.app.inject({ method: 'GET', url: '/api/prices/BNB/history' })).json(),
+    );
+    const times = body.points.map((point) => Date.parse(point.at));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(body.points.at(-1)?.usd).toBe('604.00000000');
+    expect(body.points.length).toBeGreaterThanOrEqual(4);
+    expect(body.points.length).toBeLessThanOrEqual(7);
+  });
+
+  test('a price not refreshed for ORACLE_MAX_AGE_S is 503; one not refreshed for a few samples is marked stale', async () => {
+    await setPrice({ usd: '601' });
+    await t.advanceTime(10);
+    expect(PriceResponseSchema.parse((await getPrice()).json()).stale).toBe(true);
+    await t.advanceTime(121);
+    expect((await getPrice()).statusCode).toBe(503);
+  });
+
+  test('two samplers on one database store one sample per interval between them', async () => {
+    await t.advanceTime(60);
+    const logger = pino({ level: 'silent' });
+    const samplers = [1, 2].map((seed) =>
+      createPriceSampler({
+        db: t.db,
+        feed: createSimulatedFeed({ clock: t.clock, seed }),
+        clock: t.clock,
+        logger,
+      }),
+    );
+    const before = (await t.db.select().from(priceSamples)).length;
+    await Promise.all(samplers.map((sampler) => sampler.job.run()));
+    await Promise.all(samplers.map((sampler) => sampler.job.run()));
+    expect((await t.db.select().from(priceSamples)).length).toBe(before + 1);
+  });
+});
+
+describe('dev price control on a real chain', () => {
+  test('is not there unless the chain is local', async () => {
+    const { loadConfig } = await import('../src/config/config.ts');
+    const config = loadConfig({ CHAIN_ID: '97', VAULT_ADDRESS: t.config.vault.address, LOG_LEVEL: 'silent' });
+    const { createApp } = await import('../src/app.ts');
+    const { createFeatures } = await import('../src/features.ts');
+    const deps = { ...t.deps, config };
+    const features = createFeatures(deps, pino({ level: 'silent' }));
+    const app = await createApp(deps, { features: features.routes });
+    try {
+      const response = await app.inject({ method: 'POST', url: '/api/dev/price', payload: { usd: '1' } });
+      expect(response.statusCode).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+});

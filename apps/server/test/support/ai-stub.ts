@@ -1,0 +1,100 @@
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+
+// A loopback OpenAI-compatible chat-completions server (CONVENTIONS: fake only what lies outside
+// the product, and then with a real HTTP server). Tests set what it answers and read what it got.
+
+export type StubRequest = { method: string; url: string; headers: IncomingHttpHeaders; body: unknown };
+export type StubReply = { status: number; body: string } | 'hang';
+export type StubHandler = (request: StubRequest) => StubReply | Promise<StubReply>;
+
+export type Verdict = { verdict: string; confidence: number; analysis: string; sources: string[] };
+
+/** A chat completion whose message content is `content` (an object is JSON-encoded). */
+export function completion(content: string | object): StubReply {
+  const text = typeof content === 'string' ? content : JSON.stringify(content);
+  return {
+    status: 200,
+    body: JSON.stringify({
+      id: 'chatcmpl-stub',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+    }),
+  };
+}
+
+export function verdict(overrides: Partial<Verdict> = {}): StubReply {
+  return completion({
+    verdict: 'YES',
+    confidence: 90,
+    analysis: 'It happened.',
+    sources: ['https://example.com/report'],
+    ...overrides,
+  });
+}
+
+export async function startAiStub() {
+  const requests: StubRequest[] = [];
+  let handler: StubHandler = () => verdict();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // kept as text
+      }
+      const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+      requests.push(request);
+      const reply = await handler(request);
+      if (reply === 'hang') return;
+      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('stub did not get a port');
+  return {
+    /** What AI_BASE_URL should be. */
+    url: `http://127.0.0.1:${address.port}/v1`,
+    requests,
+    reply(next: StubHandler) {
+      handler = next;
+    },
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+export type AiStub = Awaited<ReturnType<typeof startAiStub>>;
+
+/** The system and user texts of a chat-completions request body. */
+export function messagesOf(request: StubRequest | undefined): { system: string; user: string } {
+  const body = request?.body;
+  if (!body || typeof body !== 'object' || !('messages' in body) || !Array.isArray(body.messages)) {
+    throw new Error('not a chat-completions request');
+  }
+  const messages: unknown[] = body.messages;
+  const find = (role: string) => {
+    const message: unknown = messages.find(
+      (each: unknown) => typeof each === 'object' && each !== null && 'role' in each && each.role === role,
+    );
+    if (
+      !message ||
+      typeof message !== 'object' ||
+      !('content' in message) ||
+      typeof message.content !== 'string'
+    ) {
+      throw new Error(`no ${role} message`);
+    }
+    return message.content;
+  };
+  return { system: find('system'), user: find('user') };
+}
