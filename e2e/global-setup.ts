@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from '../apps/server/src/dev/local-chain.ts';
+import { completion, startAiStub } from '../apps/server/test/support/ai-stub.ts';
 import { buildWeb, startStack } from '../scripts/stack.ts';
 
 /**
@@ -12,6 +13,17 @@ import { buildWeb, startStack } from '../scripts/stack.ts';
 export default async function globalSetup() {
   if (!process.env.E2E_SKIP_BUILD) buildWeb();
   const dataDir = mkdtempSync(join(tmpdir(), 'pm-e2e-'));
+  // The AI vendor lies outside the product: a loopback OpenAI-compatible server stands in, and a
+  // test sets its next verdict with POST {E2E_AI_URL}/__verdict.
+  const ai = await startAiStub();
+  let verdict: object = { verdict: 'YES', confidence: 95, analysis: 'The stub judge says YES.', sources: [] };
+  ai.reply((request) => {
+    if (request.url.endsWith('/__verdict')) {
+      if (typeof request.body === 'object' && request.body !== null) verdict = request.body;
+      return { status: 204, body: '' };
+    }
+    return completion(verdict);
+  });
   const stack = await startStack({
     port: await findFreePort(),
     rpcPort: await findFreePort(),
@@ -23,7 +35,8 @@ export default async function globalSetup() {
       ROUND_INTERVAL_S: '60',
       BETTING_WINDOW_S: '30',
       OPERATOR_ADDRESSES: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
-      ...(process.env.E2E_AI_BASE_URL ? { AI_BASE_URL: process.env.E2E_AI_BASE_URL } : {}),
+      AI_BASE_URL: ai.url,
+      AI_API_KEY: 'stub',
     },
     log: (line) => {
       if (process.env.E2E_SERVER_LOG) process.stdout.write(`[server] ${line}\n`);
@@ -31,8 +44,10 @@ export default async function globalSetup() {
   });
   process.env.E2E_BASE_URL = stack.baseUrl;
   process.env.E2E_RPC_URL = stack.rpcUrl;
+  process.env.E2E_AI_URL = ai.url;
   return async () => {
     await stack.stop();
+    await ai.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -1,0 +1,37 @@
+import { createPublicClient, createTestClient, http } from 'viem';
+
+// The local chain from a test's side: read balances, move time. The server's clock follows the
+// chain's (CLOCK=chain on 31337), so moving chain time moves deadlines and rounds too.
+
+function rpcUrl(): string {
+  const url = process.env.E2E_RPC_URL;
+  if (!url) throw new Error('E2E_RPC_URL is not set: run through the Playwright global setup');
+  return url;
+}
+
+export async function balanceOf(address: `0x${string}`): Promise<bigint> {
+  return createPublicClient({ transport: http(rpcUrl()) }).getBalance({ address });
+}
+
+/** Moves chain time forward and mines a block; the server follows within a second. */
+export async function advanceChainTime(seconds: number): Promise<void> {
+  const client = createTestClient({ mode: 'hardhat', transport: http(rpcUrl()) });
+  await client.increaseTime({ seconds });
+  await client.mine({ blocks: 1 });
+}
+
+/** Sets what the stub AI judge answers next (see global-setup.ts). */
+export async function setAiVerdict(verdict: {
+  verdict: 'YES' | 'NO' | 'UNDECIDABLE';
+  confidence: number;
+  analysis: string;
+}): Promise<void> {
+  const url = process.env.E2E_AI_URL;
+  if (!url) throw new Error('E2E_AI_URL is not set');
+  const response = await fetch(`${url}/__verdict`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ sources: ['https://example.com/evidence'], ...verdict }),
+  });
+  if (!response.ok) throw new Error(`the AI stub answered ${response.status}`);
+}
