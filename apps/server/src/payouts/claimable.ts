@@ -1,8 +1,12 @@
 import { normalizeAddress } from '@pm/core/address';
+import { BetStatusSchema } from '@pm/core/contract/markets';
 import type { ClaimableResponse } from '@pm/core/contract/users';
+import { claimableAmountWei } from '@pm/core/market-rules';
 import { and, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { bets, markets, oracleBets, oracleRounds } from '../db/schema.ts';
+import { toUserBetDto } from '../markets/market-serializers.ts';
+import { toWireOracleBet } from '../oracle/oracle-rounds.ts';
 
 /**
  * What an address can claim now (spec §7 claimable reads, case-insensitive): settled market bets
@@ -46,47 +50,11 @@ export async function readClaimable(db: DbOrTx, rawAddress: string): Promise<Cla
   return {
     markets: {
       totalWei: marketsWei.toString(),
-      bets: marketRows.map(({ bet, market }) => ({
-        id: bet.id,
-        marketId: bet.marketId,
-        userAddress: bet.userAddress,
-        prediction: bet.prediction === 'NO' ? 'NO' : 'YES',
-        amountWei: bet.amount.toString(),
-        potentialPayoutWei: bet.potentialPayout.toString(),
-        payoutWei: bet.payoutAmount?.toString() ?? null,
-        status: bet.status === 'refunded' ? 'refunded' : 'won',
-        isCreator: bet.isCreator,
-        txHash: bet.txHash,
-        createdAt: bet.createdAt.toISOString(),
-        market: {
-          title: market.title,
-          status: 'settled',
-          result:
-            market.result === 'YES' || market.result === 'NO' || market.result === 'VOID'
-              ? market.result
-              : null,
-          category: market.category as ClaimableResponse['markets']['bets'][number]['market']['category'],
-          deadline: market.deadline.toISOString(),
-        },
-      })),
+      bets: marketRows.map(({ bet, market }) => toUserBetDto(bet, market)),
     },
     oracle: {
       totalWei: oracleWei.toString(),
-      bets: roundRows.map(({ bet, result }) => ({
-        id: bet.id,
-        epoch: bet.epoch,
-        userAddress: bet.userAddress,
-        position: bet.position === 'bear' ? 'bear' : 'bull',
-        amountWei: bet.amount.toString(),
-        payoutWei: bet.payoutAmount?.toString() ?? null,
-        claimed: bet.claimed,
-        roundResult:
-          result === 'bull' || result === 'bear' || result === 'draw' || result === 'cancelled'
-            ? result
-            : null,
-        txHash: bet.txHash,
-        createdAt: bet.createdAt.toISOString(),
-      })),
+      bets: roundRows.map(({ bet, result }) => toWireOracleBet(bet, result)),
     },
   };
 }
