@@ -1,0 +1,135 @@
+import { normalizeAddress } from '@pm/core/address';
+import { ClaimResponseSchema } from '@pm/core/contract/claims';
+import { ConfigResponseSchema } from '@pm/core/contract/config';
+import {
+  CreateMarketResponseSchema,
+  JoinMarketResponseSchema,
+  MarketDetailResponseSchema,
+} from '@pm/core/contract/markets';
+import { encodeIntent, marketContentHash } from '@pm/core/intent';
+import { createWalletClient, defineChain, http } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import type { z } from 'zod';
+
+// Server-side moves for e2e tests that need a world to look at (a settled market, a winner):
+// real payments from unlocked Hardhat dev accounts, then the real API. What the user does is
+// still driven through the browser in the tests themselves.
+
+const MNEMONIC = 'test test test test test test test test test test test junk';
+
+const env = (name: 'E2E_BASE_URL' | 'E2E_RPC_URL') => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+};
+
+/** Address of Hardhat dev account #index (funded, unlocked on the node). */
+export function devAddress(index: number): `0x${string}` {
+  return mnemonicToAccount(MNEMONIC, { addressIndex: index }).address;
+}
+
+async function pay(from: `0x${string}`, value: bigint, data: `0x${string}`): Promise<`0x${string}`> {
+  const rpcUrl = env('E2E_RPC_URL');
+  const chain = defineChain({
+    id: 31337,
+    name: 'Local',
+    nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  const config = ConfigResponseSchema.parse(await getJson('/api/config'));
+  const wallet = createWalletClient({ account: from, chain, transport: http(rpcUrl) });
+  return wallet.sendTransaction({ to: normalizeAddress(config.vaultAddress), value, data });
+}
+
+async function getJson(path: string): Promise<unknown> {
+  const response = await fetch(`${env('E2E_BASE_URL')}${path}`);
+  return response.json();
+}
+
+async function post<T extends z.ZodType>(path: string, body: unknown, schema: T): Promise<z.infer<T>> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const response = await fetch(`${env('E2E_BASE_URL')}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (response.status === 202) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      continue;
+    }
+    const json: unknown = await response.json();
+    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
+    return schema.parse(json);
+  }
+  throw new Error(`${path} stayed pending`);
+}
+
+export async function createMarketViaApi(input: {
+  from: `0x${string}`;
+  description: string;
+  prediction: 'YES' | 'NO';
+  amountWei: bigint;
+  category?: 'crypto' | 'social_media' | 'gaming' | 'politics' | 'sports';
+}) {
+  const content = {
+    category: input.category ?? 'crypto',
+    duration: 'hourly' as const,
+    description: input.description,
+  };
+  const txHash = await pay(
+    input.from,
+    input.amountWei,
+    encodeIntent({ kind: 'create', contentHash: marketContentHash(content), prediction: input.prediction }),
+  );
+  return post(
+    '/api/markets',
+    {
+      ...content,
+      txHash,
+      creatorAddress: input.from,
+      prediction: input.prediction,
+      amountWei: input.amountWei.toString(),
+    },
+    CreateMarketResponseSchema,
+  );
+}
+
+export async function joinMarketViaApi(input: {
+  marketId: number;
+  from: `0x${string}`;
+  prediction: 'YES' | 'NO';
+  amountWei: bigint;
+}) {
+  const txHash = await pay(
+    input.from,
+    input.amountWei,
+    encodeIntent({ kind: 'bet', marketId: input.marketId, prediction: input.prediction }),
+  );
+  return post(
+    `/api/markets/${input.marketId}/bets`,
+    { txHash, userAddress: input.from, prediction: input.prediction, amountWei: input.amountWei.toString() },
+    JoinMarketResponseSchema,
+  );
+}
+
+export async function getMarket(id: number) {
+  return MarketDetailResponseSchema.parse(await getJson(`/api/markets/${id}`));
+}
+
+export async function claimViaApi(userAddress: `0x${string}`, scope: 'markets' | 'oracle' | 'all') {
+  return post('/api/claims', { userAddress, scope }, ClaimResponseSchema);
+}
+
+/** Polls until `read` answers something truthy (the server's jobs run every few seconds). */
+export async function eventually<T>(
+  read: () => Promise<T | null | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}

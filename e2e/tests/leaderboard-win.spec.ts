@@ -1,0 +1,55 @@
+import { shortenAddress } from '@pm/core/address';
+import { parseEther } from 'viem';
+import {
+  claimViaApi,
+  createMarketViaApi,
+  devAddress,
+  eventually,
+  getMarket,
+  joinMarketViaApi,
+} from '../support/api.ts';
+import { advanceChainTime, balanceOf, setAiVerdict } from '../support/chain.ts';
+import { expect, test } from '../support/fixtures.ts';
+
+test('A settled win reaches the leaderboard, and its claim pays exactly stake plus profit', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const winner = devAddress(11);
+  const loser = devAddress(12);
+  const { market } = await createMarketViaApi({
+    from: winner,
+    description: 'Will the leaderboard e2e test find its winner?',
+    prediction: 'YES',
+    amountWei: parseEther('0.01'),
+  });
+  await joinMarketViaApi({
+    marketId: market.id,
+    from: loser,
+    prediction: 'NO',
+    amountWei: parseEther('0.02'),
+  });
+
+  await setAiVerdict({ verdict: 'YES', confidence: 96, analysis: 'The e2e judge found it happened.' });
+  await advanceChainTime(3601);
+  const settled = await eventually(async () => {
+    const detail = await getMarket(market.id);
+    return detail.market.status === 'settled' ? detail.market : null;
+  }, 45_000);
+  expect(settled).toMatchObject({ result: 'YES', aiConfidence: 96 });
+
+  const before = await balanceOf(winner);
+  const claim = await claimViaApi(winner, 'markets');
+  expect(claim).toMatchObject({
+    success: true,
+    totalWei: parseEther('0.03').toString(),
+    payoutStatus: 'confirmed',
+  });
+  // The vault pays the gas: the winner receives exactly stake + the losing pool.
+  expect((await balanceOf(winner)) - before).toBe(parseEther('0.03'));
+
+  await page.goto('/leaderboard');
+  const row = page.getByRole('row').filter({ hasText: shortenAddress(winner) });
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('0.0200 BNB');
+});
