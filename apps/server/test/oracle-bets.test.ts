@@ -240,12 +240,12 @@ describe('POST /api/oracle/bets', () => {
   test('a transfer whose intent the request misstated is still recorded as its intent says, from the chain', async () => {
     // The INTENT_MISMATCH payment above paid for `bear`: vault reconciliation found it on chain.
     const bets = await t.db.select().from(oracleBets).where(eq(oracleBets.epoch, epoch));
-    expect(bets.filter((bet) => bet.position === 'bear').map((bet) => bet.amount).sort()).toEqual([
-      parseEther('0.01'),
-      parseEther('0.01'),
-      parseEther('0.02'),
-      parseEther('0.03'),
-    ]);
+    expect(
+      bets
+        .filter((bet) => bet.position === 'bear')
+        .map((bet) => bet.amount)
+        .sort(),
+    ).toEqual([parseEther('0.01'), parseEther('0.01'), parseEther('0.02'), parseEther('0.03')]);
   });
 
   test('at the close the dev-set price decides: the bull side wins the pool', async () => {

@@ -1,7 +1,5 @@
 import { normalizeAddress } from '@pm/core/address';
-import { BetStatusSchema } from '@pm/core/contract/markets';
 import type { ClaimableResponse } from '@pm/core/contract/users';
-import { claimableAmountWei } from '@pm/core/market-rules';
 import { and, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { bets, markets, oracleBets, oracleRounds } from '../db/schema.ts';

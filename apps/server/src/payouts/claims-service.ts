@@ -1,6 +1,5 @@
 import { normalizeAddress } from '@pm/core/address';
 import type { ClaimBody, ClaimResponse } from '@pm/core/contract/claims';
-import { claimableAmountWei } from '@pm/core/market-rules';
 import { formatBnb } from '@pm/core/money';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';

@@ -1,12 +1,18 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import oracleEn from '../features/oracle/locales/en.json';
+import oracleZh from '../features/oracle/locales/zh.json';
 import en from './en.json';
 import zh from './zh.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-export const resources = { en: { translation: en }, zh: { translation: zh } } as const;
+// Features keep their strings in features/<name>/locales (one top-level key each, e.g. "oracle").
+export const resources = {
+  en: { translation: { ...en, ...oracleEn } },
+  zh: { translation: { ...zh, ...oracleZh } },
+} as const;
 
 /** BCP 47 tags for the `lang` attribute, so screen readers and fonts pick the right language. */
 const HTML_LANG: Record<Language, string> = { en: 'en', zh: 'zh-CN' };

@@ -1,10 +1,11 @@
 import 'i18next';
+import type oracleEn from '../features/oracle/locales/en.json';
 import type en from './en.json';
 
 // Type-checked keys: `t('wallet.connect')` compiles, a misspelt key does not.
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en };
+    resources: { translation: typeof en & typeof oracleEn };
   }
 }

@@ -1,4 +1,100 @@
-/** Spec §2 /oracle-predictions: price, rounds and claims. Filled by the oracle issue. */
+import { CircleAlert } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { useAppConfig } from '../../../api/get-app-config.ts';
+import { apiErrorMessage } from '../../../lib/error-message.ts';
+import { Button } from '../../../ui/button.tsx';
+import { Card } from '../../../ui/card.tsx';
+import { Skeleton } from '../../../ui/skeleton.tsx';
+import { StatusMessage } from '../../../ui/status-message.tsx';
+import { useWallet } from '../../wallet/hooks/use-wallet.ts';
+import { usePrice } from '../api/get-price.ts';
+import { useRounds } from '../api/get-rounds.ts';
+import { useConcludedRound } from '../hooks/use-concluded-round.ts';
+import { useOracleRealtime } from '../hooks/use-oracle-realtime.ts';
+import { useServerNow } from '../hooks/use-server-now.ts';
+import { BetPanel } from './bet-panel.tsx';
+import { ClaimableCard } from './claimable-card.tsx';
+import { ConcludedRoundModal } from './concluded-round-modal.tsx';
+import { LeaderboardLinkCard } from './leaderboard-link-card.tsx';
+import { LiveNotice } from './live-notice.tsx';
+import { OperatorControls, useIsOperator } from './operator-controls.tsx';
+import { PriceCard } from './price-card.tsx';
+import { RoundCard } from './round-card.tsx';
+import { WaitingState } from './waiting-state.tsx';
+
+/**
+ * Spec §2 /oracle-predictions: live-mode notice, the current round (LIVE) with the bet panel, the
+ * NEXT and LAST rounds, the BNB/USD price, claimable winnings, the leaderboard card, operator
+ * controls for operators, and the concluded-round modal. Rounds refresh every second and on
+ * realtime pushes; countdowns run on the server's clock.
+ */
 export function OracleBoard() {
-  return <div data-slot="oracle-board" />;
+  const { t } = useTranslation();
+  const { data: config } = useAppConfig();
+  const wallet = useWallet();
+  const isOperator = useIsOperator(wallet.address);
+  const rounds = useRounds();
+  const price = usePrice();
+  const nowS = useServerNow(rounds.data?.serverTime, rounds.dataUpdatedAt);
+  const concluded = useConcludedRound(rounds.data?.previous ?? null);
+  useOracleRealtime();
+
+  const data = rounds.data;
+  const current = data?.current ?? null;
+  const started = data?.started ?? true;
+
+  return (
+    <div className="flex flex-col gap-6">
+      <p className="-mt-4 text-muted">{t('oracle.subtitle')}</p>
+      <LiveNotice />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
+          {rounds.isPending ? (
+            <Card aria-busy="true" className="flex flex-col gap-4 p-5">
+              <span className="sr-only">{t('oracle.loading')}</span>
+              <Skeleton className="h-6 w-40" />
+              <Skeleton className="h-32 w-full" />
+            </Card>
+          ) : rounds.isError && !data ? (
+            <Card>
+              <StatusMessage
+                tone="error"
+                icon={<CircleAlert />}
+                action={
+                  <Button
+                    variant="outline"
+                    onClick={() => void rounds.refetch()}
+                    disabled={rounds.isFetching}
+                  >
+                    {t('app.retry')}
+                  </Button>
+                }
+              >
+                {apiErrorMessage(t, rounds.error, t('oracle.loadFailed'))}
+              </StatusMessage>
+            </Card>
+          ) : current ? (
+            <RoundCard variant="current" round={current} nowS={nowS} lastPriceUsd={price.data?.usd ?? null}>
+              <BetPanel round={current} nowS={nowS} />
+            </RoundCard>
+          ) : (
+            <WaitingState started={started} intervalS={config.roundIntervalS} />
+          )}
+          {data && (data.next || data.previous) && (
+            <div className="grid gap-6 sm:grid-cols-2">
+              {data.next && <RoundCard variant="next" round={data.next} nowS={nowS} />}
+              {data.previous && <RoundCard variant="previous" round={data.previous} nowS={nowS} />}
+            </div>
+          )}
+        </div>
+        <div className="flex min-w-0 flex-col gap-6">
+          <PriceCard currentRound={current} />
+          {wallet.address && <ClaimableCard address={wallet.address} />}
+          <LeaderboardLinkCard />
+          {wallet.address && isOperator && <OperatorControls address={wallet.address} started={started} />}
+        </div>
+      </div>
+      <ConcludedRoundModal round={concluded.announced} onClose={concluded.dismiss} />
+    </div>
+  );
 }

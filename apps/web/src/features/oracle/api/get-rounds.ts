@@ -1,0 +1,24 @@
+import { REFRESH_MS } from '@pm/core/constants';
+import { type RoundsResponse, RoundsResponseSchema } from '@pm/core/contract/oracle';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiGet } from '../../../lib/api-client.ts';
+
+/** GET /api/oracle/rounds: current, next and previous round by the spec §4 rules, plus server time. */
+export function getRounds(options: { signal?: AbortSignal } = {}): Promise<RoundsResponse> {
+  return apiGet('/api/oracle/rounds', RoundsResponseSchema, options);
+}
+
+export const ROUNDS_QUERY_KEY = ['oracle', 'rounds'] as const;
+
+/** Spec §9: every 1 s, on top of the realtime `rounds` pushes. */
+export function roundsQueryOptions() {
+  return queryOptions({
+    queryKey: ROUNDS_QUERY_KEY,
+    queryFn: ({ signal }) => getRounds({ signal }),
+    refetchInterval: REFRESH_MS.oracleRounds,
+  });
+}
+
+export function useRounds() {
+  return useQuery(roundsQueryOptions());
+}

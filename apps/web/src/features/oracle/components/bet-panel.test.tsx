@@ -1,0 +1,131 @@
+import type { Round } from '@pm/core/contract/oracle';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider } from 'react-i18next';
+import { Toaster } from 'sonner';
+import { defineChain } from 'viem';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createConfig, http, mock, WagmiProvider } from 'wagmi';
+import { connect } from 'wagmi/actions';
+import type { AppConfig } from '../../../api/get-app-config.ts';
+import { createI18n } from '../../../i18n/i18n.ts';
+import { WalletContext } from '../../wallet/wallet-context.ts';
+import { BetPanel } from './bet-panel.tsx';
+
+// Spec §5 oracle bet validation, in the spec's words, before any payment is attempted.
+
+afterEach(cleanup);
+
+const chain = defineChain({
+  id: 31337,
+  name: 'Local Hardhat',
+  nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
+  rpcUrls: { default: { http: ['http://127.0.0.1:9'] } },
+});
+
+const appConfig: AppConfig = {
+  chainId: 31337,
+  chainName: 'Local Hardhat',
+  rpcUrl: 'http://127.0.0.1:9',
+  explorerUrl: null,
+  vaultAddress: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+  minMarketBetWei: '5000000000000000',
+  minOracleBetWei: '10000000000000000',
+  marketFeeBps: 0,
+  oracleFeeBps: 0,
+  roundIntervalS: 600,
+  bettingWindowS: 300,
+  priceFeed: 'simulated',
+  aiConfigured: false,
+  claimsEnabled: true,
+  operatorAddresses: [],
+  serverTime: '2025-06-01T12:00:00.000Z',
+};
+
+const START = Date.parse('2025-06-01T12:00:00Z') / 1000;
+const liveRound: Round = {
+  epoch: 2_914_632,
+  status: 'live',
+  startTime: new Date(START * 1000).toISOString(),
+  lockTime: new Date((START + 300) * 1000).toISOString(),
+  closeTime: new Date((START + 600) * 1000).toISOString(),
+  lockPrice: null,
+  closePrice: null,
+  totalUpWei: '0',
+  totalDownWei: '0',
+  upCount: 0,
+  downCount: 0,
+  result: null,
+  cancelReason: null,
+  priceSource: null,
+  lockPriceAt: null,
+  lockFeedRoundId: null,
+  closePriceAt: null,
+  closeFeedRoundId: null,
+};
+
+async function renderPanel(options: { connected: boolean; round?: Round; nowS?: number }) {
+  const wagmiConfig = createConfig({
+    chains: [chain],
+    connectors: [
+      mock({ accounts: ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8'], features: { reconnect: true } }),
+    ],
+    transports: { [chain.id]: http() },
+  });
+  const connector = wagmiConfig.connectors[0];
+  if (options.connected && connector) await connect(wagmiConfig, { connector, chainId: chain.id });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  queryClient.setQueryData(['config'], appConfig);
+  render(
+    <QueryClientProvider client={queryClient}>
+      <WagmiProvider config={wagmiConfig}>
+        <WalletContext value={{ chain, connect: () => {}, isConnecting: false }}>
+          <I18nextProvider i18n={createI18n()}>
+            <BetPanel round={options.round ?? liveRound} nowS={options.nowS ?? START + 60} />
+            <Toaster />
+          </I18nextProvider>
+        </WalletContext>
+      </WagmiProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe('BetPanel', () => {
+  test('UP is chosen and 0.01 BNB is the amount by default, in steps of 0.01', async () => {
+    await renderPanel({ connected: false });
+    expect(screen.getByRole('button', { name: 'UP' }).getAttribute('aria-pressed')).toBe('true');
+    const amount = screen.getByLabelText('Amount (BNB)');
+    expect(amount).toHaveProperty('value', '0.01');
+    expect(amount.getAttribute('step')).toBe('0.01');
+    expect(amount.getAttribute('min')).toBe('0.01');
+    await userEvent.click(screen.getByRole('button', { name: 'DOWN' }));
+    expect(screen.getByRole('button', { name: 'Bet DOWN' })).toBeDefined();
+  });
+
+  test('Without a wallet: "Please connect your wallet to place a bet"', async () => {
+    await renderPanel({ connected: false });
+    await userEvent.click(screen.getByRole('button', { name: 'Bet UP' }));
+    expect(await screen.findByText('Please connect your wallet to place a bet')).toBeDefined();
+  });
+
+  test('Below 0.01 BNB, or not a number: "Minimum bet is 0.01 BNB"', async () => {
+    await renderPanel({ connected: true });
+    const amount = screen.getByLabelText('Amount (BNB)');
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '0.009');
+    await userEvent.click(screen.getByRole('button', { name: 'Bet UP' }));
+    expect(await screen.findByText('Minimum bet is 0.01 BNB')).toBeDefined();
+  });
+
+  test('A locked round, or a live one past its lock: "You can only bet on live rounds"', async () => {
+    await renderPanel({ connected: true, round: { ...liveRound, status: 'locked', lockPrice: '600' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Bet UP' }));
+    expect(await screen.findByText('You can only bet on live rounds')).toBeDefined();
+    cleanup();
+    await renderPanel({ connected: true, nowS: START + 300 });
+    await userEvent.click(screen.getByRole('button', { name: 'Bet UP' }));
+    // Toasts live in one store for the page: the first one is still there.
+    await waitFor(() => expect(screen.getAllByText('You can only bet on live rounds')).toHaveLength(2));
+  });
+});

@@ -1,0 +1,226 @@
+import { MIN_ORACLE_BET_WEI, ORACLE_BET_DEFAULT, ORACLE_BET_STEP, type Position } from '@pm/core/constants';
+import type { Round } from '@pm/core/contract/oracle';
+import { encodeIntent } from '@pm/core/intent';
+import { formatBnb, parseBnb } from '@pm/core/money';
+import { useQueryClient } from '@tanstack/react-query';
+import { ArrowDown, ArrowUp, LoaderCircle } from 'lucide-react';
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { getAddress } from 'viem';
+import { useAppConfig } from '../../../api/get-app-config.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { cx } from '../../../lib/cx.ts';
+import { apiErrorMessage } from '../../../lib/error-message.ts';
+import { useSendPayment } from '../../wallet/hooks/use-send-payment.ts';
+import { useWallet } from '../../wallet/hooks/use-wallet.ts';
+import { paymentErrorMessage } from '../../wallet/utils/payment-error-message.ts';
+import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
+import { placeOracleBet } from '../api/place-oracle-bet.ts';
+import { estimatedReturnWei, roundTimes } from '../utils/round-view.ts';
+
+type Stage = 'idle' | 'paying' | 'recording';
+
+const MIN_BET_TEXT = formatBnb(MIN_ORACLE_BET_WEI, { decimals: 18, trim: true });
+
+/**
+ * Spec §2/§5 bet panel: UP or DOWN, amount (step 0.01, default 0.01), the spec's validation toasts,
+ * then the payment to the vault carrying its intent (pm1:round:<epoch>:<position>), its progress,
+ * and the bet recorded by the server from the confirmed payment.
+ */
+export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
+  const { t } = useTranslation();
+  const { data: appConfig } = useAppConfig();
+  const wallet = useWallet();
+  const payment = useSendPayment();
+  const queryClient = useQueryClient();
+  const amountId = useId();
+  const [position, setPosition] = useState<Position>('bull');
+  const [amountText, setAmountText] = useState(ORACLE_BET_DEFAULT);
+  const [stage, setStage] = useState<Stage>('idle');
+  const busy = stage !== 'idle';
+  const isOpen = round.status === 'live' && nowS < roundTimes(round).lockTime;
+
+  const amountWei = parseAmount(amountText);
+  const estimate =
+    amountWei !== null && amountWei >= MIN_ORACLE_BET_WEI
+      ? estimatedReturnWei(round, position, amountWei, appConfig.oracleFeeBps)
+      : null;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!wallet.isConnected || !wallet.address) return void toast.error(t('oracle.bet.connect'));
+    if (amountWei === null || amountWei < MIN_ORACLE_BET_WEI)
+      return void toast.error(t('oracle.bet.minimum'));
+    if (!isOpen) return void toast.error(t('oracle.bet.onlyLive'));
+    if (!wallet.isCorrectChain) return void toast.error(t('wallet.wrongNetworkHint'));
+
+    const userAddress = wallet.address;
+    setStage('paying');
+    try {
+      let hash: `0x${string}`;
+      try {
+        ({ hash } = await payment.mutateAsync({
+          to: getAddress(appConfig.vaultAddress),
+          value: amountWei,
+          data: encodeIntent({ kind: 'round', epoch: round.epoch, position }),
+        }));
+      } catch (error) {
+        toast.error(paymentErrorMessage(t, error));
+        return;
+      }
+      setStage('recording');
+      try {
+        const answer = await placeOracleBet({
+          epoch: round.epoch,
+          position,
+          amountWei: amountWei.toString(),
+          userAddress,
+          txHash: hash,
+        });
+        if ('bet' in answer) {
+          toast.success(
+            t('oracle.bet.success', {
+              position: t(position === 'bull' ? 'oracle.bet.bull' : 'oracle.bet.bear'),
+              amount: formatBnb(amountWei, { decimals: 18, trim: true }),
+            }),
+          );
+        } else {
+          toast.info(t('oracle.bet.pending'));
+        }
+      } catch (error) {
+        toast.error(betErrorMessage(t, error));
+      }
+      await queryClient.invalidateQueries({ queryKey: ROUNDS_QUERY_KEY });
+    } finally {
+      setStage('idle');
+      payment.reset();
+    }
+  };
+
+  const progress =
+    stage === 'recording'
+      ? t('oracle.bet.recording')
+      : stage === 'paying' && payment.stage === 'waiting-for-confirmation'
+        ? t('oracle.bet.submitted')
+        : stage === 'paying'
+          ? t('oracle.bet.confirmInWallet')
+          : '';
+
+  return (
+    <form
+      onSubmit={(event) => void submit(event)}
+      className="flex flex-col gap-3 border-t border-line pt-4"
+      noValidate
+    >
+      <h3 className="text-sm font-semibold">{t('oracle.bet.title')}</h3>
+      <fieldset className="grid grid-cols-2 gap-2" disabled={busy}>
+        <legend className="sr-only">{t('oracle.bet.direction')}</legend>
+        <SideButton side="bull" selected={position === 'bull'} onSelect={setPosition} />
+        <SideButton side="bear" selected={position === 'bear'} onSelect={setPosition} />
+      </fieldset>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={amountId} className="text-xs text-muted">
+          {t('oracle.bet.amount')}
+        </label>
+        <input
+          id={amountId}
+          type="number"
+          inputMode="decimal"
+          min={MIN_BET_TEXT}
+          step={ORACLE_BET_STEP}
+          value={amountText}
+          onChange={(event) => setAmountText(event.target.value)}
+          disabled={busy}
+          aria-describedby={`${amountId}-hint`}
+          className="h-12 rounded-lg border border-line-strong bg-surface-2 px-3 text-lg font-semibold tabular-nums text-fg outline-none focus:border-brand"
+        />
+        <p id={`${amountId}-hint`} className="flex flex-wrap justify-between gap-2 text-xs text-muted">
+          <span>{t('oracle.bet.minHint', { amount: MIN_BET_TEXT })}</span>
+          {estimate !== null && (
+            <span className="tabular-nums">
+              {t('oracle.bet.potentialPayout')}:{' '}
+              {t('oracle.bet.potentialPayoutValue', { amount: formatBnb(estimate) })}
+            </span>
+          )}
+        </p>
+      </div>
+      {/* A plain button: the side's colour is the point, and the Button variants own their colours. */}
+      <button
+        type="submit"
+        disabled={busy}
+        className={cx(
+          'inline-flex h-12 w-full cursor-pointer items-center justify-center gap-2 rounded-lg px-6 text-base font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60',
+          position === 'bull'
+            ? 'bg-yes text-bg hover:bg-yes/90'
+            : 'bg-danger text-white hover:bg-danger-hover',
+          // Still pressable when closed: the answer is the spec's 'You can only bet on live rounds'.
+          !isOpen && 'opacity-60',
+        )}
+      >
+        {busy ? (
+          <LoaderCircle aria-hidden="true" className="size-5 motion-safe:animate-spin" />
+        ) : position === 'bull' ? (
+          <ArrowUp aria-hidden="true" className="size-5" />
+        ) : (
+          <ArrowDown aria-hidden="true" className="size-5" />
+        )}
+        {t(position === 'bull' ? 'oracle.bet.submitUp' : 'oracle.bet.submitDown')}
+      </button>
+      <p role="status" aria-label={t('oracle.bet.progress')} className="min-h-5 text-sm text-brand">
+        {progress}
+      </p>
+      {!isOpen && (
+        <p className="text-xs text-muted">
+          {t(round.status === 'upcoming' ? 'oracle.bet.notYet' : 'oracle.bet.closed')}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function SideButton({
+  side,
+  selected,
+  onSelect,
+}: {
+  side: Position;
+  selected: boolean;
+  onSelect: (side: Position) => void;
+}) {
+  const { t } = useTranslation();
+  const up = side === 'bull';
+  const Icon = up ? ArrowUp : ArrowDown;
+  return (
+    <button
+      type="button"
+      aria-pressed={selected}
+      title={t(up ? 'oracle.bet.upHint' : 'oracle.bet.downHint')}
+      onClick={() => onSelect(side)}
+      className={cx(
+        'flex h-12 cursor-pointer items-center justify-center gap-2 rounded-lg border-2 font-bold transition-colors disabled:cursor-not-allowed',
+        up ? 'border-yes' : 'border-no',
+        selected ? (up ? 'bg-yes text-bg' : 'bg-danger text-white') : up ? 'text-yes' : 'text-no',
+      )}
+    >
+      <Icon aria-hidden="true" className="size-5" />
+      {t(up ? 'oracle.bet.up' : 'oracle.bet.down')}
+    </button>
+  );
+}
+
+function parseAmount(text: string): bigint | null {
+  try {
+    return parseBnb(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The server's refusal in the spec's words where it has them (§5/§8), else the translated code. */
+function betErrorMessage(t: Parameters<typeof apiErrorMessage>[0], error: unknown): string {
+  if (error instanceof ApiError && error.code === 'AMOUNT_TOO_LOW') return t('oracle.bet.minimum');
+  if (error instanceof ApiError && error.code === 'ROUND_NOT_LIVE') return t('oracle.bet.onlyLive');
+  return apiErrorMessage(t, error, t('oracle.bet.failed'));
+}

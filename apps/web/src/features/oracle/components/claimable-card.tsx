@@ -1,0 +1,58 @@
+import { formatBnb, formatBnbWithUnit } from '@pm/core/money';
+import { Coins } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { apiErrorMessage } from '../../../lib/error-message.ts';
+import { Button } from '../../../ui/button.tsx';
+import { Card } from '../../../ui/card.tsx';
+import { useClaimOracleWinnings } from '../api/claim-winnings.ts';
+import { useClaimable } from '../api/get-claimable.ts';
+
+/**
+ * Spec §2 claimable winnings with Claim, for a connected wallet only: round winnings and refunds
+ * (every 5 s, spec §9), paid from the vault by POST /api/claims scope 'oracle'.
+ */
+export function ClaimableCard({ address }: { address: string }) {
+  const { t } = useTranslation();
+  const claimable = useClaimable(address);
+  const claim = useClaimOracleWinnings();
+  const oracle = claimable.data?.oracle;
+  const totalWei = oracle ? BigInt(oracle.totalWei) : 0n;
+  const rounds = new Set(oracle?.bets.map((bet) => bet.epoch)).size;
+
+  const onClaim = () =>
+    claim.mutate(address, {
+      onSuccess: (answer) => {
+        if (answer.success) {
+          toast.success(t('oracle.claim.success', { amount: formatBnb(BigInt(answer.totalWei)) }));
+        } else {
+          toast.error(answer.message || t('oracle.claim.failed'));
+        }
+      },
+      onError: (error) => toast.error(apiErrorMessage(t, error, t('oracle.claim.failed'))),
+    });
+
+  return (
+    <Card className="p-4 sm:p-5">
+      <section aria-label={t('oracle.claim.title')} className="flex flex-col gap-3">
+        <h2 className="flex items-center gap-2 text-sm font-semibold text-muted">
+          <Coins aria-hidden="true" className="size-4 text-brand" />
+          {t('oracle.claim.title')}
+        </h2>
+        <p className="text-2xl font-bold tabular-nums" data-testid="oracle-claimable">
+          {formatBnbWithUnit(totalWei)}
+        </p>
+        {totalWei > 0n ? (
+          <>
+            <p className="-mt-2 text-xs text-muted">{t('oracle.claim.rounds', { count: rounds })}</p>
+            <Button onClick={onClaim} disabled={claim.isPending} className="w-full">
+              {claim.isPending ? t('oracle.claim.claiming') : t('oracle.claim.button')}
+            </Button>
+          </>
+        ) : (
+          <p className="text-xs text-muted">{t('oracle.claim.none')}</p>
+        )}
+      </section>
+    </Card>
+  );
+}

@@ -1,0 +1,73 @@
+import type { OperatorAction } from '@pm/core/contract/oracle';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ShieldCheck } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { getAddress } from 'viem';
+import { useSignMessage } from 'wagmi';
+import { useAppConfig } from '../../../api/get-app-config.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { apiErrorMessage } from '../../../lib/error-message.ts';
+import { Button } from '../../../ui/button.tsx';
+import { Card } from '../../../ui/card.tsx';
+import { walletErrorMessage } from '../../wallet/utils/wallet-error-message.ts';
+import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
+import { runOperatorAction } from '../api/operator-action.ts';
+
+/** Whether the connected address is one of OPERATOR_ADDRESSES (GET /api/config). */
+export function useIsOperator(address: string | undefined): boolean {
+  const { data: config } = useAppConfig();
+  if (!address) return false;
+  return config.operatorAddresses.some((operator) => operator.toLowerCase() === address.toLowerCase());
+}
+
+/**
+ * Start Genesis Round / Reset Rounds, shown to an operator only and acting only with its signature
+ * (DESIGN "Operators"): the wallet signs the action and a single-use server nonce.
+ */
+export function OperatorControls({ address, started }: { address: string; started: boolean }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const signMessage = useSignMessage();
+  const action = useMutation({
+    mutationFn: (kind: OperatorAction) =>
+      runOperatorAction({
+        action: kind,
+        address,
+        sign: (message) => signMessage.mutateAsync({ account: getAddress(address), message }),
+      }),
+    onSuccess: (answer) => {
+      toast.success(
+        t(answer.action === 'genesis' ? 'oracle.operator.genesisDone' : 'oracle.operator.resetDone'),
+      );
+    },
+    onError: (error) =>
+      toast.error(
+        error instanceof ApiError
+          ? apiErrorMessage(t, error, t('oracle.operator.failed'))
+          : (walletErrorMessage(error) ?? t('oracle.operator.failed')),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ROUNDS_QUERY_KEY }),
+  });
+
+  return (
+    <Card className="p-4 sm:p-5">
+      <section aria-label={t('oracle.operator.title')} className="flex flex-col gap-3">
+        <h2 className="flex items-center gap-2 text-sm font-semibold text-muted">
+          <ShieldCheck aria-hidden="true" className="size-4 text-brand" />
+          {t('oracle.operator.title')}
+        </h2>
+        {started ? (
+          <Button variant="danger" disabled={action.isPending} onClick={() => action.mutate('reset')}>
+            {t('oracle.operator.reset')}
+          </Button>
+        ) : (
+          <Button disabled={action.isPending} onClick={() => action.mutate('genesis')}>
+            {t('oracle.operator.genesis')}
+          </Button>
+        )}
+        {action.isPending && <p className="text-xs text-brand">{t('oracle.operator.signing')}</p>}
+      </section>
+    </Card>
+  );
+}

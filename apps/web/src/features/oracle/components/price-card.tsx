@@ -1,0 +1,57 @@
+import type { Round } from '@pm/core/contract/oracle';
+import { FlaskConical } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Badge } from '../../../ui/badge.tsx';
+import { Card } from '../../../ui/card.tsx';
+import { usePrice, usePriceHistory } from '../api/get-price.ts';
+import { formatUsd } from '../utils/round-view.ts';
+import { PriceChart } from './price-chart.tsx';
+
+/**
+ * Spec §2 BNB/USD price card: the server's latest price (every 3 s and on realtime `prices`), its
+ * source ("Simulated" said plainly), and the last hour with the current round's lock price.
+ */
+export function PriceCard({ currentRound }: { currentRound: Round | null }) {
+  const { t, i18n } = useTranslation();
+  const price = usePrice();
+  const history = usePriceHistory();
+  const points = [...(history.data?.points ?? [])];
+  if (price.data) points.push({ usd: price.data.usd, at: price.data.updatedAt });
+  const lockPrice = currentRound?.status === 'locked' ? currentRound.lockPrice : null;
+
+  return (
+    <Card className="flex flex-col gap-3 p-4 sm:p-5">
+      <section aria-label={t('oracle.price.title')} className="flex flex-col gap-3">
+        <header className="flex items-center justify-between gap-2">
+          <h2 className="text-sm font-semibold text-muted">{t('oracle.price.title')}</h2>
+          <div className="flex gap-2">
+            {price.data?.stale && <Badge tone="no">{t('oracle.price.delayed')}</Badge>}
+            {price.data?.source === 'simulated' ? (
+              <Badge tone="brand" title={t('oracle.price.simulatedHint')}>
+                <FlaskConical aria-hidden="true" className="size-3.5" />
+                {t('oracle.price.simulated')}
+              </Badge>
+            ) : price.data ? (
+              <Badge>{t(`oracle.source.${price.data.source}`)}</Badge>
+            ) : null}
+          </div>
+        </header>
+        <p className="text-3xl font-bold tabular-nums" data-testid="bnb-price" aria-live="off">
+          {price.data
+            ? formatUsd(price.data.usd, 2)
+            : price.isError
+              ? t('oracle.price.unavailable')
+              : '\u00a0'}
+        </p>
+        {price.data && (
+          <p className="-mt-2 text-xs text-muted tabular-nums">
+            {t('oracle.price.updatedAt', {
+              time: new Date(price.data.updatedAt).toLocaleTimeString(i18n.language),
+            })}
+          </p>
+        )}
+        <PriceChart points={points} lockPrice={lockPrice} />
+      </section>
+    </Card>
+  );
+}

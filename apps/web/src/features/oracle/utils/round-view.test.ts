@@ -1,0 +1,67 @@
+import { describe, expect, test } from 'vitest';
+import { nextConcludedState, readLastSeenEpoch } from './concluded-round.ts';
+import {
+  estimatedReturnWei,
+  formatCountdown,
+  formatUsd,
+  formatUsdChange,
+  roundMultipliers,
+} from './round-view.ts';
+
+const BNB = 10n ** 18n;
+
+describe('round view helpers', () => {
+  test('countdowns read m:ss, and h:mm:ss past an hour', () => {
+    expect(formatCountdown(0)).toBe('0:00');
+    expect(formatCountdown(59.9)).toBe('0:59');
+    expect(formatCountdown(250)).toBe('4:10');
+    expect(formatCountdown(3723)).toBe('1:02:03');
+    expect(formatCountdown(-5)).toBe('0:00');
+  });
+
+  test('multipliers follow spec §9', () => {
+    expect(roundMultipliers({ totalUpWei: (3n * BNB).toString(), totalDownWei: BNB.toString() })).toEqual({
+      up: '1.33',
+      down: '4.00',
+    });
+    expect(roundMultipliers({ totalUpWei: '0', totalDownWei: '0' })).toEqual({ up: '0.00', down: '0.00' });
+  });
+
+  test('prices show 4 decimals and a signed change', () => {
+    expect(formatUsd('612.3456789')).toBe('$612.3456');
+    expect(formatUsd('612.3', 2)).toBe('$612.30');
+    expect(formatUsdChange('600', '600.25')).toBe('+$0.2500');
+    expect(formatUsdChange('600', '599')).toBe('-$1.0000');
+    expect(formatUsdChange('600', '600')).toBe('$0.0000');
+  });
+
+  test('the potential payout includes the stake and the new bet in the pools, fee first', () => {
+    const round = { totalUpWei: BNB.toString(), totalDownWei: BNB.toString() };
+    // 1 BNB more on UP: pool 3, UP side 2 → 1 × 3 / 2.
+    expect(estimatedReturnWei(round, 'bull', BNB, 0)).toBe((3n * BNB) / 2n);
+    expect(estimatedReturnWei(round, 'bull', BNB, 1000)).toBe((BNB * ((3n * BNB * 9n) / 10n)) / (2n * BNB));
+    expect(estimatedReturnWei({ totalUpWei: '0', totalDownWei: '0' }, 'bear', BNB, 0)).toBe(BNB);
+  });
+});
+
+describe('concluded-round modal state (spec §4)', () => {
+  test('the first visit only stores the latest ended epoch', () => {
+    expect(nextConcludedState(null, 10)).toEqual({ store: 10, announce: null });
+  });
+
+  test('a newer ended epoch is announced once and stored', () => {
+    expect(nextConcludedState(10, 11)).toEqual({ store: 11, announce: 11 });
+    expect(nextConcludedState(11, 11)).toEqual({ store: null, announce: null });
+  });
+
+  test('nothing ended yet, or an older epoch, changes nothing', () => {
+    expect(nextConcludedState(10, null)).toEqual({ store: null, announce: null });
+    expect(nextConcludedState(10, 9)).toEqual({ store: null, announce: null });
+  });
+
+  test('a stored value that is not an epoch counts as a first visit', () => {
+    expect(readLastSeenEpoch({ getItem: () => 'abc' })).toBeNull();
+    expect(readLastSeenEpoch({ getItem: () => '42' })).toBe(42);
+    expect(readLastSeenEpoch(undefined)).toBeNull();
+  });
+});

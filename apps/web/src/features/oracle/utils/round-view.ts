@@ -1,0 +1,74 @@
+import type { Round } from '@pm/core/contract/oracle';
+import { formatUsdPrice, parseUsdPrice } from '@pm/core/price';
+import { payoutMultiplier } from '@pm/core/rounds';
+
+// What a round card shows, computed from the wire round (pure: tested without React).
+
+export function roundPools(round: Pick<Round, 'totalUpWei' | 'totalDownWei'>) {
+  const up = BigInt(round.totalUpWei);
+  const down = BigInt(round.totalDownWei);
+  return { up, down, total: up + down };
+}
+
+/** Spec §9: total pool / side pool, 2 decimals; '1.00' one-sided, '0.00' empty. */
+export function roundMultipliers(round: Pick<Round, 'totalUpWei' | 'totalDownWei'>) {
+  const { up, down, total } = roundPools(round);
+  return { up: payoutMultiplier(total, up), down: payoutMultiplier(total, down) };
+}
+
+/** "$612.3456": USD prices with 4 decimals, like the rounds PancakeSwap users know. */
+export function formatUsd(usd: string, decimals = 4): string {
+  return `$${formatUsdPrice(parseUsdPrice(usd), decimals)}`;
+}
+
+/** The signed change from lock to `usd`, "+$1.2300" / "-$0.5000" / "$0.0000". */
+export function formatUsdChange(fromUsd: string, toUsd: string, decimals = 4): string {
+  const change = parseUsdPrice(toUsd) - parseUsdPrice(fromUsd);
+  const magnitude = formatUsdPrice(change < 0n ? -change : change, decimals);
+  if (change > 0n) return `+$${magnitude}`;
+  if (change < 0n) return `-$${magnitude}`;
+  return `$${magnitude}`;
+}
+
+/** Whether `usd` is above, below or equal to the lock price: the colour of the last price. */
+export function directionFrom(lockUsd: string, usd: string): 'up' | 'down' | 'flat' {
+  const change = parseUsdPrice(usd) - parseUsdPrice(lockUsd);
+  return change > 0n ? 'up' : change < 0n ? 'down' : 'flat';
+}
+
+/** Seconds → "4:05" or "1:02:03": tabular, no units to translate. */
+export function formatCountdown(totalSeconds: number): string {
+  const seconds = Math.max(0, Math.floor(totalSeconds));
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  const ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** Wire times (ISO) to the unix seconds the core round rules use. */
+export function roundTimes(round: Pick<Round, 'startTime' | 'lockTime' | 'closeTime'>) {
+  return {
+    startTime: Date.parse(round.startTime) / 1000,
+    lockTime: Date.parse(round.lockTime) / 1000,
+    closeTime: Date.parse(round.closeTime) / 1000,
+  };
+}
+
+/**
+ * What a winning stake of `stakeWei` on `side` would return at the current pools, the stake
+ * included: stake × (total + stake) / (side + stake), fee taken first. An estimate: pools move.
+ */
+export function estimatedReturnWei(
+  round: Pick<Round, 'totalUpWei' | 'totalDownWei'>,
+  side: 'bull' | 'bear',
+  stakeWei: bigint,
+  feeBps: number,
+): bigint {
+  if (stakeWei <= 0n) return 0n;
+  const { up, down, total } = roundPools(round);
+  const sidePool = (side === 'bull' ? up : down) + stakeWei;
+  const pool = total + stakeWei;
+  const distributable = pool - (pool * BigInt(feeBps)) / 10_000n;
+  return (stakeWei * distributable) / sidePool;
+}
