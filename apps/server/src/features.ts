@@ -7,6 +7,7 @@ import { createPendingPaymentsJob } from './payments/pending-payments-job.ts';
 import { createVaultReconciliationJob } from './payments/reconcile-vault-job.ts';
 import { createPayoutsModule } from './payouts/payouts-module.ts';
 import { createPricesModule } from './prices/prices-module.ts';
+import { createPruneOutboxJob } from './realtime/prune-outbox-job.ts';
 
 export type Features = {
   routes: AppFeature[];
@@ -48,7 +49,15 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
   return {
     routes: [payouts.routes, prices.routes, oracle.routes, markets.routes],
     // The sampler runs before the round engine, so a tick finds the sample of its own instant.
-    jobs: [...payouts.jobs, ...prices.jobs, ...oracle.jobs, pendingPayments, reconciliation, ...markets.jobs],
+    jobs: [
+      ...payouts.jobs,
+      ...prices.jobs,
+      ...oracle.jobs,
+      pendingPayments,
+      reconciliation,
+      ...markets.jobs,
+      createPruneOutboxJob(deps.database.db),
+    ],
     seedDemoData: () => markets.seedDemoData(),
   };
 }

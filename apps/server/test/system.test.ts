@@ -99,3 +99,18 @@ describe('rate limiting', () => {
     }
   });
 });
+
+describe('outbox', () => {
+  test('the prune job deletes realtime events older than ten minutes and keeps newer ones', async () => {
+    const { outbox } = await import('../src/db/schema.ts');
+    const { createPruneOutboxJob } = await import('../src/realtime/prune-outbox-job.ts');
+    await t.db.insert(outbox).values([
+      { topic: 'vault', payload: {}, createdAt: new Date(Date.now() - 11 * 60_000) },
+      { topic: 'markets', payload: { id: 42 }, createdAt: new Date() },
+    ]);
+    await createPruneOutboxJob(t.db).run();
+    const rows = await t.db.select().from(outbox);
+    expect(rows.map((row) => row.topic)).not.toContain('vault');
+    expect(rows.map((row) => row.payload)).toContainEqual({ id: 42 });
+  });
+});
