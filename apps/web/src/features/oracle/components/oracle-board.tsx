@@ -36,7 +36,7 @@ export function OracleBoard() {
   const rounds = useRounds();
   const price = usePrice();
   const nowS = useServerNow(rounds.data?.serverTime, rounds.dataUpdatedAt);
-  const concluded = useConcludedRound(rounds.data?.previous ?? null);
+  const concluded = useConcludedRound(rounds.data ? rounds.data.previous : undefined);
   useOracleRealtime();
 
   const data = rounds.data;

@@ -15,15 +15,16 @@ function browserStorage(): Storage | undefined {
  * Spec §4: the round to announce in the concluded-round modal, if an ended epoch newer than the one
  * last seen (localStorage) just appeared. On the first visit the epoch is only stored.
  */
-export function useConcludedRound(latestEnded: Round | null) {
+/** `latestEnded` is undefined while the rounds are loading. */
+export function useConcludedRound(latestEnded: Round | null | undefined) {
   const [announcedEpoch, setAnnouncedEpoch] = useState<number | null>(null);
-  const epoch = latestEnded?.epoch ?? null;
+  const epoch = latestEnded === undefined ? undefined : (latestEnded?.epoch ?? null);
   useEffect(() => {
     const storage = browserStorage();
     const { store, announce } = nextConcludedState(readLastSeenEpoch(storage), epoch);
     if (store !== null) storage?.setItem(LAST_SEEN_EPOCH_KEY, String(store));
     if (announce !== null) setAnnouncedEpoch(announce);
   }, [epoch]);
-  const announced = latestEnded !== null && latestEnded.epoch === announcedEpoch ? latestEnded : null;
+  const announced = latestEnded && latestEnded.epoch === announcedEpoch ? latestEnded : null;
   return { announced, dismiss: () => setAnnouncedEpoch(null) };
 }

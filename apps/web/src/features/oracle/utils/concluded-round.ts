@@ -3,11 +3,16 @@
 
 export const LAST_SEEN_EPOCH_KEY = 'oracle:lastSeenEndedEpoch';
 
+/**
+ * `latestEnded` is undefined while the rounds are loading and null when none has ended yet. A first
+ * visit before any round ended stores 0, so the first round that ends afterwards is announced.
+ */
 export function nextConcludedState(
   lastSeen: number | null,
-  latestEnded: number | null,
+  latestEnded: number | null | undefined,
 ): { store: number | null; announce: number | null } {
-  if (latestEnded === null) return { store: null, announce: null };
+  if (latestEnded === undefined) return { store: null, announce: null };
+  if (latestEnded === null) return { store: lastSeen === null ? 0 : null, announce: null };
   if (lastSeen === null) return { store: latestEnded, announce: null };
   if (latestEnded > lastSeen) return { store: latestEnded, announce: latestEnded };
   return { store: null, announce: null };

@@ -47,6 +47,10 @@ describe('round view helpers', () => {
 describe('concluded-round modal state (spec §4)', () => {
   test('the first visit only stores the latest ended epoch', () => {
     expect(nextConcludedState(null, 10)).toEqual({ store: 10, announce: null });
+    expect(nextConcludedState(null, undefined)).toEqual({ store: null, announce: null });
+    // First visit before any round ended: the first round to end afterwards is announced.
+    expect(nextConcludedState(null, null)).toEqual({ store: 0, announce: null });
+    expect(nextConcludedState(0, 1)).toEqual({ store: 1, announce: 1 });
   });
 
   test('a newer ended epoch is announced once and stored', () => {

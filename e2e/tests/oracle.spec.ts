@@ -1,0 +1,118 @@
+import type { Browser } from '@playwright/test';
+import { RoundsResponseSchema } from '@pm/core/contract/oracle';
+import { parseEther } from 'viem';
+import { devAddress, eventually } from '../support/api.ts';
+import { balanceOf } from '../support/chain.ts';
+import { expect, rpcUrl, test } from '../support/fixtures.ts';
+import { installTestWallet } from '../support/test-wallet.ts';
+
+// One oracle round played through in the browser, with the stack's short rounds (60 s, betting
+// 30 s): UP from one wallet, DOWN from another, the test sets the simulated price at lock and at
+// close, the winner claims and its chain balance rises by exactly the pool.
+
+const base = () => {
+  const url = process.env.E2E_BASE_URL;
+  if (!url) throw new Error('E2E_BASE_URL is not set');
+  return url;
+};
+
+async function rounds() {
+  return RoundsResponseSchema.parse(await (await fetch(`${base()}/api/oracle/rounds`)).json());
+}
+
+async function setPrice(usd: string) {
+  const response = await fetch(`${base()}/api/dev/price`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ usd, hold: true }),
+  });
+  if (!response.ok) throw new Error(`dev price answered ${response.status}`);
+}
+
+async function openWithWallet(browser: Browser, account: `0x${string}`) {
+  const context = await browser.newContext({ baseURL: base() });
+  const page = await context.newPage();
+  await installTestWallet(page, { account, rpcUrl: rpcUrl() });
+  await page.goto('/oracle-predictions');
+  await page.getByRole('button', { name: 'Connect Wallet' }).click();
+  await expect(page.getByRole('button', { name: /^Wallet 0x/ })).toBeVisible();
+  return page;
+}
+
+test('Two wallets bet UP and DOWN, the price decides the round, and the winner claims exactly the pool', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const bull = devAddress(14);
+  const bear = devAddress(15);
+
+  // A live round with time enough to place two bets before it locks.
+  const live = await eventually(async () => {
+    const now = await rounds();
+    const current = now.current;
+    if (current?.status !== 'live') return null;
+    const left = (Date.parse(current.lockTime) - Date.parse(now.serverTime)) / 1000;
+    return left >= 18 ? current : null;
+  }, 90_000);
+  await setPrice('600');
+
+  const bullPage = await openWithWallet(browser, bull);
+  const bearPage = await openWithWallet(browser, bear);
+  const liveRegion = (page: typeof bullPage) =>
+    page.getByRole('region', { name: `LIVE Round #${live.epoch}` });
+  await expect(liveRegion(bullPage)).toBeVisible();
+
+  // A person acts on the tab in front; a background tab's animations are throttled.
+  await bullPage.bringToFront();
+  await bullPage.getByRole('button', { name: /^UP/ }).click();
+  await bullPage.getByLabel('Amount (BNB)').fill('0.05');
+  await bullPage.getByRole('button', { name: 'Bet UP' }).click();
+  await expect(bullPage.getByText('BULL bet placed! 0.05 BNB sent to treasury')).toBeVisible({
+    timeout: 15_000,
+  });
+
+  await bearPage.bringToFront();
+  await bearPage.getByRole('button', { name: /^DOWN/ }).click();
+  await bearPage.getByLabel('Amount (BNB)').fill('0.03');
+  await bearPage.getByRole('button', { name: 'Bet DOWN' }).click();
+  await expect(bearPage.getByText('BEAR bet placed! 0.03 BNB sent to treasury')).toBeVisible({
+    timeout: 15_000,
+  });
+
+  // The pools show both bets.
+  await expect(liveRegion(bullPage)).toContainText('0.08');
+
+  // Locked at 600: betting on it now is refused with the spec's message.
+  await eventually(async () => (await rounds()).current?.status === 'locked', 60_000);
+  await bearPage.getByRole('button', { name: 'Bet DOWN' }).click();
+  await expect(bearPage.getByText('You can only bet on live rounds')).toBeVisible();
+
+  // Closes higher: BULL wins.
+  await setPrice('610');
+  const ended = await eventually(async () => {
+    const previous = (await rounds()).previous;
+    return previous?.epoch === live.epoch ? previous : null;
+  }, 60_000);
+  expect(ended.result).toBe('bull');
+
+  // The concluded-round modal appears once for the newly ended epoch.
+  await bullPage.bringToFront();
+  const modal = bullPage.getByRole('dialog', { name: `Round #${live.epoch} concluded` });
+  await expect(modal).toBeVisible({ timeout: 15_000 });
+  await modal.getByRole('button', { name: 'Got it' }).click();
+  await bullPage.reload();
+  await expect(bullPage.getByRole('heading', { level: 1, name: 'Oracle Predictions' })).toBeVisible();
+  await expect(modal).toBeHidden();
+  // The test wallet forgets its connection on reload, as a locked wallet would.
+  await bullPage.getByRole('button', { name: 'Connect Wallet' }).click();
+  await expect(bullPage.getByRole('region', { name: 'Claimable winnings' })).toBeVisible();
+
+  const before = await balanceOf(bull);
+  const claimable = bullPage.getByRole('region', { name: 'Claimable winnings' });
+  await claimable.getByRole('button', { name: 'Claim' }).click();
+  await expect(bullPage.getByText(/Successfully claimed 0\.08/)).toBeVisible({ timeout: 20_000 });
+  expect((await balanceOf(bull)) - before).toBe(parseEther('0.08'));
+
+  await bullPage.context().close();
+  await bearPage.context().close();
+});
