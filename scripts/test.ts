@@ -20,9 +20,15 @@ type Outcome = {
 };
 const outcomes: Outcome[] = [];
 
-function run(name: string, command: string, args: string[], env: Record<string, string> = {}): boolean {
+function run(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+): boolean {
   console.log(`\n━━ ${name} ━━ ${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env }, cwd });
   return result.status === 0;
 }
 
@@ -80,10 +86,14 @@ if (process.env.DATABASE_URL) {
 }
 if (existsSync(CHROMIUM)) {
   const output = join(reports, 'e2e.json');
-  const ok = run('e2e in Chromium', 'npm', ['run', 'test:e2e', '--', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: output,
-    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-  });
+  // Playwright directly (not through npm, which would swallow --reporter).
+  const ok = run(
+    'e2e in Chromium',
+    'npx',
+    ['playwright', 'test', '--reporter=list,json'],
+    { PLAYWRIGHT_JSON_OUTPUT_NAME: output, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+    'e2e',
+  );
   const stats = existsSync(output)
     ? z
         .object({ stats: z.object({ expected: z.number(), unexpected: z.number(), flaky: z.number() }) })
