@@ -152,11 +152,13 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
         disabled={busy}
         className={cx(
           'inline-flex h-12 w-full cursor-pointer items-center justify-center gap-2 rounded-lg px-6 text-base font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60',
-          position === 'bull'
-            ? 'bg-yes text-bg hover:bg-yes/90'
-            : 'bg-danger text-white hover:bg-danger-hover',
-          // Still pressable when closed: the answer is the spec's 'You can only bet on live rounds'.
-          !isOpen && 'opacity-60',
+          // Still pressable when closed (the answer is the spec's 'You can only bet on live rounds'),
+          // so it stays at full contrast: an outline instead of a faded fill.
+          !isOpen
+            ? 'border border-line-strong bg-surface-2 text-muted hover:text-fg'
+            : position === 'bull'
+              ? 'bg-yes text-bg hover:bg-yes/90'
+              : 'bg-danger text-white hover:bg-danger-hover',
         )}
       >
         {busy ? (
