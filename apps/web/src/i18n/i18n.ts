@@ -1,5 +1,9 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import marketsEn from '../features/markets/locales/en.json';
+import marketsZh from '../features/markets/locales/zh.json';
+import myBetsEn from '../features/my-bets/locales/en.json';
+import myBetsZh from '../features/my-bets/locales/zh.json';
 import oracleEn from '../features/oracle/locales/en.json';
 import oracleZh from '../features/oracle/locales/zh.json';
 import en from './en.json';
@@ -10,8 +14,8 @@ export type Language = (typeof LANGUAGES)[number];
 
 // Features keep their strings in features/<name>/locales (one top-level key each, e.g. "oracle").
 export const resources = {
-  en: { translation: { ...en, ...oracleEn } },
-  zh: { translation: { ...zh, ...oracleZh } },
+  en: { translation: { ...en, ...oracleEn, ...marketsEn, ...myBetsEn } },
+  zh: { translation: { ...zh, ...oracleZh, ...marketsZh, ...myBetsZh } },
 } as const;
 
 /** BCP 47 tags for the `lang` attribute, so screen readers and fonts pick the right language. */

@@ -1,4 +1,6 @@
 import 'i18next';
+import type marketsEn from '../features/markets/locales/en.json';
+import type myBetsEn from '../features/my-bets/locales/en.json';
 import type oracleEn from '../features/oracle/locales/en.json';
 import type en from './en.json';
 
@@ -6,6 +8,6 @@ import type en from './en.json';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en & typeof oracleEn };
+    resources: { translation: typeof en & typeof oracleEn & typeof marketsEn & typeof myBetsEn };
   }
 }

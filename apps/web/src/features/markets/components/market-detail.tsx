@@ -1,4 +1,196 @@
-/** Spec §2 /market/{id}: one market with its bets. Filled by the markets issue. */
+import { shortenAddress } from '@pm/core/address';
+import type { Market } from '@pm/core/contract/markets';
+import { canJoinMarket, favourability } from '@pm/core/market-rules';
+import { CircleAlert, Gavel, Info, Users } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../lib/api-client.ts';
+import { Badge } from '../../../ui/badge.tsx';
+import { Card } from '../../../ui/card.tsx';
+import { Skeleton } from '../../../ui/skeleton.tsx';
+import { StatusMessage } from '../../../ui/status-message.tsx';
+import { useWallet } from '../../wallet/hooks/use-wallet.ts';
+import { useClaimable } from '../api/get-claimable.ts';
+import { useMarket } from '../api/get-market.ts';
+import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
+import { useNowMs } from '../hooks/use-now-ms.ts';
+import { bnb, dateTime } from '../utils/format.ts';
+import { ClaimablePanel } from './claimable-panel.tsx';
+import { JoinMarketDialog } from './join-market-dialog.tsx';
+import { MarketStatusBadge } from './market-status-badge.tsx';
+import { SidePanel } from './side-panel.tsx';
+
+/** Spec §2 /market/{id}: banner, badges, tiles, YES and NO panels, side cards; live via realtime. */
 export function MarketDetail({ marketId }: { marketId: string }) {
-  return <div data-slot="market-detail" data-market-id={marketId} />;
+  const { t, i18n } = useTranslation();
+  const id = Number(marketId);
+  const detail = useMarket(Number.isSafeInteger(id) && id > 0 ? id : 0);
+  const nowMs = useNowMs();
+  const wallet = useWallet();
+  const claimable = useClaimable(wallet.address);
+  const [joining, setJoining] = useState<Market | null>(null);
+  useMarketsRealtime();
+
+  if (detail.isPending) return <Skeleton className="h-96 w-full" />;
+  if (detail.isError) {
+    const notFound =
+      detail.error instanceof ApiError && (detail.error.status === 404 || detail.error.status === 400);
+    return (
+      <Card>
+        <StatusMessage tone="error" icon={<CircleAlert />}>
+          {notFound ? t('markets.detail.notFound') : t('markets.detail.loadFailed')}
+        </StatusMessage>
+      </Card>
+    );
+  }
+  const { market, bets } = detail.data;
+  const pool = BigInt(market.totalYesWei) + BigInt(market.totalNoWei);
+  const split = favourability(BigInt(market.totalYesWei), BigInt(market.totalNoWei));
+  const canJoin = canJoinMarket(
+    { status: market.status, deadline: new Date(market.deadline) },
+    new Date(nowMs),
+  );
+  const participants = new Set(bets.map((bet) => bet.userAddress)).size;
+  const myWinnings = (claimable.data?.markets.bets ?? [])
+    .filter((bet) => bet.marketId === market.id)
+    .reduce(
+      (sum, bet) => sum + BigInt(bet.amountWei) + BigInt(bet.status === 'won' ? (bet.payoutWei ?? '0') : '0'),
+      0n,
+    );
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[1fr_320px]">
+      <div className="flex min-w-0 flex-col gap-4">
+        {market.status === 'settled' && (
+          <Card>
+            <section aria-label={t('markets.detail.analysis')} className="flex flex-col gap-2">
+              <p className="text-lg font-bold">
+                {market.result === 'VOID'
+                  ? t('markets.detail.voided')
+                  : t('markets.detail.settled', { result: market.result })}
+              </p>
+              {market.aiConfidence !== null && (
+                <p className="text-sm text-muted">
+                  {t('markets.detail.confidence', { confidence: market.aiConfidence })}
+                </p>
+              )}
+              {market.aiVerdict && <p className="text-sm">{market.aiVerdict}</p>}
+              {myWinnings > 0n && (
+                <p className="font-semibold text-yes">
+                  {t('markets.detail.yourWinnings', { amount: bnb(myWinnings).replace(' BNB', '') })}
+                </p>
+              )}
+            </section>
+          </Card>
+        )}
+        <div className="flex flex-wrap items-center gap-2">
+          <MarketStatusBadge market={market} nowMs={nowMs} />
+          <Badge>{t(`markets.categories.${market.category}`)}</Badge>
+          <Badge tone="brand">
+            {market.betType === 'price_prediction'
+              ? t('markets.create.priceOracle')
+              : t('markets.detail.aiJudged')}
+          </Badge>
+          {market.status === 'settling' && <Badge>{t('markets.detail.awaiting')}</Badge>}
+        </div>
+        <h2 className="text-xl font-bold">{market.title}</h2>
+        <p className="whitespace-pre-wrap text-sm text-muted">{market.description}</p>
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+          {[
+            [t('markets.detail.totalPool'), bnb(pool)],
+            [t('markets.detail.participants'), String(participants)],
+            [t('markets.detail.deadline'), dateTime(market.deadline, i18n.language)],
+            [t('markets.detail.created'), dateTime(market.createdAt, i18n.language)],
+          ].map(([label, value]) => (
+            <div key={label} className="rounded-lg border border-line bg-surface p-3">
+              <dt className="text-xs text-muted">{label}</dt>
+              <dd className="font-semibold tabular-nums">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <div>
+          <div
+            role="img"
+            aria-label={t('markets.detail.split', { yes: split.yesPercent, no: split.noPercent })}
+            className="flex h-3 overflow-hidden rounded-full bg-surface-2"
+          >
+            <div
+              className="bg-yes transition-[width] duration-500"
+              style={{ width: `${split.yesPercent}%` }}
+            />
+            <div className="bg-no transition-[width] duration-500" style={{ width: `${split.noPercent}%` }} />
+          </div>
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          {(['YES', 'NO'] as const).map((side) => (
+            <SidePanel
+              key={side}
+              side={side}
+              market={market}
+              bets={bets.filter((bet) => bet.prediction === side)}
+              percent={side === 'YES' ? split.yesPercent : split.noPercent}
+              canJoin={canJoin}
+              onJoin={() => setJoining(market)}
+            />
+          ))}
+        </div>
+      </div>
+      <aside className="flex flex-col gap-4">
+        <ClaimablePanel />
+        <Card>
+          <section aria-labelledby="info-title" className="flex flex-col gap-2 text-sm">
+            <h2 id="info-title" className="flex items-center gap-2 font-semibold text-muted">
+              <Info aria-hidden="true" className="size-4 text-brand" />
+              {t('markets.detail.info')}
+            </h2>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+              <dt className="text-muted">{t('markets.detail.id')}</dt>
+              <dd className="tabular-nums">#{market.id}</dd>
+              <dt className="text-muted">{t('markets.detail.creatorLabel')}</dt>
+              <dd className="font-mono text-xs">{shortenAddress(market.creatorAddress)}</dd>
+              <dt className="text-muted">{t('markets.detail.type')}</dt>
+              <dd>
+                {market.betType === 'price_prediction'
+                  ? t('markets.create.priceOracle')
+                  : t('markets.create.custom')}
+              </dd>
+              <dt className="text-muted">{t('markets.detail.category')}</dt>
+              <dd>{t(`markets.categories.${market.category}`)}</dd>
+            </dl>
+          </section>
+        </Card>
+        <Card>
+          <section aria-labelledby="how-title" className="flex flex-col gap-2 text-sm">
+            <h2 id="how-title" className="flex items-center gap-2 font-semibold text-muted">
+              <Gavel aria-hidden="true" className="size-4 text-brand" />
+              {t('markets.detail.howTitle')}
+            </h2>
+            <p>{t('markets.detail.how')}</p>
+            <p className="text-xs text-muted">
+              {t('markets.detail.resolver', {
+                model: market.resolver.model,
+                version: market.resolver.promptVersion,
+              })}
+            </p>
+            <p className="break-all text-xs text-muted">
+              {t('markets.detail.contentHash')}: <code>{market.resolver.contentHash}</code>
+            </p>
+          </section>
+        </Card>
+        <Card>
+          <section aria-labelledby="summary-title" className="flex flex-col gap-2 text-sm">
+            <h2 id="summary-title" className="flex items-center gap-2 font-semibold text-muted">
+              <Users aria-hidden="true" className="size-4 text-brand" />
+              {t('markets.detail.summary')}
+            </h2>
+            <p className="tabular-nums">
+              {t('markets.detail.yesBets')}: {market.yesCount} · {t('markets.detail.noBets')}:{' '}
+              {market.noCount}
+            </p>
+          </section>
+        </Card>
+      </aside>
+      <JoinMarketDialog market={joining} onClose={() => setJoining(null)} />
+    </div>
+  );
 }

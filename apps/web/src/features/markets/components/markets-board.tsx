@@ -1,4 +1,126 @@
-/** Spec §2 /predictions: the market list, side panels and dialogs. Filled by the markets issue. */
-export function MarketsBoard() {
-  return <div data-slot="markets-board" />;
+import type { Market } from '@pm/core/contract/markets';
+import { CircleAlert, Plus, SearchX } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { cx } from '../../../lib/cx.ts';
+import { Button } from '../../../ui/button.tsx';
+import { Card } from '../../../ui/card.tsx';
+import { Skeleton } from '../../../ui/skeleton.tsx';
+import { StatusMessage } from '../../../ui/status-message.tsx';
+import { type CategoryFilter, useOpenMarkets } from '../api/get-markets.ts';
+import { retryPendingRecords } from '../api/record-payment.ts';
+import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
+import { useNowMs } from '../hooks/use-now-ms.ts';
+import { ClaimablePanel } from './claimable-panel.tsx';
+import { CreateMarketDialog } from './create-market-dialog.tsx';
+import { JoinMarketDialog } from './join-market-dialog.tsx';
+import { MarketCard } from './market-card.tsx';
+import { PreviousPanel } from './previous-panel.tsx';
+import { VaultPanel } from './vault-panel.tsx';
+
+const FILTERS: CategoryFilter[] = ['all', 'crypto', 'social_media', 'gaming', 'politics', 'sports'];
+
+/** Spec §2 /predictions: chips with counts, the market grid and its states, the side panels. */
+export function MarketsBoard({
+  createOpen,
+  onCreateOpenChange,
+}: {
+  createOpen: boolean;
+  onCreateOpenChange: (open: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const [category, setCategory] = useState<CategoryFilter>('all');
+  const [joining, setJoining] = useState<Market | null>(null);
+  const markets = useOpenMarkets(category);
+  const nowMs = useNowMs();
+  useMarketsRealtime();
+  useEffect(() => {
+    void retryPendingRecords();
+  }, []);
+  const counts = markets.data?.counts ?? {};
+  const activeBets = (markets.data?.markets ?? []).reduce(
+    (sum, market) => sum + market.yesCount + market.noCount,
+    0,
+  );
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[1fr_320px]">
+      <div className="flex min-w-0 flex-col gap-4">
+        <fieldset className="flex gap-2 overflow-x-auto pb-1">
+          <legend className="sr-only">{t('markets.filter')}</legend>
+          {FILTERS.map((filter) => (
+            <button
+              key={filter}
+              type="button"
+              aria-pressed={category === filter}
+              onClick={() => setCategory(filter)}
+              className={cx(
+                'shrink-0 cursor-pointer rounded-full border px-3 py-1.5 text-sm whitespace-nowrap',
+                category === filter
+                  ? 'border-brand bg-brand text-bg'
+                  : 'border-line bg-surface-2 hover:border-line-strong',
+              )}
+            >
+              {t(`markets.categories.${filter}`)}{' '}
+              <span className="tabular-nums">({counts[filter] ?? 0})</span>
+            </button>
+          ))}
+        </fieldset>
+        {markets.isPending ? (
+          <div aria-busy="true" className="grid gap-4 sm:grid-cols-2">
+            {[0, 1, 2, 3].map((key) => (
+              <Skeleton key={key} className="h-56 w-full" />
+            ))}
+          </div>
+        ) : markets.isError ? (
+          <Card>
+            <StatusMessage
+              tone="error"
+              icon={<CircleAlert />}
+              action={
+                <Button variant="outline" onClick={() => void markets.refetch()}>
+                  {t('markets.retry')}
+                </Button>
+              }
+            >
+              {t('markets.loadFailed')}
+            </StatusMessage>
+          </Card>
+        ) : markets.data.markets.length === 0 ? (
+          <Card>
+            <StatusMessage
+              icon={<SearchX />}
+              action={
+                <Button onClick={() => onCreateOpenChange(true)}>
+                  <Plus aria-hidden="true" className="size-4" />
+                  {t('markets.createBet')}
+                </Button>
+              }
+            >
+              <strong className="block text-fg">{t('markets.empty')}</strong>
+              {t('markets.emptyHint')}
+            </StatusMessage>
+          </Card>
+        ) : (
+          <ul className="grid gap-4 sm:grid-cols-2">
+            {markets.data.markets.map((market) => (
+              <li key={market.id}>
+                <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />
+              </li>
+            ))}
+          </ul>
+        )}
+        <footer className="text-sm text-muted tabular-nums">
+          {t('markets.footer', { count: activeBets })}
+        </footer>
+      </div>
+      <aside className="flex flex-col gap-4">
+        <VaultPanel />
+        <ClaimablePanel />
+        <PreviousPanel />
+      </aside>
+      <CreateMarketDialog open={createOpen} onOpenChange={onCreateOpenChange} />
+      <JoinMarketDialog market={joining} onClose={() => setJoining(null)} />
+    </div>
+  );
 }

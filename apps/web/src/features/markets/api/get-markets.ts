@@ -1,0 +1,33 @@
+import { REFRESH_MS, SETTLED_MARKETS_LIMIT } from '@pm/core/constants';
+import { ListMarketsResponseSchema } from '@pm/core/contract/markets';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiGet } from '../../../lib/api-client.ts';
+
+export type CategoryFilter = 'all' | 'crypto' | 'social_media' | 'gaming' | 'politics' | 'sports';
+
+export const MARKETS_QUERY_KEY = ['markets'] as const;
+
+/** Spec §7 "Read markets": open (active + settling), newest first, by category; refresh 30 s. */
+export function openMarketsQueryOptions(category: CategoryFilter) {
+  return queryOptions({
+    queryKey: [...MARKETS_QUERY_KEY, 'open', category],
+    queryFn: ({ signal }) =>
+      apiGet(`/api/markets?status=open&category=${category}`, ListMarketsResponseSchema, { signal }),
+    refetchInterval: REFRESH_MS.markets,
+  });
+}
+
+/** Spec §7 "Read settled markets": newest-updated first, limit 10, every 30 s. */
+export function settledMarketsQueryOptions() {
+  return queryOptions({
+    queryKey: [...MARKETS_QUERY_KEY, 'settled'],
+    queryFn: ({ signal }) =>
+      apiGet(`/api/markets?status=settled&limit=${SETTLED_MARKETS_LIMIT}`, ListMarketsResponseSchema, {
+        signal,
+      }),
+    refetchInterval: REFRESH_MS.settledMarkets,
+  });
+}
+
+export const useOpenMarkets = (category: CategoryFilter) => useQuery(openMarketsQueryOptions(category));
+export const useSettledMarkets = () => useQuery(settledMarketsQueryOptions());

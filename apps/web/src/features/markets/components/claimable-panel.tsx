@@ -1,0 +1,60 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Coins } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { apiErrorMessage } from '../../../lib/error-message.ts';
+import { Button } from '../../../ui/button.tsx';
+import { Card } from '../../../ui/card.tsx';
+import { useWallet } from '../../wallet/hooks/use-wallet.ts';
+import { claimWinnings } from '../api/claim-winnings.ts';
+import { useClaimable } from '../api/get-claimable.ts';
+import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
+import { bnb } from '../utils/format.ts';
+
+/** Spec §2 Claimable Winnings (connected wallets only): total, Claim, the spec's toasts. */
+export function ClaimablePanel({ betId }: { betId?: number }) {
+  const { t } = useTranslation();
+  const wallet = useWallet();
+  const queryClient = useQueryClient();
+  const claimable = useClaimable(wallet.address);
+  const claim = useMutation({
+    mutationFn: (userAddress: string) =>
+      claimWinnings({ userAddress, scope: 'markets', ...(betId ? { betId } : {}) }),
+    onSuccess: (answer) => {
+      if (!answer.success) return void toast.error(answer.message || t('markets.claimable.failed'));
+      toast.success(
+        answer.payoutStatus === 'confirmed'
+          ? t('markets.claimable.success', {
+              amount: bnb(answer.totalWei).replace(' BNB', ''),
+              count: answer.betsCount,
+            })
+          : t('markets.claimable.pendingPayout'),
+      );
+    },
+    onError: (error) => toast.error(apiErrorMessage(t, error, t('markets.claimable.failed'))),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY }),
+  });
+  if (!wallet.isConnected || !wallet.address) return null;
+  const address = wallet.address;
+  const total = BigInt(claimable.data?.markets.totalWei ?? '0');
+  const count = claimable.data?.markets.bets.length ?? 0;
+  return (
+    <Card>
+      <section aria-labelledby="claimable-title" className="flex flex-col gap-2">
+        <h2 id="claimable-title" className="flex items-center gap-2 text-sm font-semibold text-muted">
+          <Coins aria-hidden="true" className="size-4 text-brand" />
+          {t('markets.claimable.title')}
+        </h2>
+        <p className="text-2xl font-bold tabular-nums">{bnb(total)}</p>
+        <p className="text-xs text-muted">
+          {total > 0n ? t('markets.claimable.bets', { count }) : t('markets.claimable.none')}
+        </p>
+        {total > 0n && (
+          <Button disabled={claim.isPending} onClick={() => claim.mutate(address)}>
+            {claim.isPending ? t('markets.claimable.claiming') : t('markets.claimable.claim')}
+          </Button>
+        )}
+      </section>
+    </Card>
+  );
+}

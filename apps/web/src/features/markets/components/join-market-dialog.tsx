@@ -1,0 +1,161 @@
+import { MARKET_BET_STEP, MIN_MARKET_BET_WEI } from '@pm/core/constants';
+import type { JoinMarketBody, Market } from '@pm/core/contract/markets';
+import { encodeIntent } from '@pm/core/intent';
+import { canJoinMarket, estimateMarketWinWei } from '@pm/core/market-rules';
+import { parseBnb } from '@pm/core/money';
+import { useQueryClient } from '@tanstack/react-query';
+import { X } from 'lucide-react';
+import { Dialog } from 'radix-ui';
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
+import { getAddress } from 'viem';
+import { useAppConfig } from '../../../api/get-app-config.ts';
+import { Button } from '../../../ui/button.tsx';
+import { PaymentDialog } from '../../wallet/components/payment-dialog.tsx';
+import { useWallet } from '../../wallet/hooks/use-wallet.ts';
+import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
+import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
+import { useNowMs } from '../hooks/use-now-ms.ts';
+import { bnb } from '../utils/format.ts';
+import { recordErrorMessage } from '../utils/record-error.ts';
+import { ChoiceGroup } from './choice-group.tsx';
+
+const parseAmount = (text: string): bigint | null => {
+  try {
+    return parseBnb(text);
+  } catch {
+    return null;
+  }
+};
+
+/** Spec §2 'Join Prediction': YES/NO, amount, then the payment (intent pm1:bet:<id>:<side>). */
+export function JoinMarketDialog({ market, onClose }: { market: Market | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const wallet = useWallet();
+  const nowMs = useNowMs();
+  const { data: config } = useAppConfig();
+  const queryClient = useQueryClient();
+  const [prediction, setPrediction] = useState<'YES' | 'NO' | null>(null);
+  const [amount, setAmount] = useState('0.005');
+  const [paying, setPaying] = useState<{ body: Omit<JoinMarketBody, 'txHash'>; amountWei: bigint } | null>(
+    null,
+  );
+  const amountWei = parseAmount(amount);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!wallet.isConnected || !wallet.address) return void toast.error(t('markets.validation.connect'));
+    if (!market) return void toast.error(t('markets.validation.notFound'));
+    if (!canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs))) {
+      toast.error(t('markets.validation.closed'));
+      return onClose();
+    }
+    if (!prediction) return void toast.error(t('markets.validation.prediction'));
+    if (amountWei === null || amountWei < MIN_MARKET_BET_WEI)
+      return void toast.error(t('markets.validation.minimum'));
+    setPaying({
+      amountWei,
+      body: { userAddress: wallet.address, prediction, amountWei: amountWei.toString() },
+    });
+  };
+
+  const estimate =
+    market && prediction && amountWei !== null && amountWei > 0n
+      ? estimateMarketWinWei({
+          stakeWei: amountWei,
+          side: prediction,
+          totalYesWei: BigInt(market.totalYesWei),
+          totalNoWei: BigInt(market.totalNoWei),
+          feeBps: config.marketFeeBps,
+        })
+      : null;
+
+  return (
+    <>
+      <Dialog.Root open={Boolean(market) && !paying} onOpenChange={(open) => !open && onClose()}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="fixed inset-0 z-50 bg-black/70" />
+          <Dialog.Content className="fixed inset-x-3 bottom-3 z-50 mx-auto max-w-md rounded-xl border border-line bg-surface p-5 shadow-2xl sm:top-1/2 sm:bottom-auto sm:-translate-y-1/2">
+            <div className="mb-1 flex items-center justify-between gap-4">
+              <Dialog.Title className="text-lg font-bold">{t('markets.join.title')}</Dialog.Title>
+              <Dialog.Close asChild>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={t('markets.create.cancel')}
+                  className="-mr-2 size-9"
+                >
+                  <X aria-hidden="true" className="size-5" />
+                </Button>
+              </Dialog.Close>
+            </div>
+            <Dialog.Description className="mb-4 text-sm text-muted">{market?.title}</Dialog.Description>
+            <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+              <ChoiceGroup
+                legend={t('markets.join.prediction')}
+                name={`${id}-prediction`}
+                value={prediction}
+                onChange={setPrediction}
+                options={[
+                  { value: 'YES', label: 'YES', tone: 'yes' },
+                  { value: 'NO', label: 'NO', tone: 'no' },
+                ]}
+              />
+              <div className="flex flex-col gap-1">
+                <label htmlFor={`${id}-amount`} className="text-sm font-medium">
+                  {t('markets.join.amount')}
+                </label>
+                <input
+                  id={`${id}-amount`}
+                  type="number"
+                  inputMode="decimal"
+                  min="0.005"
+                  step={MARKET_BET_STEP}
+                  className="w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
+                  value={amount}
+                  onChange={(e) => setAmount(e.target.value)}
+                />
+                {estimate !== null && prediction && (
+                  <p className="text-xs text-muted tabular-nums">
+                    {t('markets.join.estimate', {
+                      side: prediction,
+                      amount: bnb(estimate).replace(' BNB', ''),
+                    })}
+                  </p>
+                )}
+              </div>
+              <Button type="submit" size="lg">
+                {t('markets.join.submit')}
+              </Button>
+            </form>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+      {paying && market && (
+        <PaymentDialog
+          open
+          onOpenChange={(next) => !next && setPaying(null)}
+          amountWei={paying.amountWei}
+          vaultAddress={getAddress(config.vaultAddress)}
+          data={encodeIntent({ kind: 'bet', marketId: market.id, prediction: paying.body.prediction })}
+          recordingMessage={t('payment.joining')}
+          onPaid={(txHash) =>
+            savePendingRecord({ kind: 'join', marketId: market.id, body: { ...paying.body, txHash } })
+          }
+          record={(txHash) =>
+            recordAndForget({ kind: 'join', marketId: market.id, body: { ...paying.body, txHash } })
+          }
+          onRecorded={(outcome) => {
+            toast.success(outcome === 'recorded' ? t('markets.join.success') : t('payment.pending'));
+            setPaying(null);
+            onClose();
+            void queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY });
+          }}
+          recordErrorMessage={(error) => recordErrorMessage(t, error, t('markets.join.failed'))}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+import type { Market } from '@pm/core/contract/markets';
+import { canJoinMarket } from '@pm/core/market-rules';
+import { Clock, Users } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Badge } from '../../../ui/badge.tsx';
+import { Button } from '../../../ui/button.tsx';
+import { bnb, countdown, dateTime } from '../utils/format.ts';
+import { MarketStatusBadge } from './market-status-badge.tsx';
+
+/** Spec §2 market card; the whole card links to /market/:id, Join Bet is its own button. */
+export function MarketCard({
+  market,
+  nowMs,
+  onJoin,
+}: {
+  market: Market;
+  nowMs: number;
+  onJoin: (market: Market) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const pool = BigInt(market.totalYesWei) + BigInt(market.totalNoWei);
+  const bets = market.yesCount + market.noCount;
+  const live = canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs));
+  return (
+    <article className="relative flex flex-col gap-3 rounded-xl border border-line bg-surface p-4 transition-colors focus-within:border-brand hover:border-line-strong">
+      <div className="flex items-center justify-between gap-2">
+        <Badge>{t(`markets.categories.${market.category}`)}</Badge>
+        <MarketStatusBadge market={market} nowMs={nowMs} />
+      </div>
+      <h2 className="text-base font-semibold leading-snug">
+        <Link to={`/market/${market.id}`} className="after:absolute after:inset-0 focus-visible:outline-none">
+          {market.title}
+        </Link>
+      </h2>
+      {market.betType === 'price_prediction' && (
+        <p className="text-xs text-muted tabular-nums">
+          {t('markets.card.startPrice')}: {market.startPrice ?? '—'} · {t('markets.card.targetPrice')}:{' '}
+          {market.targetPrice ?? '—'}
+        </p>
+      )}
+      <dl className="grid grid-cols-2 gap-2 text-xs">
+        <div>
+          <dt className="text-muted">{t('markets.card.started')}</dt>
+          <dd className="tabular-nums">{dateTime(market.startTime, i18n.language)}</dd>
+        </div>
+        <div>
+          <dt className="text-muted">{t('markets.card.deadline')}</dt>
+          <dd className="tabular-nums">{dateTime(market.deadline, i18n.language)}</dd>
+        </div>
+        <div>
+          <dt className="text-muted">{t('markets.card.pool')}</dt>
+          <dd className="font-semibold tabular-nums">{bnb(pool)}</dd>
+        </div>
+        <div>
+          <dt className="flex items-center gap-1 text-muted">
+            <Users aria-hidden="true" className="size-3" />
+            {t('markets.card.bets', { count: bets })}
+          </dt>
+          {live && (
+            <dd className="flex items-center gap-1 tabular-nums">
+              <Clock aria-hidden="true" className="size-3 text-brand" />
+              <span className="sr-only">{t('markets.card.timeLeft')}</span>
+              {countdown(Date.parse(market.deadline) - nowMs)}
+            </dd>
+          )}
+        </div>
+      </dl>
+      {market.status === 'settled' && (
+        <p className="text-sm font-semibold">
+          {market.result === 'VOID' || market.result === null
+            ? t('markets.card.void')
+            : t('markets.card.verdict', { result: market.result, confidence: market.aiConfidence ?? '—' })}
+        </p>
+      )}
+      {live && (
+        <Button className="relative z-10" onClick={() => onJoin(market)}>
+          {t('markets.card.joinBet')}
+        </Button>
+      )}
+    </article>
+  );
+}

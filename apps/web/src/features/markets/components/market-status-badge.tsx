@@ -1,0 +1,22 @@
+import type { Market } from '@pm/core/contract/markets';
+import { marketDisplayStatus } from '@pm/core/market-rules';
+import { useTranslation } from 'react-i18next';
+import { Badge, LiveDot } from '../../../ui/badge.tsx';
+
+/** Spec §4: Live (active, before deadline), Closed (deadline passed), Completed (settled). */
+export function MarketStatusBadge({ market, nowMs }: { market: Market; nowMs: number }) {
+  const { t } = useTranslation();
+  const status = marketDisplayStatus(
+    { status: market.status, deadline: new Date(market.deadline) },
+    new Date(nowMs),
+  );
+  if (status === 'live') {
+    return (
+      <Badge tone="yes">
+        <LiveDot />
+        {t('markets.status.live')}
+      </Badge>
+    );
+  }
+  return <Badge tone={status === 'closed' ? 'no' : 'neutral'}>{t(`markets.status.${status}`)}</Badge>;
+}

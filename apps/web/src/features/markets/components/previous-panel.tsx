@@ -1,0 +1,45 @@
+import { History } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Badge } from '../../../ui/badge.tsx';
+import { Card } from '../../../ui/card.tsx';
+import { Skeleton } from '../../../ui/skeleton.tsx';
+import { useSettledMarkets } from '../api/get-markets.ts';
+import { bnb } from '../utils/format.ts';
+
+/** Spec §2 Previous Rounds: the last settled markets (limit 10, every 30 s). */
+export function PreviousPanel() {
+  const { t } = useTranslation();
+  const settled = useSettledMarkets();
+  return (
+    <Card>
+      <section aria-labelledby="previous-title" className="flex flex-col gap-3">
+        <h2 id="previous-title" className="flex items-center gap-2 text-sm font-semibold text-muted">
+          <History aria-hidden="true" className="size-4 text-brand" />
+          {t('markets.previous.title')}
+        </h2>
+        {settled.isPending ? (
+          <Skeleton className="h-16 w-full" />
+        ) : settled.data?.markets.length ? (
+          <ul className="flex flex-col gap-2">
+            {settled.data.markets.map((market) => (
+              <li key={market.id} className="flex items-center justify-between gap-2 text-sm">
+                <Link to={`/market/${market.id}`} className="min-w-0 flex-1 truncate hover:text-brand">
+                  {market.title}
+                </Link>
+                <Badge tone={market.result === 'YES' ? 'yes' : market.result === 'NO' ? 'no' : 'neutral'}>
+                  {market.result ?? '—'}
+                </Badge>
+                <span className="text-xs text-muted tabular-nums">
+                  {bnb(BigInt(market.totalYesWei) + BigInt(market.totalNoWei))}
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-xs text-muted">{t('markets.previous.none')}</p>
+        )}
+      </section>
+    </Card>
+  );
+}

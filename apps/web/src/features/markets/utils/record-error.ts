@@ -1,0 +1,21 @@
+import type { TFunction } from 'i18next';
+import { ApiError } from '../../../lib/api-client.ts';
+import { apiErrorMessage } from '../../../lib/error-message.ts';
+
+/**
+ * What to tell the user when recording a paid bet fails (spec §8 'Failed to create market' /
+ * 'Failed to place bet', or the server's message). A refusal is final — the server keeps the money
+ * as a refund — so the dialog closes; a network or server error can be retried with the same hash.
+ */
+export function recordErrorMessage(
+  t: TFunction,
+  error: unknown,
+  fallback: string,
+): { message: string; close: boolean } {
+  if (error instanceof ApiError && error.code === 'MARKET_CLOSED') {
+    return { message: t('markets.join.closedRefund'), close: true };
+  }
+  const final =
+    error instanceof ApiError && error.status >= 400 && error.status < 500 && error.code !== 'RATE_LIMITED';
+  return { message: apiErrorMessage(t, error, fallback), close: final };
+}
