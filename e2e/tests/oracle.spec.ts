@@ -20,6 +20,12 @@ async function rounds() {
   return RoundsResponseSchema.parse(await (await fetch(`${base()}/api/oracle/rounds`)).json());
 }
 
+/** Our round wherever the API shows it now (current, previous or recent). */
+async function roundByEpoch(epoch: number) {
+  const now = await rounds();
+  return [now.current, now.next, now.previous, ...now.recent].find((round) => round?.epoch === epoch) ?? null;
+}
+
 async function setPrice(usd: string) {
   const response = await fetch(`${base()}/api/dev/price`, {
     method: 'POST',
@@ -83,15 +89,20 @@ test('Two wallets bet UP and DOWN, the price decides the round, and the winner c
   await expect(liveRegion(bullPage)).toContainText('0.08');
 
   // Locked at 600: betting on it now is refused with the spec's message.
-  await eventually(async () => (await rounds()).current?.status === 'locked', 60_000);
+  const locked = await eventually(async () => {
+    const round = await roundByEpoch(live.epoch);
+    return round && round.status !== 'live' ? round : null;
+  }, 60_000);
+  expect({ status: locked.status, result: locked.result }).toEqual({ status: 'locked', result: null });
+  expect(Number(locked.lockPrice)).toBe(600);
   await bearPage.getByRole('button', { name: 'Bet DOWN' }).click();
   await expect(bearPage.getByText('You can only bet on live rounds')).toBeVisible();
 
   // Closes higher: BULL wins.
   await setPrice('610');
   const ended = await eventually(async () => {
-    const previous = (await rounds()).previous;
-    return previous?.epoch === live.epoch ? previous : null;
+    const round = await roundByEpoch(live.epoch);
+    return round?.status === 'ended' ? round : null;
   }, 60_000);
   expect(ended.result).toBe('bull');
 
