@@ -1,9 +1,10 @@
 import { shortenAddress } from '@pm/core/address';
 import { explorerAddressUrl } from '@pm/core/constants';
 import { formatBnbWithUnit } from '@pm/core/money';
-import { ChevronDown, Copy, ExternalLink, LogOut } from 'lucide-react';
+import { ChevronDown, Copy, ExternalLink, ListChecks, LogOut } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import type { Address } from 'viem';
 import { useBalance, useConnection } from 'wagmi';
@@ -77,6 +78,12 @@ function WalletInfo({ address }: { address: Address }) {
         </dd>
       </dl>
       <DropdownMenu.Separator className="mx-1 my-1 h-px bg-line" />
+      <DropdownMenu.Item className={ITEM} asChild>
+        <Link to="/my-bets">
+          <ListChecks aria-hidden="true" className="size-4" />
+          {t('wallet.myBets')}
+        </Link>
+      </DropdownMenu.Item>
       <DropdownMenu.Item className={ITEM} onSelect={() => void copyAddress()}>
         <Copy aria-hidden="true" className="size-4" />
         {t('wallet.copyAddress')}

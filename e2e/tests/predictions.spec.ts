@@ -1,0 +1,163 @@
+import type { Browser, Page } from '@playwright/test';
+import { parseEther } from 'viem';
+import { devAddress, eventually, getMarket } from '../support/api.ts';
+import { advanceChainTime, balanceOf, setAiVerdict } from '../support/chain.ts';
+import { expect, rpcUrl, test } from '../support/fixtures.ts';
+import { installTestWallet, testWallet } from '../support/test-wallet.ts';
+
+// Issue 3 end to end: two wallets in the browser, real payments on the local chain, the stub AI
+// judge, and a claim whose chain balance change is checked to the wei.
+
+const base = () => {
+  const url = process.env.E2E_BASE_URL;
+  if (!url) throw new Error('E2E_BASE_URL is not set');
+  return url;
+};
+
+async function openWithWallet(browser: Browser, account: `0x${string}`, path: string) {
+  const context = await browser.newContext({ baseURL: base() });
+  const page = await context.newPage();
+  await installTestWallet(page, { account, rpcUrl: rpcUrl() });
+  await page.goto(path);
+  await page.getByRole('button', { name: 'Connect Wallet' }).click();
+  await expect(page.getByRole('button', { name: /^Wallet 0x/ })).toBeVisible();
+  return page;
+}
+
+async function pay(page: Page) {
+  const dialog = page.getByRole('dialog', { name: 'Send Payment to Vault' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Send Payment' }).click();
+}
+
+test('A market is created and joined from two wallets, judged, and the winner claims exactly stake plus profit', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const creator = devAddress(16);
+  const joiner = devAddress(17);
+  const description = `Will the e2e market ${Date.now()} be judged YES?`;
+
+  const creatorPage = await openWithWallet(browser, creator, '/predictions');
+  await creatorPage.getByRole('button', { name: 'Create Bet' }).first().click();
+  const form = creatorPage.getByRole('dialog', { name: 'Create Prediction Market' });
+  await form.getByLabel('Category').selectOption('crypto');
+  await form.getByLabel('Bet Description').fill(description);
+  await form.getByText('YES', { exact: true }).click();
+  await form.getByLabel('Amount (BNB)').fill('0.01');
+  await form.getByRole('button', { name: 'Create', exact: true }).click();
+  await pay(creatorPage);
+  await expect(creatorPage.getByText('Market created successfully!')).toBeVisible({ timeout: 20_000 });
+
+  const card = creatorPage.getByRole('article').filter({ hasText: description });
+  await card.getByRole('link', { name: description }).click();
+  await expect(creatorPage).toHaveURL(/\/market\/\d+$/);
+  const marketId = Number(creatorPage.url().split('/').pop());
+
+  // The second wallet joins from the list; the creator's open market page updates by realtime.
+  const joinerPage = await openWithWallet(browser, joiner, '/predictions');
+  await joinerPage
+    .getByRole('article')
+    .filter({ hasText: description })
+    .getByRole('button', { name: 'Join Bet' })
+    .click();
+  const join = joinerPage.getByRole('dialog', { name: 'Join Prediction' });
+  await join.getByText('NO', { exact: true }).click();
+  await join.getByLabel('Amount (BNB)').fill('0.02');
+  await join.getByRole('button', { name: 'Join Bet' }).click();
+  await pay(joinerPage);
+  await expect(joinerPage.getByText('Bet placed successfully!')).toBeVisible({ timeout: 20_000 });
+  await creatorPage.bringToFront();
+  await expect(creatorPage.getByRole('region', { name: 'NO', exact: true })).toContainText('0.0200 BNB', {
+    timeout: 10_000,
+  });
+  await expect(creatorPage.getByRole('region', { name: 'YES', exact: true })).toContainText('Creator');
+
+  // The deadline passes, the stub judge says YES, settlement pays the YES side.
+  await setAiVerdict({ verdict: 'YES', confidence: 93, analysis: 'The e2e judge saw it happen.' });
+  await advanceChainTime(3601);
+  await eventually(async () => (await getMarket(marketId)).market.status === 'settled', 45_000);
+  await expect(creatorPage.getByText('Settled: YES')).toBeVisible({ timeout: 15_000 });
+
+  // In-app navigation (a reload would drop the test wallet's connection): Wallet menu → My Bets.
+  await creatorPage.getByRole('button', { name: /^Wallet 0x/ }).click();
+  await creatorPage.getByRole('menuitem', { name: 'My Bets' }).click();
+  await expect(creatorPage.getByRole('heading', { level: 1, name: 'My Bets' })).toBeVisible();
+  const row = creatorPage.getByRole('main').getByRole('listitem').filter({ hasText: description });
+  await expect(row).toContainText('Won');
+  const before = await balanceOf(creator);
+  await row.getByRole('button', { name: 'Claim Prize' }).click();
+  await expect(creatorPage.getByText(/Successfully claimed 0\.0300 BNB from 1 winning bets!/)).toBeVisible({
+    timeout: 20_000,
+  });
+  expect((await balanceOf(creator)) - before).toBe(parseEther('0.03'));
+  await expect(row).toContainText('Claimed');
+
+  await creatorPage.context().close();
+  await joinerPage.context().close();
+});
+
+test('The create and join forms show the spec’s messages for a missing wallet, a small amount and a rejected signature', async ({
+  page,
+}) => {
+  await page.goto('/predictions');
+  await page.getByRole('button', { name: 'Create Bet' }).first().click();
+  const form = page.getByRole('dialog', { name: 'Create Prediction Market' });
+  await expect(form.getByText('Connect your wallet to create a market.')).toBeVisible();
+  await form.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(page.getByText('Please connect your wallet')).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await installTestWallet(page, { account: devAddress(18), rpcUrl: rpcUrl() });
+  await page.reload();
+  await page.getByRole('button', { name: 'Connect Wallet' }).click();
+  await page.getByRole('button', { name: 'Create Bet' }).first().click();
+  await form.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(page.getByText('Please select a category')).toBeVisible();
+  await form.getByLabel('Category').selectOption('sports');
+  await form.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(page.getByText('Please enter a bet description')).toBeVisible();
+  await form.getByLabel('Bet Description').fill('Will the rejected e2e market exist?');
+  await form.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(page.getByText('Please select your prediction')).toBeVisible();
+  await form.getByText('NO', { exact: true }).click();
+  await form.getByLabel('Amount (BNB)').fill('0.001');
+  await form.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(page.getByText('Minimum amount is 0.005 BNB')).toBeVisible();
+
+  await form.getByLabel('Amount (BNB)').fill('0.005');
+  await form.getByRole('button', { name: 'Create', exact: true }).click();
+  await testWallet(page).rejectNextSend();
+  await pay(page);
+  await expect(page.getByText('User rejected the request.')).toBeVisible();
+});
+
+test('Joining after the deadline says the market has closed', async ({ browser }) => {
+  test.setTimeout(60_000);
+  const description = `Closing e2e market ${Date.now()}`;
+  const page = await openWithWallet(browser, devAddress(19), '/predictions');
+  await page.getByRole('button', { name: 'Create Bet' }).first().click();
+  const form = page.getByRole('dialog', { name: 'Create Prediction Market' });
+  await form.getByLabel('Category').selectOption('gaming');
+  await form.getByLabel('Bet Description').fill(description);
+  await form.getByText('YES', { exact: true }).click();
+  await form.getByRole('button', { name: 'Create', exact: true }).click();
+  await pay(page);
+  await expect(page.getByText('Market created successfully!')).toBeVisible({ timeout: 20_000 });
+
+  await page
+    .getByRole('article')
+    .filter({ hasText: description })
+    .getByRole('button', { name: 'Join Bet' })
+    .click();
+  const join = page.getByRole('dialog', { name: 'Join Prediction' });
+  await join.getByText('YES', { exact: true }).click();
+  // Time passes on the chain; the server (whose clock follows it) refuses the late bet and keeps the
+  // paid BNB as a refund.
+  await advanceChainTime(3601);
+  await join.getByRole('button', { name: 'Join Bet' }).click();
+  await pay(page);
+  await expect(page.getByText(/This market has closed and is no longer accepting bets/).first()).toBeVisible({
+    timeout: 20_000,
+  });
+});
