@@ -39,7 +39,7 @@ export function ClaimablePanel({ betId }: { betId?: number }) {
   const total = BigInt(claimable.data?.markets.totalWei ?? '0');
   const count = claimable.data?.markets.bets.length ?? 0;
   return (
-    <Card>
+    <Card className="p-4">
       <section aria-labelledby="claimable-title" className="flex flex-col gap-2">
         <h2 id="claimable-title" className="flex items-center gap-2 text-sm font-semibold text-muted">
           <Coins aria-hidden="true" className="size-4 text-brand" />

@@ -62,7 +62,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
     <div className="grid gap-6 lg:grid-cols-[1fr_320px]">
       <div className="flex min-w-0 flex-col gap-4">
         {market.status === 'settled' && (
-          <Card>
+          <Card className="p-4">
             <section aria-label={t('markets.detail.analysis')} className="flex flex-col gap-2">
               <p className="text-lg font-bold">
                 {market.result === 'VOID'
@@ -137,7 +137,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
       </div>
       <aside className="flex flex-col gap-4">
         <ClaimablePanel />
-        <Card>
+        <Card className="p-4">
           <section aria-labelledby="info-title" className="flex flex-col gap-2 text-sm">
             <h2 id="info-title" className="flex items-center gap-2 font-semibold text-muted">
               <Info aria-hidden="true" className="size-4 text-brand" />
@@ -159,7 +159,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
             </dl>
           </section>
         </Card>
-        <Card>
+        <Card className="p-4">
           <section aria-labelledby="how-title" className="flex flex-col gap-2 text-sm">
             <h2 id="how-title" className="flex items-center gap-2 font-semibold text-muted">
               <Gavel aria-hidden="true" className="size-4 text-brand" />
@@ -177,7 +177,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
             </p>
           </section>
         </Card>
-        <Card>
+        <Card className="p-4">
           <section aria-labelledby="summary-title" className="flex flex-col gap-2 text-sm">
             <h2 id="summary-title" className="flex items-center gap-2 font-semibold text-muted">
               <Users aria-hidden="true" className="size-4 text-brand" />

@@ -12,7 +12,7 @@ export function PreviousPanel() {
   const { t } = useTranslation();
   const settled = useSettledMarkets();
   return (
-    <Card>
+    <Card className="p-4">
       <section aria-labelledby="previous-title" className="flex flex-col gap-3">
         <h2 id="previous-title" className="flex items-center gap-2 text-sm font-semibold text-muted">
           <History aria-hidden="true" className="size-4 text-brand" />

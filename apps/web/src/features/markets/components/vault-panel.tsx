@@ -18,7 +18,7 @@ export function VaultPanel() {
       ? formatUsdPrice(usdValueOfWei(BigInt(vault.data.balanceWei), parseUsdPrice(price.data.usd)))
       : null;
   return (
-    <Card>
+    <Card className="p-4">
       <section aria-labelledby="vault-title" className="flex flex-col gap-2">
         <h2 id="vault-title" className="flex items-center gap-2 text-sm font-semibold text-muted">
           <Vault aria-hidden="true" className="size-4 text-brand" />
