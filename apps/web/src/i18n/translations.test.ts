@@ -1,7 +1,10 @@
 import { ERROR_CODES } from '@pm/core/contract/errors';
 import { describe, expect, test } from 'vitest';
-import en from './en.json';
-import zh from './zh.json';
+import { resources } from './i18n.ts';
+
+// Every string the app ships, app-level and every feature's locales/, merged as i18next sees them.
+const en = resources.en.translation;
+const zh = resources.zh.translation;
 
 type Tree = { [key: string]: string | Tree };
 

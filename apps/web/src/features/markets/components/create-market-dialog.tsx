@@ -1,21 +1,20 @@
 import { MARKET_BET_STEP, MIN_MARKET_BET_WEI } from '@pm/core/constants';
 import type { CreateMarketBody } from '@pm/core/contract/markets';
 import { encodeIntent, marketContentHash } from '@pm/core/intent';
-import { parseBnb } from '@pm/core/money';
 import { useQueryClient } from '@tanstack/react-query';
-import { X } from 'lucide-react';
-import { Dialog } from 'radix-ui';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { getAddress } from 'viem';
 import { useAppConfig } from '../../../api/get-app-config.ts';
 import { Button } from '../../../ui/button.tsx';
+import { Modal } from '../../../ui/modal.tsx';
 import { PaymentDialog } from '../../wallet/components/payment-dialog.tsx';
 import { WalletButton } from '../../wallet/components/wallet-button.tsx';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
+import { parseBnbOrNull } from '../utils/format.ts';
 import { recordErrorMessage } from '../utils/record-error.ts';
 import { ChoiceGroup } from './choice-group.tsx';
 
@@ -23,14 +22,6 @@ const CATEGORIES = ['crypto', 'social_media', 'gaming', 'politics', 'sports'] as
 type Category = (typeof CATEGORIES)[number];
 const COINS = ['BTC', 'ETH', 'BNB', 'SOL', 'XRP', 'ADA', 'AVAX', 'DOGE'] as const;
 const field = 'w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm';
-
-const parseAmount = (text: string): bigint | null => {
-  try {
-    return parseBnb(text);
-  } catch {
-    return null;
-  }
-};
 
 /** Spec §2 'Create Prediction Market', then the payment (intent pm1:create:<hash>:<side>). */
 export function CreateMarketDialog({
@@ -64,7 +55,7 @@ export function CreateMarketDialog({
     if (!category) return void toast.error(t('markets.validation.category'));
     if (!description.trim()) return void toast.error(t('markets.validation.description'));
     if (!prediction) return void toast.error(t('markets.validation.prediction'));
-    const amountWei = parseAmount(amount);
+    const amountWei = parseBnbOrNull(amount);
     if (amountWei === null || amountWei < MIN_MARKET_BET_WEI)
       return void toast.error(t('markets.validation.minimum'));
     setPaying({
@@ -100,201 +91,188 @@ export function CreateMarketDialog({
 
   return (
     <>
-      <Dialog.Root open={open && !paying} onOpenChange={onOpenChange}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="fixed inset-0 z-50 bg-black/70" />
-          <Dialog.Content className="fixed inset-x-3 top-3 bottom-3 z-50 mx-auto flex max-w-lg flex-col overflow-y-auto rounded-xl border border-line bg-surface p-5 shadow-2xl sm:top-10 sm:bottom-10">
-            <div className="mb-3 flex items-center justify-between gap-4">
-              <Dialog.Title className="text-lg font-bold">{t('markets.create.title')}</Dialog.Title>
-              <Dialog.Close asChild>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  aria-label={t('markets.create.cancel')}
-                  className="-mr-2 size-9"
-                >
-                  <X aria-hidden="true" className="size-5" />
-                </Button>
-              </Dialog.Close>
+      <Modal
+        open={open && !paying}
+        onOpenChange={onOpenChange}
+        title={t('markets.create.title')}
+        description={t('markets.create.initialBetHint')}
+        descriptionHidden
+        closeLabel={t('markets.create.cancel')}
+        placement="tall"
+      >
+        {!wallet.isConnected && (
+          <div
+            role="note"
+            className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border border-brand/40 bg-brand/10 p-3 text-sm"
+          >
+            <span>{t('markets.create.walletRequired')}</span>
+            <WalletButton />
+          </div>
+        )}
+        <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+          <ChoiceGroup
+            legend={t('markets.create.betType')}
+            name={`${id}-type`}
+            value="custom"
+            onChange={() => {}}
+            options={[
+              {
+                value: 'custom',
+                label: t('markets.create.custom'),
+                hint: t('markets.create.customHint'),
+              },
+            ]}
+          />
+          <fieldset
+            disabled
+            className="flex flex-col gap-2 rounded-lg border border-dashed border-line p-3 opacity-80"
+          >
+            <legend className="px-1 text-sm">
+              {t('markets.create.priceOracle')} ·{' '}
+              <span className="text-brand">{t('markets.create.comingSoon')}</span>
+            </legend>
+            <label className="text-xs text-muted" htmlFor={`${id}-coin`}>
+              {t('markets.create.coin')}
+            </label>
+            <select id={`${id}-coin`} className={field}>
+              {COINS.map((coin) => (
+                <option key={coin}>{coin}</option>
+              ))}
+            </select>
+            <label className="text-xs text-muted" htmlFor={`${id}-target`}>
+              {t('markets.create.targetPrice')}
+            </label>
+            <input id={`${id}-target`} type="number" step="0.01" className={field} />
+          </fieldset>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-category`} className="text-sm font-medium">
+              {t('markets.create.category')}
+            </label>
+            <select
+              id={`${id}-category`}
+              className={field}
+              value={category}
+              onChange={(e) => setCategory(toCategory(e.target.value))}
+            >
+              <option value="">{t('markets.create.selectCategory')}</option>
+              {CATEGORIES.map((value) => (
+                <option key={value} value={value}>
+                  {t(`markets.categories.${value}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-title`} className="text-sm font-medium">
+              {t('markets.create.betTitle')}
+            </label>
+            <input
+              id={`${id}-title`}
+              maxLength={120}
+              className={field}
+              placeholder={t('markets.create.titlePlaceholder')}
+              value={title}
+              onChange={(e) => setTitle(e.target.value)}
+            />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-description`} className="text-sm font-medium">
+              {t('markets.create.description')}
+            </label>
+            <textarea
+              id={`${id}-description`}
+              rows={3}
+              maxLength={2000}
+              className={field}
+              placeholder={t('markets.create.descriptionPlaceholder')}
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-instructions`} className="text-sm font-medium">
+              {t('markets.create.instructions')}
+            </label>
+            <textarea
+              id={`${id}-instructions`}
+              rows={2}
+              maxLength={2000}
+              className={field}
+              placeholder={t('markets.create.instructionsPlaceholder')}
+              value={instructions}
+              onChange={(e) => setInstructions(e.target.value)}
+            />
+            <div className="flex items-start gap-2">
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                onClick={() =>
+                  description.trim()
+                    ? setAnalysis(true)
+                    : toast.error(t('markets.validation.descriptionFirst'))
+                }
+              >
+                {t('markets.create.analyze')}
+              </Button>
+              {analysis && (
+                <p role="status" className="text-xs text-muted">
+                  {t('markets.create.analysis')}
+                </p>
+              )}
             </div>
-            <Dialog.Description className="sr-only">{t('markets.create.initialBetHint')}</Dialog.Description>
-            {!wallet.isConnected && (
-              <div
-                role="note"
-                className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border border-brand/40 bg-brand/10 p-3 text-sm"
-              >
-                <span>{t('markets.create.walletRequired')}</span>
-                <WalletButton />
-              </div>
-            )}
-            <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
-              <ChoiceGroup
-                legend={t('markets.create.betType')}
-                name={`${id}-type`}
-                value="custom"
-                onChange={() => {}}
-                options={[
-                  {
-                    value: 'custom',
-                    label: t('markets.create.custom'),
-                    hint: t('markets.create.customHint'),
-                  },
-                ]}
-              />
-              <fieldset
-                disabled
-                className="flex flex-col gap-2 rounded-lg border border-dashed border-line p-3 opacity-80"
-              >
-                <legend className="px-1 text-sm">
-                  {t('markets.create.priceOracle')} ·{' '}
-                  <span className="text-brand">{t('markets.create.comingSoon')}</span>
-                </legend>
-                <label className="text-xs text-muted" htmlFor={`${id}-coin`}>
-                  {t('markets.create.coin')}
-                </label>
-                <select id={`${id}-coin`} className={field}>
-                  {COINS.map((coin) => (
-                    <option key={coin}>{coin}</option>
-                  ))}
-                </select>
-                <label className="text-xs text-muted" htmlFor={`${id}-target`}>
-                  {t('markets.create.targetPrice')}
-                </label>
-                <input id={`${id}-target`} type="number" step="0.01" className={field} />
-              </fieldset>
-              <div className="flex flex-col gap-1">
-                <label htmlFor={`${id}-category`} className="text-sm font-medium">
-                  {t('markets.create.category')}
-                </label>
-                <select
-                  id={`${id}-category`}
-                  className={field}
-                  value={category}
-                  onChange={(e) => setCategory(toCategory(e.target.value))}
-                >
-                  <option value="">{t('markets.create.selectCategory')}</option>
-                  {CATEGORIES.map((value) => (
-                    <option key={value} value={value}>
-                      {t(`markets.categories.${value}`)}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="flex flex-col gap-1">
-                <label htmlFor={`${id}-title`} className="text-sm font-medium">
-                  {t('markets.create.betTitle')}
-                </label>
-                <input
-                  id={`${id}-title`}
-                  maxLength={120}
-                  className={field}
-                  placeholder={t('markets.create.titlePlaceholder')}
-                  value={title}
-                  onChange={(e) => setTitle(e.target.value)}
-                />
-              </div>
-              <div className="flex flex-col gap-1">
-                <label htmlFor={`${id}-description`} className="text-sm font-medium">
-                  {t('markets.create.description')}
-                </label>
-                <textarea
-                  id={`${id}-description`}
-                  rows={3}
-                  maxLength={2000}
-                  className={field}
-                  placeholder={t('markets.create.descriptionPlaceholder')}
-                  value={description}
-                  onChange={(e) => setDescription(e.target.value)}
-                />
-              </div>
-              <div className="flex flex-col gap-1">
-                <label htmlFor={`${id}-instructions`} className="text-sm font-medium">
-                  {t('markets.create.instructions')}
-                </label>
-                <textarea
-                  id={`${id}-instructions`}
-                  rows={2}
-                  maxLength={2000}
-                  className={field}
-                  placeholder={t('markets.create.instructionsPlaceholder')}
-                  value={instructions}
-                  onChange={(e) => setInstructions(e.target.value)}
-                />
-                <div className="flex items-start gap-2">
-                  <Button
-                    type="button"
-                    variant="outline"
-                    size="sm"
-                    onClick={() =>
-                      description.trim()
-                        ? setAnalysis(true)
-                        : toast.error(t('markets.validation.descriptionFirst'))
-                    }
-                  >
-                    {t('markets.create.analyze')}
-                  </Button>
-                  {analysis && (
-                    <p role="status" className="text-xs text-muted">
-                      {t('markets.create.analysis')}
-                    </p>
-                  )}
-                </div>
-              </div>
-              <ChoiceGroup
-                legend={t('markets.create.duration')}
-                name={`${id}-duration`}
-                value={duration}
-                onChange={setDuration}
-                options={[
-                  {
-                    value: 'hourly',
-                    label: t('markets.create.hourly'),
-                    hint: t('markets.create.hourlyHint'),
-                  },
-                  { value: 'daily', label: t('markets.create.daily'), hint: t('markets.create.dailyHint') },
-                ]}
-              />
-              <div className="flex flex-col gap-3 rounded-lg border border-line p-3">
-                <p className="text-sm font-medium">{t('markets.create.initialBet')}</p>
-                <p className="text-xs text-muted">{t('markets.create.initialBetHint')}</p>
-                <ChoiceGroup
-                  legend={t('markets.create.prediction')}
-                  name={`${id}-prediction`}
-                  value={prediction}
-                  onChange={setPrediction}
-                  options={[
-                    { value: 'YES', label: 'YES', tone: 'yes' },
-                    { value: 'NO', label: 'NO', tone: 'no' },
-                  ]}
-                />
-                <label htmlFor={`${id}-amount`} className="text-sm font-medium">
-                  {t('markets.create.amount')}
-                </label>
-                <input
-                  id={`${id}-amount`}
-                  type="number"
-                  inputMode="decimal"
-                  min="0.005"
-                  step={MARKET_BET_STEP}
-                  className={field}
-                  value={amount}
-                  onChange={(e) => setAmount(e.target.value)}
-                />
-              </div>
-              <div className="flex gap-2">
-                <Dialog.Close asChild>
-                  <Button type="button" variant="outline" className="flex-1">
-                    {t('markets.create.cancel')}
-                  </Button>
-                </Dialog.Close>
-                <Button type="submit" className="flex-1">
-                  {t('markets.create.submit')}
-                </Button>
-              </div>
-            </form>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+          </div>
+          <ChoiceGroup
+            legend={t('markets.create.duration')}
+            name={`${id}-duration`}
+            value={duration}
+            onChange={setDuration}
+            options={[
+              {
+                value: 'hourly',
+                label: t('markets.create.hourly'),
+                hint: t('markets.create.hourlyHint'),
+              },
+              { value: 'daily', label: t('markets.create.daily'), hint: t('markets.create.dailyHint') },
+            ]}
+          />
+          <div className="flex flex-col gap-3 rounded-lg border border-line p-3">
+            <p className="text-sm font-medium">{t('markets.create.initialBet')}</p>
+            <p className="text-xs text-muted">{t('markets.create.initialBetHint')}</p>
+            <ChoiceGroup
+              legend={t('markets.create.prediction')}
+              name={`${id}-prediction`}
+              value={prediction}
+              onChange={setPrediction}
+              options={[
+                { value: 'YES', label: 'YES', tone: 'yes' },
+                { value: 'NO', label: 'NO', tone: 'no' },
+              ]}
+            />
+            <label htmlFor={`${id}-amount`} className="text-sm font-medium">
+              {t('markets.create.amount')}
+            </label>
+            <input
+              id={`${id}-amount`}
+              type="number"
+              inputMode="decimal"
+              min="0.005"
+              step={MARKET_BET_STEP}
+              className={field}
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+            />
+          </div>
+          <div className="flex gap-2">
+            <Button type="button" variant="outline" className="flex-1" onClick={() => onOpenChange(false)}>
+              {t('markets.create.cancel')}
+            </Button>
+            <Button type="submit" className="flex-1">
+              {t('markets.create.submit')}
+            </Button>
+          </div>
+        </form>
+      </Modal>
       {paying && body && (
         <PaymentDialog
           open

@@ -2,32 +2,22 @@ import { MARKET_BET_STEP, MIN_MARKET_BET_WEI } from '@pm/core/constants';
 import type { JoinMarketBody, Market } from '@pm/core/contract/markets';
 import { encodeIntent } from '@pm/core/intent';
 import { canJoinMarket, estimateMarketWinWei } from '@pm/core/market-rules';
-import { parseBnb } from '@pm/core/money';
 import { useQueryClient } from '@tanstack/react-query';
-import { X } from 'lucide-react';
-import { Dialog } from 'radix-ui';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { getAddress } from 'viem';
 import { useAppConfig } from '../../../api/get-app-config.ts';
 import { Button } from '../../../ui/button.tsx';
+import { Modal } from '../../../ui/modal.tsx';
 import { PaymentDialog } from '../../wallet/components/payment-dialog.tsx';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
-import { bnb } from '../utils/format.ts';
+import { bnb, parseBnbOrNull } from '../utils/format.ts';
 import { recordErrorMessage } from '../utils/record-error.ts';
 import { ChoiceGroup } from './choice-group.tsx';
-
-const parseAmount = (text: string): bigint | null => {
-  try {
-    return parseBnb(text);
-  } catch {
-    return null;
-  }
-};
 
 /** Spec §2 'Join Prediction': YES/NO, amount, then the payment (intent pm1:bet:<id>:<side>). */
 export function JoinMarketDialog({ market, onClose }: { market: Market | null; onClose: () => void }) {
@@ -42,7 +32,7 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
   const [paying, setPaying] = useState<{ body: Omit<JoinMarketBody, 'txHash'>; amountWei: bigint } | null>(
     null,
   );
-  const amountWei = parseAmount(amount);
+  const amountWei = parseBnbOrNull(amount);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -74,65 +64,53 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
 
   return (
     <>
-      <Dialog.Root open={Boolean(market) && !paying} onOpenChange={(open) => !open && onClose()}>
-        <Dialog.Portal>
-          <Dialog.Overlay className="fixed inset-0 z-50 bg-black/70" />
-          <Dialog.Content className="fixed inset-x-3 bottom-3 z-50 mx-auto max-w-md rounded-xl border border-line bg-surface p-5 shadow-2xl sm:top-1/2 sm:bottom-auto sm:-translate-y-1/2">
-            <div className="mb-1 flex items-center justify-between gap-4">
-              <Dialog.Title className="text-lg font-bold">{t('markets.join.title')}</Dialog.Title>
-              <Dialog.Close asChild>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  aria-label={t('markets.create.cancel')}
-                  className="-mr-2 size-9"
-                >
-                  <X aria-hidden="true" className="size-5" />
-                </Button>
-              </Dialog.Close>
-            </div>
-            <Dialog.Description className="mb-4 text-sm text-muted">{market?.title}</Dialog.Description>
-            <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
-              <ChoiceGroup
-                legend={t('markets.join.prediction')}
-                name={`${id}-prediction`}
-                value={prediction}
-                onChange={setPrediction}
-                options={[
-                  { value: 'YES', label: 'YES', tone: 'yes' },
-                  { value: 'NO', label: 'NO', tone: 'no' },
-                ]}
-              />
-              <div className="flex flex-col gap-1">
-                <label htmlFor={`${id}-amount`} className="text-sm font-medium">
-                  {t('markets.join.amount')}
-                </label>
-                <input
-                  id={`${id}-amount`}
-                  type="number"
-                  inputMode="decimal"
-                  min="0.005"
-                  step={MARKET_BET_STEP}
-                  className="w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
-                  value={amount}
-                  onChange={(e) => setAmount(e.target.value)}
-                />
-                {estimate !== null && prediction && (
-                  <p className="text-xs text-muted tabular-nums">
-                    {t('markets.join.estimate', {
-                      side: prediction,
-                      amount: bnb(estimate).replace(' BNB', ''),
-                    })}
-                  </p>
-                )}
-              </div>
-              <Button type="submit" size="lg">
-                {t('markets.join.submit')}
-              </Button>
-            </form>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <Modal
+        open={Boolean(market) && !paying}
+        onOpenChange={(open) => !open && onClose()}
+        title={t('markets.join.title')}
+        description={market?.title}
+        closeLabel={t('markets.create.cancel')}
+        placement="sheet"
+      >
+        <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+          <ChoiceGroup
+            legend={t('markets.join.prediction')}
+            name={`${id}-prediction`}
+            value={prediction}
+            onChange={setPrediction}
+            options={[
+              { value: 'YES', label: 'YES', tone: 'yes' },
+              { value: 'NO', label: 'NO', tone: 'no' },
+            ]}
+          />
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-amount`} className="text-sm font-medium">
+              {t('markets.join.amount')}
+            </label>
+            <input
+              id={`${id}-amount`}
+              type="number"
+              inputMode="decimal"
+              min="0.005"
+              step={MARKET_BET_STEP}
+              className="w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+            />
+            {estimate !== null && prediction && (
+              <p className="text-xs text-muted tabular-nums">
+                {t('markets.join.estimate', {
+                  side: prediction,
+                  amount: bnb(estimate).replace(' BNB', ''),
+                })}
+              </p>
+            )}
+          </div>
+          <Button type="submit" size="lg">
+            {t('markets.join.submit')}
+          </Button>
+        </form>
+      </Modal>
       {paying && market && (
         <PaymentDialog
           open

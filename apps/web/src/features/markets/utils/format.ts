@@ -1,4 +1,4 @@
-import { formatBnb } from '@pm/core/money';
+import { formatBnb, parseBnb } from '@pm/core/money';
 
 /** Spec §9: amounts with 4 decimals and their unit. */
 export const bnb = (wei: bigint | string) => `${formatBnb(BigInt(wei), { decimals: 4 })} BNB`;
@@ -18,3 +18,12 @@ export const dateTime = (iso: string, language: string) =>
     dateStyle: 'medium',
     timeStyle: 'short',
   });
+
+/** A typed amount as wei, or null when it is not a valid BNB amount (the form shows the spec's message). */
+export function parseBnbOrNull(text: string): bigint | null {
+  try {
+    return parseBnb(text);
+  } catch {
+    return null;
+  }
+}

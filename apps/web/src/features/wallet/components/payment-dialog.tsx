@@ -1,11 +1,11 @@
 import { formatBnbWithUnit } from '@pm/core/money';
-import { Check, Copy, LoaderCircle, X } from 'lucide-react';
-import { Dialog } from 'radix-ui';
+import { Check, Copy, LoaderCircle } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import type { Hex } from 'viem';
 import { Button } from '../../../ui/button.tsx';
+import { Modal } from '../../../ui/modal.tsx';
 import { useSendPayment } from '../hooks/use-send-payment.ts';
 import { paymentErrorMessage } from '../utils/payment-error-message.ts';
 
@@ -95,90 +95,76 @@ export function PaymentDialog({
   const messages = [t('payment.confirmInWallet'), t('payment.submitted'), recordingMessage];
 
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/70" />
-        <Dialog.Content className="fixed inset-x-3 bottom-3 z-50 mx-auto max-w-md rounded-xl border border-line bg-surface p-5 shadow-2xl sm:top-1/2 sm:bottom-auto sm:-translate-y-1/2">
-          <div className="mb-3 flex items-center justify-between gap-4">
-            <Dialog.Title className="text-lg font-bold">{t('payment.title')}</Dialog.Title>
-            <Dialog.Close asChild>
-              <Button
-                variant="ghost"
-                size="icon"
-                aria-label={t('payment.close')}
-                disabled={busy}
-                className="-mr-2 size-9"
-              >
-                <X aria-hidden="true" className="size-5" />
-              </Button>
-            </Dialog.Close>
-          </div>
-          <Dialog.Description className="sr-only">{t('payment.vault')}</Dialog.Description>
-          <dl className="mb-4 grid gap-3 text-sm">
-            <div className="flex items-baseline justify-between gap-3">
-              <dt className="text-muted">{t('payment.amount')}</dt>
-              <dd className="text-xl font-bold tabular-nums">
-                {formatBnbWithUnit(amountWei, { decimals: 5, trim: true })}
-              </dd>
-            </div>
-            <div>
-              <dt className="mb-1 text-muted">{t('payment.vault')}</dt>
-              <dd className="flex items-center gap-2 rounded-lg border border-line bg-surface-2 px-3 py-2">
-                <code className="min-w-0 flex-1 truncate text-xs">{vaultAddress}</code>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  className="size-8"
-                  aria-label={t('markets.vault.copy')}
-                  onClick={() =>
-                    void navigator.clipboard
-                      .writeText(vaultAddress)
-                      .then(() => toast.success(t('markets.vault.copied')))
-                  }
-                >
-                  <Copy aria-hidden="true" className="size-4" />
-                </Button>
-              </dd>
-            </div>
-          </dl>
-          {step !== 'ready' && (
-            <ol aria-label={t('payment.title')} className="mb-4 flex flex-col gap-2" aria-live="polite">
-              {messages.map((message, index) => {
-                const state = stepDone(index);
-                return (
-                  <li
-                    key={message}
-                    className={`flex items-center gap-2 text-sm ${state === 'todo' ? 'text-muted' : ''}`}
-                  >
-                    {state === 'done' ? (
-                      <Check aria-hidden="true" className="size-4 text-yes" />
-                    ) : state === 'active' && step !== 'record-failed' ? (
-                      <LoaderCircle
-                        aria-hidden="true"
-                        className="size-4 text-brand motion-safe:animate-spin"
-                      />
-                    ) : (
-                      <span aria-hidden="true" className="size-4 rounded-full border border-line-strong" />
-                    )}
-                    <span role={state === 'active' ? 'status' : undefined}>{message}</span>
-                  </li>
-                );
-              })}
-            </ol>
-          )}
-          {step === 'record-failed' && paidHash ? (
-            <div className="flex flex-col gap-2">
-              <p className="text-sm text-muted">{t('payment.retryHint')}</p>
-              <Button onClick={() => void recordPaid(paidHash)}>{t('payment.retry')}</Button>
-            </div>
-          ) : (
-            <Button className="w-full" size="lg" disabled={busy} onClick={() => void send()}>
-              {busy && <LoaderCircle aria-hidden="true" className="size-5 motion-safe:animate-spin" />}
-              {t('payment.send')}
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t('payment.title')}
+      description={t('payment.vault')}
+      descriptionHidden
+      closeLabel={t('payment.close')}
+      closeDisabled={busy}
+      placement="sheet"
+    >
+      <dl className="mb-4 grid gap-3 text-sm">
+        <div className="flex items-baseline justify-between gap-3">
+          <dt className="text-muted">{t('payment.amount')}</dt>
+          <dd className="text-xl font-bold tabular-nums">
+            {formatBnbWithUnit(amountWei, { decimals: 5, trim: true })}
+          </dd>
+        </div>
+        <div>
+          <dt className="mb-1 text-muted">{t('payment.vault')}</dt>
+          <dd className="flex items-center gap-2 rounded-lg border border-line bg-surface-2 px-3 py-2">
+            <code className="min-w-0 flex-1 truncate text-xs">{vaultAddress}</code>
+            <Button
+              variant="ghost"
+              size="icon"
+              className="size-8"
+              aria-label={t('markets.vault.copy')}
+              onClick={() =>
+                void navigator.clipboard
+                  .writeText(vaultAddress)
+                  .then(() => toast.success(t('markets.vault.copied')))
+              }
+            >
+              <Copy aria-hidden="true" className="size-4" />
             </Button>
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+          </dd>
+        </div>
+      </dl>
+      {step !== 'ready' && (
+        <ol aria-label={t('payment.title')} className="mb-4 flex flex-col gap-2" aria-live="polite">
+          {messages.map((message, index) => {
+            const state = stepDone(index);
+            return (
+              <li
+                key={message}
+                className={`flex items-center gap-2 text-sm ${state === 'todo' ? 'text-muted' : ''}`}
+              >
+                {state === 'done' ? (
+                  <Check aria-hidden="true" className="size-4 text-yes" />
+                ) : state === 'active' && step !== 'record-failed' ? (
+                  <LoaderCircle aria-hidden="true" className="size-4 text-brand motion-safe:animate-spin" />
+                ) : (
+                  <span aria-hidden="true" className="size-4 rounded-full border border-line-strong" />
+                )}
+                <span role={state === 'active' ? 'status' : undefined}>{message}</span>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {step === 'record-failed' && paidHash ? (
+        <div className="flex flex-col gap-2">
+          <p className="text-sm text-muted">{t('payment.retryHint')}</p>
+          <Button onClick={() => void recordPaid(paidHash)}>{t('payment.retry')}</Button>
+        </div>
+      ) : (
+        <Button className="w-full" size="lg" disabled={busy} onClick={() => void send()}>
+          {busy && <LoaderCircle aria-hidden="true" className="size-5 motion-safe:animate-spin" />}
+          {t('payment.send')}
+        </Button>
+      )}
+    </Modal>
   );
 }
