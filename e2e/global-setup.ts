@@ -30,6 +30,9 @@ export default async function globalSetup() {
     dataDir,
     build: false,
     env: {
+      // Its own fresh PGlite, even when DATABASE_URL is set for the integration suite (as in CI):
+      // a shared database would carry payments and payout nonces over from earlier runs.
+      DATABASE_URL: '',
       DEMO_DATA: 'false',
       LOG_LEVEL: 'warn',
       ROUND_INTERVAL_S: '60',
