@@ -9,7 +9,7 @@ import {
 import { encodeIntent, marketContentHash } from '@pm/core/intent';
 import { createWalletClient, defineChain, http } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 // Server-side moves for e2e tests that need a world to look at (a settled market, a winner):
 // real payments from unlocked Hardhat dev accounts, then the real API. What the user does is
@@ -46,7 +46,7 @@ async function getJson(path: string): Promise<unknown> {
   return response.json();
 }
 
-async function post<T extends z.ZodType>(path: string, body: unknown, schema: T): Promise<z.infer<T>> {
+async function post<T extends z.ZodMiniType>(path: string, body: unknown, schema: T): Promise<z.infer<T>> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const response = await fetch(`${env('E2E_BASE_URL')}${path}`, {
       method: 'POST',

@@ -1,9 +1,17 @@
 import type { RouteSpec } from '@pm/core/contract/routes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { en } from 'zod/locales';
+import type * as z from 'zod/mini';
 import { AppError } from './app-error.ts';
 
-type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Infer<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
+
+/**
+ * The contract is zod/mini, which installs no locale: without one, every message the contract does
+ * not spell out itself would read "Invalid input". Validation messages are part of the API's
+ * VALIDATION_FAILED answers, so they are English here whatever else is loaded.
+ */
+const englishErrors = en().localeError;
 
 export type RouteInput<R extends RouteSpec> = {
   params: Infer<R['params']>;
@@ -35,18 +43,18 @@ export function defineRoute<R extends RouteSpec>(
         body: parseInput(spec.body, request.body),
       } as RouteInput<R>;
       const output = await handler(input, request);
-      const schema: z.ZodType | undefined = spec.responses[output.status];
+      const schema: z.ZodMiniType | undefined = spec.responses[output.status];
       if (!schema)
         throw new Error(`${spec.path} answered ${output.status}, which its contract does not list`);
       const status: number = output.status;
-      return reply.code(status).send(schema.parse(output.body));
+      return reply.code(status).send(schema.parse(output.body, { error: englishErrors }));
     },
   });
 }
 
-function parseInput(schema: z.ZodType | undefined, value: unknown): unknown {
+function parseInput(schema: z.ZodMiniType | undefined, value: unknown): unknown {
   if (!schema) return undefined;
-  const result = schema.safeParse(value ?? {});
+  const result = schema.safeParse(value ?? {}, { error: englishErrors });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';

@@ -1,5 +1,5 @@
 import { ROUTES } from '@pm/core/contract/routes';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas the server validates with. */
 export function buildOpenApiDocument() {
@@ -44,12 +44,12 @@ export function buildOpenApiDocument() {
   };
 }
 
-function toSchema(schema: z.ZodType, io: 'input' | 'output') {
+function toSchema(schema: z.ZodMiniType, io: 'input' | 'output') {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
   return rest;
 }
 
-function objectParameters(schema: z.ZodType, location: 'path' | 'query') {
+function objectParameters(schema: z.ZodMiniType, location: 'path' | 'query') {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
   const properties = json.properties ?? {};
   const required = new Set(json.required ?? []);

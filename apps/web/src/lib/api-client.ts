@@ -1,5 +1,5 @@
 import { ErrorBodySchema } from '@pm/core/contract/errors';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /**
  * An API failure with the server's error code (../shared/API.md), or one of two client-side codes:
@@ -20,7 +20,7 @@ export class ApiError extends Error {
 type RequestOptions = { signal?: AbortSignal | undefined };
 
 /** GET a JSON endpoint and parse the answer with its contract schema: nothing unparsed reaches the UI. */
-export function apiGet<Schema extends z.ZodType>(
+export function apiGet<Schema extends z.ZodMiniType>(
   path: string,
   schema: Schema,
   options: RequestOptions = {},
@@ -29,7 +29,7 @@ export function apiGet<Schema extends z.ZodType>(
 }
 
 /** POST a JSON body; the answer is parsed like apiGet's. */
-export function apiPost<Schema extends z.ZodType>(
+export function apiPost<Schema extends z.ZodMiniType>(
   path: string,
   body: unknown,
   schema: Schema,
@@ -43,7 +43,7 @@ export function apiPost<Schema extends z.ZodType>(
   });
 }
 
-async function request<Schema extends z.ZodType>(
+async function request<Schema extends z.ZodMiniType>(
   path: string,
   schema: Schema,
   init: RequestInit,

@@ -1,18 +1,18 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AddressSchema, TxHashSchema, WeiSchema } from './primitives.ts';
 
 export const ClaimBodySchema = z.strictObject({
   userAddress: AddressSchema,
   scope: z.enum(['markets', 'oracle', 'all']),
-  betId: z.number().int().positive().optional(),
+  betId: z.optional(z.int().check(z.positive())),
 });
 export type ClaimBody = z.infer<typeof ClaimBodySchema>;
 
 export const ClaimResponseSchema = z.object({
   success: z.boolean(),
   totalWei: WeiSchema,
-  betsCount: z.number().int(),
-  payoutTxHash: TxHashSchema.nullable(),
+  betsCount: z.int(),
+  payoutTxHash: z.nullable(TxHashSchema),
   /** 'pending' while the payout is broadcast but not final; 'confirmed' once final. */
   payoutStatus: z.enum(['none', 'pending', 'confirmed']),
   message: z.string(),

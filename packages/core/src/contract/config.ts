@@ -1,19 +1,19 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AddressSchema, IsoTimeSchema, WeiSchema } from './primitives.ts';
 
 /** What the web needs to know about this deployment; one build serves any chain. */
 export const ConfigResponseSchema = z.object({
-  chainId: z.number().int(),
+  chainId: z.int(),
   chainName: z.string(),
   rpcUrl: z.string(),
-  explorerUrl: z.string().nullable(),
+  explorerUrl: z.nullable(z.string()),
   vaultAddress: AddressSchema,
   minMarketBetWei: WeiSchema,
   minOracleBetWei: WeiSchema,
-  marketFeeBps: z.number().int(),
-  oracleFeeBps: z.number().int(),
-  roundIntervalS: z.number().int(),
-  bettingWindowS: z.number().int(),
+  marketFeeBps: z.int(),
+  oracleFeeBps: z.int(),
+  roundIntervalS: z.int(),
+  bettingWindowS: z.int(),
   priceFeed: z.enum(['chainlink', 'ticker', 'simulated']),
   aiConfigured: z.boolean(),
   claimsEnabled: z.boolean(),

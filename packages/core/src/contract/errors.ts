@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Every error code the API answers with (../shared/API.md). The web keys its translated

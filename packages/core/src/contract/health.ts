@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const HealthResponseSchema = z.object({
   status: z.literal('ok'),
   db: z.enum(['pglite', 'postgres']),
-  chainId: z.number().int(),
+  chainId: z.int(),
   blockNumber: z.string(),
 });
 export type HealthResponse = z.infer<typeof HealthResponseSchema>;

@@ -1,16 +1,16 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AddressSchema, WeiSchema } from './primitives.ts';
 
 export const LeaderboardQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).optional(),
+  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100))),
 });
 
 export const LeaderboardEntrySchema = z.object({
   address: AddressSchema,
   totalWinningsWei: WeiSchema,
-  totalBets: z.number().int(),
+  totalBets: z.int(),
   /** Won bets / settled bets, 0..1. */
-  winRate: z.number().min(0).max(1),
+  winRate: z.number().check(z.minimum(0), z.maximum(1)),
 });
 export type LeaderboardEntry = z.infer<typeof LeaderboardEntrySchema>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   AddressSchema,
   CategorySchema,
@@ -15,29 +15,29 @@ export const MarketStatusSchema = z.enum(['active', 'settling', 'settled']);
 export const BetStatusSchema = z.enum(['pending', 'won', 'lost', 'claimed', 'refunded']);
 
 export const MarketSchema = z.object({
-  id: z.number().int(),
+  id: z.int(),
   creatorAddress: AddressSchema,
   title: z.string(),
   description: z.string(),
-  resolutionInstructions: z.string().nullable(),
+  resolutionInstructions: z.nullable(z.string()),
   betType: z.enum(['custom_bet', 'price_prediction']),
   category: CategorySchema,
   duration: DurationSchema,
-  targetSymbol: z.string().nullable(),
-  targetPrice: z.string().nullable(),
-  startPrice: z.string().nullable(),
-  comparisonType: z.enum(['above', 'below']).nullable(),
+  targetSymbol: z.nullable(z.string()),
+  targetPrice: z.nullable(z.string()),
+  startPrice: z.nullable(z.string()),
+  comparisonType: z.nullable(z.enum(['above', 'below'])),
   startTime: IsoTimeSchema,
   deadline: IsoTimeSchema,
   status: MarketStatusSchema,
   totalYesWei: WeiSchema,
   totalNoWei: WeiSchema,
-  yesCount: z.number().int(),
-  noCount: z.number().int(),
+  yesCount: z.int(),
+  noCount: z.int(),
   /** Final outcome; VOID means every stake is refunded. */
-  result: z.enum(['YES', 'NO', 'VOID']).nullable(),
-  aiVerdict: z.string().nullable(),
-  aiConfidence: z.number().int().min(0).max(100).nullable(),
+  result: z.nullable(z.enum(['YES', 'NO', 'VOID'])),
+  aiVerdict: z.nullable(z.string()),
+  aiConfidence: z.nullable(z.int().check(z.minimum(0), z.maximum(100))),
   /** Where the resolver found its evidence (URLs or named references); empty until settled. */
   aiSources: z.array(z.string()),
   /** Fixed at creation so bettors know what will judge (DESIGN "Markets"). */
@@ -48,15 +48,15 @@ export const MarketSchema = z.object({
 export type Market = z.infer<typeof MarketSchema>;
 
 export const BetSchema = z.object({
-  id: z.number().int(),
-  marketId: z.number().int(),
+  id: z.int(),
+  marketId: z.int(),
   userAddress: AddressSchema,
   prediction: PredictionSchema,
   amountWei: WeiSchema,
   /** Spec §7 record value: twice the stake. The UI shows the live pool estimate instead. */
   potentialPayoutWei: WeiSchema,
   /** Profit on a win (spec: payout_amount); the claimable amount is profit + stake. */
-  payoutWei: WeiSchema.nullable(),
+  payoutWei: z.nullable(WeiSchema),
   status: BetStatusSchema,
   isCreator: z.boolean(),
   txHash: TxHashSchema,
@@ -65,16 +65,16 @@ export const BetSchema = z.object({
 export type Bet = z.infer<typeof BetSchema>;
 
 export const ListMarketsQuerySchema = z.strictObject({
-  category: z.union([CategorySchema, z.literal('all')]).optional(),
-  status: z.enum(['open', 'settled']).optional(),
-  limit: z.coerce.number().int().min(1).max(200).optional(),
+  category: z.optional(z.union([CategorySchema, z.literal('all')])),
+  status: z.optional(z.enum(['open', 'settled'])),
+  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(200))),
 });
 export type ListMarketsQuery = z.infer<typeof ListMarketsQuerySchema>;
 
 export const ListMarketsResponseSchema = z.object({
   markets: z.array(MarketSchema),
   /** Open markets per category, for the chips (spec §2 /predictions). */
-  counts: z.record(z.string(), z.number().int()),
+  counts: z.record(z.string(), z.int()),
 });
 export type ListMarketsResponse = z.infer<typeof ListMarketsResponseSchema>;
 
@@ -89,9 +89,9 @@ export const CreateMarketBodySchema = z.strictObject({
   txHash: TxHashSchema,
   creatorAddress: AddressSchema,
   /** Must not be blank after trimming (spec §5); checked by the server with the spec's message. */
-  description: z.string().max(2000),
-  title: z.string().max(120).optional(),
-  resolutionInstructions: z.string().max(2000).optional(),
+  description: z.string().check(z.maxLength(2000)),
+  title: z.optional(z.string().check(z.maxLength(120))),
+  resolutionInstructions: z.optional(z.string().check(z.maxLength(2000))),
   category: categoryField,
   duration: DurationSchema,
   prediction: predictionField,
@@ -115,4 +115,4 @@ export const JoinMarketResponseSchema = z.object({ bet: BetSchema, market: Marke
 /** 202: the payment is valid but not final yet; it is recorded as soon as it confirms. */
 export const PendingPaymentResponseSchema = z.object({ status: z.literal('pending'), txHash: TxHashSchema });
 
-export const MarketIdParamsSchema = z.strictObject({ id: z.coerce.number().int().positive() });
+export const MarketIdParamsSchema = z.strictObject({ id: z.coerce.number().check(z.int(), z.positive()) });

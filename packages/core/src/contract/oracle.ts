@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   AddressSchema,
   IsoTimeSchema,
@@ -13,35 +13,35 @@ import {
 export const RoundStatusSchema = z.enum(['upcoming', 'live', 'locked', 'ended']);
 
 export const RoundSchema = z.object({
-  epoch: z.number().int(),
+  epoch: z.int(),
   status: RoundStatusSchema,
   startTime: IsoTimeSchema,
   lockTime: IsoTimeSchema,
   closeTime: IsoTimeSchema,
-  lockPrice: UsdPriceSchema.nullable(),
-  closePrice: UsdPriceSchema.nullable(),
+  lockPrice: z.nullable(UsdPriceSchema),
+  closePrice: z.nullable(UsdPriceSchema),
   totalUpWei: WeiSchema,
   totalDownWei: WeiSchema,
-  upCount: z.number().int(),
-  downCount: z.number().int(),
+  upCount: z.int(),
+  downCount: z.int(),
   /** cancelled: a price was missing or stale (or an operator reset the rounds): every stake is refunded. */
-  result: z.enum(['bull', 'bear', 'draw', 'cancelled']).nullable(),
+  result: z.nullable(z.enum(['bull', 'bear', 'draw', 'cancelled'])),
   /** Why a round was cancelled: 'lock_price_missing' | 'close_price_missing' | 'reset'. */
-  cancelReason: z.string().nullable(),
+  cancelReason: z.nullable(z.string()),
   /** The feed the prices came from (chainlink | ticker | simulated). */
-  priceSource: z.string().nullable(),
+  priceSource: z.nullable(z.string()),
   /** The feed readings used (DESIGN "Oracle rounds": each round stores the round id and time it used). */
-  lockPriceAt: IsoTimeSchema.nullable(),
-  lockFeedRoundId: z.string().nullable(),
-  closePriceAt: IsoTimeSchema.nullable(),
-  closeFeedRoundId: z.string().nullable(),
+  lockPriceAt: z.nullable(IsoTimeSchema),
+  lockFeedRoundId: z.nullable(z.string()),
+  closePriceAt: z.nullable(IsoTimeSchema),
+  closeFeedRoundId: z.nullable(z.string()),
 });
 export type Round = z.infer<typeof RoundSchema>;
 
 export const RoundsResponseSchema = z.object({
-  current: RoundSchema.nullable(),
-  next: RoundSchema.nullable(),
-  previous: RoundSchema.nullable(),
+  current: z.nullable(RoundSchema),
+  next: z.nullable(RoundSchema),
+  previous: z.nullable(RoundSchema),
   /** The latest ended rounds, newest first (spec §7/§9: 5). */
   recent: z.array(RoundSchema),
   /** False before the genesis round and after a reset: no round is upcoming, live or locked. */
@@ -52,22 +52,22 @@ export const RoundsResponseSchema = z.object({
 export type RoundsResponse = z.infer<typeof RoundsResponseSchema>;
 
 export const OracleBetSchema = z.object({
-  id: z.number().int(),
-  epoch: z.number().int(),
+  id: z.int(),
+  epoch: z.int(),
   userAddress: AddressSchema,
   position: PositionSchema,
   amountWei: WeiSchema,
   /** Everything the bet returns (stake + winnings, or the refunded stake); null until the round ends. */
-  payoutWei: WeiSchema.nullable(),
+  payoutWei: z.nullable(WeiSchema),
   claimed: z.boolean(),
-  roundResult: z.enum(['bull', 'bear', 'draw', 'cancelled']).nullable(),
+  roundResult: z.nullable(z.enum(['bull', 'bear', 'draw', 'cancelled'])),
   txHash: TxHashSchema,
   createdAt: IsoTimeSchema,
 });
 export type OracleBet = z.infer<typeof OracleBetSchema>;
 
 export const PlaceOracleBetBodySchema = z.strictObject({
-  epoch: z.number().int().nonnegative(),
+  epoch: z.int().check(z.nonnegative()),
   position: PositionSchema,
   amountWei: WeiSchema,
   userAddress: AddressSchema,
@@ -96,15 +96,15 @@ export type OperatorNonceResponse = z.infer<typeof OperatorNonceResponseSchema>;
 
 export const OperatorActionBodySchema = z.strictObject({
   address: AddressSchema,
-  nonce: z.string().min(16).max(128),
-  signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'must be a 0x-prefixed hex signature'),
+  nonce: z.string().check(z.minLength(16), z.maxLength(128)),
+  signature: z.string().check(z.regex(/^0x[0-9a-fA-F]+$/, 'must be a 0x-prefixed hex signature')),
 });
 export type OperatorActionBody = z.infer<typeof OperatorActionBodySchema>;
 
 export const OperatorActionResponseSchema = z.object({
   action: z.enum(OPERATOR_ACTIONS),
   /** Rounds created (genesis) or cancelled and refunded (reset). */
-  epochs: z.array(z.number().int()),
+  epochs: z.array(z.int()),
   message: z.string(),
 });
 export type OperatorActionResponse = z.infer<typeof OperatorActionResponseSchema>;

@@ -1,23 +1,28 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 // Wire primitives of ../shared/API.md: wei as decimal-integer strings, addresses in any case,
 // ISO-8601 UTC times. Parsing to bigint happens at the edges (server handlers, web formatters).
+// The contract is written in zod/mini so the web bundle does not ship zod classic (~23 kB gzip).
 
 /** Wei amount as a decimal-integer string: no sign, no leading zeros, at most 78 digits (uint256). */
 export const WeiSchema = z
   .string()
-  .regex(/^(0|[1-9][0-9]{0,77})$/, 'must be a whole number of wei as a decimal string');
+  .check(z.regex(/^(0|[1-9][0-9]{0,77})$/, 'must be a whole number of wei as a decimal string'));
 
-export const AddressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
+export const AddressSchema = z
+  .string()
+  .check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address'));
 
-export const TxHashSchema = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hash');
+export const TxHashSchema = z
+  .string()
+  .check(z.regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hash'));
 
 export const IsoTimeSchema = z.iso.datetime({ offset: true });
 
 /** USD price as a decimal string (the feed's 8 decimals at most). */
-export const UsdPriceSchema = z.string().regex(/^[0-9]+(\.[0-9]{1,8})?$/);
+export const UsdPriceSchema = z.string().check(z.regex(/^[0-9]+(\.[0-9]{1,8})?$/));
 
-export const IdSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+export const IdSchema = z.coerce.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
 
 export const PredictionSchema = z.enum(['YES', 'NO']);
 export const PositionSchema = z.enum(['bull', 'bear']);

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ClaimBodySchema, ClaimResponseSchema } from './claims.ts';
 import { ConfigResponseSchema } from './config.ts';
 import { ErrorBodySchema } from './errors.ts';
@@ -31,10 +31,10 @@ export type RouteSpec = {
   /** Fastify-style path (`:id`); the OpenAPI document rewrites it to `{id}`. */
   path: string;
   summary: string;
-  params?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  responses: Record<number, z.ZodType>;
+  params?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  body?: z.ZodMiniType;
+  responses: Record<number, z.ZodMiniType>;
 };
 
 const paymentErrors = { 400: ErrorBodySchema, 409: ErrorBodySchema, 429: ErrorBodySchema };

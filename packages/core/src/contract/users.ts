@@ -1,15 +1,15 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { BetSchema, MarketStatusSchema } from './markets.ts';
 import { OracleBetSchema } from './oracle.ts';
 import { AddressSchema, CategorySchema, IsoTimeSchema, WeiSchema } from './primitives.ts';
 
 export const UserParamsSchema = z.strictObject({ address: AddressSchema });
 
-export const UserBetSchema = BetSchema.extend({
+export const UserBetSchema = z.extend(BetSchema, {
   market: z.object({
     title: z.string(),
     status: MarketStatusSchema,
-    result: z.enum(['YES', 'NO', 'VOID']).nullable(),
+    result: z.nullable(z.enum(['YES', 'NO', 'VOID'])),
     category: CategorySchema,
     deadline: IsoTimeSchema,
   }),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AddressSchema, IsoTimeSchema, UsdPriceSchema, WeiSchema } from './primitives.ts';
 
 export const VaultResponseSchema = z.object({ address: AddressSchema, balanceWei: WeiSchema });
@@ -25,6 +25,6 @@ export type PriceHistoryResponse = z.infer<typeof PriceHistoryResponseSchema>;
 export const DevSetPriceBodySchema = z.strictObject({
   usd: UsdPriceSchema,
   /** true (default): the price stays there until the next call; false: the random walk continues from it. */
-  hold: z.boolean().optional(),
+  hold: z.optional(z.boolean()),
 });
 export type DevSetPriceBody = z.infer<typeof DevSetPriceBodySchema>;

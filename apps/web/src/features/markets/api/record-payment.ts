@@ -7,7 +7,7 @@ import {
   JoinMarketResponseSchema,
   PendingPaymentResponseSchema,
 } from '@pm/core/contract/markets';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApiError, apiPost } from '../../../lib/api-client.ts';
 
 // After the wallet's payment confirmed, the request that records it. 202 means the server has not

@@ -1,6 +1,6 @@
 import { PendingPaymentResponseSchema } from '@pm/core/contract/markets';
 import { type PlaceOracleBetBody, PlaceOracleBetResponseSchema } from '@pm/core/contract/oracle';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { apiPost } from '../../../lib/api-client.ts';
 
 const PlaceOracleBetAnswerSchema = z.union([PlaceOracleBetResponseSchema, PendingPaymentResponseSchema]);

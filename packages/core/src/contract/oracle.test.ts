@@ -1,0 +1,44 @@
+import { describe, expect, test } from 'vitest';
+import { OperatorActionBodySchema, PlaceOracleBetBodySchema } from './oracle.ts';
+
+const body = {
+  epoch: 0,
+  position: 'bull',
+  amountWei: '10000000000000000',
+  userAddress: `0x${'cd'.repeat(20)}`,
+  txHash: `0x${'ab'.repeat(32)}`,
+};
+
+describe('PlaceOracleBetBodySchema', () => {
+  test('accepts epoch 0, the genesis round', () => {
+    expect(PlaceOracleBetBodySchema.parse(body)).toEqual(body);
+  });
+
+  test('the epoch is a whole, non-negative number and is not coerced from text', () => {
+    for (const epoch of [-1, 1.5, '3', 2 ** 53]) {
+      const issue = PlaceOracleBetBodySchema.safeParse({ ...body, epoch }).error?.issues[0];
+      expect(issue?.path, String(epoch)).toEqual(['epoch']);
+    }
+  });
+
+  test('unknown fields are refused', () => {
+    expect(PlaceOracleBetBodySchema.safeParse({ ...body, bonus: 1 }).success).toBe(false);
+  });
+});
+
+describe('OperatorActionBodySchema', () => {
+  const action = { address: body.userAddress, nonce: 'n'.repeat(16), signature: '0xabcdef' };
+
+  test('accepts a 16 to 128 character nonce', () => {
+    expect(OperatorActionBodySchema.safeParse(action).success).toBe(true);
+    expect(OperatorActionBodySchema.safeParse({ ...action, nonce: 'n'.repeat(128) }).success).toBe(true);
+    for (const nonce of ['n'.repeat(15), 'n'.repeat(129)]) {
+      expect(OperatorActionBodySchema.safeParse({ ...action, nonce }).success).toBe(false);
+    }
+  });
+
+  test('refuses a signature that is not hex with its own message', () => {
+    const issue = OperatorActionBodySchema.safeParse({ ...action, signature: 'abcdef' }).error?.issues[0];
+    expect(issue).toMatchObject({ path: ['signature'], message: 'must be a 0x-prefixed hex signature' });
+  });
+});
