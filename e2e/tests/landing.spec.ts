@@ -7,14 +7,27 @@ test('The landing top bar shows only the logo, no wallet button', async ({ page 
   await expect(banner.getByRole('button')).toHaveCount(0);
 });
 
-test('The landing page loads no wallet code', async ({ page }) => {
-  const scripts: string[] = [];
+test('The landing page loads no wallet code; the app pages do', async ({ page }) => {
+  let scripts: Promise<string>[] = [];
   page.on('response', (response) => {
-    if (response.request().resourceType() === 'script') scripts.push(response.url());
+    if (response.request().resourceType() === 'script' && response.ok()) scripts.push(response.text());
   });
+  // Markers of wallet code: wagmi's stored connection key, viem's version in its error messages.
+  const walletScripts = async () => {
+    await page.waitForLoadState('networkidle');
+    const bodies = await Promise.all(scripts);
+    expect(bodies.length).toBeGreaterThan(0);
+    return bodies.filter((body) => body.includes('recentConnectorId') || body.includes('viem@')).length;
+  };
+
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  expect(scripts.filter((url) => /\/(wallet|app-layout)-[\w-]+\.js$/.test(url))).toEqual([]);
+  expect(await walletScripts()).toBe(0);
+
+  scripts = [];
+  await page.goto('/predictions');
+  await expect(page.getByRole('button', { name: 'Connect Wallet' })).toBeVisible();
+  expect(await walletScripts()).toBeGreaterThan(0);
 });
 
 test('Follow us on X opens x.com in a new tab without an opener', async ({ page }) => {
@@ -46,6 +59,20 @@ test('The info tooltip opens after the 700 ms delay, not before', async ({ page 
   await page.waitForTimeout(400);
   await expect(page.getByRole('tooltip')).toHaveCount(0);
   await expect(page.getByRole('tooltip')).toContainText('AI judges the outcome');
+});
+
+test('The info tooltip opens at once on keyboard focus and closes with Escape', async ({ page }) => {
+  await page.goto('/');
+  const info = page.getByRole('button', { name: 'About Predictions' });
+  await info.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(info).toBeFocused();
+  await expect(page.getByRole('tooltip')).toContainText('AI judges the outcome');
+  await expect(info).toHaveAccessibleDescription(/AI judges the outcome/);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('tooltip')).toHaveCount(0);
+  await expect(info).toBeFocused();
 });
 
 test('The background has 50 particles that move, and stop while the tab is hidden', async ({ page }) => {

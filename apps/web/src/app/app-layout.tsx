@@ -1,18 +1,17 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { CircleAlert } from 'lucide-react';
-import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Outlet } from 'react-router';
-import { Toaster } from 'sonner';
+import { type ReactNode, Suspense } from 'react';
 import { appConfigQueryOptions } from '../api/get-app-config.ts';
 import { WalletButton } from '../features/wallet/components/wallet-button.tsx';
 import { WalletProvider } from '../features/wallet/components/wallet-provider.tsx';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { apiErrorMessage } from '../lib/error-message.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import { StatusMessage } from '../ui/status-message.tsx';
+import { Toaster } from '../ui/toaster.tsx';
 import { TopBar } from '../ui/top-bar.tsx';
 
 // One client for the page's life: the layout unmounts on the landing page, the cache stays.
@@ -22,10 +21,10 @@ const queryClient = createQueryClient();
  * Layout of every page but the landing (a lazy route module): API state, the wallet (wagmi) and
  * toasts load here, with the first app page a user opens.
  */
-export function Component() {
+export function AppLayout({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <AppFrame />
+      <AppFrame>{children}</AppFrame>
       {/* Below the top bar, so a toast never hides the wallet button it is about. */}
       <Toaster
         theme="dark"
@@ -39,7 +38,7 @@ export function Component() {
   );
 }
 
-function AppFrame() {
+function AppFrame({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const config = useQuery(appConfigQueryOptions());
 
@@ -47,7 +46,8 @@ function AppFrame() {
     return (
       <WalletProvider appConfig={config.data}>
         <Shell walletArea={<WalletButton />}>
-          <Outlet />
+          {/* The top bar stays while the next page's chunk loads. */}
+          <Suspense fallback={<PageSkeleton label={t('app.loading')} />}>{children}</Suspense>
         </Shell>
       </WalletProvider>
     );
@@ -55,14 +55,10 @@ function AppFrame() {
 
   return (
     <Shell walletArea={config.isPending ? <Skeleton className="h-10 w-36 rounded-lg" /> : null}>
-      <div className="mx-auto w-full max-w-6xl px-4 py-10">
-        {config.isPending ? (
-          <div aria-busy="true" className="flex flex-col gap-4">
-            <span className="sr-only">{t('app.loading')}</span>
-            <Skeleton className="h-9 w-64" />
-            <Skeleton className="h-40 w-full" />
-          </div>
-        ) : (
+      {config.isPending ? (
+        <PageSkeleton label={t('app.loading')} />
+      ) : (
+        <div className="mx-auto w-full max-w-6xl px-4 py-10">
           <Card>
             <StatusMessage
               tone="error"
@@ -76,9 +72,19 @@ function AppFrame() {
               {apiErrorMessage(t, config.error, t('app.configFailed'))}
             </StatusMessage>
           </Card>
-        )}
-      </div>
+        </div>
+      )}
     </Shell>
+  );
+}
+
+function PageSkeleton({ label }: { label: string }) {
+  return (
+    <div aria-busy="true" className="mx-auto flex w-full max-w-6xl flex-col gap-4 px-4 py-10">
+      <span className="sr-only">{label}</span>
+      <Skeleton className="h-9 w-64" />
+      <Skeleton className="h-40 w-full" />
+    </div>
   );
 }
 

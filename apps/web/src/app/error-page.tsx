@@ -1,6 +1,6 @@
 import { TriangleAlert } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
-import { Button } from '../ui/button.tsx';
+import { useTranslation } from '../i18n/use-translation.ts';
+import { Button, buttonClassName } from '../ui/button.tsx';
 import { LogoMark } from '../ui/logo.tsx';
 
 /**
@@ -20,9 +20,9 @@ export function ErrorPage() {
         <Button size="lg" onClick={() => window.location.reload()}>
           {t('errorPage.reload')}
         </Button>
-        <Button asChild variant="outline" size="lg">
-          <a href="/">{t('errorPage.home')}</a>
-        </Button>
+        <a href="/" className={buttonClassName({ variant: 'outline', size: 'lg' })}>
+          {t('errorPage.home')}
+        </a>
       </div>
     </main>
   );

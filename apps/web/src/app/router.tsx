@@ -1,31 +1,53 @@
-import { createBrowserRouter } from 'react-router';
-import { ErrorPage } from './error-page.tsx';
-import { RootLayout } from './root-layout.tsx';
+import { Suspense, useEffect, useLayoutEffect, useRef } from 'react';
+import { Route, Switch, useLocation } from 'wouter';
+import { recordInAppNavigation, recordPopState } from '../lib/navigation-history.ts';
+import { RouteErrorBoundary } from './error-boundary.tsx';
+import { lazyRoute } from './lazy-route.ts';
+
+const Landing = lazyRoute(() => import('../routes/landing.tsx'));
+// Every page but the landing: API, wallet (wagmi), toasts and the app routes load with it, so `/`
+// never loads wagmi (issue 5, "Fast").
+const AppRoutes = lazyRoute(() => import('./app-routes.tsx'), ['app']);
 
 /**
- * Spec §2 routes. Every route module is lazy, its own chunk; the app layout (API, wallet, toasts)
- * wraps every page but the landing, so `/` never loads wagmi (issue 5, "Fast").
+ * Spec §2 routes, on wouter: React Router's ~13 kB gzip would not fit the landing page's JS budget
+ * (docs/decisions/006).
  */
-export function createRouter() {
-  return createBrowserRouter([
-    {
-      element: <RootLayout />,
-      errorElement: <ErrorPage />,
-      hydrateFallbackElement: <div className="min-h-dvh" />,
-      children: [
-        { index: true, lazy: () => import('../routes/landing.tsx') },
-        {
-          lazy: () => import('./app-layout.tsx'),
-          children: [
-            { path: 'predictions', lazy: () => import('../routes/predictions.tsx') },
-            { path: 'oracle-predictions', lazy: () => import('../routes/oracle-predictions.tsx') },
-            { path: 'market/:id', lazy: () => import('../routes/market.tsx') },
-            { path: 'my-bets', lazy: () => import('../routes/my-bets.tsx') },
-            { path: 'leaderboard', lazy: () => import('../routes/leaderboard.tsx') },
-            { path: '*', lazy: () => import('../routes/not-found.tsx') },
-          ],
-        },
-      ],
-    },
-  ]);
+export function AppRouter() {
+  return (
+    <>
+      <NavigationEffects />
+      <RouteErrorBoundary>
+        <Suspense fallback={<div className="min-h-dvh" />}>
+          <Switch>
+            <Route path="/">
+              <Landing />
+            </Route>
+            <Route>
+              <AppRoutes />
+            </Route>
+          </Switch>
+        </Suspense>
+      </RouteErrorBoundary>
+    </>
+  );
+}
+
+/** A new page starts at its top; Back and Forward leave the browser's own scroll restoration be. */
+function NavigationEffects() {
+  const [location] = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    window.addEventListener('popstate', recordPopState);
+    return () => window.removeEventListener('popstate', recordPopState);
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new location is what scrolls up.
+  useLayoutEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (!recordInAppNavigation().wasPop) window.scrollTo(0, 0);
+  }, [location]);
+  return null;
 }

@@ -1,50 +1,95 @@
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import marketsEn from '../features/markets/locales/en.json';
-import marketsZh from '../features/markets/locales/zh.json';
-import myBetsEn from '../features/my-bets/locales/en.json';
-import myBetsZh from '../features/my-bets/locales/zh.json';
-import oracleEn from '../features/oracle/locales/en.json';
-import oracleZh from '../features/oracle/locales/zh.json';
-import en from './en.json';
-import zh from './zh.json';
+import {
+  type Language,
+  type Messages,
+  type TFunction,
+  type TranslationKey,
+  type TranslationValues,
+  translate,
+} from './translate.ts';
 
-export const LANGUAGES = ['en', 'zh'] as const;
-export type Language = (typeof LANGUAGES)[number];
+/** Loads one namespace's messages in one language: a dynamic `import()` of its locale file. */
+export type MessagesLoader = () => Promise<{ default: Messages }>;
+export type NamespaceLoaders = Record<string, Partial<Record<Language, MessagesLoader>>>;
 
-// Features keep their strings in features/<name>/locales (one top-level key each, e.g. "oracle").
-export const resources = {
-  en: { translation: { ...en, ...oracleEn, ...marketsEn, ...myBetsEn } },
-  zh: { translation: { ...zh, ...oracleZh, ...marketsZh, ...myBetsZh } },
-} as const;
+export type I18nSnapshot = { language: Language; t: TFunction };
 
-/** BCP 47 tags for the `lang` attribute, so screen readers and fonts pick the right language. */
-const HTML_LANG: Record<Language, string> = { en: 'en', zh: 'zh-CN' };
+export type I18n = {
+  getSnapshot: () => I18nSnapshot;
+  subscribe: (listener: () => void) => () => void;
+  /** Switches once the new language's messages for every namespace in use have loaded. */
+  changeLanguage: (language: Language) => Promise<void>;
+  /** Resolves when these namespaces are there in the active language (a route awaits it). */
+  loadNamespaces: (namespaces: readonly string[]) => Promise<void>;
+  /** Starts loading another language's messages early (the toggle calls it on hover and focus). */
+  prefetchLanguage: (language: Language) => void;
+};
 
-export function isLanguage(value: string): value is Language {
-  return LANGUAGES.some((language) => language === value);
-}
+type Options = {
+  /** Spec §4: default en. */
+  language?: Language;
+  /** Messages there from the start (English shell strings in the app; every message in tests). */
+  messages?: Partial<Record<Language, Messages>>;
+  /** Everything else, loaded when a route needs it or the language changes. */
+  loaders?: NamespaceLoaders;
+};
 
 /**
- * Spec §4: en or zh, toggled by the button, held in memory only, default en. No language detector
- * and no storage on purpose: a reload starts in English again.
+ * Our i18n: typed keys, `{{placeholders}}`, plurals by `count`, namespaces and languages loaded on
+ * demand. In place of i18next (~15 kB gzip) so the landing page stays within its JS budget
+ * (issue 5, docs/decisions/006). Spec §4: held in memory only, never stored.
  */
-export function createI18n() {
-  const instance = i18next.createInstance();
-  void instance.use(initReactI18next).init({
-    lng: 'en',
-    fallbackLng: 'en',
-    supportedLngs: LANGUAGES,
-    resources,
-    initAsync: false,
-    interpolation: { escapeValue: false },
-    returnNull: false,
-    showSupportNotice: false,
-  });
-  return instance;
-}
+export function createI18n({ language = 'en', messages = {}, loaders = {} }: Options = {}): I18n {
+  const catalogs: Record<Language, Messages> = { en: { ...messages.en }, zh: { ...messages.zh } };
+  const inUse = new Set<string>();
+  const loads = new Map<string, Promise<void>>();
+  const listeners = new Set<() => void>();
+  let snapshot = makeSnapshot(language);
 
-/** Keeps `<html lang>` in step with the active language (DESIGN: accessibility). */
-export function syncDocumentLanguage(language: string) {
-  document.documentElement.lang = isLanguage(language) ? HTML_LANG[language] : language;
+  function makeSnapshot(active: Language): I18nSnapshot {
+    const t: TFunction = (key: TranslationKey, values?: TranslationValues) =>
+      translate(active, catalogs[active], catalogs.en, key, values);
+    return { language: active, t };
+  }
+
+  function publish(active: Language) {
+    snapshot = makeSnapshot(active);
+    for (const listener of listeners) listener();
+  }
+
+  function load(namespace: string, target: Language): Promise<void> {
+    const id = `${namespace}:${target}`;
+    let pending = loads.get(id);
+    if (!pending) {
+      const loader = loaders[namespace]?.[target];
+      pending = loader
+        ? loader().then((module) => {
+            Object.assign(catalogs[target], module.default);
+            if (snapshot.language === target) publish(target);
+          })
+        : Promise.resolve();
+      // A failed load (network) may be tried again by the next caller.
+      pending.catch(() => loads.delete(id));
+      loads.set(id, pending);
+    }
+    return pending;
+  }
+
+  return {
+    getSnapshot: () => snapshot,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async changeLanguage(target) {
+      await Promise.all([...inUse].map((namespace) => load(namespace, target)));
+      if (snapshot.language !== target) publish(target);
+    },
+    async loadNamespaces(namespaces) {
+      for (const namespace of namespaces) inUse.add(namespace);
+      await Promise.all(namespaces.map((namespace) => load(namespace, snapshot.language)));
+    },
+    prefetchLanguage(target) {
+      for (const namespace of inUse) void load(namespace, target).catch(() => {});
+    },
+  };
 }

@@ -1,10 +1,10 @@
 import { ERROR_CODES } from '@pm/core/contract/errors';
 import { describe, expect, test } from 'vitest';
-import { resources } from './i18n.ts';
+import { ALL_MESSAGES } from '../app/all-messages.ts';
 
-// Every string the app ships, app-level and every feature's locales/, merged as i18next sees them.
-const en = resources.en.translation;
-const zh = resources.zh.translation;
+// Every string the app ships, app-level and every feature's locales/, merged as the app sees them.
+const en = ALL_MESSAGES.en;
+const zh = ALL_MESSAGES.zh;
 
 type Tree = { [key: string]: string | Tree };
 
@@ -22,7 +22,7 @@ function placeholders(text: string): string[] {
   return [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((match) => match[1] ?? '').sort();
 }
 
-// i18next plural forms: English has `_one` and `_other`, Chinese only `_other`.
+// Plural forms (Intl.PluralRules categories): English has `_one` and `_other`, Chinese only `_other`.
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 
 /** Keys with plural forms folded into one, each holding every form's text. */

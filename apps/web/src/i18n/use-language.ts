@@ -1,12 +1,14 @@
-import { useTranslation } from 'react-i18next';
-import { isLanguage, type Language } from './i18n.ts';
+import type { Language } from './translate.ts';
+import { useTranslation } from './use-translation.ts';
 
 /** The active language and a toggle between the two (spec §4). */
 export function useLanguage() {
-  const { i18n } = useTranslation();
-  const language: Language = isLanguage(i18n.language) ? i18n.language : 'en';
-  const toggleLanguage = () => {
-    void i18n.changeLanguage(language === 'en' ? 'zh' : 'en');
+  const { language, i18n } = useTranslation();
+  const other: Language = language === 'en' ? 'zh' : 'en';
+  return {
+    language,
+    toggleLanguage: () => void i18n.changeLanguage(other),
+    /** Called on hover and focus, so the switch is instant by the time the user clicks. */
+    prefetchOtherLanguage: () => i18n.prefetchLanguage(other),
   };
-  return { language, toggleLanguage };
 }

@@ -1,11 +1,10 @@
-import type { TFunction } from 'i18next';
-import en from '../i18n/en.json';
+import { ERROR_CODES, type ErrorCode } from '@pm/core/contract/errors';
+import type { TFunction } from '../i18n/translate.ts';
 import { ApiError } from './api-client.ts';
 
-type TranslatedErrorCode = keyof typeof en.errors;
-
-function isTranslatedCode(code: string): code is TranslatedErrorCode {
-  return Object.hasOwn(en.errors, code);
+// Every code has a message in both languages (i18n/translations.test.ts).
+function isErrorCode(code: string): code is ErrorCode {
+  return ERROR_CODES.some((known) => known === code);
 }
 
 /**
@@ -14,7 +13,7 @@ function isTranslatedCode(code: string): code is TranslatedErrorCode {
  */
 export function apiErrorMessage(t: TFunction, error: unknown, fallback: string): string {
   if (error instanceof ApiError) {
-    return isTranslatedCode(error.code) ? t(`errors.${error.code}`) : error.message || fallback;
+    return isErrorCode(error.code) ? t(`errors.${error.code}`) : error.message || fallback;
   }
   return fallback;
 }

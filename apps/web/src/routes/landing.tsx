@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import { EcosystemCards } from '../features/landing/components/ecosystem-cards.tsx';
 import { Hero } from '../features/landing/components/hero.tsx';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { Logo } from '../ui/logo.tsx';
 
 /** Spec §2 landing: only the centred logo on top (no wallet: this page ships no wallet code). */

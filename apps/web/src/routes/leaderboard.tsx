@@ -1,6 +1,6 @@
 import { Gift } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { LeaderboardTable } from '../features/leaderboard/components/leaderboard-table.tsx';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { BackButton } from '../ui/back-button.tsx';
 import { Badge } from '../ui/badge.tsx';
 import { Page } from '../ui/page.tsx';

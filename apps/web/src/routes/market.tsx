@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useParams } from 'wouter';
 import { MarketDetail } from '../features/markets/components/market-detail.tsx';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { BackButton } from '../ui/back-button.tsx';
 import { Page } from '../ui/page.tsx';
 

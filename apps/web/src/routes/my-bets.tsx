@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { MyBetsList } from '../features/my-bets/components/my-bets-list.tsx';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { Page } from '../ui/page.tsx';
 
 export function Component() {

@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { Button } from '../ui/button.tsx';
+import { Link } from 'wouter';
+import { useTranslation } from '../i18n/use-translation.ts';
+import { buttonClassName } from '../ui/button.tsx';
 
 /** Spec §2/§8: unknown routes show 'Oops! Page not found' and a Return to Home link. */
 export function Component() {
@@ -11,9 +11,9 @@ export function Component() {
       <p className="text-7xl font-extrabold text-brand tabular-nums">{t('notFound.code')}</p>
       <h1 className="mt-4 text-2xl font-bold">{t('notFound.title')}</h1>
       <p className="mt-2 text-muted">{t('notFound.body')}</p>
-      <Button asChild size="lg" className="mt-8">
-        <Link to="/">{t('notFound.home')}</Link>
-      </Button>
+      <Link to="/" className={buttonClassName({ size: 'lg', className: 'mt-8' })}>
+        {t('notFound.home')}
+      </Link>
     </div>
   );
 }

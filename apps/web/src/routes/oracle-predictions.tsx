@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { OracleBoard } from '../features/oracle/components/oracle-board.tsx';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { Page } from '../ui/page.tsx';
 
 export function Component() {

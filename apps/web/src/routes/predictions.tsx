@@ -1,7 +1,8 @@
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { CreateMarketDialog } from '../features/markets/components/lazy-dialogs.tsx';
 import { MarketsBoard } from '../features/markets/components/markets-board.tsx';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { Button } from '../ui/button.tsx';
 import { Page } from '../ui/page.tsx';
 
@@ -13,7 +14,11 @@ export function Component() {
       title={t('predictions.title')}
       documentTitle={t('pageTitle.predictions')}
       aside={
-        <Button onClick={() => setCreateOpen(true)}>
+        <Button
+          onClick={() => setCreateOpen(true)}
+          onPointerEnter={CreateMarketDialog.preload}
+          onFocus={CreateMarketDialog.preload}
+        >
           <Plus aria-hidden="true" className="size-4" />
           {t('markets.createBet')}
         </Button>

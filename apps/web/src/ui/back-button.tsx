@@ -1,6 +1,7 @@
 import { ArrowLeft } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation } from 'wouter';
+import { useTranslation } from '../i18n/use-translation.ts';
+import { canGoBackInApp } from '../lib/navigation-history.ts';
 import { Button } from './button.tsx';
 
 /**
@@ -9,11 +10,10 @@ import { Button } from './button.tsx';
  */
 export function BackButton({ fallback = '/' }: { fallback?: string }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const location = useLocation();
+  const [, navigate] = useLocation();
   const goBack = () => {
-    if (location.key === 'default') void navigate(fallback);
-    else void navigate(-1);
+    if (canGoBackInApp()) window.history.back();
+    else navigate(fallback);
   };
   return (
     <Button variant="ghost" size="sm" onClick={goBack} className="-ml-2 text-muted hover:text-fg">

@@ -1,4 +1,3 @@
-import { Slot } from 'radix-ui';
 import type { ComponentProps } from 'react';
 import { cx } from '../lib/cx.ts';
 
@@ -16,31 +15,24 @@ const SIZES = {
   icon: 'size-10',
 } as const;
 
-export type ButtonProps = ComponentProps<'button'> & {
+type ButtonLook = {
   variant?: keyof typeof VARIANTS;
   size?: keyof typeof SIZES;
-  /** Render the child element (a link, say) with the button's look. */
-  asChild?: boolean;
+  className?: string | undefined;
 };
 
-export function Button({
-  variant = 'primary',
-  size = 'md',
-  asChild = false,
-  className,
-  ...props
-}: ButtonProps) {
-  const Component = asChild ? Slot.Root : 'button';
-  return (
-    <Component
-      type={asChild ? undefined : 'button'}
-      className={cx(
-        'inline-flex shrink-0 cursor-pointer items-center justify-center gap-2 rounded-lg font-semibold whitespace-nowrap transition-colors disabled:cursor-not-allowed disabled:opacity-60',
-        VARIANTS[variant],
-        SIZES[size],
-        className,
-      )}
-      {...props}
-    />
+/** The button's look for another element, a link to another page say: `<Link className={buttonClassName()}>`. */
+export function buttonClassName({ variant = 'primary', size = 'md', className }: ButtonLook = {}) {
+  return cx(
+    'inline-flex shrink-0 cursor-pointer items-center justify-center gap-2 rounded-lg font-semibold whitespace-nowrap transition-colors disabled:cursor-not-allowed disabled:opacity-60',
+    VARIANTS[variant],
+    SIZES[size],
+    className,
   );
+}
+
+export type ButtonProps = ComponentProps<'button'> & ButtonLook;
+
+export function Button({ variant, size, className, ...props }: ButtonProps) {
+  return <button type="button" className={buttonClassName({ variant, size, className })} {...props} />;
 }

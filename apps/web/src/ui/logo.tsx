@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
+import { useTranslation } from '../i18n/use-translation.ts';
 import { cx } from '../lib/cx.ts';
 
 export function LogoMark({ className }: { className?: string }) {

@@ -1,9 +1,9 @@
-import { Activity, Info, Plus, TrendingUp } from 'lucide-react';
-import { Tooltip } from 'radix-ui';
+import { Activity, Plus, TrendingUp } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge, LiveDot } from '../../../ui/badge.tsx';
+import { InfoTooltip } from '../../../ui/info-tooltip.tsx';
 
 type AppCard = { to: string; app: 'predictions' | 'oracle'; icon: ReactNode };
 
@@ -69,28 +69,9 @@ function AppCardView({ card }: { card: AppCard }) {
             {title}
           </Link>
         </h3>
-        <Tooltip.Root>
-          <Tooltip.Trigger asChild>
-            <button
-              type="button"
-              aria-label={t('landing.aboutApp', { app: title })}
-              className="relative z-10 inline-flex size-8 cursor-help items-center justify-center rounded-full text-muted hover:text-fg"
-            >
-              <Info aria-hidden="true" className="size-4" />
-            </button>
-          </Tooltip.Trigger>
-          <Tooltip.Portal>
-            <Tooltip.Content
-              side="top"
-              sideOffset={6}
-              collisionPadding={12}
-              className="z-50 max-w-72 rounded-lg border border-line-strong bg-surface-2 px-3 py-2 text-sm leading-relaxed text-fg shadow-xl"
-            >
-              {t(`landing.${card.app}.info`)}
-              <Tooltip.Arrow className="fill-surface-2" />
-            </Tooltip.Content>
-          </Tooltip.Portal>
-        </Tooltip.Root>
+        <InfoTooltip label={t('landing.aboutApp', { app: title })}>
+          {t(`landing.${card.app}.info`)}
+        </InfoTooltip>
       </div>
       <p className="text-sm font-medium text-brand">{t('landing.category')}</p>
       <p className="text-sm leading-relaxed text-muted">{t(`landing.${card.app}.description`)}</p>

@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge, LiveDot } from '../../../ui/badge.tsx';
-import { Button } from '../../../ui/button.tsx';
+import { buttonClassName } from '../../../ui/button.tsx';
 import { ParticleField } from './particle-field.tsx';
 import { PointerHeadline } from './pointer-headline.tsx';
 
@@ -24,13 +24,16 @@ export function Hero() {
         <p className="mt-6 max-w-2xl text-base leading-relaxed text-muted text-pretty sm:text-lg">
           {t('landing.subtitle')}
         </p>
-        <Button asChild variant="outline" size="lg" className="mt-8">
-          <a href={X_URL} target="_blank" rel="noopener noreferrer">
-            <XLogo />
-            {t('landing.followX')}
-            <span className="sr-only">{t('landing.opensInNewTab')}</span>
-          </a>
-        </Button>
+        <a
+          href={X_URL}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={buttonClassName({ variant: 'outline', size: 'lg', className: 'mt-8' })}
+        >
+          <XLogo />
+          {t('landing.followX')}
+          <span className="sr-only">{t('landing.opensInNewTab')}</span>
+        </a>
       </div>
     </section>
   );

@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createI18n } from '../../../i18n/i18n.ts';
+import { TestI18n } from '../../../app/test-i18n.tsx';
 import { LeaderboardTable } from './leaderboard-table.tsx';
 
 // A real HTTP server on loopback stands in for the API; the page's relative URLs resolve to it
@@ -34,14 +33,12 @@ afterEach(() => {
 });
 
 function renderTable(language: 'en' | 'zh' = 'en') {
-  const i18n = createI18n();
-  void i18n.changeLanguage(language);
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={queryClient}>
-      <I18nextProvider i18n={i18n}>
+      <TestI18n language={language}>
         <LeaderboardTable />
-      </I18nextProvider>
+      </TestI18n>
     </QueryClientProvider>,
   );
 }

@@ -2,7 +2,7 @@ import { shortenAddress } from '@pm/core/address';
 import type { LeaderboardEntry } from '@pm/core/contract/leaderboard';
 import { formatBnbWithUnit } from '@pm/core/money';
 import { CircleAlert, Trophy } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
@@ -15,9 +15,9 @@ const PODIUM_COLORS = ['text-brand', 'text-[#c0c7d0]', 'text-[#d79b6b]'];
 
 /** Spec §2 /leaderboard: the top-100 table with its loading, error and empty states. */
 export function LeaderboardTable() {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTranslation();
   const leaderboard = useLeaderboard();
-  const percent = new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 1 });
+  const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 });
 
   if (leaderboard.isPending) {
     return (

@@ -1,11 +1,12 @@
 import type { Market } from '@pm/core/contract/markets';
 import { canJoinMarket } from '@pm/core/market-rules';
 import { Clock, Users } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
 import { bnb, countdown, dateTime } from '../utils/format.ts';
+import { JoinMarketDialog } from './lazy-dialogs.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 
 /** Spec §2 market card; the whole card links to /market/:id, Join Bet is its own button. */
@@ -18,7 +19,7 @@ export function MarketCard({
   nowMs: number;
   onJoin: (market: Market) => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTranslation();
   const pool = BigInt(market.totalYesWei) + BigInt(market.totalNoWei);
   const bets = market.yesCount + market.noCount;
   const live = canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs));
@@ -42,11 +43,11 @@ export function MarketCard({
       <dl className="grid grid-cols-2 gap-2 text-xs">
         <div>
           <dt className="text-muted">{t('markets.card.started')}</dt>
-          <dd className="tabular-nums">{dateTime(market.startTime, i18n.language)}</dd>
+          <dd className="tabular-nums">{dateTime(market.startTime, language)}</dd>
         </div>
         <div>
           <dt className="text-muted">{t('markets.card.deadline')}</dt>
-          <dd className="tabular-nums">{dateTime(market.deadline, i18n.language)}</dd>
+          <dd className="tabular-nums">{dateTime(market.deadline, language)}</dd>
         </div>
         <div>
           <dt className="text-muted">{t('markets.card.pool')}</dt>
@@ -74,7 +75,12 @@ export function MarketCard({
         </p>
       )}
       {live && (
-        <Button className="relative z-10" onClick={() => onJoin(market)}>
+        <Button
+          className="relative z-10"
+          onClick={() => onJoin(market)}
+          onPointerEnter={JoinMarketDialog.preload}
+          onFocus={JoinMarketDialog.preload}
+        >
           {t('markets.card.joinBet')}
         </Button>
       )}

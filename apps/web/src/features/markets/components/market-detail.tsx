@@ -3,7 +3,7 @@ import type { Market } from '@pm/core/contract/markets';
 import { canJoinMarket, favourability } from '@pm/core/market-rules';
 import { CircleAlert, Gavel, Info, Users } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
@@ -16,13 +16,13 @@ import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
 import { bnb, dateTime } from '../utils/format.ts';
 import { ClaimablePanel } from './claimable-panel.tsx';
-import { JoinMarketDialog } from './join-market-dialog.tsx';
+import { JoinMarketDialog } from './lazy-dialogs.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 import { SidePanel } from './side-panel.tsx';
 
 /** Spec §2 /market/{id}: banner, badges, tiles, YES and NO panels, side cards; live via realtime. */
 export function MarketDetail({ marketId }: { marketId: string }) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTranslation();
   const id = Number(marketId);
   const detail = useMarket(Number.isSafeInteger(id) && id > 0 ? id : 0);
   const nowMs = useNowMs();
@@ -67,7 +67,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
               <p className="text-lg font-bold">
                 {market.result === 'VOID'
                   ? t('markets.detail.voided')
-                  : t('markets.detail.settled', { result: market.result })}
+                  : t('markets.detail.settled', { result: market.result ?? '' })}
               </p>
               {market.aiConfidence !== null && (
                 <p className="text-sm text-muted">
@@ -99,8 +99,8 @@ export function MarketDetail({ marketId }: { marketId: string }) {
           {[
             [t('markets.detail.totalPool'), bnb(pool)],
             [t('markets.detail.participants'), String(participants)],
-            [t('markets.detail.deadline'), dateTime(market.deadline, i18n.language)],
-            [t('markets.detail.created'), dateTime(market.createdAt, i18n.language)],
+            [t('markets.detail.deadline'), dateTime(market.deadline, language)],
+            [t('markets.detail.created'), dateTime(market.createdAt, language)],
           ].map(([label, value]) => (
             <div key={label} className="rounded-lg border border-line bg-surface p-3">
               <dt className="text-xs text-muted">{label}</dt>

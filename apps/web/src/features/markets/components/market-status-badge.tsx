@@ -1,6 +1,6 @@
 import type { Market } from '@pm/core/contract/markets';
 import { marketDisplayStatus } from '@pm/core/market-rules';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge, LiveDot } from '../../../ui/badge.tsx';
 
 /** Spec §4: Live (active, before deadline), Closed (deadline passed), Completed (settled). */

@@ -1,7 +1,7 @@
 import type { Market } from '@pm/core/contract/markets';
 import { CircleAlert, Plus, SearchX } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
@@ -12,8 +12,7 @@ import { retryPendingRecords } from '../api/record-payment.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
 import { ClaimablePanel } from './claimable-panel.tsx';
-import { CreateMarketDialog } from './create-market-dialog.tsx';
-import { JoinMarketDialog } from './join-market-dialog.tsx';
+import { CreateMarketDialog, JoinMarketDialog } from './lazy-dialogs.tsx';
 import { MarketCard } from './market-card.tsx';
 import { PreviousPanel } from './previous-panel.tsx';
 import { VaultPanel } from './vault-panel.tsx';
@@ -91,7 +90,11 @@ export function MarketsBoard({
             <StatusMessage
               icon={<SearchX />}
               action={
-                <Button onClick={() => onCreateOpenChange(true)}>
+                <Button
+                  onClick={() => onCreateOpenChange(true)}
+                  onPointerEnter={CreateMarketDialog.preload}
+                  onFocus={CreateMarketDialog.preload}
+                >
                   <Plus aria-hidden="true" className="size-4" />
                   {t('markets.createBet')}
                 </Button>

@@ -1,6 +1,6 @@
 import { History } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';

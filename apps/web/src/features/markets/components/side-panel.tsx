@@ -1,8 +1,9 @@
 import { shortenAddress } from '@pm/core/address';
 import type { Bet, Market } from '@pm/core/contract/markets';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { bnb } from '../utils/format.ts';
+import { JoinMarketDialog } from './lazy-dialogs.tsx';
 
 /** One side of a market (YES or NO): total, favourability, participants with the Creator badge. */
 export function SidePanel({
@@ -51,6 +52,8 @@ export function SidePanel({
         type="button"
         disabled={!canJoin}
         onClick={onJoin}
+        onPointerEnter={JoinMarketDialog.preload}
+        onFocus={JoinMarketDialog.preload}
         className={`h-11 cursor-pointer rounded-lg font-semibold disabled:cursor-not-allowed disabled:border disabled:border-line disabled:bg-surface-2 disabled:text-muted ${side === 'YES' ? 'bg-yes text-bg' : 'bg-danger text-white'}`}
       >
         {canJoin ? `${t('markets.card.joinBet')} · ${side}` : t('markets.detail.closed')}

@@ -1,10 +1,10 @@
 import { formatUsdPrice, parseUsdPrice, usdValueOfWei } from '@pm/core/price';
 import { Copy, Vault } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
+import { toast } from '../../../ui/toast.ts';
 import { useBnbPrice, useVault } from '../api/get-vault.ts';
 import { bnb } from '../utils/format.ts';
 

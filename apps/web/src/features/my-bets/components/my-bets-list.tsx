@@ -5,9 +5,8 @@ import { formatBnb } from '@pm/core/money';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, Inbox } from 'lucide-react';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { Link, useLocation } from 'wouter';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { apiPost } from '../../../lib/api-client.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { useRealtime } from '../../../lib/realtime.ts';
@@ -16,6 +15,7 @@ import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
+import { toast } from '../../../ui/toast.ts';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { useUserBets } from '../api/get-user-bets.ts';
 
@@ -23,9 +23,9 @@ const bnb = (wei: bigint) => `${formatBnb(wei, { decimals: 4 })} BNB`;
 
 /** Spec §2 /my-bets: needs a wallet (else the spec's toast and /predictions); the user's bets. */
 export function MyBetsList() {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTranslation();
   const wallet = useWallet();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const bets = useUserBets(wallet.address);
   const queryClient = useQueryClient();
   useRealtime((message) => {
@@ -36,7 +36,7 @@ export function MyBetsList() {
   useEffect(() => {
     if (wallet.isConnected || wallet.isConnecting) return;
     toast.error(t('myBets.connectFirst'));
-    void navigate('/predictions', { replace: true });
+    navigate('/predictions', { replace: true });
   }, [wallet.isConnected, wallet.isConnecting, navigate, t]);
   const claim = useMutation({
     mutationFn: (body: ClaimBody) => apiPost('/api/claims', body, ClaimResponseSchema),
@@ -87,7 +87,7 @@ export function MyBetsList() {
         <BetRow
           key={bet.id}
           bet={bet}
-          language={i18n.language}
+          language={language}
           claiming={claim.isPending}
           onClaim={() => claim.mutate({ userAddress: address, scope: 'markets', betId: bet.id })}
         />

@@ -2,14 +2,13 @@ import type { Round } from '@pm/core/contract/oracle';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
-import { Toaster } from 'sonner';
 import { defineChain } from 'viem';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createConfig, http, mock, WagmiProvider } from 'wagmi';
 import { connect } from 'wagmi/actions';
 import type { AppConfig } from '../../../api/get-app-config.ts';
-import { createI18n } from '../../../i18n/i18n.ts';
+import { TestI18n } from '../../../app/test-i18n.tsx';
+import { Toaster } from '../../../ui/toaster.tsx';
 import { WalletContext } from '../../wallet/wallet-context.ts';
 import { BetPanel } from './bet-panel.tsx';
 
@@ -81,10 +80,10 @@ async function renderPanel(options: { connected: boolean; round?: Round; nowS?: 
     <QueryClientProvider client={queryClient}>
       <WagmiProvider config={wagmiConfig}>
         <WalletContext value={{ chain, connect: () => {}, isConnecting: false }}>
-          <I18nextProvider i18n={createI18n()}>
+          <TestI18n>
             <BetPanel round={options.round ?? liveRound} nowS={options.nowS ?? START + 60} />
             <Toaster />
-          </I18nextProvider>
+          </TestI18n>
         </WalletContext>
       </WagmiProvider>
     </QueryClientProvider>,

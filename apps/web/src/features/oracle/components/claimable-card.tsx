@@ -1,10 +1,10 @@
 import { formatBnb, formatBnbWithUnit } from '@pm/core/money';
 import { Coins } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { toast } from '../../../ui/toast.ts';
 import { useClaimOracleWinnings } from '../api/claim-winnings.ts';
 import { useClaimable } from '../api/get-claimable.ts';
 

@@ -1,7 +1,7 @@
 import type { Round } from '@pm/core/contract/oracle';
 import { formatBnbWithUnit } from '@pm/core/money';
 import { Dialog } from 'radix-ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
 import { roundPools } from '../utils/round-view.ts';
 import { ResultBadge } from './round-card.tsx';

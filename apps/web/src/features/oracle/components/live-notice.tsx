@@ -1,7 +1,7 @@
 import { CHAINS, isSupportedChainId } from '@pm/core/constants';
 import { Radio } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { useAppConfig } from '../../../api/get-app-config.ts';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 
 /** Spec §2 live-mode notice: bets are real payments, and where the prices come from. */
 export function LiveNotice() {

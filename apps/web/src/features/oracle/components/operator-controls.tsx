@@ -1,25 +1,17 @@
 import type { OperatorAction } from '@pm/core/contract/oracle';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
 import { getAddress } from 'viem';
 import { useSignMessage } from 'wagmi';
-import { useAppConfig } from '../../../api/get-app-config.ts';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { toast } from '../../../ui/toast.ts';
 import { walletErrorMessage } from '../../wallet/utils/wallet-error-message.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
 import { runOperatorAction } from '../api/operator-action.ts';
-
-/** Whether the connected address is one of OPERATOR_ADDRESSES (GET /api/config). */
-export function useIsOperator(address: string | undefined): boolean {
-  const { data: config } = useAppConfig();
-  if (!address) return false;
-  return config.operatorAddresses.some((operator) => operator.toLowerCase() === address.toLowerCase());
-}
 
 /**
  * Start Genesis Round / Reset Rounds, shown to an operator only and acting only with its signature

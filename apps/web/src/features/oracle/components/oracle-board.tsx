@@ -1,26 +1,36 @@
 import { CircleAlert } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { Suspense } from 'react';
 import { useAppConfig } from '../../../api/get-app-config.ts';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { useServerNow } from '../../../lib/use-server-now.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { usePrice } from '../api/get-price.ts';
 import { useRounds } from '../api/get-rounds.ts';
 import { useConcludedRound } from '../hooks/use-concluded-round.ts';
+import { useIsOperator } from '../hooks/use-is-operator.ts';
 import { useOracleRealtime } from '../hooks/use-oracle-realtime.ts';
 import { BetPanel } from './bet-panel.tsx';
 import { ClaimableCard } from './claimable-card.tsx';
-import { ConcludedRoundModal } from './concluded-round-modal.tsx';
 import { LeaderboardLinkCard } from './leaderboard-link-card.tsx';
 import { LiveNotice } from './live-notice.tsx';
-import { OperatorControls, useIsOperator } from './operator-controls.tsx';
+
 import { PriceCard } from './price-card.tsx';
 import { RoundCard } from './round-card.tsx';
 import { WaitingState } from './waiting-state.tsx';
+
+// Shown to few (operators) or rarely (a round just concluded): their code loads when they show.
+const OperatorControls = lazyWithPreload(() =>
+  import('./operator-controls.tsx').then((module) => module.OperatorControls),
+);
+const ConcludedRoundModal = lazyWithPreload(() =>
+  import('./concluded-round-modal.tsx').then((module) => module.ConcludedRoundModal),
+);
 
 /**
  * Spec §2 /oracle-predictions: live-mode notice, the current round (LIVE) with the bet panel, the
@@ -91,10 +101,18 @@ export function OracleBoard() {
           <PriceCard currentRound={current} />
           {wallet.address && <ClaimableCard address={wallet.address} />}
           <LeaderboardLinkCard />
-          {wallet.address && isOperator && <OperatorControls address={wallet.address} started={started} />}
+          {wallet.address && isOperator && (
+            <Suspense fallback={null}>
+              <OperatorControls address={wallet.address} started={started} />
+            </Suspense>
+          )}
         </div>
       </div>
-      <ConcludedRoundModal round={concluded.announced} onClose={concluded.dismiss} />
+      {concluded.announced && (
+        <Suspense fallback={null}>
+          <ConcludedRoundModal round={concluded.announced} onClose={concluded.dismiss} />
+        </Suspense>
+      )}
     </div>
   );
 }

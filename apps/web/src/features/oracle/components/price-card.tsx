@@ -1,6 +1,6 @@
 import type { Round } from '@pm/core/contract/oracle';
 import { FlaskConical } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { usePrice, usePriceHistory } from '../api/get-price.ts';
@@ -12,7 +12,7 @@ import { PriceChart } from './price-chart.tsx';
  * source ("Simulated" said plainly), and the last hour with the current round's lock price.
  */
 export function PriceCard({ currentRound }: { currentRound: Round | null }) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTranslation();
   const price = usePrice();
   const history = usePriceHistory();
   const points = [...(history.data?.points ?? [])];
@@ -46,7 +46,7 @@ export function PriceCard({ currentRound }: { currentRound: Round | null }) {
         {price.data && (
           <p className="-mt-2 text-xs text-muted tabular-nums">
             {t('oracle.price.updatedAt', {
-              time: new Date(price.data.updatedAt).toLocaleTimeString(i18n.language),
+              time: new Date(price.data.updatedAt).toLocaleTimeString(language),
             })}
           </p>
         )}

@@ -1,5 +1,5 @@
 import { parseUsdPrice } from '@pm/core/price';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { formatUsd } from '../utils/round-view.ts';
 
 const WIDTH = 320;

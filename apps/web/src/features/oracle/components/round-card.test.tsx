@@ -1,8 +1,7 @@
 import type { Round } from '@pm/core/contract/oracle';
 import { cleanup, render, screen, within } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createI18n } from '../../../i18n/i18n.ts';
+import { TestI18n } from '../../../app/test-i18n.tsx';
 import { PriceChart } from './price-chart.tsx';
 import { RoundCard, type RoundCardVariant } from './round-card.tsx';
 
@@ -41,12 +40,10 @@ function show(
   nowS: number,
   options: { lastPriceUsd?: string; language?: 'en' | 'zh' } = {},
 ) {
-  const i18n = createI18n();
-  void i18n.changeLanguage(options.language ?? 'en');
   render(
-    <I18nextProvider i18n={i18n}>
+    <TestI18n language={options.language}>
       <RoundCard variant={variant} round={value} nowS={nowS} lastPriceUsd={options.lastPriceUsd ?? null} />
-    </I18nextProvider>,
+    </TestI18n>,
   );
   return screen.getByRole('region');
 }
@@ -161,9 +158,9 @@ describe('PriceChart', () => {
 
   function chart(lockPrice: string | null, data = points) {
     render(
-      <I18nextProvider i18n={createI18n()}>
+      <TestI18n>
         <PriceChart points={data} lockPrice={lockPrice} />
-      </I18nextProvider>,
+      </TestI18n>,
     );
   }
 

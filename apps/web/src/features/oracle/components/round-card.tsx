@@ -2,7 +2,7 @@ import type { Round } from '@pm/core/contract/oracle';
 import { formatBnbWithUnit } from '@pm/core/money';
 import { ArrowDown, ArrowUp, Ban, Equal } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { Badge, LiveDot } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
@@ -105,8 +105,8 @@ function Stat({ term, className, children }: { term: string; className?: string;
 }
 
 function TimeOfDay({ iso }: { iso: string }) {
-  const { i18n } = useTranslation();
-  const text = new Date(iso).toLocaleTimeString(i18n.language, { hour: '2-digit', minute: '2-digit' });
+  const { language } = useTranslation();
+  const text = new Date(iso).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' });
   return <time dateTime={iso}>{text}</time>;
 }
 

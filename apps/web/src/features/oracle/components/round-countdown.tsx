@@ -1,6 +1,6 @@
 import type { Round } from '@pm/core/contract/oracle';
 import { countdownLabel } from '@pm/core/rounds';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { formatCountdown, roundTimes } from '../utils/round-view.ts';
 

@@ -1,6 +1,6 @@
 import { Hourglass } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Card } from '../../../ui/card.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 

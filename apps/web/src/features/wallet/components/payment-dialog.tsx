@@ -1,11 +1,11 @@
 import { formatBnbWithUnit } from '@pm/core/money';
 import { Check, Copy, LoaderCircle } from 'lucide-react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
 import type { Hex } from 'viem';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Modal } from '../../../ui/modal.tsx';
+import { toast } from '../../../ui/toast.ts';
 import { useSendPayment } from '../hooks/use-send-payment.ts';
 import { paymentErrorMessage } from '../utils/payment-error-message.ts';
 

@@ -1,9 +1,14 @@
-import { Wallet as WalletIcon } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { shortenAddress } from '@pm/core/address';
+import { ChevronDown, Wallet as WalletIcon } from 'lucide-react';
+import { Suspense } from 'react';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
+import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
 import { useWallet } from '../hooks/use-wallet.ts';
-import { WalletMenu } from './wallet-menu.tsx';
 import { WrongNetwork } from './wrong-network.tsx';
+
+// The menu (Radix dropdown, balance read) loads only for a connected wallet.
+const WalletMenu = lazyWithPreload(() => import('./wallet-menu.tsx').then((module) => module.WalletMenu));
 
 /** The top bar's wallet area in its three states (spec §2, §4). */
 export function WalletButton() {
@@ -19,5 +24,19 @@ export function WalletButton() {
     );
   }
   if (!wallet.isCorrectChain) return <WrongNetwork />;
-  return <WalletMenu address={wallet.address} />;
+  const short = shortenAddress(wallet.address);
+  return (
+    <Suspense
+      fallback={
+        // The menu's button as it will look, inert for the moment its code takes to arrive.
+        <Button variant="outline" disabled aria-label={t('wallet.openMenu', { address: short })}>
+          <span aria-hidden="true" className="size-2 rounded-full bg-yes" />
+          <span className="font-mono tabular-nums">{short}</span>
+          <ChevronDown aria-hidden="true" className="size-4 text-muted" />
+        </Button>
+      }
+    >
+      <WalletMenu address={wallet.address} />
+    </Suspense>
+  );
 }

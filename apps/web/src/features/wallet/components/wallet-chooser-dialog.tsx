@@ -1,7 +1,7 @@
 import { Wallet as WalletIcon, X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
-import { useTranslation } from 'react-i18next';
 import type { Connector } from 'wagmi';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
 import { METAMASK_RDNS } from '../utils/order-connectors.ts';

@@ -3,12 +3,12 @@ import { explorerAddressUrl } from '@pm/core/constants';
 import { formatBnbWithUnit } from '@pm/core/money';
 import { ChevronDown, Copy, ExternalLink, ListChecks, LogOut } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { toast } from 'sonner';
 import type { Address } from 'viem';
 import { useBalance, useConnection } from 'wagmi';
+import { Link } from 'wouter';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
+import { toast } from '../../../ui/toast.ts';
 import { useWallet } from '../hooks/use-wallet.ts';
 import { useWalletContext } from '../wallet-context.ts';
 

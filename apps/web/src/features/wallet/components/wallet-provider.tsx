@@ -1,14 +1,19 @@
-import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
+import { type ReactNode, Suspense, useState } from 'react';
 import type { Chain } from 'viem';
 import { type Connector, useConnect, useConnectors, WagmiProvider } from 'wagmi';
 import type { AppConfig } from '../../../api/get-app-config.ts';
+import { useTranslation } from '../../../i18n/use-translation.ts';
+import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
+import { toast } from '../../../ui/toast.ts';
 import { createWagmiConfig, deploymentChain } from '../utils/create-wagmi-config.ts';
 import { orderConnectors } from '../utils/order-connectors.ts';
 import { walletErrorMessage } from '../utils/wallet-error-message.ts';
 import { WalletContext } from '../wallet-context.ts';
-import { WalletChooserDialog } from './wallet-chooser-dialog.tsx';
+
+// Needed only when several wallets are installed and the user presses Connect.
+const WalletChooserDialog = lazyWithPreload(() =>
+  import('./wallet-chooser-dialog.tsx').then((module) => module.WalletChooserDialog),
+);
 
 /**
  * Wagmi for the app routes. It is rendered only by the app layout, a lazy route module, so the
@@ -52,12 +57,16 @@ function ConnectFlow({ chain, children }: { chain: Chain; children: ReactNode })
   return (
     <WalletContext value={{ chain, connect, isConnecting: isPending }}>
       {children}
-      <WalletChooserDialog
-        open={isChoosing}
-        onOpenChange={setIsChoosing}
-        connectors={candidates}
-        onChoose={connectWith}
-      />
+      {isChoosing && (
+        <Suspense fallback={null}>
+          <WalletChooserDialog
+            open
+            onOpenChange={setIsChoosing}
+            connectors={candidates}
+            onChoose={connectWith}
+          />
+        </Suspense>
+      )}
     </WalletContext>
   );
 }

@@ -1,8 +1,8 @@
 import { ArrowLeftRight, TriangleAlert } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
 import { useSwitchChain } from 'wagmi';
+import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
+import { toast } from '../../../ui/toast.ts';
 import { useWallet } from '../hooks/use-wallet.ts';
 import { walletErrorMessage } from '../utils/wallet-error-message.ts';
 import { useWalletContext } from '../wallet-context.ts';

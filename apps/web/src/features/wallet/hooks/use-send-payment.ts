@@ -1,23 +1,19 @@
 import { useMutation } from '@tanstack/react-query';
-import type { Address, Hex, TransactionReceipt } from 'viem';
-import { useConfig, useSendTransaction } from 'wagmi';
-import { waitForTransactionReceipt } from 'wagmi/actions';
-import { PaymentRevertedError, WalletNotConnectedError } from '../utils/payment-errors.ts';
+import { useState } from 'react';
+import type { Hex } from 'viem';
+import { useConfig } from 'wagmi';
+import { WalletNotConnectedError } from '../utils/payment-errors.ts';
+import type { Payment, PaymentResult } from '../utils/send-payment.ts';
 import { useWalletContext } from '../wallet-context.ts';
 import { useWallet } from './use-wallet.ts';
 
-export type Payment = {
-  /** The vault (GET /api/config `vaultAddress`). */
-  to: Address;
-  value: bigint;
-  /** The payment intent (`encodeIntent` of @pm/core/intent): what this payment is for. */
-  data: Hex;
-};
-
-export type PaymentResult = { hash: Hex; receipt: TransactionReceipt };
+export type { Payment, PaymentResult } from '../utils/send-payment.ts';
 
 /** Spec §4 payment dialog: which message to show while a payment is under way. */
 export type PaymentStage = 'idle' | 'confirm-in-wallet' | 'waiting-for-confirmation' | 'confirmed' | 'failed';
+
+/** Starts loading the payment code early (the pay button calls it on hover and focus). */
+export const preloadPayment = () => import('../utils/send-payment.ts');
 
 /**
  * Sends BNB from the connected wallet on the deployment's chain and waits until the chain has it.
@@ -30,18 +26,15 @@ export function useSendPayment() {
   const config = useConfig();
   const { chain } = useWalletContext();
   const { address } = useWallet();
-  const sendTransaction = useSendTransaction();
+  const [hash, setHash] = useState<Hex | undefined>(undefined);
 
   const mutation = useMutation({
     mutationKey: ['send-payment'],
     mutationFn: async (payment: Payment): Promise<PaymentResult> => {
       if (!address) throw new WalletNotConnectedError();
-      sendTransaction.reset();
-      const hash = await sendTransaction.mutateAsync({ ...payment, account: address, chainId: chain.id });
-      const receipt = await waitForTransactionReceipt(config, { hash, chainId: chain.id });
-      // viem's wait does not throw on revert (DESIGN "Payment verification").
-      if (receipt.status !== 'success') throw new PaymentRevertedError(hash);
-      return { hash, receipt };
+      setHash(undefined);
+      const { sendPayment } = await preloadPayment();
+      return sendPayment(config, { payment, account: address, chainId: chain.id, onSubmitted: setHash });
     },
   });
 
@@ -51,14 +44,14 @@ export function useSendPayment() {
       ? 'failed'
       : !mutation.isPending
         ? 'idle'
-        : sendTransaction.isSuccess
+        : hash
           ? 'waiting-for-confirmation'
           : 'confirm-in-wallet';
 
   const reset = () => {
     mutation.reset();
-    sendTransaction.reset();
+    setHash(undefined);
   };
 
-  return { ...mutation, reset, stage, hash: sendTransaction.data };
+  return { ...mutation, reset, stage, hash };
 }

@@ -24,6 +24,12 @@ describe('walletErrorMessage', () => {
     expect(message).not.toContain('Version:');
   });
 
+  test("The wallet's words are found however deep wagmi wraps them", () => {
+    const fromWallet = Object.assign(new Error('User rejected the request.'), { code: 4001 });
+    const wrapped = new Error('Connection failed', { cause: new UserRejectedRequestError(fromWallet) });
+    expect(walletErrorMessage(wrapped)).toBe('User rejected the request.');
+  });
+
   test('A plain error shows its message and anything else shows nothing', () => {
     expect(walletErrorMessage(new Error('boom'))).toBe('boom');
     expect(walletErrorMessage('boom')).toBeUndefined();

@@ -1,0 +1,19 @@
+import marketsEn from '../features/markets/locales/en.json';
+import marketsZh from '../features/markets/locales/zh.json';
+import myBetsEn from '../features/my-bets/locales/en.json';
+import myBetsZh from '../features/my-bets/locales/zh.json';
+import oracleEn from '../features/oracle/locales/en.json';
+import oracleZh from '../features/oracle/locales/zh.json';
+import appEn from '../i18n/app/en.json';
+import appZh from '../i18n/app/zh.json';
+import shellEn from '../i18n/en.json';
+import shellZh from '../i18n/zh.json';
+
+/**
+ * Every message of every namespace in both languages, for tests (the translations check and
+ * component tests). The app itself loads them on demand (locale-loaders.ts).
+ */
+export const ALL_MESSAGES = {
+  en: { ...shellEn, ...appEn, ...marketsEn, ...oracleEn, ...myBetsEn },
+  zh: { ...shellZh, ...appZh, ...marketsZh, ...oracleZh, ...myBetsZh },
+};

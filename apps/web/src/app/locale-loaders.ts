@@ -1,0 +1,25 @@
+import type { NamespaceLoaders } from '../i18n/i18n.ts';
+
+/**
+ * Where each namespace's messages live, loaded on demand: the landing page ships only the English
+ * shell strings (main.tsx imports them); the app layout and each route load theirs (router.tsx),
+ * and Chinese loads when the user switches to it.
+ */
+export const LOCALE_LOADERS = {
+  shell: { zh: () => import('../i18n/zh.json') },
+  app: { en: () => import('../i18n/app/en.json'), zh: () => import('../i18n/app/zh.json') },
+  markets: {
+    en: () => import('../features/markets/locales/en.json'),
+    zh: () => import('../features/markets/locales/zh.json'),
+  },
+  oracle: {
+    en: () => import('../features/oracle/locales/en.json'),
+    zh: () => import('../features/oracle/locales/zh.json'),
+  },
+  myBets: {
+    en: () => import('../features/my-bets/locales/en.json'),
+    zh: () => import('../features/my-bets/locales/zh.json'),
+  },
+} satisfies NamespaceLoaders;
+
+export type Namespace = keyof typeof LOCALE_LOADERS;

@@ -1,0 +1,49 @@
+import type { Market } from '@pm/core/contract/markets';
+import { type ComponentType, Suspense, useState } from 'react';
+import { useTranslation } from '../../../i18n/use-translation.ts';
+import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
+import { LoadingOverlay } from '../../../ui/loading-overlay.tsx';
+
+// The create and join dialogs (forms, Radix Dialog, the payment flow) load when first opened, or
+// when the pointer or focus reaches a button that opens them: no page pays for them up front.
+const CreateMarketDialogModule = lazyWithPreload(() =>
+  import('./create-market-dialog.tsx').then((module) => module.CreateMarketDialog),
+);
+const JoinMarketDialogModule = lazyWithPreload(() =>
+  import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
+);
+
+/** Renders a lazy dialog from its first opening on, and keeps it (and its form's state) mounted. */
+function OnceOpened<Props extends object>({
+  open,
+  dialog: Dialog,
+  props,
+}: {
+  open: boolean;
+  dialog: ComponentType<Props>;
+  props: Props;
+}) {
+  const { t } = useTranslation();
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  if (!opened) return null;
+  return (
+    <Suspense fallback={open ? <LoadingOverlay label={t('app.loading')} /> : null}>
+      <Dialog {...props} />
+    </Suspense>
+  );
+}
+
+type CreateProps = { open: boolean; onOpenChange: (open: boolean) => void };
+
+export function CreateMarketDialog(props: CreateProps) {
+  return <OnceOpened open={props.open} dialog={CreateMarketDialogModule} props={props} />;
+}
+CreateMarketDialog.preload = CreateMarketDialogModule.preload;
+
+type JoinProps = { market: Market | null; onClose: () => void };
+
+export function JoinMarketDialog(props: JoinProps) {
+  return <OnceOpened open={props.market !== null} dialog={JoinMarketDialogModule} props={props} />;
+}
+JoinMarketDialog.preload = JoinMarketDialogModule.preload;
