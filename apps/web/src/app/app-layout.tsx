@@ -26,14 +26,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <AppFrame>{children}</AppFrame>
       {/* Below the top bar, so a toast never hides the wallet button it is about. */}
-      <Toaster
-        theme="dark"
-        position="top-center"
-        offset={{ top: 76 }}
-        mobileOffset={{ top: 72 }}
-        richColors
-        closeButton
-      />
+      <Toaster />
     </QueryClientProvider>
   );
 }

@@ -1,40 +1,39 @@
-type Sonner = typeof import('sonner');
+export type ToastKind = 'success' | 'error' | 'info';
+export type Toast = { id: number; kind: ToastKind; message: string };
 
-let sonner: Promise<Sonner> | undefined;
+/** At most this many at once; the oldest gives way. */
+const MAX_TOASTS = 3;
+
+let toasts: readonly Toast[] = [];
+let nextId = 1;
 const listeners = new Set<() => void>();
 
-/**
- * Sonner, loaded with the first toast rather than with the page: most visits show none, and its
- * ~9 kB gzip counts against every app route's JS budget (issue 5). The <Toaster> mounts once it is
- * here, and sonner replays the toasts raised before it subscribed.
- */
-export function loadSonner(): Promise<Sonner> {
-  if (!sonner) {
-    sonner = import('sonner');
-    sonner.catch(() => {
-      sonner = undefined;
-    });
-    for (const listener of listeners) listener();
-  }
-  return sonner;
+function publish(next: readonly Toast[]) {
+  toasts = next;
+  for (const listener of listeners) listener();
 }
 
-export function subscribeToSonner(listener: () => void) {
+function show(kind: ToastKind, message: string) {
+  // The same message again (a double click) moves to the front instead of stacking twice.
+  const others = toasts.filter((toast) => toast.message !== message);
+  publish([...others, { id: nextId++, kind, message }].slice(-MAX_TOASTS));
+}
+
+export function dismissToast(id: number) {
+  publish(toasts.filter((toast) => toast.id !== id));
+}
+
+export function subscribeToToasts(listener: () => void) {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-export const isSonnerRequested = () => sonner !== undefined;
+export const getToasts = () => toasts;
 
-function show(kind: 'success' | 'error' | 'info', message: string) {
-  loadSonner().then(
-    ({ toast }) => toast[kind](message),
-    // The chunk could not load (offline): the message still reaches the console.
-    (error: unknown) => console.error(message, error),
-  );
-}
-
-/** Spec §8 toasts: the same calls as sonner's `toast`, for the messages the app shows. */
+/**
+ * Spec §8 toasts, shown by <Toaster>. Ours rather than sonner's: a few lines where sonner's ~9 kB
+ * gzip counted against every page that shows one (issue 5, docs/decisions/006).
+ */
 export const toast = {
   success: (message: string) => show('success', message),
   error: (message: string) => show('error', message),
