@@ -7,7 +7,7 @@ import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
 import { useWallet } from '../hooks/use-wallet.ts';
 import { WrongNetwork } from './wrong-network.tsx';
 
-// The menu (Radix dropdown, balance read) loads only for a connected wallet.
+// The menu (and its balance read) loads only for a connected wallet.
 const WalletMenu = lazyWithPreload(() => import('./wallet-menu.tsx').then((module) => module.WalletMenu));
 
 /** The top bar's wallet area in its three states (spec §2, §4). */

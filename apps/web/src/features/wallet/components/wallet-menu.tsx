@@ -2,43 +2,30 @@ import { shortenAddress } from '@pm/core/address';
 import { explorerAddressUrl } from '@pm/core/constants';
 import { formatBnbWithUnit } from '@pm/core/money';
 import { ChevronDown, Copy, ExternalLink, ListChecks, LogOut } from 'lucide-react';
-import { DropdownMenu } from 'radix-ui';
 import type { Address } from 'viem';
 import { useBalance, useConnection } from 'wagmi';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Button } from '../../../ui/button.tsx';
+import { Menu, MenuContent, MenuSeparator, MenuTrigger, menuItemProps } from '../../../ui/menu.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { useWallet } from '../hooks/use-wallet.ts';
 import { useWalletContext } from '../wallet-context.ts';
-
-const ITEM =
-  'flex cursor-pointer items-center gap-2.5 rounded-md px-3 py-2.5 text-sm font-medium outline-none select-none data-[highlighted]:bg-surface-2 data-[highlighted]:text-brand';
 
 /** Spec §2: the shortened address opens 'Wallet Info' with copy, explorer and disconnect. */
 export function WalletMenu({ address }: { address: Address }) {
   const { t } = useTranslation();
   const short = shortenAddress(address);
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger asChild>
-        <Button variant="outline" aria-label={t('wallet.openMenu', { address: short })}>
-          <span aria-hidden="true" className="size-2 rounded-full bg-yes" />
-          <span className="font-mono tabular-nums">{short}</span>
-          <ChevronDown aria-hidden="true" className="size-4 text-muted" />
-        </Button>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={8}
-          collisionPadding={12}
-          className="z-50 w-72 max-w-[calc(100vw-24px)] rounded-xl border border-line bg-surface p-1.5 shadow-2xl"
-        >
-          <WalletInfo address={address} />
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <Menu>
+      <MenuTrigger variant="outline" aria-label={t('wallet.openMenu', { address: short })}>
+        <span aria-hidden="true" className="size-2 rounded-full bg-yes" />
+        <span className="font-mono tabular-nums">{short}</span>
+        <ChevronDown aria-hidden="true" className="size-4 text-muted" />
+      </MenuTrigger>
+      <MenuContent className="w-72 max-w-[calc(100vw-24px)]">
+        <WalletInfo address={address} />
+      </MenuContent>
+    </Menu>
   );
 }
 
@@ -62,9 +49,9 @@ function WalletInfo({ address }: { address: Address }) {
 
   return (
     <>
-      <DropdownMenu.Label className="px-3 pt-2 pb-1 text-xs font-semibold tracking-wide text-muted uppercase">
+      <p className="px-3 pt-2 pb-1 text-xs font-semibold tracking-wide text-muted uppercase">
         {t('wallet.info')}
-      </DropdownMenu.Label>
+      </p>
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 px-3 pb-3 text-sm">
         <dt className="text-muted">{t('wallet.address')}</dt>
         <dd className="text-right font-mono tabular-nums">{shortenAddress(address)}</dd>
@@ -77,27 +64,28 @@ function WalletInfo({ address }: { address: Address }) {
             : formatBnbWithUnit(0n, { decimals: 0, symbol })}
         </dd>
       </dl>
-      <DropdownMenu.Separator className="mx-1 my-1 h-px bg-line" />
-      <DropdownMenu.Item className={ITEM} asChild>
-        <Link to="/my-bets">
-          <ListChecks aria-hidden="true" className="size-4" />
-          {t('wallet.myBets')}
-        </Link>
-      </DropdownMenu.Item>
-      <DropdownMenu.Item className={ITEM} onSelect={() => void copyAddress()}>
+      <MenuSeparator />
+      <Link to="/my-bets" {...menuItemProps}>
+        <ListChecks aria-hidden="true" className="size-4" />
+        {t('wallet.myBets')}
+      </Link>
+      <button type="button" {...menuItemProps} onClick={() => void copyAddress()}>
         <Copy aria-hidden="true" className="size-4" />
         {t('wallet.copyAddress')}
-      </DropdownMenu.Item>
-      <DropdownMenu.Item className={ITEM} asChild>
-        <a href={explorerAddressUrl(chain.id, address)} target="_blank" rel="noopener noreferrer">
-          <ExternalLink aria-hidden="true" className="size-4" />
-          {t('wallet.viewOnExplorer')}
-        </a>
-      </DropdownMenu.Item>
-      <DropdownMenu.Item className={ITEM} onSelect={disconnect}>
+      </button>
+      <a
+        href={explorerAddressUrl(chain.id, address)}
+        target="_blank"
+        rel="noopener noreferrer"
+        {...menuItemProps}
+      >
+        <ExternalLink aria-hidden="true" className="size-4" />
+        {t('wallet.viewOnExplorer')}
+      </a>
+      <button type="button" {...menuItemProps} onClick={disconnect}>
         <LogOut aria-hidden="true" className="size-4" />
         {t('wallet.disconnect')}
-      </DropdownMenu.Item>
+      </button>
     </>
   );
 }
