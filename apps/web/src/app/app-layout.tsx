@@ -17,6 +17,11 @@ import { TopBar } from '../ui/top-bar.tsx';
 // One client for the page's life: the layout unmounts on the landing page, the cache stays.
 const queryClient = createQueryClient();
 
+/** Starts reading the app config (chain, vault, …) before the layout renders (main.tsx). */
+export function prefetchAppConfig() {
+  return queryClient.prefetchQuery(appConfigQueryOptions());
+}
+
 /**
  * Layout of every page but the landing (a lazy route module): API state, the wallet (wagmi) and
  * toasts load here, with the first app page a user opens.

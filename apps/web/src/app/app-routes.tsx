@@ -1,13 +1,32 @@
 import { Route, Switch } from 'wouter';
-import { AppLayout } from './app-layout.tsx';
+import { AppLayout, prefetchAppConfig } from './app-layout.tsx';
 import { lazyRoute } from './lazy-route.ts';
 
-const Predictions = lazyRoute(() => import('../routes/predictions.tsx'), ['markets']);
-const OraclePredictions = lazyRoute(() => import('../routes/oracle-predictions.tsx'), ['oracle']);
-const Market = lazyRoute(() => import('../routes/market.tsx'), ['markets']);
-const MyBets = lazyRoute(() => import('../routes/my-bets.tsx'), ['markets', 'myBets']);
-const Leaderboard = lazyRoute(() => import('../routes/leaderboard.tsx'));
 const NotFound = lazyRoute(() => import('../routes/not-found.tsx'));
+
+const PAGES = [
+  { path: '/predictions', Page: lazyRoute(() => import('../routes/predictions.tsx'), ['markets']) },
+  {
+    path: '/oracle-predictions',
+    Page: lazyRoute(() => import('../routes/oracle-predictions.tsx'), ['oracle']),
+  },
+  { path: '/market/:id', Page: lazyRoute(() => import('../routes/market.tsx'), ['markets']) },
+  { path: '/my-bets', Page: lazyRoute(() => import('../routes/my-bets.tsx'), ['markets', 'myBets']) },
+  { path: '/leaderboard', Page: lazyRoute(() => import('../routes/leaderboard.tsx')) },
+];
+
+/** Whether `pathname` matches a route pattern of PAGES (`:name` matches one segment). */
+function matches(pattern: string, pathname: string): boolean {
+  const want = pattern.split('/');
+  const got = pathname.replace(/\/$/, '').split('/');
+  return want.length === got.length && want.every((part, i) => part.startsWith(':') || part === got[i]);
+}
+
+/** Everything the page at `pathname` needs to show, fetched at once: its chunk, strings and the app config. */
+export function preloadPage(pathname: string): Promise<unknown> {
+  const page = PAGES.find(({ path }) => matches(path, pathname))?.Page ?? NotFound;
+  return Promise.all([page.preload(), prefetchAppConfig()]);
+}
 
 /**
  * Spec §2 routes other than the landing, inside the app layout (top bar, wallet, API). Loaded as
@@ -17,21 +36,11 @@ export function Component() {
   return (
     <AppLayout>
       <Switch>
-        <Route path="/predictions">
-          <Predictions />
-        </Route>
-        <Route path="/oracle-predictions">
-          <OraclePredictions />
-        </Route>
-        <Route path="/market/:id">
-          <Market />
-        </Route>
-        <Route path="/my-bets">
-          <MyBets />
-        </Route>
-        <Route path="/leaderboard">
-          <Leaderboard />
-        </Route>
+        {PAGES.map(({ path, Page }) => (
+          <Route key={path} path={path}>
+            <Page />
+          </Route>
+        ))}
         <Route>
           <NotFound />
         </Route>

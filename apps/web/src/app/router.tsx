@@ -10,6 +10,19 @@ const Landing = lazyRoute(() => import('../routes/landing.tsx'));
 const AppRoutes = lazyRoute(() => import('./app-routes.tsx'), ['app']);
 
 /**
+ * Fetches what the page at `pathname` needs before the first render (main.tsx), all at once where
+ * it can: the landing's chunk, or the app shell and then the page's chunk, strings and config.
+ */
+export async function preloadRoute(pathname: string): Promise<void> {
+  if (pathname === '/') {
+    await Landing.preload();
+    return;
+  }
+  const shell = await AppRoutes.preload();
+  await shell.preloadPage(pathname);
+}
+
+/**
  * Spec §2 routes, on wouter: React Router's ~13 kB gzip would not fit the landing page's JS budget
  * (docs/decisions/006).
  */
