@@ -1,6 +1,6 @@
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
-import { CreateMarketDialog } from '../features/markets/components/lazy-dialogs.tsx';
+import { CreateMarketDialog } from '../features/markets/components/lazy-parts.tsx';
 import { MarketsBoard } from '../features/markets/components/markets-board.tsx';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { Button } from '../ui/button.tsx';

@@ -6,7 +6,7 @@ import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
 import { bnb, countdown, dateTime } from '../utils/format.ts';
-import { JoinMarketDialog } from './lazy-dialogs.tsx';
+import { JoinMarketDialog } from './lazy-parts.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 
 /** Spec §2 market card; the whole card links to /market/:id, Join Bet is its own button. */

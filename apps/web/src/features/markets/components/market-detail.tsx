@@ -15,8 +15,7 @@ import { useMarket } from '../api/get-market.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
 import { bnb, dateTime } from '../utils/format.ts';
-import { ClaimablePanel } from './claimable-panel.tsx';
-import { JoinMarketDialog } from './lazy-dialogs.tsx';
+import { ClaimablePanel, JoinMarketDialog } from './lazy-parts.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 import { SidePanel } from './side-panel.tsx';
 

@@ -3,7 +3,7 @@ import type { Bet, Market } from '@pm/core/contract/markets';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { bnb } from '../utils/format.ts';
-import { JoinMarketDialog } from './lazy-dialogs.tsx';
+import { JoinMarketDialog } from './lazy-parts.tsx';
 
 /** One side of a market (YES or NO): total, favourability, participants with the Creator badge. */
 export function SidePanel({

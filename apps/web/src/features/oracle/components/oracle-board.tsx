@@ -16,7 +16,6 @@ import { useConcludedRound } from '../hooks/use-concluded-round.ts';
 import { useIsOperator } from '../hooks/use-is-operator.ts';
 import { useOracleRealtime } from '../hooks/use-oracle-realtime.ts';
 import { BetPanel } from './bet-panel.tsx';
-import { ClaimableCard } from './claimable-card.tsx';
 import { LeaderboardLinkCard } from './leaderboard-link-card.tsx';
 import { LiveNotice } from './live-notice.tsx';
 
@@ -24,9 +23,13 @@ import { PriceCard } from './price-card.tsx';
 import { RoundCard } from './round-card.tsx';
 import { WaitingState } from './waiting-state.tsx';
 
-// Shown to few (operators) or rarely (a round just concluded): their code loads when they show.
+// Shown to some (connected wallets, operators) or rarely (a round just concluded): their code
+// loads when they show.
 const OperatorControls = lazyWithPreload(() =>
   import('./operator-controls.tsx').then((module) => module.OperatorControls),
+);
+const ClaimableCard = lazyWithPreload(() =>
+  import('./claimable-card.tsx').then((module) => module.ClaimableCard),
 );
 const ConcludedRoundModal = lazyWithPreload(() =>
   import('./concluded-round-modal.tsx').then((module) => module.ConcludedRoundModal),
@@ -99,7 +102,11 @@ export function OracleBoard() {
         </div>
         <div className="flex min-w-0 flex-col gap-6">
           <PriceCard currentRound={current} />
-          {wallet.address && <ClaimableCard address={wallet.address} />}
+          {wallet.address && (
+            <Suspense fallback={null}>
+              <ClaimableCard address={wallet.address} />
+            </Suspense>
+          )}
           <LeaderboardLinkCard />
           {wallet.address && isOperator && (
             <Suspense fallback={null}>

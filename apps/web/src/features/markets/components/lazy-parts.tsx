@@ -3,11 +3,16 @@ import { type ComponentType, Suspense, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
 import { LoadingOverlay } from '../../../ui/loading-overlay.tsx';
+import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 
-// The create and join dialogs (forms, Radix Dialog, the payment flow) load when first opened, or
-// when the pointer or focus reaches a button that opens them: no page pays for them up front.
+// Parts not every visitor sees load when shown: the create and join dialogs (forms, Radix Dialog,
+// the payment flow) when first opened, or when the pointer or focus reaches a button that opens
+// them; the claimable panel (claim API and schemas) for a connected wallet.
 const CreateMarketDialogModule = lazyWithPreload(() =>
   import('./create-market-dialog.tsx').then((module) => module.CreateMarketDialog),
+);
+const ClaimablePanelModule = lazyWithPreload(() =>
+  import('./claimable-panel.tsx').then((module) => module.ClaimablePanel),
 );
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
@@ -47,3 +52,14 @@ export function JoinMarketDialog(props: JoinProps) {
   return <OnceOpened open={props.market !== null} dialog={JoinMarketDialogModule} props={props} />;
 }
 JoinMarketDialog.preload = JoinMarketDialogModule.preload;
+
+/** Spec §2 Claimable Winnings, for a connected wallet only. */
+export function ClaimablePanel(props: { betId?: number }) {
+  const wallet = useWallet();
+  if (!wallet.isConnected) return null;
+  return (
+    <Suspense fallback={null}>
+      <ClaimablePanelModule {...props} />
+    </Suspense>
+  );
+}
