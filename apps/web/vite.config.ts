@@ -1,9 +1,24 @@
+import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  resolve: {
+    // The shim of useSyncExternalStore (for React < 18) that wouter and wagmi import: React 19
+    // has it built in, so the shim's fallback code need not ship (docs/decisions/006).
+    alias: [
+      {
+        find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/,
+        replacement: 'use-sync-external-store/with-selector.js',
+      },
+      {
+        find: /^use-sync-external-store\/shim(\/index\.js)?$/,
+        replacement: fileURLToPath(new URL('./src/lib/use-sync-external-store-shim.ts', import.meta.url)),
+      },
+    ],
+  },
   server: {
     host: '127.0.0.1',
     proxy: { '/api': { target: 'http://127.0.0.1:8788', ws: true, changeOrigin: true } },
