@@ -1,5 +1,5 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { CircleAlert } from 'lucide-react';
+import { CircleAlert } from 'lucide';
 import { type ReactNode, Suspense } from 'react';
 import { appConfigQueryOptions } from '../api/get-app-config.ts';
 import { WalletButton } from '../features/wallet/components/wallet-button.tsx';
@@ -9,6 +9,7 @@ import { apiErrorMessage } from '../lib/error-message.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { Button } from '../ui/button.tsx';
 import { Card } from '../ui/card.tsx';
+import { Icon } from '../ui/icon.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
 import { StatusMessage } from '../ui/status-message.tsx';
 import { Toaster } from '../ui/toaster.tsx';
@@ -60,7 +61,7 @@ function AppFrame({ children }: { children: ReactNode }) {
           <Card>
             <StatusMessage
               tone="error"
-              icon={<CircleAlert />}
+              icon={<Icon node={CircleAlert} />}
               action={
                 <Button variant="outline" onClick={() => void config.refetch()} disabled={config.isFetching}>
                   {t('app.retry')}

@@ -1,6 +1,7 @@
-import { TriangleAlert } from 'lucide-react';
+import { TriangleAlert } from 'lucide';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { Button, buttonClassName } from '../ui/button.tsx';
+import { Icon } from '../ui/icon.tsx';
 import { LogoMark } from '../ui/logo.tsx';
 
 /**
@@ -13,7 +14,7 @@ export function ErrorPage() {
     <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center px-4 text-center">
       <title>{t('pageTitle.error')}</title>
       <LogoMark className="mb-8 size-12" />
-      <TriangleAlert aria-hidden="true" className="size-10 text-no" />
+      <Icon node={TriangleAlert} aria-hidden="true" className="size-10 text-no" />
       <h1 className="mt-4 text-2xl font-bold">{t('errorPage.title')}</h1>
       <p className="mt-2 text-muted">{t('errorPage.body')}</p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">

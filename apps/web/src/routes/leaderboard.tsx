@@ -1,8 +1,9 @@
-import { Gift } from 'lucide-react';
+import { Gift } from 'lucide';
 import { LeaderboardTable } from '../features/leaderboard/components/leaderboard-table.tsx';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { BackButton } from '../ui/back-button.tsx';
 import { Badge } from '../ui/badge.tsx';
+import { Icon } from '../ui/icon.tsx';
 import { Page } from '../ui/page.tsx';
 
 export function Component() {
@@ -14,7 +15,7 @@ export function Component() {
       before={<BackButton />}
       aside={
         <Badge tone="brand" className="px-3 py-1 text-sm">
-          <Gift aria-hidden="true" className="size-4" />
+          <Icon node={Gift} aria-hidden="true" className="size-4" />
           {t('leaderboard.dailyPrizes')}: {t('leaderboard.comingSoon')}
         </Badge>
       }

@@ -1,9 +1,10 @@
-import { Plus } from 'lucide-react';
+import { Plus } from 'lucide';
 import { useState } from 'react';
 import { CreateMarketDialog } from '../features/markets/components/lazy-parts.tsx';
 import { MarketsBoard } from '../features/markets/components/markets-board.tsx';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { Button } from '../ui/button.tsx';
+import { Icon } from '../ui/icon.tsx';
 import { Page } from '../ui/page.tsx';
 
 export function Component() {
@@ -19,7 +20,7 @@ export function Component() {
           onPointerEnter={CreateMarketDialog.preload}
           onFocus={CreateMarketDialog.preload}
         >
-          <Plus aria-hidden="true" className="size-4" />
+          <Icon node={Plus} aria-hidden="true" className="size-4" />
           {t('markets.createBet')}
         </Button>
       }

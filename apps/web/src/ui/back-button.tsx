@@ -1,8 +1,9 @@
-import { ArrowLeft } from 'lucide-react';
+import { ArrowLeft } from 'lucide';
 import { useLocation } from 'wouter';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { canGoBackInApp } from '../lib/navigation-history.ts';
 import { Button } from './button.tsx';
+import { Icon } from './icon.tsx';
 
 /**
  * Goes back in the app's history, or to `fallback` when the page was opened directly (a shared
@@ -17,7 +18,7 @@ export function BackButton({ fallback = '/' }: { fallback?: string }) {
   };
   return (
     <Button variant="ghost" size="sm" onClick={goBack} className="-ml-2 text-muted hover:text-fg">
-      <ArrowLeft aria-hidden="true" className="size-4" />
+      <Icon node={ArrowLeft} aria-hidden="true" className="size-4" />
       {t('app.back')}
     </Button>
   );

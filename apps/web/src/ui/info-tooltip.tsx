@@ -1,5 +1,5 @@
 import { TOOLTIP_DELAY_MS } from '@pm/core/constants';
-import { Info } from 'lucide-react';
+import { Info } from 'lucide';
 import {
   type CSSProperties,
   type ReactNode,
@@ -9,6 +9,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { Icon } from './icon.tsx';
 
 const EDGE_PX = 12;
 const GAP_PX = 8;
@@ -93,7 +94,7 @@ export function InfoTooltip({ label, children }: { label: string; children: Reac
           if (touchRef.current) setOpen((wasOpen) => !wasOpen);
         }}
       >
-        <Info aria-hidden="true" className="size-4" />
+        <Icon node={Info} aria-hidden="true" className="size-4" />
       </button>
       <span
         ref={tooltipRef}

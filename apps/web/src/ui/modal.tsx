@@ -1,8 +1,9 @@
-import { X } from 'lucide-react';
+import { X } from 'lucide';
 import { Dialog } from 'radix-ui';
 import type { ReactNode } from 'react';
 import { cx } from '../lib/cx.ts';
 import { Button } from './button.tsx';
+import { Icon } from './icon.tsx';
 
 const PLACEMENT = {
   // A bottom sheet on phones (one thumb), centred from sm up.
@@ -54,7 +55,7 @@ export function Modal({
                 disabled={closeDisabled}
                 className="-mr-2 size-9"
               >
-                <X aria-hidden="true" className="size-5" />
+                <Icon node={X} aria-hidden="true" className="size-5" />
               </Button>
             </Dialog.Close>
           </div>

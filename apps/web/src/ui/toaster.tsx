@@ -1,16 +1,17 @@
-import { CircleAlert, CircleCheck, Info, X } from 'lucide-react';
+import { CircleAlert, CircleCheck, Info, X } from 'lucide';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { cx } from '../lib/cx.ts';
+import { Icon } from './icon.tsx';
 import { dismissToast, getToasts, subscribeToToasts, type Toast } from './toast.ts';
 
 /** How long a toast stays, unless the pointer or focus is on it. Errors stay longer to be read. */
 const DURATION_MS = { success: 4000, info: 4000, error: 6000 } as const;
 
 const ICONS = {
-  success: <CircleCheck aria-hidden="true" className="size-5 shrink-0 text-yes" />,
-  error: <CircleAlert aria-hidden="true" className="size-5 shrink-0 text-no" />,
-  info: <Info aria-hidden="true" className="size-5 shrink-0 text-brand" />,
+  success: <Icon node={CircleCheck} aria-hidden="true" className="size-5 shrink-0 text-yes" />,
+  error: <Icon node={CircleAlert} aria-hidden="true" className="size-5 shrink-0 text-no" />,
+  info: <Icon node={Info} aria-hidden="true" className="size-5 shrink-0 text-brand" />,
 };
 
 /**
@@ -70,7 +71,7 @@ function ToastView({ toast, dismissLabel }: { toast: Toast; dismissLabel: string
         onClick={() => dismissToast(toast.id)}
         className="-m-1 inline-flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-md text-muted hover:text-fg"
       >
-        <X aria-hidden="true" className="size-4" />
+        <Icon node={X} aria-hidden="true" className="size-4" />
       </button>
     </li>
   );

@@ -1,15 +1,16 @@
-import { Activity, Plus, TrendingUp } from 'lucide-react';
+import { Activity, Plus, TrendingUp } from 'lucide';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge, LiveDot } from '../../../ui/badge.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { InfoTooltip } from '../../../ui/info-tooltip.tsx';
 
 type AppCard = { to: string; app: 'predictions' | 'oracle'; icon: ReactNode };
 
 const APPS: AppCard[] = [
-  { to: '/predictions', app: 'predictions', icon: <TrendingUp className="size-6" /> },
-  { to: '/oracle-predictions', app: 'oracle', icon: <Activity className="size-6" /> },
+  { to: '/predictions', app: 'predictions', icon: <Icon node={TrendingUp} className="size-6" /> },
+  { to: '/oracle-predictions', app: 'oracle', icon: <Icon node={Activity} className="size-6" /> },
 ];
 
 /** Spec §2 "Ecosystem": the two apps and a dashed 'More Apps Coming Soon' card. */
@@ -31,7 +32,7 @@ export function EcosystemCards() {
         ))}
         <li>
           <div className="flex h-full min-h-48 flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed border-line-strong p-6 text-center">
-            <Plus aria-hidden="true" className="size-6 text-muted" />
+            <Icon node={Plus} aria-hidden="true" className="size-6 text-muted" />
             <h3 className="font-semibold">{t('landing.moreApps.title')}</h3>
             <p className="text-sm text-muted">{t('landing.moreApps.description')}</p>
           </div>

@@ -1,11 +1,12 @@
 import { shortenAddress } from '@pm/core/address';
 import type { LeaderboardEntry } from '@pm/core/contract/leaderboard';
 import { formatBnbWithUnit } from '@pm/core/money';
-import { CircleAlert, Trophy } from 'lucide-react';
+import { CircleAlert, Trophy } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { useLeaderboard } from '../api/get-leaderboard.ts';
@@ -43,7 +44,7 @@ export function LeaderboardTable() {
       <Card>
         <StatusMessage
           tone="error"
-          icon={<CircleAlert />}
+          icon={<Icon node={CircleAlert} />}
           action={
             <Button
               variant="outline"
@@ -64,7 +65,7 @@ export function LeaderboardTable() {
   if (entries.length === 0) {
     return (
       <Card>
-        <StatusMessage icon={<Trophy />}>{t('leaderboard.empty')}</StatusMessage>
+        <StatusMessage icon={<Icon node={Trophy} />}>{t('leaderboard.empty')}</StatusMessage>
       </Card>
     );
   }
@@ -120,7 +121,7 @@ function LeaderboardRow({
     <tr className="border-b border-line last:border-b-0 hover:bg-surface-2">
       <td className="py-3 pr-2 pl-4 align-top sm:align-middle">
         <span className={cx('inline-flex items-center gap-1 font-semibold', podiumColor)}>
-          {podiumColor && <Trophy aria-hidden="true" className="size-4" />}
+          {podiumColor && <Icon node={Trophy} aria-hidden="true" className="size-4" />}
           {rank}
         </span>
       </td>

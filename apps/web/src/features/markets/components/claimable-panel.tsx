@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Coins } from 'lucide-react';
+import { Coins } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { claimWinnings } from '../api/claim-winnings.ts';
@@ -42,7 +43,7 @@ export function ClaimablePanel({ betId }: { betId?: number }) {
     <Card className="p-4">
       <section aria-labelledby="claimable-title" className="flex flex-col gap-2">
         <h2 id="claimable-title" className="flex items-center gap-2 text-sm font-semibold text-muted">
-          <Coins aria-hidden="true" className="size-4 text-brand" />
+          <Icon node={Coins} aria-hidden="true" className="size-4 text-brand" />
           {t('markets.claimable.title')}
         </h2>
         <p className="text-2xl font-bold tabular-nums">{bnb(total)}</p>

@@ -1,10 +1,11 @@
 import type { Market } from '@pm/core/contract/markets';
 import { canJoinMarket } from '@pm/core/market-rules';
-import { Clock, Users } from 'lucide-react';
+import { Clock, Users } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { bnb, countdown, dateTime } from '../utils/format.ts';
 import { JoinMarketDialog } from './lazy-parts.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
@@ -55,12 +56,12 @@ export function MarketCard({
         </div>
         <div>
           <dt className="flex items-center gap-1 text-muted">
-            <Users aria-hidden="true" className="size-3" />
+            <Icon node={Users} aria-hidden="true" className="size-3" />
             {t('markets.card.bets', { count: bets })}
           </dt>
           {live && (
             <dd className="flex items-center gap-1 tabular-nums">
-              <Clock aria-hidden="true" className="size-3 text-brand" />
+              <Icon node={Clock} aria-hidden="true" className="size-3 text-brand" />
               <span className="sr-only">{t('markets.card.timeLeft')}</span>
               {countdown(Date.parse(market.deadline) - nowMs)}
             </dd>

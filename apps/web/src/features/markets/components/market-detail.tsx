@@ -1,12 +1,13 @@
 import { shortenAddress } from '@pm/core/address';
 import type { Market } from '@pm/core/contract/markets';
 import { canJoinMarket, favourability } from '@pm/core/market-rules';
-import { CircleAlert, Gavel, Info, Users } from 'lucide-react';
+import { CircleAlert, Gavel, Info, Users } from 'lucide';
 import { useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
@@ -36,7 +37,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
       detail.error instanceof ApiError && (detail.error.status === 404 || detail.error.status === 400);
     return (
       <Card>
-        <StatusMessage tone="error" icon={<CircleAlert />}>
+        <StatusMessage tone="error" icon={<Icon node={CircleAlert} />}>
           {notFound ? t('markets.detail.notFound') : t('markets.detail.loadFailed')}
         </StatusMessage>
       </Card>
@@ -139,7 +140,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
         <Card className="p-4">
           <section aria-labelledby="info-title" className="flex flex-col gap-2 text-sm">
             <h2 id="info-title" className="flex items-center gap-2 font-semibold text-muted">
-              <Info aria-hidden="true" className="size-4 text-brand" />
+              <Icon node={Info} aria-hidden="true" className="size-4 text-brand" />
               {t('markets.detail.info')}
             </h2>
             <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
@@ -161,7 +162,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
         <Card className="p-4">
           <section aria-labelledby="how-title" className="flex flex-col gap-2 text-sm">
             <h2 id="how-title" className="flex items-center gap-2 font-semibold text-muted">
-              <Gavel aria-hidden="true" className="size-4 text-brand" />
+              <Icon node={Gavel} aria-hidden="true" className="size-4 text-brand" />
               {t('markets.detail.howTitle')}
             </h2>
             <p>{t('markets.detail.how')}</p>
@@ -179,7 +180,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
         <Card className="p-4">
           <section aria-labelledby="summary-title" className="flex flex-col gap-2 text-sm">
             <h2 id="summary-title" className="flex items-center gap-2 font-semibold text-muted">
-              <Users aria-hidden="true" className="size-4 text-brand" />
+              <Icon node={Users} aria-hidden="true" className="size-4 text-brand" />
               {t('markets.detail.summary')}
             </h2>
             <p className="tabular-nums">

@@ -1,10 +1,11 @@
 import type { Market } from '@pm/core/contract/markets';
-import { CircleAlert, Plus, SearchX } from 'lucide-react';
+import { CircleAlert, Plus, SearchX } from 'lucide';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { type CategoryFilter, useOpenMarkets } from '../api/get-markets.ts';
@@ -74,7 +75,7 @@ export function MarketsBoard({
           <Card>
             <StatusMessage
               tone="error"
-              icon={<CircleAlert />}
+              icon={<Icon node={CircleAlert} />}
               action={
                 <Button variant="outline" onClick={() => void markets.refetch()}>
                   {t('markets.retry')}
@@ -87,14 +88,14 @@ export function MarketsBoard({
         ) : markets.data.markets.length === 0 ? (
           <Card>
             <StatusMessage
-              icon={<SearchX />}
+              icon={<Icon node={SearchX} />}
               action={
                 <Button
                   onClick={() => onCreateOpenChange(true)}
                   onPointerEnter={CreateMarketDialog.preload}
                   onFocus={CreateMarketDialog.preload}
                 >
-                  <Plus aria-hidden="true" className="size-4" />
+                  <Icon node={Plus} aria-hidden="true" className="size-4" />
                   {t('markets.createBet')}
                 </Button>
               }

@@ -1,8 +1,9 @@
-import { History } from 'lucide-react';
+import { History } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { useSettledMarkets } from '../api/get-markets.ts';
 import { bnb } from '../utils/format.ts';
@@ -15,7 +16,7 @@ export function PreviousPanel() {
     <Card className="p-4">
       <section aria-labelledby="previous-title" className="flex flex-col gap-3">
         <h2 id="previous-title" className="flex items-center gap-2 text-sm font-semibold text-muted">
-          <History aria-hidden="true" className="size-4 text-brand" />
+          <Icon node={History} aria-hidden="true" className="size-4 text-brand" />
           {t('markets.previous.title')}
         </h2>
         {settled.isPending ? (

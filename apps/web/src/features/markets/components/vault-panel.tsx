@@ -1,8 +1,9 @@
 import { formatUsdPrice, parseUsdPrice, usdValueOfWei } from '@pm/core/price';
-import { Copy, Vault } from 'lucide-react';
+import { Copy, Vault } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { useBnbPrice, useVault } from '../api/get-vault.ts';
@@ -21,7 +22,7 @@ export function VaultPanel() {
     <Card className="p-4">
       <section aria-labelledby="vault-title" className="flex flex-col gap-2">
         <h2 id="vault-title" className="flex items-center gap-2 text-sm font-semibold text-muted">
-          <Vault aria-hidden="true" className="size-4 text-brand" />
+          <Icon node={Vault} aria-hidden="true" className="size-4 text-brand" />
           {t('markets.vault.title')}
         </h2>
         {vault.data ? (
@@ -48,7 +49,7 @@ export function VaultPanel() {
                   .then(() => toast.success(t('markets.vault.copied')));
               }}
             >
-              <Copy aria-hidden="true" className="size-4" />
+              <Icon node={Copy} aria-hidden="true" className="size-4" />
             </Button>
           </div>
         )}

@@ -3,7 +3,7 @@ import type { UserBet } from '@pm/core/contract/users';
 import { claimableAmountWei, isBetClaimable, myBetDisplayStatus } from '@pm/core/market-rules';
 import { formatBnb } from '@pm/core/money';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CircleAlert, Inbox } from 'lucide-react';
+import { CircleAlert, Inbox } from 'lucide';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
@@ -13,6 +13,7 @@ import { useRealtime } from '../../../lib/realtime.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { toast } from '../../../ui/toast.ts';
@@ -59,7 +60,7 @@ export function MyBetsList() {
   if (bets.isError) {
     return (
       <Card>
-        <StatusMessage tone="error" icon={<CircleAlert />}>
+        <StatusMessage tone="error" icon={<Icon node={CircleAlert} />}>
           {t('myBets.loadFailed')}
         </StatusMessage>
       </Card>
@@ -69,7 +70,7 @@ export function MyBetsList() {
     return (
       <Card>
         <StatusMessage
-          icon={<Inbox />}
+          icon={<Icon node={Inbox} />}
           action={
             <Link to="/predictions" className="font-semibold text-brand underline">
               {t('myBets.browse')}

@@ -3,7 +3,7 @@ import type { Round } from '@pm/core/contract/oracle';
 import { encodeIntent } from '@pm/core/intent';
 import { formatBnb, parseBnb } from '@pm/core/money';
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowDown, ArrowUp, LoaderCircle } from 'lucide-react';
+import { ArrowDown, ArrowUp, LoaderCircle } from 'lucide';
 import { type FormEvent, useId, useState } from 'react';
 import { getAddress } from 'viem';
 import { useAppConfig } from '../../../api/get-app-config.ts';
@@ -11,6 +11,7 @@ import { useTranslation } from '../../../i18n/use-translation.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { cx } from '../../../lib/cx.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
+import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { useSendPayment } from '../../wallet/hooks/use-send-payment.ts';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
@@ -162,11 +163,11 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
         )}
       >
         {busy ? (
-          <LoaderCircle aria-hidden="true" className="size-5 motion-safe:animate-spin" />
+          <Icon node={LoaderCircle} aria-hidden="true" className="size-5 motion-safe:animate-spin" />
         ) : position === 'bull' ? (
-          <ArrowUp aria-hidden="true" className="size-5" />
+          <Icon node={ArrowUp} aria-hidden="true" className="size-5" />
         ) : (
-          <ArrowDown aria-hidden="true" className="size-5" />
+          <Icon node={ArrowDown} aria-hidden="true" className="size-5" />
         )}
         {t(position === 'bull' ? 'oracle.bet.submitUp' : 'oracle.bet.submitDown')}
       </button>
@@ -193,7 +194,7 @@ function SideButton({
 }) {
   const { t } = useTranslation();
   const up = side === 'bull';
-  const Icon = up ? ArrowUp : ArrowDown;
+  const arrow = up ? ArrowUp : ArrowDown;
   return (
     <button
       type="button"
@@ -206,7 +207,7 @@ function SideButton({
         selected ? (up ? 'bg-yes text-bg' : 'bg-danger text-white') : up ? 'text-yes' : 'text-no',
       )}
     >
-      <Icon aria-hidden="true" className="size-5" />
+      <Icon node={arrow} aria-hidden="true" className="size-5" />
       {t(up ? 'oracle.bet.up' : 'oracle.bet.down')}
     </button>
   );

@@ -1,9 +1,10 @@
 import { formatBnb, formatBnbWithUnit } from '@pm/core/money';
-import { Coins } from 'lucide-react';
+import { Coins } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { useClaimOracleWinnings } from '../api/claim-winnings.ts';
 import { useClaimable } from '../api/get-claimable.ts';
@@ -36,7 +37,7 @@ export function ClaimableCard({ address }: { address: string }) {
     <Card className="p-4 sm:p-5">
       <section aria-label={t('oracle.claim.title')} className="flex flex-col gap-3">
         <h2 className="flex items-center gap-2 text-sm font-semibold text-muted">
-          <Coins aria-hidden="true" className="size-4 text-brand" />
+          <Icon node={Coins} aria-hidden="true" className="size-4 text-brand" />
           {t('oracle.claim.title')}
         </h2>
         <p className="text-2xl font-bold tabular-nums" data-testid="oracle-claimable">

@@ -1,8 +1,9 @@
-import { ChevronRight, Trophy } from 'lucide-react';
+import { ChevronRight, Trophy } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 
 /** Spec §2: the leaderboard link card, with daily prizes Coming Soon. */
 export function LeaderboardLinkCard() {
@@ -14,7 +15,7 @@ export function LeaderboardLinkCard() {
         className="flex items-center gap-3 rounded-xl p-4 hover:bg-surface-2 sm:p-5"
         aria-label={t('oracle.leaderboardCard.link')}
       >
-        <Trophy aria-hidden="true" className="size-6 shrink-0 text-brand" />
+        <Icon node={Trophy} aria-hidden="true" className="size-6 shrink-0 text-brand" />
         <span className="flex flex-1 flex-col gap-1">
           <span className="font-semibold">{t('oracle.leaderboardCard.title')}</span>
           <span className="text-xs text-muted">{t('oracle.leaderboardCard.body')}</span>
@@ -22,7 +23,7 @@ export function LeaderboardLinkCard() {
             {t('oracle.leaderboardCard.dailyPrizes')}: {t('oracle.leaderboardCard.comingSoon')}
           </Badge>
         </span>
-        <ChevronRight aria-hidden="true" className="size-5 text-muted" />
+        <Icon node={ChevronRight} aria-hidden="true" className="size-5 text-muted" />
       </Link>
     </Card>
   );

@@ -1,7 +1,8 @@
 import { CHAINS, isSupportedChainId } from '@pm/core/constants';
-import { Radio } from 'lucide-react';
+import { Radio } from 'lucide';
 import { useAppConfig } from '../../../api/get-app-config.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { Icon } from '../../../ui/icon.tsx';
 
 /** Spec §2 live-mode notice: bets are real payments, and where the prices come from. */
 export function LiveNotice() {
@@ -13,7 +14,7 @@ export function LiveNotice() {
       aria-label={t('oracle.liveNotice.title')}
       className="flex items-start gap-3 rounded-xl border border-brand/40 bg-brand/10 px-4 py-3 text-sm"
     >
-      <Radio aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand" />
+      <Icon node={Radio} aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-brand" />
       <p>
         <strong className="font-semibold text-brand">{t('oracle.liveNotice.title')}</strong>{' '}
         {t('oracle.liveNotice.body', {

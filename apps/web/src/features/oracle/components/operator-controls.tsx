@@ -1,6 +1,6 @@
 import type { OperatorAction } from '@pm/core/contract/oracle';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ShieldCheck } from 'lucide-react';
+import { ShieldCheck } from 'lucide';
 import { getAddress } from 'viem';
 import { useSignMessage } from 'wagmi';
 import { useTranslation } from '../../../i18n/use-translation.ts';
@@ -8,6 +8,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { walletErrorMessage } from '../../wallet/utils/wallet-error-message.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
@@ -46,7 +47,7 @@ export function OperatorControls({ address, started }: { address: string; starte
     <Card className="p-4 sm:p-5">
       <section aria-label={t('oracle.operator.title')} className="flex flex-col gap-3">
         <h2 className="flex items-center gap-2 text-sm font-semibold text-muted">
-          <ShieldCheck aria-hidden="true" className="size-4 text-brand" />
+          <Icon node={ShieldCheck} aria-hidden="true" className="size-4 text-brand" />
           {t('oracle.operator.title')}
         </h2>
         {started ? (

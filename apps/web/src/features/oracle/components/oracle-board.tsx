@@ -1,4 +1,4 @@
-import { CircleAlert } from 'lucide-react';
+import { CircleAlert } from 'lucide';
 import { Suspense } from 'react';
 import { useAppConfig } from '../../../api/get-app-config.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
@@ -6,6 +6,7 @@ import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { useServerNow } from '../../../lib/use-server-now.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
@@ -72,7 +73,7 @@ export function OracleBoard() {
             <Card>
               <StatusMessage
                 tone="error"
-                icon={<CircleAlert />}
+                icon={<Icon node={CircleAlert} />}
                 action={
                   <Button
                     variant="outline"

@@ -1,8 +1,9 @@
 import type { Round } from '@pm/core/contract/oracle';
-import { FlaskConical } from 'lucide-react';
+import { FlaskConical } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { usePrice, usePriceHistory } from '../api/get-price.ts';
 import { formatUsd } from '../utils/round-view.ts';
 import { PriceChart } from './price-chart.tsx';
@@ -28,7 +29,7 @@ export function PriceCard({ currentRound }: { currentRound: Round | null }) {
             {price.data?.stale && <Badge tone="no">{t('oracle.price.delayed')}</Badge>}
             {price.data?.source === 'simulated' ? (
               <Badge tone="brand" title={t('oracle.price.simulatedHint')}>
-                <FlaskConical aria-hidden="true" className="size-3.5" />
+                <Icon node={FlaskConical} aria-hidden="true" className="size-3.5" />
                 {t('oracle.price.simulated')}
               </Badge>
             ) : price.data ? (

@@ -1,11 +1,12 @@
 import type { Round } from '@pm/core/contract/oracle';
 import { formatBnbWithUnit } from '@pm/core/money';
-import { ArrowDown, ArrowUp, Ban, Equal } from 'lucide-react';
+import { ArrowDown, ArrowUp, Ban, Equal } from 'lucide';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { Badge, LiveDot } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import {
   directionFrom,
   formatUsd,
@@ -114,7 +115,7 @@ function LastPrice({ lockPrice, lastPrice }: { lockPrice: string; lastPrice: str
   const { t } = useTranslation();
   if (!lastPrice) return null;
   const direction = directionFrom(lockPrice, lastPrice);
-  const Icon = direction === 'up' ? ArrowUp : direction === 'down' ? ArrowDown : Equal;
+  const arrow = direction === 'up' ? ArrowUp : direction === 'down' ? ArrowDown : Equal;
   return (
     <div className="flex flex-wrap items-end justify-between gap-2 rounded-lg bg-surface-2 px-3 py-2">
       <div className="flex flex-col">
@@ -125,7 +126,7 @@ function LastPrice({ lockPrice, lastPrice }: { lockPrice: string; lastPrice: str
             direction === 'up' ? 'text-yes' : direction === 'down' ? 'text-no' : 'text-fg',
           )}
         >
-          <Icon aria-hidden="true" className="size-5" />
+          <Icon node={arrow} aria-hidden="true" className="size-5" />
           {formatUsd(lastPrice)}
         </span>
       </div>
@@ -144,7 +145,7 @@ function SidePools({ round, highlight }: { round: Round; highlight: Round['resul
     {
       key: 'bull',
       label: t('oracle.round.up'),
-      Icon: ArrowUp,
+      icon: ArrowUp,
       tone: 'yes',
       pool: pools.up,
       count: round.upCount,
@@ -153,7 +154,7 @@ function SidePools({ round, highlight }: { round: Round; highlight: Round['resul
     {
       key: 'bear',
       label: t('oracle.round.down'),
-      Icon: ArrowDown,
+      icon: ArrowDown,
       tone: 'no',
       pool: pools.down,
       count: round.downCount,
@@ -175,7 +176,7 @@ function SidePools({ round, highlight }: { round: Round; highlight: Round['resul
           <span
             className={cx('flex items-center gap-1 font-bold', side.tone === 'yes' ? 'text-yes' : 'text-no')}
           >
-            <side.Icon aria-hidden="true" className="size-4" />
+            <Icon node={side.icon} aria-hidden="true" className="size-4" />
             {side.label}
           </span>
           <span className="text-sm tabular-nums">
@@ -205,28 +206,28 @@ export function ResultBadge({ round }: { round: Round }) {
     case 'bull':
       return (
         <Badge tone="yes">
-          <ArrowUp aria-hidden="true" className="size-3.5" />
+          <Icon node={ArrowUp} aria-hidden="true" className="size-3.5" />
           {t('oracle.round.bullWon')}
         </Badge>
       );
     case 'bear':
       return (
         <Badge tone="no">
-          <ArrowDown aria-hidden="true" className="size-3.5" />
+          <Icon node={ArrowDown} aria-hidden="true" className="size-3.5" />
           {t('oracle.round.bearWon')}
         </Badge>
       );
     case 'draw':
       return (
         <Badge>
-          <Equal aria-hidden="true" className="size-3.5" />
+          <Icon node={Equal} aria-hidden="true" className="size-3.5" />
           {t('oracle.round.draw')}
         </Badge>
       );
     case 'cancelled':
       return (
         <Badge>
-          <Ban aria-hidden="true" className="size-3.5" />
+          <Icon node={Ban} aria-hidden="true" className="size-3.5" />
           {t('oracle.round.cancelled')}
         </Badge>
       );

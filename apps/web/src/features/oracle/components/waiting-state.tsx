@@ -1,7 +1,8 @@
-import { Hourglass } from 'lucide-react';
+import { Hourglass } from 'lucide';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 
 /**
@@ -20,7 +21,7 @@ export function WaitingState({
   const { t } = useTranslation();
   return (
     <Card>
-      <StatusMessage icon={<Hourglass />} action={action}>
+      <StatusMessage icon={<Icon node={Hourglass} />} action={action}>
         <span className="flex flex-col gap-1">
           <span>{t(started ? 'oracle.waiting.title' : 'oracle.waiting.notStarted')}</span>
           <span className="text-sm font-normal text-muted">

@@ -1,9 +1,10 @@
 import { formatBnbWithUnit } from '@pm/core/money';
-import { Check, Copy, LoaderCircle } from 'lucide-react';
+import { Check, Copy, LoaderCircle } from 'lucide';
 import { useState } from 'react';
 import type { Hex } from 'viem';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { Modal } from '../../../ui/modal.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { useSendPayment } from '../hooks/use-send-payment.ts';
@@ -127,7 +128,7 @@ export function PaymentDialog({
                   .then(() => toast.success(t('markets.vault.copied')))
               }
             >
-              <Copy aria-hidden="true" className="size-4" />
+              <Icon node={Copy} aria-hidden="true" className="size-4" />
             </Button>
           </dd>
         </div>
@@ -142,9 +143,13 @@ export function PaymentDialog({
                 className={`flex items-center gap-2 text-sm ${state === 'todo' ? 'text-muted' : ''}`}
               >
                 {state === 'done' ? (
-                  <Check aria-hidden="true" className="size-4 text-yes" />
+                  <Icon node={Check} aria-hidden="true" className="size-4 text-yes" />
                 ) : state === 'active' && step !== 'record-failed' ? (
-                  <LoaderCircle aria-hidden="true" className="size-4 text-brand motion-safe:animate-spin" />
+                  <Icon
+                    node={LoaderCircle}
+                    aria-hidden="true"
+                    className="size-4 text-brand motion-safe:animate-spin"
+                  />
                 ) : (
                   <span aria-hidden="true" className="size-4 rounded-full border border-line-strong" />
                 )}
@@ -161,7 +166,9 @@ export function PaymentDialog({
         </div>
       ) : (
         <Button className="w-full" size="lg" disabled={busy} onClick={() => void send()}>
-          {busy && <LoaderCircle aria-hidden="true" className="size-5 motion-safe:animate-spin" />}
+          {busy && (
+            <Icon node={LoaderCircle} aria-hidden="true" className="size-5 motion-safe:animate-spin" />
+          )}
           {t('payment.send')}
         </Button>
       )}

@@ -1,8 +1,9 @@
 import { shortenAddress } from '@pm/core/address';
-import { ChevronDown, Wallet as WalletIcon } from 'lucide-react';
+import { ChevronDown, Wallet as WalletIcon } from 'lucide';
 import { Suspense } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
 import { useWallet } from '../hooks/use-wallet.ts';
 import { WrongNetwork } from './wrong-network.tsx';
@@ -18,7 +19,7 @@ export function WalletButton() {
   if (!wallet.address) {
     return (
       <Button onClick={wallet.connect} disabled={wallet.isConnecting}>
-        <WalletIcon aria-hidden="true" className="size-4" />
+        <Icon node={WalletIcon} aria-hidden="true" className="size-4" />
         {wallet.isConnecting ? t('wallet.connecting') : t('wallet.connect')}
       </Button>
     );
@@ -32,7 +33,7 @@ export function WalletButton() {
         <Button variant="outline" disabled aria-label={t('wallet.openMenu', { address: short })}>
           <span aria-hidden="true" className="size-2 rounded-full bg-yes" />
           <span className="font-mono tabular-nums">{short}</span>
-          <ChevronDown aria-hidden="true" className="size-4 text-muted" />
+          <Icon node={ChevronDown} aria-hidden="true" className="size-4 text-muted" />
         </Button>
       }
     >

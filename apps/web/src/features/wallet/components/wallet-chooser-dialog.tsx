@@ -1,9 +1,10 @@
-import { Wallet as WalletIcon, X } from 'lucide-react';
+import { Wallet as WalletIcon, X } from 'lucide';
 import { Dialog } from 'radix-ui';
 import type { Connector } from 'wagmi';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { METAMASK_RDNS } from '../utils/order-connectors.ts';
 
 /** Several wallets installed: the user picks one, MetaMask listed first (spec §6). */
@@ -28,7 +29,7 @@ export function WalletChooserDialog({
             <Dialog.Title className="text-lg font-bold">{t('wallet.chooseTitle')}</Dialog.Title>
             <Dialog.Close asChild>
               <Button variant="ghost" size="icon" aria-label={t('wallet.cancel')} className="-mr-2 size-9">
-                <X aria-hidden="true" className="size-5" />
+                <Icon node={X} aria-hidden="true" className="size-5" />
               </Button>
             </Dialog.Close>
           </div>
@@ -46,7 +47,7 @@ export function WalletChooserDialog({
                   {connector.icon ? (
                     <img src={connector.icon} alt="" className="size-7 rounded-md" />
                   ) : (
-                    <WalletIcon aria-hidden="true" className="size-7 text-muted" />
+                    <Icon node={WalletIcon} aria-hidden="true" className="size-7 text-muted" />
                   )}
                   <span className="flex-1">{connector.name}</span>
                   {connector.id === METAMASK_RDNS && <Badge tone="brand">{t('wallet.recommended')}</Badge>}

@@ -1,11 +1,12 @@
 import { shortenAddress } from '@pm/core/address';
 import { explorerAddressUrl } from '@pm/core/constants';
 import { formatBnbWithUnit } from '@pm/core/money';
-import { ChevronDown, Copy, ExternalLink, ListChecks, LogOut } from 'lucide-react';
+import { ChevronDown, Copy, ExternalLink, ListChecks, LogOut } from 'lucide';
 import type { Address } from 'viem';
 import { useBalance, useConnection } from 'wagmi';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { Icon } from '../../../ui/icon.tsx';
 import { Menu, MenuContent, MenuSeparator, MenuTrigger, menuItemProps } from '../../../ui/menu.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { useWallet } from '../hooks/use-wallet.ts';
@@ -20,7 +21,7 @@ export function WalletMenu({ address }: { address: Address }) {
       <MenuTrigger variant="outline" aria-label={t('wallet.openMenu', { address: short })}>
         <span aria-hidden="true" className="size-2 rounded-full bg-yes" />
         <span className="font-mono tabular-nums">{short}</span>
-        <ChevronDown aria-hidden="true" className="size-4 text-muted" />
+        <Icon node={ChevronDown} aria-hidden="true" className="size-4 text-muted" />
       </MenuTrigger>
       <MenuContent className="w-72 max-w-[calc(100vw-24px)]">
         <WalletInfo address={address} />
@@ -66,11 +67,11 @@ function WalletInfo({ address }: { address: Address }) {
       </dl>
       <MenuSeparator />
       <Link to="/my-bets" {...menuItemProps}>
-        <ListChecks aria-hidden="true" className="size-4" />
+        <Icon node={ListChecks} aria-hidden="true" className="size-4" />
         {t('wallet.myBets')}
       </Link>
       <button type="button" {...menuItemProps} onClick={() => void copyAddress()}>
-        <Copy aria-hidden="true" className="size-4" />
+        <Icon node={Copy} aria-hidden="true" className="size-4" />
         {t('wallet.copyAddress')}
       </button>
       <a
@@ -79,11 +80,11 @@ function WalletInfo({ address }: { address: Address }) {
         rel="noopener noreferrer"
         {...menuItemProps}
       >
-        <ExternalLink aria-hidden="true" className="size-4" />
+        <Icon node={ExternalLink} aria-hidden="true" className="size-4" />
         {t('wallet.viewOnExplorer')}
       </a>
       <button type="button" {...menuItemProps} onClick={disconnect}>
-        <LogOut aria-hidden="true" className="size-4" />
+        <Icon node={LogOut} aria-hidden="true" className="size-4" />
         {t('wallet.disconnect')}
       </button>
     </>

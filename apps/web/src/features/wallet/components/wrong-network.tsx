@@ -1,7 +1,8 @@
-import { ArrowLeftRight, TriangleAlert } from 'lucide-react';
+import { ArrowLeftRight, TriangleAlert } from 'lucide';
 import { useSwitchChain } from 'wagmi';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
+import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { useWallet } from '../hooks/use-wallet.ts';
 import { walletErrorMessage } from '../utils/wallet-error-message.ts';
@@ -37,7 +38,7 @@ export function WrongNetwork() {
         aria-label={switchLabel}
         className="h-10 px-2.5 sm:px-3"
       >
-        <ArrowLeftRight aria-hidden="true" className="size-4" />
+        <Icon node={ArrowLeftRight} aria-hidden="true" className="size-4" />
         <span className="hidden sm:inline">{t('wallet.switchNetworkShort')}</span>
       </Button>
       <Button
@@ -46,7 +47,7 @@ export function WrongNetwork() {
         title={t('wallet.wrongNetworkHint')}
         className="px-3 sm:px-4"
       >
-        <TriangleAlert aria-hidden="true" className="hidden size-4 sm:block" />
+        <Icon node={TriangleAlert} aria-hidden="true" className="hidden size-4 sm:block" />
         {t('wallet.wrongNetwork')}
       </Button>
     </div>
