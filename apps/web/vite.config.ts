@@ -2,9 +2,10 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compressAssets } from './compress-assets.ts';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), compressAssets()],
   resolve: {
     // The shim of useSyncExternalStore (for React < 18) that wouter and wagmi import: React 19
     // has it built in, so the shim's fallback code need not ship (docs/decisions/006).

@@ -66,17 +66,39 @@ export async function createApp(
   return app;
 }
 
-/** Serves the built web app (same origin as the API) with the SPA fallback to index.html. */
+// Vite names every file under assets/ by its content hash: it never changes, so browsers may keep
+// it for good. Everything else (index.html above all) is revalidated, so a deploy is seen at once.
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+/**
+ * Serves the built web app (same origin as the API) with the SPA fallback to index.html. The web
+ * build writes .br and .gz copies beside each file (apps/web/compress-assets.ts); they are sent to
+ * clients that accept them.
+ */
 async function serveWebApp(app: FastifyInstance, webDist: string | undefined) {
   const root = webDist ? resolve(webDist) : undefined;
   const indexFile = root ? join(root, 'index.html') : undefined;
   const hasWeb = Boolean(indexFile && existsSync(indexFile));
   if (root && hasWeb) {
-    await app.register(fastifyStatic, { root, wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      index: ['index.html'],
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        const hashed = path.startsWith(join(root, 'assets'));
+        reply.header('cache-control', hashed ? IMMUTABLE : REVALIDATE);
+      },
+    });
   }
   app.setNotFoundHandler(async (request, reply) => {
     if (request.method === 'GET' && indexFile && hasWeb && !request.url.startsWith('/api/')) {
-      return reply.type('text/html').send(await readFile(indexFile));
+      return reply
+        .type('text/html')
+        .header('cache-control', REVALIDATE)
+        .send(await readFile(indexFile));
     }
     const body: ErrorBody = {
       error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${request.url}` },
