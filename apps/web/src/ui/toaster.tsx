@@ -26,11 +26,11 @@ export function Toaster() {
       aria-label={t('app.notifications')}
       className="pointer-events-none fixed inset-x-0 top-[72px] z-[60] flex justify-center px-3 sm:top-[76px]"
     >
-      <ol aria-live="polite" className="flex w-full max-w-sm flex-col gap-2">
+      <div aria-live="polite" className="flex w-full max-w-sm flex-col gap-2">
         {toasts.map((toast) => (
           <ToastView key={toast.id} toast={toast} dismissLabel={t('app.dismiss')} />
         ))}
-      </ol>
+      </div>
     </section>
   );
 }
@@ -51,7 +51,7 @@ function ToastView({ toast, dismissLabel }: { toast: Toast; dismissLabel: string
   }, [paused, toast.id]);
 
   return (
-    <li
+    <div
       role={toast.kind === 'error' ? 'alert' : 'status'}
       onPointerEnter={() => setPaused(true)}
       onPointerLeave={() => setPaused(false)}
@@ -73,6 +73,6 @@ function ToastView({ toast, dismissLabel }: { toast: Toast; dismissLabel: string
       >
         <Icon node={X} aria-hidden="true" className="size-4" />
       </button>
-    </li>
+    </div>
   );
 }
