@@ -1,15 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-
-// Debian's Chromium, never a downloaded browser (../shared/STACK-NOTES.md "Browser tests").
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--headless',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.ts';
 
 // global-setup.ts starts the whole stack (Hardhat node + API server serving the built web app)
 // and sets E2E_BASE_URL and E2E_RPC_URL for the tests.
@@ -29,14 +19,14 @@ export default defineConfig({
     headless: true,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
     {
       name: 'chromium',
       use: {
         ...devices['Desktop Chrome'],
-        launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS },
+        launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
       },
     },
   ],

@@ -8,6 +8,7 @@ import { chromium } from '@playwright/test';
 import { z } from 'zod';
 import { findFreePort } from '../apps/server/src/dev/local-chain.ts';
 import { buildPeer } from '../apps/web/bench/build-peer.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import { measurePage, type PageRun, type PageTarget, QUIET_CAP_MS } from './measure-page.ts';
 import { buildWeb, startStack } from './stack.ts';
 
@@ -99,19 +100,13 @@ async function benchWeb(): Promise<number> {
   ];
 
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
     // Playwright's own handlers would exit the process before the stack is stopped: ours close it.
     handleSIGINT: false,
     handleSIGTERM: false,
     args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--headless',
+      ...CHROMIUM_ARGS,
       // Loopback only: every other host name fails to resolve.
       '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
     ],

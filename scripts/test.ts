@@ -3,12 +3,12 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { CHROMIUM_PATH } from './chromium.ts';
 
 // `npm test`: every suite, in order, with one summary. A suite that cannot run here says so
 // loudly; under CI=true that is a failure, not a skip.
 
 const CI = process.env.CI === 'true' || process.env.CI === '1';
-const CHROMIUM = '/usr/bin/chromium';
 const reports = mkdtempSync(join(tmpdir(), 'pm-test-'));
 
 type Outcome = {
@@ -84,7 +84,7 @@ if (process.env.DATABASE_URL) {
     'DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test)',
   );
 }
-if (existsSync(CHROMIUM)) {
+if (existsSync(CHROMIUM_PATH)) {
   const output = join(reports, 'e2e.json');
   // Playwright directly (not through npm, which would swallow --reporter).
   const ok = run(
@@ -108,7 +108,7 @@ if (existsSync(CHROMIUM)) {
     failed: ok ? failed : Math.max(failed, 1),
   });
 } else {
-  cannotRun('e2e in Chromium', `no browser at ${CHROMIUM} (apt-get install -y chromium)`);
+  cannotRun('e2e in Chromium', `no browser at ${CHROMIUM_PATH} (apt-get install -y chromium)`);
 }
 
 console.log('\n━━ summary ━━');
