@@ -51,6 +51,7 @@ function ToastView({ toast, dismissLabel }: { toast: Toast; dismissLabel: string
   }, [paused, toast.id]);
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: pointer and focus only pause the timer; the one control is Dismiss.
     <div
       role={toast.kind === 'error' ? 'alert' : 'status'}
       onPointerEnter={() => setPaused(true)}
