@@ -150,19 +150,26 @@ describe('POST /api/oracle/bets', () => {
     expect(response.json().error.code).toBe('INTENT_MISMATCH');
   });
 
-  test('the same payment twice is TX_ALREADY_USED', async () => {
+  test('the same bet sent again answers with the same bet and counts it once', async () => {
     const amountWei = parseEther('0.02');
     const { response, txHash } = await betOn(0, { epoch, position: 'bear', amountWei });
     expect(response.statusCode).toBe(201);
-    const again = await postBet({
+    const body = {
       epoch,
-      position: 'bear',
+      position: 'bear' as const,
       amountWei: amountWei.toString(),
       userAddress: player(0).account.address,
       txHash,
-    });
-    expect(again.statusCode).toBe(409);
-    expect(again.json().error.code).toBe('TX_ALREADY_USED');
+    };
+    const again = await postBet(body);
+    expect(again.statusCode).toBe(201);
+    expect(again.json().bet.id).toBe(response.json().bet.id);
+    expect(again.json().round.downCount).toBe(response.json().round.downCount);
+    expect(again.json().round.totalDownWei).toBe(response.json().round.totalDownWei);
+    // The same payment claimed for the other side is another request: refused.
+    const otherSide = await postBet({ ...body, position: 'bull' });
+    expect(otherSide.statusCode).toBe(409);
+    expect(otherSide.json().error.code).toBe('TX_ALREADY_USED');
   });
 
   test('a round that does not exist is ROUND_NOT_FOUND, and a real payment for it is owed back', async () => {

@@ -10,7 +10,13 @@ import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '..
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
 import { publish } from '../realtime/publish.ts';
 import { refuseCreateMarket } from './market-validation.ts';
-import { type BetRow, insertBet, insertMarket, type MarketRow } from './markets-repository.ts';
+import {
+  type BetRow,
+  findBetByPayment,
+  insertBet,
+  insertMarket,
+  type MarketRow,
+} from './markets-repository.ts';
 import { refusePayment } from './refuse-payment.ts';
 
 /** What will judge a market, fixed when it is created (DESIGN "Markets"). */
@@ -50,6 +56,7 @@ export async function createMarket(
   return acceptPayment(deps.payments, {
     ...input,
     record: (tx, payment) => recordNewMarket(deps, tx, body, contentHash, payment),
+    findRecorded: findBetByPayment,
   });
 }
 

@@ -12,6 +12,7 @@ import { refuseAmount } from './market-validation.ts';
 import {
   addBetToMarketTotals,
   type BetRow,
+  findBetByPayment,
   findMarket,
   insertBet,
   lockMarket,
@@ -47,6 +48,7 @@ export async function joinMarket(
   return acceptPayment(deps.payments, {
     ...input,
     record: (tx, payment) => recordJoin(deps, tx, marketId, body, payment),
+    findRecorded: findBetByPayment,
   });
 }
 

@@ -19,6 +19,20 @@ export async function findMarket(db: DbOrTx, id: number): Promise<MarketRow | un
   return row;
 }
 
+/** The bet a payment became, with its market: what a create or join answered. */
+export async function findBetByPayment(
+  db: DbOrTx,
+  paymentId: number,
+): Promise<{ bet: BetRow; market: MarketRow } | undefined> {
+  const [row] = await db
+    .select({ bet: bets, market: markets })
+    .from(bets)
+    .innerJoin(markets, eq(markets.id, bets.marketId))
+    .where(eq(bets.paymentId, paymentId))
+    .limit(1);
+  return row;
+}
+
 /** The market row locked until the transaction ends: bets and settlement serialise on it. */
 export async function lockMarket(tx: DbOrTx, id: number): Promise<MarketRow | undefined> {
   const [row] = await tx.select().from(markets).where(eq(markets.id, id)).limit(1).for('update');

@@ -1,7 +1,7 @@
 import { MIN_ORACLE_BET_WEI, type Position } from '@pm/core/constants';
 import type { OracleBet, PlaceOracleBetBody, Round } from '@pm/core/contract/oracle';
 import { eq, sql } from 'drizzle-orm';
-import type { Tx } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { oracleBets, oracleRounds } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats.ts';
@@ -62,7 +62,19 @@ export async function placeOracleBet(
         txHash: payment.txHash,
         blockTime: payment.blockTime,
       }),
+    findRecorded: findOracleBetByPayment,
   });
+}
+
+/** The bet a payment became, with its round: what placing it answered. */
+async function findOracleBetByPayment(db: Db, paymentId: number): Promise<PlacedOracleBet | undefined> {
+  const [row] = await db
+    .select({ bet: oracleBets, round: oracleRounds })
+    .from(oracleBets)
+    .innerJoin(oracleRounds, eq(oracleRounds.epoch, oracleBets.epoch))
+    .where(eq(oracleBets.paymentId, paymentId))
+    .limit(1);
+  return row && { bet: toWireOracleBet(row.bet, row.round.result), round: toWireRound(row.round) };
 }
 
 async function refuseEarly(

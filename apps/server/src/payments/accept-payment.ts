@@ -1,11 +1,13 @@
+import { intentText } from '@pm/core/intent';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { paymentRequests } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
 import {
+  findKnownPayment,
   insertRecordedPayment,
   insertRefundDuePayment,
-  isPaymentKnown,
+  type KnownPayment,
   type PaymentPurpose,
 } from './payments-repository.ts';
 import {
@@ -27,6 +29,12 @@ export type AcceptPaymentInput<T> = {
    * the bet: nothing of it is written, and the paid BNB is kept as a refund owed to the payer.
    */
   record: (tx: Tx, payment: VerifiedPayment & { paymentId: number }) => Promise<T>;
+  /**
+   * What `record` wrote for this payment, read back: the answer to the same request sent again
+   * after the payment was recorded (the client's retry, or the vault reconciliation job recording
+   * the payment from its intent before the browser's request arrived).
+   */
+  findRecorded?: (db: Db, paymentId: number) => Promise<T | undefined>;
 };
 
 export type AcceptPaymentResult<T> = { status: 'recorded'; value: T } | { status: 'pending'; txHash: string };
@@ -43,10 +51,16 @@ export async function acceptPayment<T>(
 ): Promise<AcceptPaymentResult<T>> {
   const { db, verifier } = context;
   const txHash = input.claim.txHash.toLowerCase();
-  if (await isPaymentKnown(db, verifier.chainId, txHash)) {
-    // Recorded already (say, by the client's retry while the job replays it): nothing left to do.
-    await resolvePaymentRequest(db, verifier.chainId, txHash, 'TX_ALREADY_USED');
-    throw new AppError('TX_ALREADY_USED');
+  const known = await findKnownPayment(db, verifier.chainId, txHash);
+  if (known) {
+    // The same request again answers as the first one did; any other use of the hash is refused.
+    const value =
+      isSameClaim(known, input.claim) && input.findRecorded && known.status === 'recorded'
+        ? await input.findRecorded(db, known.id)
+        : undefined;
+    await resolvePaymentRequest(db, verifier.chainId, txHash, value === undefined ? 'TX_ALREADY_USED' : null);
+    if (value === undefined) throw new AppError('TX_ALREADY_USED');
+    return { status: 'recorded', value };
   }
 
   const verified = await verifyPayment(verifier, input.claim);
@@ -79,6 +93,15 @@ export async function acceptPayment<T>(
     await resolvePaymentRequest(db, verifier.chainId, txHash, reason).catch(() => {});
     throw error;
   }
+}
+
+/** Whether the stored payment is exactly what this request claims: same payer, amount and intent. */
+function isSameClaim(known: KnownPayment, claim: PaymentClaim): boolean {
+  return (
+    known.fromAddress === claim.from.toLowerCase() &&
+    known.amount === claim.amountWei &&
+    known.intent === intentText(claim.intent)
+  );
 }
 
 async function resolvePaymentRequest(db: Db | Tx, chainId: number, txHash: string, error: string | null) {

@@ -6,6 +6,34 @@ import type { VerifiedPayment } from './verify-payment.ts';
 
 export type PaymentPurpose = 'market_create' | 'market_bet' | 'oracle_bet';
 
+export type KnownPayment = {
+  id: number;
+  fromAddress: string;
+  amount: bigint;
+  intent: string;
+  status: string;
+};
+
+/** The payment already stored under this hash, if any. */
+export async function findKnownPayment(
+  db: DbOrTx,
+  chainId: number,
+  txHash: string,
+): Promise<KnownPayment | undefined> {
+  const [row] = await db
+    .select({
+      id: payments.id,
+      fromAddress: payments.fromAddress,
+      amount: payments.amount,
+      intent: payments.intent,
+      status: payments.status,
+    })
+    .from(payments)
+    .where(and(eq(payments.chainId, chainId), eq(payments.txHash, txHash.toLowerCase())))
+    .limit(1);
+  return row;
+}
+
 export async function isPaymentKnown(db: DbOrTx, chainId: number, txHash: string): Promise<boolean> {
   const rows = await db
     .select({ id: payments.id })
