@@ -5,6 +5,7 @@ import {
   decodeIntent,
   encodeIntent,
   intentText,
+  isSameClaim,
   marketContentHash,
   type PaymentIntent,
   sameIntent,
@@ -204,5 +205,35 @@ describe('marketContentHash', () => {
     expect(marketContentHash({ ...base, title: '' })).not.toBe(hash);
     expect(marketContentHash({ ...base, title: null })).toBe(marketContentHash({ ...base, title: '' }));
     expect(marketContentHash(base)).toBe(keccak256(stringToHex('sports\ndaily\nFinal\n冠军是谁?\n')));
+  });
+});
+
+describe('isSameClaim', () => {
+  const recorded = {
+    fromAddress: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+    amountWei: 30_000_000_000_000_000n,
+    intentText: 'pm1:round:7:bear',
+  };
+  const claim = {
+    from: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    amountWei: 30_000_000_000_000_000n,
+    intent: { kind: 'round', epoch: 7, position: 'bear' } as const,
+  };
+
+  test('The same payer, amount and intent is the same request, whatever the address case', () => {
+    expect(isSameClaim(recorded, claim)).toBe(true);
+  });
+
+  test('Another payer, another amount or another intent is another request', () => {
+    expect(isSameClaim(recorded, { ...claim, from: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc' })).toBe(
+      false,
+    );
+    expect(isSameClaim(recorded, { ...claim, amountWei: claim.amountWei + 1n })).toBe(false);
+    expect(isSameClaim(recorded, { ...claim, intent: { kind: 'round', epoch: 7, position: 'bull' } })).toBe(
+      false,
+    );
+    expect(isSameClaim(recorded, { ...claim, intent: { kind: 'round', epoch: 8, position: 'bear' } })).toBe(
+      false,
+    );
   });
 });

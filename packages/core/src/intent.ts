@@ -129,3 +129,19 @@ export function marketContentHash(input: {
   ].join('\n');
   return keccak256(stringToHex(text));
 }
+
+/**
+ * Whether a payment already recorded is exactly what a request claims (DESIGN "Payment
+ * verification"): the same payer, the same amount and the same intent. The same request sent
+ * again answers with what was recorded; any other use of the hash is TX_ALREADY_USED.
+ */
+export function isSameClaim(
+  recorded: { fromAddress: string; amountWei: bigint; intentText: string },
+  claim: { from: string; amountWei: bigint; intent: PaymentIntent },
+): boolean {
+  return (
+    recorded.fromAddress.toLowerCase() === claim.from.toLowerCase() &&
+    recorded.amountWei === claim.amountWei &&
+    recorded.intentText === intentText(claim.intent)
+  );
+}

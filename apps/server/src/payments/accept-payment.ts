@@ -1,4 +1,4 @@
-import { intentText } from '@pm/core/intent';
+import { isSameClaim } from '@pm/core/intent';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { paymentRequests } from '../db/schema.ts';
@@ -7,7 +7,6 @@ import {
   findKnownPayment,
   insertRecordedPayment,
   insertRefundDuePayment,
-  type KnownPayment,
   type PaymentPurpose,
 } from './payments-repository.ts';
 import {
@@ -55,7 +54,12 @@ export async function acceptPayment<T>(
   if (known) {
     // The same request again answers as the first one did; any other use of the hash is refused.
     const value =
-      isSameClaim(known, input.claim) && input.findRecorded && known.status === 'recorded'
+      isSameClaim(
+        { fromAddress: known.fromAddress, amountWei: known.amount, intentText: known.intent },
+        input.claim,
+      ) &&
+      input.findRecorded &&
+      known.status === 'recorded'
         ? await input.findRecorded(db, known.id)
         : undefined;
     await resolvePaymentRequest(db, verifier.chainId, txHash, value === undefined ? 'TX_ALREADY_USED' : null);
@@ -93,15 +97,6 @@ export async function acceptPayment<T>(
     await resolvePaymentRequest(db, verifier.chainId, txHash, reason).catch(() => {});
     throw error;
   }
-}
-
-/** Whether the stored payment is exactly what this request claims: same payer, amount and intent. */
-function isSameClaim(known: KnownPayment, claim: PaymentClaim): boolean {
-  return (
-    known.fromAddress === claim.from.toLowerCase() &&
-    known.amount === claim.amountWei &&
-    known.intent === intentText(claim.intent)
-  );
 }
 
 async function resolvePaymentRequest(db: Db | Tx, chainId: number, txHash: string, error: string | null) {
