@@ -35,6 +35,13 @@ export function explorerAddressUrl(chainId: number, address: string): string {
   return `${base}/address/${address}`;
 }
 
+/**
+ * The largest row id the database stores (`serial` is a 32-bit integer). Ids from outside — route
+ * parameters, request bodies, payment intents — are bounded by it before any query, so a bigger one
+ * is "not found", never a database error (issue 9, review F2).
+ */
+export const MAX_ROW_ID = 2_147_483_647;
+
 /** Spec §5/§9: minimum market bet 0.005 BNB, input step 0.001. */
 export const MIN_MARKET_BET_WEI = 5_000_000_000_000_000n;
 export const MARKET_BET_STEP = '0.001';

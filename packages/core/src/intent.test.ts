@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { keccak256, stringToHex } from 'viem';
 import { describe, expect, test } from 'vitest';
+import { MAX_ROW_ID } from './constants.ts';
 import {
   decodeIntent,
   encodeIntent,
@@ -56,7 +57,7 @@ describe('encodeIntent and decodeIntent', () => {
       }),
       fc.record({
         kind: fc.constant('bet' as const),
-        marketId: id,
+        marketId: fc.integer({ min: 1, max: MAX_ROW_ID }),
         prediction: fc.constantFrom('YES' as const, 'NO' as const),
       }),
       fc.record({
@@ -70,6 +71,18 @@ describe('encodeIntent and decodeIntent', () => {
         expect(decodeIntent(encodeIntent(intent))).toEqual(intent);
       }),
     );
+  });
+
+  test('a market id larger than the database stores names no market', () => {
+    // Review F2: pm1:bet:3000000000 reached an int4 query and stopped reconciliation for good.
+    expect(decodeIntent(stringToHex('pm1:bet:3000000000:YES'))).toBeNull();
+    expect(decodeIntent(stringToHex(`pm1:bet:${MAX_ROW_ID + 1}:YES`))).toBeNull();
+    expect(decodeIntent(stringToHex(`pm1:bet:${MAX_ROW_ID}:YES`))).toEqual({
+      kind: 'bet',
+      marketId: MAX_ROW_ID,
+      prediction: 'YES',
+    });
+    expect(() => intentText({ kind: 'bet', marketId: MAX_ROW_ID + 1, prediction: 'NO' })).toThrow(RangeError);
   });
 
   test('upper-case hex data decodes too', () => {

@@ -1,5 +1,5 @@
 import { hexToString, isHex, keccak256, stringToHex } from 'viem';
-import type { Position, Prediction } from './constants.ts';
+import { MAX_ROW_ID, type Position, type Prediction } from './constants.ts';
 
 // API.md "Payment intent", DESIGN "Payment verification": the vault transfer's `data` is UTF-8
 // text saying what it pays for, so the chain itself records the payer's choice and a stranger
@@ -19,9 +19,9 @@ const CREATE_TEXT = /^pm1:create:(0x[0-9a-f]{64}):(YES|NO)$/;
 const BET_TEXT = /^pm1:bet:([1-9][0-9]*):(YES|NO)$/;
 const ROUND_TEXT = /^pm1:round:([1-9][0-9]*):(bull|bear)$/;
 
-function assertPositiveId(value: number, name: string): void {
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new RangeError(`${name} must be a positive safe integer, got ${value}`);
+function assertPositiveId(value: number, name: string, max: number): void {
+  if (!Number.isSafeInteger(value) || value <= 0 || value > max) {
+    throw new RangeError(`${name} must be a positive integer up to ${max}, got ${value}`);
   }
 }
 
@@ -32,10 +32,10 @@ export function intentText(intent: PaymentIntent): string {
       if (!CONTENT_HASH.test(intent.contentHash)) throw new RangeError('contentHash must be 32 bytes of hex');
       return `${INTENT_PREFIX}:create:${intent.contentHash.toLowerCase()}:${intent.prediction}`;
     case 'bet':
-      assertPositiveId(intent.marketId, 'marketId');
+      assertPositiveId(intent.marketId, 'marketId', MAX_ROW_ID);
       return `${INTENT_PREFIX}:bet:${intent.marketId}:${intent.prediction}`;
     case 'round':
-      assertPositiveId(intent.epoch, 'epoch');
+      assertPositiveId(intent.epoch, 'epoch', Number.MAX_SAFE_INTEGER);
       return `${INTENT_PREFIX}:round:${intent.epoch}:${intent.position}`;
   }
 }
@@ -45,10 +45,11 @@ export function encodeIntent(intent: PaymentIntent): `0x${string}` {
   return stringToHex(intentText(intent));
 }
 
-function parseId(text: string | undefined): number | null {
+/** A decimal id no larger than `max`: a market id beyond what the database stores names no market. */
+function parseId(text: string | undefined, max: number): number | null {
   if (text === undefined || !POSITIVE_DECIMAL.test(text)) return null;
   const value = Number(text);
-  return Number.isSafeInteger(value) ? value : null;
+  return Number.isSafeInteger(value) && value <= max ? value : null;
 }
 
 function parsePrediction(text: string | undefined): Prediction | null {
@@ -79,13 +80,13 @@ export function decodeIntent(data: `0x${string}` | string | undefined): PaymentI
   }
   const bet = BET_TEXT.exec(text);
   if (bet) {
-    const marketId = parseId(bet[1]);
+    const marketId = parseId(bet[1], MAX_ROW_ID);
     const prediction = parsePrediction(bet[2]);
     return marketId !== null && prediction ? { kind: 'bet', marketId, prediction } : null;
   }
   const round = ROUND_TEXT.exec(text);
   if (round) {
-    const epoch = parseId(round[1]);
+    const epoch = parseId(round[1], Number.MAX_SAFE_INTEGER);
     const position = parsePosition(round[2]);
     return epoch !== null && position ? { kind: 'round', epoch, position } : null;
   }

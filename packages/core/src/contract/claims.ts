@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
+import { MAX_ROW_ID } from '../constants.ts';
 import { AddressSchema, TxHashSchema, WeiSchema } from './primitives.ts';
 
 export const ClaimBodySchema = z.strictObject({
   userAddress: AddressSchema,
   scope: z.enum(['markets', 'oracle', 'all']),
-  betId: z.optional(z.int().check(z.positive())),
+  betId: z.optional(z.int().check(z.positive(), z.maximum(MAX_ROW_ID))),
 });
 export type ClaimBody = z.infer<typeof ClaimBodySchema>;
 

@@ -3,7 +3,9 @@ import {
   AddressSchema,
   CategorySchema,
   DurationSchema,
+  IdSchema,
   IsoTimeSchema,
+  PaymentWeiSchema,
   PredictionSchema,
   TxHashSchema,
   WeiSchema,
@@ -96,7 +98,7 @@ export const CreateMarketBodySchema = z.strictObject({
   duration: DurationSchema,
   prediction: predictionField,
   /** At least 0.005 BNB (MIN_MARKET_BET_WEI); checked by the server: AMOUNT_TOO_LOW. */
-  amountWei: WeiSchema,
+  amountWei: PaymentWeiSchema,
 });
 export type CreateMarketBody = z.infer<typeof CreateMarketBodySchema>;
 
@@ -106,7 +108,7 @@ export const JoinMarketBodySchema = z.strictObject({
   txHash: TxHashSchema,
   userAddress: AddressSchema,
   prediction: predictionField,
-  amountWei: WeiSchema,
+  amountWei: PaymentWeiSchema,
 });
 export type JoinMarketBody = z.infer<typeof JoinMarketBodySchema>;
 
@@ -115,4 +117,4 @@ export const JoinMarketResponseSchema = z.object({ bet: BetSchema, market: Marke
 /** 202: the payment is valid but not final yet; it is recorded as soon as it confirms. */
 export const PendingPaymentResponseSchema = z.object({ status: z.literal('pending'), txHash: TxHashSchema });
 
-export const MarketIdParamsSchema = z.strictObject({ id: z.coerce.number().check(z.int(), z.positive()) });
+export const MarketIdParamsSchema = z.strictObject({ id: IdSchema });

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import {
   AddressSchema,
   IsoTimeSchema,
+  PaymentWeiSchema,
   PositionSchema,
   TxHashSchema,
   UsdPriceSchema,
@@ -56,7 +57,7 @@ export const OracleBetSchema = z.object({
   epoch: z.int(),
   userAddress: AddressSchema,
   position: PositionSchema,
-  amountWei: WeiSchema,
+  amountWei: PaymentWeiSchema,
   /** Everything the bet returns (stake + winnings, or the refunded stake); null until the round ends. */
   payoutWei: z.nullable(WeiSchema),
   claimed: z.boolean(),
@@ -69,7 +70,7 @@ export type OracleBet = z.infer<typeof OracleBetSchema>;
 export const PlaceOracleBetBodySchema = z.strictObject({
   epoch: z.int().check(z.nonnegative()),
   position: PositionSchema,
-  amountWei: WeiSchema,
+  amountWei: PaymentWeiSchema,
   userAddress: AddressSchema,
   txHash: TxHashSchema,
 });

@@ -4,6 +4,7 @@ import {
   CategorySchema,
   IdSchema,
   IsoTimeSchema,
+  PaymentWeiSchema,
   TxHashSchema,
   UsdPriceSchema,
   WeiSchema,
@@ -72,14 +73,28 @@ describe('IdSchema', () => {
     expect(IdSchema.parse('42')).toBe(42);
   });
 
-  test('refuses zero, fractions, text and anything past the safe integers', () => {
-    for (const id of ['0', '-1', '1.5', 'abc', String(2 ** 53)]) {
+  test('refuses zero, fractions, text and anything past what the database stores', () => {
+    // Review F2/F18: a too-big id reached an int4 column and answered 500.
+    for (const id of ['0', '-1', '1.5', 'abc', '2147483648', '3000000000', String(2 ** 53)]) {
       expect(IdSchema.safeParse(id).success, id).toBe(false);
     }
-    expect(IdSchema.parse(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
+    expect(IdSchema.parse('2147483647')).toBe(2_147_483_647);
   });
 });
 
 test('enum options stay readable for the fields built on them', () => {
   expect(CategorySchema.options).toEqual(['crypto', 'social_media', 'gaming', 'politics', 'sports']);
 });
+
+describe('PaymentWeiSchema', () => {
+  test('a paid amount is a positive whole number of wei', () => {
+    expect(PaymentWeiSchema.safeParse('1').success).toBe(true);
+    expect(PaymentWeiSchema.safeParse('5000000000000000').success).toBe(true);
+    // Review F1: a 0-wei "payment" became a 0-wei refund that stopped every refund after it.
+    expect(PaymentWeiSchema.safeParse('0').success).toBe(false);
+    expect(PaymentWeiSchema.safeParse('00').success).toBe(false);
+    expect(PaymentWeiSchema.safeParse('-1').success).toBe(false);
+    expect(PaymentWeiSchema.safeParse(`1${'0'.repeat(78)}`).success).toBe(false);
+  });
+});
+

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_ROW_ID } from '../constants.ts';
 
 // Wire primitives of ../shared/API.md: wei as decimal-integer strings, addresses in any case,
 // ISO-8601 UTC times. Parsing to bigint happens at the edges (server handlers, web formatters).
@@ -8,6 +9,14 @@ import * as z from 'zod/mini';
 export const WeiSchema = z
   .string()
   .check(z.regex(/^(0|[1-9][0-9]{0,77})$/, 'must be a whole number of wei as a decimal string'));
+
+/**
+ * A paid amount in a request: wei as a decimal string, and never 0. A 0-wei "payment" moves no
+ * money and must not reach payment verification (issue 9, review F1).
+ */
+export const PaymentWeiSchema = z
+  .string()
+  .check(z.regex(/^[1-9][0-9]{0,77}$/, 'must be a positive whole number of wei as a decimal string'));
 
 export const AddressSchema = z
   .string()
@@ -22,7 +31,8 @@ export const IsoTimeSchema = z.iso.datetime({ offset: true });
 /** USD price as a decimal string (the feed's 8 decimals at most). */
 export const UsdPriceSchema = z.string().check(z.regex(/^[0-9]+(\.[0-9]{1,8})?$/));
 
-export const IdSchema = z.coerce.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
+/** A row id from outside (path or body): positive, and no larger than the database stores. */
+export const IdSchema = z.coerce.number().check(z.int(), z.positive(), z.maximum(MAX_ROW_ID));
 
 export const PredictionSchema = z.enum(['YES', 'NO']);
 export const PositionSchema = z.enum(['bull', 'bear']);
