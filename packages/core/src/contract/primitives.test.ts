@@ -97,4 +97,3 @@ describe('PaymentWeiSchema', () => {
     expect(PaymentWeiSchema.safeParse(`1${'0'.repeat(78)}`).success).toBe(false);
   });
 });
-
