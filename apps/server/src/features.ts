@@ -34,12 +34,14 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
     clock: deps.clock,
     logger,
     handlers: paymentHandlers,
+    expiryS: deps.config.chain.pendingPaymentExpiryS,
   });
   const reconciliation = createVaultReconciliationJob({
     db: deps.database.db,
     chain: deps.chain,
     chainId: deps.config.chain.id,
     vaultAddress: deps.config.vault.address,
+    operatorAddresses: deps.config.operators,
     confirmations: deps.config.chain.confirmations,
     clock: deps.clock,
     logger,

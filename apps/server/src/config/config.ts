@@ -37,6 +37,7 @@ const EnvSchema = z.object({
   VAULT_PRIVATE_KEY: privateKey.optional(),
   CONFIRMATIONS: z.union([z.literal('finalized'), z.coerce.number().int().min(1).max(1000)]).optional(),
   PAYMENT_WAIT_MS: int(0, 300_000).default(15_000),
+  PENDING_PAYMENT_EXPIRY_S: int(60, 7 * 86_400).default(1800),
   DATABASE_URL: optionalText,
   DATA_DIR: z.string().default('.data'),
   PRICE_FEED: z.enum(['chainlink', 'ticker', 'simulated']).default('simulated'),
@@ -119,6 +120,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       // BSC has fast finality; the local chain mines on demand, so one block is final there.
       confirmations: env.CONFIRMATIONS ?? (isLocalChain ? 1 : 'finalized'),
       paymentWaitMs: env.PAYMENT_WAIT_MS,
+      /** A 202'd payment whose transaction has not mined and become final by then is forgotten. */
+      pendingPaymentExpiryS: env.PENDING_PAYMENT_EXPIRY_S,
     },
     vault: { address: vaultAddress, privateKey: vaultPrivateKey },
     database: { url: env.DATABASE_URL, dataDir: env.DATA_DIR },

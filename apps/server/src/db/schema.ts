@@ -53,6 +53,8 @@ export const payments = pgTable(
       sql`${t.purpose} in ('market_create', 'market_bet', 'oracle_bet', 'unknown')`,
     ),
     check('payments_status_check', sql`${t.status} in ('recorded', 'refund_due', 'refunded')`),
+    // A 0-wei payment moves no money; it must never become a 0-wei refund (review F1).
+    check('payments_amount_check', sql`${t.amount} > 0`),
   ],
 );
 
@@ -305,6 +307,8 @@ export const paymentRequests = pgTable(
     id: serial('id').primaryKey(),
     chainId: integer('chain_id').notNull(),
     txHash: text('tx_hash').notNull(),
+    /** The payer the request names (verified against the transaction before it is kept). */
+    fromAddress: text('from_address'),
     purpose: text('purpose').notNull(),
     /** The request as received (market id and body), replayed through the same handler. */
     request: jsonb('request').$type<Record<string, unknown>>().notNull(),
@@ -317,6 +321,42 @@ export const paymentRequests = pgTable(
   (t) => [
     uniqueIndex('payment_requests_chain_tx_unique').on(t.chainId, t.txHash),
     index('payment_requests_open_idx').on(t.nextAttemptAt).where(sql`resolved_at is null`),
+    index('payment_requests_open_sender_idx').on(t.fromAddress).where(sql`resolved_at is null`),
+  ],
+);
+
+/**
+ * Inbound vault transfers found on chain by reconciliation that were not known payments when
+ * found: its work queue. The scan only writes rows here and moves its cursor, so no transfer can
+ * hold it; each row is then settled on its own (recorded from its intent or request, or refunded),
+ * with its failures, attempts and next try kept on it (DESIGN "Jobs").
+ */
+export const vaultTransfers = pgTable(
+  'vault_transfers',
+  {
+    id: serial('id').primaryKey(),
+    chainId: integer('chain_id').notNull(),
+    txHash: text('tx_hash').notNull(),
+    fromAddress: text('from_address').notNull(),
+    amount: wei('amount').notNull(),
+    /** The transaction's data, as sent (hex). */
+    input: text('input').notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    blockHash: text('block_hash').notNull(),
+    blockTime: time('block_time').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    /** Not before: a create's grace for its request to arrive, or the backoff after a failure. */
+    nextAttemptAt: time('next_attempt_at').notNull(),
+    /** recorded | refund_due | known | reverted: what became of it. */
+    outcome: text('outcome'),
+    resolvedAt: time('resolved_at'),
+    createdAt: time('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('vault_transfers_chain_tx_unique').on(t.chainId, t.txHash),
+    index('vault_transfers_open_idx').on(t.nextAttemptAt).where(sql`resolved_at is null`),
+    check('vault_transfers_amount_check', sql`${t.amount} > 0`),
   ],
 );
 

@@ -1,4 +1,5 @@
 import type { AppError } from '../http/app-error.ts';
+import { isTransientError } from '../jobs/transient-error.ts';
 import { type AcceptPaymentInput, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 
 /**
@@ -19,7 +20,10 @@ export async function refusePayment(
         throw refusal;
       },
     });
-  } catch {
+  } catch (error) {
+    // The chain or database failed us: the caller must not read the refusal as "kept as a refund"
+    // (review F3). It retries; reconciliation finds the money on chain either way.
+    if (isTransientError(error)) throw error;
     // TX_NOT_FOUND, WRONG_SENDER…: no money of this request to keep; the refusal is the answer.
   }
   // A payment not final yet was stored as pending: the job replays it, is refused, and refunds it.

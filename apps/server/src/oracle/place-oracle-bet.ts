@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { oracleBets, oracleRounds } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
+import { isTransientError } from '../jobs/transient-error.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats.ts';
 import {
   type AcceptPaymentInput,
@@ -46,7 +47,12 @@ export async function placeOracleBet(
     // keeps it as a refund due (or as pending, replayed and refused once final). The vault
     // reconciliation job calls this too, with transfers nobody posted.
     if (body.epoch > 0) {
-      await acceptPayment(context, { ...input, record: () => Promise.reject(refusal) }).catch(() => {});
+      await acceptPayment(context, { ...input, record: () => Promise.reject(refusal) }).catch(
+        (error: unknown) => {
+          // A passing fault is not "kept as a refund" (review F3): let the caller retry.
+          if (isTransientError(error)) throw error;
+        },
+      );
     }
     throw refusal;
   }

@@ -1,12 +1,14 @@
 import { isSameClaim } from '@pm/core/intent';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { paymentRequests } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
+import { isTransientError } from '../jobs/transient-error.ts';
 import {
   findKnownPayment,
   insertRecordedPayment,
   insertRefundDuePayment,
+  type KnownPayment,
   type PaymentPurpose,
 } from './payments-repository.ts';
 import {
@@ -51,28 +53,11 @@ export async function acceptPayment<T>(
   const { db, verifier } = context;
   const txHash = input.claim.txHash.toLowerCase();
   const known = await findKnownPayment(db, verifier.chainId, txHash);
-  if (known) {
-    // The same request again answers as the first one did; any other use of the hash is refused.
-    const value =
-      isSameClaim(
-        { fromAddress: known.fromAddress, amountWei: known.amount, intentText: known.intent },
-        input.claim,
-      ) &&
-      input.findRecorded &&
-      known.status === 'recorded'
-        ? await input.findRecorded(db, known.id)
-        : undefined;
-    await resolvePaymentRequest(db, verifier.chainId, txHash, value === undefined ? 'TX_ALREADY_USED' : null);
-    if (value === undefined) throw new AppError('TX_ALREADY_USED');
-    return { status: 'recorded', value };
-  }
+  if (known) return answerKnown(context, input, known);
 
   const verified = await verifyPayment(verifier, input.claim);
   if (verified.status === 'pending') {
-    await db
-      .insert(paymentRequests)
-      .values({ chainId: verifier.chainId, txHash, purpose: input.purpose, request: input.request })
-      .onConflictDoNothing();
+    await keepPendingRequest(context, input, txHash);
     return { status: 'pending', txHash };
   }
 
@@ -90,7 +75,15 @@ export async function acceptPayment<T>(
     });
     return { status: 'recorded', value };
   } catch (error) {
-    if (error instanceof AppError && error.code === 'TX_ALREADY_USED') throw error;
+    if (error instanceof AppError && error.code === 'TX_ALREADY_USED') {
+      // Another request (the same one sent twice, or reconciliation) recorded it first (review F21).
+      const recorded = await findKnownPayment(db, verifier.chainId, txHash);
+      if (recorded) return answerKnown(context, input, recorded);
+      throw error;
+    }
+    // The database or the chain failed us, not the bet: nothing was written, and the request is
+    // retried (by the client, the pending-payments job or reconciliation), never turned into a refund.
+    if (isTransientError(error)) throw error;
     // Whatever refused the bet, the money is real: keep it as a refund owed to the payer.
     const reason = error instanceof AppError ? error.code : 'RECORD_FAILED';
     await insertRefundDuePayment(db, { chainId: verifier.chainId, payment, purpose: input.purpose, reason });
@@ -98,6 +91,61 @@ export async function acceptPayment<T>(
     throw error;
   }
 }
+
+/** The same request again answers as the first one did; any other use of the hash is refused. */
+async function answerKnown<T>(
+  context: PaymentContext,
+  input: AcceptPaymentInput<T>,
+  known: KnownPayment,
+): Promise<AcceptPaymentResult<T>> {
+  const { db, verifier } = context;
+  const txHash = input.claim.txHash.toLowerCase();
+  const value =
+    isSameClaim(
+      { fromAddress: known.fromAddress, amountWei: known.amount, intentText: known.intent },
+      input.claim,
+    ) &&
+    input.findRecorded &&
+    known.status === 'recorded'
+      ? await input.findRecorded(db, known.id)
+      : undefined;
+  await resolvePaymentRequest(db, verifier.chainId, txHash, value === undefined ? 'TX_ALREADY_USED' : null);
+  if (value === undefined) throw new AppError('TX_ALREADY_USED');
+  return { status: 'recorded', value };
+}
+
+/**
+ * Keeps a valid request whose payment is not final yet, for the pending-payments job. Each sender
+ * may have only so many waiting (review F10: unmined transactions cost nothing to make); past that
+ * the request is refused for now — if the payment ever mines, reconciliation still finds it.
+ */
+async function keepPendingRequest<T>(context: PaymentContext, input: AcceptPaymentInput<T>, txHash: string) {
+  const { db, verifier } = context;
+  const from = input.claim.from.toLowerCase();
+  const [open] = await db
+    .select({ n: count() })
+    .from(paymentRequests)
+    .where(and(eq(paymentRequests.fromAddress, from), isNull(paymentRequests.resolvedAt)));
+  if ((open?.n ?? 0) >= MAX_OPEN_REQUESTS_PER_SENDER) {
+    throw new AppError(
+      'RATE_LIMITED',
+      'Too many payments are still waiting to confirm. Please wait a moment.',
+    );
+  }
+  await db
+    .insert(paymentRequests)
+    .values({
+      chainId: verifier.chainId,
+      txHash,
+      fromAddress: from,
+      purpose: input.purpose,
+      request: input.request,
+    })
+    .onConflictDoNothing();
+}
+
+/** Open (unconfirmed) payment requests one sender may have at a time. */
+export const MAX_OPEN_REQUESTS_PER_SENDER = 20;
 
 async function resolvePaymentRequest(db: Db | Tx, chainId: number, txHash: string, error: string | null) {
   await db

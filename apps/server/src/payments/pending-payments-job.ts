@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../chain/clock.ts';
@@ -7,7 +7,8 @@ import { queryRows } from '../db/query-rows.ts';
 import { paymentRequests } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
-import type { PaymentPurpose } from './payments-repository.ts';
+import { describeError, isTransientError } from '../jobs/transient-error.ts';
+import { isPaymentKnown, type PaymentPurpose } from './payments-repository.ts';
 
 /** Replays one stored request through its endpoint's own logic (acceptPayment resolves the row). */
 export type PendingPaymentHandler = (request: Record<string, unknown>) => Promise<'recorded' | 'pending'>;
@@ -16,22 +17,34 @@ const LEASE_S = 60;
 
 const ClaimedSchema = z.object({
   id: z.number(),
+  chain_id: z.number(),
   purpose: z.enum(['market_create', 'market_bet', 'oracle_bet']),
   request: z.record(z.string(), z.unknown()),
   attempts: z.number(),
   tx_hash: z.string(),
+  created_at: z.coerce.date(),
 });
+type Claimed = z.infer<typeof ClaimedSchema>;
 
 /**
  * Records payments that were valid but not final when their request came (202), so a closed tab
  * never loses a bet. A row is claimed by pushing its next attempt out (a lease) in one statement
  * with FOR UPDATE SKIP LOCKED, then processed outside any transaction: safe on every instance.
+ *
+ * Every row ends (review F10): recorded or refunded (acceptPayment resolves it), reverted
+ * (TX_FAILED), or forgotten once its transaction has not mined for `expiryS` — if it mines later,
+ * vault reconciliation still records it from this very request. A passing fault is retried with
+ * backoff and never ends a row.
  */
 export function createPendingPaymentsJob(deps: {
   db: Db;
   clock: Clock;
   logger: FastifyBaseLogger;
   handlers: Partial<Record<PaymentPurpose, PendingPaymentHandler>>;
+  /** How long a request whose transaction is not mined and final is kept (PENDING_PAYMENT_EXPIRY_S). */
+  expiryS?: number;
+  /** Rows processed per run, so one run stays short. */
+  maxRows?: number;
 }): Job {
   const claimNext = async () => {
     const now = deps.clock.now();
@@ -42,7 +55,7 @@ export function createPendingPaymentsJob(deps: {
           where id = (select id from payment_requests
                       where resolved_at is null and next_attempt_at <= ${now}
                       order by next_attempt_at limit 1 for update skip locked)
-          returning id, purpose, request, attempts, tx_hash`,
+          returning id, chain_id, purpose, request, attempts, tx_hash, created_at`,
       ClaimedSchema,
     );
     return row;
@@ -52,27 +65,62 @@ export function createPendingPaymentsJob(deps: {
     name: 'pending-payments',
     intervalMs: 2_000,
     async run() {
-      for (let row = await claimNext(); row; row = await claimNext()) {
-        const handler = deps.handlers[row.purpose];
-        if (!handler) continue;
+      for (let n = 0; n < (deps.maxRows ?? 50); n++) {
+        const row = await claimNext();
+        if (!row) break;
         try {
-          const outcome = await handler(row.request);
-          if (outcome === 'pending') await retryLater(row.id, row.attempts, 'pending');
+          await replay(row);
         } catch (error) {
-          // A refusal (AppError) already stored the payment as a refund and resolved the row.
-          if (error instanceof AppError) continue;
-          deps.logger.error({ err: error, txHash: row.tx_hash }, 'recording a pending payment failed');
-          await retryLater(row.id, row.attempts, 'error');
+          deps.logger.warn({ err: error, txHash: row.tx_hash }, 'a pending payment is retried later');
+          await retryLater(row, describeError(error)).catch(() => {});
         }
       }
     },
   };
 
-  async function retryLater(id: number, attempts: number, reason: string) {
-    const backoffS = Math.min(300, 2 ** Math.min(attempts, 8));
+  async function replay(row: Claimed) {
+    const handler = deps.handlers[row.purpose];
+    if (!handler) return retryLater(row, `no handler for ${row.purpose}`);
+    let outcome: 'recorded' | 'pending' | 'failed' = 'failed';
+    let failure: unknown = null;
+    try {
+      outcome = await handler(row.request);
+    } catch (error) {
+      failure = error;
+    }
+    if (outcome === 'recorded' || (await isPaymentKnown(deps.db, row.chain_id, row.tx_hash))) {
+      // Recorded, or refused and kept as a refund: acceptPayment resolved the row already.
+      return resolve(row, null, failure instanceof AppError ? failure.code : null);
+    }
+    if (failure && isTransientError(failure)) return retryLater(row, describeError(failure));
+    if (failure instanceof AppError && failure.code === 'TX_FAILED') return resolve(row, 'TX_FAILED');
+    const ageS = (deps.clock.now().getTime() - row.created_at.getTime()) / 1000;
+    if (ageS >= (deps.expiryS ?? DEFAULT_EXPIRY_S)) {
+      deps.logger.info({ txHash: row.tx_hash, ageS }, 'a payment that never confirmed is forgotten');
+      return resolve(row, 'EXPIRED');
+    }
+    if (failure && !(failure instanceof AppError)) {
+      deps.logger.error({ err: failure, txHash: row.tx_hash }, 'recording a pending payment failed');
+    }
+    // Not mined yet, not found (dropped, or not propagated), or refused before any payment existed.
+    return retryLater(row, failure ? describeError(failure) : 'pending');
+  }
+
+  async function resolve(row: Claimed, error: string | null, refusal: string | null = null) {
+    await deps.db
+      .update(paymentRequests)
+      .set({ resolvedAt: deps.clock.now(), lastError: error ?? refusal })
+      .where(and(eq(paymentRequests.id, row.id), isNull(paymentRequests.resolvedAt)));
+  }
+
+  async function retryLater(row: Claimed, reason: string) {
+    const backoffS = Math.min(300, 2 ** Math.min(row.attempts, 8));
     await deps.db
       .update(paymentRequests)
       .set({ lastError: reason, nextAttemptAt: new Date(deps.clock.now().getTime() + backoffS * 1000) })
-      .where(eq(paymentRequests.id, id));
+      .where(eq(paymentRequests.id, row.id));
   }
 }
+
+/** A request whose transaction has not mined and become final in 30 minutes is forgotten. */
+export const DEFAULT_EXPIRY_S = 1800;

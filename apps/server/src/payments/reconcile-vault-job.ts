@@ -1,22 +1,30 @@
-import { decodeIntent, intentText } from '@pm/core/intent';
-import { and, eq, isNull } from 'drizzle-orm';
+import { normalizeAddress } from '@pm/core/address';
+import { decodeIntent, intentText, type PaymentIntent } from '@pm/core/intent';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { PublicClient, Transaction } from 'viem';
+import { isHash, type PublicClient, type Transaction, TransactionReceiptNotFoundError } from 'viem';
+import { z } from 'zod';
 import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
-import { chainCursors, paymentRequests } from '../db/schema.ts';
+import { queryRows } from '../db/query-rows.ts';
+import { chainCursors, paymentRequests, payments, vaultTransfers } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
-import { insertRefundDuePayment, isPaymentKnown, type PaymentPurpose } from './payments-repository.ts';
+import { describeError, isTransientError } from '../jobs/transient-error.ts';
+import { insertRefundDuePayment, type PaymentPurpose } from './payments-repository.ts';
 import type { PendingPaymentHandler } from './pending-payments-job.ts';
 
 const CURSOR = 'vault-reconcile';
+/** A row being settled is leased this long, so another instance leaves it alone meanwhile. */
+const LEASE_S = 120;
 
 export type ReconcileDeps = {
   db: Db;
   chain: PublicClient;
   chainId: number;
   vaultAddress: `0x${string}`;
+  /** Senders whose transfers are vault top-ups, never bets or refunds (OPERATOR_ADDRESSES). */
+  operatorAddresses?: readonly string[];
   confirmations: number | 'finalized';
   clock: Clock;
   logger: FastifyBaseLogger;
@@ -25,110 +33,290 @@ export type ReconcileDeps = {
   graceS?: number;
   /** Blocks read per run, so one run stays short. */
   maxBlocks?: number;
+  /** Transfers settled per run. */
+  maxTransfers?: number;
   /** Where a first run starts: 0 reads the whole (local) chain, 'latest' only what comes next. */
   startFrom?: 0 | 'latest';
 };
 
 /**
  * DESIGN "Payment verification": every inbound vault transfer is eventually matched to a bet,
- * recorded from its intent, or refunded — even if the browser never posted it. Reads final blocks
- * from a cursor; a bet or round intent is recorded through the endpoint's own logic (which refunds
- * what it must refuse); a transfer without a usable intent is refunded once its grace has passed.
+ * recorded from its intent, or refunded — even if the browser never posted it. Two steps, so that
+ * no transfer can stop the others (review F2, F3, F21):
+ * 1. the scan reads final blocks from a cursor and queues every inbound transfer not already a
+ *    known payment; only failing to read a block holds the cursor (a passing RPC fault);
+ * 2. each queued transfer is settled on its own, with its failures kept on its row.
  */
 export function createVaultReconciliationJob(deps: ReconcileDeps): Job {
-  return { name: 'vault-reconciliation', intervalMs: 5_000, run: () => reconcileVault(deps).then(() => {}) };
+  return {
+    name: 'vault-reconciliation',
+    intervalMs: 5_000,
+    async run() {
+      let scanError: unknown;
+      await scanVaultTransfers(deps).catch((error: unknown) => {
+        scanError = error;
+      });
+      // Queued transfers are settled even when the chain scan could not move this time.
+      await settleVaultTransfers(deps);
+      if (scanError) throw scanError;
+    },
+  };
 }
 
+/** Runs both steps once (tests, ops). */
 export async function reconcileVault(deps: ReconcileDeps): Promise<{ scannedTo: bigint | null }> {
+  const scanned = await scanVaultTransfers(deps);
+  await settleVaultTransfers(deps);
+  return scanned;
+}
+
+export async function scanVaultTransfers(deps: ReconcileDeps): Promise<{ scannedTo: bigint | null }> {
   const head = await finalHead(deps);
   const [cursor] = await deps.db.select().from(chainCursors).where(eq(chainCursors.name, CURSOR));
   let next = cursor ? cursor.blockNumber + 1n : deps.startFrom === 'latest' ? head : 0n;
-  const last =
-    head < next + BigInt(deps.maxBlocks ?? 200) - 1n ? head : next + BigInt(deps.maxBlocks ?? 200) - 1n;
+  const maxBlocks = BigInt(deps.maxBlocks ?? 200);
+  const last = head < next + maxBlocks - 1n ? head : next + maxBlocks - 1n;
   let scannedTo: bigint | null = null;
   for (; next <= last; next++) {
     const block = await deps.chain.getBlock({ blockNumber: next, includeTransactions: true });
+    if (!block.hash) throw new Error(`block ${next} has no hash yet`);
     const blockTime = new Date(Number(block.timestamp) * 1000);
-    for (const tx of block.transactions) {
-      if (!(await settleTransfer(deps, tx, blockTime))) return { scannedTo }; // wait for its grace
-    }
-    await deps.db
-      .insert(chainCursors)
-      .values({ name: CURSOR, blockNumber: next })
-      .onConflictDoUpdate({ target: chainCursors.name, set: { blockNumber: next, updatedAt: new Date() } });
+    const queued = block.transactions
+      .filter((tx) => isInboundPayment(deps, tx))
+      .map((tx) => ({
+        chainId: deps.chainId,
+        txHash: tx.hash.toLowerCase(),
+        fromAddress: tx.from.toLowerCase(),
+        amount: tx.value,
+        input: tx.input,
+        blockNumber: next,
+        blockHash: block.hash ?? '',
+        blockTime,
+        nextAttemptAt: deps.clock.now(),
+      }));
+    await deps.db.transaction(async (tx) => {
+      if (queued.length) await tx.insert(vaultTransfers).values(queued).onConflictDoNothing();
+      await tx
+        .insert(chainCursors)
+        .values({ name: CURSOR, blockNumber: next })
+        .onConflictDoUpdate({ target: chainCursors.name, set: { blockNumber: next, updatedAt: new Date() } });
+    });
     scannedTo = next;
   }
   return { scannedTo };
 }
 
-/** Answers false when the transfer must be looked at again later (still within its grace). */
-async function settleTransfer(deps: ReconcileDeps, tx: Transaction, blockTime: Date): Promise<boolean> {
-  if (!tx.to || tx.to.toLowerCase() !== deps.vaultAddress.toLowerCase() || tx.value === 0n) return true;
-  const txHash = tx.hash.toLowerCase();
-  if (await isPaymentKnown(deps.db, deps.chainId, txHash)) return true;
-  const receipt = await deps.chain.getTransactionReceipt({ hash: tx.hash });
-  if (receipt.status !== 'success') return true; // a reverted transfer moved no money
-
-  const open = await deps.db
-    .select({ id: paymentRequests.id })
-    .from(paymentRequests)
-    .where(
-      and(
-        eq(paymentRequests.chainId, deps.chainId),
-        eq(paymentRequests.txHash, txHash),
-        isNull(paymentRequests.resolvedAt),
-      ),
-    );
-  if (open.length) return true; // the pending-payments job records it
-
-  const intent = decodeIntent(tx.input);
+/**
+ * Money that came in to the vault from someone who may have meant a bet. Transfers from the vault
+ * itself, and top-ups from an operator address, are neither bets nor refunds (review F21).
+ */
+function isInboundPayment(deps: ReconcileDeps, tx: Transaction): boolean {
+  const vault = deps.vaultAddress.toLowerCase();
+  if (!tx.to || tx.to.toLowerCase() !== vault || tx.value === 0n) return false;
   const from = tx.from.toLowerCase();
-  try {
-    if (intent?.kind === 'bet' && deps.handlers.market_bet) {
-      const body = {
-        txHash,
-        userAddress: from,
-        prediction: intent.prediction,
-        amountWei: tx.value.toString(),
-      };
-      await deps.handlers.market_bet({ marketId: intent.marketId, body });
-      return true;
-    }
-    if (intent?.kind === 'round' && deps.handlers.oracle_bet) {
-      await deps.handlers.oracle_bet({
-        epoch: intent.epoch,
-        position: intent.position,
-        amountWei: tx.value.toString(),
-        userAddress: from,
-        txHash,
-      });
-      return true;
-    }
-  } catch (error) {
-    // A refusal already stored the money as a refund; anything else is retried next run.
-    if (error instanceof AppError) return true;
-    throw error;
+  if (from === vault) return false;
+  if (deps.operatorAddresses?.some((operator) => operator.toLowerCase() === from)) {
+    deps.logger.info(
+      { txHash: tx.hash, from, amountWei: tx.value.toString() },
+      'vault top-up by an operator',
+    );
+    return false;
   }
+  return true;
+}
 
-  // No intent we can record from the chain alone (a create carries only a hash of its text, or a
-  // plain transfer): give the browser its grace to post it, then refund.
-  const ageS = (deps.clock.now().getTime() - blockTime.getTime()) / 1000;
-  if (ageS < (deps.graceS ?? 600)) return false;
+const QueuedSchema = z.object({
+  id: z.number(),
+  tx_hash: z.string(),
+  from_address: z.string(),
+  amount: z.coerce.bigint(),
+  input: z.string(),
+  block_number: z.coerce.bigint(),
+  block_time: z.coerce.date(),
+  attempts: z.number(),
+});
+type Queued = z.infer<typeof QueuedSchema>;
+
+/** Settles queued transfers one at a time; a transfer's failure is written on its row, never thrown. */
+export async function settleVaultTransfers(deps: ReconcileDeps): Promise<number> {
+  let settled = 0;
+  for (let n = 0; n < (deps.maxTransfers ?? 50); n++) {
+    const row = await claimNext(deps);
+    if (!row) break;
+    try {
+      await settleTransfer(deps, row);
+      settled++;
+    } catch (error) {
+      const transient = isTransientError(error);
+      deps.logger[transient ? 'warn' : 'error'](
+        { err: error, txHash: row.tx_hash, attempts: row.attempts },
+        'settling a vault transfer failed; it is retried later',
+      );
+      await retryLater(deps, row, describeError(error));
+    }
+  }
+  return settled;
+}
+
+async function claimNext(deps: ReconcileDeps): Promise<Queued | undefined> {
+  const now = deps.clock.now();
+  const leaseUntil = new Date(now.getTime() + LEASE_S * 1000);
+  const [row] = await queryRows(
+    deps.db,
+    sql`update vault_transfers set next_attempt_at = ${leaseUntil}, attempts = attempts + 1
+        where id = (select id from vault_transfers
+                    where resolved_at is null and chain_id = ${deps.chainId} and next_attempt_at <= ${now}
+                    order by next_attempt_at, id limit 1 for update skip locked)
+        returning id, tx_hash, from_address, amount, input, block_number, block_time, attempts`,
+    QueuedSchema,
+  );
+  return row;
+}
+
+/**
+ * One transfer: already a payment → done; a request kept for it (a 202, or a create whose browser
+ * posted) or a bet/round intent → recorded through the endpoint's own logic, which keeps refused
+ * money as a refund; no usable intent → its grace, then a refund. Whatever the handler says, the
+ * payments table decides: if the transfer is not a payment afterwards, only a passing fault (or a
+ * payment not final yet) leaves it so, to be retried; any refusal or other error keeps the money
+ * as a refund owed.
+ */
+async function settleTransfer(deps: ReconcileDeps, row: Queued): Promise<void> {
+  if (await paymentStatus(deps, row.tx_hash)) return resolve(deps, row, 'known');
+  if (!isHash(row.tx_hash)) return resolve(deps, row, 'invalid_hash');
+  const receipt = await deps.chain.getTransactionReceipt({ hash: row.tx_hash }).catch((error: unknown) => {
+    // It was in a final block: a missing receipt is a lagging node, not a refusal.
+    if (error instanceof TransactionReceiptNotFoundError) {
+      throw new AppError('CHAIN_UNAVAILABLE', undefined, { cause: error });
+    }
+    throw error;
+  });
+  if (receipt.status !== 'success') return resolve(deps, row, 'reverted'); // moved no money
+
+  const intent = decodeIntent(row.input);
+  let outcome: RecordOutcome;
+  let refusal: unknown = null;
+  try {
+    outcome = await record(deps, row, intent);
+  } catch (error) {
+    outcome = 'refused';
+    refusal = error;
+  }
+  if (outcome === 'waiting') return;
+
+  const status = await paymentStatus(deps, row.tx_hash);
+  if (status) return resolve(deps, row, status);
+  if (refusal && isTransientError(refusal)) throw refusal;
+  if (outcome === 'pending') throw new AppError('CHAIN_UNAVAILABLE', 'The payment is not final yet.');
+  if (refusal && !(refusal instanceof AppError)) {
+    deps.logger.error({ err: refusal, txHash: row.tx_hash }, 'recording a vault transfer failed');
+  }
+  const reason =
+    refusal instanceof AppError
+      ? refusal.code
+      : refusal
+        ? 'RECORD_FAILED'
+        : intent?.kind === 'create'
+          ? 'UNCLAIMED_CREATE'
+          : 'NO_INTENT';
   await insertRefundDuePayment(deps.db, {
     chainId: deps.chainId,
     payment: {
-      txHash: tx.hash,
-      from: tx.from,
-      amountWei: tx.value,
+      txHash: row.tx_hash,
+      from: normalizeAddress(row.from_address),
+      amountWei: row.amount,
       intentText: intent ? intentText(intent) : '',
       blockNumber: receipt.blockNumber,
-      blockTime,
+      blockTime: row.block_time,
     },
-    purpose: intent?.kind === 'create' ? 'market_create' : 'unknown',
-    reason: intent ? 'UNCLAIMED_CREATE' : 'NO_INTENT',
+    purpose: intent ? PURPOSE_OF_INTENT[intent.kind] : 'unknown',
+    reason,
   });
-  deps.logger.info({ txHash, from }, 'unmatched vault transfer kept as a refund');
-  return true;
+  deps.logger.info(
+    { txHash: row.tx_hash, from: row.from_address, reason },
+    'vault transfer kept as a refund',
+  );
+  return resolve(deps, row, 'refund_due');
+}
+
+const PURPOSE_OF_INTENT: Record<PaymentIntent['kind'], PaymentPurpose> = {
+  create: 'market_create',
+  bet: 'market_bet',
+  round: 'oracle_bet',
+};
+
+/**
+ * recorded / pending: a handler ran and answered so; refused: a handler threw; waiting: a create
+ * (which carries only a hash of its text) or a plain transfer is within its grace for the
+ * browser's request; unmatched: past that grace, with nothing to record it from.
+ */
+type RecordOutcome = 'recorded' | 'pending' | 'refused' | 'waiting' | 'unmatched';
+
+async function record(
+  deps: ReconcileDeps,
+  row: Queued,
+  intent: PaymentIntent | null,
+): Promise<RecordOutcome> {
+  const [stored] = await deps.db
+    .select({ purpose: paymentRequests.purpose, request: paymentRequests.request })
+    .from(paymentRequests)
+    .where(and(eq(paymentRequests.chainId, deps.chainId), eq(paymentRequests.txHash, row.tx_hash)))
+    .limit(1);
+  const purpose = PurposeSchema.safeParse(stored?.purpose);
+  const storedHandler = purpose.success ? deps.handlers[purpose.data] : undefined;
+  if (stored && storedHandler) return storedHandler(stored.request);
+  if (intent?.kind === 'bet' && deps.handlers.market_bet) {
+    const body = {
+      txHash: row.tx_hash,
+      userAddress: row.from_address,
+      prediction: intent.prediction,
+      amountWei: row.amount.toString(),
+    };
+    return deps.handlers.market_bet({ marketId: intent.marketId, body });
+  }
+  if (intent?.kind === 'round' && deps.handlers.oracle_bet) {
+    return deps.handlers.oracle_bet({
+      epoch: intent.epoch,
+      position: intent.position,
+      amountWei: row.amount.toString(),
+      userAddress: row.from_address,
+      txHash: row.tx_hash,
+    });
+  }
+  const graceEndsAt = row.block_time.getTime() + (deps.graceS ?? 600) * 1000;
+  if (deps.clock.now().getTime() >= graceEndsAt) return 'unmatched';
+  await deps.db
+    .update(vaultTransfers)
+    .set({ nextAttemptAt: new Date(graceEndsAt), attempts: sql`${vaultTransfers.attempts} - 1` })
+    .where(eq(vaultTransfers.id, row.id));
+  return 'waiting';
+}
+
+const PurposeSchema = z.enum(['market_create', 'market_bet', 'oracle_bet']);
+
+async function paymentStatus(deps: ReconcileDeps, txHash: string): Promise<string | undefined> {
+  const [row] = await deps.db
+    .select({ status: payments.status })
+    .from(payments)
+    .where(and(eq(payments.chainId, deps.chainId), eq(payments.txHash, txHash)))
+    .limit(1);
+  return row?.status;
+}
+
+async function resolve(deps: ReconcileDeps, row: Queued, outcome: string): Promise<void> {
+  await deps.db
+    .update(vaultTransfers)
+    .set({ outcome, resolvedAt: deps.clock.now(), lastError: null })
+    .where(eq(vaultTransfers.id, row.id));
+}
+
+async function retryLater(deps: ReconcileDeps, row: Queued, lastError: string): Promise<void> {
+  const backoffS = Math.min(3600, 5 * 2 ** Math.min(row.attempts, 10));
+  await deps.db
+    .update(vaultTransfers)
+    .set({ lastError, nextAttemptAt: new Date(deps.clock.now().getTime() + backoffS * 1000) })
+    .where(eq(vaultTransfers.id, row.id))
+    .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not record a vault transfer failure'));
 }
 
 async function finalHead(deps: ReconcileDeps): Promise<bigint> {

@@ -21,7 +21,10 @@ export type PaymentVerifierDeps = {
   confirmations: number | 'finalized';
   /** How long we wait ourselves for the transaction to appear and become final. */
   waitMs: number;
+  /** First pause between reads; later pauses double (default 250 ms). */
   pollMs?: number;
+  /** How long an unknown hash is looked for before TX_NOT_FOUND (default 3 s, at most waitMs). */
+  notFoundMs?: number;
 };
 
 export type PaymentClaim = {
@@ -48,22 +51,21 @@ export type VerifyResult =
 
 export async function verifyPayment(deps: PaymentVerifierDeps, claim: PaymentClaim): Promise<VerifyResult> {
   const deadline = Date.now() + deps.waitMs;
-  const pollMs = deps.pollMs ?? 250;
-
-  const tx = await poll(() => getTransactionOrNull(deps.client, claim.txHash), deadline, pollMs);
+  // Requests for one hash share one watcher (review F9): the RPC is asked a bounded number of
+  // times however many requests name the hash, and a random hash costs a few reads, not 15 s.
+  const tx = await sharedTransaction(deps.client, claim.txHash.toLowerCase(), () =>
+    findTransaction(deps, claim.txHash, deadline),
+  );
   if (!tx) throw new AppError('TX_NOT_FOUND');
   checkTransaction(deps, claim, tx);
 
-  const receipt = await poll(() => getReceiptOrNull(deps.client, claim.txHash), deadline, pollMs);
-  // Seen but not mined within our wait: valid so far, the client may post again.
-  if (!receipt) return { status: 'pending', txHash: claim.txHash };
+  const mined = await sharedFinal(deps.client, claim.txHash.toLowerCase(), () =>
+    waitUntilFinal(deps, claim.txHash, deadline),
+  );
+  // Seen but not mined and final within our wait: valid so far, kept and recorded once final.
+  if (!mined) return { status: 'pending', txHash: claim.txHash };
   // viem's waitForTransactionReceipt does not throw on revert: check the status ourselves.
-  if (receipt.status !== 'success') throw new AppError('TX_FAILED');
-
-  const final = await poll(async () => ((await isFinal(deps, receipt)) ? true : null), deadline, pollMs);
-  if (!final) return { status: 'pending', txHash: claim.txHash };
-
-  const block = await deps.client.getBlock({ blockNumber: receipt.blockNumber });
+  if (mined.receipt.status !== 'success') throw new AppError('TX_FAILED');
   return {
     status: 'verified',
     payment: {
@@ -71,10 +73,55 @@ export async function verifyPayment(deps: PaymentVerifierDeps, claim: PaymentCla
       from: claim.from,
       amountWei: tx.value,
       intentText: intentText(claim.intent),
-      blockNumber: receipt.blockNumber,
-      blockTime: new Date(Number(block.timestamp) * 1000),
+      blockNumber: mined.receipt.blockNumber,
+      blockTime: mined.blockTime,
     },
   };
+}
+
+/**
+ * The transaction, or null when our node does not know it. A wallet sends through its own RPC, so
+ * a fresh hash may reach ours a moment later: look a few times, briefly, then call it not found.
+ */
+async function findTransaction(
+  deps: PaymentVerifierDeps,
+  hash: Hash,
+  deadline: number,
+): Promise<Transaction | null> {
+  const giveUpAt = Math.min(deadline, Date.now() + (deps.notFoundMs ?? 3_000));
+  return poll(() => getTransactionOrNull(deps.client, hash), giveUpAt, deps.pollMs ?? 250);
+}
+
+type MinedPayment = { receipt: TransactionReceipt; blockTime: Date };
+
+/**
+ * The receipt once final and still on the canonical chain, or null if that takes longer than the
+ * wait. Height alone is not enough (review F7): a receipt read before a reorg, or from a lagging
+ * node, names a block that may not be on the chain. So once final, the receipt is read again and
+ * its block must be the canonical block at that height; the block time comes from that very block.
+ * A reverted receipt is answered at once (it can never become a payment).
+ */
+async function waitUntilFinal(
+  deps: PaymentVerifierDeps,
+  hash: Hash,
+  deadline: number,
+): Promise<MinedPayment | null> {
+  const pollMs = deps.pollMs ?? 250;
+  return poll(
+    async () => {
+      const receipt = await getReceiptOrNull(deps.client, hash);
+      if (!receipt) return null;
+      if (receipt.status !== 'success') return { receipt, blockTime: new Date(0) };
+      if (!(await isFinal(deps, receipt))) return null;
+      const again = await getReceiptOrNull(deps.client, hash);
+      if (!again || again.blockHash !== receipt.blockHash) return null;
+      const canonical = await deps.client.getBlock({ blockNumber: receipt.blockNumber });
+      if (canonical.hash !== receipt.blockHash) return null;
+      return { receipt, blockTime: new Date(Number(canonical.timestamp) * 1000) };
+    },
+    deadline,
+    pollMs,
+  );
 }
 
 function checkTransaction(deps: PaymentVerifierDeps, claim: PaymentClaim, tx: Transaction): void {
@@ -115,12 +162,40 @@ async function getReceiptOrNull(client: PublicClient, hash: Hash): Promise<Trans
   }
 }
 
-/** Calls `read` until it answers non-null or the deadline passes; always tries at least once. */
+/**
+ * Calls `read` until it answers non-null or the deadline passes; always tries at least once. The
+ * pause doubles from `pollMs` up to 2 s, so a 15 s wait costs about ten reads, not sixty.
+ */
 async function poll<T>(read: () => Promise<T | null>, deadline: number, pollMs: number): Promise<T | null> {
-  for (;;) {
+  for (let pause = pollMs; ; pause = Math.min(pause * 2, MAX_POLL_MS)) {
     const value = await read();
     if (value !== null) return value;
-    if (Date.now() + pollMs > deadline) return null;
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    if (Date.now() + pause > deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
+
+const MAX_POLL_MS = 2_000;
+
+/**
+ * One read per key in flight, per RPC client: a second caller for the same key joins the first.
+ * A read is forgotten once it settles, so nothing is cached past one request's wait.
+ */
+function sharedReads<T>() {
+  const inFlight = new WeakMap<PublicClient, Map<string, Promise<T>>>();
+  return (client: PublicClient, key: string, read: () => Promise<T>): Promise<T> => {
+    let reads = inFlight.get(client);
+    if (!reads) {
+      reads = new Map();
+      inFlight.set(client, reads);
+    }
+    const running = reads.get(key);
+    if (running) return running;
+    const started = read().finally(() => reads.delete(key));
+    reads.set(key, started);
+    return started;
+  };
+}
+
+const sharedTransaction = sharedReads<Transaction | null>();
+const sharedFinal = sharedReads<MinedPayment | null>();
