@@ -1,4 +1,5 @@
 import { normalizeAddress } from '@pm/core/address';
+import { MAX_ROW_ID } from '@pm/core/constants';
 import type { JoinMarketBody } from '@pm/core/contract/markets';
 import { potentialPayoutRecordWei } from '@pm/core/market-rules';
 import type { Tx } from '../db/client.ts';
@@ -42,6 +43,9 @@ export async function joinMarket(
     purpose: 'market_bet' as const,
     request: { marketId, body },
   };
+  // No payment can name a market id past what the database stores (its intent does not decode),
+  // so there is no money to keep: the answer is simply "not found".
+  if (marketId > MAX_ROW_ID) throw new AppError('MARKET_NOT_FOUND');
   const market = await findMarket(deps.payments.db, marketId);
   const refusal = market ? refuseAmount(BigInt(body.amountWei)) : new AppError('MARKET_NOT_FOUND');
   if (refusal) return refusePayment(deps.payments, input, refusal);

@@ -34,6 +34,7 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
       confirmations: config.chain.confirmations,
       waitMs: config.chain.paymentWaitMs,
     },
+    clock,
   };
   const service = createMarketsService({ payments, clock, resolver: resolverIdentity(config) });
   const resolver = config.ai.baseUrl

@@ -1,4 +1,5 @@
 import type { MarketCategory, Prediction } from '@pm/core/constants';
+import { MAX_ROW_ID } from '@pm/core/constants';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { bets, markets } from '../db/schema.ts';
@@ -15,6 +16,8 @@ export type NewBetRow = typeof bets.$inferInsert;
 export const OPEN_STATUSES = ['active', 'settling'] as const;
 
 export async function findMarket(db: DbOrTx, id: number): Promise<MarketRow | undefined> {
+  // Bounded before the query: an id past the int4 column is no market, not a database error (F2).
+  if (id > MAX_ROW_ID) return undefined;
   const [row] = await db.select().from(markets).where(eq(markets.id, id)).limit(1);
   return row;
 }
@@ -35,6 +38,7 @@ export async function findBetByPayment(
 
 /** The market row locked until the transaction ends: bets and settlement serialise on it. */
 export async function lockMarket(tx: DbOrTx, id: number): Promise<MarketRow | undefined> {
+  if (id > MAX_ROW_ID) return undefined;
   const [row] = await tx.select().from(markets).where(eq(markets.id, id)).limit(1).for('update');
   return row;
 }

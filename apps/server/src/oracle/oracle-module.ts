@@ -39,6 +39,7 @@ export function createOracleModule(
       confirmations: config.chain.confirmations,
       waitMs: config.chain.paymentWaitMs,
     },
+    clock,
   };
   const routes: AppFeature = (app) => registerOracleRoutes(app, deps, { payments, engine });
   const jobs: Job[] = [engine.job];

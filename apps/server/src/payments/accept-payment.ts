@@ -1,5 +1,6 @@
 import { isSameClaim } from '@pm/core/intent';
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import type { Clock } from '../chain/clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { paymentRequests } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
@@ -18,7 +19,12 @@ import {
   verifyPayment,
 } from './verify-payment.ts';
 
-export type PaymentContext = { db: Db; verifier: PaymentVerifierDeps };
+export type PaymentContext = {
+  db: Db;
+  verifier: PaymentVerifierDeps;
+  /** The server's clock: a kept request's age is measured by it, as the jobs measure it. */
+  clock: Clock;
+};
 
 export type AcceptPaymentInput<T> = {
   claim: PaymentClaim;
@@ -140,6 +146,8 @@ async function keepPendingRequest<T>(context: PaymentContext, input: AcceptPayme
       fromAddress: from,
       purpose: input.purpose,
       request: input.request,
+      createdAt: context.clock.now(),
+      nextAttemptAt: context.clock.now(),
     })
     .onConflictDoNothing();
 }

@@ -1,6 +1,7 @@
 import { encodeIntent, type PaymentIntent } from '@pm/core/intent';
 import { type Hash, keccak256, parseEther, type WalletClient } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createFaultyChainClient } from '../../test/support/faulty-chain.ts';
 import { startTestChain, type TestChain } from '../../test/support/test-chain.ts';
 import { DEV_VAULT } from '../config/dev-accounts.ts';
 import { AppError } from '../http/app-error.ts';
@@ -179,5 +180,42 @@ describe('verifyPayment', () => {
     } finally {
       await chain.testClient.setAutomine(true);
     }
+  });
+
+  test('a payment reorged out while it waits for finality is never verified (F7)', async () => {
+    const player = chain.players[0];
+    if (!player) throw new Error('no player');
+    const before = await chain.publicClient.getBalance({ address: player.account.address });
+    const snapshot = await chain.testClient.snapshot();
+    const txHash = await pay(player);
+    const verifying = verifyPayment({ ...deps, confirmations: 3, waitMs: 3_000 }, claimFor(txHash));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The block with the payment is replaced by others: the chain moves on without it.
+    await chain.testClient.revert({ id: snapshot });
+    await chain.testClient.mine({ blocks: 3 });
+    expect(await verifying).toEqual({ status: 'pending', txHash });
+    expect(await chain.publicClient.getBalance({ address: player.account.address })).toBe(before);
+  });
+
+  test('an unknown hash costs a few reads, shared by every request that names it (F9)', async () => {
+    const rpc = createFaultyChainClient(chain.rpcUrl);
+    const slow = { ...deps, client: rpc.client, waitMs: 15_000, pollMs: 250 };
+    const hash = keccak256('0x5678');
+    const started = Date.now();
+    const answers = await Promise.allSettled(
+      Array.from({ length: 10 }, () => verifyPayment(slow, claimFor(hash))),
+    );
+    expect(answers.every((answer) => answer.status === 'rejected')).toBe(true);
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(rpc.calls('eth_getTransactionByHash')).toBeLessThanOrEqual(5);
+  });
+
+  test('an RPC that fails is CHAIN_UNAVAILABLE, never TX_NOT_FOUND', async () => {
+    const rpc = createFaultyChainClient(chain.rpcUrl);
+    rpc.fail('eth_getTransactionByHash');
+    await expectCode(
+      verifyPayment({ ...deps, client: rpc.client }, claimFor(keccak256('0x9abc'))),
+      'CHAIN_UNAVAILABLE',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import type { PublicClient } from 'viem';
 import { type AppDeps, createApp } from '../../src/app.ts';
 import { createChainClock } from '../../src/chain/clock.ts';
 import { loadConfig } from '../../src/config/config.ts';
@@ -13,7 +14,13 @@ import { openTestDatabase } from './test-database.ts';
  * Jobs do not run on their own: a test calls `runJobs()` to move the world one step.
  * The server clock follows chain time, so `advanceTime` moves deadlines for both.
  */
-export async function startTestApp(env: Record<string, string> = {}) {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: {
+    /** The server's RPC client, given the node's URL (e.g. one with faults at hand); default a plain one. */
+    chainClient?: (rpcUrl: string) => PublicClient;
+  } = {},
+) {
   const chain = await startTestChain();
   const database = await openTestDatabase();
   const config = loadConfig({
@@ -26,7 +33,12 @@ export async function startTestApp(env: Record<string, string> = {}) {
   const clock = createChainClock(chain.testClient);
   await clock.sync();
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const deps: AppDeps = { config, database, chain: chain.publicClient, clock };
+  const deps: AppDeps = {
+    config,
+    database,
+    chain: options.chainClient?.(chain.rpcUrl) ?? chain.publicClient,
+    clock,
+  };
   const features = createFeatures(deps, logger);
   const app = await createApp(deps, { logger, features: features.routes, rateLimitPerMinute: 100_000 });
   await app.ready();

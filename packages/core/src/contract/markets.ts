@@ -3,7 +3,6 @@ import {
   AddressSchema,
   CategorySchema,
   DurationSchema,
-  IdSchema,
   IsoTimeSchema,
   PaymentWeiSchema,
   PredictionSchema,
@@ -117,4 +116,7 @@ export const JoinMarketResponseSchema = z.object({ bet: BetSchema, market: Marke
 /** 202: the payment is valid but not final yet; it is recorded as soon as it confirms. */
 export const PendingPaymentResponseSchema = z.object({ status: z.literal('pending'), txHash: TxHashSchema });
 
-export const MarketIdParamsSchema = z.strictObject({ id: IdSchema });
+/** Any positive id reads as a market id; one beyond what the database stores is simply not found (404). */
+export const MarketIdParamsSchema = z.strictObject({
+  id: z.coerce.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER)),
+});

@@ -1,0 +1,44 @@
+import { HttpRequestError, LimitExceededRpcError, RpcRequestError, TimeoutError } from 'viem';
+import { describe, expect, test } from 'vitest';
+import { AppError } from '../http/app-error.ts';
+import { describeError, isTransientError } from './transient-error.ts';
+
+const pgError = (code: string) => Object.assign(new Error(`pg ${code}`), { code });
+
+describe('isTransientError', () => {
+  test('an unreachable or rate-limited RPC is transient', () => {
+    expect(isTransientError(new HttpRequestError({ url: 'http://rpc.example/KEY', status: 503 }))).toBe(true);
+    expect(isTransientError(new TimeoutError({ body: {}, url: 'http://rpc.example' }))).toBe(true);
+    expect(isTransientError(new LimitExceededRpcError(new Error('limit')))).toBe(true);
+    expect(
+      isTransientError(
+        new RpcRequestError({ body: {}, url: 'x', error: { code: -32005, message: 'slow down' } }),
+      ),
+    ).toBe(true);
+    expect(isTransientError(new AppError('CHAIN_UNAVAILABLE'))).toBe(true);
+  });
+
+  test('a lost or restarting database is transient, even wrapped by the ORM', () => {
+    for (const code of ['08006', '08001', '57P01', '57P03', '53300', '40001', '40P01', 'ECONNREFUSED']) {
+      expect(isTransientError(new Error('query failed', { cause: pgError(code) })), code).toBe(true);
+    }
+    expect(isTransientError(new Error('Connection terminated unexpectedly'))).toBe(true);
+  });
+
+  test('refusals and data errors are not transient: they are that row’s own problem', () => {
+    expect(isTransientError(new AppError('MARKET_CLOSED'))).toBe(false);
+    expect(isTransientError(new AppError('TX_NOT_FOUND'))).toBe(false);
+    // 22003: numeric value out of range (review F2), 23514: check violation.
+    expect(isTransientError(pgError('22003'))).toBe(false);
+    expect(isTransientError(pgError('23514'))).toBe(false);
+    expect(isTransientError(new TypeError('x is undefined'))).toBe(false);
+    expect(isTransientError('a string')).toBe(false);
+  });
+});
+
+test('describeError keeps one line and no RPC URL (it may carry a key)', () => {
+  const text = describeError(new HttpRequestError({ url: 'https://bsc.example/v1/SECRETKEY', status: 429 }));
+  expect(text).not.toContain('SECRETKEY');
+  expect(text).not.toContain('\n');
+  expect(describeError(new AppError('MARKET_CLOSED'))).toBe('MARKET_CLOSED');
+});
