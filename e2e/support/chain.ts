@@ -35,3 +35,8 @@ export async function setAiVerdict(verdict: {
   });
   if (!response.ok) throw new Error(`the AI stub answered ${response.status}`);
 }
+
+/** Puts code at an address (a contract wallet), or removes it with '0x'. */
+export async function setCode(address: `0x${string}`, bytecode: `0x${string}`): Promise<void> {
+  await createTestClient({ mode: 'hardhat', transport: http(rpcUrl()) }).setCode({ address, bytecode });
+}

@@ -13,6 +13,7 @@ import { cx } from '../../../lib/cx.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
+import { useAccountKind } from '../../wallet/hooks/use-account-kind.ts';
 import { useSendPayment } from '../../wallet/hooks/use-send-payment.ts';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { paymentErrorMessage } from '../../wallet/utils/payment-error-message.ts';
@@ -34,6 +35,7 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
   const { data: appConfig } = useAppConfig();
   const wallet = useWallet();
   const payment = useSendPayment();
+  const isContractWallet = useAccountKind(wallet.address) === 'contract';
   const queryClient = useQueryClient();
   const amountId = useId();
   const [position, setPosition] = useState<Position>('bull');
@@ -56,6 +58,7 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
       return void toast.error(t('oracle.bet.minimum'));
     if (!isOpen) return void toast.error(t('oracle.bet.onlyLive'));
     if (!wallet.isCorrectChain) return void toast.error(t('wallet.wrongNetworkHint'));
+    if (isContractWallet) return void toast.error(t('payment.contractAccount'));
 
     const userAddress = wallet.address;
     setStage('paying');
@@ -174,6 +177,7 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
       <p role="status" aria-label={t('oracle.bet.progress')} className="min-h-5 text-sm text-brand">
         {progress}
       </p>
+      <p className="text-xs text-muted">{t('payment.directOnly')}</p>
       {!isOpen && (
         <p className="text-xs text-muted">
           {t(round.status === 'upcoming' ? 'oracle.bet.notYet' : 'oracle.bet.closed')}

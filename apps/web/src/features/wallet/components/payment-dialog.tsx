@@ -7,7 +7,9 @@ import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { Modal } from '../../../ui/modal.tsx';
 import { toast } from '../../../ui/toast.ts';
+import { useAccountKind } from '../hooks/use-account-kind.ts';
 import { useSendPayment } from '../hooks/use-send-payment.ts';
+import { useWallet } from '../hooks/use-wallet.ts';
 import { paymentErrorMessage } from '../utils/payment-error-message.ts';
 
 export type RecordOutcome = 'recorded' | 'pending';
@@ -48,6 +50,8 @@ export function PaymentDialog({
 }) {
   const { t } = useTranslation();
   const payment = useSendPayment();
+  const { address } = useWallet();
+  const isContractWallet = useAccountKind(address) === 'contract';
   const [step, setStep] = useState<Step>('ready');
   const [paidHash, setPaidHash] = useState<Hex | null>(null);
   const busy = step === 'wallet' || step === 'chain' || step === 'recording';
@@ -159,13 +163,21 @@ export function PaymentDialog({
           })}
         </ol>
       )}
+      {step === 'ready' &&
+        (isContractWallet ? (
+          <p role="alert" className="mb-4 rounded-lg border border-no/40 bg-no/10 px-3 py-2 text-sm">
+            {t('payment.contractAccount')}
+          </p>
+        ) : (
+          <p className="mb-4 text-xs text-muted">{t('payment.directOnly')}</p>
+        ))}
       {step === 'record-failed' && paidHash ? (
         <div className="flex flex-col gap-2">
           <p className="text-sm text-muted">{t('payment.retryHint')}</p>
           <Button onClick={() => void recordPaid(paidHash)}>{t('payment.retry')}</Button>
         </div>
       ) : (
-        <Button className="w-full" size="lg" disabled={busy} onClick={() => void send()}>
+        <Button className="w-full" size="lg" disabled={busy || isContractWallet} onClick={() => void send()}>
           {busy && (
             <Icon node={LoaderCircle} aria-hidden="true" className="size-5 motion-safe:animate-spin" />
           )}
