@@ -5,6 +5,8 @@ import { parseEther, stringToHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chainCursors, paymentRequests, payments, vaultTransfers } from '../src/db/schema.ts';
 import type { Job } from '../src/jobs/job-runner.ts';
+import { runOpsCommand } from '../src/ops/ops-commands.ts';
+import { paymentsCommands } from '../src/ops/payments-commands.ts';
 import { MAX_OPEN_REQUESTS_PER_SENDER } from '../src/payments/accept-payment.ts';
 import { createVaultReconciliationJob } from '../src/payments/reconcile-vault-job.ts';
 import { createFaultyChainClient, type FaultyChainClient } from './support/faulty-chain.ts';
@@ -354,5 +356,70 @@ describe('pending requests end (F9, F10)', () => {
     } finally {
       await t.chain.testClient.setAutomine(true);
     }
+  });
+});
+
+describe('the operator’s view and hand (ops)', () => {
+  async function ops(...argv: string[]) {
+    const lines: string[] = [];
+    const code = await runOpsCommand(
+      argv,
+      { db: t.db, config: t.config, clock: t.clock, out: (line) => lines.push(line) },
+      paymentsCommands,
+    );
+    return { code, output: lines.join('\n') };
+  }
+
+  test('payments:status lists what the money path is still working on', async () => {
+    const wallet = m.extraWallet(13);
+    const stray = await wallet.sendTransaction({
+      account: wallet.account,
+      chain: wallet.chain,
+      to: t.config.vault.address,
+      value: parseEther('0.004'),
+    });
+    await reconcile();
+    const { code, output } = await ops('payments:status');
+    expect(code).toBe(0);
+    expect(output).toContain(stray.toLowerCase());
+    expect(output).toMatch(/Payment requests waiting for their transaction: \d+/);
+  });
+
+  test('money sent through a contract is not credited; refunds:add owes it back and the payouts job pays it', async () => {
+    // A forwarder contract: CALL(gas, vault, callvalue, 0, 0, 0, 0).
+    const forwarder = '0x00000000000000000000000000000000000f0a7d';
+    const vault = t.config.vault.address.slice(2).toLowerCase();
+    await t.chain.testClient.setCode({
+      address: forwarder,
+      bytecode: `0x600060006000600034${'73'}${vault}5af100`,
+    });
+    const payer = m.extraWallet(10);
+    const txHash = await m.pay(payer, { kind: 'round', epoch: 1, position: 'bull' }, parseEther('0.05'), {
+      to: forwarder,
+    });
+    await reconcile();
+    expect(await m.paymentRow(txHash)).toBeUndefined(); // never a bet: not a top-level transfer
+
+    expect(
+      (await ops('refunds:add', txHash, payer.account.address, parseEther('0.05').toString())).code,
+    ).toBe(64);
+    const added = await ops(
+      'refunds:add',
+      txHash,
+      payer.account.address,
+      parseEther('0.05').toString(),
+      '--reason',
+      'sent through a contract',
+    );
+    expect(added.code).toBe(0);
+    expect(await m.paymentRow(txHash)).toMatchObject({ status: 'refund_due', amount: parseEther('0.05') });
+    expect((await ops('refunds:add', txHash, payer.account.address, '1', '--reason', 'again')).code).toBe(64);
+
+    const before = await t.chain.publicClient.getBalance({ address: payer.account.address });
+    await job('payouts').run();
+    await job('payouts').run();
+    expect((await t.chain.publicClient.getBalance({ address: payer.account.address })) - before).toBe(
+      parseEther('0.05'),
+    );
   });
 });

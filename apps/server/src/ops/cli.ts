@@ -8,6 +8,7 @@ import { migrate } from '../db/migrate.ts';
 import { ORACLE_OPS_COMMANDS } from '../oracle/oracle-ops.ts';
 import { marketsCommands } from './markets-commands.ts';
 import { type OpsCommand, printHelp, runOpsCommand } from './ops-commands.ts';
+import { paymentsCommands } from './payments-commands.ts';
 import { payoutsCommands } from './payouts-commands.ts';
 
 // `npm run ops -- <command>`: operator actions against the deployment's database, configured from
@@ -17,6 +18,7 @@ import { payoutsCommands } from './payouts-commands.ts';
 const OPS_COMMANDS: OpsCommand[] = [
   ...marketsCommands,
   ...payoutsCommands,
+  ...paymentsCommands,
   // The oracle module's commands take no arguments and answer one line of text.
   ...ORACLE_OPS_COMMANDS.map(
     (command): OpsCommand => ({

@@ -1,0 +1,90 @@
+import { normalizeAddress } from '@pm/core/address';
+import { formatBnbWithUnit } from '@pm/core/money';
+import { asc, isNull } from 'drizzle-orm';
+import { isHash } from 'viem';
+import { createChainClient } from '../chain/chain-client.ts';
+import { paymentRequests, vaultTransfers } from '../db/schema.ts';
+import { findKnownPayment, insertRefundDuePayment } from '../payments/payments-repository.ts';
+import { type OpsCommand, UsageError } from './ops-commands.ts';
+
+// Issue 9: what the money path is still working on, and the operator's hand for money it cannot
+// see on its own (docs/security.md "Payments sent through contracts").
+
+export const paymentsCommands: OpsCommand[] = [
+  {
+    name: 'payments:status',
+    usage: 'payments:status',
+    summary: 'List vault transfers and payment requests not settled yet, with attempts and last error.',
+    async run({ db, clock, out }) {
+      const now = clock.now().getTime();
+      const age = (time: Date) => `${Math.round((now - time.getTime()) / 1000)} s`;
+      const transfers = await db
+        .select()
+        .from(vaultTransfers)
+        .where(isNull(vaultTransfers.resolvedAt))
+        .orderBy(asc(vaultTransfers.id));
+      out(`Vault transfers being settled: ${transfers.length}`);
+      for (const row of transfers) {
+        out(
+          `  ${row.txHash} from ${row.fromAddress} ${formatBnbWithUnit(row.amount, { decimals: 18, trim: true })}` +
+            ` block ${row.blockNumber} age ${age(row.blockTime)} attempts ${row.attempts}` +
+            ` next ${row.nextAttemptAt.toISOString()}${row.lastError ? ` last error: ${row.lastError}` : ''}`,
+        );
+      }
+      const requests = await db
+        .select()
+        .from(paymentRequests)
+        .where(isNull(paymentRequests.resolvedAt))
+        .orderBy(asc(paymentRequests.id));
+      out(`Payment requests waiting for their transaction: ${requests.length}`);
+      for (const row of requests) {
+        out(
+          `  ${row.txHash} ${row.purpose} from ${row.fromAddress ?? '?'} age ${age(row.createdAt)}` +
+            ` attempts ${row.attempts}${row.lastError ? ` last error: ${row.lastError}` : ''}`,
+        );
+      }
+    },
+  },
+  {
+    name: 'refunds:add',
+    usage: 'refunds:add <txHash> <toAddress> <amountWei> --reason "why"',
+    summary:
+      'Owe a refund for money the vault received in a transaction it cannot credit (e.g. sent through a contract wallet); the payouts job pays it.',
+    options: { reason: { type: 'string' } },
+    async run({ db, config, out }, { positionals, values }) {
+      const [txHash, to, amountText] = positionals;
+      const reason = typeof values.reason === 'string' ? values.reason.trim() : '';
+      if (!txHash || !isHash(txHash))
+        throw new UsageError('Give the transaction hash that brought the money.');
+      if (!to) throw new UsageError('Give the address to refund.');
+      if (!amountText || !/^[1-9][0-9]{0,77}$/.test(amountText))
+        throw new UsageError('Give the amount in wei.');
+      if (!reason) throw new UsageError('Say why, with --reason.');
+      const toAddress = normalizeAddress(to);
+      if (await findKnownPayment(db, config.chain.id, txHash)) {
+        throw new UsageError('That transaction is already a payment (a bet or a refund).');
+      }
+      // The money must really have arrived: the transaction succeeded on this chain.
+      const chain = createChainClient({ id: config.chain.id, rpcUrl: config.chain.rpcUrl });
+      const receipt = await chain.getTransactionReceipt({ hash: txHash });
+      if (receipt.status !== 'success') throw new UsageError('That transaction reverted: it moved no money.');
+      const block = await chain.getBlock({ blockHash: receipt.blockHash });
+      await insertRefundDuePayment(db, {
+        chainId: config.chain.id,
+        payment: {
+          txHash,
+          from: toAddress,
+          amountWei: BigInt(amountText),
+          intentText: '',
+          blockNumber: receipt.blockNumber,
+          blockTime: new Date(Number(block.timestamp) * 1000),
+        },
+        purpose: 'unknown',
+        reason: `OPERATOR: ${reason.slice(0, 200)}`,
+      });
+      out(
+        `Refund of ${formatBnbWithUnit(BigInt(amountText), { decimals: 18, trim: true })} to ${toAddress} is owed; the payouts job pays it.`,
+      );
+    },
+  },
+];
