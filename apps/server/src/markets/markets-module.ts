@@ -53,6 +53,7 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
     maxAttempts: config.ai.maxAttempts,
     feeBps: config.fees.marketBps,
     leaseMs: config.ai.timeoutMs + 60_000,
+    resolutionTimeoutS: config.ai.resolutionTimeoutS,
   });
   return {
     routes: (app) => {

@@ -28,6 +28,8 @@ export type SettlementJobDeps = {
   feeBps: number;
   /** How long a claimed market stays invisible to other instances while it is being judged. */
   leaseMs: number;
+  /** Seconds after its deadline a market may wait for a verdict before it is voided and refunded. */
+  resolutionTimeoutS: number;
 };
 
 /** At most this many markets are judged per run; the rest wait for the next tick. */
@@ -50,6 +52,7 @@ export function createSettlementJob(deps: SettlementJobDeps): Job {
     intervalMs: 5_000,
     async run() {
       await closeExpiredMarkets(deps.db, deps.clock.now());
+      await voidOverdueMarkets(deps);
       const resolver = deps.resolver;
       if (!resolver) return;
       for (let i = 0; i < MARKETS_PER_RUN; i++) {
@@ -74,6 +77,50 @@ export async function closeExpiredMarkets(db: Db, now: Date): Promise<number[]> 
     for (const { id } of rows) await publish(tx, { topic: 'markets', id });
     return rows.map((row) => row.id);
   });
+}
+
+/** Shown on a market voided because no verdict came within MARKET_RESOLUTION_TIMEOUT_S of its deadline. */
+export function voidAfterTimeoutText(timeoutS: number): string {
+  const hours = Math.round(timeoutS / 360) / 10;
+  return `No verdict was reached within ${hours} hours after the deadline, so the market is void and every stake is refunded.`;
+}
+
+/**
+ * Markets still settling MARKET_RESOLUTION_TIMEOUT_S after their deadline are voided and refunded
+ * (security review F20): whatever kept them waiting (an operator who never resolved, a prompt
+ * version or model this server no longer runs, no AI configured any more), stakes are not locked
+ * for ever. A few per run; settleMarket re-checks the status under a row lock, so instances racing
+ * here void a market once.
+ */
+export async function voidOverdueMarkets(deps: SettlementJobDeps): Promise<number[]> {
+  const now = deps.clock.now();
+  const cutoff = new Date(now.getTime() - deps.resolutionTimeoutS * 1000);
+  const overdue = await queryRows(
+    deps.db,
+    sql`select id from markets where status = 'settling' and deadline <= ${cutoff}
+        order by deadline, id limit ${MARKETS_PER_RUN}`,
+    z.object({ id: z.number() }),
+  );
+  const voided: number[] = [];
+  for (const { id } of overdue) {
+    const summary = await deps.db.transaction((tx) =>
+      settleMarket(tx, {
+        marketId: id,
+        outcome: 'VOID',
+        verdict: { analysis: voidAfterTimeoutText(deps.resolutionTimeoutS), confidence: null, sources: [] },
+        feeBps: deps.feeBps,
+        now,
+        from: ['settling'],
+      }),
+    );
+    if (!summary) continue;
+    voided.push(id);
+    deps.logger.info(
+      { marketId: id, refundedBets: summary.refundedBets },
+      'market voided: no verdict in time',
+    );
+  }
+  return voided;
 }
 
 /**

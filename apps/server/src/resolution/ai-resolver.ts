@@ -31,7 +31,21 @@ export type AiResolverSettings = {
   baseUrl: string;
   apiKey?: string | undefined;
   timeoutMs: number;
+  /** The most of a response body read; a larger answer decides nothing (default MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
 };
+
+/**
+ * A verdict is a few kB (analysis ≤ 4000 characters, ≤ 25 sources of ≤ 500). A compromised or
+ * broken endpoint must not make us buffer without bound: the timeout limits how long, this how
+ * much (security review F20).
+ */
+export const MAX_RESPONSE_BYTES = 256 * 1024;
+
+/** The body was larger than the cap: read no further. */
+class ResponseTooLargeError extends Error {
+  override name = 'ResponseTooLargeError';
+}
 
 const CompletionSchema = z.object({
   choices: z
@@ -59,6 +73,7 @@ export function createAiResolver(settings: AiResolverSettings): MarketResolver {
         ],
         response_format: VERDICT_RESPONSE_FORMAT,
       };
+      const maxBytes = settings.maxResponseBytes ?? MAX_RESPONSE_BYTES;
       let text: string;
       try {
         const response = await fetch(url, {
@@ -71,7 +86,7 @@ export function createAiResolver(settings: AiResolverSettings): MarketResolver {
           // Covers the body too: a server that stalls mid-answer times out the same way.
           signal: AbortSignal.timeout(settings.timeoutMs),
         });
-        text = await response.text();
+        text = await readTextCapped(response, maxBytes);
         if (!response.ok) {
           throw new ResolverUnavailableError(
             `HTTP ${response.status} from the resolver: ${text.slice(0, 200)}`,
@@ -79,6 +94,9 @@ export function createAiResolver(settings: AiResolverSettings): MarketResolver {
         }
       } catch (error) {
         if (error instanceof ResolverUnavailableError) throw error;
+        if (error instanceof ResponseTooLargeError) {
+          return undecidable(`The resolver answered with more than ${maxBytes} bytes.`);
+        }
         const timedOut = error instanceof Error && error.name === 'TimeoutError';
         throw new ResolverUnavailableError(
           timedOut ? `no answer within ${settings.timeoutMs} ms` : 'the resolver could not be reached',
@@ -88,6 +106,33 @@ export function createAiResolver(settings: AiResolverSettings): MarketResolver {
       return readCompletion(text);
     },
   };
+}
+
+/**
+ * The body as UTF-8 text, reading at most `maxBytes` (unlike response.text(), which buffers all of
+ * it); a declared or actual length beyond the cap throws ResponseTooLargeError.
+ */
+async function readTextCapped(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw new ResponseTooLargeError();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new ResponseTooLargeError();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function readCompletion(text: string): ResolverAnswer {
