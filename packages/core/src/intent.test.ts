@@ -221,7 +221,7 @@ describe('marketContentHash', () => {
 
   test('quotes, backslashes and control characters cannot forge a field boundary', () => {
     const fields = { category: 'crypto', duration: 'daily' };
-    const pairs = [
+    const pairs: Array<[{ title: string; description: string }, { title: string; description: string }]> = [
       [
         { title: 'a","b', description: 'c' },
         { title: 'a', description: 'b","c' },
