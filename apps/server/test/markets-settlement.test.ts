@@ -8,7 +8,7 @@ import { bets, markets, outbox, userStats } from '../src/db/schema.ts';
 import { voidAfterRetriesText } from '../src/markets/record-failed-attempt.ts';
 import { createSettlementJob, voidAfterTimeoutText } from '../src/markets/settlement-job.ts';
 import { createAiResolver } from '../src/resolution/ai-resolver.ts';
-import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN } from '../src/resolution/resolver-prompt.ts';
+import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN, systemPromptFor } from '../src/resolution/resolver-prompt.ts';
 import {
   type AiStub,
   completion,
@@ -422,6 +422,14 @@ describe('verdicts that must not settle, and markets nobody can judge', () => {
       expect(row).toMatchObject({ status: 'settling', result: null, resolutionAttempts: 1 });
     }
     for (const title of ['no-sources', 'oversized', 'off-schema']) expect(requestsFor(title)).toHaveLength(1);
+  });
+
+  test('a market created under the v1 prompt is still judged, by the v1 text', async () => {
+    replies.set('v1-market', () => verdict({ verdict: 'NO', confidence: 90 }));
+    const { marketId } = await settlingMarket('v1-market', { resolverPromptVersion: 'market-resolver-v1' });
+    await settle();
+    expect((await detail(marketId)).market).toMatchObject({ status: 'settled', result: 'NO' });
+    expect(messagesOf(requestsFor('v1-market')[0]).system).toBe(systemPromptFor('market-resolver-v1'));
   });
 
   test('a market whose prompt version this server does not run is voided and refunded after the timeout', async () => {

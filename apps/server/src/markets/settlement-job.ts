@@ -9,7 +9,7 @@ import { publish } from '../realtime/publish.ts';
 import type { MarketResolver } from '../resolution/ai-resolver.ts';
 import { decideResolution } from '../resolution/resolution-decision.ts';
 import type { ResolverAnswer } from '../resolution/resolver-answer.ts';
-import { OPERATOR_RESOLVER, PROMPT_VERSION } from '../resolution/resolver-prompt.ts';
+import { JUDGED_PROMPT_VERSIONS, OPERATOR_RESOLVER } from '../resolution/resolver-prompt.ts';
 import { recordFailedAttempt } from './record-failed-attempt.ts';
 import { settleMarket } from './settle-market.ts';
 
@@ -42,6 +42,7 @@ const ClaimedMarketSchema = z.object({
   resolution_instructions: z.string().nullable(),
   deadline: z.coerce.date(),
   resolver_model: z.string(),
+  resolver_prompt_version: z.string(),
   resolution_attempts: z.number(),
 });
 export type ClaimedMarket = z.infer<typeof ClaimedMarketSchema>;
@@ -127,7 +128,7 @@ export async function voidOverdueMarkets(deps: SettlementJobDeps): Promise<numbe
  * One settling market due for judgement, leased in the same statement that claims it: pushing
  * next_resolution_at past the request's timeout hides it from every other instance; if this one
  * dies, the lease runs out and another picks it up without burning an attempt. Only markets whose
- * judge (model, prompt version) fixed at creation is what this server runs.
+ * prompt version fixed at creation this server still has; the rest time out (voidOverdueMarkets).
  */
 async function claimMarketToJudge(deps: SettlementJobDeps): Promise<ClaimedMarket | undefined> {
   const now = deps.clock.now();
@@ -138,11 +139,14 @@ async function claimMarketToJudge(deps: SettlementJobDeps): Promise<ClaimedMarke
         where id = (select id from markets
                     where status = 'settling' and next_resolution_at <= ${now}
                       and resolver_model <> ${OPERATOR_RESOLVER}
-                      and resolver_prompt_version = ${PROMPT_VERSION}
+                      and resolver_prompt_version in (${sql.join(
+                        JUDGED_PROMPT_VERSIONS.map((version) => sql`${version}`),
+                        sql`, `,
+                      )})
                     order by next_resolution_at, id limit 1
                     for update skip locked)
         returning id, title, description, resolution_instructions, deadline, resolver_model,
-                  resolution_attempts`,
+                  resolver_prompt_version, resolution_attempts`,
     ClaimedMarketSchema,
   );
   return row;
@@ -154,6 +158,7 @@ async function judgeMarket(deps: SettlementJobDeps, resolver: MarketResolver, ma
   try {
     answer = await resolver.resolve({
       model: market.resolver_model,
+      promptVersion: market.resolver_prompt_version,
       title: market.title,
       description: market.description,
       resolutionInstructions: market.resolution_instructions,

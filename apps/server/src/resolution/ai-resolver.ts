@@ -3,7 +3,7 @@ import { parseResolverAnswer, type ResolverAnswer, undecidable } from './resolve
 import {
   buildUserMessage,
   type MarketText,
-  SYSTEM_PROMPT,
+  systemPromptFor,
   VERDICT_RESPONSE_FORMAT,
 } from './resolver-prompt.ts';
 
@@ -13,6 +13,8 @@ import {
 export type ResolverInput = MarketText & {
   /** The model fixed on the market at creation. */
   model: string;
+  /** The prompt version fixed on the market at creation: it is judged by that prompt's text. */
+  promptVersion: string;
   deadline: Date;
   /** Server time now, so the model knows whether the deadline has passed. */
   now: Date;
@@ -64,11 +66,17 @@ export function createAiResolver(settings: AiResolverSettings): MarketResolver {
   const url = `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   return {
     async resolve(input) {
+      const systemPrompt = systemPromptFor(input.promptVersion);
+      if (systemPrompt === undefined) {
+        throw new Error(
+          `No prompt ${input.promptVersion} on this server; the job should not have claimed it`,
+        );
+      }
       const body = {
         model: input.model,
         temperature: 0,
         messages: [
-          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'system', content: systemPrompt },
           { role: 'user', content: buildUserMessage(input, { now: input.now, deadline: input.deadline }) },
         ],
         response_format: VERDICT_RESPONSE_FORMAT,
