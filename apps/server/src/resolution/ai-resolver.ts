@@ -33,8 +33,6 @@ export type AiResolverSettings = {
   baseUrl: string;
   apiKey?: string | undefined;
   timeoutMs: number;
-  /** The most of a response body read; a larger answer decides nothing (default MAX_RESPONSE_BYTES). */
-  maxResponseBytes?: number;
 };
 
 /**
@@ -81,7 +79,6 @@ export function createAiResolver(settings: AiResolverSettings): MarketResolver {
         ],
         response_format: VERDICT_RESPONSE_FORMAT,
       };
-      const maxBytes = settings.maxResponseBytes ?? MAX_RESPONSE_BYTES;
       let text: string;
       try {
         const response = await fetch(url, {
@@ -94,7 +91,7 @@ export function createAiResolver(settings: AiResolverSettings): MarketResolver {
           // Covers the body too: a server that stalls mid-answer times out the same way.
           signal: AbortSignal.timeout(settings.timeoutMs),
         });
-        text = await readTextCapped(response, maxBytes);
+        text = await readTextCapped(response, MAX_RESPONSE_BYTES);
         if (!response.ok) {
           throw new ResolverUnavailableError(
             `HTTP ${response.status} from the resolver: ${text.slice(0, 200)}`,
@@ -103,7 +100,7 @@ export function createAiResolver(settings: AiResolverSettings): MarketResolver {
       } catch (error) {
         if (error instanceof ResolverUnavailableError) throw error;
         if (error instanceof ResponseTooLargeError) {
-          return undecidable(`The resolver answered with more than ${maxBytes} bytes.`);
+          return undecidable(`The resolver answered with more than ${MAX_RESPONSE_BYTES} bytes.`);
         }
         const timedOut = error instanceof Error && error.name === 'TimeoutError';
         throw new ResolverUnavailableError(
