@@ -16,7 +16,13 @@ export default async function globalSetup() {
   // The AI vendor lies outside the product: a loopback OpenAI-compatible server stands in, and a
   // test sets its next verdict with POST {E2E_AI_URL}/__verdict.
   const ai = await startAiStub();
-  let verdict: object = { verdict: 'YES', confidence: 95, analysis: 'The stub judge says YES.', sources: [] };
+  // A verdict settles only when it names its sources (security review F20).
+  let verdict: object = {
+    verdict: 'YES',
+    confidence: 95,
+    analysis: 'The stub judge says YES.',
+    sources: ['https://example.com/evidence'],
+  };
   ai.reply((request) => {
     if (request.url.endsWith('/__verdict')) {
       if (typeof request.body === 'object' && request.body !== null) verdict = request.body;

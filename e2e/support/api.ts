@@ -70,11 +70,17 @@ export async function createMarketViaApi(input: {
   prediction: 'YES' | 'NO';
   amountWei: bigint;
   category?: 'crypto' | 'social_media' | 'gaming' | 'politics' | 'sports';
+  title?: string;
+  resolutionInstructions?: string;
 }) {
   const content = {
     category: input.category ?? 'crypto',
     duration: 'hourly' as const,
     description: input.description,
+    ...(input.title === undefined ? {} : { title: input.title }),
+    ...(input.resolutionInstructions === undefined
+      ? {}
+      : { resolutionInstructions: input.resolutionInstructions }),
   };
   const txHash = await pay(
     input.from,

@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { parseEther } from 'viem';
-import { devAddress, eventually, getMarket } from '../support/api.ts';
+import { createMarketViaApi, devAddress, eventually, getMarket } from '../support/api.ts';
 import { advanceChainTime, balanceOf, setAiVerdict } from '../support/chain.ts';
 import { expect, rpcUrl, test } from '../support/fixtures.ts';
 import { installTestWallet, testWallet } from '../support/test-wallet.ts';
@@ -37,12 +37,14 @@ test('A market is created and joined from two wallets, judged, and the winner cl
   const creator = devAddress(16);
   const joiner = devAddress(17);
   const description = `Will the e2e market ${Date.now()} be judged YES?`;
+  const instructions = 'Resolve YES only if the e2e judge says so; otherwise NO.';
 
   const creatorPage = await openWithWallet(browser, creator, '/predictions');
   await creatorPage.getByRole('button', { name: 'Create Bet' }).first().click();
   const form = creatorPage.getByRole('dialog', { name: 'Create Prediction Market' });
   await form.getByLabel('Category').selectOption('crypto');
   await form.getByLabel('Bet Description').fill(description);
+  await form.getByLabel('AI resolution instructions').fill(instructions);
   await form.getByText('YES', { exact: true }).click();
   await form.getByLabel('Amount (BNB)').fill('0.01');
   await form.getByRole('button', { name: 'Create', exact: true }).click();
@@ -53,6 +55,10 @@ test('A market is created and joined from two wallets, judged, and the winner cl
   await card.getByRole('link', { name: description }).click();
   await expect(creatorPage).toHaveURL(/\/market\/\d+$/);
   const marketId = Number(creatorPage.url().split('/').pop());
+  // What decides the market is on its page (security review F4).
+  await expect(creatorPage.getByRole('region', { name: 'Resolution instructions' })).toContainText(
+    instructions,
+  );
 
   // The second wallet joins from the list; the creator's open market page updates by realtime.
   const joinerPage = await openWithWallet(browser, joiner, '/predictions');
@@ -62,6 +68,10 @@ test('A market is created and joined from two wallets, judged, and the winner cl
     .getByRole('button', { name: 'Join Bet' })
     .click();
   const join = joinerPage.getByRole('dialog', { name: 'Join Prediction' });
+  // …and in the join dialog, before the joiner pays.
+  const criteria = join.getByRole('region', { name: 'What decides this market' });
+  await expect(criteria).toContainText(description);
+  await expect(criteria).toContainText(instructions);
   await join.getByText('NO', { exact: true }).click();
   await join.getByLabel('Amount (BNB)').fill('0.02');
   await join.getByRole('button', { name: 'Join Bet' }).click();
@@ -160,4 +170,68 @@ test('Joining after the deadline says the market has closed', async ({ browser }
   await expect(page.getByText(/This market has closed and is no longer accepting bets/).first()).toBeVisible({
     timeout: 20_000,
   });
+});
+
+test('Market texts carrying HTML and script payloads render as text and run nothing', async ({ page }) => {
+  test.setTimeout(60_000);
+  const payloads = {
+    title: `<img src=x onerror="window.__xss='title';alert('title')"> ${Date.now()}`,
+    description: `<script>window.__xss='description';alert('description')</script><svg onload="window.__xss='svg'">`,
+    resolutionInstructions: `"><img src=x onerror="window.__xss='instructions';alert('instructions')"><a href="javascript:alert(1)">x</a>`,
+  };
+  const { market } = await createMarketViaApi({
+    from: devAddress(15),
+    prediction: 'YES',
+    amountWei: parseEther('0.005'),
+    ...payloads,
+  });
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+
+  await page.goto('/predictions');
+  await expect(page.getByRole('article').filter({ hasText: payloads.title })).toBeVisible();
+  await page.goto(`/market/${market.id}`);
+  await expect(page.getByRole('heading', { name: payloads.title })).toBeVisible();
+  await expect(page.getByText(payloads.description, { exact: true })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Resolution instructions' })).toContainText(
+    payloads.resolutionInstructions,
+  );
+  // Nothing the payloads carry became markup, and nothing ran.
+  await expect(
+    page.locator('main img[src="x"], main script, main svg[onload], main a[href^="javascript:"]'),
+  ).toHaveCount(0);
+  expect(await page.evaluate(() => Reflect.get(window, '__xss'))).toBeUndefined();
+  expect(dialogs).toEqual([]);
+});
+
+test('An operator voids a market from its page with a typed-data signature; the stake is refunded', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const description = `Operator e2e market ${Date.now()}`;
+  const { market } = await createMarketViaApi({
+    from: devAddress(14),
+    description,
+    prediction: 'NO',
+    amountWei: parseEther('0.005'),
+  });
+  // Dev account #3 is the e2e stack's OPERATOR_ADDRESSES (global-setup.ts).
+  const page = await openWithWallet(browser, devAddress(3), `/market/${market.id}`);
+  const controls = page.getByRole('region', { name: 'Operator' });
+  await expect(controls).toBeVisible();
+  await expect(controls.getByRole('button', { name: 'Resolve YES' })).toHaveCount(0);
+  await controls.getByLabel('Reason shown to bettors').fill('Duplicate of another market.');
+  await controls.getByRole('button', { name: 'Void and refund' }).click();
+  await expect(page.getByText('Market voided: every stake will be refunded')).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(page.getByText('Voided: every stake is refunded')).toBeVisible({ timeout: 10_000 });
+  const after = await getMarket(market.id);
+  expect(after.market).toMatchObject({ result: 'VOID', aiVerdict: 'Duplicate of another market.' });
+  expect(after.bets.every((bet) => bet.status === 'refunded')).toBe(true);
+  await expect(controls).toHaveCount(0);
+  await page.context().close();
 });

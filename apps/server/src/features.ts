@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, AppFeature } from './app.ts';
 import type { Job } from './jobs/job-runner.ts';
 import { createMarketsModule } from './markets/markets-module.ts';
+import { registerOperatorRoutes } from './operators/operator-routes.ts';
 import { createOracleModule } from './oracle/oracle-module.ts';
 import { createPendingPaymentsJob } from './payments/pending-payments-job.ts';
 import { createVaultReconciliationJob } from './payments/reconcile-vault-job.ts';
@@ -49,7 +50,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
     startFrom: deps.config.chain.isLocal ? 0 : 'latest',
   });
   return {
-    routes: [payouts.routes, prices.routes, oracle.routes, markets.routes],
+    routes: [payouts.routes, prices.routes, registerOperatorRoutes, oracle.routes, markets.routes],
     // The sampler runs before the round engine, so a tick finds the sample of its own instant.
     jobs: [
       ...payouts.jobs,

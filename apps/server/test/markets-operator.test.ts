@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bets, markets, payments } from '../src/db/schema.ts';
+import { voidAfterTimeoutText } from '../src/markets/settlement-job.ts';
 import { marketsCommands } from '../src/ops/markets-commands.ts';
 import { runOpsCommand } from '../src/ops/ops-commands.ts';
 import { marketHelpers } from './support/market-helpers.ts';
@@ -161,5 +162,32 @@ describe('the ops CLI', () => {
     for (const name of ['markets:pending', 'markets:resolve', 'markets:void'])
       expect(help.output).toContain(name);
     expect((await ops('markets:frobnicate')).code).toBe(64);
+  });
+});
+
+// Security review F20. Last in this file: it moves the clock days ahead.
+describe('a market no operator resolves', () => {
+  test('is voided and every stake refunded MARKET_RESOLUTION_TIMEOUT_S after its deadline', async () => {
+    const { market } = await m.createMarket({ title: 'forgotten' });
+    await m.joinMarket(market.id, { player: 2, prediction: 'NO' });
+    const timeoutS = t.config.ai.resolutionTimeoutS;
+    await t.advanceTime(3601);
+    await settle();
+    expect((await detail(market.id)).market.status).toBe('settling');
+    await t.advanceTime(timeoutS - 3601 - 60);
+    await settle();
+    expect((await detail(market.id)).market.status).toBe('settling');
+
+    await t.advanceTime(3601 + 120);
+    await settle();
+    const after = await detail(market.id);
+    expect(after.market).toMatchObject({
+      status: 'settled',
+      result: 'VOID',
+      aiVerdict: voidAfterTimeoutText(timeoutS),
+    });
+    expect(after.bets).toHaveLength(2);
+    expect(after.bets.every((bet) => bet.status === 'refunded')).toBe(true);
+    expect((await ops('markets:pending')).output).not.toContain('forgotten');
   });
 });

@@ -6,10 +6,17 @@ import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bets, markets, outbox, userStats } from '../src/db/schema.ts';
 import { voidAfterRetriesText } from '../src/markets/record-failed-attempt.ts';
-import { createSettlementJob } from '../src/markets/settlement-job.ts';
+import { createSettlementJob, voidAfterTimeoutText } from '../src/markets/settlement-job.ts';
 import { createAiResolver } from '../src/resolution/ai-resolver.ts';
-import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN } from '../src/resolution/resolver-prompt.ts';
-import { type AiStub, messagesOf, type StubHandler, startAiStub, verdict } from './support/ai-stub.ts';
+import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN, systemPromptFor } from '../src/resolution/resolver-prompt.ts';
+import {
+  type AiStub,
+  completion,
+  messagesOf,
+  type StubHandler,
+  startAiStub,
+  verdict,
+} from './support/ai-stub.ts';
 import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -266,6 +273,7 @@ describe('the settlement job', () => {
       maxAttempts: 3,
       feeBps: FEE_BPS,
       leaseMs: 61_000,
+      resolutionTimeoutS: t.config.ai.resolutionTimeoutS,
     });
     await Promise.all([settle(), secondInstance.run(), settle()]);
 
@@ -382,5 +390,67 @@ describe('payout maths in SQL', () => {
         else expect([row.status, row.payoutAmount]).toEqual(['lost', null]);
       }
     }
+  });
+});
+
+// Security review F20. Last in this file: it moves the clock days ahead.
+describe('verdicts that must not settle, and markets nobody can judge', () => {
+  const settlingMarket = (title: string, overrides: { resolverPromptVersion?: string } = {}) =>
+    insertMarketWithBets(t.db, {
+      title,
+      now: new Date(t.clock.now().getTime() - 1000),
+      resolverModel: 'stub-judge',
+      ...overrides,
+      bets: [
+        { prediction: 'YES', amountWei: parseEther('0.01') },
+        { prediction: 'NO', amountWei: parseEther('0.02') },
+      ],
+    });
+
+  test('a confident YES with no sources, an oversized answer or an off-schema one settles nothing', async () => {
+    const good = { verdict: 'YES', confidence: 99, analysis: 'Sure.', sources: ['https://news.example/2'] };
+    replies.set('no-sources', () => verdict({ ...good, sources: [] }));
+    replies.set('oversized', () => verdict({ ...good, analysis: 'x'.repeat(300 * 1024) }));
+    replies.set('off-schema', () => completion({ ...good, confidence: '99' }));
+    const ids = [];
+    for (const title of ['no-sources', 'oversized', 'off-schema'])
+      ids.push((await settlingMarket(title)).marketId);
+
+    await settle();
+    const rows = await t.db.select().from(markets).where(inArray(markets.id, ids));
+    for (const row of rows) {
+      expect(row).toMatchObject({ status: 'settling', result: null, resolutionAttempts: 1 });
+    }
+    for (const title of ['no-sources', 'oversized', 'off-schema']) expect(requestsFor(title)).toHaveLength(1);
+  });
+
+  test('a market created under the v1 prompt is still judged, by the v1 text', async () => {
+    replies.set('v1-market', () => verdict({ verdict: 'NO', confidence: 90 }));
+    const { marketId } = await settlingMarket('v1-market', { resolverPromptVersion: 'market-resolver-v1' });
+    await settle();
+    expect((await detail(marketId)).market).toMatchObject({ status: 'settled', result: 'NO' });
+    expect(messagesOf(requestsFor('v1-market')[0]).system).toBe(systemPromptFor('market-resolver-v1'));
+  });
+
+  test('a market whose prompt version this server does not run is voided and refunded after the timeout', async () => {
+    replies.set('old-prompt', () => verdict({ verdict: 'YES', confidence: 99 }));
+    const { marketId } = await settlingMarket('old-prompt', { resolverPromptVersion: 'market-resolver-v0' });
+    await settle();
+    expect((await detail(marketId)).market.status).toBe('settling');
+
+    await t.advanceTime(t.config.ai.resolutionTimeoutS - 60);
+    await settle();
+    expect((await detail(marketId)).market.status).toBe('settling');
+
+    await t.advanceTime(120);
+    await settle();
+    const after = await detail(marketId);
+    expect(after.market).toMatchObject({
+      status: 'settled',
+      result: 'VOID',
+      aiVerdict: voidAfterTimeoutText(t.config.ai.resolutionTimeoutS),
+    });
+    expect(after.bets.every((bet) => bet.status === 'refunded')).toBe(true);
+    expect(requestsFor('old-prompt')).toHaveLength(0);
   });
 });

@@ -113,3 +113,15 @@ export const MAX_INSTRUCTIONS_LENGTH = 2000;
 
 /** DESIGN "Markets": a verdict at or above this confidence (percent) settles the market. */
 export const DEFAULT_AI_MIN_CONFIDENCE = 70;
+/**
+ * AI_MIN_CONFIDENCE may not be set lower: below 50 the model itself rates its verdict more likely
+ * wrong than right, and 0 would let any YES or NO settle (security review F20).
+ */
+export const MIN_AI_CONFIDENCE_FLOOR = 50;
+
+/**
+ * How long after its deadline a market may wait for a verdict before it is voided and every stake
+ * refunded (MARKET_RESOLUTION_TIMEOUT_S): a market judged by an operator nobody answers, or by a
+ * prompt version or model this server no longer runs, must not lock stakes forever (review F20).
+ */
+export const DEFAULT_MARKET_RESOLUTION_TIMEOUT_S = 3 * 24 * 3600;

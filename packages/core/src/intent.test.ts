@@ -187,7 +187,7 @@ describe('sameIntent', () => {
 });
 
 describe('marketContentHash', () => {
-  test('hashes the fields joined by newlines, missing ones as empty', () => {
+  test('hashes the fields as one JSON array, missing ones as empty', () => {
     const input = {
       category: 'crypto',
       duration: 'hourly',
@@ -196,17 +196,17 @@ describe('marketContentHash', () => {
       resolutionInstructions: undefined,
     };
     expect(marketContentHash(input)).toBe(
-      keccak256(stringToHex('crypto\nhourly\n\nWill BNB close above $700?\n')),
+      keccak256(stringToHex('["crypto","hourly","","Will BNB close above $700?",""]')),
     );
   });
 
   test('matches a known keccak256 of UTF-8 text', () => {
-    // keccak256("") is the well-known c5d2…a470; five empty fields hash their four newlines.
+    // keccak256("") is the well-known c5d2…a470; five empty fields hash their JSON array.
     expect(keccak256(stringToHex(''))).toBe(
       '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470',
     );
     expect(marketContentHash({ category: '', duration: '', description: '' })).toBe(
-      keccak256(stringToHex('\n\n\n\n')),
+      keccak256(stringToHex('["","","","",""]')),
     );
   });
 
@@ -217,7 +217,40 @@ describe('marketContentHash', () => {
     expect(marketContentHash({ ...base, description: '冠军是谁? ' })).not.toBe(hash);
     expect(marketContentHash({ ...base, title: '' })).not.toBe(hash);
     expect(marketContentHash({ ...base, title: null })).toBe(marketContentHash({ ...base, title: '' }));
-    expect(marketContentHash(base)).toBe(keccak256(stringToHex('sports\ndaily\nFinal\n冠军是谁?\n')));
+    expect(marketContentHash(base)).toBe(keccak256(stringToHex('["sports","daily","Final","冠军是谁?",""]')));
+  });
+
+  test('bodies that split the same text differently hash differently (review F15)', () => {
+    const fields = { category: 'crypto', duration: 'daily' };
+    const honest = marketContentHash({ ...fields, description: 'Q\n\nR' });
+    const forged = marketContentHash({
+      ...fields,
+      title: '\nQ',
+      description: '',
+      resolutionInstructions: 'R\n',
+    });
+    expect(forged).not.toBe(honest);
+  });
+
+  test('quotes, backslashes and control characters cannot forge a field boundary', () => {
+    const fields = { category: 'crypto', duration: 'daily' };
+    const pairs: Array<[{ title: string; description: string }, { title: string; description: string }]> = [
+      [
+        { title: 'a","b', description: 'c' },
+        { title: 'a', description: 'b","c' },
+      ],
+      [
+        { title: 'a\\', description: '"b' },
+        { title: 'a\\"', description: 'b' },
+      ],
+      [
+        { title: 'a\u0000', description: 'b' },
+        { title: 'a', description: '\u0000b' },
+      ],
+    ];
+    for (const [left, right] of pairs) {
+      expect(marketContentHash({ ...fields, ...left })).not.toBe(marketContentHash({ ...fields, ...right }));
+    }
   });
 });
 

@@ -110,9 +110,13 @@ export function sameIntent(a: PaymentIntent, b: PaymentIntent): boolean {
 }
 
 /**
- * API.md: keccak256 of the UTF-8 text category, duration, title ?? "", description and
- * resolutionInstructions ?? "", joined by "\n", exactly as sent (not trimmed), so the server can
- * recompute it from the request body and compare it with the hash the payment committed to.
+ * keccak256 of the UTF-8 bytes of the JSON array
+ * `[category, duration, title ?? "", description, resolutionInstructions ?? ""]` as JSON.stringify
+ * writes it (no spaces; `"`, `\\` and control characters escaped, everything else as is), the
+ * strings exactly as sent (not trimmed), so the server can recompute it from the request body and
+ * compare it with the hash the payment committed to. Each field is quoted and escaped, so no two
+ * bodies share one text: joining by "\n" (API.md's first formula) let a newline move text from one
+ * field to the next with the same hash (security review F15; docs/decisions/008).
  */
 export function marketContentHash(input: {
   category: string;
@@ -121,13 +125,13 @@ export function marketContentHash(input: {
   description: string;
   resolutionInstructions?: string | null;
 }): `0x${string}` {
-  const text = [
+  const text = JSON.stringify([
     input.category,
     input.duration,
     input.title ?? '',
     input.description,
     input.resolutionInstructions ?? '',
-  ].join('\n');
+  ]);
   return keccak256(stringToHex(text));
 }
 

@@ -2,7 +2,9 @@ import {
   CHAIN_ID,
   DEFAULT_AI_MIN_CONFIDENCE,
   DEFAULT_BETTING_WINDOW_S,
+  DEFAULT_MARKET_RESOLUTION_TIMEOUT_S,
   DEFAULT_ROUND_INTERVAL_S,
+  MIN_AI_CONFIDENCE_FLOOR,
 } from '@pm/core/constants';
 import { isAddress, isHex } from 'viem';
 import { z } from 'zod';
@@ -48,9 +50,10 @@ const EnvSchema = z.object({
   AI_BASE_URL: optionalText,
   AI_API_KEY: optionalText,
   AI_MODEL: z.string().default('gpt-4o-mini'),
-  AI_MIN_CONFIDENCE: int(0, 100).default(DEFAULT_AI_MIN_CONFIDENCE),
+  AI_MIN_CONFIDENCE: int(MIN_AI_CONFIDENCE_FLOOR, 100).default(DEFAULT_AI_MIN_CONFIDENCE),
   AI_TIMEOUT_MS: int(1000, 600_000).default(60_000),
   AI_MAX_ATTEMPTS: int(1, 50).default(5),
+  MARKET_RESOLUTION_TIMEOUT_S: int(3600, 90 * 86_400).default(DEFAULT_MARKET_RESOLUTION_TIMEOUT_S),
   OPERATOR_ADDRESSES: z
     .string()
     .default('')
@@ -139,6 +142,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       minConfidence: env.AI_MIN_CONFIDENCE,
       timeoutMs: env.AI_TIMEOUT_MS,
       maxAttempts: env.AI_MAX_ATTEMPTS,
+      resolutionTimeoutS: env.MARKET_RESOLUTION_TIMEOUT_S,
     },
     operators: env.OPERATOR_ADDRESSES,
     rounds: { intervalS: env.ROUND_INTERVAL_S, bettingWindowS: env.BETTING_WINDOW_S },

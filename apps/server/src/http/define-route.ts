@@ -23,6 +23,11 @@ export type RouteOutput<R extends RouteSpec> = {
   [S in keyof R['responses'] & number]: { status: S; body: z.input<R['responses'][S]> };
 }[keyof R['responses'] & number];
 
+export type RouteOptions = {
+  /** A stricter limit for this route, per client address, e.g. `{ max: 10, timeWindow: '1 minute' }`. */
+  rateLimit?: { max: number; timeWindow: string };
+};
+
 /**
  * Registers one endpoint of the contract: input parsed with its zod schemas (unknown fields → 400),
  * output parsed with the schema of the status it answers, so the server cannot drift from the
@@ -32,10 +37,13 @@ export function defineRoute<R extends RouteSpec>(
   app: FastifyInstance,
   spec: R,
   handler: NoInfer<(input: RouteInput<R>, request: FastifyRequest) => Promise<RouteOutput<R>>>,
+  options: RouteOptions = {},
 ): void {
   app.route({
     method: spec.method,
     url: spec.path,
+    // A route-level limit replaces the app-wide one for this route (@fastify/rate-limit).
+    ...(options.rateLimit ? { config: { rateLimit: options.rateLimit } } : {}),
     handler: async (request, reply) => {
       const input = {
         params: parseInput(spec.params, request.params),

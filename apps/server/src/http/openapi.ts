@@ -38,7 +38,13 @@ export function buildOpenApiDocument() {
       version: '1.0.0',
       description:
         'Amounts are wei as decimal strings (fields ending Wei); errors are {"error":{"code","message"}}. ' +
-        'Payments carry their intent in the transaction data (pm1:create|bet|round:…).',
+        'Payments carry their intent in the transaction data (pm1:create|bet|round:…). ' +
+        'For POST /api/markets it is pm1:create:<contentHash>:<YES|NO>, where contentHash is keccak256 ' +
+        '(0x, lower-case hex) of the UTF-8 bytes of JSON.stringify([category, duration, title ?? "", ' +
+        'description, resolutionInstructions ?? ""]), the body\'s strings exactly as sent. ' +
+        'Operator actions (/api/oracle/admin/*, /api/markets/{id}/admin/*) carry an EIP-712 signature of ' +
+        'OperatorAction{action, marketId, result, reason, nonce, expiry} in the domain ' +
+        '{name "BNB Predict", version "1", chainId} over a nonce from GET /api/admin/nonce.',
     },
     paths,
   };

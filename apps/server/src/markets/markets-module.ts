@@ -7,6 +7,7 @@ import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts'
 import { createAiResolver } from '../resolution/ai-resolver.ts';
 import { OPERATOR_RESOLVER, PROMPT_VERSION } from '../resolution/resolver-prompt.ts';
 import type { ResolverIdentity } from './create-market.ts';
+import { registerMarketOperatorRoutes } from './market-operator-routes.ts';
 import { createMarketPaymentHandlers } from './market-payment-handlers.ts';
 import { registerMarketsRoutes } from './markets-routes.ts';
 import { createMarketsService, type MarketsService } from './markets-service.ts';
@@ -53,9 +54,13 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
     maxAttempts: config.ai.maxAttempts,
     feeBps: config.fees.marketBps,
     leaseMs: config.ai.timeoutMs + 60_000,
+    resolutionTimeoutS: config.ai.resolutionTimeoutS,
   });
   return {
-    routes: (app) => registerMarketsRoutes(app, service),
+    routes: (app) => {
+      registerMarketsRoutes(app, service);
+      registerMarketOperatorRoutes(app, deps);
+    },
     jobs: [settlement],
     paymentHandlers: createMarketPaymentHandlers(service),
     seedDemoData: () => seedDemoMarkets({ config, db, service, logger }),

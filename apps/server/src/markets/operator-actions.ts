@@ -5,8 +5,8 @@ import { AppError } from '../http/app-error.ts';
 import { lockMarket, type MarketRow } from './markets-repository.ts';
 import { type SettlementSummary, settleMarket } from './settle-market.ts';
 
-// DESIGN "Operators": resolve or void a market by hand (ops CLI; an API with EIP-191 signatures
-// may call the same functions). Used when no AI is configured, or when the AI could not decide.
+// DESIGN "Operators": resolve or void a market by hand, from the ops CLI or the EIP-712-signed API
+// (market-operator-routes.ts). Used when no AI is configured, or when the AI could not decide.
 
 /** Settling markets, the ones waiting for a verdict, oldest deadline first. */
 export async function listMarketsAwaitingResolution(db: Db): Promise<MarketRow[]> {

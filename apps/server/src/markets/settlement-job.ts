@@ -9,7 +9,7 @@ import { publish } from '../realtime/publish.ts';
 import type { MarketResolver } from '../resolution/ai-resolver.ts';
 import { decideResolution } from '../resolution/resolution-decision.ts';
 import type { ResolverAnswer } from '../resolution/resolver-answer.ts';
-import { OPERATOR_RESOLVER, PROMPT_VERSION } from '../resolution/resolver-prompt.ts';
+import { JUDGED_PROMPT_VERSIONS, OPERATOR_RESOLVER } from '../resolution/resolver-prompt.ts';
 import { recordFailedAttempt } from './record-failed-attempt.ts';
 import { settleMarket } from './settle-market.ts';
 
@@ -28,6 +28,8 @@ export type SettlementJobDeps = {
   feeBps: number;
   /** How long a claimed market stays invisible to other instances while it is being judged. */
   leaseMs: number;
+  /** Seconds after its deadline a market may wait for a verdict before it is voided and refunded. */
+  resolutionTimeoutS: number;
 };
 
 /** At most this many markets are judged per run; the rest wait for the next tick. */
@@ -40,6 +42,7 @@ const ClaimedMarketSchema = z.object({
   resolution_instructions: z.string().nullable(),
   deadline: z.coerce.date(),
   resolver_model: z.string(),
+  resolver_prompt_version: z.string(),
   resolution_attempts: z.number(),
 });
 export type ClaimedMarket = z.infer<typeof ClaimedMarketSchema>;
@@ -50,6 +53,7 @@ export function createSettlementJob(deps: SettlementJobDeps): Job {
     intervalMs: 5_000,
     async run() {
       await closeExpiredMarkets(deps.db, deps.clock.now());
+      await voidOverdueMarkets(deps);
       const resolver = deps.resolver;
       if (!resolver) return;
       for (let i = 0; i < MARKETS_PER_RUN; i++) {
@@ -76,11 +80,55 @@ export async function closeExpiredMarkets(db: Db, now: Date): Promise<number[]> 
   });
 }
 
+/** Shown on a market voided because no verdict came within MARKET_RESOLUTION_TIMEOUT_S of its deadline. */
+export function voidAfterTimeoutText(timeoutS: number): string {
+  const hours = Math.round(timeoutS / 360) / 10;
+  return `No verdict was reached within ${hours} hours after the deadline, so the market is void and every stake is refunded.`;
+}
+
+/**
+ * Markets still settling MARKET_RESOLUTION_TIMEOUT_S after their deadline are voided and refunded
+ * (security review F20): whatever kept them waiting (an operator who never resolved, a prompt
+ * version or model this server no longer runs, no AI configured any more), stakes are not locked
+ * for ever. A few per run; settleMarket re-checks the status under a row lock, so instances racing
+ * here void a market once.
+ */
+export async function voidOverdueMarkets(deps: SettlementJobDeps): Promise<number[]> {
+  const now = deps.clock.now();
+  const cutoff = new Date(now.getTime() - deps.resolutionTimeoutS * 1000);
+  const overdue = await queryRows(
+    deps.db,
+    sql`select id from markets where status = 'settling' and deadline <= ${cutoff}
+        order by deadline, id limit ${MARKETS_PER_RUN}`,
+    z.object({ id: z.number() }),
+  );
+  const voided: number[] = [];
+  for (const { id } of overdue) {
+    const summary = await deps.db.transaction((tx) =>
+      settleMarket(tx, {
+        marketId: id,
+        outcome: 'VOID',
+        verdict: { analysis: voidAfterTimeoutText(deps.resolutionTimeoutS), confidence: null, sources: [] },
+        feeBps: deps.feeBps,
+        now,
+        from: ['settling'],
+      }),
+    );
+    if (!summary) continue;
+    voided.push(id);
+    deps.logger.info(
+      { marketId: id, refundedBets: summary.refundedBets },
+      'market voided: no verdict in time',
+    );
+  }
+  return voided;
+}
+
 /**
  * One settling market due for judgement, leased in the same statement that claims it: pushing
  * next_resolution_at past the request's timeout hides it from every other instance; if this one
  * dies, the lease runs out and another picks it up without burning an attempt. Only markets whose
- * judge (model, prompt version) fixed at creation is what this server runs.
+ * prompt version fixed at creation this server still has; the rest time out (voidOverdueMarkets).
  */
 async function claimMarketToJudge(deps: SettlementJobDeps): Promise<ClaimedMarket | undefined> {
   const now = deps.clock.now();
@@ -91,11 +139,14 @@ async function claimMarketToJudge(deps: SettlementJobDeps): Promise<ClaimedMarke
         where id = (select id from markets
                     where status = 'settling' and next_resolution_at <= ${now}
                       and resolver_model <> ${OPERATOR_RESOLVER}
-                      and resolver_prompt_version = ${PROMPT_VERSION}
+                      and resolver_prompt_version in (${sql.join(
+                        JUDGED_PROMPT_VERSIONS.map((version) => sql`${version}`),
+                        sql`, `,
+                      )})
                     order by next_resolution_at, id limit 1
                     for update skip locked)
         returning id, title, description, resolution_instructions, deadline, resolver_model,
-                  resolution_attempts`,
+                  resolver_prompt_version, resolution_attempts`,
     ClaimedMarketSchema,
   );
   return row;
@@ -107,6 +158,7 @@ async function judgeMarket(deps: SettlementJobDeps, resolver: MarketResolver, ma
   try {
     answer = await resolver.resolve({
       model: market.resolver_model,
+      promptVersion: market.resolver_prompt_version,
       title: market.title,
       description: market.description,
       resolutionInstructions: market.resolution_instructions,

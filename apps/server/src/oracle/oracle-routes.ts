@@ -7,8 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
 import { oracleRounds } from '../db/schema.ts';
 import { defineRoute } from '../http/define-route.ts';
+import { authorizeOperator } from '../operators/operator-auth.ts';
 import type { PaymentContext } from '../payments/accept-payment.ts';
-import { authorizeOperator, issueOperatorNonce } from './operator-auth.ts';
 import { parseRoundStatus, toWireRound } from './oracle-rounds.ts';
 import { placeOracleBet } from './place-oracle-bet.ts';
 import type { RoundEngine } from './round-engine.ts';
@@ -67,15 +67,10 @@ export function registerOracleRoutes(
     return { status: 201, body: outcome.value };
   });
 
-  defineRoute(app, ROUTES.operatorNonce, async () => {
-    const { nonce, expiresAt } = await issueOperatorNonce(db, clock);
-    return { status: 200, body: { nonce, expiresAt: expiresAt.toISOString() } };
-  });
-
-  const operatorDeps = { db, clock, operators: config.operators };
+  const operatorDeps = { db, clock, operators: config.operators, chainId: config.chain.id };
 
   defineRoute(app, ROUTES.oracleGenesis, async ({ body }, request) => {
-    const operator = await authorizeOperator(operatorDeps, 'genesis', body);
+    const operator = await authorizeOperator(operatorDeps, { action: 'oracle.genesis' }, body);
     const report = await oracle.engine.genesis();
     request.log.info({ operator, created: report.created }, 'operator started the genesis round');
     return {
@@ -85,7 +80,7 @@ export function registerOracleRoutes(
   });
 
   defineRoute(app, ROUTES.oracleReset, async ({ body }, request) => {
-    const operator = await authorizeOperator(operatorDeps, 'reset', body);
+    const operator = await authorizeOperator(operatorDeps, { action: 'oracle.reset' }, body);
     const report = await oracle.engine.reset();
     const epochs = report.ended.map((ended) => ended.epoch);
     request.log.info({ operator, cancelled: epochs }, 'operator reset the rounds');

@@ -1,8 +1,10 @@
 import type { ResolverAnswer } from './resolver-answer.ts';
 
-// DESIGN "Markets": YES/NO at or above the confidence threshold settles the market; anything else
-// (UNDECIDABLE, low confidence, an answer off-schema, an endpoint that failed) is a failed attempt,
-// retried with exponential backoff until the budget is spent, then the market is voided.
+// DESIGN "Markets": YES/NO at or above the confidence threshold, citing at least one source,
+// settles the market; anything else (UNDECIDABLE, low confidence, no sources, an answer off-schema
+// or too large, an endpoint that failed) is a failed attempt, retried with exponential backoff
+// until the budget is spent, then the market is voided. The model has no retrieval: a verdict that
+// cannot even name where its evidence comes from is a guess (security review F20).
 
 export type ResolutionDecision =
   | { kind: 'settle'; result: 'YES' | 'NO'; answer: ResolverAnswer }
@@ -16,6 +18,12 @@ export function decideResolution(answer: ResolverAnswer, minConfidence: number):
     return {
       kind: 'retry',
       reason: `${answer.verdict} with confidence ${answer.confidence}, below ${minConfidence}: ${answer.analysis}`,
+    };
+  }
+  if (!answer.sources.some((source) => source.trim() !== '')) {
+    return {
+      kind: 'retry',
+      reason: `${answer.verdict} with confidence ${answer.confidence} but no sources cited: ${answer.analysis}`,
     };
   }
   return { kind: 'settle', result: answer.verdict, answer };

@@ -16,7 +16,8 @@ const MAX_ANALYSIS = 4000;
 const MAX_SOURCES = 25;
 const MAX_SOURCE = 500;
 
-const AnswerSchema = z.object({
+// Strict: the response format forbids other fields, so an answer with any is not the schema's.
+const AnswerSchema = z.strictObject({
   verdict: z.enum(['YES', 'NO', 'UNDECIDABLE']),
   confidence: z
     .number()

@@ -1,11 +1,15 @@
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 
 // A loopback OpenAI-compatible chat-completions server (CONVENTIONS: fake only what lies outside
 // the product, and then with a real HTTP server). Tests set what it answers and read what it got.
 
 export type StubRequest = { method: string; url: string; headers: IncomingHttpHeaders; body: unknown };
-export type StubReply = { status: number; body: string } | 'hang';
+/**
+ * 'hang' never answers; 'flood' sends a 200 with an endless chunked body (no content-length) until
+ * the client hangs up; `chunked` sends `body` in small pieces without a content-length.
+ */
+export type StubReply = { status: number; body: string; chunked?: boolean } | 'hang' | 'flood';
 export type StubHandler = (request: StubRequest) => StubReply | Promise<StubReply>;
 
 export type Verdict = { verdict: string; confidence: number; analysis: string; sources: string[] };
@@ -33,6 +37,21 @@ export function verdict(overrides: Partial<Verdict> = {}): StubReply {
   });
 }
 
+/** Writes 64 KiB chunks for as long as the client reads, and stops when it goes away. */
+function flood(res: ServerResponse) {
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"choices":[{"message":{"content":"');
+  const pump = () => {
+    while (!res.destroyed && res.write(chunk)) {
+      // keep writing until the socket pushes back
+    }
+    if (!res.destroyed) res.once('drain', pump);
+  };
+  res.on('close', () => res.removeAllListeners('drain'));
+  pump();
+}
+
 export async function startAiStub() {
   const requests: StubRequest[] = [];
   let handler: StubHandler = () => verdict();
@@ -51,6 +70,13 @@ export async function startAiStub() {
       requests.push(request);
       const reply = await handler(request);
       if (reply === 'hang') return;
+      if (reply === 'flood') return flood(res);
+      if (reply.chunked) {
+        res.writeHead(reply.status, { 'content-type': 'application/json' });
+        for (let at = 0; at < reply.body.length; at += 4096) res.write(reply.body.slice(at, at + 4096));
+        res.end();
+        return;
+      }
       res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
     });
   });

@@ -19,6 +19,7 @@ export async function insertMarketWithBets(
     now?: Date;
     updatedAt?: Date;
     resolverModel?: string;
+    resolverPromptVersion?: string;
   },
 ): Promise<{ marketId: number; betIds: number[] }> {
   const now = input.now ?? new Date();
@@ -40,7 +41,7 @@ export async function insertMarketWithBets(
       yesCount: input.bets.filter((bet) => bet.prediction === 'YES').length,
       noCount: input.bets.filter((bet) => bet.prediction === 'NO').length,
       resolverModel: input.resolverModel ?? 'operator',
-      resolverPromptVersion: PROMPT_VERSION,
+      resolverPromptVersion: input.resolverPromptVersion ?? PROMPT_VERSION,
       contentHash: `0x${randomBytes(32).toString('hex')}`,
       nextResolutionAt: now,
       createdAt: new Date(now.getTime() - 3_600_000),

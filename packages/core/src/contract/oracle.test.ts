@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { OperatorActionBodySchema, PlaceOracleBetBodySchema } from './oracle.ts';
+import { PlaceOracleBetBodySchema } from './oracle.ts';
 
 const body = {
   epoch: 0,
@@ -23,22 +23,5 @@ describe('PlaceOracleBetBodySchema', () => {
 
   test('unknown fields are refused', () => {
     expect(PlaceOracleBetBodySchema.safeParse({ ...body, bonus: 1 }).success).toBe(false);
-  });
-});
-
-describe('OperatorActionBodySchema', () => {
-  const action = { address: body.userAddress, nonce: 'n'.repeat(16), signature: '0xabcdef' };
-
-  test('accepts a 16 to 128 character nonce', () => {
-    expect(OperatorActionBodySchema.safeParse(action).success).toBe(true);
-    expect(OperatorActionBodySchema.safeParse({ ...action, nonce: 'n'.repeat(128) }).success).toBe(true);
-    for (const nonce of ['n'.repeat(15), 'n'.repeat(129)]) {
-      expect(OperatorActionBodySchema.safeParse({ ...action, nonce }).success).toBe(false);
-    }
-  });
-
-  test('refuses a signature that is not hex with its own message', () => {
-    const issue = OperatorActionBodySchema.safeParse({ ...action, signature: 'abcdef' }).error?.issues[0];
-    expect(issue).toMatchObject({ path: ['signature'], message: 'must be a 0x-prefixed hex signature' });
   });
 });

@@ -77,35 +77,3 @@ export const PlaceOracleBetBodySchema = z.strictObject({
 export type PlaceOracleBetBody = z.infer<typeof PlaceOracleBetBodySchema>;
 
 export const PlaceOracleBetResponseSchema = z.object({ bet: OracleBetSchema, round: RoundSchema });
-
-// Operator actions (DESIGN "Operators"): the page signs a single-use server nonce with the operator's
-// wallet (EIP-191 personal_sign); the server checks the signer is in OPERATOR_ADDRESSES.
-
-export const OPERATOR_ACTIONS = ['genesis', 'reset'] as const;
-export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
-
-/**
- * The exact text an operator signs. Naming the action means a signature for one action cannot be
- * replayed for another; the nonce is single-use and expires.
- */
-export function operatorMessage(action: OperatorAction, nonce: string): string {
-  return `BNB Predict operator action: ${action}\nNonce: ${nonce}`;
-}
-
-export const OperatorNonceResponseSchema = z.object({ nonce: z.string(), expiresAt: IsoTimeSchema });
-export type OperatorNonceResponse = z.infer<typeof OperatorNonceResponseSchema>;
-
-export const OperatorActionBodySchema = z.strictObject({
-  address: AddressSchema,
-  nonce: z.string().check(z.minLength(16), z.maxLength(128)),
-  signature: z.string().check(z.regex(/^0x[0-9a-fA-F]+$/, 'must be a 0x-prefixed hex signature')),
-});
-export type OperatorActionBody = z.infer<typeof OperatorActionBodySchema>;
-
-export const OperatorActionResponseSchema = z.object({
-  action: z.enum(OPERATOR_ACTIONS),
-  /** Rounds created (genesis) or cancelled and refunded (reset). */
-  epochs: z.array(z.int()),
-  message: z.string(),
-});
-export type OperatorActionResponse = z.infer<typeof OperatorActionResponseSchema>;

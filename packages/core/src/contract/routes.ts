@@ -16,13 +16,14 @@ import {
   PendingPaymentResponseSchema,
 } from './markets.ts';
 import {
+  MarketOperatorResponseSchema,
   OperatorActionBodySchema,
   OperatorActionResponseSchema,
   OperatorNonceResponseSchema,
-  PlaceOracleBetBodySchema,
-  PlaceOracleBetResponseSchema,
-  RoundsResponseSchema,
-} from './oracle.ts';
+  ResolveMarketBodySchema,
+  VoidMarketBodySchema,
+} from './operator.ts';
+import { PlaceOracleBetBodySchema, PlaceOracleBetResponseSchema, RoundsResponseSchema } from './oracle.ts';
 import { ClaimableResponseSchema, UserBetsResponseSchema, UserParamsSchema } from './users.ts';
 import { PriceHistoryResponseSchema, PriceResponseSchema, VaultResponseSchema } from './vault.ts';
 
@@ -128,9 +129,10 @@ export const ROUTES = {
   },
   operatorNonce: {
     method: 'GET',
-    path: '/api/oracle/admin/nonce',
-    summary: 'A single-use nonce for an operator signature',
-    responses: { 200: OperatorNonceResponseSchema },
+    path: '/api/admin/nonce',
+    summary:
+      'A single-use nonce for an operator signature (EIP-712 typed data: domain {name "BNB Predict", version "1", chainId}, OperatorAction {action, marketId, result, reason, nonce, expiry}); rate-limited',
+    responses: { 200: OperatorNonceResponseSchema, 429: ErrorBodySchema },
   },
   oracleGenesis: {
     method: 'POST',
@@ -150,6 +152,32 @@ export const ROUTES = {
     summary: 'Cancel and refund every open round and stop (operator signature)',
     body: OperatorActionBodySchema,
     responses: { 200: OperatorActionResponseSchema, 400: ErrorBodySchema, 401: ErrorBodySchema },
+  },
+  resolveMarket: {
+    method: 'POST',
+    path: '/api/markets/:id/admin/resolve',
+    summary: 'Settle a closed market YES or NO (operator signature)',
+    params: MarketIdParamsSchema,
+    body: ResolveMarketBodySchema,
+    responses: {
+      200: MarketOperatorResponseSchema,
+      400: ErrorBodySchema,
+      401: ErrorBodySchema,
+      404: ErrorBodySchema,
+    },
+  },
+  voidMarket: {
+    method: 'POST',
+    path: '/api/markets/:id/admin/void',
+    summary: 'Void a market that is not settled and refund every stake (operator signature)',
+    params: MarketIdParamsSchema,
+    body: VoidMarketBodySchema,
+    responses: {
+      200: MarketOperatorResponseSchema,
+      400: ErrorBodySchema,
+      401: ErrorBodySchema,
+      404: ErrorBodySchema,
+    },
   },
   leaderboard: {
     method: 'GET',

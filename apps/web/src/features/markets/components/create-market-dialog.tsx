@@ -199,9 +199,13 @@ export function CreateMarketDialog({
               maxLength={2000}
               className={field}
               placeholder={t('markets.create.instructionsPlaceholder')}
+              aria-describedby={`${id}-instructions-hint`}
               value={instructions}
               onChange={(e) => setInstructions(e.target.value)}
             />
+            <p id={`${id}-instructions-hint`} className="text-xs text-muted">
+              {t('markets.create.instructionsHint')}
+            </p>
             <div className="flex items-start gap-2">
               <Button
                 type="button"

@@ -73,6 +73,28 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
         placement="sheet"
       >
         <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+          {market && (
+            // Security review F4: what decides the market, shown before anyone pays.
+            <section
+              aria-labelledby={`${id}-criteria`}
+              className="flex flex-col gap-2 rounded-lg border border-brand/40 bg-surface-2 p-3 text-sm"
+            >
+              <h3 id={`${id}-criteria`} className="font-semibold">
+                {t('markets.join.criteriaTitle')}
+              </h3>
+              <p className="text-xs text-muted">{t('markets.join.criteriaHint')}</p>
+              <dl className="flex flex-col gap-1">
+                <dt className="text-xs font-medium text-muted">{t('markets.detail.descriptionTitle')}</dt>
+                <dd className="whitespace-pre-wrap break-words">{market.description}</dd>
+                <dt className="text-xs font-medium text-muted">{t('markets.detail.criteriaTitle')}</dt>
+                <dd className="whitespace-pre-wrap break-words">
+                  {market.resolutionInstructions?.trim()
+                    ? market.resolutionInstructions
+                    : t('markets.detail.criteriaNone')}
+                </dd>
+              </dl>
+            </section>
+          )}
           <ChoiceGroup
             legend={t('markets.join.prediction')}
             name={`${id}-prediction`}

@@ -1,5 +1,6 @@
 import type { Market } from '@pm/core/contract/markets';
 import { type ComponentType, Suspense, useState } from 'react';
+import { useIsOperator } from '../../../api/use-is-operator.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
 import { LoadingOverlay } from '../../../ui/loading-overlay.tsx';
@@ -7,12 +8,16 @@ import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 
 // Parts not every visitor sees load when shown: the create and join dialogs (forms, Radix Dialog,
 // the payment flow) when first opened, or when the pointer or focus reaches a button that opens
-// them; the claimable panel (claim API and schemas) for a connected wallet.
+// them; the claimable panel (claim API and schemas) for a connected wallet; the operator controls
+// (typed-data signing) for an operator only.
 const CreateMarketDialogModule = lazyWithPreload(() =>
   import('./create-market-dialog.tsx').then((module) => module.CreateMarketDialog),
 );
 const ClaimablePanelModule = lazyWithPreload(() =>
   import('./claimable-panel.tsx').then((module) => module.ClaimablePanel),
+);
+const MarketOperatorControlsModule = lazyWithPreload(() =>
+  import('./market-operator-controls.tsx').then((module) => module.MarketOperatorControls),
 );
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
@@ -60,6 +65,18 @@ export function ClaimablePanel(props: { betId?: number }) {
   return (
     <Suspense fallback={null}>
       <ClaimablePanelModule {...props} />
+    </Suspense>
+  );
+}
+
+/** Resolve / void for a connected operator (DESIGN "Operators"); nothing for anyone else. */
+export function MarketOperatorControls({ market, nowMs }: { market: Market; nowMs: number }) {
+  const wallet = useWallet();
+  const isOperator = useIsOperator(wallet.address);
+  if (!wallet.address || !isOperator || market.status === 'settled') return null;
+  return (
+    <Suspense fallback={null}>
+      <MarketOperatorControlsModule market={market} address={wallet.address} nowMs={nowMs} />
     </Suspense>
   );
 }

@@ -1,7 +1,7 @@
 import { shortenAddress } from '@pm/core/address';
 import type { Market } from '@pm/core/contract/markets';
 import { canJoinMarket, favourability } from '@pm/core/market-rules';
-import { CircleAlert, Gavel, Info, Users } from 'lucide';
+import { CircleAlert, Gavel, Info, Scale, Users } from 'lucide';
 import { useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -16,9 +16,12 @@ import { useMarket } from '../api/get-market.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
 import { bnb, dateTime } from '../utils/format.ts';
-import { ClaimablePanel, JoinMarketDialog } from './lazy-parts.tsx';
+import { ClaimablePanel, JoinMarketDialog, MarketOperatorControls } from './lazy-parts.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 import { SidePanel } from './side-panel.tsx';
+
+/** The resolver recorded on markets created while no AI was configured (server resolver-prompt.ts). */
+const OPERATOR_RESOLVER = 'operator';
 
 /** Spec §2 /market/{id}: banner, badges, tiles, YES and NO panels, side cards; live via realtime. */
 export function MarketDetail({ marketId }: { marketId: string }) {
@@ -93,8 +96,24 @@ export function MarketDetail({ marketId }: { marketId: string }) {
           </Badge>
           {market.status === 'settling' && <Badge>{t('markets.detail.awaiting')}</Badge>}
         </div>
-        <h2 className="text-xl font-bold">{market.title}</h2>
-        <p className="whitespace-pre-wrap text-sm text-muted">{market.description}</p>
+        <h2 className="text-xl font-bold break-words">{market.title}</h2>
+        <p className="whitespace-pre-wrap break-words text-sm text-muted">{market.description}</p>
+        {/* Security review F4: what decides the market is part of what a bettor sees before paying. */}
+        <section
+          aria-labelledby="criteria-title"
+          className="flex flex-col gap-1 rounded-lg border border-brand/40 bg-surface p-3"
+        >
+          <h3 id="criteria-title" className="flex items-center gap-2 text-sm font-semibold">
+            <Icon node={Scale} aria-hidden="true" className="size-4 text-brand" />
+            {t('markets.detail.criteriaTitle')}
+          </h3>
+          <p className="whitespace-pre-wrap break-words text-sm">
+            {market.resolutionInstructions?.trim()
+              ? market.resolutionInstructions
+              : t('markets.detail.criteriaNone')}
+          </p>
+          <p className="text-xs text-muted">{t('markets.detail.criteriaHint')}</p>
+        </section>
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
           {[
             [t('markets.detail.totalPool'), bnb(pool)],
@@ -137,6 +156,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
       </div>
       <aside className="flex flex-col gap-4">
         <ClaimablePanel />
+        <MarketOperatorControls market={market} nowMs={nowMs} />
         <Card className="p-4">
           <section aria-labelledby="info-title" className="flex flex-col gap-2 text-sm">
             <h2 id="info-title" className="flex items-center gap-2 font-semibold text-muted">
@@ -165,7 +185,11 @@ export function MarketDetail({ marketId }: { marketId: string }) {
               <Icon node={Gavel} aria-hidden="true" className="size-4 text-brand" />
               {t('markets.detail.howTitle')}
             </h2>
-            <p>{t('markets.detail.how')}</p>
+            <p>
+              {market.resolver.model === OPERATOR_RESOLVER
+                ? t('markets.detail.howOperator')
+                : t('markets.detail.how')}
+            </p>
             <p className="text-xs text-muted">
               {t('markets.detail.resolver', {
                 model: market.resolver.model,

@@ -1,26 +1,19 @@
-import {
-  type OperatorAction,
-  type OperatorActionResponse,
-  OperatorActionResponseSchema,
-  OperatorNonceResponseSchema,
-  operatorMessage,
-} from '@pm/core/contract/oracle';
-import { apiGet, apiPost } from '../../../lib/api-client.ts';
+import { type OperatorActionResponse, OperatorActionResponseSchema } from '@pm/core/contract/operator';
+import { type OperatorTypedData, signOperatorAction } from '../../../api/sign-operator-action.ts';
+import { apiPost } from '../../../lib/api-client.ts';
 
-/**
- * DESIGN "Operators": fetch a single-use nonce, have the operator's wallet sign the action's text
- * (EIP-191 personal_sign), and post the signature. The server checks the signer.
- */
+/** Start the genesis round or reset the rounds, signed by the operator's wallet (EIP-712). */
 export async function runOperatorAction(input: {
-  action: OperatorAction;
+  action: 'genesis' | 'reset';
+  chainId: number;
   address: string;
-  sign: (message: string) => Promise<string>;
+  signTypedData: (typed: OperatorTypedData) => Promise<string>;
 }): Promise<OperatorActionResponse> {
-  const { nonce } = await apiGet('/api/oracle/admin/nonce', OperatorNonceResponseSchema);
-  const signature = await input.sign(operatorMessage(input.action, nonce));
-  return apiPost(
-    `/api/oracle/admin/${input.action}`,
-    { address: input.address, nonce, signature },
-    OperatorActionResponseSchema,
-  );
+  const signed = await signOperatorAction({
+    request: { action: input.action === 'genesis' ? 'oracle.genesis' : 'oracle.reset' },
+    chainId: input.chainId,
+    address: input.address,
+    signTypedData: input.signTypedData,
+  });
+  return apiPost(`/api/oracle/admin/${input.action}`, signed, OperatorActionResponseSchema);
 }

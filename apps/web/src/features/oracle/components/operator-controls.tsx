@@ -1,8 +1,8 @@
-import type { OperatorAction } from '@pm/core/contract/oracle';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide';
 import { getAddress } from 'viem';
-import { useSignMessage } from 'wagmi';
+import { useSignTypedData } from 'wagmi';
+import { useAppConfig } from '../../../api/get-app-config.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
@@ -16,18 +16,20 @@ import { runOperatorAction } from '../api/operator-action.ts';
 
 /**
  * Start Genesis Round / Reset Rounds, shown to an operator only and acting only with its signature
- * (DESIGN "Operators"): the wallet signs the action and a single-use server nonce.
+ * (DESIGN "Operators"): the wallet signs EIP-712 typed data of the action and a server nonce.
  */
 export function OperatorControls({ address, started }: { address: string; started: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const signMessage = useSignMessage();
+  const { data: config } = useAppConfig();
+  const signTypedData = useSignTypedData();
   const action = useMutation({
-    mutationFn: (kind: OperatorAction) =>
+    mutationFn: (kind: 'genesis' | 'reset') =>
       runOperatorAction({
         action: kind,
+        chainId: config.chainId,
         address,
-        sign: (message) => signMessage.mutateAsync({ account: getAddress(address), message }),
+        signTypedData: (typed) => signTypedData.mutateAsync({ account: getAddress(address), ...typed }),
       }),
     onSuccess: (answer) => {
       toast.success(

@@ -1,6 +1,7 @@
 import { CircleAlert } from 'lucide';
 import { Suspense } from 'react';
 import { useAppConfig } from '../../../api/get-app-config.ts';
+import { useIsOperator } from '../../../api/use-is-operator.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { useServerNow } from '../../../lib/use-server-now.ts';
@@ -14,7 +15,6 @@ import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { usePrice } from '../api/get-price.ts';
 import { useRounds } from '../api/get-rounds.ts';
 import { useConcludedRound } from '../hooks/use-concluded-round.ts';
-import { useIsOperator } from '../hooks/use-is-operator.ts';
 import { useOracleRealtime } from '../hooks/use-oracle-realtime.ts';
 import { BetPanel } from './bet-panel.tsx';
 import { LeaderboardLinkCard } from './leaderboard-link-card.tsx';

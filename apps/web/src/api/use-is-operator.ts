@@ -1,4 +1,4 @@
-import { useAppConfig } from '../../../api/get-app-config.ts';
+import { useAppConfig } from './get-app-config.ts';
 
 /** Whether the connected address is one of OPERATOR_ADDRESSES (GET /api/config). */
 export function useIsOperator(address: string | undefined): boolean {

@@ -1,0 +1,31 @@
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, test } from 'vitest';
+import { JoinMarketDialog } from './join-market-dialog.tsx';
+import { OPERATOR, renderWithApp, testMarket } from './market-test-kit.tsx';
+
+// Security review F4: the join dialog shows what decides the market before anyone pays.
+
+afterEach(cleanup);
+
+describe('JoinMarketDialog', () => {
+  test('Before paying, the bettor sees the description and the resolution instructions', async () => {
+    const market = testMarket({
+      description: 'Will BNB/USD trade above $1 at the deadline?',
+      resolutionInstructions: 'Resolve YES only if BNB/USD exceeds $1,000,000.',
+    });
+    await renderWithApp(<JoinMarketDialog market={market} onClose={() => {}} />, { connectedAs: OPERATOR });
+    const dialog = await screen.findByRole('dialog');
+    const criteria = within(dialog).getByRole('region', { name: 'What decides this market' });
+    expect(within(criteria).getByText('Will BNB/USD trade above $1 at the deadline?')).toBeDefined();
+    expect(within(criteria).getByText('Resolve YES only if BNB/USD exceeds $1,000,000.')).toBeDefined();
+    // Shown above the choice and the amount, so it is read before the button that pays.
+    const pay = within(dialog).getByRole('button', { name: 'Join Bet' });
+    expect(criteria.compareDocumentPosition(pay) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  test('Without instructions it says the description alone decides, in Chinese too', async () => {
+    await renderWithApp(<JoinMarketDialog market={testMarket()} onClose={() => {}} />, { language: 'zh' });
+    const criteria = await screen.findByRole('region', { name: '本市场如何裁定' });
+    expect(within(criteria).getByText('无：仅依据描述裁定。')).toBeDefined();
+  });
+});

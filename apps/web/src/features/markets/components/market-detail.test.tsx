@@ -1,0 +1,88 @@
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { MarketDetail } from './market-detail.tsx';
+import { OPERATOR, renderWithApp, startMarketApi, testMarket } from './market-test-kit.tsx';
+
+// Security review F4: what decides a market (its resolution instructions) is on the market page.
+
+let api: Awaited<ReturnType<typeof startMarketApi>>;
+beforeAll(async () => {
+  api = await startMarketApi();
+});
+afterAll(() => api?.close());
+afterEach(cleanup);
+
+const criteria = async (name: string) => screen.findByRole('region', { name });
+
+describe('MarketDetail', () => {
+  test('The resolution instructions are shown on the market page, as written', async () => {
+    api.serve(testMarket({ resolutionInstructions: 'SECRET-CRITERION\nsecond line' }));
+    await renderWithApp(<MarketDetail marketId="1" />);
+    const section = await criteria('Resolution instructions');
+    expect(within(section).getByText(/SECRET-CRITERION/).textContent).toBe('SECRET-CRITERION\nsecond line');
+  });
+
+  test('In Chinese too', async () => {
+    api.serve(testMarket({ resolutionInstructions: '以币安收盘价为准' }));
+    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    expect(within(await criteria('裁定说明')).getByText('以币安收盘价为准')).toBeDefined();
+  });
+
+  test('Without instructions the page says the description alone decides', async () => {
+    api.serve(testMarket({ resolutionInstructions: null }));
+    await renderWithApp(<MarketDetail marketId="1" />);
+    expect(
+      within(await criteria('Resolution instructions')).getByText(/the description alone decides/),
+    ).toBeDefined();
+  });
+
+  test('The page says what the judge really does: no claim of 25+ sources, an operator when no AI', async () => {
+    api.serve(testMarket());
+    const { container, unmount } = await renderWithApp(<MarketDetail marketId="1" />);
+    await criteria('Resolution instructions');
+    expect(container.textContent).toContain('It does not search the web');
+    expect(container.textContent).not.toMatch(/25\+/);
+    unmount();
+
+    api.serve(testMarket({ resolver: { model: 'operator', promptVersion: 'v', contentHash: '0x' } }));
+    const operator = await renderWithApp(<MarketDetail marketId="1" />);
+    await criteria('Resolution instructions');
+    expect(operator.container.textContent).toContain('an operator decides the outcome');
+  });
+
+  test('Market texts that look like HTML are shown as text, never as markup', async () => {
+    const payload = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>';
+    api.serve(testMarket({ title: payload, description: payload, resolutionInstructions: payload }));
+    const { container } = await renderWithApp(<MarketDetail marketId="1" />);
+    await criteria('Resolution instructions');
+    expect(container.querySelector('img[src="x"]')).toBeNull();
+    expect(container.querySelector('script')).toBeNull();
+    expect(screen.getAllByText(payload).length).toBeGreaterThanOrEqual(3);
+  });
+
+  test('An operator gets resolve and void controls; YES/NO only once betting has closed', async () => {
+    api.serve(testMarket());
+    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: OPERATOR, operators: [OPERATOR] });
+    const controls = await screen.findByRole('region', { name: 'Operator' });
+    expect(within(controls).getByRole('button', { name: 'Void and refund' })).toBeDefined();
+    expect(within(controls).queryByRole('button', { name: 'Resolve YES' })).toBeNull();
+    expect(within(controls).getByText(/once betting has closed/)).toBeDefined();
+    cleanup();
+
+    api.serve(testMarket({ status: 'settling', deadline: '2000-01-01T00:00:00.000Z' }));
+    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: OPERATOR, operators: [OPERATOR] });
+    const closed = await screen.findByRole('region', { name: 'Operator' });
+    expect(within(closed).getByRole('button', { name: 'Resolve YES' })).toBeDefined();
+    expect(within(closed).getByRole('button', { name: 'Resolve NO' })).toBeDefined();
+  });
+
+  test('Anyone else sees no operator controls', async () => {
+    api.serve(testMarket({ status: 'settling', deadline: '2000-01-01T00:00:00.000Z' }));
+    await renderWithApp(<MarketDetail marketId="1" />, {
+      connectedAs: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+      operators: [OPERATOR],
+    });
+    await criteria('Resolution instructions');
+    expect(screen.queryByRole('region', { name: 'Operator' })).toBeNull();
+  });
+});
