@@ -413,6 +413,30 @@ describe('one payout never blocks the others, fees stay bounded (F11)', () => {
   });
 });
 
+describe('several instances', () => {
+  test('two payouts jobs running at once pay each refund and each claim exactly once', async () => {
+    const payers = [freshAddress(), freshAddress(), freshAddress()];
+    for (const payer of payers)
+      await insertPayment(t.db, { from: payer, amount: parseEther('0.002'), status: 'refund_due' });
+    const winner = freshAddress();
+    await winnings(winner, parseEther('0.009'));
+    await t.chain.testClient.setAutomine(false);
+    try {
+      await claimWinnings({ ...claims, claimWaitMs: 0 }, { userAddress: winner, scope: 'all' });
+    } finally {
+      await t.chain.testClient.setAutomine(true);
+    }
+    const [first, second] = [payoutsJob(), payoutsJob()];
+    for (let i = 0; i < 3; i++) await Promise.all([first.run(), second.run()]);
+    for (const payer of payers) {
+      expect(await balanceOf(payer)).toBe(parseEther('0.002'));
+      expect(await payoutsTo(payer)).toHaveLength(1);
+    }
+    expect(await balanceOf(winner)).toBe(parseEther('0.009'));
+    expect((await payoutsTo(winner)).map((row) => row.status)).toEqual(['confirmed']);
+  });
+});
+
 describe('refunds that cost more than they return (F16)', () => {
   test('a refund below its gas cost is held, listed by payouts:status, and paid by payouts:pay-held', async () => {
     const payer = freshAddress();

@@ -48,7 +48,7 @@ export async function reissuePayout(
   const released = ReleasedSchema.parse(failed.released ?? { bets: [], oracleBets: [], payments: [] });
 
   return deps.db.transaction(async (tx) => {
-    const items = await lockUnpaid(tx, released, failed.toAddress);
+    const items = await lockUnpaid(tx, released);
     const total =
       items.bets.reduce(
         (sum, bet) => sum + bet.amount + (bet.status === 'won' ? (bet.payoutAmount ?? 0n) : 0n),
@@ -104,8 +104,11 @@ export async function reissuePayout(
   });
 }
 
-/** The released items still unpaid and in no other payout, locked for this transaction. */
-async function lockUnpaid(tx: Tx, released: z.infer<typeof ReleasedSchema>, owner: string) {
+/**
+ * The released items still unpaid and in no other payout, locked for this transaction. The ids come
+ * from our own failed payout row (for a re-issue that failed too, its owner is the new address).
+ */
+async function lockUnpaid(tx: Tx, released: z.infer<typeof ReleasedSchema>) {
   const none = [-1];
   const marketBets = await tx
     .select()
@@ -113,7 +116,6 @@ async function lockUnpaid(tx: Tx, released: z.infer<typeof ReleasedSchema>, owne
     .where(
       and(
         inArray(bets.id, released.bets.length ? released.bets : none),
-        eq(bets.userAddress, owner),
         isNull(bets.payoutId),
         inArray(bets.status, ['won', 'refunded']),
       ),
@@ -125,7 +127,6 @@ async function lockUnpaid(tx: Tx, released: z.infer<typeof ReleasedSchema>, owne
     .where(
       and(
         inArray(oracleBets.id, released.oracleBets.length ? released.oracleBets : none),
-        eq(oracleBets.userAddress, owner),
         isNull(oracleBets.payoutId),
         eq(oracleBets.claimed, false),
         sql`${oracleBets.payoutAmount} > 0`,

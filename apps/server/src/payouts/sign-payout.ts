@@ -39,7 +39,7 @@ export async function signNewPayout(deps: PayoutProcessorDeps, payout: PayoutRow
     await deps.chain.getTransactionCount({ address: deps.signer.address, blockTag: 'pending' }),
   );
   const signed = await deps.db.transaction(async (tx) => {
-    const nonce = await lockNextVaultNonce(tx, {
+    const next = await lockNextVaultNonce(tx, {
       chainId: payout.chainId,
       vaultAddress: deps.signer.address,
       chainPendingNonce,
@@ -48,6 +48,9 @@ export async function signNewPayout(deps: PayoutProcessorDeps, payout: PayoutRow
     if (!locked) throw new Error(`payout ${payout.id} vanished`);
     // Someone else signed it meanwhile: use theirs.
     if (locked.status !== 'created') return locked;
+    // A row created before migration 0004 was given its nonce at creation: keep it, or it would
+    // leave a gap before the nonces assigned after it.
+    const nonce = locked.nonce ?? next;
     const rawTx = await signTransfer(deps, { to, value: locked.amount, nonce, gas: gasLimit, fees });
     const txHash = keccak256(rawTx);
     const [updated] = await tx
