@@ -34,6 +34,7 @@ beforeAll(async () => {
     chainId: 31337,
     confirmations: 1,
     claimWaitMs: 5_000,
+    maxFeePerGas: t.config.payouts.maxFeePerGas,
   };
 });
 afterAll(() => t?.close());
@@ -311,7 +312,7 @@ describe('refunds', () => {
       status: 'refund_due',
     });
     const before = await balanceOf(payer);
-    const job = createPayoutsJob({ ...claims, signer });
+    const job = createPayoutsJob({ ...claims, signer, refundMinWei: 0n });
     await job.run();
     await job.run();
     expect((await balanceOf(payer)) - before).toBe(parseEther('0.007'));

@@ -27,6 +27,8 @@ beforeAll(async () => {
     signer,
     chainId: 31337,
     confirmations: 1,
+    maxFeePerGas: t.config.payouts.maxFeePerGas,
+    refundMinWei: t.config.payouts.refundMinWei,
   });
   runPayouts = () => payouts.run();
 });

@@ -6,7 +6,7 @@ import {
   DEFAULT_ROUND_INTERVAL_S,
   MIN_AI_CONFIDENCE_FLOOR,
 } from '@pm/core/constants';
-import { isAddress, isHex } from 'viem';
+import { isAddress, isHex, parseGwei } from 'viem';
 import { z } from 'zod';
 import { DEV_VAULT } from './dev-accounts.ts';
 
@@ -40,6 +40,21 @@ const EnvSchema = z.object({
   CONFIRMATIONS: z.union([z.literal('finalized'), z.coerce.number().int().min(1).max(1000)]).optional(),
   PAYMENT_WAIT_MS: int(0, 300_000).default(15_000),
   PENDING_PAYMENT_EXPIRY_S: int(60, 7 * 86_400).default(1800),
+  // Ceiling for a payout's maxFeePerGas, replacements included (security review F11). BSC runs at
+  // about 0.1 gwei; 10 gwei caps a plain transfer's fee at 0.00021 BNB.
+  PAYOUT_MAX_FEE_PER_GAS_GWEI: z
+    .string()
+    .regex(/^[0-9]+(\.[0-9]{1,9})?$/, 'must be a decimal number of gwei, e.g. 10 or 0.5')
+    .default('10')
+    .transform((v) => parseGwei(v))
+    .refine((v) => v > 0n, 'must be more than 0'),
+  // Refunds below this many wei are held for an operator rather than paid (F16); refunds that cost
+  // more gas than they return are held whatever this says.
+  REFUND_MIN_WEI: z
+    .string()
+    .regex(/^[0-9]{1,78}$/, 'must be a whole number of wei')
+    .default('0')
+    .transform((v) => BigInt(v)),
   DATABASE_URL: optionalText,
   DATA_DIR: z.string().default('.data'),
   PRICE_FEED: z.enum(['chainlink', 'ticker', 'simulated']).default('simulated'),
@@ -127,6 +142,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       pendingPaymentExpiryS: env.PENDING_PAYMENT_EXPIRY_S,
     },
     vault: { address: vaultAddress, privateKey: vaultPrivateKey },
+    payouts: { maxFeePerGas: env.PAYOUT_MAX_FEE_PER_GAS_GWEI, refundMinWei: env.REFUND_MIN_WEI },
     database: { url: env.DATABASE_URL, dataDir: env.DATA_DIR },
     prices: {
       feed: env.PRICE_FEED,

@@ -39,10 +39,18 @@ export const payments = pgTable(
     blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
     blockTime: time('block_time').notNull(),
     purpose: text('purpose').notNull(),
-    /** recorded: became a bet; refund_due: valid money we could not turn into a bet; refunded. */
+    /**
+     * recorded: became a bet; refund_due: valid money we could not turn into a bet; refund_held: owed
+     * back but not paid automatically (costs more gas than it returns, or the transfer failed), for an
+     * operator; refunded.
+     */
     status: text('status').notNull(),
     refundReason: text('refund_reason'),
     refundPayoutId: integer('refund_payout_id'),
+    /** The payouts job's failures on this refund: it moves on and tries again later (backoff). */
+    refundAttempts: integer('refund_attempts').notNull().default(0),
+    refundLastError: text('refund_last_error'),
+    refundNextAttemptAt: time('refund_next_attempt_at'),
     createdAt: time('created_at').notNull().defaultNow(),
   },
   (t) => [
@@ -52,7 +60,7 @@ export const payments = pgTable(
       'payments_purpose_check',
       sql`${t.purpose} in ('market_create', 'market_bet', 'oracle_bet', 'unknown')`,
     ),
-    check('payments_status_check', sql`${t.status} in ('recorded', 'refund_due', 'refunded')`),
+    check('payments_status_check', sql`${t.status} in ('recorded', 'refund_due', 'refund_held', 'refunded')`),
     // A 0-wei payment moves no money; it must never become a 0-wei refund (review F1).
     check('payments_amount_check', sql`${t.amount} > 0`),
   ],
@@ -110,6 +118,8 @@ export const markets = pgTable(
   ],
 );
 
+export type ReleasedItems = { bets: number[]; oracleBets: number[]; payments: number[] };
+
 /** Vault payouts: claims and refunds, one on-chain transfer each (DESIGN "Claims and payouts"). */
 export const payouts = pgTable(
   'payouts',
@@ -119,12 +129,19 @@ export const payouts = pgTable(
     fromAddress: text('from_address').notNull(),
     toAddress: text('to_address').notNull(),
     amount: wei('amount').notNull(),
-    /** Assigned from the database, never from an in-memory nonce manager. */
-    nonce: bigint('nonce', { mode: 'bigint' }).notNull(),
+    /**
+     * Assigned from the database when the payout is signed (never from an in-memory nonce manager);
+     * null while created, so a payout that cannot be signed yet holds no nonce and blocks no other.
+     */
+    nonce: bigint('nonce', { mode: 'bigint' }),
     kind: text('kind').notNull(),
-    /** created → signed → broadcast → confirmed; failed only by operator decision. */
+    /**
+     * created → signed → broadcast → confirmed; failed when the transfer can never succeed (its
+     * gas estimate or its mined receipt reverted): its bets and refunds are released (`released`).
+     */
     status: text('status').notNull().default('created'),
     rawTx: text('raw_tx'),
+    gasLimit: bigint('gas_limit', { mode: 'bigint' }),
     txHash: text('tx_hash'),
     maxFeePerGas: wei('max_fee_per_gas'),
     maxPriorityFeePerGas: wei('max_priority_fee_per_gas'),
@@ -132,12 +149,24 @@ export const payouts = pgTable(
     txHashes: jsonb('tx_hashes').$type<string[]>().notNull().default([]),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
+    /**
+     * A 0-value self-transfer at this payout's nonce, sent when its own transaction cannot be sent
+     * (vault short of funds) so later nonces are not stuck behind it (decision 002).
+     */
+    cancelRawTx: text('cancel_raw_tx'),
+    cancelTxHash: text('cancel_tx_hash'),
+    /** On a failed payout: what it paid for, now released (for re-issue to another address). */
+    released: jsonb('released').$type<ReleasedItems>(),
+    /** A re-issue names the failed payout it replaces. */
+    reissuedFrom: integer('reissued_from'),
     broadcastAt: time('broadcast_at'),
     confirmedAt: time('confirmed_at'),
+    failedAt: time('failed_at'),
     createdAt: time('created_at').notNull().defaultNow(),
     updatedAt: time('updated_at').notNull().defaultNow(),
   },
   (t) => [
+    check('payouts_nonce_check', sql`${t.nonce} is not null or ${t.status} in ('created', 'failed')`),
     uniqueIndex('payouts_sender_nonce_unique').on(t.chainId, t.fromAddress, t.nonce),
     index('payouts_open_idx').on(t.status).where(sql`status <> 'confirmed'`),
     index('payouts_to_idx').on(t.toAddress),

@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { PublicClient } from 'viem';
 import type { Clock } from '../chain/clock.ts';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/client.ts';
@@ -11,6 +12,8 @@ export type OpsContext = {
   db: Db;
   config: Config;
   clock: Clock;
+  /** The chain read and written by commands that need one; absent → built from config.chain. */
+  chain?: PublicClient;
   /** One line of output for the operator. */
   out: (line: string) => void;
 };

@@ -1,47 +1,173 @@
-import { asc, inArray } from 'drizzle-orm';
+import { formatBnbWithUnit } from '@pm/core/money';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { isHex } from 'viem';
 import { createChainClient } from '../chain/chain-client.ts';
-import { payouts } from '../db/schema.ts';
-import { advancePayout } from '../payouts/payout-processor.ts';
+import { payments, payouts } from '../db/schema.ts';
+import { AppError } from '../http/app-error.ts';
+import { advancePayout, type PayoutProcessorDeps } from '../payouts/payout-processor.ts';
+import { reissuePayout } from '../payouts/reissue-payout.ts';
 import { createVaultSigner } from '../payouts/vault-signer.ts';
-import { type OpsCommand, UsageError } from './ops-commands.ts';
+import { type OpsArgs, type OpsCommand, type OpsContext, UsageError } from './ops-commands.ts';
 
-// DESIGN "Operators": retry a payout. Advancing re-sends the stored signed bytes (or replaces them
-// at the same nonce when stuck): never a second payment.
+// DESIGN "Operators", decision 002: see every payout that is not done, retry one, pay a held
+// refund, and re-issue a failed payout to another address its winner signed for. Advancing re-sends
+// the stored signed bytes (or replaces them at the same nonce when stuck): never a second payment.
 
 export const payoutsCommands: OpsCommand[] = [
   {
-    name: 'payouts:open',
-    usage: 'payouts:open',
-    summary: 'List payouts that are not confirmed yet',
-    async run({ db, out }) {
+    name: 'payouts:status',
+    usage: 'payouts:status',
+    summary:
+      'Every open, failed and held payout: status, nonce, amount, recipient, attempts, last error, age',
+    async run({ db, clock, out }) {
       const rows = await db
         .select()
         .from(payouts)
-        .where(inArray(payouts.status, ['created', 'signed', 'broadcast']))
-        .orderBy(asc(payouts.nonce));
-      if (!rows.length) return out('No open payouts.');
+        .where(inArray(payouts.status, ['created', 'signed', 'broadcast', 'failed']))
+        .orderBy(sql`${payouts.nonce} asc nulls last`, asc(payouts.id));
+      const held = await db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.status, 'refund_held'), isNull(payments.refundPayoutId)))
+        .orderBy(asc(payments.id));
+      const now = clock.now().getTime();
+      if (!rows.length && !held.length) return out('No open, failed or held payouts.');
       for (const row of rows) {
         out(
-          `#${row.id} ${row.kind} ${row.status} nonce ${row.nonce} → ${row.toAddress} ${row.amount} wei ${row.txHash ?? ''} ${row.lastError ?? ''}`,
+          `#${row.id} ${row.kind} ${row.status}  nonce ${row.nonce ?? '-'}  ${formatBnbWithUnit(row.amount)} (${row.amount} wei) → ${row.toAddress}  ` +
+            `attempts ${row.attempts}  age ${formatAge(now - row.createdAt.getTime())}` +
+            (row.txHash ? `  tx ${row.txHash}` : '') +
+            (row.reissuedFrom ? `  re-issue of #${row.reissuedFrom}` : ''),
         );
+        if (row.lastError) out(`    last error: ${row.lastError}`);
       }
+      for (const payment of held) {
+        out(
+          `payment #${payment.id} refund held  ${formatBnbWithUnit(payment.amount)} (${payment.amount} wei) → ${payment.fromAddress}  ` +
+            `age ${formatAge(now - payment.createdAt.getTime())}`,
+        );
+        if (payment.refundLastError) out(`    why: ${payment.refundLastError}`);
+      }
+      out(`${rows.length} payout(s), ${held.length} held refund(s).`);
     },
   },
   {
     name: 'payouts:retry',
     usage: 'payouts:retry <payoutId>',
-    summary: 'Advance one payout now: re-send its signed transaction, or replace it when stuck',
-    async run({ db, config, out }, { positionals }) {
-      const id = Number(positionals[0]);
-      if (!Number.isSafeInteger(id) || id <= 0) throw new UsageError('Give the payout id.');
+    summary: 'Advance one payout now: sign it, re-send its signed transaction, or replace it when stuck',
+    async run(context, args) {
+      const payout = await advancePayout(processorDeps(context), positiveId(args, 'payout'), {
+        mayReplace: true,
+      });
+      context.out(
+        `Payout #${payout.id}: ${payout.status}${payout.txHash ? ` (${payout.txHash})` : ''}${payout.lastError ? ` — ${payout.lastError}` : ''}`,
+      );
+    },
+  },
+  {
+    name: 'payouts:pay-held',
+    usage: 'payouts:pay-held <paymentId>',
+    summary:
+      'Pay a held refund anyway (it costs the vault about as much gas as it returns); the payouts job sends it',
+    async run({ db, config, out }, args) {
+      const paymentId = positiveId(args, 'payment');
       const signer = createVaultSigner(config);
       if (!signer) throw new UsageError('VAULT_PRIVATE_KEY is not configured.');
-      const chain = createChainClient({ id: config.chain.id, rpcUrl: config.chain.rpcUrl });
-      const payout = await advancePayout(
-        { db, chain, signer, confirmations: config.chain.confirmations },
-        id,
+      const payout = await db.transaction(async (tx) => {
+        const [payment] = await tx
+          .select()
+          .from(payments)
+          .where(
+            and(
+              eq(payments.id, paymentId),
+              eq(payments.status, 'refund_held'),
+              isNull(payments.refundPayoutId),
+            ),
+          )
+          .for('update');
+        if (!payment) throw new AppError('BAD_REQUEST', `Payment #${paymentId} is not a held refund.`);
+        if (payment.amount <= 0n)
+          throw new AppError('BAD_REQUEST', `Payment #${paymentId} has nothing to refund (0 wei).`);
+        const [created] = await tx
+          .insert(payouts)
+          .values({
+            chainId: config.chain.id,
+            fromAddress: signer.address,
+            toAddress: payment.fromAddress.toLowerCase(),
+            amount: payment.amount,
+            nonce: null,
+            kind: 'refund',
+          })
+          .returning();
+        if (!created) throw new Error('payout insert returned nothing');
+        await tx
+          .update(payments)
+          .set({ status: 'refund_due', refundPayoutId: created.id, refundLastError: null })
+          .where(eq(payments.id, paymentId));
+        return created;
+      });
+      out(
+        `Payment #${paymentId}: refund payout #${payout.id} of ${formatBnbWithUnit(payout.amount)} to ${payout.toAddress} created.`,
       );
-      out(`Payout #${payout.id}: ${payout.status}${payout.txHash ? ` (${payout.txHash})` : ''}`);
+    },
+  },
+  {
+    name: 'payouts:reissue',
+    usage: 'payouts:reissue <payoutId> --to <address> --expiry <unix seconds> --signature <0x…>',
+    summary:
+      "Pay a failed payout to another address, signed for by its recipient (EIP-712 PayoutReissue: app 'BNB Predict', chain id, payout id, new address, expiry)",
+    options: { to: { type: 'string' }, expiry: { type: 'string' }, signature: { type: 'string' } },
+    async run(context, args) {
+      const { to, expiry, signature } = args.values;
+      if (typeof to !== 'string') throw new UsageError('--to <address> is required.');
+      if (typeof expiry !== 'string' || !/^[0-9]{1,12}$/.test(expiry))
+        throw new UsageError('--expiry <unix seconds> is required.');
+      if (typeof signature !== 'string' || !isHex(signature))
+        throw new UsageError('--signature <0x…> is required.');
+      const deps = processorDeps(context);
+      const payout = await reissuePayout(
+        {
+          db: context.db,
+          chain: deps.chain,
+          chainId: context.config.chain.id,
+          vaultAddress: deps.signer.address,
+          now: context.clock.now(),
+        },
+        { payoutId: positiveId(args, 'payout'), newAddress: to, expiry: BigInt(expiry), signature },
+      );
+      context.out(
+        `Payout #${payout.id} of ${formatBnbWithUnit(payout.amount)} to ${payout.toAddress} created (re-issue of #${payout.reissuedFrom}); the payouts job sends it.`,
+      );
     },
   },
 ];
+
+/** The processor as the server wires it; the ops context may carry a chain client (tests). */
+function processorDeps(context: OpsContext): PayoutProcessorDeps {
+  const signer = createVaultSigner(context.config);
+  if (!signer) throw new UsageError('VAULT_PRIVATE_KEY is not configured.');
+  return {
+    db: context.db,
+    chain:
+      context.chain ??
+      createChainClient({ id: context.config.chain.id, rpcUrl: context.config.chain.rpcUrl }),
+    signer,
+    confirmations: context.config.chain.confirmations,
+    maxFeePerGas: context.config.payouts.maxFeePerGas,
+  };
+}
+
+function positiveId(args: OpsArgs, what: string): number {
+  const text = args.positionals[0] ?? '';
+  if (!/^[1-9][0-9]{0,9}$/.test(text) || Number(text) > 2 ** 31 - 1)
+    throw new UsageError(`Give the ${what} id as a positive whole number.`);
+  return Number(text);
+}
+
+function formatAge(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 120) return `${seconds}s`;
+  if (seconds < 7200) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 172_800) return `${Math.floor(seconds / 3600)}h`;
+  return `${Math.floor(seconds / 86_400)}d`;
+}

@@ -8,7 +8,9 @@ import { queryRows } from '../db/query-rows.ts';
 import { bets, oracleBets, payouts } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
 import { type PayoutProcessorDeps, type PayoutRow, settlePayout } from './payout-processor.ts';
-import { lockNextVaultNonce } from './vault-nonce.ts';
+
+/** Serialises claims across instances, so one address never gets two payouts for the same bets. */
+const CLAIMS_LOCK = 8173003;
 
 export type ClaimsDeps = Omit<PayoutProcessorDeps, 'signer'> & {
   signer: PayoutProcessorDeps['signer'] | null;
@@ -28,16 +30,8 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
   const processor = { ...deps, signer };
   const address = normalizeAddress(body.userAddress);
 
-  const chainNonce = BigInt(
-    await deps.chain.getTransactionCount({ address: signer.address, blockTag: 'pending' }),
-  );
   const created = await deps.db.transaction(async (tx) => {
-    // Taken first: it also serialises concurrent claims, so one address never gets two payouts.
-    const nonce = await lockNextVaultNonce(tx, {
-      chainId: deps.chainId,
-      vaultAddress: signer.address,
-      chainPendingNonce: chainNonce,
-    });
+    await tx.execute(sql`select pg_advisory_xact_lock(${CLAIMS_LOCK})`);
     const inFlight = await findOpenClaim(tx, address);
     if (inFlight) return { payout: inFlight, betsCount: await countPaidBets(tx, inFlight.id), reused: true };
 
@@ -76,7 +70,8 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
         fromAddress: signer.address,
         toAddress: address,
         amount: total,
-        nonce,
+        // The nonce is taken when the payout is signed (decision 002).
+        nonce: null,
         kind: 'claim',
       })
       .returning();
@@ -119,16 +114,22 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
 
   let payout: PayoutRow;
   try {
+    // Never replaces: only the background job raises fees (anyone may call this for any address).
     payout = await settlePayout(processor, created.payout.id, deps.claimWaitMs);
   } catch (error) {
     // The payout row and its bets stay linked; the payouts job keeps trying. Nothing is lost.
+    throw new AppError('PAYOUT_FAILED', QUEUED_MESSAGE, { cause: error });
+  }
+  if (payout.status === 'failed') {
+    // The address refuses plain transfers: the bets are claimable again, nothing was paid.
     throw new AppError(
       'PAYOUT_FAILED',
-      'Failed to claim winnings: the payout is queued and will be retried.',
-      {
-        cause: error,
-      },
+      `Failed to claim winnings: the vault cannot pay ${address} (${payout.lastError ?? 'the transfer reverts'}). ` +
+        'Your winnings are still claimable; an operator can send them to another address of yours.',
     );
+  }
+  if (payout.status === 'created' || payout.lastError) {
+    throw new AppError('PAYOUT_FAILED', QUEUED_MESSAGE, { cause: new Error(payout.lastError ?? 'unsigned') });
   }
   const amount = formatBnb(payout.amount, { decimals: 5, trim: true });
   const confirmed = payout.status === 'confirmed';
@@ -143,6 +144,8 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
       : `Your payout of ${amount} BNB is on its way.`,
   };
 }
+
+const QUEUED_MESSAGE = 'Failed to claim winnings: the payout is queued and will be retried.';
 
 const ClaimableMarketBetSchema = z.object({
   id: z.number(),

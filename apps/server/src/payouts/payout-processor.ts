@@ -1,32 +1,40 @@
-import { normalizeAddress } from '@pm/core/address';
+import { replacementFees } from '@pm/core/vault-transfers';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import {
-  isHash,
-  isHex,
-  keccak256,
-  type PublicClient,
-  type TransactionReceipt,
-  TransactionReceiptNotFoundError,
-} from 'viem';
+import type { FastifyBaseLogger } from 'fastify';
+import { isHex, type PublicClient, type TransactionReceipt } from 'viem';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { bets, oracleBets, payments, payouts } from '../db/schema.ts';
 import { publish } from '../realtime/publish.ts';
+import { failPayout, requeuePayout } from './fail-payout.ts';
+import {
+  cappedMarketFees,
+  describeError,
+  FEE_REFUSED_PREFIX,
+  findMinedReceipt,
+  isFinal,
+  readFinalNonce,
+  sendRaw,
+} from './payout-chain.ts';
+import { recordError, resignPayout, signNewPayout, signNonceRelease } from './sign-payout.ts';
 import type { VaultSigner } from './vault-signer.ts';
 
-// DESIGN "Claims and payouts" (pattern: OpenZeppelin Relayer's EVM transaction states).
-// A payout is a row first (amount, nonce from the database), then its signed raw transaction and
-// hash are stored, then it is broadcast, then confirmed. On restart the stored raw bytes are sent
-// again — never re-signed at a new nonce while the old one could still mine. A payout not mined in
-// time is replaced at the same nonce with at least +12.5% fees. Bets become claimed only when final.
+// DESIGN "Claims and payouts" (pattern: OpenZeppelin Relayer's EVM transaction states), decision 002.
+// A payout is a row first; it gets its nonce when it is signed, and its raw transaction and hash are
+// stored before it is sent. On restart the stored bytes are sent again — never re-signed at a new
+// nonce while the old one could still mine. Only the background job replaces a stuck transaction
+// (same nonce, fees +12.5%, under the ceiling). Bets become claimed only when final.
 
 export type PayoutProcessorDeps = {
   db: Db;
   chain: PublicClient;
   signer: VaultSigner;
   confirmations: number | 'finalized';
-  /** How long a broadcast payout may wait unmined before it is replaced with higher fees. */
+  /** Ceiling for maxFeePerGas, replacements included (PAYOUT_MAX_FEE_PER_GAS_GWEI). */
+  maxFeePerGas: bigint;
+  /** How long a broadcast payout may wait unmined before the job replaces it with higher fees. */
   replaceAfterMs?: number;
   now?: () => number;
+  log?: Pick<FastifyBaseLogger, 'warn' | 'error'>;
   /** Test hook: simulate a crash right after a step is stored. */
   crashAfter?: 'signed' | 'broadcast';
 };
@@ -39,22 +47,64 @@ export class SimulatedCrash extends Error {
 
 const OPEN_STATUSES = ['created', 'signed', 'broadcast'];
 
-/** Moves one payout as far as it can go now; answers its status afterwards. */
-export async function advancePayout(deps: PayoutProcessorDeps, payoutId: number): Promise<PayoutRow> {
+/** Written when the chain's final nonce is past a payout's and none of its hashes has a receipt. */
+export const NONCE_TAKEN_PREFIX = 'nonce used by another transaction: ';
+
+/**
+ * Moves one payout as far as it can go now; answers it afterwards. `mayReplace` is for the
+ * background job and the operator only: a claim request (unauthenticated, any address) never
+ * raises a payout's fees.
+ */
+export async function advancePayout(
+  deps: PayoutProcessorDeps,
+  payoutId: number,
+  options: { mayReplace?: boolean } = {},
+): Promise<PayoutRow> {
   let payout = await loadPayout(deps.db, payoutId);
-  if (payout.status === 'created') payout = await signPayout(deps, payout, null);
-  if (payout.status === 'signed' || payout.status === 'broadcast') {
-    const mined = await findMinedReceipt(deps.chain, payout.txHashes);
-    if (mined) return confirmIfFinal(deps, payout, mined);
-    payout = await maybeReplace(deps, payout);
-    await broadcast(deps, payout);
-    if (deps.crashAfter === 'broadcast') throw new SimulatedCrash('after broadcast');
-    payout = await markBroadcast(deps, payout);
+  if (payout.status === 'created') payout = await signNewPayout(deps, payout);
+  const nonce = payout.nonce;
+  if ((payout.status !== 'signed' && payout.status !== 'broadcast') || nonce === null) return payout;
+
+  // Read before the receipts: a nonce final before we look cannot hide a receipt of ours.
+  const finalNonce = await readFinalNonce(deps.chain, deps.signer.address, deps.confirmations);
+  const mined = await findMinedReceipt(deps.chain, payout.txHashes);
+  if (mined) return settleMined(deps, payout, mined);
+  if (finalNonce > nonce) return nonceTaken(deps, payout, nonce);
+
+  if (payout.cancelRawTx && isHex(payout.cancelRawTx)) {
+    const outcome = await sendRaw(deps.chain, payout.cancelRawTx);
+    return outcome.kind === 'sent'
+      ? payout
+      : recordError(deps, payout.id, `nonce release: ${outcome.message}`);
   }
-  return payout;
+  if (options.mayReplace) payout = await maybeReprice(deps, payout);
+  const rawTx = payout.rawTx;
+  if (!rawTx || !isHex(rawTx)) throw new Error(`payout ${payout.id} has no signed transaction`);
+  const outcome = await sendRaw(deps.chain, rawTx);
+  switch (outcome.kind) {
+    case 'sent':
+      if (deps.crashAfter === 'broadcast') throw new SimulatedCrash('after broadcast');
+      return markBroadcast(deps, payout);
+    case 'nonce-too-low': {
+      // Ours, mined since we looked (another instance or request sent the same bytes)? Else not
+      // "sent": the next runs read the final nonce and our receipts to learn whose it was.
+      const minedNow = await findMinedReceipt(deps.chain, payout.txHashes);
+      if (minedNow) return settleMined(deps, payout, minedNow);
+      return recordError(deps, payout.id, `broadcast: ${outcome.message}`);
+    }
+    case 'fee-refused':
+      return recordError(deps, payout.id, `${FEE_REFUSED_PREFIX}${outcome.message}`);
+    case 'insufficient-funds':
+      // Freeing the nonce replaces the transaction: the job's call, never a claim request's.
+      if (!options.mayReplace) return recordError(deps, payout.id, `broadcast: ${outcome.message}`);
+      return releaseNonce(deps, payout, outcome.message);
+    case 'refused':
+      await recordError(deps, payout.id, `broadcast: ${outcome.message}`);
+      throw outcome.error;
+  }
 }
 
-/** Waits (bounded) for a payout to be final, advancing it meanwhile. */
+/** Waits (bounded) for a payout to be final, advancing it once; never replaces (claim requests). */
 export async function settlePayout(
   deps: PayoutProcessorDeps,
   payoutId: number,
@@ -62,126 +112,134 @@ export async function settlePayout(
 ): Promise<PayoutRow> {
   const deadline = Date.now() + waitMs;
   let payout = await advancePayout(deps, payoutId);
-  while (payout.status !== 'confirmed' && Date.now() < deadline) {
+  // Waiting helps only a payout that is out and whose broadcast was not refused.
+  while (payout.status === 'broadcast' && !payout.lastError && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     const mined = await findMinedReceipt(deps.chain, payout.txHashes);
-    payout = mined ? await confirmIfFinal(deps, payout, mined) : await loadPayout(deps.db, payoutId);
+    payout = mined ? await settleMined(deps, payout, mined) : await loadPayout(deps.db, payoutId);
   }
   return payout;
 }
 
-/** Every open payout, lowest nonce first (a later nonce cannot mine before an earlier one). */
-export async function advanceOpenPayouts(deps: PayoutProcessorDeps): Promise<void> {
+/**
+ * Every open payout: signed ones by nonce (a later nonce cannot mine before an earlier one), then
+ * created ones oldest first. One payout's failure is stored on its row and logged; the rest go on.
+ */
+export async function advanceOpenPayouts(deps: PayoutProcessorDeps): Promise<{ failed: number }> {
   const open = await deps.db
     .select({ id: payouts.id })
     .from(payouts)
     .where(and(inArray(payouts.status, OPEN_STATUSES), eq(payouts.fromAddress, deps.signer.address)))
-    .orderBy(asc(payouts.nonce));
-  for (const { id } of open) await advancePayout(deps, id);
+    .orderBy(sql`${payouts.nonce} asc nulls last`, asc(payouts.id));
+  let failed = 0;
+  for (const { id } of open) {
+    try {
+      await advancePayout(deps, id, { mayReplace: true });
+    } catch (error) {
+      failed += 1;
+      deps.log?.error({ err: error, payoutId: id }, 'payout step failed; it is retried next run');
+      await recordError(deps, id, describeError(error)).catch(() => undefined);
+    }
+  }
+  return { failed };
 }
 
-async function loadPayout(db: DbOrTx, id: number): Promise<PayoutRow> {
+export async function loadPayout(db: DbOrTx, id: number): Promise<PayoutRow> {
   const [row] = await db.select().from(payouts).where(eq(payouts.id, id));
   if (!row) throw new Error(`payout ${id} not found`);
   return row;
 }
 
+async function settleMined(deps: PayoutProcessorDeps, payout: PayoutRow, receipt: TransactionReceipt) {
+  if (receipt.status === 'success') return confirmIfFinal(deps, payout, receipt);
+  const reason = `transaction ${receipt.transactionHash} reverted on chain: ${payout.toAddress} refused the transfer`;
+  deps.log?.warn({ payoutId: payout.id, reason }, 'payout failed');
+  return failPayout(deps.db, payout, reason);
+}
+
 /**
- * Signs at the payout's own nonce and stores raw bytes + hash before anything is sent. The row is
- * locked while signing, so two instances never sign two different transactions for one step.
+ * The chain's final nonce is past ours and none of our hashes has a receipt: another transaction
+ * used the nonce. Seen twice (one look could be a lagging RPC node), the payout is re-issued at a
+ * fresh nonce; none of its own transactions can mine any more.
  */
-async function signPayout(
+async function nonceTaken(deps: PayoutProcessorDeps, payout: PayoutRow, nonce: bigint): Promise<PayoutRow> {
+  const reason = `${NONCE_TAKEN_PREFIX}nonce ${nonce} is final on chain without any of this payout's transactions`;
+  if (!payout.lastError?.startsWith(NONCE_TAKEN_PREFIX)) return recordError(deps, payout.id, reason);
+  deps.log?.warn(
+    { payoutId: payout.id, nonce: String(nonce) },
+    'payout nonce used elsewhere; signing it again',
+  );
+  return requeuePayout(deps.db, payout, `${reason}; signed again at a fresh nonce`);
+}
+
+/**
+ * The vault cannot fund this signed payout any more (balance fell after signing). Its nonce would
+ * hold back every later payout, so a 0-value self-transfer takes the nonce instead; the payout is
+ * signed again, at a fresh nonce, when the vault can pay it.
+ */
+async function releaseNonce(
   deps: PayoutProcessorDeps,
   payout: PayoutRow,
-  bump: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | null,
+  refusal: string,
 ): Promise<PayoutRow> {
-  const fees = bump ?? (await currentFees(deps.chain));
-  const signed = await deps.db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(payouts).where(eq(payouts.id, payout.id)).for('update');
-    if (!locked) throw new Error(`payout ${payout.id} vanished`);
-    // Someone else signed (or replaced) it meanwhile: use theirs.
-    if (locked.status !== payout.status || locked.txHash !== payout.txHash) return locked;
-    const rawTx = await deps.signer.wallet.signTransaction({
-      account: deps.signer.account,
-      chain: deps.signer.wallet.chain,
-      to: normalizeAddress(locked.toAddress),
-      value: locked.amount,
-      nonce: Number(locked.nonce),
-      gas: 21_000n,
-      type: 'eip1559',
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    });
-    const txHash = keccak256(rawTx);
-    const [updated] = await tx
-      .update(payouts)
-      .set({
-        status: 'signed',
-        rawTx,
-        txHash,
-        txHashes: [...locked.txHashes, txHash],
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-        attempts: sql`${payouts.attempts} + 1`,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(payouts.id, locked.id))
-      .returning();
-    if (!updated) throw new Error(`payout ${payout.id} vanished`);
-    return updated;
-  });
-  if (deps.crashAfter === 'signed') throw new SimulatedCrash('after signing');
-  return signed;
+  const market = await cappedMarketFees(deps.chain, deps.maxFeePerGas);
+  const previous = {
+    maxFeePerGas: payout.maxFeePerGas ?? 0n,
+    maxPriorityFeePerGas: payout.maxPriorityFeePerGas ?? 0n,
+  };
+  const fees = replacementFees(previous, market, deps.maxFeePerGas) ?? market;
+  deps.log?.error(
+    { payoutId: payout.id, nonce: String(payout.nonce), refusal },
+    'ALERT: vault short of funds for a signed payout; freeing its nonce with a 0-value self-transfer',
+  );
+  const releasing = await signNonceRelease(
+    deps,
+    payout,
+    fees,
+    `vault short of funds (${refusal}); freeing nonce ${payout.nonce} with a 0-value self-transfer`,
+  );
+  if (releasing.cancelRawTx && isHex(releasing.cancelRawTx)) await sendRaw(deps.chain, releasing.cancelRawTx);
+  return releasing;
 }
 
-async function currentFees(chain: PublicClient) {
-  const estimate = await chain.estimateFeesPerGas({ type: 'eip1559', chain: null });
-  return { maxFeePerGas: estimate.maxFeePerGas, maxPriorityFeePerGas: estimate.maxPriorityFeePerGas };
-}
-
-/** Not mined for too long: sign again at the same nonce with fees raised by at least 12.5%. */
-async function maybeReplace(deps: PayoutProcessorDeps, payout: PayoutRow): Promise<PayoutRow> {
-  const now = deps.now?.() ?? Date.now();
-  const replaceAfterMs = deps.replaceAfterMs ?? 60_000;
-  if (payout.status !== 'broadcast' || !payout.broadcastAt) return payout;
-  if (now - payout.broadcastAt.getTime() < replaceAfterMs) return payout;
-  const bump = (value: bigint | null) => ((value ?? 0n) * 1125n + 999n) / 1000n + 1n;
-  const market = await currentFees(deps.chain);
-  const maxPriorityFeePerGas = max(bump(payout.maxPriorityFeePerGas), market.maxPriorityFeePerGas);
-  const maxFeePerGas = max(max(bump(payout.maxFeePerGas), market.maxFeePerGas), maxPriorityFeePerGas);
-  return signPayout(deps, payout, { maxFeePerGas, maxPriorityFeePerGas });
-}
-
-async function broadcast(deps: PayoutProcessorDeps, payout: PayoutRow): Promise<void> {
-  const rawTx = payout.rawTx;
-  if (!rawTx || !isHex(rawTx)) throw new Error(`payout ${payout.id} has no signed transaction`);
-  try {
-    await deps.chain.sendRawTransaction({ serializedTransaction: rawTx });
-  } catch (error) {
-    const message = error instanceof Error ? error.message.toLowerCase() : '';
-    // Sent before (by us, before a restart, or by another instance): that is success.
-    if (
-      message.includes('already known') ||
-      message.includes('nonce too low') ||
-      message.includes('known transaction')
-    ) {
-      return;
-    }
-    await deps.db
-      .update(payouts)
-      .set({ lastError: message.slice(0, 500), updatedAt: sql`now()` })
-      .where(eq(payouts.id, payout.id));
-    throw error;
+/**
+ * Job only. A broadcast payout unmined for `replaceAfterMs` is replaced at the same nonce with fees
+ * ≥ +12.5%; a signed one the node refused for its fee is signed again at today's fees. Both stay
+ * under the ceiling: at the ceiling the transaction waits.
+ */
+async function maybeReprice(deps: PayoutProcessorDeps, payout: PayoutRow): Promise<PayoutRow> {
+  const previous = {
+    maxFeePerGas: payout.maxFeePerGas ?? 0n,
+    maxPriorityFeePerGas: payout.maxPriorityFeePerGas ?? 0n,
+  };
+  if (payout.status === 'signed' && payout.lastError?.startsWith(FEE_REFUSED_PREFIX)) {
+    const market = await cappedMarketFees(deps.chain, deps.maxFeePerGas);
+    if (market.maxFeePerGas <= previous.maxFeePerGas) return payout;
+    return resignPayout(deps, payout, market);
   }
+  const now = deps.now?.() ?? Date.now();
+  if (payout.status !== 'broadcast' || !payout.broadcastAt) return payout;
+  if (now - payout.broadcastAt.getTime() < (deps.replaceAfterMs ?? 60_000)) return payout;
+  const market = await cappedMarketFees(deps.chain, deps.maxFeePerGas);
+  const fees = replacementFees(previous, market, deps.maxFeePerGas);
+  if (!fees) {
+    deps.log?.warn({ payoutId: payout.id }, 'payout unmined at the fee ceiling; it waits');
+    return payout;
+  }
+  return resignPayout(deps, payout, fees);
 }
 
 async function markBroadcast(deps: PayoutProcessorDeps, payout: PayoutRow): Promise<PayoutRow> {
-  if (payout.status === 'broadcast' && payout.broadcastAt) return payout;
+  if (payout.status === 'broadcast' && payout.broadcastAt && !payout.lastError) return payout;
   const [updated] = await deps.db
     .update(payouts)
     .set({
       status: 'broadcast',
-      broadcastAt: new Date(deps.now?.() ?? Date.now()),
+      // A replacement's clock starts when it is sent; a re-send of the same bytes keeps it.
+      broadcastAt:
+        payout.status === 'signed' || !payout.broadcastAt
+          ? new Date(deps.now?.() ?? Date.now())
+          : payout.broadcastAt,
       lastError: null,
       updatedAt: sql`now()`,
     })
@@ -190,37 +248,19 @@ async function markBroadcast(deps: PayoutProcessorDeps, payout: PayoutRow): Prom
   return updated ?? loadPayout(deps.db, payout.id);
 }
 
-async function findMinedReceipt(chain: PublicClient, hashes: string[]): Promise<TransactionReceipt | null> {
-  for (const hash of hashes) {
-    try {
-      if (isHash(hash)) return await chain.getTransactionReceipt({ hash });
-    } catch (error) {
-      if (!(error instanceof TransactionReceiptNotFoundError)) throw error;
-    }
-  }
-  return null;
-}
-
 /**
  * Final on chain: the payout is confirmed and its bets claimed, in one transaction with the
- * realtime event. A plain transfer from an EOA cannot revert; if it ever did, the payout stays open
- * for an operator (never re-sent at another nonce automatically).
+ * realtime event.
  */
 async function confirmIfFinal(deps: PayoutProcessorDeps, payout: PayoutRow, receipt: TransactionReceipt) {
-  if (receipt.status !== 'success') {
-    await deps.db
-      .update(payouts)
-      .set({ lastError: `transaction ${receipt.transactionHash} reverted`, updatedAt: sql`now()` })
-      .where(eq(payouts.id, payout.id));
-    return loadPayout(deps.db, payout.id);
-  }
-  if (!(await isFinal(deps, receipt))) return payout;
+  if (!(await isFinal(deps.chain, deps.confirmations, receipt))) return payout;
   return deps.db.transaction(async (tx) => {
     const [confirmed] = await tx
       .update(payouts)
       .set({
         status: 'confirmed',
         txHash: receipt.transactionHash,
+        lastError: null,
         confirmedAt: sql`now()`,
         updatedAt: sql`now()`,
       })
@@ -235,17 +275,4 @@ async function confirmIfFinal(deps: PayoutProcessorDeps, payout: PayoutRow, rece
     await publish(tx, { topic: 'vault' });
     return confirmed;
   });
-}
-
-async function isFinal(deps: PayoutProcessorDeps, receipt: TransactionReceipt): Promise<boolean> {
-  if (deps.confirmations === 'finalized') {
-    const finalized = await deps.chain.getBlock({ blockTag: 'finalized' });
-    return finalized.number !== null && finalized.number >= receipt.blockNumber;
-  }
-  const latest = await deps.chain.getBlockNumber({ cacheTime: 0 });
-  return latest - receipt.blockNumber + 1n >= BigInt(deps.confirmations);
-}
-
-function max(a: bigint, b: bigint): bigint {
-  return a > b ? a : b;
 }

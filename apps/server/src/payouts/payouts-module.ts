@@ -9,7 +9,7 @@ import { createVaultSigner } from './vault-signer.ts';
 /** Claims, refunds and the vault hot wallet, wired from the app's dependencies. */
 export function createPayoutsModule(
   deps: AppDeps,
-  _logger: FastifyBaseLogger,
+  logger: FastifyBaseLogger,
 ): { routes: AppFeature; jobs: Job[] } {
   const signer = createVaultSigner(deps.config);
   const claims: ClaimsDeps = {
@@ -19,9 +19,13 @@ export function createPayoutsModule(
     chainId: deps.config.chain.id,
     confirmations: deps.config.chain.confirmations,
     claimWaitMs: deps.config.chain.paymentWaitMs,
+    maxFeePerGas: deps.config.payouts.maxFeePerGas,
+    log: logger,
   };
   return {
     routes: (app) => registerClaimsRoutes(app, deps, claims),
-    jobs: signer ? [createPayoutsJob({ ...claims, signer })] : [],
+    jobs: signer
+      ? [createPayoutsJob({ ...claims, signer, refundMinWei: deps.config.payouts.refundMinWei })]
+      : [],
   };
 }

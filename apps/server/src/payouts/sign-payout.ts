@@ -1,0 +1,212 @@
+import { normalizeAddress } from '@pm/core/address';
+import { type Fees, maxTransferCost, payoutGasLimit, TRANSFER_GAS } from '@pm/core/vault-transfers';
+import { eq, sql } from 'drizzle-orm';
+import { keccak256 } from 'viem';
+import { z } from 'zod';
+import { queryRows } from '../db/query-rows.ts';
+import { payouts } from '../db/schema.ts';
+import { failPayout } from './fail-payout.ts';
+import { cappedMarketFees, describeError, isExecutionReverted } from './payout-chain.ts';
+import { type PayoutProcessorDeps, type PayoutRow, SimulatedCrash } from './payout-processor.ts';
+import { lockNextVaultNonce } from './vault-nonce.ts';
+
+/**
+ * Signs a created payout at the next vault nonce, after three checks: the transfer's gas is estimated
+ * for this recipient (a reverting estimate fails the payout: it could never be paid), fees are the
+ * market's under the ceiling, and the vault can cover it beside every payout already in flight (else
+ * it waits unsigned, holding no nonce, and an alert is logged: later payouts still go out).
+ * Raw bytes and hash are stored before anything is sent.
+ */
+export async function signNewPayout(deps: PayoutProcessorDeps, payout: PayoutRow): Promise<PayoutRow> {
+  const to = normalizeAddress(payout.toAddress);
+  const fees = await cappedMarketFees(deps.chain, deps.maxFeePerGas);
+  // Checked before estimating too: a node refuses to estimate a value the sender does not have.
+  const short = await vaultShortfall(deps, payout, maxTransferCost(TRANSFER_GAS, fees));
+  if (short) return short;
+  let estimate: bigint;
+  try {
+    estimate = await deps.chain.estimateGas({ account: deps.signer.address, to, value: payout.amount });
+  } catch (error) {
+    if (!isExecutionReverted(error)) throw error;
+    const reason = `a transfer to ${to} reverts (${describeError(error)}): the address cannot receive BNB this way`;
+    deps.log?.warn({ payoutId: payout.id, to, reason }, 'payout failed');
+    return failPayout(deps.db, payout, reason);
+  }
+  const gasLimit = payoutGasLimit(estimate);
+  const shortWithGas = await vaultShortfall(deps, payout, maxTransferCost(gasLimit, fees));
+  if (shortWithGas) return shortWithGas;
+  const chainPendingNonce = BigInt(
+    await deps.chain.getTransactionCount({ address: deps.signer.address, blockTag: 'pending' }),
+  );
+  const signed = await deps.db.transaction(async (tx) => {
+    const next = await lockNextVaultNonce(tx, {
+      chainId: payout.chainId,
+      vaultAddress: deps.signer.address,
+      chainPendingNonce,
+    });
+    const [locked] = await tx.select().from(payouts).where(eq(payouts.id, payout.id)).for('update');
+    if (!locked) throw new Error(`payout ${payout.id} vanished`);
+    // Someone else signed it meanwhile: use theirs.
+    if (locked.status !== 'created') return locked;
+    // A row created before migration 0004 was given its nonce at creation: keep it, or it would
+    // leave a gap before the nonces assigned after it.
+    const nonce = locked.nonce ?? next;
+    const rawTx = await signTransfer(deps, { to, value: locked.amount, nonce, gas: gasLimit, fees });
+    const txHash = keccak256(rawTx);
+    const [updated] = await tx
+      .update(payouts)
+      .set({
+        status: 'signed',
+        nonce,
+        gasLimit,
+        rawTx,
+        txHash,
+        txHashes: [...locked.txHashes, txHash],
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        attempts: sql`${payouts.attempts} + 1`,
+        lastError: null,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(payouts.id, locked.id))
+      .returning();
+    if (!updated) throw new Error(`payout ${payout.id} vanished`);
+    return updated;
+  });
+  if (deps.crashAfter === 'signed') throw new SimulatedCrash('after signing');
+  return signed;
+}
+
+/**
+ * Signs the payout again at its own nonce with new fees (a replacement). Every hash is kept: any of
+ * them mining settles the payout. The row is locked, so two instances never sign two replacements.
+ */
+export async function resignPayout(
+  deps: PayoutProcessorDeps,
+  payout: PayoutRow,
+  fees: Fees,
+): Promise<PayoutRow> {
+  return deps.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(payouts).where(eq(payouts.id, payout.id)).for('update');
+    if (!locked) throw new Error(`payout ${payout.id} vanished`);
+    if (locked.status !== payout.status || locked.txHash !== payout.txHash || locked.nonce === null)
+      return locked;
+    const rawTx = await signTransfer(deps, {
+      to: normalizeAddress(locked.toAddress),
+      value: locked.amount,
+      nonce: locked.nonce,
+      gas: locked.gasLimit ?? TRANSFER_GAS,
+      fees,
+    });
+    const txHash = keccak256(rawTx);
+    const [updated] = await tx
+      .update(payouts)
+      .set({
+        status: 'signed',
+        rawTx,
+        txHash,
+        txHashes: [...locked.txHashes, txHash],
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        attempts: sql`${payouts.attempts} + 1`,
+        lastError: null,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(payouts.id, locked.id))
+      .returning();
+    return updated ?? locked;
+  });
+}
+
+/**
+ * Signs a 0-value transfer from the vault to itself at the payout's nonce and stores it: sent
+ * instead of the payout, it frees the nonce so later payouts are not stuck behind one the vault
+ * cannot fund. Once the chain's final nonce is past it, the payout is signed again at a fresh nonce.
+ */
+export async function signNonceRelease(
+  deps: PayoutProcessorDeps,
+  payout: PayoutRow,
+  fees: Fees,
+  reason: string,
+): Promise<PayoutRow> {
+  if (payout.nonce === null) return payout;
+  const rawTx = await signTransfer(deps, {
+    to: deps.signer.address,
+    value: 0n,
+    nonce: payout.nonce,
+    gas: TRANSFER_GAS,
+    fees,
+  });
+  const [updated] = await deps.db
+    .update(payouts)
+    .set({ cancelRawTx: rawTx, cancelTxHash: keccak256(rawTx), lastError: reason, updatedAt: sql`now()` })
+    .where(eq(payouts.id, payout.id))
+    .returning();
+  return updated ?? payout;
+}
+
+export async function recordError(
+  deps: PayoutProcessorDeps,
+  id: number,
+  message: string,
+): Promise<PayoutRow> {
+  const [updated] = await deps.db
+    .update(payouts)
+    .set({ lastError: message.slice(0, 500), updatedAt: sql`now()` })
+    .where(eq(payouts.id, id))
+    .returning();
+  if (!updated) throw new Error(`payout ${id} vanished`);
+  return updated;
+}
+
+function signTransfer(
+  deps: PayoutProcessorDeps,
+  input: { to: `0x${string}`; value: bigint; nonce: bigint; gas: bigint; fees: Fees },
+): Promise<`0x${string}`> {
+  return deps.signer.wallet.signTransaction({
+    account: deps.signer.account,
+    chain: deps.signer.wallet.chain,
+    to: input.to,
+    value: input.value,
+    nonce: Number(input.nonce),
+    gas: input.gas,
+    type: 'eip1559',
+    maxFeePerGas: input.fees.maxFeePerGas,
+    maxPriorityFeePerGas: input.fees.maxPriorityFeePerGas,
+  });
+}
+
+/**
+ * Null when the vault can pay this payout (value + gas) beside every payout in flight; else the
+ * payout with the shortfall recorded, and an alert in the log. Nothing is signed that cannot be paid.
+ */
+async function vaultShortfall(
+  deps: PayoutProcessorDeps,
+  payout: PayoutRow,
+  gasCost: bigint,
+): Promise<PayoutRow | null> {
+  const need = payout.amount + gasCost;
+  const balance = await deps.chain.getBalance({ address: deps.signer.address });
+  const inFlight = await owedInFlight(deps);
+  if (balance - inFlight >= need) return null;
+  deps.log?.error(
+    { payoutId: payout.id, balance: String(balance), inFlight: String(inFlight), need: String(need) },
+    'ALERT: the vault cannot cover a payout; it waits unsigned until the vault is funded',
+  );
+  return recordError(
+    deps,
+    payout.id,
+    `vault short of funds: balance ${balance} wei, ${inFlight} wei owed by payouts in flight, this one needs ${need} wei; waiting for funds`,
+  );
+}
+
+/** What the payouts signed and not yet confirmed can still take from the vault (value + max gas). */
+async function owedInFlight(deps: PayoutProcessorDeps): Promise<bigint> {
+  const [row] = await queryRows(
+    deps.db,
+    sql`select coalesce(sum(amount + coalesce(gas_limit, 21000) * coalesce(max_fee_per_gas, 0)), 0) as owed
+        from payouts where from_address = ${deps.signer.address} and status in ('signed', 'broadcast')`,
+    z.object({ owed: z.coerce.bigint() }),
+  );
+  return row?.owed ?? 0n;
+}
