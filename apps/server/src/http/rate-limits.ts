@@ -25,5 +25,5 @@ export async function registerRateLimits(app: FastifyInstance, perMinute: number
 
 function isLimitedRoute(request: FastifyRequest): boolean {
   const route = request.routeOptions.url;
-  return route !== undefined && route.startsWith('/api/') && route !== '/api/health';
+  return route?.startsWith('/api/') === true && route !== '/api/health';
 }
