@@ -123,7 +123,8 @@ describe('security headers', () => {
       expect(csp).toContain("script-src 'self'");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toContain(`connect-src 'self' ${new URL(t.config.chain.publicRpcUrl).origin}`);
-      expect(csp).not.toContain('unsafe-inline');
+      expect(csp).toContain("style-src 'self';");
+      expect(csp).not.toMatch(/(default|script)-src[^;]*unsafe/);
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
       expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');

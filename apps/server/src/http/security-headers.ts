@@ -8,8 +8,8 @@ const HSTS = 'max-age=63072000; includeSubDomains';
 
 /**
  * Security headers on every response, API and web app alike (security review F19), and CORS only
- * for the configured origins. The built web app has no inline script or style, so the policy
- * needs no 'unsafe-inline'; the wallet talks to the chain through PUBLIC_RPC_URL (from /api/config),
+ * for the configured origins. The built web app has no inline script, so scripts are 'self' only;
+ * the wallet talks to the chain through PUBLIC_RPC_URL (from /api/config),
  * so that origin is the one outside connect-src allows.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
@@ -22,6 +22,10 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'"],
+        // Radix's dialogs lock page scroll by inserting a <style> element (react-remove-scroll)
+        // whose rules depend on the scrollbar width, so no hash fits. Style elements only: style
+        // attributes and every script stay 'self'. CSS cannot run code.
+        styleSrcElem: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
         // 'self' covers the same-origin WebSocket (/api/realtime) in CSP level 3.

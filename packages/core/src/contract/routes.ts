@@ -23,7 +23,12 @@ import {
   PlaceOracleBetResponseSchema,
   RoundsResponseSchema,
 } from './oracle.ts';
-import { ClaimableResponseSchema, UserBetsResponseSchema, UserParamsSchema } from './users.ts';
+import {
+  ClaimableResponseSchema,
+  UserBetsQuerySchema,
+  UserBetsResponseSchema,
+  UserParamsSchema,
+} from './users.ts';
 import { PriceHistoryResponseSchema, PriceResponseSchema, VaultResponseSchema } from './vault.ts';
 
 export type RouteSpec = {
@@ -56,7 +61,7 @@ export const ROUTES = {
   listMarkets: {
     method: 'GET',
     path: '/api/markets',
-    summary: 'Open or settled markets',
+    summary: 'Open or settled markets, a page at a time',
     query: ListMarketsQuerySchema,
     responses: { 200: ListMarketsResponseSchema, 400: ErrorBodySchema },
   },
@@ -90,8 +95,9 @@ export const ROUTES = {
   userBets: {
     method: 'GET',
     path: '/api/users/:address/bets',
-    summary: "A wallet's market bets",
+    summary: "A wallet's market bets, newest first, a page at a time",
     params: UserParamsSchema,
+    query: UserBetsQuerySchema,
     responses: { 200: UserBetsResponseSchema, 400: ErrorBodySchema },
   },
   userClaimable: {
