@@ -15,7 +15,7 @@ export function rpcUrl(): string {
  * `test` with the stack's base URL read when a test runs, after global setup has started the stack
  * (the config file itself may be evaluated before that).
  */
-export const test = base.extend<{ contentSecurityPolicy: void }>({
+export const test = base.extend<{ contentSecurityPolicy: undefined }>({
   baseURL: async ({ baseURL }, use) => {
     await use(baseURL ?? requiredEnv('E2E_BASE_URL'));
   },
@@ -28,7 +28,7 @@ export const test = base.extend<{ contentSecurityPolicy: void }>({
       context.on('console', (message) => {
         if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
       });
-      await use();
+      await use(undefined);
       expect(violations, 'the page broke the Content Security Policy').toEqual([]);
     },
     { auto: true },
