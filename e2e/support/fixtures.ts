@@ -1,4 +1,4 @@
-import { test as base } from '@playwright/test';
+import { test as base, expect } from '@playwright/test';
 
 function requiredEnv(name: 'E2E_BASE_URL' | 'E2E_RPC_URL'): string {
   const value = process.env[name];
@@ -15,10 +15,24 @@ export function rpcUrl(): string {
  * `test` with the stack's base URL read when a test runs, after global setup has started the stack
  * (the config file itself may be evaluated before that).
  */
-export const test = base.extend({
+export const test = base.extend<{ contentSecurityPolicy: undefined }>({
   baseURL: async ({ baseURL }, use) => {
     await use(baseURL ?? requiredEnv('E2E_BASE_URL'));
   },
+  // The server sends a strict CSP (apps/server/src/http/security-headers.ts). Chromium reports
+  // what it blocks on the console; any such report fails the test, so the built app is proven
+  // to work under the policy.
+  contentSecurityPolicy: [
+    async ({ context }, use) => {
+      const violations: string[] = [];
+      context.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+      });
+      await use(undefined);
+      expect(violations, 'the page broke the Content Security Policy').toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
-export { expect } from '@playwright/test';
+export { expect };

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import pino from 'pino';
 import { createTestClient, http } from 'viem';
 import { createApp } from './app.ts';
 import { createChainClient } from './chain/chain-client.ts';
 import { type Clock, createChainClock, systemClock } from './chain/clock.ts';
 import { ConfigError, loadConfig } from './config/config.ts';
+import { createLogger, redactUrl } from './config/logger.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { createFeatures } from './features.ts';
@@ -24,7 +24,7 @@ async function main() {
     }
     throw error;
   }
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger(config);
 
   // PostgreSQL when DATABASE_URL is set, else PGlite on disk under DATA_DIR.
   const { url, dataDir } = config.database;
@@ -35,7 +35,7 @@ async function main() {
 
   const chain = createChainClient({ id: config.chain.id, rpcUrl: config.chain.rpcUrl });
   const rpcChainId = await chain.getChainId().catch((error: unknown) => {
-    logger.fatal({ err: error, rpcUrl: config.chain.rpcUrl }, 'cannot reach RPC_URL');
+    logger.fatal({ err: error, rpcUrl: redactUrl(config.chain.rpcUrl) }, 'cannot reach RPC_URL');
     process.exit(1);
   });
   if (rpcChainId !== config.chain.id) {

@@ -95,7 +95,12 @@ describe('BNB price endpoints', () => {
 describe('dev price control on a real chain', () => {
   test('is not there unless the chain is local', async () => {
     const { loadConfig } = await import('../src/config/config.ts');
-    const config = loadConfig({ CHAIN_ID: '97', VAULT_ADDRESS: t.config.vault.address, LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      CHAIN_ID: '97',
+      VAULT_ADDRESS: t.config.vault.address,
+      PRICE_FEED: 'ticker',
+      LOG_LEVEL: 'silent',
+    });
     const { createApp } = await import('../src/app.ts');
     const { createFeatures } = await import('../src/features.ts');
     const deps = { ...t.deps, config };

@@ -67,4 +67,21 @@ describe('the web app', () => {
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });
+
+  test('The fallback page is read once at start, not from disk for every unknown path', async () => {
+    writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>changed on disk</title>');
+    try {
+      const route = await t.app.inject({ method: 'GET', url: '/some/unknown/path' });
+      expect(route.statusCode).toBe(200);
+      expect(route.body).toBe(html);
+    } finally {
+      writeFileSync(join(webDist, 'index.html'), html);
+    }
+  });
+
+  test('The page is served with a CSP that forbids inline script and framing', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/market/7' });
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
 });

@@ -2,6 +2,102 @@ import { DEFAULT_MARKET_RESOLUTION_TIMEOUT_S, MIN_AI_CONFIDENCE_FLOOR } from '@p
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
+// Production defaults (security review F5, F13, F21): settings that are harmless on the local chain
+// but lose money on BSC stop the server at start, naming the variable.
+
+const VAULT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+const mainnet = (env: Record<string, string> = {}) =>
+  loadConfig({
+    CHAIN_ID: '56',
+    VAULT_ADDRESS: VAULT,
+    RPC_URL: 'https://bsc-dataseed.bnbchain.org',
+    PRICE_FEED: 'chainlink',
+    ...env,
+  });
+
+const refusal = (load: () => unknown): string => {
+  try {
+    load();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error('the configuration was accepted');
+};
+
+describe('configuration off the local chain', () => {
+  test('a mainnet configuration with chainlink, finalized and a keyless RPC URL is accepted', () => {
+    const config = mainnet();
+    expect(config.prices.feed).toBe('chainlink');
+    expect(config.chain.confirmations).toBe('finalized');
+  });
+
+  test('the simulated price feed is refused on mainnet, also when PRICE_FEED is left unset', () => {
+    expect(refusal(() => mainnet({ PRICE_FEED: 'simulated' }))).toMatch(
+      /PRICE_FEED: must be chainlink or ticker/,
+    );
+    expect(
+      refusal(() => loadConfig({ CHAIN_ID: '97', VAULT_ADDRESS: VAULT, RPC_URL: 'https://rpc.example' })),
+    ).toMatch(/PRICE_FEED/);
+  });
+
+  test('a block count for CONFIRMATIONS is refused on BSC mainnet and testnet: only finalized', () => {
+    expect(refusal(() => mainnet({ CONFIRMATIONS: '3' }))).toMatch(/CONFIRMATIONS: must be finalized/);
+    expect(refusal(() => mainnet({ CHAIN_ID: '97', CONFIRMATIONS: '1000' }))).toMatch(/CONFIRMATIONS/);
+    expect(mainnet({ CONFIRMATIONS: 'finalized' }).chain.confirmations).toBe('finalized');
+  });
+
+  test('another chain accepts finalized or a deep block count, never a shallow one', () => {
+    expect(refusal(() => mainnet({ CHAIN_ID: '1', CONFIRMATIONS: '2' }))).toMatch(/CONFIRMATIONS/);
+    expect(mainnet({ CHAIN_ID: '1', CONFIRMATIONS: '64' }).chain.confirmations).toBe(64);
+  });
+
+  test('an RPC URL with a key in its path, query or user info needs a separate PUBLIC_RPC_URL', () => {
+    for (const RPC_URL of [
+      'https://bsc-mainnet.nodereal.io/v1/SECRETKEY',
+      'https://rpc.example/?apikey=SECRETKEY',
+      'https://user:SECRETKEY@rpc.example',
+    ]) {
+      expect(refusal(() => mainnet({ RPC_URL }))).toMatch(
+        /PUBLIC_RPC_URL: required when RPC_URL carries a key/,
+      );
+    }
+    const config = mainnet({
+      RPC_URL: 'https://bsc-mainnet.nodereal.io/v1/SECRETKEY',
+      PUBLIC_RPC_URL: 'https://bsc-dataseed.bnbchain.org',
+    });
+    expect(config.chain.publicRpcUrl).toBe('https://bsc-dataseed.bnbchain.org');
+  });
+
+  test('the local chain keeps its offline defaults', () => {
+    const config = loadConfig({});
+    expect(config.prices.feed).toBe('simulated');
+    expect(config.chain.confirmations).toBe(1);
+    expect(config.chain.publicRpcUrl).toBe('http://127.0.0.1:8545');
+  });
+
+  test('even on the local chain, a keyed RPC_URL is never published without PUBLIC_RPC_URL', () => {
+    expect(refusal(() => loadConfig({ RPC_URL: 'http://127.0.0.1:8545/SECRETKEY' }))).toMatch(
+      /PUBLIC_RPC_URL/,
+    );
+  });
+});
+
+describe('HTTP settings', () => {
+  test('no proxy is trusted and rate limiting is on unless configured', () => {
+    const config = loadConfig({});
+    expect(config.http).toEqual({ trustProxy: 0, rateLimitPerMinute: 600, corsOrigins: [] });
+  });
+
+  test('CORS_ORIGINS takes a list of origins and refuses anything else', () => {
+    expect(
+      loadConfig({ CORS_ORIGINS: 'https://a.example, https://b.example:8443' }).http.corsOrigins,
+    ).toEqual(['https://a.example', 'https://b.example:8443']);
+    expect(refusal(() => loadConfig({ CORS_ORIGINS: 'https://a.example/path' }))).toMatch(/CORS_ORIGINS/);
+    expect(refusal(() => loadConfig({ CORS_ORIGINS: '*' }))).toMatch(/CORS_ORIGINS/);
+  });
+});
+
 describe('AI judge settings (security review F20)', () => {
   test('AI_MIN_CONFIDENCE below the floor stops start-up, naming the variable', () => {
     for (const value of ['0', '49']) {

@@ -27,6 +27,21 @@ const optionalText = z
   .string()
   .optional()
   .transform((v) => (v ? v : undefined));
+/** A comma-separated list of browser origins (`https://app.example.com`), each reduced to its origin. */
+const originList = z
+  .string()
+  .default('')
+  .transform((v, ctx) => {
+    const origins: string[] = [];
+    for (const item of v.split(',').map((s) => s.trim())) {
+      if (!item) continue;
+      const origin = URL.canParse(item) ? new URL(item).origin : 'null';
+      if (origin === 'null' || item.replace(/\/$/, '') !== origin)
+        ctx.addIssue({ code: 'custom', message: `'${item}' is not an origin like https://app.example.com` });
+      else origins.push(origin);
+    }
+    return origins;
+  });
 
 const EnvSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
@@ -38,6 +53,13 @@ const EnvSchema = z.object({
   VAULT_ADDRESS: address.optional(),
   VAULT_PRIVATE_KEY: privateKey.optional(),
   CONFIRMATIONS: z.union([z.literal('finalized'), z.coerce.number().int().min(1).max(1000)]).optional(),
+  /** Reverse proxies in front of the server (hop count); 0 = none, the socket's peer is the client. */
+  TRUST_PROXY: int(0, 10).default(0),
+  /** Requests per minute per client address on /api; 0 turns rate limiting off (benchmarks). */
+  RATE_LIMIT_PER_MIN: int(0, 1_000_000).default(600),
+  CORS_ORIGINS: originList,
+  WS_MAX_CONNECTIONS: int(1, 1_000_000).default(5000),
+  WS_MAX_CONNECTIONS_PER_IP: int(1, 10_000).default(20),
   PAYMENT_WAIT_MS: int(0, 300_000).default(15_000),
   PENDING_PAYMENT_EXPIRY_S: int(60, 7 * 86_400).default(1800),
   // Ceiling for a payout's maxFeePerGas, replacements included (security review F11). BSC runs at
@@ -126,6 +148,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       'Invalid configuration:\n  BETTING_WINDOW_S: must be shorter than ROUND_INTERVAL_S',
     );
   }
+  const unsafe = unsafeProductionSettings(env);
+  if (unsafe.length > 0) throw new ConfigError(`Invalid configuration:\n${unsafe.join('\n')}`);
   return {
     host: env.HOST,
     port: env.PORT,
@@ -133,6 +157,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     chain: {
       id: env.CHAIN_ID,
       rpcUrl: env.RPC_URL,
+      // Published to browsers by /api/config; never a URL that carries a key (refused above).
       publicRpcUrl: env.PUBLIC_RPC_URL ?? env.RPC_URL,
       isLocal: isLocalChain,
       // BSC has fast finality; the local chain mines on demand, so one block is final there.
@@ -144,6 +169,15 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     vault: { address: vaultAddress, privateKey: vaultPrivateKey },
     payouts: { maxFeePerGas: env.PAYOUT_MAX_FEE_PER_GAS_GWEI, refundMinWei: env.REFUND_MIN_WEI },
     database: { url: env.DATABASE_URL, dataDir: env.DATA_DIR },
+    http: {
+      trustProxy: env.TRUST_PROXY,
+      rateLimitPerMinute: env.RATE_LIMIT_PER_MIN,
+      corsOrigins: env.CORS_ORIGINS,
+    },
+    realtime: {
+      maxConnections: env.WS_MAX_CONNECTIONS,
+      maxConnectionsPerIp: env.WS_MAX_CONNECTIONS_PER_IP,
+    },
     prices: {
       feed: env.PRICE_FEED,
       chainlinkAddress: env.CHAINLINK_FEED_ADDRESS,
@@ -169,4 +203,46 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     demoData: env.DEMO_DATA,
     webDist: env.WEB_DIST,
   } as const;
+}
+
+/** Below this many blocks a payment on a chain without `finalized` could still be reorged out. */
+export const MIN_SAFE_CONFIRMATIONS = 64;
+
+/**
+ * Settings that are fine on the local chain but lose real money anywhere else (docs/operations.md):
+ * a simulated price anyone can replay, a shallow confirmation depth, an RPC key published to
+ * every browser. Each line names the variable.
+ */
+function unsafeProductionSettings(env: z.infer<typeof EnvSchema>): string[] {
+  const problems: string[] = [];
+  // /api/config hands PUBLIC_RPC_URL (else RPC_URL) to every browser, so a key in RPC_URL leaks.
+  if (!env.PUBLIC_RPC_URL && urlCarriesSecret(env.RPC_URL)) {
+    problems.push(
+      '  PUBLIC_RPC_URL: required when RPC_URL carries a key (a path, a query or user info): browsers get PUBLIC_RPC_URL',
+    );
+  }
+  if (env.CHAIN_ID === CHAIN_ID.local) return problems;
+  if (env.PRICE_FEED === 'simulated') {
+    problems.push(
+      `  PRICE_FEED: must be chainlink or ticker when CHAIN_ID is ${env.CHAIN_ID} (simulated is for the local chain only)`,
+    );
+  }
+  const bscChain = env.CHAIN_ID === CHAIN_ID.bscMainnet || env.CHAIN_ID === CHAIN_ID.bscTestnet;
+  const confirmations = env.CONFIRMATIONS ?? 'finalized';
+  if (bscChain && confirmations !== 'finalized') {
+    problems.push(`  CONFIRMATIONS: must be finalized on chain ${env.CHAIN_ID} (BSC fast finality)`);
+  } else if (confirmations !== 'finalized' && confirmations < MIN_SAFE_CONFIRMATIONS) {
+    problems.push(
+      `  CONFIRMATIONS: must be finalized or at least ${MIN_SAFE_CONFIRMATIONS} blocks off the local chain`,
+    );
+  }
+  return problems;
+}
+
+/** Paid RPC providers put the key in the path (NodeReal `/v1/<key>`), the query or the user info. */
+export function urlCarriesSecret(raw: string): boolean {
+  const url = new URL(raw);
+  return (
+    url.pathname.replace(/\/+$/, '') !== '' || url.search !== '' || url.username !== '' || url.password !== ''
+  );
 }

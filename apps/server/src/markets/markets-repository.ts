@@ -1,6 +1,8 @@
 import type { MarketCategory, Prediction } from '@pm/core/constants';
 import { MAX_ROW_ID } from '@pm/core/constants';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { PageCursor } from '@pm/core/contract/page-cursor';
+import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
 import { bets, markets } from '../db/schema.ts';
 
@@ -77,11 +79,19 @@ export async function addBetToMarketTotals(
   return row;
 }
 
-/** Spec §7: open markets newest first, optionally of one category. */
-export async function listOpenMarkets(
-  db: DbOrTx,
-  input: { category: MarketCategory | undefined; limit: number },
-): Promise<MarketRow[]> {
+/**
+ * Rows after `cursor` in (time desc, id desc) order. The server writes these times from its clock
+ * in whole milliseconds, the cursor's precision, so equal times fall to the id.
+ */
+function after(time: PgColumn, id: PgColumn, cursor: PageCursor | undefined): SQL | undefined {
+  if (!cursor) return undefined;
+  return or(lt(time, cursor.at), and(eq(time, cursor.at), lt(id, cursor.id)));
+}
+
+type MarketsPage = { category: MarketCategory | undefined; limit: number; cursor?: PageCursor };
+
+/** Spec §7: open markets newest first, optionally of one category, one page after `cursor`. */
+export async function listOpenMarkets(db: DbOrTx, input: MarketsPage): Promise<MarketRow[]> {
   return db
     .select()
     .from(markets)
@@ -89,22 +99,24 @@ export async function listOpenMarkets(
       and(
         inArray(markets.status, [...OPEN_STATUSES]),
         input.category ? eq(markets.category, input.category) : undefined,
+        after(markets.createdAt, markets.id, input.cursor),
       ),
     )
     .orderBy(desc(markets.createdAt), desc(markets.id))
     .limit(input.limit);
 }
 
-/** Spec §7: settled markets, most recently updated first (Previous Rounds). */
-export async function listSettledMarkets(
-  db: DbOrTx,
-  input: { category: MarketCategory | undefined; limit: number },
-): Promise<MarketRow[]> {
+/** Spec §7: settled markets, most recently updated first (Previous Rounds), one page after `cursor`. */
+export async function listSettledMarkets(db: DbOrTx, input: MarketsPage): Promise<MarketRow[]> {
   return db
     .select()
     .from(markets)
     .where(
-      and(eq(markets.status, 'settled'), input.category ? eq(markets.category, input.category) : undefined),
+      and(
+        eq(markets.status, 'settled'),
+        input.category ? eq(markets.category, input.category) : undefined,
+        after(markets.updatedAt, markets.id, input.cursor),
+      ),
     )
     .orderBy(desc(markets.updatedAt), desc(markets.id))
     .limit(input.limit);
@@ -131,15 +143,19 @@ export async function listMarketBets(db: DbOrTx, marketId: number, limit: number
     .limit(limit);
 }
 
-/** Spec §7 My bets: a wallet's bets with their market, newest first. `address` is lower-case. */
+/**
+ * Spec §7 My bets: a wallet's bets with their market, newest first, one page after `cursor`.
+ * `address` is lower-case.
+ */
 export async function listUserBets(
   db: DbOrTx,
-  address: string,
+  input: { address: string; limit: number; cursor?: PageCursor },
 ): Promise<Array<{ bet: BetRow; market: MarketRow }>> {
   return db
     .select({ bet: bets, market: markets })
     .from(bets)
     .innerJoin(markets, eq(markets.id, bets.marketId))
-    .where(eq(bets.userAddress, address))
-    .orderBy(desc(bets.createdAt), desc(bets.id));
+    .where(and(eq(bets.userAddress, input.address), after(bets.createdAt, bets.id, input.cursor)))
+    .orderBy(desc(bets.createdAt), desc(bets.id))
+    .limit(input.limit);
 }

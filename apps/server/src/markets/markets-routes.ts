@@ -36,8 +36,8 @@ export function registerMarketsRoutes(app: FastifyInstance, service: MarketsServ
     return { status: 201, body: { bet: toBetDto(bet), market: toMarketDto(market) } };
   });
 
-  defineRoute(app, ROUTES.userBets, async ({ params }) => ({
+  defineRoute(app, ROUTES.userBets, async ({ params, query }) => ({
     status: 200,
-    body: { bets: await service.listUserBets(params.address) },
+    body: await service.listUserBets(params.address, query),
   }));
 }

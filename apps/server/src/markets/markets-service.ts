@@ -7,7 +7,9 @@ import type {
   ListMarketsResponse,
   MarketDetailResponse,
 } from '@pm/core/contract/markets';
-import type { UserBet } from '@pm/core/contract/users';
+import { MARKETS_PAGE_MAX } from '@pm/core/contract/markets';
+import { decodePageCursor, encodePageCursor } from '@pm/core/contract/page-cursor';
+import { USER_BETS_PAGE_DEFAULT, type UserBetsQuery, type UserBetsResponse } from '@pm/core/contract/users';
 import { type CreatedMarket, createMarket, type MarketsServiceDeps } from './create-market.ts';
 import { type JoinedMarket, joinMarket } from './join-market.ts';
 import { toBetDto, toMarketDto, toUserBetDto } from './market-serializers.ts';
@@ -20,8 +22,8 @@ import {
   listUserBets,
 } from './markets-repository.ts';
 
-/** Spec §7 "select all": the open list is bounded only by the contract's largest page. */
-const OPEN_MARKETS_LIMIT = 200;
+/** Spec §7 "select all": the open list's first page is the contract's largest; more by cursor. */
+const OPEN_MARKETS_LIMIT = MARKETS_PAGE_MAX;
 /**
  * A market page lists at most this many bets, newest first. Totals and counts on the market stay
  * exact; the list is what a participant panel can show (a 100k-bet market would be megabytes).
@@ -36,17 +38,24 @@ export function createMarketsService(deps: MarketsServiceDeps) {
 
     async listMarkets(query: ListMarketsQuery): Promise<ListMarketsResponse> {
       const category = query.category === 'all' ? undefined : query.category;
-      const rows =
-        query.status === 'settled'
-          ? await listSettledMarkets(db, { category, limit: query.limit ?? SETTLED_MARKETS_LIMIT })
-          : await listOpenMarkets(db, { category, limit: query.limit ?? OPEN_MARKETS_LIMIT });
+      const settled = query.status === 'settled';
+      const limit = query.limit ?? (settled ? SETTLED_MARKETS_LIMIT : OPEN_MARKETS_LIMIT);
+      // One row more than the page tells whether another page follows.
+      const page = { category, limit: limit + 1, cursor: readCursor(query.cursor) };
+      const rows = settled ? await listSettledMarkets(db, page) : await listOpenMarkets(db, page);
+      const shown = rows.slice(0, limit);
+      const last = shown.at(-1);
+      const nextCursor =
+        rows.length > limit && last
+          ? encodePageCursor({ at: settled ? last.updatedAt : last.createdAt, id: last.id })
+          : null;
       const counts: Record<string, number> = { all: 0 };
       for (const name of MARKET_CATEGORIES) counts[name] = 0;
       for (const { category: name, count } of await countOpenMarketsByCategory(db)) {
         counts[name] = count;
         counts.all = (counts.all ?? 0) + count;
       }
-      return { markets: rows.map(toMarketDto), counts };
+      return { markets: shown.map(toMarketDto), counts, nextCursor };
     },
 
     async getMarket(id: number): Promise<MarketDetailResponse | null> {
@@ -56,11 +65,27 @@ export function createMarketsService(deps: MarketsServiceDeps) {
       return { market: toMarketDto(market), bets: bets.map(toBetDto) };
     },
 
-    async listUserBets(address: string): Promise<UserBet[]> {
-      const rows = await listUserBets(db, normalizeAddress(address));
-      return rows.map(({ bet, market }) => toUserBetDto(bet, market));
+    async listUserBets(address: string, query: UserBetsQuery): Promise<UserBetsResponse> {
+      const limit = query.limit ?? USER_BETS_PAGE_DEFAULT;
+      const rows = await listUserBets(db, {
+        address: normalizeAddress(address),
+        limit: limit + 1,
+        cursor: readCursor(query.cursor),
+      });
+      const shown = rows.slice(0, limit);
+      const last = shown.at(-1)?.bet;
+      return {
+        bets: shown.map(({ bet, market }) => toUserBetDto(bet, market)),
+        nextCursor:
+          rows.length > limit && last ? encodePageCursor({ at: last.createdAt, id: last.id }) : null,
+      };
     },
   };
+}
+
+/** The schema has checked the cursor already; this only turns it into its parts. */
+function readCursor(raw: string | undefined) {
+  return raw === undefined ? undefined : decodePageCursor(raw);
 }
 
 export type MarketsService = ReturnType<typeof createMarketsService>;

@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type { Clock } from '../chain/clock.ts';
 import type { PriceFeed, PriceReading } from './price-feed.ts';
 
-// The offline default feed (PRICE_FEED=simulated): a seeded random walk, labelled "Simulated" in
-// the UI. Tests and the e2e suite set its next value (setPrice), through POST /api/dev/price on
+// The offline default feed (PRICE_FEED=simulated): a random walk, labelled "Simulated" in
+// the UI, refused by the config off the local chain. Unless a test passes a seed, each start draws
+// its seed from crypto randomness, so nobody can replay the walk from the published prices
+// (security review F5). Tests and the e2e suite set its next value (setPrice), through POST /api/dev/price on
 // the local chain only.
 
 const DEFAULT_START = 600_00000000n; // 600 USD × 1e8
@@ -16,7 +19,7 @@ export type SimulatedFeed = PriceFeed & {
 };
 
 export function createSimulatedFeed(deps: { clock: Clock; seed?: number; start?: bigint }): SimulatedFeed {
-  const random = mulberry32(deps.seed ?? 0x5eed_b0b);
+  const random = mulberry32(deps.seed ?? randomBytes(4).readUInt32BE(0));
   let price = deps.start ?? DEFAULT_START;
   let next: bigint | undefined;
   let held = false;

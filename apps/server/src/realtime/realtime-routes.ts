@@ -1,27 +1,90 @@
-import type { FastifyInstance } from 'fastify';
+import type { ErrorBody, ErrorCode } from '@pm/core/contract/errors';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RealtimeHub } from './realtime-hub.ts';
 
 const HEARTBEAT_MS = 25_000;
 
-/** WS /api/realtime: pushes `{topic, id?}` after commit; clients refetch what changed. */
-export function registerRealtimeRoutes(app: FastifyInstance, hub: RealtimeHub): void {
-  app.get('/api/realtime', { websocket: true }, (socket) => {
-    const unsubscribe = hub.subscribe((message) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
-    });
-    // Keeps proxies from closing an idle socket and notices dead peers.
-    let alive = true;
-    socket.on('pong', () => {
-      alive = true;
-    });
-    const heartbeat = setInterval(() => {
-      if (!alive) return socket.terminate();
-      alive = false;
-      socket.ping();
-    }, HEARTBEAT_MS);
-    socket.on('close', () => {
-      clearInterval(heartbeat);
-      unsubscribe();
-    });
-  });
+/** WebSocket close codes (RFC 6455 §7.4.1). */
+const POLICY_VIOLATION = 1008;
+const TRY_AGAIN_LATER = 1013;
+
+export type RealtimeLimits = {
+  /** Browser origins besides the server's own (CORS_ORIGINS). */
+  allowedOrigins: readonly string[];
+  maxConnections: number;
+  maxConnectionsPerIp: number;
+};
+
+/**
+ * WS /api/realtime: pushes `{topic, id?}` after commit; clients refetch what changed. The channel
+ * is one-way, so a client that sends anything is closed (1008). Connections are capped per client
+ * address and in total, and a browser page of another origin may not subscribe (security review
+ * F12); the 4 KiB frame limit is set where the plugin is registered (app.ts).
+ */
+export function registerRealtimeRoutes(app: FastifyInstance, hub: RealtimeHub, limits: RealtimeLimits): void {
+  const perIp = new Map<string, number>();
+  let total = 0;
+  const isFull = (ip: string) =>
+    total >= limits.maxConnections || (perIp.get(ip) ?? 0) >= limits.maxConnectionsPerIp;
+
+  app.get(
+    '/api/realtime',
+    {
+      websocket: true,
+      // Before the upgrade: refused clients get a plain HTTP answer and never a socket.
+      preValidation: async (request, reply) => {
+        if (!isAllowedOrigin(request, limits.allowedOrigins))
+          return refuse(reply, 403, 'UNAUTHORIZED', 'This origin may not open the realtime channel.');
+        if (isFull(request.ip))
+          return refuse(reply, 429, 'RATE_LIMITED', 'Too many realtime connections from this address.');
+      },
+    },
+    (socket, request) => {
+      const ip = request.ip;
+      // Checked again here: upgrades in flight at once all passed preValidation.
+      if (isFull(ip)) return socket.close(TRY_AGAIN_LATER, 'too many connections');
+      total += 1;
+      perIp.set(ip, (perIp.get(ip) ?? 0) + 1);
+
+      const unsubscribe = hub.subscribe((message) => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+      });
+      socket.on('message', () => socket.close(POLICY_VIOLATION, 'this channel is server-to-client only'));
+      // Keeps proxies from closing an idle socket and drops peers that stopped answering pings.
+      let alive = true;
+      socket.on('pong', () => {
+        alive = true;
+      });
+      const heartbeat = setInterval(() => {
+        if (!alive) return socket.terminate();
+        alive = false;
+        socket.ping();
+      }, HEARTBEAT_MS);
+      socket.on('close', () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        total -= 1;
+        const left = (perIp.get(ip) ?? 1) - 1;
+        if (left > 0) perIp.set(ip, left);
+        else perIp.delete(ip);
+      });
+    },
+  );
+}
+
+/**
+ * Browsers always send Origin on a WebSocket upgrade, and cookies or not, a page of another site
+ * should not hold our sockets open. No Origin: not a browser (a bot could send any value anyway).
+ */
+function isAllowedOrigin(request: FastifyRequest, allowed: readonly string[]): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  if (allowed.includes(origin)) return true;
+  // Same origin: the page was served by this host (request.host honours a trusted proxy's X-Forwarded-Host).
+  return URL.canParse(origin) && new URL(origin).host === request.host;
+}
+
+function refuse(reply: FastifyReply, status: 403 | 429, code: ErrorCode, message: string) {
+  const body: ErrorBody = { error: { code, message } };
+  return reply.code(status).send(body);
 }

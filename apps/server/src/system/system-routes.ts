@@ -5,16 +5,27 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { buildOpenApiDocument } from '../http/openapi.ts';
+import { cacheFor } from './cache-for.ts';
 import { createVaultBalanceReader } from './vault-balance.ts';
+
+/**
+ * /api/health is free of rate limits (load balancers poll it), so it must cost next to nothing:
+ * the database and chain check runs at most this often, whatever the request rate (review F8).
+ */
+export const HEALTH_CHECK_EVERY_MS = 3_000;
 
 export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { config, database, chain, clock } = deps;
   const readVaultBalance = createVaultBalanceReader(chain, config.vault.address);
   const openApi = buildOpenApiDocument();
 
-  defineRoute(app, ROUTES.health, async () => {
+  const checkHealth = cacheFor(HEALTH_CHECK_EVERY_MS, async () => {
     await database.db.execute(sql`select 1`);
-    const blockNumber = await chain.getBlockNumber({ cacheTime: 0 });
+    return chain.getBlockNumber({ cacheTime: 0 });
+  });
+
+  defineRoute(app, ROUTES.health, async () => {
+    const blockNumber = await checkHealth();
     return {
       status: 200,
       body: {

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { PageCursorSchema } from './page-cursor.ts';
 import {
   AddressSchema,
   CategorySchema,
@@ -65,10 +66,15 @@ export const BetSchema = z.object({
 });
 export type Bet = z.infer<typeof BetSchema>;
 
+/** The largest page of markets one request can ask for. */
+export const MARKETS_PAGE_MAX = 200;
+
 export const ListMarketsQuerySchema = z.strictObject({
   category: z.optional(z.union([CategorySchema, z.literal('all')])),
   status: z.optional(z.enum(['open', 'settled'])),
-  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(200))),
+  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MARKETS_PAGE_MAX))),
+  /** The `nextCursor` of the page before. */
+  cursor: z.optional(PageCursorSchema),
 });
 export type ListMarketsQuery = z.infer<typeof ListMarketsQuerySchema>;
 
@@ -76,6 +82,8 @@ export const ListMarketsResponseSchema = z.object({
   markets: z.array(MarketSchema),
   /** Open markets per category, for the chips (spec §2 /predictions). */
   counts: z.record(z.string(), z.int()),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: z.nullable(z.string()),
 });
 export type ListMarketsResponse = z.infer<typeof ListMarketsResponseSchema>;
 

@@ -24,7 +24,12 @@ import {
   VoidMarketBodySchema,
 } from './operator.ts';
 import { PlaceOracleBetBodySchema, PlaceOracleBetResponseSchema, RoundsResponseSchema } from './oracle.ts';
-import { ClaimableResponseSchema, UserBetsResponseSchema, UserParamsSchema } from './users.ts';
+import {
+  ClaimableResponseSchema,
+  UserBetsQuerySchema,
+  UserBetsResponseSchema,
+  UserParamsSchema,
+} from './users.ts';
 import { PriceHistoryResponseSchema, PriceResponseSchema, VaultResponseSchema } from './vault.ts';
 
 export type RouteSpec = {
@@ -57,7 +62,7 @@ export const ROUTES = {
   listMarkets: {
     method: 'GET',
     path: '/api/markets',
-    summary: 'Open or settled markets',
+    summary: 'Open or settled markets, a page at a time',
     query: ListMarketsQuerySchema,
     responses: { 200: ListMarketsResponseSchema, 400: ErrorBodySchema },
   },
@@ -91,8 +96,9 @@ export const ROUTES = {
   userBets: {
     method: 'GET',
     path: '/api/users/:address/bets',
-    summary: "A wallet's market bets",
+    summary: "A wallet's market bets, newest first, a page at a time",
     params: UserParamsSchema,
+    query: UserBetsQuerySchema,
     responses: { 200: UserBetsResponseSchema, 400: ErrorBodySchema },
   },
   userClaimable: {

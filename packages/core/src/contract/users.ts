@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { BetSchema, MarketStatusSchema } from './markets.ts';
 import { OracleBetSchema } from './oracle.ts';
+import { PageCursorSchema } from './page-cursor.ts';
 import { AddressSchema, CategorySchema, IsoTimeSchema, WeiSchema } from './primitives.ts';
 
 export const UserParamsSchema = z.strictObject({ address: AddressSchema });
@@ -16,7 +17,22 @@ export const UserBetSchema = z.extend(BetSchema, {
 });
 export type UserBet = z.infer<typeof UserBetSchema>;
 
-export const UserBetsResponseSchema = z.object({ bets: z.array(UserBetSchema) });
+/** The default and the largest page of a wallet's bets. */
+export const USER_BETS_PAGE_DEFAULT = 100;
+export const USER_BETS_PAGE_MAX = 200;
+
+export const UserBetsQuerySchema = z.strictObject({
+  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(USER_BETS_PAGE_MAX))),
+  /** The `nextCursor` of the page before. */
+  cursor: z.optional(PageCursorSchema),
+});
+export type UserBetsQuery = z.infer<typeof UserBetsQuerySchema>;
+
+export const UserBetsResponseSchema = z.object({
+  bets: z.array(UserBetSchema),
+  /** Pass as `cursor` for the next page (older bets); null on the last page. */
+  nextCursor: z.nullable(z.string()),
+});
 export type UserBetsResponse = z.infer<typeof UserBetsResponseSchema>;
 
 export const ClaimableResponseSchema = z.object({

@@ -66,7 +66,8 @@ export function MyBetsList() {
       </Card>
     );
   }
-  if (bets.data.bets.length === 0) {
+  const list = bets.data.pages.flatMap((page) => page.bets);
+  if (list.length === 0) {
     return (
       <Card>
         <StatusMessage
@@ -83,17 +84,29 @@ export function MyBetsList() {
     );
   }
   return (
-    <ul className="flex flex-col gap-3">
-      {bets.data.bets.map((bet) => (
-        <BetRow
-          key={bet.id}
-          bet={bet}
-          language={language}
-          claiming={claim.isPending}
-          onClaim={() => claim.mutate({ userAddress: address, scope: 'markets', betId: bet.id })}
-        />
-      ))}
-    </ul>
+    <div className="flex flex-col gap-3">
+      <ul className="flex flex-col gap-3">
+        {list.map((bet) => (
+          <BetRow
+            key={bet.id}
+            bet={bet}
+            language={language}
+            claiming={claim.isPending}
+            onClaim={() => claim.mutate({ userAddress: address, scope: 'markets', betId: bet.id })}
+          />
+        ))}
+      </ul>
+      {bets.hasNextPage && (
+        <Button
+          variant="outline"
+          className="self-center"
+          disabled={bets.isFetchingNextPage}
+          onClick={() => void bets.fetchNextPage()}
+        >
+          {t('myBets.loadMore')}
+        </Button>
+      )}
+    </div>
   );
 }
 

@@ -1,0 +1,53 @@
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config/config.ts';
+
+/** Two years, the HSTS preload list's floor. */
+const HSTS = 'max-age=63072000; includeSubDomains';
+
+/**
+ * Security headers on every response, API and web app alike (security review F19), and CORS only
+ * for the configured origins. The built web app has no inline script, so scripts are 'self' only;
+ * the wallet talks to the chain through PUBLIC_RPC_URL (from /api/config),
+ * so that origin is the one outside connect-src allows.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+  const rpcOrigin = new URL(config.chain.publicRpcUrl).origin;
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      // Listed in full: helmet's defaults add upgrade-insecure-requests, which breaks plain-HTTP dev.
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        // Radix's dialogs lock page scroll by inserting a <style> element (react-remove-scroll)
+        // whose rules depend on the scrollbar width, so no hash fits. Style elements only: style
+        // attributes and every script stay 'self'. CSS cannot run code.
+        styleSrcElem: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        // 'self' covers the same-origin WebSocket (/api/realtime) in CSP level 3.
+        connectSrc: ["'self'", rpcOrigin],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // Sent below, only when the request came over TLS: HSTS on plain HTTP is meaningless, and on
+    // a dev host it would pin the browser to HTTPS.
+    strictTransportSecurity: false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+  // request.protocol reads X-Forwarded-Proto only from a trusted proxy (TRUST_PROXY).
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+  });
+  // No origin configured: no CORS headers, so browsers keep the API same-origin.
+  await app.register(fastifyCors, {
+    origin: config.http.corsOrigins.length > 0 ? config.http.corsOrigins : false,
+    methods: ['GET', 'POST'],
+  });
+}
