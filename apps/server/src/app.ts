@@ -10,7 +10,7 @@ import type { PublicClient } from 'viem';
 import type { Clock } from './chain/clock.ts';
 import type { Config } from './config/config.ts';
 import type { Database } from './db/client.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { answerFrameworkError, registerErrorHandling } from './http/error-handler.ts';
 import { registerLeaderboardRoutes } from './leaderboard/leaderboard-routes.ts';
 import { createRealtimeHub } from './realtime/realtime-hub.ts';
 import { registerRealtimeRoutes } from './realtime/realtime-routes.ts';
@@ -38,6 +38,7 @@ export async function createApp(
     // Behind one reverse proxy in production; rate limits then key on the client's address.
     trustProxy: true,
     bodyLimit: 64 * 1024,
+    frameworkErrors: answerFrameworkError,
   });
   registerErrorHandling(app);
   await app.register(fastifyRateLimit, {
