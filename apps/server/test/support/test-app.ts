@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { type AppDeps, createApp } from '../../src/app.ts';
 import { createChainClock } from '../../src/chain/clock.ts';
@@ -11,9 +12,13 @@ import { openTestDatabase } from './test-database.ts';
  * The whole server for an integration test file: a real Hardhat node, a real database (PGlite, or
  * PostgreSQL under TEST_DB=postgres), the real app with every feature, driven with `app.inject`.
  * Jobs do not run on their own: a test calls `runJobs()` to move the world one step.
- * The server clock follows chain time, so `advanceTime` moves deadlines for both.
+ * The server clock follows chain time, so `advanceTime` moves deadlines for both. A test that
+ * needs what the server logs (the fuzz suite reads the stack of each 5xx) passes its own logger.
  */
-export async function startTestApp(env: Record<string, string> = {}) {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { logger?: FastifyBaseLogger } = {},
+) {
   const chain = await startTestChain();
   const database = await openTestDatabase();
   const config = loadConfig({
@@ -25,7 +30,7 @@ export async function startTestApp(env: Record<string, string> = {}) {
   });
   const clock = createChainClock(chain.testClient);
   await clock.sync();
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const deps: AppDeps = { config, database, chain: chain.publicClient, clock };
   const features = createFeatures(deps, logger);
   const app = await createApp(deps, { logger, features: features.routes, rateLimitPerMinute: 100_000 });
