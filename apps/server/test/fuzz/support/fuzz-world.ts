@@ -1,4 +1,4 @@
-import { CreateMarketResponseSchema } from '@pm/core/contract/markets';
+import { CreateMarketResponseSchema, JoinMarketResponseSchema } from '@pm/core/contract/markets';
 import { OperatorNonceResponseSchema, operatorMessage, RoundsResponseSchema } from '@pm/core/contract/oracle';
 import { encodeIntent } from '@pm/core/intent';
 import { type Hash, parseEther, stringToHex } from 'viem';
@@ -43,9 +43,11 @@ export async function startFuzzWorld() {
 
   const create = await m.postCreate({ title: 'Fuzz', description: 'Will the fuzzer find a 5xx?' });
   if (create.response.statusCode !== 201) throw new Error(`create answered ${create.response.body}`);
-  const marketId = CreateMarketResponseSchema.parse(create.response.json()).market.id;
+  const created = CreateMarketResponseSchema.parse(create.response.json());
+  const marketId = created.market.id;
   const join = await m.postJoin(marketId, { player: 1, prediction: 'NO' });
   if (join.response.statusCode !== 201) throw new Error(`join answered ${join.response.body}`);
+  const joined = JoinMarketResponseSchema.parse(join.response.json());
 
   const bettor = m.player(2);
   const oracleAmount = parseEther('0.01');
@@ -96,7 +98,7 @@ export async function startFuzzWorld() {
     errors,
     marketId,
     epoch: live.epoch,
-    betIds: [1, 2],
+    betIds: [created.bet.id, joined.bet.id],
     txHashes,
     addresses,
     operator: {
