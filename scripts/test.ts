@@ -17,6 +17,8 @@ type Outcome = {
   passed: number;
   failed: number;
   note?: string;
+  /** Extra counts for the summary line (the fuzz suite's cases by status). */
+  detail?: string;
 };
 const outcomes: Outcome[] = [];
 
@@ -33,7 +35,7 @@ function run(
 }
 
 const VitestReportSchema = z.object({ numPassedTests: z.number(), numFailedTests: z.number() });
-function vitest(name: string, projects: string[], env: Record<string, string> = {}) {
+function vitest(name: string, projects: string[], env: Record<string, string> = {}): Outcome {
   const output = join(reports, `${name.replace(/\W+/g, '-')}.json`);
   const ok = run(
     name,
@@ -53,12 +55,42 @@ function vitest(name: string, projects: string[], env: Record<string, string> = 
     : undefined;
   const passed = report?.success ? report.data.numPassedTests : 0;
   const failed = report?.success ? report.data.numFailedTests : 0;
-  outcomes.push({
+  const outcome: Outcome = {
     name,
     status: ok ? 'passed' : 'failed',
     passed,
     failed: ok ? failed : Math.max(failed, 1),
-  });
+  };
+  outcomes.push(outcome);
+  return outcome;
+}
+
+// The fuzz suite writes its totals (apps/server/test/fuzz/global-setup.ts); they go in the summary.
+const FuzzSummarySchema = z.object({
+  cases: z.number(),
+  status2xx: z.number(),
+  status4xx: z.number(),
+  status5xx: z.number(),
+  wsCases: z.number(),
+  violations: z.number(),
+});
+function fuzz() {
+  const summaryFile = join(reports, 'fuzz-summary.json');
+  const outcome = vitest('fuzz', ['fuzz'], { TEST_DB: 'pglite', FUZZ_SUMMARY_FILE: summaryFile });
+  const summary = existsSync(summaryFile)
+    ? FuzzSummarySchema.safeParse(JSON.parse(readFileSync(summaryFile, 'utf8')))
+    : undefined;
+  if (summary?.success) {
+    const s = summary.data;
+    outcome.detail =
+      `${s.cases + s.wsCases} cases, ${s.status4xx} 4xx, ${s.status2xx} 2xx, ${s.status5xx} 5xx, ` +
+      `${s.wsCases} WebSocket; ${s.violations} violations`;
+  } else {
+    // Passing without counts would hide that nothing was fuzzed.
+    outcome.status = 'failed';
+    outcome.failed = Math.max(outcome.failed, 1);
+    outcome.detail = 'no fuzz counts were written';
+  }
 }
 
 function step(name: string, command: string, args: string[]) {
@@ -76,6 +108,7 @@ step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 step('lint', 'npx', ['biome', 'check', '.']);
 vitest('unit (core, web)', ['core', 'web']);
 vitest('integration on PGlite', ['server'], { TEST_DB: 'pglite' });
+fuzz();
 if (process.env.DATABASE_URL) {
   vitest('integration on PostgreSQL', ['server'], { TEST_DB: 'postgres' });
 } else {
@@ -113,7 +146,10 @@ if (existsSync(CHROMIUM_PATH)) {
 
 console.log('\n━━ summary ━━');
 for (const o of outcomes) {
-  const counts = o.status === 'skipped' ? o.note : `${o.passed} passed, ${o.failed} failed`;
+  const counts =
+    o.status === 'skipped'
+      ? o.note
+      : `${o.passed} passed, ${o.failed} failed${o.detail ? ` (${o.detail})` : ''}`;
   console.log(`  ${o.status.toUpperCase().padEnd(8)} ${o.name.padEnd(28)} ${counts}`);
 }
 const passed = outcomes.reduce((sum, o) => sum + o.passed, 0);

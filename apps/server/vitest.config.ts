@@ -1,4 +1,4 @@
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 
 // Integration tests boot a real Hardhat node and a real database per file; keep two files at once
 // on our two cores, and give the boot (PGlite ~2.5 s, Hardhat ~1 s) room.
@@ -6,6 +6,8 @@ export default defineProject({
   test: {
     name: 'server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The fuzz suite is its own project (vitest.fuzz.config.ts): run once, as its own step.
+    exclude: [...configDefaults.exclude, 'test/fuzz/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

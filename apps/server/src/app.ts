@@ -4,7 +4,7 @@ import type { PublicClient } from 'viem';
 import type { Clock } from './chain/clock.ts';
 import type { Config } from './config/config.ts';
 import type { Database } from './db/client.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { answerFrameworkError, registerErrorHandling } from './http/error-handler.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { serveWebApp } from './http/serve-web-app.ts';
@@ -48,6 +48,7 @@ export async function createApp(
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     trustProxy: trustProxyHops(config.http.trustProxy),
     bodyLimit: 64 * 1024,
+    frameworkErrors: answerFrameworkError,
   });
   registerErrorHandling(app);
   await registerSecurityHeaders(app, config);

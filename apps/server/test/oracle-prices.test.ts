@@ -51,6 +51,15 @@ describe('BNB price endpoints', () => {
     expect((await setPrice({ usd: '612.34', extra: 1 })).statusCode).toBe(400);
   });
 
+  test('the dev price control refuses a zero price and one too large to store, with 400 not 500', async () => {
+    for (const usd of ['0', '00', '0.00000000', '1'.repeat(31)]) {
+      const response = await setPrice({ usd });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe('VALIDATION_FAILED');
+    }
+    expect((await setPrice({ usd: '9'.repeat(30) })).statusCode).toBe(200);
+  });
+
   test('the history of the last hour is thinned to one point per 30 s, oldest first', async () => {
     for (let i = 0; i < 5; i++) {
       await t.advanceTime(20);

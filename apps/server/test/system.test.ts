@@ -42,6 +42,31 @@ describe('system endpoints', () => {
     });
   });
 
+  test('a path the router cannot decode answers 400 in the error shape', async () => {
+    for (const url of ['/api/markets/%zz', '/api/users/%E0%A4/bets', '/api/markets/%/bets']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        error: { code: 'BAD_REQUEST', message: 'The request path is not a valid URL.' },
+      });
+    }
+  });
+
+  test('a path parameter over the length limit answers 414 in the error shape', async () => {
+    const response = await t.app.inject({ method: 'GET', url: `/api/markets/${'1'.repeat(200)}` });
+    expect(response.statusCode).toBe(414);
+    expect(response.json()).toEqual({
+      error: { code: 'BAD_REQUEST', message: 'A path parameter is too long.' },
+    });
+  });
+
+  test('a plain GET on the realtime socket answers 426 in the error shape', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/realtime' });
+    expect(response.statusCode).toBe(426);
+    expect(response.headers.upgrade).toBe('websocket');
+    expect(response.json().error.code).toBe('BAD_REQUEST');
+  });
+
   test('malformed JSON answers 400 BAD_REQUEST', async () => {
     const response = await t.app.inject({
       method: 'POST',

@@ -17,6 +17,8 @@ const HISTORY_WINDOW_MS = 3600_000;
 const HISTORY_BUCKET_S = 30;
 /** No new sample for three intervals: the feed is failing and what we serve is its last good value. */
 const STALE_AFTER_MS = 3 * SAMPLE_EVERY_MS;
+/** 10^38: the first 1e8-scaled price that does not fit price_samples.price, NUMERIC(38,0). */
+const MAX_STORED_PRICE = 10n ** 38n;
 
 /** Dev only: registered when the chain is local (31337), never in production. */
 export const DEV_SET_PRICE_ROUTE = {
@@ -76,7 +78,13 @@ export function registerPriceRoutes(
           status: 409,
         });
       }
-      prices.simulated.setPrice(parseUsdPrice(body.usd), { hold: body.hold ?? true });
+      const price = parseUsdPrice(body.usd);
+      // price_samples.price is NUMERIC(38,0) of 1e8-scaled USD, and the feed refuses 0: refuse here
+      // what would otherwise fail as a 500 further down (found by test/fuzz).
+      if (price <= 0n || price >= MAX_STORED_PRICE) {
+        throw new AppError('VALIDATION_FAILED', 'usd: must be above 0 and below 10^30');
+      }
+      prices.simulated.setPrice(price, { hold: body.hold ?? true });
       const reading = await prices.sampler.sampleNow();
       const sample = await latestPriceSample(database.db, source);
       if (!reading || !sample) throw new AppError('PRICE_UNAVAILABLE');

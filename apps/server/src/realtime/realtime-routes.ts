@@ -1,5 +1,6 @@
 import type { ErrorBody, ErrorCode } from '@pm/core/contract/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../http/app-error.ts';
 import type { RealtimeHub } from './realtime-hub.ts';
 
 const HEARTBEAT_MS = 25_000;
@@ -27,19 +28,22 @@ export function registerRealtimeRoutes(app: FastifyInstance, hub: RealtimeHub, l
   const isFull = (ip: string) =>
     total >= limits.maxConnections || (perIp.get(ip) ?? 0) >= limits.maxConnectionsPerIp;
 
-  app.get(
-    '/api/realtime',
-    {
-      websocket: true,
-      // Before the upgrade: refused clients get a plain HTTP answer and never a socket.
-      preValidation: async (request, reply) => {
-        if (!isAllowedOrigin(request, limits.allowedOrigins))
-          return refuse(reply, 403, 'UNAUTHORIZED', 'This origin may not open the realtime channel.');
-        if (isFull(request.ip))
-          return refuse(reply, 429, 'RATE_LIMITED', 'Too many realtime connections from this address.');
-      },
+  app.route({
+    method: 'GET',
+    url: '/api/realtime',
+    // Before the upgrade: refused clients get a plain HTTP answer and never a socket.
+    preValidation: async (request, reply) => {
+      if (!isAllowedOrigin(request, limits.allowedOrigins))
+        return refuse(reply, 403, 'UNAUTHORIZED', 'This origin may not open the realtime channel.');
+      if (isFull(request.ip))
+        return refuse(reply, 429, 'RATE_LIMITED', 'Too many realtime connections from this address.');
     },
-    (socket, request) => {
+    // A plain GET (no upgrade) gets the API's error shape, not the plugin's empty 404 (test/fuzz).
+    handler: async (_request, reply) => {
+      reply.header('upgrade', 'websocket');
+      throw new AppError('BAD_REQUEST', 'This endpoint speaks WebSocket only.', { status: 426 });
+    },
+    wsHandler: (socket, request) => {
       const ip = request.ip;
       // Checked again here: upgrades in flight at once all passed preValidation.
       if (isFull(ip)) return socket.close(TRY_AGAIN_LATER, 'too many connections');
@@ -69,7 +73,7 @@ export function registerRealtimeRoutes(app: FastifyInstance, hub: RealtimeHub, l
         else perIp.delete(ip);
       });
     },
-  );
+  });
 }
 
 /**

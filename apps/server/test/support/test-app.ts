@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import type { PublicClient } from 'viem';
 import { type AppDeps, createApp } from '../../src/app.ts';
@@ -12,13 +13,15 @@ import { openTestDatabase } from './test-database.ts';
  * The whole server for an integration test file: a real Hardhat node, a real database (PGlite, or
  * PostgreSQL under TEST_DB=postgres), the real app with every feature, driven with `app.inject`.
  * Jobs do not run on their own: a test calls `runJobs()` to move the world one step.
- * The server clock follows chain time, so `advanceTime` moves deadlines for both.
+ * The server clock follows chain time, so `advanceTime` moves deadlines for both. A test that
+ * needs what the server logs (the fuzz suite reads the stack of each 5xx) passes its own logger.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
   options: {
     /** The server's RPC client, given the node's URL (e.g. one with faults at hand); default a plain one. */
     chainClient?: (rpcUrl: string) => PublicClient;
+    logger?: FastifyBaseLogger;
   } = {},
 ) {
   const chain = await startTestChain();
@@ -32,7 +35,7 @@ export async function startTestApp(
   });
   const clock = createChainClock(chain.testClient);
   await clock.sync();
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const deps: AppDeps = {
     config,
     database,
