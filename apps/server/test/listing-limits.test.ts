@@ -1,6 +1,13 @@
 import { ListMarketsResponseSchema } from '@pm/core/contract/markets';
-import { USER_BETS_PAGE_DEFAULT, UserBetsResponseSchema } from '@pm/core/contract/users';
+import {
+  CLAIMABLE_LIST_MAX,
+  ClaimableResponseSchema,
+  USER_BETS_PAGE_DEFAULT,
+  UserBetsResponseSchema,
+} from '@pm/core/contract/users';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bets } from '../src/db/schema.ts';
 import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
@@ -129,5 +136,27 @@ describe('the market board', () => {
     );
     expect([...first.markets, ...second.markets].map((market) => market.id)).toEqual([...ids].reverse());
     expect(second.nextCursor).toBeNull();
+  });
+});
+
+describe('claimable winnings', () => {
+  test('The list is capped; the total and the count still cover every claimable bet', async () => {
+    const user = '0x00000000000000000000000000000000000000c1';
+    const many = CLAIMABLE_LIST_MAX + 5;
+    const { marketId } = await insertMarketWithBets(t.db, {
+      status: 'settled',
+      bets: Array.from({ length: many }, () => ({ ...stake, prediction: 'YES' as const, user })),
+    });
+    // Each bet won a profit of 0.001 BNB: claimable = stake + profit.
+    await t.db
+      .update(bets)
+      .set({ status: 'won', payoutAmount: 1_000_000_000_000_000n })
+      .where(eq(bets.marketId, marketId));
+    const response = await get(`/api/users/${user}/claimable`);
+    expect(response.statusCode).toBe(200);
+    const claimable = ClaimableResponseSchema.parse(response.json());
+    expect(claimable.markets.bets).toHaveLength(CLAIMABLE_LIST_MAX);
+    expect(claimable.markets.count).toBe(many);
+    expect(claimable.markets.totalWei).toBe((BigInt(many) * 11_000_000_000_000_000n).toString());
   });
 });

@@ -1,7 +1,9 @@
 import { normalizeAddress } from '@pm/core/address';
-import type { ClaimableResponse } from '@pm/core/contract/users';
-import { and, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { CLAIMABLE_LIST_MAX, type ClaimableResponse } from '@pm/core/contract/users';
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
+import { queryRows } from '../db/query-rows.ts';
 import { bets, markets, oracleBets, oracleRounds } from '../db/schema.ts';
 import { toUserBetDto } from '../markets/market-serializers.ts';
 import { toWireOracleBet } from '../oracle/oracle-rounds.ts';
@@ -24,7 +26,8 @@ export async function readClaimable(db: DbOrTx, rawAddress: string): Promise<Cla
         inArray(bets.status, ['won', 'refunded']),
       ),
     )
-    .orderBy(desc(bets.createdAt));
+    .orderBy(desc(bets.createdAt))
+    .limit(CLAIMABLE_LIST_MAX);
   const roundRows = await db
     .select({ bet: oracleBets, result: oracleRounds.result })
     .from(oracleBets)
@@ -37,22 +40,46 @@ export async function readClaimable(db: DbOrTx, rawAddress: string): Promise<Cla
         gt(oracleBets.payoutAmount, 0n),
       ),
     )
-    .orderBy(desc(oracleBets.createdAt));
+    .orderBy(desc(oracleBets.createdAt))
+    .limit(CLAIMABLE_LIST_MAX);
 
-  let marketsWei = 0n;
-  for (const { bet } of marketRows)
-    marketsWei += bet.amount + (bet.status === 'won' ? (bet.payoutAmount ?? 0n) : 0n);
-  let oracleWei = 0n;
-  for (const { bet } of roundRows) oracleWei += bet.payoutAmount ?? 0n;
+  // The totals cover every claimable bet, not only the listed ones (review F18: lists are capped).
+  const [totals] = await queryRows(
+    db,
+    sql`select
+          (select coalesce(sum(b.amount + case when b.status = 'won' then coalesce(b.payout_amount, 0) else 0 end), 0)
+             from bets b join markets m on m.id = b.market_id
+            where b.user_address = ${address} and b.payout_id is null and m.status = 'settled'
+              and b.status in ('won', 'refunded')) as markets_wei,
+          (select count(*) from bets b join markets m on m.id = b.market_id
+            where b.user_address = ${address} and b.payout_id is null and m.status = 'settled'
+              and b.status in ('won', 'refunded')) as markets_count,
+          (select coalesce(sum(payout_amount), 0) from oracle_bets
+            where user_address = ${address} and payout_id is null and claimed = false and payout_amount > 0) as oracle_wei,
+          (select count(*) from oracle_bets
+            where user_address = ${address} and payout_id is null and claimed = false and payout_amount > 0) as oracle_count`,
+    TotalsSchema,
+  );
+  const marketsWei = totals?.markets_wei ?? 0n;
+  const oracleWei = totals?.oracle_wei ?? 0n;
 
   return {
     markets: {
       totalWei: marketsWei.toString(),
+      count: totals?.markets_count ?? 0,
       bets: marketRows.map(({ bet, market }) => toUserBetDto(bet, market)),
     },
     oracle: {
       totalWei: oracleWei.toString(),
+      count: totals?.oracle_count ?? 0,
       bets: roundRows.map(({ bet, result }) => toWireOracleBet(bet, result)),
     },
   };
 }
+
+const TotalsSchema = z.object({
+  markets_wei: z.coerce.bigint(),
+  markets_count: z.coerce.number(),
+  oracle_wei: z.coerce.bigint(),
+  oracle_count: z.coerce.number(),
+});

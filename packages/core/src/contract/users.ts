@@ -35,8 +35,11 @@ export const UserBetsResponseSchema = z.object({
 });
 export type UserBetsResponse = z.infer<typeof UserBetsResponseSchema>;
 
+/** The most claimable bets of each game listed in one answer (newest first); totals count them all. */
+export const CLAIMABLE_LIST_MAX = 200;
+
 export const ClaimableResponseSchema = z.object({
-  markets: z.object({ totalWei: WeiSchema, bets: z.array(UserBetSchema) }),
-  oracle: z.object({ totalWei: WeiSchema, bets: z.array(OracleBetSchema) }),
+  markets: z.object({ totalWei: WeiSchema, count: z.int(), bets: z.array(UserBetSchema) }),
+  oracle: z.object({ totalWei: WeiSchema, count: z.int(), bets: z.array(OracleBetSchema) }),
 });
 export type ClaimableResponse = z.infer<typeof ClaimableResponseSchema>;

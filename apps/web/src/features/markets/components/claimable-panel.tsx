@@ -38,7 +38,7 @@ export function ClaimablePanel({ betId }: { betId?: number }) {
   if (!wallet.isConnected || !wallet.address) return null;
   const address = wallet.address;
   const total = BigInt(claimable.data?.markets.totalWei ?? '0');
-  const count = claimable.data?.markets.bets.length ?? 0;
+  const count = claimable.data?.markets.count ?? 0;
   return (
     <Card className="p-4">
       <section aria-labelledby="claimable-title" className="flex flex-col gap-2">
