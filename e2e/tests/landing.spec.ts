@@ -58,7 +58,7 @@ test('The info tooltip opens after the 700 ms delay, not before', async ({ page 
   await page.getByRole('button', { name: 'About Predictions' }).hover();
   await page.waitForTimeout(400);
   await expect(page.getByRole('tooltip')).toHaveCount(0);
-  await expect(page.getByRole('tooltip')).toContainText('AI judges the outcome');
+  await expect(page.getByRole('tooltip')).toContainText('AI model judges the outcome');
 });
 
 test('The info tooltip opens at once on keyboard focus and closes with Escape', async ({ page }) => {
@@ -68,8 +68,8 @@ test('The info tooltip opens at once on keyboard focus and closes with Escape', 
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Tab');
   await expect(info).toBeFocused();
-  await expect(page.getByRole('tooltip')).toContainText('AI judges the outcome');
-  await expect(info).toHaveAccessibleDescription(/AI judges the outcome/);
+  await expect(page.getByRole('tooltip')).toContainText('AI model judges the outcome');
+  await expect(info).toHaveAccessibleDescription(/AI model judges the outcome/);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('tooltip')).toHaveCount(0);
   await expect(info).toBeFocused();
