@@ -55,7 +55,7 @@ export async function runChaosRound(deps: RoundDeps, round: number): Promise<Rou
   deps.log('  quiescing');
   const quiet = await quiesce({ ...deps, timeoutMs: deps.quiesceTimeoutMs });
   deps.log(
-    `  ${quiet.quiet ? 'quiet' : quiet.stalled ? 'STALLED (no progress for 30 s)' : 'NOT quiet'} after ${Math.round(quiet.waitedMs / 1000)} s${quiet.waitingFor.length ? `: ${quiet.waitingFor.join(', ')}` : ''}`,
+    `  ${quiet.quiet ? 'quiet' : quiet.stalled ? 'STALLED (no progress for 20 s)' : 'NOT quiet'} after ${Math.round(quiet.waitedMs / 1000)} s${quiet.waitingFor.length ? `: ${quiet.waitingFor.join(', ')}` : ''}`,
   );
   await deps.ledger.sync();
   const snapshot = await deps.db.snapshot();

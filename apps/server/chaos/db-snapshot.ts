@@ -121,11 +121,19 @@ export function createDbReader(url: string) {
         dbNow: now?.now ?? new Date(),
       };
     },
-    /** The round open for bets now (as the traffic sees it), else the next one. */
-    async bettableEpoch(): Promise<number | null> {
+    /** The live round whose lock is at least `marginS` of chain time away, if any. */
+    async liveEpoch(chainNowS: number, marginS: number): Promise<number | null> {
       const [row] = await rows(
         z.object({ epoch: z.coerce.number() }),
-        "select epoch from oracle_rounds where status in ('live', 'upcoming') order by (status = 'live') desc, epoch limit 1",
+        `select epoch from oracle_rounds where status = 'live' and lock_time > to_timestamp(${Math.floor(chainNowS) + marginS}) order by epoch limit 1`,
+      );
+      return row?.epoch ?? null;
+    },
+    /** The next round to open, for a bet placed too early (it is refused and refunded). */
+    async upcomingEpoch(): Promise<number | null> {
+      const [row] = await rows(
+        z.object({ epoch: z.coerce.number() }),
+        "select epoch from oracle_rounds where status in ('live', 'upcoming') order by epoch limit 1",
       );
       return row?.epoch ?? null;
     },

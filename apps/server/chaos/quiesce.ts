@@ -17,7 +17,7 @@ const ClaimableSchema = z.object({
 export type QuiesceResult = { quiet: boolean; stalled: boolean; waitedMs: number; waitingFor: string[] };
 
 /** Nothing changed in what is pending for this long: it is stuck, not slow. */
-const STALL_MS = 30_000;
+const STALL_MS = 20_000;
 
 export async function quiesce(deps: {
   db: DbReader;

@@ -35,7 +35,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '20' },
     seed: { type: 'string' },
     out: { type: 'string', default: join(ROOT, '.data/chaos/chaos-result.json') },
-    'quiesce-timeout-s': { type: 'string', default: '90' },
+    'quiesce-timeout-s': { type: 'string', default: '60' },
   },
 });
 const rounds = Number.parseInt(args.rounds, 10);

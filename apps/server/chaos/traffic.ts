@@ -148,8 +148,19 @@ export function createTraffic(deps: TrafficDeps) {
     await post(label, mode, `/api/markets/${marketId}/bets`, body, ipOf(player));
   }
 
+  /** Like a user on the oracle page: wait (bounded) for a round open for bets. */
+  async function bettableEpoch(): Promise<number> {
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      const live = await deps.db.liveEpoch(await deps.chain.chainNowS(), 3);
+      if (live !== null) return live;
+      await sleep(500);
+    }
+    return (await deps.db.upcomingEpoch()) ?? 1;
+  }
+
   async function oracle(player: Player, label: string, value: bigint) {
-    const epoch = (await deps.db.bettableEpoch()) ?? 1;
+    const epoch = await bettableEpoch();
     const position = random.pick(['bull', 'bear'] as const);
     const hash = await pay(player, value, encodeIntent({ kind: 'round', epoch, position }));
     if (!hash) return;
@@ -221,7 +232,7 @@ export function createTraffic(deps: TrafficDeps) {
      */
     async reorgBet(): Promise<string> {
       const marketId = await someMarket();
-      const epoch = await deps.db.bettableEpoch();
+      const epoch = marketId === null ? await bettableEpoch() : null;
       const player = random.pick(deps.chain.players);
       const waitMs = random.int(300, 1500);
       // A market bet when one is open, else an oracle bet: the same verification path either way.
