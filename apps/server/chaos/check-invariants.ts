@@ -218,7 +218,8 @@ export function checkInvariants(input: InvariantInput): InvariantReport {
   for (const bet of snapshot.bets) {
     const owed = owedMarket.get(bet.id);
     addOwed(bet.payout_id, owed);
-    if (owed !== undefined && bet.status !== 'claimed' && bet.payout_id === null)
+    // Unpaid: owed something and not claimed, whether no payout was made or it never confirmed.
+    if (owed !== undefined && bet.status !== 'claimed')
       check(
         owed === 0n,
         2,
@@ -258,7 +259,7 @@ export function checkInvariants(input: InvariantInput): InvariantReport {
         `round-amount:${bet.id}`,
         () => `oracle bet ${bet.id} stores ${bet.payout_amount} wei, the pools say ${owed}`,
       );
-      if (!bet.claimed && bet.payout_id === null)
+      if (!bet.claimed)
         check(
           owed === 0n,
           2,

@@ -65,8 +65,16 @@ export async function startRpcFaultProxy(options: { upstream: string; random: Ra
         );
         return JSON.parse(text);
       }
-      case 'eth_getTransactionReceipt':
-        return answer(null);
+      case 'eth_getTransactionReceipt': {
+        // It has what was mined up to its own head, and nothing after.
+        const { text } = await forward(JSON.stringify(request));
+        const receipt = z
+          .object({ result: z.object({ blockNumber: z.string() }).nullable() })
+          .safeParse(JSON.parse(text));
+        const minedAt =
+          receipt.success && receipt.data.result ? BigInt(receipt.data.result.blockNumber) : null;
+        return minedAt !== null && minedAt > (await head()) ? answer(null) : JSON.parse(text);
+      }
       default:
         return undefined;
     }
