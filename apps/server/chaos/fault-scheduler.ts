@@ -15,6 +15,24 @@ export const FAULT_KINDS = [
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
+/** `--faults kill,rpc,postgres,reorg` (or `all`, or `none`): which kinds a run injects. */
+export function parseFaultKinds(text: string): FaultKind[] {
+  if (text === 'all') return [...FAULT_KINDS];
+  if (text === 'none') return [];
+  const wanted = text.split(',').map((part) => part.trim());
+  const kinds = FAULT_KINDS.filter((kind) =>
+    wanted.some(
+      (part) =>
+        kind === part ||
+        kind.startsWith(`${part} `) ||
+        (part === 'kill' && kind === 'kill -9') ||
+        (part === 'postgres' && kind === 'postgres outage'),
+    ),
+  );
+  if (kinds.length === 0) throw new Error(`--faults ${text}: none of ${FAULT_KINDS.join(', ')}`);
+  return kinds;
+}
+
 export type FaultLog = { at: string; round: number; kind: FaultKind; detail: string };
 
 export function createFaultScheduler(deps: {
@@ -24,11 +42,13 @@ export function createFaultScheduler(deps: {
   pg: PgFaultProxy;
   reorg: () => Promise<string>;
   log: (line: string) => void;
+  /** The kinds to inject (all by default; none for a baseline run). */
+  kinds: readonly FaultKind[];
 }) {
   const { random } = deps;
   const injected = new Map<FaultKind, number>(FAULT_KINDS.map((kind) => [kind, 0]));
   const history: FaultLog[] = [];
-  const notYet = new Set<FaultKind>(FAULT_KINDS);
+  const notYet = new Set<FaultKind>(deps.kinds);
   let running: Promise<void> | null = null;
   let stopping = false;
   const harnessErrors: string[] = [];
@@ -69,7 +89,7 @@ export function createFaultScheduler(deps: {
       notYet.delete(kind);
       return kind;
     }
-    return random.pick(FAULT_KINDS);
+    return random.pick(deps.kinds);
   }
 
   return {
@@ -79,6 +99,7 @@ export function createFaultScheduler(deps: {
     /** Injects faults until `stop`: a pause of 0.5–3 s, then one fault. */
     start(round: number) {
       stopping = false;
+      if (deps.kinds.length === 0) return;
       running = (async () => {
         while (!stopping) {
           await sleep(random.int(500, 3000));

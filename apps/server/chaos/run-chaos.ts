@@ -12,7 +12,7 @@ import { type ChaosDatabase, createChaosDatabase } from './chaos-database.ts';
 import { type ChaosResult, collectViolations, lostText, printResult, tallyToJson } from './chaos-report.ts';
 import { type RoundOutcome, runChaosRound } from './chaos-round.ts';
 import { createDbReader, type DbReader } from './db-snapshot.ts';
-import { createFaultScheduler } from './fault-scheduler.ts';
+import { createFaultScheduler, parseFaultKinds } from './fault-scheduler.ts';
 import { type PgFaultProxy, startPgFaultProxy } from './pg-fault-proxy.ts';
 import { createRandom } from './prng.ts';
 import { type RpcFaultProxy, startRpcFaultProxy } from './rpc-fault-proxy.ts';
@@ -36,14 +36,20 @@ const { values: args } = parseArgs({
     seed: { type: 'string' },
     out: { type: 'string', default: join(ROOT, '.data/chaos/chaos-result.json') },
     'quiesce-timeout-s': { type: 'string', default: '60' },
+    faults: { type: 'string', default: 'all' },
+    'no-attacks': { type: 'boolean', default: false },
   },
 });
 const rounds = Number.parseInt(args.rounds, 10);
 const seed = args.seed === undefined ? randomInt(1, 2 ** 31 - 1) : Number.parseInt(args.seed, 10);
 if (!Number.isSafeInteger(rounds) || rounds < 1 || !Number.isSafeInteger(seed)) {
-  process.stderr.write('usage: run-chaos.ts [--rounds N] [--seed S] [--out result.json]\n');
+  process.stderr.write(
+    'usage: run-chaos.ts [--rounds N] [--seed S] [--out result.json] [--faults all|none|kill,rpc,postgres,reorg] [--no-attacks]\n',
+  );
   process.exit(2);
 }
+const faultKinds = parseFaultKinds(args.faults);
+const attacks = !args['no-attacks'];
 const outFile = resolve(args.out);
 const logFile = join(dirname(outFile), `server-${seed}.log`);
 mkdirSync(dirname(outFile), { recursive: true });
@@ -130,6 +136,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 async function main(): Promise<ChaosResult> {
   const random = createRandom(seed);
   log(`chaos: seed ${seed}, ${rounds} rounds (replay with --seed ${seed})`);
+  log(`faults: ${faultKinds.join(', ') || 'none'}; attacker payments: ${attacks ? 'yes' : 'no'}`);
 
   chainNode = await startLocalChain();
   rpcProxy = await startRpcFaultProxy({ upstream: chainNode.rpcUrl, random: random.fork('rpc') });
@@ -194,6 +201,7 @@ async function main(): Promise<ChaosResult> {
     random: random.fork('traffic'),
     tally,
     confirmations: CONFIRMATIONS,
+    attacks,
   });
   const faults = createFaultScheduler({
     random: random.fork('faults'),
@@ -202,6 +210,7 @@ async function main(): Promise<ChaosResult> {
     pg: pgProxy,
     reorg: () => traffic.reorgBet(),
     log,
+    kinds: faultKinds,
   });
 
   const outcomes: RoundOutcome[] = [];

@@ -25,6 +25,8 @@ export type TrafficDeps = {
   tally: Tally;
   /** The server's CONFIRMATIONS: a reorg mines this many blocks over the reverted payment. */
   confirmations: number;
+  /** The attacker's payments (0 wei, 1 wei to an id beyond int4); off for a baseline run. */
+  attacks: boolean;
 };
 
 type Player = ChainTools['players'][number];
@@ -56,10 +58,13 @@ function pickMode(random: Random): PostMode {
   return roll < 0.7 ? 'once' : roll < 0.82 ? 'twice' : roll < 0.92 ? 'never' : 'retry';
 }
 
-function pickAction(random: Random): Action {
-  const total = ACTIONS.reduce((sum, [, weight]) => sum + weight, 0);
+const ATTACKS: ReadonlySet<Action> = new Set(['poison', 'hugeId']);
+
+function pickAction(random: Random, attacks: boolean): Action {
+  const actions = ACTIONS.filter(([action]) => attacks || !ATTACKS.has(action));
+  const total = actions.reduce((sum, [, weight]) => sum + weight, 0);
   let roll = random.next() * total;
-  for (const [action, weight] of ACTIONS) {
+  for (const [action, weight] of actions) {
     roll -= weight;
     if (roll < 0) return action;
   }
@@ -211,9 +216,12 @@ export function createTraffic(deps: TrafficDeps) {
       const players = deps.chain.players;
       const creators = players.slice(0, random.int(1, 2));
       await Promise.all(creators.map((player) => create(player, round)));
-      const plans = players.map(() => Array.from({ length: random.int(4, 7) }, () => pickAction(random)));
+      const plans = players.map(() =>
+        Array.from({ length: random.int(4, 7) }, () => pickAction(random, deps.attacks)),
+      );
       if (options.everySpecial) {
-        for (const [index, action] of SPECIAL_ACTIONS.entries()) plans[index % plans.length]?.push(action);
+        const specials = SPECIAL_ACTIONS.filter((action) => deps.attacks || !ATTACKS.has(action));
+        for (const [index, action] of specials.entries()) plans[index % plans.length]?.push(action);
       }
       await Promise.all(
         players.map(async (player, index) => {
