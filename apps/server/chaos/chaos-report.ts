@@ -12,6 +12,8 @@ export type ChaosResult = {
   status: 'passed' | 'failed' | 'skipped';
   note?: string;
   seed: number;
+  /** The options to replay this run with, beside the seed. */
+  replay: string;
   roundsPlanned: number;
   roundsRun: number;
   /** Rounds whose invariants all held / did not. */
@@ -59,9 +61,7 @@ export function tallyToJson(tally: Tally): Record<string, Record<string, number>
 
 export function printResult(result: ChaosResult, print: (line: string) => void) {
   print('\n━━ chaos summary ━━');
-  print(
-    `seed:               ${result.seed} (replay: npm run test:chaos -- --seed ${result.seed} --rounds ${result.roundsPlanned})`,
-  );
+  print(`seed:               ${result.seed} (replay: npm run test:chaos -- ${result.replay})`);
   print(
     `rounds run:         ${result.roundsRun} of ${result.roundsPlanned} (${result.passed} held, ${result.failed} with violations)`,
   );

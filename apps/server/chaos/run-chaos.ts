@@ -61,10 +61,19 @@ function writeResult(result: ChaosResult) {
   writeFileSync(outFile, `${JSON.stringify(result, null, 2)}\n`);
 }
 
+const replay = [
+  `--seed ${seed} --rounds ${rounds}`,
+  args.faults === 'all' ? '' : `--faults '${args.faults}'`,
+  attacks ? '' : '--no-attacks',
+]
+  .filter(Boolean)
+  .join(' ');
+
 const emptyResult = (status: ChaosResult['status'], note: string): ChaosResult => ({
   status,
   note,
   seed,
+  replay,
   roundsPlanned: rounds,
   roundsRun: 0,
   passed: 0,
@@ -248,6 +257,7 @@ async function main(): Promise<ChaosResult> {
   return {
     status: violations.length || lostWei > 0n ? 'failed' : 'passed',
     seed,
+    replay,
     roundsPlanned: rounds,
     roundsRun: outcomes.length,
     passed: outcomes.length - failedRounds,
