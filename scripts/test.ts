@@ -117,6 +117,33 @@ if (process.env.DATABASE_URL) {
     'DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test)',
   );
 }
+if (process.env.DATABASE_URL) {
+  // The money path under fire (docs/chaos.md): 3 rounds here; `npm run test:chaos` runs 20.
+  const output = join(reports, 'chaos.json');
+  const ok = run('chaos (short)', 'npx', [
+    'tsx',
+    'apps/server/chaos/run-chaos.ts',
+    '--rounds',
+    '3',
+    '--quiesce-timeout-s',
+    '45',
+    '--out',
+    output,
+  ]);
+  const result = existsSync(output)
+    ? z.object({ passed: z.number(), failed: z.number() }).safeParse(JSON.parse(readFileSync(output, 'utf8')))
+    : undefined;
+  const passed = result?.success ? result.data.passed : 0;
+  const failed = result?.success ? result.data.failed : 0;
+  outcomes.push({
+    name: 'chaos (short)',
+    status: ok ? 'passed' : 'failed',
+    passed,
+    failed: ok ? failed : Math.max(failed, 1),
+  });
+} else {
+  cannotRun('chaos (short)', 'DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test)');
+}
 if (existsSync(CHROMIUM_PATH)) {
   const output = join(reports, 'e2e.json');
   // Playwright directly (not through npm, which would swallow --reporter).

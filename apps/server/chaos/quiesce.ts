@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import type { ApiClient } from './api-client.ts';
+import type { ChainTools } from './chain-tools.ts';
+import type { DbReader } from './db-snapshot.ts';
+import { expectedMarketPayouts, expectedRoundPayouts } from './expected-payouts.ts';
+import { sleep } from './server-process.ts';
+
+// After the faults stop: let the jobs finish what they owe (bounded), and claim every win the way
+// a user would keep clicking "claim". Chain time is nudged forward while something waits, since
+// leases and retry backoffs are measured on the server's (chain) clock.
+
+const ClaimableSchema = z.object({
+  markets: z.object({ totalWei: z.string() }),
+  oracle: z.object({ totalWei: z.string() }),
+});
+
+export type QuiesceResult = { quiet: boolean; stalled: boolean; waitedMs: number; waitingFor: string[] };
+
+/** Nothing changed in what is pending for this long: it is stuck, not slow. */
+const STALL_MS = 20_000;
+
+export async function quiesce(deps: {
+  db: DbReader;
+  chain: ChainTools;
+  api: ApiClient;
+  confirmations: number;
+  timeoutMs: number;
+}): Promise<QuiesceResult> {
+  const started = Date.now();
+  let waitingFor: string[] = [];
+  let lastNudge = Date.now();
+  let progress = '';
+  let progressAt = Date.now();
+  while (Date.now() - started < deps.timeoutMs) {
+    await claimEverything(deps);
+    const pending = await whatIsPending(deps);
+    waitingFor = pending.map((item) => item.text);
+    if (waitingFor.length === 0)
+      return { quiet: true, stalled: false, waitedMs: Date.now() - started, waitingFor };
+    const signature = pending.map((item) => item.signature).join('|');
+    if (signature !== progress) {
+      progress = signature;
+      progressAt = Date.now();
+    } else if (Date.now() - progressAt > STALL_MS) {
+      return { quiet: false, stalled: true, waitedMs: Date.now() - started, waitingFor };
+    }
+    if (Date.now() - lastNudge > 2000) {
+      lastNudge = Date.now();
+      await deps.chain.advanceTime(30);
+    }
+    await sleep(1000);
+  }
+  return { quiet: false, stalled: false, waitedMs: Date.now() - started, waitingFor };
+}
+
+/** Every player claims whatever the server says is claimable. */
+export async function claimEverything(deps: { chain: ChainTools; api: ApiClient }): Promise<void> {
+  await Promise.all(
+    deps.chain.players.map(async (player) => {
+      const ip = '10.0.1.1';
+      const answer = await deps.api.get(`/api/users/${player.address}/claimable`, ip);
+      const claimable = ClaimableSchema.safeParse(answer.body);
+      if (!claimable.success) return;
+      if (BigInt(claimable.data.markets.totalWei) + BigInt(claimable.data.oracle.totalWei) === 0n) return;
+      await deps.api.post('/api/claims', { userAddress: player.address, scope: 'all' }, ip);
+    }),
+  );
+}
+
+async function whatIsPending(deps: {
+  db: DbReader;
+  chain: ChainTools;
+  confirmations: number;
+}): Promise<Array<{ text: string; signature: string }>> {
+  const snapshot = await deps.db.snapshot();
+  const head = await deps.chain.publicClient.getBlockNumber({ cacheTime: 0 });
+  const nowS = await deps.chain.chainNowS();
+  const pending: Array<{ text: string; signature: string }> = [];
+  const add = (what: string, n: number) => {
+    if (n > 0) pending.push({ text: `${n} ${what}`, signature: `${n} ${what}` });
+  };
+  add('open payment requests', snapshot.requests.filter((r) => r.resolved_at === null).length);
+  add('refunds due', snapshot.payments.filter((p) => p.status === 'refund_due' && p.amount > 0n).length);
+  add(
+    'open payouts',
+    snapshot.payouts.filter((p) => ['created', 'signed', 'broadcast'].includes(p.status)).length,
+  );
+  const finalHead = head - BigInt(deps.confirmations - 1);
+  if (snapshot.reconcileCursor === null || snapshot.reconcileCursor < finalHead - 1n)
+    pending.push({
+      text: `reconciliation at block ${snapshot.reconcileCursor}, final head ${finalHead}`,
+      signature: `cursor ${snapshot.reconcileCursor}`,
+    });
+  const owedMarket = expectedMarketPayouts(snapshot);
+  const owedRound = expectedRoundPayouts(snapshot);
+  add(
+    'unclaimed market wins',
+    snapshot.bets.filter((b) => b.payout_id === null && (owedMarket.get(b.id) ?? 0n) > 0n).length,
+  );
+  add(
+    'unclaimed round wins',
+    snapshot.oracleBets.filter((b) => b.payout_id === null && (owedRound.get(b.id) ?? 0n) > 0n).length,
+  );
+  add(
+    'markets past deadline',
+    snapshot.markets.filter((m) => m.status !== 'settled' && m.deadline.getTime() / 1000 < nowS).length,
+  );
+  add(
+    'rounds past close',
+    snapshot.rounds.filter((r) => r.status !== 'ended' && r.close_time.getTime() / 1000 < nowS - 5).length,
+  );
+  return pending;
+}
