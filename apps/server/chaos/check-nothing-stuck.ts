@@ -14,12 +14,14 @@ export function checkNothingStuck(context: InvariantContext): void {
   const ageS = (date: Date) => (snapshot.dbNow.getTime() - date.getTime()) / 1000;
   for (const request of snapshot.requests) {
     if (request.resolved_at !== null) continue;
+    // Kept with the server's clock, which follows chain time on the local chain (CLOCK=chain).
+    const requestAgeS = input.chainNowS - request.created_at.getTime() / 1000;
     check(
-      ageS(request.created_at) <= MAX_OPEN_REQUEST_AGE_S,
+      requestAgeS <= MAX_OPEN_REQUEST_AGE_S,
       5,
       `request:${request.tx_hash}`,
       () =>
-        `payment request ${request.id} (${request.tx_hash}) is open after ${Math.round(ageS(request.created_at))} s, ${request.attempts} attempts, last error ${request.last_error}`,
+        `payment request ${request.id} (${request.tx_hash}) is open after ${Math.round(requestAgeS)} s, ${request.attempts} attempts, last error ${request.last_error}`,
     );
   }
   const finalHead = input.head - BigInt(input.confirmations - 1);

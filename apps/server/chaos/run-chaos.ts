@@ -182,6 +182,8 @@ async function main(): Promise<ChaosResult> {
       CLOCK: 'chain',
       CONFIRMATIONS: String(CONFIRMATIONS),
       PAYMENT_WAIT_MS: '3000',
+      // A request whose transaction never mines (a reorged-out payment) is forgotten after a minute.
+      PENDING_PAYMENT_EXPIRY_S: '60',
       ROUND_INTERVAL_S: '20',
       BETTING_WINDOW_S: '10',
       ORACLE_MAX_AGE_S: '120',

@@ -175,6 +175,18 @@ describe('reconciliation never skips (F3) and never stops (F21)', () => {
     expect(await transferRow(txHash)).toMatchObject({ outcome: 'recorded' });
   });
 
+  test('a request that meets an RPC outage answers 503 CHAIN_UNAVAILABLE, not a server error', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 2_100)); // past the vault balance cache
+    rpc.fail('eth_getBalance');
+    try {
+      const response = await t.app.inject({ method: 'GET', url: '/api/vault' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json().error.code).toBe('CHAIN_UNAVAILABLE');
+    } finally {
+      rpc.heal();
+    }
+  });
+
   test('a transfer whose recording throws an unexpected error is kept as a refund, and the next one is recorded', async () => {
     const { market } = await m.createMarket({ description: 'Poison handler' });
     const first = await m.pay(

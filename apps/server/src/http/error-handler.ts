@@ -1,5 +1,6 @@
 import { ERROR_MESSAGES, type ErrorBody } from '@pm/core/contract/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { transientFault } from '../jobs/transient-error.ts';
 import { AppError } from './app-error.ts';
 
 /**
@@ -49,5 +50,10 @@ function toAppError(error: FastifyError | AppError | Error): AppError {
   if (status && status >= 400 && status < 500) {
     return new AppError('BAD_REQUEST', error.message || ERROR_MESSAGES.BAD_REQUEST, { status });
   }
+  // A passing fault of the RPC or the database is "try again" (503), not a server bug (500).
+  const fault = transientFault(error);
+  if (fault === 'chain') return new AppError('CHAIN_UNAVAILABLE', undefined, { cause: error });
+  if (fault === 'database')
+    return new AppError('INTERNAL', ERROR_MESSAGES.INTERNAL, { cause: error, status: 503 });
   return new AppError('INTERNAL', ERROR_MESSAGES.INTERNAL, { cause: error });
 }

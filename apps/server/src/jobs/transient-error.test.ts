@@ -1,7 +1,7 @@
 import { HttpRequestError, LimitExceededRpcError, RpcRequestError, TimeoutError } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { AppError } from '../http/app-error.ts';
-import { describeError, isTransientError } from './transient-error.ts';
+import { describeError, isTransientError, transientFault } from './transient-error.ts';
 
 const pgError = (code: string) => Object.assign(new Error(`pg ${code}`), { code });
 
@@ -41,4 +41,10 @@ test('describeError keeps one line and no RPC URL (it may carry a key)', () => {
   expect(text).not.toContain('SECRETKEY');
   expect(text).not.toContain('\n');
   expect(describeError(new AppError('MARKET_CLOSED'))).toBe('MARKET_CLOSED');
+});
+
+test('a passing fault says whether the chain or the database failed', () => {
+  expect(transientFault(new HttpRequestError({ url: 'http://rpc.example', status: 502 }))).toBe('chain');
+  expect(transientFault(new Error('query failed', { cause: pgError('57P01') }))).toBe('database');
+  expect(transientFault(new AppError('MARKET_CLOSED'))).toBeNull();
 });

@@ -43,9 +43,14 @@ const TRANSIENT_RPC_CODES = new Set([-32005, -32603]);
 
 /** Whether an error is a passing fault of the RPC or the database, to be retried as it is. */
 export function isTransientError(error: unknown): boolean {
+  return transientFault(error) !== null;
+}
+
+/** Which passing fault an error is: of the chain (RPC), of the database, or none. */
+export function transientFault(error: unknown): 'chain' | 'database' | null {
   for (const cause of causes(error)) {
     if (cause instanceof AppError) {
-      if (cause.code === 'CHAIN_UNAVAILABLE') return true;
+      if (cause.code === 'CHAIN_UNAVAILABLE') return 'chain';
       continue;
     }
     if (
@@ -53,16 +58,18 @@ export function isTransientError(error: unknown): boolean {
       cause instanceof TimeoutError ||
       cause instanceof LimitExceededRpcError
     ) {
-      return true;
+      return 'chain';
     }
-    if (cause instanceof RpcRequestError && TRANSIENT_RPC_CODES.has(cause.code)) return true;
+    if (cause instanceof RpcRequestError && TRANSIENT_RPC_CODES.has(cause.code)) return 'chain';
     if (!(cause instanceof Error)) continue;
     const code = 'code' in cause ? cause.code : undefined;
-    if (typeof code === 'string' && (NETWORK_CODES.has(code) || TRANSIENT_SQLSTATE.test(code))) return true;
+    if (typeof code === 'string' && TRANSIENT_SQLSTATE.test(code)) return 'database';
+    // A socket error under a viem error was caught above; a bare one here is the database pool's.
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return 'database';
     const message = cause.message.toLowerCase();
-    if (PG_CONNECTION_MESSAGES.some((text) => message.includes(text))) return true;
+    if (PG_CONNECTION_MESSAGES.some((text) => message.includes(text))) return 'database';
   }
-  return false;
+  return null;
 }
 
 /** The error and its causes, outermost first (drizzle and viem both wrap). Bounded against cycles. */
