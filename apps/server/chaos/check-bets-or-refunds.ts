@@ -3,7 +3,8 @@ import type { InvariantContext } from './invariant-context.ts';
 // Invariant 1: every paid inbound transfer is exactly one bet or exactly one refund, and nothing
 // else exists: no payment row, bet or refund without money on the canonical chain behind it.
 
-const REFUND_STATUSES = new Set(['refund_due', 'refunded', 'held']);
+// refund_held: owed back, held for an operator (a refund not worth its gas; decision 002).
+const REFUND_STATUSES = new Set(['refund_due', 'refunded', 'refund_held']);
 
 /** Invariant 1 (docs/chaos.md). */
 export function checkBetsOrRefunds(context: InvariantContext): void {
