@@ -5,8 +5,9 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
-import { bets, oracleBets, payouts } from '../db/schema.ts';
+import { payouts } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
+import { linkPayoutBets } from './link-payout-bets.ts';
 import { type PayoutProcessorDeps, type PayoutRow, settlePayout } from './payout-processor.ts';
 
 /** Serialises claims across instances, so one address never gets two payouts for the same bets. */
@@ -76,28 +77,10 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
       })
       .returning();
     if (!payout) throw new Error('payout insert returned nothing');
-    if (marketBets.length) {
-      await tx
-        .update(bets)
-        .set({ payoutId: payout.id })
-        .where(
-          inArray(
-            bets.id,
-            marketBets.map((bet) => bet.id),
-          ),
-        );
-    }
-    if (roundBets.length) {
-      await tx
-        .update(oracleBets)
-        .set({ payoutId: payout.id })
-        .where(
-          inArray(
-            oracleBets.id,
-            roundBets.map((bet) => bet.id),
-          ),
-        );
-    }
+    await linkPayoutBets(tx, payout.id, {
+      betIds: marketBets.map((bet) => bet.id),
+      oracleBetIds: roundBets.map((bet) => bet.id),
+    });
     return { payout, betsCount: marketBets.length + roundBets.length, reused: false };
   });
 

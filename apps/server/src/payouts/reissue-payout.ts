@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Db, Tx } from '../db/client.ts';
 import { bets, oracleBets, payments, payouts } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
+import { linkPayoutBets } from './link-payout-bets.ts';
 import type { PayoutRow } from './payout-processor.ts';
 
 const ReleasedSchema = z.object({
@@ -70,26 +71,10 @@ export async function reissuePayout(
       })
       .returning();
     if (!payout) throw new Error('payout insert returned nothing');
-    if (items.bets.length)
-      await tx
-        .update(bets)
-        .set({ payoutId: payout.id })
-        .where(
-          inArray(
-            bets.id,
-            items.bets.map((bet) => bet.id),
-          ),
-        );
-    if (items.oracleBets.length)
-      await tx
-        .update(oracleBets)
-        .set({ payoutId: payout.id })
-        .where(
-          inArray(
-            oracleBets.id,
-            items.oracleBets.map((bet) => bet.id),
-          ),
-        );
+    await linkPayoutBets(tx, payout.id, {
+      betIds: items.bets.map((bet) => bet.id),
+      oracleBetIds: items.oracleBets.map((bet) => bet.id),
+    });
     if (items.payments.length)
       await tx
         .update(payments)
