@@ -1,6 +1,6 @@
 import { normalizeAddress } from '@pm/core/address';
 import { decodeIntent, intentText, type PaymentIntent } from '@pm/core/intent';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { isHash, type PublicClient, type Transaction, TransactionReceiptNotFoundError } from 'viem';
 import { z } from 'zod';
@@ -81,8 +81,14 @@ export async function scanVaultTransfers(deps: ReconcileDeps): Promise<{ scanned
     const block = await deps.chain.getBlock({ blockNumber: next, includeTransactions: true });
     if (!block.hash) throw new Error(`block ${next} has no hash yet`);
     const blockTime = new Date(Number(block.timestamp) * 1000);
-    const queued = block.transactions
-      .filter((tx) => isInboundPayment(deps, tx))
+    const inbound = block.transactions.filter((tx) => isInboundPayment(deps, tx));
+    // Most transfers were posted by their browser and are payments already: only the rest queue.
+    const known = await knownPayments(
+      deps,
+      inbound.map((tx) => tx.hash.toLowerCase()),
+    );
+    const queued = inbound
+      .filter((tx) => !known.has(tx.hash.toLowerCase()))
       .map((tx) => ({
         chainId: deps.chainId,
         txHash: tx.hash.toLowerCase(),
@@ -104,6 +110,15 @@ export async function scanVaultTransfers(deps: ReconcileDeps): Promise<{ scanned
     scannedTo = next;
   }
   return { scannedTo };
+}
+
+async function knownPayments(deps: ReconcileDeps, txHashes: string[]): Promise<Set<string>> {
+  if (!txHashes.length) return new Set();
+  const rows = await deps.db
+    .select({ txHash: payments.txHash })
+    .from(payments)
+    .where(and(eq(payments.chainId, deps.chainId), inArray(payments.txHash, txHashes)));
+  return new Set(rows.map((row) => row.txHash));
 }
 
 /**
