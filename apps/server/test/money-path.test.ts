@@ -1,12 +1,13 @@
 import { encodeIntent, marketContentHash } from '@pm/core/intent';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { parseEther, stringToHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chainCursors, paymentRequests, payments, vaultTransfers } from '../src/db/schema.ts';
+import { chainCursors, paymentRequests, payments, payouts, vaultTransfers } from '../src/db/schema.ts';
 import type { Job } from '../src/jobs/job-runner.ts';
-import { runOpsCommand } from '../src/ops/ops-commands.ts';
+import { type OpsCommand, runOpsCommand } from '../src/ops/ops-commands.ts';
 import { paymentsCommands } from '../src/ops/payments-commands.ts';
+import { payoutsCommands } from '../src/ops/payouts-commands.ts';
 import { MAX_OPEN_REQUESTS_PER_SENDER } from '../src/payments/accept-payment.ts';
 import { createVaultReconciliationJob } from '../src/payments/reconcile-vault-job.ts';
 import { createFaultyChainClient, type FaultyChainClient } from './support/faulty-chain.ts';
@@ -372,15 +373,16 @@ describe('pending requests end (F9, F10)', () => {
 });
 
 describe('the operator’s view and hand (ops)', () => {
-  async function ops(...argv: string[]) {
+  async function opsWith(commands: OpsCommand[], ...argv: string[]) {
     const lines: string[] = [];
     const code = await runOpsCommand(
       argv,
       { db: t.db, config: t.config, clock: t.clock, out: (line) => lines.push(line) },
-      paymentsCommands,
+      commands,
     );
     return { code, output: lines.join('\n') };
   }
+  const ops = (...argv: string[]) => opsWith(paymentsCommands, ...argv);
 
   test('payments:status lists what the money path is still working on', async () => {
     const wallet = m.extraWallet(13);
@@ -433,5 +435,26 @@ describe('the operator’s view and hand (ops)', () => {
     expect((await t.chain.publicClient.getBalance({ address: payer.account.address })) - before).toBe(
       parseEther('0.05'),
     );
+  });
+
+  test('payouts:audit matches every vault transfer to a payout, and names the ones a restored database lost', async () => {
+    const withPayouts = (...argv: string[]) => opsWith(payoutsCommands, ...argv);
+    const clean = await withPayouts('payouts:audit', '--from-block', '0');
+    expect(clean.code).toBe(0);
+    expect(clean.output).toMatch(/\d+ vault transfer\(s\) match a payout/);
+    expect(clean.output).not.toContain('UNKNOWN');
+
+    // A backup from before the last refund was paid is restored: its payout row is gone.
+    const [last] = await t.db.select().from(payouts).orderBy(desc(payouts.id)).limit(1);
+    if (!last?.txHash) throw new Error('no paid payout to lose');
+    await t.db
+      .update(payments)
+      .set({ status: 'refund_due', refundPayoutId: null })
+      .where(eq(payments.refundPayoutId, last.id));
+    await t.db.delete(payouts).where(eq(payouts.id, last.id));
+    const restored = await withPayouts('payouts:audit', '--from-block', '0');
+    expect(restored.code).toBe(1);
+    expect(restored.output).toContain(`UNKNOWN ${last.txHash}`);
+    expect(restored.output).toMatch(/keep claims closed/);
   });
 });

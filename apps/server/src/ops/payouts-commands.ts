@@ -4,6 +4,7 @@ import { isHex } from 'viem';
 import { createChainClient } from '../chain/chain-client.ts';
 import { payments, payouts } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
+import { auditVaultOutflows } from '../payouts/audit-vault-outflows.ts';
 import { advancePayout, type PayoutProcessorDeps } from '../payouts/payout-processor.ts';
 import { reissuePayout } from '../payouts/reissue-payout.ts';
 import { createVaultSigner } from '../payouts/vault-signer.ts';
@@ -14,6 +15,49 @@ import { type OpsArgs, type OpsCommand, type OpsContext, UsageError } from './op
 // the stored signed bytes (or replaces them at the same nonce when stuck): never a second payment.
 
 export const payoutsCommands: OpsCommand[] = [
+  {
+    name: 'payouts:audit',
+    usage: 'payouts:audit --from-block N [--to-block M]',
+    summary:
+      'Match every transfer the vault sent in those blocks to a payout row; run it after a database restore, before claims reopen (exit 1 if any is unknown)',
+    options: { 'from-block': { type: 'string' }, 'to-block': { type: 'string' } },
+    async run(context, { values }) {
+      const block = (name: string) => {
+        const text = values[name];
+        if (text === undefined) return undefined;
+        if (typeof text !== 'string' || !/^[0-9]+$/.test(text))
+          throw new UsageError(`--${name} takes a block number.`);
+        return BigInt(text);
+      };
+      const fromBlock = block('from-block');
+      if (fromBlock === undefined)
+        throw new UsageError('Give --from-block: the block of the backup, or earlier.');
+      const chain =
+        context.chain ??
+        createChainClient({ id: context.config.chain.id, rpcUrl: context.config.chain.rpcUrl });
+      const audit = await auditVaultOutflows(
+        { db: context.db, chain, vaultAddress: context.config.vault.address },
+        { fromBlock, toBlock: block('to-block') },
+      );
+      context.out(`${audit.blocks} block(s) read, ${audit.matched} vault transfer(s) match a payout.`);
+      for (const { payoutId, txHash } of audit.unconfirmed) {
+        context.out(
+          `  payout #${payoutId} is mined (${txHash}) but not confirmed yet: the payouts job confirms it.`,
+        );
+      }
+      for (const outflow of audit.unknown) {
+        context.out(
+          `  UNKNOWN ${outflow.txHash} block ${outflow.blockNumber} nonce ${outflow.nonce} → ${outflow.to ?? '(contract creation)'} ${formatBnbWithUnit(outflow.valueWei)} (${outflow.valueWei} wei)`,
+        );
+      }
+      if (audit.unknown.length) {
+        context.out(
+          `${audit.unknown.length} vault transfer(s) are unknown to the database: keep claims closed and match each to the bets it paid before reopening (docs/operations.md).`,
+        );
+        throw new AppError('PAYOUT_FAILED', 'Vault transfers unknown to the database were found.');
+      }
+    },
+  },
   {
     name: 'payouts:status',
     usage: 'payouts:status',
