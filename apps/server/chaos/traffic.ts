@@ -282,14 +282,22 @@ export function createTraffic(deps: TrafficDeps) {
         const before = await deps.chain.publicClient.getBlockNumber({ cacheTime: 0 });
         const snapshot = await deps.chain.rpc('evm_snapshot');
         const hash = await player.sendUnlocked(deps.vault, bet.value, bet.data).catch(() => null);
-        // Not awaited here: the server answers once the height looks final, after the revert.
-        if (hash) {
-          void api.post(bet.path, bet.body(hash), ipOf(player)).then((answer) => {
-            count(tally, 'reorged payment', describeAnswer(answer));
-          });
+        // Nothing else may be mined over the payment before the revert: the server's own payouts
+        // would otherwise add blocks, make the payment final (CONFIRMATIONS) and turn this into a
+        // reorg deeper than finality, which no chain with finality does. They wait in the mempool.
+        await deps.chain.rpc('evm_setAutomine', [false]);
+        try {
+          // Not awaited here: the server answers once the height looks final, after the revert.
+          if (hash) {
+            void api.post(bet.path, bet.body(hash), ipOf(player)).then((answer) => {
+              count(tally, 'reorged payment', describeAnswer(answer));
+            });
+          }
+          await sleep(waitMs);
+          await deps.chain.rpc('evm_revert', [snapshot]);
+        } finally {
+          await deps.chain.rpc('evm_setAutomine', [true]);
         }
-        await sleep(waitMs);
-        await deps.chain.rpc('evm_revert', [snapshot]);
         for (let i = 0; i < deps.confirmations + 1; i++) await deps.chain.rpc('evm_mine');
         deps.ledger.forgetFrom(before + 1n);
         return `${marketId !== null ? 'market' : 'oracle'} payment ${hash} reverted after ${waitMs} ms`;
