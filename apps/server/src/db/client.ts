@@ -18,8 +18,16 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export type Database = {
   db: Db;
   kind: DatabaseKind;
-  /** Calls `onMessage` with each NOTIFY payload on `channel`; resolves to an unsubscribe function. */
-  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `onMessage` with each NOTIFY payload on `channel`; resolves to an unsubscribe function.
+   * A lost listening connection is opened again (with backoff); `onReconnect` then runs, since
+   * notifications sent while it was down are gone.
+   */
+  listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    options?: { onReconnect?: () => void },
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 };
 
@@ -54,25 +62,64 @@ async function openPostgres(options: { url: string; schema?: string; poolSize?: 
   pool.on('error', () => {});
   const db: Db = drizzleNodePg(pool, { schema });
   const listeners = new Set<pg.Client>();
+  let closing = false;
   return {
     db,
     kind: 'postgres',
-    async listen(channel, onMessage) {
+    async listen(channel, onMessage, options = {}) {
       // LISTEN needs its own connection, held open (not through a transaction-mode pooler).
-      const client = new pg.Client(connectionOptions);
-      client.on('error', () => {});
-      await client.connect();
-      client.on('notification', (message) => {
-        if (message.channel === channel && message.payload !== undefined) onMessage(message.payload);
-      });
-      await client.query(`LISTEN "${assertIdentifier(channel)}"`);
-      listeners.add(client);
+      let client: pg.Client | undefined;
+      let stopped = false;
+      let retryMs = LISTEN_RETRY_MIN_MS;
+      let retry: NodeJS.Timeout | undefined;
+      const connect = async () => {
+        const next = new pg.Client(connectionOptions);
+        next.on('error', () => {}); // 'end' follows, and reconnects
+        next.on('notification', (message) => {
+          if (message.channel === channel && message.payload !== undefined) onMessage(message.payload);
+        });
+        try {
+          await next.connect();
+          await next.query(`LISTEN "${assertIdentifier(channel)}"`);
+        } catch (error) {
+          await next.end().catch(() => {});
+          throw error;
+        }
+        // Only a connection that was listening is replaced when it ends.
+        next.on('end', () => {
+          listeners.delete(next);
+          if (!stopped && !closing) reconnectLater();
+        });
+        client = next;
+        listeners.add(next);
+        retryMs = LISTEN_RETRY_MIN_MS;
+      };
+      // A database restart or a severed connection must not leave this instance deaf for good.
+      const reconnectLater = () => {
+        clearTimeout(retry);
+        retry = setTimeout(() => {
+          connect().then(
+            () => options.onReconnect?.(),
+            () => {
+              retryMs = Math.min(retryMs * 2, LISTEN_RETRY_MAX_MS);
+              if (!stopped && !closing) reconnectLater();
+            },
+          );
+        }, retryMs);
+        retry.unref();
+      };
+      await connect();
       return async () => {
-        listeners.delete(client);
-        await client.end().catch(() => {});
+        stopped = true;
+        clearTimeout(retry);
+        if (client) {
+          listeners.delete(client);
+          await client.end().catch(() => {});
+        }
       };
     },
     async close() {
+      closing = true;
       await Promise.all([...listeners].map((client) => client.end().catch(() => {})));
       await pool.end();
     },
@@ -94,6 +141,9 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     },
   };
 }
+
+const LISTEN_RETRY_MIN_MS = 500;
+const LISTEN_RETRY_MAX_MS = 30_000;
 
 function assertIdentifier(name: string): string {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Invalid SQL identifier: ${name}`);

@@ -5,6 +5,14 @@ import type { Database } from '../db/client.ts';
 
 export const REALTIME_CHANNEL = 'pm_realtime';
 
+/** Topic-only events: each makes a client refetch everything it shows of that topic. */
+const RESYNC: RealtimeMessage[] = [
+  { topic: 'markets' },
+  { topic: 'rounds' },
+  { topic: 'vault' },
+  { topic: 'payouts' },
+];
+
 type Subscriber = (message: RealtimeMessage) => void;
 
 const NotificationSchema = z.object({ topic: z.string(), payload: z.record(z.string(), z.unknown()) });
@@ -29,7 +37,14 @@ export function createRealtimeHub(database: Database, logger: FastifyBaseLogger)
   };
   return {
     async start() {
-      unlisten = await database.listen(REALTIME_CHANNEL, deliver);
+      unlisten = await database.listen(REALTIME_CHANNEL, deliver, {
+        // Events sent while the listening connection was down are lost: tell every client to
+        // refetch what it shows, as a reconnecting client does.
+        onReconnect: () => {
+          logger.info('realtime listener reconnected; clients refetch');
+          for (const message of RESYNC) for (const subscriber of subscribers) subscriber(message);
+        },
+      });
     },
     async stop() {
       await unlisten?.();
