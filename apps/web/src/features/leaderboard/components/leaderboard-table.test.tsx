@@ -1,31 +1,23 @@
-import { createServer, type Server } from 'node:http';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { startTestApi } from '../../../app/test-api.ts';
 import { TestI18n } from '../../../app/test-i18n.tsx';
 import { LeaderboardTable } from './leaderboard-table.tsx';
 
-// A real HTTP server on loopback stands in for the API; the page's relative URLs resolve to it
-// through a <base> element.
-let server: Server;
+// A real HTTP server on loopback stands in for the API (app/test-api.ts).
+let api: Awaited<ReturnType<typeof startTestApi>>;
 let answer: { status: number; body: unknown } = { status: 200, body: { entries: [] } };
 const requests: string[] = [];
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
+  api = await startTestApi((request) => {
     requests.push(request.url ?? '');
-    response.writeHead(answer.status, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(answer.body));
+    return answer;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('The test server has no port');
-  const base = document.createElement('base');
-  base.href = `http://127.0.0.1:${address.port}/`;
-  document.head.append(base);
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => api.close());
 
 afterEach(() => {
   cleanup();

@@ -1,7 +1,8 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { renderWithApp } from '../../../app/test-app.tsx';
 import { MarketDetail } from './market-detail.tsx';
-import { OPERATOR, renderWithApp, startMarketApi, testMarket } from './market-test-kit.tsx';
+import { OPERATOR, startMarketApi, testMarket } from './market-test-kit.tsx';
 
 // Security review F4: what decides a market (its resolution instructions) is on the market page.
 
@@ -62,7 +63,10 @@ describe('MarketDetail', () => {
 
   test('An operator gets resolve and void controls; YES/NO only once betting has closed', async () => {
     api.serve(testMarket());
-    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: OPERATOR, operators: [OPERATOR] });
+    await renderWithApp(<MarketDetail marketId="1" />, {
+      connectedAs: OPERATOR,
+      config: { operatorAddresses: [OPERATOR] },
+    });
     const controls = await screen.findByRole('region', { name: 'Operator' });
     expect(within(controls).getByRole('button', { name: 'Void and refund' })).toBeDefined();
     expect(within(controls).queryByRole('button', { name: 'Resolve YES' })).toBeNull();
@@ -70,7 +74,10 @@ describe('MarketDetail', () => {
     cleanup();
 
     api.serve(testMarket({ status: 'settling', deadline: '2000-01-01T00:00:00.000Z' }));
-    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: OPERATOR, operators: [OPERATOR] });
+    await renderWithApp(<MarketDetail marketId="1" />, {
+      connectedAs: OPERATOR,
+      config: { operatorAddresses: [OPERATOR] },
+    });
     const closed = await screen.findByRole('region', { name: 'Operator' });
     expect(within(closed).getByRole('button', { name: 'Resolve YES' })).toBeDefined();
     expect(within(closed).getByRole('button', { name: 'Resolve NO' })).toBeDefined();
@@ -80,7 +87,7 @@ describe('MarketDetail', () => {
     api.serve(testMarket({ status: 'settling', deadline: '2000-01-01T00:00:00.000Z' }));
     await renderWithApp(<MarketDetail marketId="1" />, {
       connectedAs: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
-      operators: [OPERATOR],
+      config: { operatorAddresses: [OPERATOR] },
     });
     await criteria('Resolution instructions');
     expect(screen.queryByRole('region', { name: 'Operator' })).toBeNull();

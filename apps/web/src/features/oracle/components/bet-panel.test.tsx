@@ -1,47 +1,14 @@
 import type { Round } from '@pm/core/contract/oracle';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { defineChain } from 'viem';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createConfig, http, mock, WagmiProvider } from 'wagmi';
-import { connect } from 'wagmi/actions';
-import type { AppConfig } from '../../../api/get-app-config.ts';
-import { TestI18n } from '../../../app/test-i18n.tsx';
+import { renderWithApp, TEST_ACCOUNT } from '../../../app/test-app.tsx';
 import { dismissToast, getToasts } from '../../../ui/toast.ts';
-import { Toaster } from '../../../ui/toaster.tsx';
-import { WalletContext } from '../../wallet/wallet-context.ts';
 import { BetPanel } from './bet-panel.tsx';
 
 // Spec §5 oracle bet validation, in the spec's words, before any payment is attempted.
 
 afterEach(cleanup);
-
-const chain = defineChain({
-  id: 31337,
-  name: 'Local Hardhat',
-  nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1:9'] } },
-});
-
-const appConfig: AppConfig = {
-  chainId: 31337,
-  chainName: 'Local Hardhat',
-  rpcUrl: 'http://127.0.0.1:9',
-  explorerUrl: null,
-  vaultAddress: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
-  minMarketBetWei: '5000000000000000',
-  minOracleBetWei: '10000000000000000',
-  marketFeeBps: 0,
-  oracleFeeBps: 0,
-  roundIntervalS: 600,
-  bettingWindowS: 300,
-  priceFeed: 'simulated',
-  aiConfigured: false,
-  claimsEnabled: true,
-  operatorAddresses: [],
-  serverTime: '2025-06-01T12:00:00.000Z',
-};
 
 const START = Date.parse('2025-06-01T12:00:00Z') / 1000;
 const liveRound: Round = {
@@ -66,29 +33,10 @@ const liveRound: Round = {
 };
 
 async function renderPanel(options: { connected: boolean; round?: Round; nowS?: number }) {
-  const wagmiConfig = createConfig({
-    chains: [chain],
-    connectors: [
-      mock({ accounts: ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8'], features: { reconnect: true } }),
-    ],
-    transports: { [chain.id]: http() },
+  await renderWithApp(<BetPanel round={options.round ?? liveRound} nowS={options.nowS ?? START + 60} />, {
+    ...(options.connected ? { connectedAs: TEST_ACCOUNT } : {}),
+    config: { aiConfigured: false },
   });
-  const connector = wagmiConfig.connectors[0];
-  if (options.connected && connector) await connect(wagmiConfig, { connector, chainId: chain.id });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  queryClient.setQueryData(['config'], appConfig);
-  render(
-    <QueryClientProvider client={queryClient}>
-      <WagmiProvider config={wagmiConfig}>
-        <WalletContext value={{ chain, connect: () => {}, isConnecting: false }}>
-          <TestI18n>
-            <BetPanel round={options.round ?? liveRound} nowS={options.nowS ?? START + 60} />
-            <Toaster />
-          </TestI18n>
-        </WalletContext>
-      </WagmiProvider>
-    </QueryClientProvider>,
-  );
 }
 
 describe('BetPanel', () => {

@@ -1,0 +1,73 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { defineChain, getAddress } from 'viem';
+import { createConfig, http, mock, WagmiProvider } from 'wagmi';
+import { connect } from 'wagmi/actions';
+import type { AppConfig } from '../api/get-app-config.ts';
+import { WalletContext } from '../features/wallet/wallet-context.ts';
+import type { Language } from '../i18n/translate.ts';
+import { Toaster } from '../ui/toaster.tsx';
+import { TestI18n } from './test-i18n.tsx';
+
+// For component tests: the app's providers around a component — a mock wallet on the local chain,
+// the deployment's config already loaded, the strings, the toaster — as the app wires them.
+
+/** Hardhat dev account #1: the wallet a test connects unless it names another. */
+export const TEST_ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+const chain = defineChain({
+  id: 31337,
+  name: 'Local Hardhat',
+  nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
+  rpcUrls: { default: { http: ['http://127.0.0.1:9'] } },
+});
+
+export const testAppConfig: AppConfig = {
+  chainId: 31337,
+  chainName: 'Local Hardhat',
+  rpcUrl: 'http://127.0.0.1:9',
+  explorerUrl: null,
+  vaultAddress: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+  minMarketBetWei: '5000000000000000',
+  minOracleBetWei: '10000000000000000',
+  marketFeeBps: 0,
+  oracleFeeBps: 0,
+  roundIntervalS: 600,
+  bettingWindowS: 300,
+  priceFeed: 'simulated',
+  aiConfigured: true,
+  claimsEnabled: true,
+  operatorAddresses: [],
+  serverTime: '2025-06-01T12:00:00.000Z',
+};
+
+/** Renders `children` inside the app's providers, with a wallet connected as `connectedAs` if given. */
+export async function renderWithApp(
+  children: ReactNode,
+  options: { connectedAs?: string; config?: Partial<AppConfig>; language?: Language } = {},
+) {
+  const wagmiConfig = createConfig({
+    chains: [chain],
+    connectors: [
+      mock({ accounts: [getAddress(options.connectedAs ?? TEST_ACCOUNT)], features: { reconnect: true } }),
+    ],
+    transports: { [chain.id]: http() },
+  });
+  const connector = wagmiConfig.connectors[0];
+  if (options.connectedAs && connector) await connect(wagmiConfig, { connector, chainId: chain.id });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  queryClient.setQueryData(['config'], { ...testAppConfig, ...options.config });
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <WagmiProvider config={wagmiConfig}>
+        <WalletContext value={{ chain, connect: () => {}, isConnecting: false }}>
+          <TestI18n language={options.language}>
+            {children}
+            <Toaster />
+          </TestI18n>
+        </WalletContext>
+      </WagmiProvider>
+    </QueryClientProvider>,
+  );
+}
