@@ -125,3 +125,21 @@ export const MIN_AI_CONFIDENCE_FLOOR = 50;
  * prompt version or model this server no longer runs, must not lock stakes forever (review F20).
  */
 export const DEFAULT_MARKET_RESOLUTION_TIMEOUT_S = 3 * 24 * 3600;
+
+// Payment rules for money the server could not record at once (docs/decisions/010).
+
+/**
+ * A payment answered 202 (valid, not final yet) is forgotten when its transaction has not mined and
+ * become final this long after the request (PENDING_PAYMENT_EXPIRY_S); reconciliation still records
+ * it from the stored request if it mines later.
+ */
+export const DEFAULT_PENDING_PAYMENT_EXPIRY_S = 1800;
+
+/** Payments one sender may have waiting to confirm at once: unmined transactions cost nothing to make. */
+export const MAX_PENDING_PAYMENTS_PER_SENDER = 20;
+
+/**
+ * How long a transfer the server cannot record from its data alone (a create carries only a hash of
+ * its text; a plain transfer carries nothing) waits for its request before it is refunded.
+ */
+export const UNMATCHED_TRANSFER_GRACE_S = 600;

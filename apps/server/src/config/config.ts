@@ -3,6 +3,7 @@ import {
   DEFAULT_AI_MIN_CONFIDENCE,
   DEFAULT_BETTING_WINDOW_S,
   DEFAULT_MARKET_RESOLUTION_TIMEOUT_S,
+  DEFAULT_PENDING_PAYMENT_EXPIRY_S,
   DEFAULT_ROUND_INTERVAL_S,
   MIN_AI_CONFIDENCE_FLOOR,
 } from '@pm/core/constants';
@@ -61,7 +62,7 @@ const EnvSchema = z.object({
   WS_MAX_CONNECTIONS: int(1, 1_000_000).default(5000),
   WS_MAX_CONNECTIONS_PER_IP: int(1, 10_000).default(20),
   PAYMENT_WAIT_MS: int(0, 300_000).default(15_000),
-  PENDING_PAYMENT_EXPIRY_S: int(60, 7 * 86_400).default(1800),
+  PENDING_PAYMENT_EXPIRY_S: int(60, 7 * 86_400).default(DEFAULT_PENDING_PAYMENT_EXPIRY_S),
   // Ceiling for a payout's maxFeePerGas, replacements included (security review F11). BSC runs at
   // about 0.1 gwei; 10 gwei caps a plain transfer's fee at 0.00021 BNB.
   PAYOUT_MAX_FEE_PER_GAS_GWEI: z

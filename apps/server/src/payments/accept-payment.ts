@@ -1,3 +1,4 @@
+import { MAX_PENDING_PAYMENTS_PER_SENDER } from '@pm/core/constants';
 import { isSameClaim } from '@pm/core/intent';
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Clock } from '../chain/clock.ts';
@@ -132,7 +133,7 @@ async function keepPendingRequest<T>(context: PaymentContext, input: AcceptPayme
     .select({ n: count() })
     .from(paymentRequests)
     .where(and(eq(paymentRequests.fromAddress, from), isNull(paymentRequests.resolvedAt)));
-  if ((open?.n ?? 0) >= MAX_OPEN_REQUESTS_PER_SENDER) {
+  if ((open?.n ?? 0) >= MAX_PENDING_PAYMENTS_PER_SENDER) {
     throw new AppError(
       'RATE_LIMITED',
       'Too many payments are still waiting to confirm. Please wait a moment.',
@@ -151,9 +152,6 @@ async function keepPendingRequest<T>(context: PaymentContext, input: AcceptPayme
     })
     .onConflictDoNothing();
 }
-
-/** Open (unconfirmed) payment requests one sender may have at a time. */
-export const MAX_OPEN_REQUESTS_PER_SENDER = 20;
 
 async function resolvePaymentRequest(db: Db | Tx, chainId: number, txHash: string, error: string | null) {
   await db

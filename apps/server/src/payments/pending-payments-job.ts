@@ -1,3 +1,4 @@
+import { DEFAULT_PENDING_PAYMENT_EXPIRY_S } from '@pm/core/constants';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
@@ -95,7 +96,7 @@ export function createPendingPaymentsJob(deps: {
     if (failure && isTransientError(failure)) return retryLater(row, describeError(failure));
     if (failure instanceof AppError && failure.code === 'TX_FAILED') return resolve(row, 'TX_FAILED');
     const ageS = (deps.clock.now().getTime() - row.created_at.getTime()) / 1000;
-    if (ageS >= (deps.expiryS ?? DEFAULT_EXPIRY_S)) {
+    if (ageS >= (deps.expiryS ?? DEFAULT_PENDING_PAYMENT_EXPIRY_S)) {
       deps.logger.info({ txHash: row.tx_hash, ageS }, 'a payment that never confirmed is forgotten');
       return resolve(row, 'EXPIRED');
     }
@@ -121,6 +122,3 @@ export function createPendingPaymentsJob(deps: {
       .where(eq(paymentRequests.id, row.id));
   }
 }
-
-/** A request whose transaction has not mined and become final in 30 minutes is forgotten. */
-export const DEFAULT_EXPIRY_S = 1800;

@@ -1,4 +1,5 @@
 import { normalizeAddress } from '@pm/core/address';
+import { UNMATCHED_TRANSFER_GRACE_S } from '@pm/core/constants';
 import { decodeIntent, intentText, type PaymentIntent } from '@pm/core/intent';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -298,7 +299,7 @@ async function record(
       txHash: row.tx_hash,
     });
   }
-  const graceEndsAt = row.block_time.getTime() + (deps.graceS ?? 600) * 1000;
+  const graceEndsAt = row.block_time.getTime() + (deps.graceS ?? UNMATCHED_TRANSFER_GRACE_S) * 1000;
   if (deps.clock.now().getTime() >= graceEndsAt) return 'unmatched';
   await deps.db
     .update(vaultTransfers)
