@@ -274,6 +274,7 @@ describe('the settlement job', () => {
       feeBps: FEE_BPS,
       leaseMs: 61_000,
       resolutionTimeoutS: t.config.ai.resolutionTimeoutS,
+      reviewWindowS: t.config.ai.reviewWindowS,
     });
     await Promise.all([settle(), secondInstance.run(), settle()]);
 

@@ -92,6 +92,8 @@ const EnvSchema = z.object({
   AI_TIMEOUT_MS: int(1000, 600_000).default(60_000),
   AI_MAX_ATTEMPTS: int(1, 50).default(5),
   MARKET_RESOLUTION_TIMEOUT_S: int(3600, 90 * 86_400).default(DEFAULT_MARKET_RESOLUTION_TIMEOUT_S),
+  // Issue 11, decision 011: seconds a proposed AI verdict stays open to flags; 0 settles at once.
+  RESOLUTION_REVIEW_WINDOW_S: int(0, 30 * 86_400).default(3600),
   OPERATOR_ADDRESSES: z
     .string()
     .default('')
@@ -194,6 +196,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       timeoutMs: env.AI_TIMEOUT_MS,
       maxAttempts: env.AI_MAX_ATTEMPTS,
       resolutionTimeoutS: env.MARKET_RESOLUTION_TIMEOUT_S,
+      reviewWindowS: env.RESOLUTION_REVIEW_WINDOW_S,
     },
     operators: env.OPERATOR_ADDRESSES,
     rounds: { intervalS: env.ROUND_INTERVAL_S, bettingWindowS: env.BETTING_WINDOW_S },

@@ -99,6 +99,19 @@ export const markets = pgTable(
     resolutionAttempts: integer('resolution_attempts').notNull().default(0),
     nextResolutionAt: time('next_resolution_at'),
     resolutionError: text('resolution_error'),
+    /**
+     * A verdict proposed and in review (issue 11, decision 011): the market stays `settling`, its
+     * bets pending, until review_ends_at passes unflagged or an operator confirms or overturns it.
+     */
+    proposedResult: text('proposed_result'),
+    proposedBy: text('proposed_by'),
+    proposedPromptVersion: text('proposed_prompt_version'),
+    proposedConfidence: integer('proposed_confidence'),
+    proposedAnalysis: text('proposed_analysis'),
+    proposedSources: jsonb('proposed_sources').$type<string[]>(),
+    proposedAt: time('proposed_at'),
+    reviewEndsAt: time('review_ends_at'),
+    flagCount: integer('flag_count').notNull().default(0),
     createdAt: time('created_at').notNull().defaultNow(),
     updatedAt: time('updated_at').notNull().defaultNow(),
   },
@@ -115,6 +128,64 @@ export const markets = pgTable(
     check('markets_duration_check', sql`${t.duration} in ('hourly', 'daily')`),
     check('markets_bet_type_check', sql`${t.betType} in ('custom_bet', 'price_prediction')`),
     check('markets_totals_check', sql`${t.totalYesAmount} >= 0 and ${t.totalNoAmount} >= 0`),
+    check(
+      'markets_proposed_result_check',
+      sql`${t.proposedResult} is null or ${t.proposedResult} in ('YES', 'NO', 'VOID')`,
+    ),
+    check(
+      'markets_proposal_check',
+      sql`(${t.proposedAt} is null) = (${t.reviewEndsAt} is null) and (${t.proposedAt} is null) = (${t.proposedResult} is null)`,
+    ),
+    index('markets_review_due_idx')
+      .on(t.reviewEndsAt)
+      .where(sql`status = 'settling' and proposed_at is not null`),
+  ],
+);
+
+/** One flag per bettor per proposed verdict, with the EIP-712 signature that made it (decision 011). */
+export const marketFlags = pgTable(
+  'market_flags',
+  {
+    id: serial('id').primaryKey(),
+    marketId: integer('market_id')
+      .notNull()
+      .references(() => markets.id),
+    address: text('address').notNull(),
+    reason: text('reason').notNull(),
+    expiry: bigint('expiry', { mode: 'number' }).notNull(),
+    signature: text('signature').notNull(),
+    createdAt: time('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('market_flags_market_address_unique').on(t.marketId, t.address),
+    check('market_flags_reason_check', sql`char_length(${t.reason}) between 1 and 280`),
+  ],
+);
+
+/** Every step of a market's resolution, shown as its timeline (issue 11). */
+export const marketResolutionEvents = pgTable(
+  'market_resolution_events',
+  {
+    id: serial('id').primaryKey(),
+    marketId: integer('market_id')
+      .notNull()
+      .references(() => markets.id),
+    kind: text('kind').notNull(),
+    actor: text('actor').notNull(),
+    result: text('result'),
+    detail: text('detail'),
+    createdAt: time('created_at').notNull(),
+  },
+  (t) => [
+    index('market_resolution_events_market_idx').on(t.marketId, t.id),
+    check(
+      'market_resolution_events_kind_check',
+      sql`${t.kind} in ('proposed', 'flagged', 'confirmed', 'overturned', 'settled')`,
+    ),
+    check(
+      'market_resolution_events_result_check',
+      sql`${t.result} is null or ${t.result} in ('YES', 'NO', 'VOID')`,
+    ),
   ],
 );
 

@@ -26,6 +26,7 @@ export function registerMarketOperatorRoutes(app: FastifyInstance, deps: AppDeps
       analysis: body.reason,
       feeBps: config.fees.marketBps,
       now: clock.now(),
+      actor: operator,
     });
     request.log.info({ operator, marketId: params.id, result: body.result }, 'operator resolved a market');
     return {
@@ -50,6 +51,7 @@ export function registerMarketOperatorRoutes(app: FastifyInstance, deps: AppDeps
       reason: body.reason,
       feeBps: config.fees.marketBps,
       now: clock.now(),
+      actor: operator,
     });
     request.log.info({ operator, marketId: params.id }, 'operator voided a market');
     return {

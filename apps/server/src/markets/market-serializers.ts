@@ -3,6 +3,7 @@ import { CategorySchema, DurationSchema, PredictionSchema } from '@pm/core/contr
 import type { UserBet } from '@pm/core/contract/users';
 import { z } from 'zod';
 import type { BetRow, MarketRow } from './markets-repository.ts';
+import { toMarketReviewDto } from './review-window.ts';
 
 // Rows → the HTTP contract's DTOs: bigint → decimal string, Date → ISO, addresses as stored
 // (lower-case). Text columns are parsed into the contract's enums rather than cast.
@@ -41,6 +42,7 @@ export function toMarketDto(row: MarketRow): Market {
       promptVersion: row.resolverPromptVersion,
       contentHash: row.contentHash,
     },
+    review: toMarketReviewDto(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -9,6 +9,7 @@ import { OPERATOR_RESOLVER, PROMPT_VERSION } from '../resolution/resolver-prompt
 import type { ResolverIdentity } from './create-market.ts';
 import { registerMarketOperatorRoutes } from './market-operator-routes.ts';
 import { createMarketPaymentHandlers } from './market-payment-handlers.ts';
+import { registerMarketReviewRoutes } from './market-review-routes.ts';
 import { registerMarketsRoutes } from './markets-routes.ts';
 import { createMarketsService, type MarketsService } from './markets-service.ts';
 import { seedDemoMarkets } from './seed-demo-markets.ts';
@@ -55,11 +56,13 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
     feeBps: config.fees.marketBps,
     leaseMs: config.ai.timeoutMs + 60_000,
     resolutionTimeoutS: config.ai.resolutionTimeoutS,
+    reviewWindowS: config.ai.reviewWindowS,
   });
   return {
     routes: (app) => {
       registerMarketsRoutes(app, service);
       registerMarketOperatorRoutes(app, deps);
+      registerMarketReviewRoutes(app, deps);
     },
     jobs: [settlement],
     paymentHandlers: createMarketPaymentHandlers(service),

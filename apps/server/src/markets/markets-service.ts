@@ -21,6 +21,7 @@ import {
   listSettledMarkets,
   listUserBets,
 } from './markets-repository.ts';
+import { listResolutionEvents, toResolutionEventDto } from './resolution-events.ts';
 
 /** Spec §7 "select all": the open list's first page is the contract's largest; more by cursor. */
 const OPEN_MARKETS_LIMIT = MARKETS_PAGE_MAX;
@@ -62,7 +63,12 @@ export function createMarketsService(deps: MarketsServiceDeps) {
       const market = await findMarket(db, id);
       if (!market) return null;
       const bets = await listMarketBets(db, id, MARKET_DETAIL_BETS_LIMIT);
-      return { market: toMarketDto(market), bets: bets.map(toBetDto) };
+      const timeline = await listResolutionEvents(db, id);
+      return {
+        market: toMarketDto(market),
+        bets: bets.map(toBetDto),
+        timeline: timeline.map(toResolutionEventDto),
+      };
     },
 
     async listUserBets(address: string, query: UserBetsQuery): Promise<UserBetsResponse> {

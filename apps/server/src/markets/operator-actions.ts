@@ -1,12 +1,20 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { markets } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
 import { lockMarket, type MarketRow } from './markets-repository.ts';
-import { type SettlementSummary, settleMarket } from './settle-market.ts';
+import { recordResolutionEvent } from './resolution-events.ts';
+import { isInReview, proposedVerdictOf } from './review-window.ts';
+import { type MarketOutcome, type SettlementSummary, settleMarket } from './settle-market.ts';
 
 // DESIGN "Operators": resolve or void a market by hand, from the ops CLI or the EIP-712-signed API
 // (market-operator-routes.ts). Used when no AI is configured, or when the AI could not decide.
+// On a market whose AI verdict is in review (issue 11, decision 011) the same actions confirm it
+// (the proposed result) or overturn it (another result, or void); either way the operator's word
+// settles at once: the review window guards the machine's verdict, not the operator's.
+
+/** Who acted, for the timeline: the operator's address from the API, "ops CLI" from the CLI. */
+export const OPS_CLI_ACTOR = 'ops CLI';
 
 /** Settling markets, the ones waiting for a verdict, oldest deadline first. */
 export async function listMarketsAwaitingResolution(db: Db): Promise<MarketRow[]> {
@@ -16,10 +24,18 @@ export async function listMarketsAwaitingResolution(db: Db): Promise<MarketRow[]
 /**
  * Settles a market YES or NO with the operator's analysis. Allowed once betting has closed: the
  * market is settling, or still active with its deadline passed (the job has not moved it yet).
+ * Confirming the proposed verdict keeps the AI's analysis, confidence and sources.
  */
 export async function resolveMarketByOperator(
   db: Db,
-  input: { marketId: number; result: 'YES' | 'NO'; analysis: string; feeBps: number; now: Date },
+  input: {
+    marketId: number;
+    result: 'YES' | 'NO';
+    analysis: string;
+    feeBps: number;
+    now: Date;
+    actor: string;
+  },
 ): Promise<SettlementSummary> {
   return db.transaction(async (tx) => {
     const market = await lockMarket(tx, input.marketId);
@@ -31,13 +47,19 @@ export async function resolveMarketByOperator(
         `Market ${market.id} takes bets until ${market.deadline.toISOString()}; resolve it after its deadline (or void it).`,
       );
     }
+    const confirmed = await recordReviewOutcome(tx, market, input.result, input);
+    const proposal = confirmed ? proposedVerdictOf(market) : null;
     const summary = await settleMarket(tx, {
       marketId: market.id,
       outcome: input.result,
-      verdict: { analysis: input.analysis, confidence: null, sources: [] },
+      verdict: proposal
+        ? { analysis: proposal.analysis, confidence: proposal.confidence, sources: proposal.sources }
+        : { analysis: input.analysis, confidence: null, sources: [] },
       feeBps: input.feeBps,
       now: input.now,
       from: ['active', 'settling'],
+      actor: input.actor,
+      detail: input.analysis,
     });
     if (!summary) throw alreadySettled(market);
     return summary;
@@ -47,11 +69,13 @@ export async function resolveMarketByOperator(
 /** Voids a market that is not settled yet, open or not: every stake is refunded. */
 export async function voidMarketByOperator(
   db: Db,
-  input: { marketId: number; reason: string; feeBps: number; now: Date },
+  input: { marketId: number; reason: string; feeBps: number; now: Date; actor: string },
 ): Promise<SettlementSummary> {
   return db.transaction(async (tx) => {
     const market = await lockMarket(tx, input.marketId);
     if (!market) throw new AppError('MARKET_NOT_FOUND');
+    if (market.status === 'settled') throw alreadySettled(market);
+    await recordReviewOutcome(tx, market, 'VOID', { ...input, analysis: input.reason });
     const summary = await settleMarket(tx, {
       marketId: market.id,
       outcome: 'VOID',
@@ -59,10 +83,53 @@ export async function voidMarketByOperator(
       feeBps: input.feeBps,
       now: input.now,
       from: ['active', 'settling'],
+      actor: input.actor,
     });
     if (!summary) throw alreadySettled(market);
     return summary;
   });
+}
+
+/**
+ * Confirms the market's proposed verdict, by its proposed result: the operator's way of saying a
+ * flag was wrong (or of settling before the window ends).
+ */
+export async function confirmProposedVerdict(
+  db: Db,
+  input: { marketId: number; note: string; feeBps: number; now: Date; actor: string },
+): Promise<SettlementSummary> {
+  const market = await db.select().from(markets).where(eq(markets.id, input.marketId)).limit(1);
+  const row = market[0];
+  if (!row) throw new AppError('MARKET_NOT_FOUND');
+  if (!isInReview(row)) throw new AppError('NOT_IN_REVIEW');
+  const { result } = proposedVerdictOf(row);
+  const common = { marketId: input.marketId, feeBps: input.feeBps, now: input.now, actor: input.actor };
+  return result === 'VOID'
+    ? voidMarketByOperator(db, { ...common, reason: input.note })
+    : resolveMarketByOperator(db, { ...common, result, analysis: input.note });
+}
+
+/**
+ * On a market in review, records the operator's confirmation or overturn on the timeline; answers
+ * whether the operator confirmed the proposal. Nothing on a market with no proposal.
+ */
+async function recordReviewOutcome(
+  tx: DbOrTx,
+  market: MarketRow,
+  result: MarketOutcome,
+  input: { analysis: string; now: Date; actor: string },
+): Promise<boolean> {
+  if (!isInReview(market)) return false;
+  const confirmed = market.proposedResult === result;
+  await recordResolutionEvent(tx, {
+    marketId: market.id,
+    kind: confirmed ? 'confirmed' : 'overturned',
+    actor: input.actor,
+    result,
+    detail: input.analysis,
+    at: input.now,
+  });
+  return confirmed;
 }
 
 function alreadySettled(market: MarketRow): AppError {

@@ -7,6 +7,7 @@ import { markets } from '../db/schema.ts';
 import { recordMarketSettlement } from '../leaderboard/user-stats.ts';
 import { publish } from '../realtime/publish.ts';
 import { lockMarket } from './markets-repository.ts';
+import { recordResolutionEvent } from './resolution-events.ts';
 
 // DESIGN "Markets", payout: parimutuel, fee on the losing pool, integer wei rounding down, dust to
 // the vault; payout_amount holds the profit. Done in bulk SQL, one UPDATE per side, so a market
@@ -53,6 +54,10 @@ export async function settleMarket(
     feeBps: number;
     now: Date;
     from: ReadonlyArray<'active' | 'settling'>;
+    /** Who settled it, for the timeline (issue 11): a model, an operator, or "system". */
+    actor?: string;
+    /** How it came to settle, for the timeline; default: the verdict's analysis. */
+    detail?: string;
   },
 ): Promise<SettlementSummary | null> {
   const { marketId, outcome } = input;
@@ -129,6 +134,14 @@ export async function settleMarket(
       updatedAt: input.now,
     })
     .where(eq(markets.id, marketId));
+  await recordResolutionEvent(tx, {
+    marketId,
+    kind: 'settled',
+    actor: input.actor ?? 'system',
+    result: outcome,
+    detail: input.detail ?? input.verdict.analysis,
+    at: input.now,
+  });
   await recordMarketSettlement(tx, marketId);
   await publish(tx, { topic: 'markets', id: marketId });
   await publish(tx, { topic: 'bets', marketId });

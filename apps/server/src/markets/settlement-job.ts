@@ -11,6 +11,7 @@ import { decideResolution } from '../resolution/resolution-decision.ts';
 import type { ResolverAnswer } from '../resolution/resolver-answer.ts';
 import { JUDGED_PROMPT_VERSIONS, OPERATOR_RESOLVER } from '../resolution/resolver-prompt.ts';
 import { recordFailedAttempt } from './record-failed-attempt.ts';
+import { proposeVerdict, settleReviewedMarkets } from './review-window.ts';
 import { settleMarket } from './settle-market.ts';
 
 // DESIGN "Markets": at the deadline active → settling; the resolver decides; retries with backoff;
@@ -30,6 +31,8 @@ export type SettlementJobDeps = {
   leaseMs: number;
   /** Seconds after its deadline a market may wait for a verdict before it is voided and refunded. */
   resolutionTimeoutS: number;
+  /** Seconds a proposed verdict stays open to flags before it settles; 0 settles at once (issue 11). */
+  reviewWindowS: number;
 };
 
 /** At most this many markets are judged per run; the rest wait for the next tick. */
@@ -53,6 +56,7 @@ export function createSettlementJob(deps: SettlementJobDeps): Job {
     intervalMs: 5_000,
     async run() {
       await closeExpiredMarkets(deps.db, deps.clock.now());
+      await settleReviewedMarkets(deps.db, { now: deps.clock.now(), feeBps: deps.feeBps });
       await voidOverdueMarkets(deps);
       const resolver = deps.resolver;
       if (!resolver) return;
@@ -91,14 +95,19 @@ export function voidAfterTimeoutText(timeoutS: number): string {
  * (security review F20): whatever kept them waiting (an operator who never resolved, a prompt
  * version or model this server no longer runs, no AI configured any more), stakes are not locked
  * for ever. A few per run; settleMarket re-checks the status under a row lock, so instances racing
- * here void a market once.
+ * here void a market once. A proposed verdict in review is not voided while unflagged (it settles
+ * when its window ends); a flagged one waits for an operator MARKET_RESOLUTION_TIMEOUT_S after its
+ * window, then is voided too (decision 011).
  */
 export async function voidOverdueMarkets(deps: SettlementJobDeps): Promise<number[]> {
   const now = deps.clock.now();
   const cutoff = new Date(now.getTime() - deps.resolutionTimeoutS * 1000);
   const overdue = await queryRows(
     deps.db,
-    sql`select id from markets where status = 'settling' and deadline <= ${cutoff}
+    sql`select id from markets
+        where status = 'settling'
+          and ((proposed_at is null and deadline <= ${cutoff})
+               or (proposed_at is not null and flag_count > 0 and review_ends_at <= ${cutoff}))
         order by deadline, id limit ${MARKETS_PER_RUN}`,
     z.object({ id: z.number() }),
   );
@@ -112,6 +121,7 @@ export async function voidOverdueMarkets(deps: SettlementJobDeps): Promise<numbe
         feeBps: deps.feeBps,
         now,
         from: ['settling'],
+        actor: 'system',
       }),
     );
     if (!summary) continue;
@@ -138,6 +148,7 @@ async function claimMarketToJudge(deps: SettlementJobDeps): Promise<ClaimedMarke
     sql`update markets set next_resolution_at = ${leaseUntil}
         where id = (select id from markets
                     where status = 'settling' and next_resolution_at <= ${now}
+                      and proposed_at is null
                       and resolver_model <> ${OPERATOR_RESOLVER}
                       and resolver_prompt_version in (${sql.join(
                         JUDGED_PROMPT_VERSIONS.map((version) => sql`${version}`),
@@ -173,6 +184,25 @@ async function judgeMarket(deps: SettlementJobDeps, resolver: MarketResolver, ma
     ? decideResolution(answer, deps.minConfidence)
     : { kind: 'retry' as const, reason: failure };
   const now = deps.clock.now();
+  if (decision.kind === 'settle' && deps.reviewWindowS > 0) {
+    const proposed = await deps.db.transaction((tx) =>
+      proposeVerdict(tx, {
+        marketId: market.id,
+        verdict: {
+          result: decision.result,
+          model: market.resolver_model,
+          promptVersion: market.resolver_prompt_version,
+          confidence: decision.answer.confidence,
+          analysis: decision.answer.analysis,
+          sources: decision.answer.sources,
+        },
+        windowS: deps.reviewWindowS,
+        now,
+      }),
+    );
+    if (proposed) deps.logger.info({ marketId: market.id, result: decision.result }, 'verdict proposed');
+    return;
+  }
   if (decision.kind === 'settle') {
     const summary = await deps.db.transaction((tx) =>
       settleMarket(tx, {
@@ -186,6 +216,8 @@ async function judgeMarket(deps: SettlementJobDeps, resolver: MarketResolver, ma
         feeBps: deps.feeBps,
         now,
         from: ['settling'],
+        actor: market.resolver_model,
+        detail: `Settled at once (no review window). Confidence ${decision.answer.confidence}. ${decision.answer.analysis}`,
       }),
     );
     if (summary)

@@ -1,6 +1,10 @@
 import { formatBnbWithUnit } from '@pm/core/money';
+import { and, asc, eq, gt, isNotNull } from 'drizzle-orm';
+import { marketFlags, markets } from '../db/schema.ts';
 import {
+  confirmProposedVerdict,
   listMarketsAwaitingResolution,
+  OPS_CLI_ACTOR,
   resolveMarketByOperator,
   voidMarketByOperator,
 } from '../markets/operator-actions.ts';
@@ -49,6 +53,7 @@ export const marketsCommands: OpsCommand[] = [
         analysis,
         feeBps: context.config.fees.marketBps,
         now: context.clock.now(),
+        actor: OPS_CLI_ACTOR,
       });
       report(context, summary);
     },
@@ -64,7 +69,80 @@ export const marketsCommands: OpsCommand[] = [
         reason: requireText(args, 'reason'),
         feeBps: context.config.fees.marketBps,
         now: context.clock.now(),
+        actor: OPS_CLI_ACTOR,
       });
+      report(context, summary);
+    },
+  },
+  {
+    name: 'markets:flagged',
+    usage: 'markets:flagged',
+    summary: 'List proposed verdicts flagged by bettors: they wait for markets:confirm or markets:overturn.',
+    async run({ db, out }) {
+      const rows = await db
+        .select()
+        .from(markets)
+        .where(and(eq(markets.status, 'settling'), isNotNull(markets.proposedAt), gt(markets.flagCount, 0)))
+        .orderBy(asc(markets.reviewEndsAt));
+      if (rows.length === 0) {
+        out('No flagged market is waiting for an operator.');
+        return;
+      }
+      for (const market of rows) {
+        out(`#${market.id}  ${market.title}`);
+        out(
+          `    proposed ${market.proposedResult} by ${market.proposedBy} (confidence ${market.proposedConfidence ?? '-'}) ` +
+            `at ${market.proposedAt?.toISOString()}  window ended ${market.reviewEndsAt?.toISOString()}`,
+        );
+        const flags = await db
+          .select()
+          .from(marketFlags)
+          .where(eq(marketFlags.marketId, market.id))
+          .orderBy(asc(marketFlags.id));
+        for (const flag of flags)
+          out(`    flagged by ${flag.address} at ${flag.createdAt.toISOString()}: ${flag.reason}`);
+      }
+      out(`${rows.length} flagged market(s) waiting for an operator.`);
+    },
+  },
+  {
+    name: 'markets:confirm',
+    usage: 'markets:confirm <id> --note "why"',
+    summary: 'Confirm the proposed verdict of a market in review; it settles at once.',
+    options: { note: { type: 'string' } },
+    async run(context, args) {
+      const summary = await confirmProposedVerdict(context.db, {
+        marketId: parseMarketId(args),
+        note: requireText(args, 'note'),
+        feeBps: context.config.fees.marketBps,
+        now: context.clock.now(),
+        actor: OPS_CLI_ACTOR,
+      });
+      report(context, summary);
+    },
+  },
+  {
+    name: 'markets:overturn',
+    usage: 'markets:overturn <id> YES|NO|VOID --reason "why"',
+    summary: 'Overturn the proposed verdict of a market in review; it settles at once on the new result.',
+    options: { reason: { type: 'string' } },
+    async run(context, args) {
+      const marketId = parseMarketId(args);
+      const result = args.positionals[1]?.toUpperCase();
+      if (result !== 'YES' && result !== 'NO' && result !== 'VOID') {
+        throw new UsageError('The result must be YES, NO or VOID.');
+      }
+      const reason = requireText(args, 'reason');
+      const common = {
+        marketId,
+        feeBps: context.config.fees.marketBps,
+        now: context.clock.now(),
+        actor: OPS_CLI_ACTOR,
+      };
+      const summary =
+        result === 'VOID'
+          ? await voidMarketByOperator(context.db, { ...common, reason })
+          : await resolveMarketByOperator(context.db, { ...common, result, analysis: reason });
       report(context, summary);
     },
   },

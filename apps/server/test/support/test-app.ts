@@ -31,6 +31,8 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     JOBS: 'false',
     PAYMENT_WAIT_MS: '3000',
+    // Today's settle-at-once unless a test is about the review window (review-window.test.ts).
+    RESOLUTION_REVIEW_WINDOW_S: '0',
     ...env,
   });
   const clock = createChainClock(chain.testClient);

@@ -10,6 +10,7 @@ import {
   TxHashSchema,
   WeiSchema,
 } from './primitives.ts';
+import { MarketReviewSchema, ResolutionEventSchema } from './review.ts';
 
 // Markets and their bets (spec §3 tables markets/bets; ../shared/API.md).
 
@@ -44,6 +45,8 @@ export const MarketSchema = z.object({
   aiSources: z.array(z.string()),
   /** Fixed at creation so bettors know what will judge (DESIGN "Markets"). */
   resolver: z.object({ model: z.string(), promptVersion: z.string(), contentHash: z.string() }),
+  /** A proposed verdict in its review window, or waiting for an operator after a flag (issue 11). */
+  review: z.optional(z.nullable(MarketReviewSchema)),
   createdAt: IsoTimeSchema,
   updatedAt: IsoTimeSchema,
 });
@@ -87,7 +90,12 @@ export const ListMarketsResponseSchema = z.object({
 });
 export type ListMarketsResponse = z.infer<typeof ListMarketsResponseSchema>;
 
-export const MarketDetailResponseSchema = z.object({ market: MarketSchema, bets: z.array(BetSchema) });
+export const MarketDetailResponseSchema = z.object({
+  market: MarketSchema,
+  bets: z.array(BetSchema),
+  /** The resolution steps, oldest first: proposed, flagged, confirmed/overturned, settled (issue 11). */
+  timeline: z.optional(z.array(ResolutionEventSchema)),
+});
 export type MarketDetailResponse = z.infer<typeof MarketDetailResponseSchema>;
 
 // Spec §5 messages where the spec has one; defineRoute prefixes the field name.

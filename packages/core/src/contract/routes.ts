@@ -24,6 +24,7 @@ import {
   VoidMarketBodySchema,
 } from './operator.ts';
 import { PlaceOracleBetBodySchema, PlaceOracleBetResponseSchema, RoundsResponseSchema } from './oracle.ts';
+import { FlagMarketBodySchema, FlagMarketResponseSchema } from './review.ts';
 import {
   ClaimableResponseSchema,
   UserBetsQuerySchema,
@@ -183,6 +184,22 @@ export const ROUTES = {
       400: ErrorBodySchema,
       401: ErrorBodySchema,
       404: ErrorBodySchema,
+    },
+  },
+  flagMarket: {
+    method: 'POST',
+    path: '/api/markets/:id/flags',
+    summary:
+      'Flag a proposed verdict during its review window (a bettor\'s EIP-712 signature: domain {name "BNB Predict", version "1", chainId}, FlagMarket {marketId, reason, expiry})',
+    params: MarketIdParamsSchema,
+    body: FlagMarketBodySchema,
+    responses: {
+      201: FlagMarketResponseSchema,
+      400: ErrorBodySchema,
+      401: ErrorBodySchema,
+      403: ErrorBodySchema,
+      404: ErrorBodySchema,
+      409: ErrorBodySchema,
     },
   },
   leaderboard: {
