@@ -19,6 +19,9 @@ const ClaimablePanelModule = lazyWithPreload(() =>
 const MarketOperatorControlsModule = lazyWithPreload(() =>
   import('./market-operator-controls.tsx').then((module) => module.MarketOperatorControls),
 );
+const FlagVerdictFormModule = lazyWithPreload(() =>
+  import('./flag-verdict-form.tsx').then((module) => module.FlagVerdictForm),
+);
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
 );
@@ -77,6 +80,15 @@ export function MarketOperatorControls({ market, nowMs }: { market: Market; nowM
   return (
     <Suspense fallback={null}>
       <MarketOperatorControlsModule market={market} address={wallet.address} nowMs={nowMs} />
+    </Suspense>
+  );
+}
+
+/** The flag form (typed-data signing), for a connected bettor during a review window (issue 11). */
+export function FlagVerdictForm(props: { marketId: number; address: string; nowMs: number }) {
+  return (
+    <Suspense fallback={null}>
+      <FlagVerdictFormModule {...props} />
     </Suspense>
   );
 }

@@ -17,6 +17,7 @@ import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
 import { bnb, dateTime } from '../utils/format.ts';
 import { ClaimablePanel, JoinMarketDialog, MarketOperatorControls } from './lazy-parts.tsx';
+import { MarketReviewPanel } from './market-review-panel.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 import { SidePanel } from './side-panel.tsx';
 
@@ -46,7 +47,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
       </Card>
     );
   }
-  const { market, bets } = detail.data;
+  const { market, bets, timeline = [] } = detail.data;
   const pool = BigInt(market.totalYesWei) + BigInt(market.totalNoWei);
   const split = favourability(BigInt(market.totalYesWei), BigInt(market.totalNoWei));
   const canJoin = canJoinMarket(
@@ -86,6 +87,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
             </section>
           </Card>
         )}
+        <MarketReviewPanel market={market} bets={bets} timeline={timeline} nowMs={nowMs} />
         <div className="flex flex-wrap items-center gap-2">
           <MarketStatusBadge market={market} nowMs={nowMs} />
           <Badge>{t(`markets.categories.${market.category}`)}</Badge>
@@ -94,7 +96,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
               ? t('markets.create.priceOracle')
               : t('markets.detail.aiJudged')}
           </Badge>
-          {market.status === 'settling' && <Badge>{t('markets.detail.awaiting')}</Badge>}
+          {market.status === 'settling' && !market.review && <Badge>{t('markets.detail.awaiting')}</Badge>}
         </div>
         <h2 className="text-xl font-bold break-words">{market.title}</h2>
         <p className="whitespace-pre-wrap break-words text-sm text-muted">{market.description}</p>

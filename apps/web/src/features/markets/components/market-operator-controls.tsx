@@ -66,6 +66,12 @@ export function MarketOperatorControls({
     action.mutate(decision);
   };
   const bettingClosed = market.status !== 'active' || nowMs >= Date.parse(market.deadline);
+  // On a verdict in review (issue 11) the same actions confirm it or overturn it.
+  const proposal = market.status === 'settling' ? (market.review ?? null) : null;
+  const label = (result: 'YES' | 'NO' | 'VOID', plain: string) =>
+    proposal === null
+      ? plain
+      : t(proposal.result === result ? 'markets.operator.confirm' : 'markets.operator.overturn', { result });
 
   return (
     <Card className="p-4">
@@ -74,6 +80,11 @@ export function MarketOperatorControls({
           <Icon node={ShieldCheck} aria-hidden="true" className="size-4 text-brand" />
           {t('markets.operator.title')}
         </h2>
+        {proposal && (
+          <p className="font-medium">
+            {t('markets.operator.proposal', { result: proposal.result, count: proposal.flagCount })}
+          </p>
+        )}
         <label htmlFor={`${id}-reason`} className="font-medium">
           {t('markets.operator.reason')}
         </label>
@@ -92,21 +103,21 @@ export function MarketOperatorControls({
               disabled={action.isPending}
               onClick={() => decide({ kind: 'resolve', result: 'YES' })}
             >
-              {t('markets.operator.resolveYes')}
+              {label('YES', t('markets.operator.resolveYes'))}
             </Button>
             <Button
               variant="outline"
               disabled={action.isPending}
               onClick={() => decide({ kind: 'resolve', result: 'NO' })}
             >
-              {t('markets.operator.resolveNo')}
+              {label('NO', t('markets.operator.resolveNo'))}
             </Button>
           </div>
         ) : (
           <p className="text-xs text-muted">{t('markets.operator.resolveAfterDeadline')}</p>
         )}
         <Button variant="danger" disabled={action.isPending} onClick={() => decide({ kind: 'void' })}>
-          {t('markets.operator.void')}
+          {label('VOID', t('markets.operator.void'))}
         </Button>
         {action.isPending && <p className="text-xs text-brand">{t('markets.operator.signing')}</p>}
       </section>

@@ -3,9 +3,15 @@ import { marketDisplayStatus } from '@pm/core/market-rules';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge, LiveDot } from '../../../ui/badge.tsx';
 
-/** Spec §4: Live (active, before deadline), Closed (deadline passed), Completed (settled). */
+/**
+ * Spec §4: Live (active, before deadline), Closed (deadline passed), Completed (settled); and In
+ * review while a proposed verdict waits for its window to end or for an operator (issue 11).
+ */
 export function MarketStatusBadge({ market, nowMs }: { market: Market; nowMs: number }) {
   const { t } = useTranslation();
+  if (market.status === 'settling' && market.review) {
+    return <Badge tone="brand">{t('markets.status.inReview')}</Badge>;
+  }
   const status = marketDisplayStatus(
     { status: market.status, deadline: new Date(market.deadline) },
     new Date(nowMs),

@@ -1,4 +1,5 @@
-import type { Market } from '@pm/core/contract/markets';
+import type { Bet, Market } from '@pm/core/contract/markets';
+import type { ResolutionEvent } from '@pm/core/contract/review';
 import { startTestApi } from '../../../app/test-api.ts';
 import { TEST_ACCOUNT } from '../../../app/test-app.tsx';
 
@@ -44,17 +45,42 @@ export function testMarket(overrides: Partial<Market> = {}): Market {
   };
 }
 
-/** A loopback API answering GET /api/markets/:id with `market` and empty claimables. */
+/** A bet on the test market; overrides pick the bettor and side. */
+export function testBet(overrides: Partial<Bet> = {}): Bet {
+  return {
+    id: 1,
+    marketId: 1,
+    userAddress: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
+    prediction: 'YES',
+    amountWei: '10000000000000000',
+    potentialPayoutWei: '20000000000000000',
+    payoutWei: null,
+    status: 'pending',
+    isCreator: false,
+    txHash: `0x${'cd'.repeat(32)}`,
+    createdAt: '2025-06-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/**
+ * A loopback API answering GET /api/markets/:id with `market` (its bets and timeline as served)
+ * and empty claimables.
+ */
 export async function startMarketApi() {
   let market = testMarket();
+  let bets: Bet[] = [];
+  let timeline: ResolutionEvent[] = [];
   const api = await startTestApi((request) => ({
     body: (request.url ?? '').startsWith('/api/markets/')
-      ? { market, bets: [] }
+      ? { market, bets, timeline }
       : { markets: { totalWei: '0', count: 0, bets: [] }, oracle: { totalWei: '0', count: 0, bets: [] } },
   }));
   return {
-    serve(next: Market) {
+    serve(next: Market, more: { bets?: Bet[]; timeline?: ResolutionEvent[] } = {}) {
       market = next;
+      bets = more.bets ?? [];
+      timeline = more.timeline ?? [];
     },
     close: api.close,
   };

@@ -1,0 +1,101 @@
+import { FLAG_REASON_MAX } from '@pm/core/contract/review';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Flag } from 'lucide';
+import { type FormEvent, useId, useState } from 'react';
+import { getAddress } from 'viem';
+import { useSignTypedData } from 'wagmi';
+import { useAppConfig } from '../../../api/get-app-config.ts';
+import { useTranslation } from '../../../i18n/use-translation.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { apiErrorMessage } from '../../../lib/error-message.ts';
+import { Button } from '../../../ui/button.tsx';
+import { Icon } from '../../../ui/icon.tsx';
+import { toast } from '../../../ui/toast.ts';
+import { walletErrorMessage } from '../../wallet/utils/wallet-error-message.ts';
+import { flagMarket } from '../api/flag-market.ts';
+import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
+
+/**
+ * A bettor flags the proposed verdict with a short reason, signed by their wallet (EIP-712, issue
+ * 11). Loaded only when shown: to a connected bettor of the market during its review window.
+ */
+export function FlagVerdictForm({
+  marketId,
+  address,
+  nowMs,
+}: {
+  marketId: number;
+  address: string;
+  nowMs: number;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const queryClient = useQueryClient();
+  const { data: config } = useAppConfig();
+  const signTypedData = useSignTypedData();
+  const [reason, setReason] = useState('');
+  const flag = useMutation({
+    mutationFn: () =>
+      flagMarket({
+        marketId,
+        reason,
+        chainId: config.chainId,
+        address,
+        nowS: nowMs / 1000,
+        signTypedData: (typed) => signTypedData.mutateAsync({ account: getAddress(address), ...typed }),
+      }),
+    onSuccess: () => {
+      toast.success(t('markets.review.flag.sent'));
+      setReason('');
+    },
+    onError: (error) =>
+      toast.error(
+        error instanceof ApiError
+          ? apiErrorMessage(t, error, t('markets.review.flag.failed'))
+          : (walletErrorMessage(error) ?? t('markets.review.flag.failed')),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!reason.trim()) return void toast.error(t('markets.review.flag.reasonRequired'));
+    flag.mutate();
+  };
+
+  return (
+    <form
+      aria-labelledby={`${id}-title`}
+      onSubmit={submit}
+      className="flex flex-col gap-2 rounded-lg border border-no/40 bg-surface p-3 text-sm"
+    >
+      <h3 id={`${id}-title`} className="flex items-center gap-2 font-semibold">
+        <Icon node={Flag} aria-hidden="true" className="size-4 text-no" />
+        {t('markets.review.flag.title')}
+      </h3>
+      <p className="text-xs text-muted">{t('markets.review.flag.hint')}</p>
+      <label htmlFor={`${id}-reason`} className="font-medium">
+        {t('markets.review.flag.reason')}
+      </label>
+      <textarea
+        id={`${id}-reason`}
+        rows={3}
+        maxLength={FLAG_REASON_MAX}
+        aria-describedby={`${id}-count`}
+        className="w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+      />
+      <p id={`${id}-count`} className="self-end text-xs tabular-nums text-muted">
+        {t('markets.review.flag.count', { count: reason.length, max: FLAG_REASON_MAX })}
+      </p>
+      <Button type="submit" variant="danger" disabled={flag.isPending}>
+        {t('markets.review.flag.submit')}
+      </Button>
+      {flag.isPending && (
+        <p role="status" className="text-xs text-brand">
+          {t('markets.review.flag.signing')}
+        </p>
+      )}
+    </form>
+  );
+}

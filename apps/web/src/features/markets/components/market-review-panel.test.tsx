@@ -1,0 +1,170 @@
+import type { ResolutionEvent } from '@pm/core/contract/review';
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { renderWithApp } from '../../../app/test-app.tsx';
+import { MarketDetail } from './market-detail.tsx';
+import { OPERATOR, startMarketApi, testBet, testMarket } from './market-test-kit.tsx';
+
+// Issue 11: a proposed verdict, its countdown, the flag form for a bettor and the timeline.
+
+let api: Awaited<ReturnType<typeof startMarketApi>>;
+beforeAll(async () => {
+  api = await startMarketApi();
+});
+afterAll(() => api?.close());
+afterEach(cleanup);
+
+const BETTOR = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+
+/** The test config's server time is 2025-06-01T12:00:00Z: the window below ends 10 minutes later. */
+const inReview = (flagCount = 0) =>
+  testMarket({
+    status: 'settling',
+    deadline: '2025-06-01T11:00:00.000Z',
+    review: {
+      result: 'YES',
+      model: 'gpt-4o-mini',
+      promptVersion: 'market-resolver-v1',
+      confidence: 92,
+      analysis: 'The launch happened on time.',
+      sources: ['https://example.com/launch'],
+      proposedAt: '2025-06-01T11:50:00.000Z',
+      endsAt: '2025-06-01T12:10:00.000Z',
+      flagCount,
+    },
+  });
+
+const event = (overrides: Partial<ResolutionEvent>): ResolutionEvent => ({
+  id: 1,
+  kind: 'proposed',
+  actor: 'gpt-4o-mini',
+  result: 'YES',
+  detail: null,
+  at: '2025-06-01T11:50:00.000Z',
+  ...overrides,
+});
+
+describe('The review panel', () => {
+  test('shows the proposed verdict, its sources, the countdown and the In review badge', async () => {
+    api.serve(inReview(), { timeline: [event({})] });
+    await renderWithApp(<MarketDetail marketId="1" />);
+    const panel = await screen.findByRole('region', { name: 'Verdict under review' });
+    expect(within(panel).getByText('Proposed verdict: YES').textContent).toBe('Proposed verdict: YES');
+    expect(within(panel).getByText('Confidence 92%').textContent).toBe('Confidence 92%');
+    expect(within(panel).getByText('The launch happened on time.').textContent).toBe(
+      'The launch happened on time.',
+    );
+    expect(within(panel).getByRole('link', { name: 'https://example.com/launch' }).getAttribute('href')).toBe(
+      'https://example.com/launch',
+    );
+    expect(within(panel).getByRole('status').textContent).toMatch(
+      /^Pays out in (10:00|9:5\d) unless a bettor flags it$/,
+    );
+    expect(screen.getByText('In review').textContent).toBe('In review');
+    // Nobody connected: no flag form.
+    expect(screen.queryByRole('form', { name: 'Flag this verdict' })).toBeNull();
+  });
+
+  test('shows the timeline: proposed, flagged with its reason, overturned, settled', async () => {
+    api.serve(inReview(1), {
+      timeline: [
+        event({}),
+        event({
+          id: 2,
+          kind: 'flagged',
+          actor: BETTOR.toLowerCase(),
+          result: null,
+          detail: 'It was postponed.',
+        }),
+        event({ id: 3, kind: 'overturned', actor: OPERATOR.toLowerCase(), result: 'NO', detail: 'Checked.' }),
+        event({ id: 4, kind: 'settled', actor: OPERATOR.toLowerCase(), result: 'NO', detail: null }),
+      ],
+    });
+    await renderWithApp(<MarketDetail marketId="1" />);
+    const timeline = await screen.findByRole('region', { name: 'Resolution timeline' });
+    const items = within(timeline).getAllByRole('listitem');
+    expect(items.map((item) => item.firstChild?.textContent)).toEqual([
+      'Proposed YES by model gpt-4o-mini',
+      'Flagged by 0x3c44...93bc',
+      'Overturned to NO by operator 0x7099...79c8',
+      'Settled NO by 0x7099...79c8',
+    ]);
+    expect(items[1]?.textContent).toContain('“It was postponed.”');
+    expect(screen.getByRole('region', { name: 'Verdict under review' }).textContent).toContain(
+      'Flagged by 1 bettor(s): an operator will confirm or overturn the verdict before anything is paid.',
+    );
+  });
+
+  test('in Chinese too', async () => {
+    api.serve(inReview(), { timeline: [event({})] });
+    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    expect((await screen.findByRole('region', { name: '裁决审核中' })).textContent).toContain(
+      '提议裁决：YES',
+    );
+    expect(screen.getByRole('region', { name: '裁决时间线' }).textContent).toContain(
+      '模型 gpt-4o-mini 提议 YES',
+    );
+    expect(screen.getByText('审核中').textContent).toBe('审核中');
+  });
+});
+
+describe('The flag form', () => {
+  test('is offered to a connected bettor during the window, with a labelled reason limited to 280 characters', async () => {
+    api.serve(inReview(), { bets: [testBet({ userAddress: BETTOR.toLowerCase() })], timeline: [event({})] });
+    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: BETTOR });
+    const form = await screen.findByRole('form', { name: 'Flag this verdict' });
+    const reason = within(form).getByLabelText('Why is the verdict wrong?');
+    expect(reason.getAttribute('maxLength')).toBe('280');
+    expect(within(form).getByRole('button', { name: 'Sign and flag' }).hasAttribute('disabled')).toBe(false);
+    expect(within(form).getByText('0 / 280').textContent).toBe('0 / 280');
+  });
+
+  test('is not offered to a connected wallet that did not bet, nor after the window, nor twice', async () => {
+    api.serve(inReview(), { bets: [testBet({ userAddress: BETTOR.toLowerCase() })], timeline: [event({})] });
+    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: OPERATOR });
+    await screen.findByRole('region', { name: 'Verdict under review' });
+    expect(screen.queryByRole('form', { name: 'Flag this verdict' })).toBeNull();
+    cleanup();
+
+    const ended = inReview();
+    api.serve(
+      { ...ended, review: ended.review ? { ...ended.review, endsAt: '2025-06-01T11:59:00.000Z' } : null },
+      { bets: [testBet({ userAddress: BETTOR.toLowerCase() })], timeline: [event({})] },
+    );
+    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: BETTOR });
+    expect((await screen.findByRole('region', { name: 'Verdict under review' })).textContent).toContain(
+      'The review window has ended: settling…',
+    );
+    expect(screen.queryByRole('form', { name: 'Flag this verdict' })).toBeNull();
+    cleanup();
+
+    api.serve(inReview(1), {
+      bets: [testBet({ userAddress: BETTOR.toLowerCase() })],
+      timeline: [event({}), event({ id: 2, kind: 'flagged', actor: BETTOR.toLowerCase(), result: null })],
+    });
+    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: BETTOR });
+    expect((await screen.findByText('You flagged this verdict.')).textContent).toBe(
+      'You flagged this verdict.',
+    );
+    expect(screen.queryByRole('form', { name: 'Flag this verdict' })).toBeNull();
+  });
+
+  test('an operator is offered to confirm or overturn the proposed verdict', async () => {
+    api.serve(inReview(1));
+    await renderWithApp(<MarketDetail marketId="1" />, {
+      connectedAs: OPERATOR,
+      config: { operatorAddresses: [OPERATOR] },
+    });
+    const controls = await screen.findByRole('region', { name: 'Operator' });
+    expect(within(controls).getByText('AI proposal: YES · flags: 1').textContent).toBe(
+      'AI proposal: YES · flags: 1',
+    );
+    expect(within(controls).getByRole('button', { name: 'Confirm YES' }).textContent).toBe('Confirm YES');
+    expect(within(controls).getByRole('button', { name: 'Overturn to NO' }).textContent).toBe(
+      'Overturn to NO',
+    );
+    expect(within(controls).getByRole('button', { name: 'Overturn to VOID' }).textContent).toBe(
+      'Overturn to VOID',
+    );
+  });
+});

@@ -1,0 +1,142 @@
+import { shortenAddress } from '@pm/core/address';
+import type { Bet, Market } from '@pm/core/contract/markets';
+import type { ResolutionEvent } from '@pm/core/contract/review';
+import { History, Hourglass } from 'lucide';
+import { useTranslation } from '../../../i18n/use-translation.ts';
+import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
+import { useWallet } from '../../wallet/hooks/use-wallet.ts';
+import { countdown, dateTime } from '../utils/format.ts';
+import { FlagVerdictForm } from './lazy-parts.tsx';
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** An actor as the timeline shows it: addresses shortened, names (models, "ops CLI") as they are. */
+const actorLabel = (actor: string) => (ADDRESS.test(actor) ? shortenAddress(actor) : actor);
+
+/**
+ * The verdict under review (issue 11): the proposal with its confidence, analysis and sources, a
+ * countdown to the end of its window on the server's clock, the flag form for a connected bettor
+ * during the window, and the resolution timeline. Nothing while a market has neither.
+ */
+export function MarketReviewPanel({
+  market,
+  bets,
+  timeline,
+  nowMs,
+}: {
+  market: Market;
+  bets: Bet[];
+  timeline: ResolutionEvent[];
+  nowMs: number;
+}) {
+  const { t } = useTranslation();
+  const wallet = useWallet();
+  const review = market.review ?? null;
+  const inReview = market.status === 'settling' && review !== null;
+  if (!inReview && timeline.length === 0) return null;
+
+  const msLeft = review ? Date.parse(review.endsAt) - nowMs : 0;
+  const me = wallet.address?.toLowerCase();
+  const isBettor = me !== undefined && bets.some((bet) => bet.userAddress.toLowerCase() === me);
+  const flaggedByMe =
+    me !== undefined &&
+    timeline.some((event) => event.kind === 'flagged' && event.actor.toLowerCase() === me);
+  const canFlag = inReview && msLeft > 0 && isBettor && !flaggedByMe && wallet.address !== undefined;
+
+  return (
+    <Card className="p-4">
+      <div className="flex flex-col gap-3 text-sm">
+        {inReview && review && (
+          <section aria-labelledby="review-title" className="flex flex-col gap-2">
+            <h2 id="review-title" className="flex items-center gap-2 font-semibold text-muted">
+              <Icon node={Hourglass} aria-hidden="true" className="size-4 text-brand" />
+              {t('markets.review.title')}
+            </h2>
+            <p className="text-lg font-bold">{t('markets.review.proposed', { result: review.result })}</p>
+            {review.confidence !== null && (
+              <p className="text-muted">
+                {t('markets.detail.confidence', { confidence: review.confidence })}
+              </p>
+            )}
+            <p className="whitespace-pre-wrap break-words">{review.analysis}</p>
+            {review.sources.length > 0 && (
+              <div>
+                <h3 className="text-xs font-semibold text-muted">{t('markets.review.sources')}</h3>
+                <ul className="list-disc pl-5">
+                  {review.sources.map((source) => (
+                    <li key={source} className="break-all">
+                      {/^https?:\/\//.test(source) ? (
+                        <a
+                          href={source}
+                          target="_blank"
+                          rel="noopener noreferrer nofollow"
+                          className="underline"
+                        >
+                          {source}
+                        </a>
+                      ) : (
+                        source
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
+            <p className="text-xs text-muted">
+              {t('markets.review.proposedBy', { model: review.model, version: review.promptVersion })}
+            </p>
+            <p role="status" className="font-semibold text-brand">
+              {review.flagCount > 0
+                ? t('markets.review.flagged', { count: review.flagCount })
+                : msLeft > 0
+                  ? t('markets.review.endsIn', { time: countdown(msLeft) })
+                  : t('markets.review.ended')}
+            </p>
+            <p className="text-xs text-muted">{t('markets.review.claimsWait')}</p>
+            {flaggedByMe && <p className="text-xs">{t('markets.review.flag.done')}</p>}
+            {canFlag && wallet.address && (
+              <FlagVerdictForm marketId={market.id} address={wallet.address} nowMs={nowMs} />
+            )}
+          </section>
+        )}
+        {timeline.length > 0 && <Timeline events={timeline} />}
+      </div>
+    </Card>
+  );
+}
+
+function Timeline({ events }: { events: ResolutionEvent[] }) {
+  const { t, language } = useTranslation();
+  return (
+    <section aria-labelledby="timeline-title" className="flex flex-col gap-2">
+      <h2 id="timeline-title" className="flex items-center gap-2 font-semibold text-muted">
+        <Icon node={History} aria-hidden="true" className="size-4 text-brand" />
+        {t('markets.review.timeline')}
+      </h2>
+      <ol className="flex flex-col gap-2 border-l border-line pl-3">
+        {events.map((event) => (
+          <li key={event.id} className="flex flex-col">
+            <span className="font-medium">
+              {t(
+                `markets.review.events.${event.kind === 'settled' && event.actor === 'system' ? 'settledSystem' : event.kind}`,
+                {
+                  result: event.result ?? '',
+                  actor: actorLabel(event.actor),
+                },
+              )}
+            </span>
+            <time dateTime={event.at} className="text-xs text-muted">
+              {dateTime(event.at, language)}
+            </time>
+            {event.detail && (
+              <span className="whitespace-pre-wrap break-words text-xs">
+                {event.kind === 'flagged' ? `“${event.detail}”` : event.detail}
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
