@@ -14,6 +14,9 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 afterEach(cleanup);
 
+/** The first render loads the lazy parts and the strings: slow on a busy machine. */
+const SLOW = { timeout: 10_000 };
+
 const BETTOR = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 
 /** The test config's server time is 2025-06-01T12:00:00Z: the window below ends 10 minutes later. */
@@ -48,7 +51,7 @@ describe('The review panel', () => {
   test('shows the proposed verdict, its sources, the countdown and the In review badge', async () => {
     api.serve(inReview(), { timeline: [event({})] });
     await renderWithApp(<MarketDetail marketId="1" />);
-    const panel = await screen.findByRole('region', { name: 'Verdict under review' });
+    const panel = await screen.findByRole('region', { name: 'Verdict under review' }, SLOW);
     expect(within(panel).getByText('Proposed verdict: YES').textContent).toBe('Proposed verdict: YES');
     expect(within(panel).getByText('Confidence 92%').textContent).toBe('Confidence 92%');
     expect(within(panel).getByText('The launch happened on time.').textContent).toBe(
@@ -81,7 +84,7 @@ describe('The review panel', () => {
       ],
     });
     await renderWithApp(<MarketDetail marketId="1" />);
-    const timeline = await screen.findByRole('region', { name: 'Resolution timeline' });
+    const timeline = await screen.findByRole('region', { name: 'Resolution timeline' }, SLOW);
     const items = within(timeline).getAllByRole('listitem');
     expect(items.map((item) => item.firstChild?.textContent)).toEqual([
       'Proposed YES by model gpt-4o-mini',
@@ -98,7 +101,7 @@ describe('The review panel', () => {
   test('in Chinese too', async () => {
     api.serve(inReview(), { timeline: [event({})] });
     await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
-    expect((await screen.findByRole('region', { name: '裁决审核中' })).textContent).toContain(
+    expect((await screen.findByRole('region', { name: '裁决审核中' }, SLOW)).textContent).toContain(
       '提议裁决：YES',
     );
     expect(screen.getByRole('region', { name: '裁决时间线' }).textContent).toContain(
@@ -112,7 +115,7 @@ describe('The flag form', () => {
   test('is offered to a connected bettor during the window, with a labelled reason limited to 280 characters', async () => {
     api.serve(inReview(), { bets: [testBet({ userAddress: BETTOR.toLowerCase() })], timeline: [event({})] });
     await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: BETTOR });
-    const form = await screen.findByRole('form', { name: 'Flag this verdict' });
+    const form = await screen.findByRole('form', { name: 'Flag this verdict' }, SLOW);
     const reason = within(form).getByLabelText('Why is the verdict wrong?');
     expect(reason.getAttribute('maxLength')).toBe('280');
     expect(within(form).getByRole('button', { name: 'Sign and flag' }).hasAttribute('disabled')).toBe(false);
@@ -122,7 +125,7 @@ describe('The flag form', () => {
   test('is not offered to a connected wallet that did not bet, nor after the window, nor twice', async () => {
     api.serve(inReview(), { bets: [testBet({ userAddress: BETTOR.toLowerCase() })], timeline: [event({})] });
     await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: OPERATOR });
-    await screen.findByRole('region', { name: 'Verdict under review' });
+    await screen.findByRole('region', { name: 'Verdict under review' }, SLOW);
     expect(screen.queryByRole('form', { name: 'Flag this verdict' })).toBeNull();
     cleanup();
 
@@ -132,7 +135,7 @@ describe('The flag form', () => {
       { bets: [testBet({ userAddress: BETTOR.toLowerCase() })], timeline: [event({})] },
     );
     await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: BETTOR });
-    expect((await screen.findByRole('region', { name: 'Verdict under review' })).textContent).toContain(
+    expect((await screen.findByRole('region', { name: 'Verdict under review' }, SLOW)).textContent).toContain(
       'The review window has ended: settling…',
     );
     expect(screen.queryByRole('form', { name: 'Flag this verdict' })).toBeNull();
@@ -143,7 +146,7 @@ describe('The flag form', () => {
       timeline: [event({}), event({ id: 2, kind: 'flagged', actor: BETTOR.toLowerCase(), result: null })],
     });
     await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: BETTOR });
-    expect((await screen.findByText('You flagged this verdict.')).textContent).toBe(
+    expect((await screen.findByText('You flagged this verdict.', {}, SLOW)).textContent).toBe(
       'You flagged this verdict.',
     );
     expect(screen.queryByRole('form', { name: 'Flag this verdict' })).toBeNull();
@@ -155,7 +158,7 @@ describe('The flag form', () => {
       connectedAs: OPERATOR,
       config: { operatorAddresses: [OPERATOR] },
     });
-    const controls = await screen.findByRole('region', { name: 'Operator' });
+    const controls = await screen.findByRole('region', { name: 'Operator' }, SLOW);
     expect(within(controls).getByText('AI proposal: YES · flags: 1').textContent).toBe(
       'AI proposal: YES · flags: 1',
     );
