@@ -1,0 +1,124 @@
+import type { Browser } from '@playwright/test';
+import { ConfigResponseSchema } from '@pm/core/contract/config';
+import { ClaimableResponseSchema } from '@pm/core/contract/users';
+import { parseEther } from 'viem';
+import { createMarketViaApi, devAddress, eventually, getMarket, joinMarketViaApi } from '../support/api.ts';
+import { advanceChainTime, balanceOf, setAiVerdict } from '../support/chain.ts';
+import { expect, rpcUrl, test } from '../support/fixtures.ts';
+import { installTestWallet } from '../support/test-wallet.ts';
+
+// Issue 11 end to end: the AI's verdict is proposed, a bettor flags it with a wallet signature, the
+// window ends and nothing pays, an operator overturns it from the market page, and only then does
+// the other side claim, checked to the wei on chain. The e2e stack's window is 20 s (global-setup).
+
+const base = () => {
+  const url = process.env.E2E_BASE_URL;
+  if (!url) throw new Error('E2E_BASE_URL is not set');
+  return url;
+};
+
+async function openWithWallet(browser: Browser, account: `0x${string}`, path: string) {
+  const context = await browser.newContext({ baseURL: base() });
+  const page = await context.newPage();
+  await installTestWallet(page, { account, rpcUrl: rpcUrl() });
+  await page.goto(path);
+  await page.getByRole('button', { name: 'Connect Wallet' }).click();
+  await expect(page.getByRole('button', { name: /^Wallet 0x/ })).toBeVisible();
+  return page;
+}
+
+async function claimableCount(address: string): Promise<number> {
+  const response = await fetch(`${base()}/api/users/${address}/claimable`);
+  return ClaimableResponseSchema.parse(await response.json()).markets.count;
+}
+
+test('A proposed verdict is flagged by a bettor, overturned by an operator, and only then claimed exactly', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const yesBettor = devAddress(21);
+  const noBettor = devAddress(22);
+  const description = `Will the review window e2e market ${Date.now()} be overturned?`;
+  const { market } = await createMarketViaApi({
+    from: yesBettor,
+    description,
+    prediction: 'YES',
+    amountWei: parseEther('0.01'),
+  });
+  await joinMarketViaApi({
+    marketId: market.id,
+    from: noBettor,
+    prediction: 'NO',
+    amountWei: parseEther('0.02'),
+  });
+
+  const page = await openWithWallet(browser, noBettor, `/market/${market.id}`);
+  await setAiVerdict({ verdict: 'YES', confidence: 88, analysis: 'The e2e judge believes it happened.' });
+  await advanceChainTime(3601);
+
+  // Proposed: the verdict, its confidence and a countdown; the In review badge; nothing to claim.
+  const review = page.getByRole('region', { name: 'Verdict under review' });
+  await expect(review).toContainText('Proposed verdict: YES', { timeout: 30_000 });
+  await expect(review).toContainText('Confidence 88%');
+  await expect(review).toContainText('The e2e judge believes it happened.');
+  await expect(review.getByRole('status')).toContainText(/Pays out in \d+:\d\d unless a bettor flags it/);
+  await expect(page.getByText('In review', { exact: true })).toBeVisible();
+  expect(await claimableCount(yesBettor)).toBe(0);
+
+  // The NO bettor flags it, signing with the wallet.
+  const form = review.getByRole('form', { name: 'Flag this verdict' });
+  await form.getByLabel('Why is the verdict wrong?').fill('It was cancelled: see the organiser’s notice.');
+  await form.getByRole('button', { name: 'Sign and flag' }).click();
+  await expect(page.getByText('Your flag was recorded: an operator will review the verdict.')).toBeVisible({
+    timeout: 15_000,
+  });
+  const timeline = page.getByRole('region', { name: 'Resolution timeline' });
+  await expect(timeline).toContainText('Flagged by 0x');
+  await expect(timeline).toContainText('“It was cancelled: see the organiser’s notice.”');
+  await expect(review).toContainText('Flagged by 1 bettor(s)');
+
+  // The window ends: a flagged verdict does not settle on its own, and nothing is claimable.
+  const proposal = (await getMarket(market.id)).market.review;
+  if (!proposal) throw new Error('no proposal');
+  await expect
+    .poll(
+      async () =>
+        Date.parse(ConfigResponseSchema.parse(await (await fetch(`${base()}/api/config`)).json()).serverTime),
+      {
+        timeout: 40_000,
+      },
+    )
+    .toBeGreaterThan(Date.parse(proposal.endsAt) + 6_000);
+  expect((await getMarket(market.id)).market.status).toBe('settling');
+  expect(await claimableCount(yesBettor)).toBe(0);
+  expect(await claimableCount(noBettor)).toBe(0);
+
+  // Dev account #3 is the e2e stack's operator: it overturns the verdict to NO from the page.
+  const operatorPage = await openWithWallet(browser, devAddress(3), `/market/${market.id}`);
+  const controls = operatorPage.getByRole('region', { name: 'Operator' });
+  await expect(controls).toContainText('AI proposal: YES · flags: 1');
+  await controls.getByLabel('Reason shown to bettors').fill('The event was cancelled; the flag is right.');
+  await controls.getByRole('button', { name: 'Overturn to NO' }).click();
+  await expect(operatorPage.getByText('Market settled NO')).toBeVisible({ timeout: 15_000 });
+  await operatorPage.context().close();
+
+  const settled = await getMarket(market.id);
+  expect(settled.market).toMatchObject({ status: 'settled', result: 'NO' });
+  expect(settled.timeline?.map((event) => event.kind)).toEqual([
+    'proposed',
+    'flagged',
+    'overturned',
+    'settled',
+  ]);
+  await expect(page.getByText('Settled: NO')).toBeVisible({ timeout: 15_000 });
+  await expect(timeline).toContainText('Overturned to NO by operator');
+
+  // Only now: the NO bettor claims stake + the YES pool (the e2e stack charges no fee), to the wei.
+  const before = await balanceOf(noBettor);
+  const claimable = page.getByRole('region', { name: 'Claimable winnings' });
+  await claimable.getByRole('button', { name: 'Claim' }).click();
+  await expect(page.getByText(/Successfully claimed 0\.0300 BNB/)).toBeVisible({ timeout: 20_000 });
+  expect((await balanceOf(noBettor)) - before).toBe(parseEther('0.03'));
+  expect(await claimableCount(yesBettor)).toBe(0);
+  await page.context().close();
+});
