@@ -4,6 +4,7 @@ import { Dialog } from 'radix-ui';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
 import { roundPools } from '../utils/round-view.ts';
+import { FeedReadings } from './feed-readings.tsx';
 import { ResultBadge } from './round-card.tsx';
 
 /** Spec §2/§4: a round concluded and its payouts are calculated; shown once per new ended epoch. */
@@ -26,6 +27,7 @@ export function ConcludedRoundModal({ round, onClose }: { round: Round | null; o
               <p className="text-sm tabular-nums">
                 {t('oracle.round.prizePool')}: {formatBnbWithUnit(roundPools(round).total)}
               </p>
+              <FeedReadings round={round} />
               <p className="text-xs text-muted">{t('oracle.modal.claimHint')}</p>
               <Dialog.Close asChild>
                 <Button className="w-full">{t('oracle.modal.close')}</Button>

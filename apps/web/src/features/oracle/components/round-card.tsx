@@ -14,6 +14,7 @@ import {
   roundMultipliers,
   roundPools,
 } from '../utils/round-view.ts';
+import { FeedReadings } from './feed-readings.tsx';
 import { RoundCountdown } from './round-countdown.tsx';
 
 export type RoundCardVariant = 'current' | 'next' | 'previous';
@@ -90,6 +91,7 @@ export function RoundCard({
 
         <SidePools round={round} highlight={variant === 'previous' ? round.result : null} />
         {variant === 'previous' && <RefundNote round={round} />}
+        {variant !== 'next' && <FeedReadings round={round} />}
       </section>
       {children}
     </Card>

@@ -1,0 +1,74 @@
+import type { Round } from '@pm/core/contract/oracle';
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, test } from 'vitest';
+import { TestI18n } from '../../../app/test-i18n.tsx';
+import { ConcludedRoundModal } from './concluded-round-modal.tsx';
+import { RoundCard } from './round-card.tsx';
+
+// Issue 11: a round shows the feed, its round ids and the times of the lock and close readings.
+
+afterEach(cleanup);
+
+const ended: Round = {
+  epoch: 42,
+  status: 'ended',
+  startTime: '2025-06-01T12:00:00.000Z',
+  lockTime: '2025-06-01T12:05:00.000Z',
+  closeTime: '2025-06-01T12:10:00.000Z',
+  lockPrice: '600.00000000',
+  closePrice: '601.00000000',
+  totalUpWei: '10000000000000000',
+  totalDownWei: '10000000000000000',
+  upCount: 1,
+  downCount: 1,
+  result: 'bull',
+  cancelReason: null,
+  priceSource: 'chainlink',
+  lockPriceAt: '2025-06-01T12:04:58.000Z',
+  lockFeedRoundId: '18446744073709562301',
+  closePriceAt: '2025-06-01T12:09:59.000Z',
+  closeFeedRoundId: '18446744073709562302',
+};
+
+describe('Feed readings', () => {
+  test('The last round shows the feed and both readings with their round ids and times', () => {
+    render(
+      <TestI18n>
+        <RoundCard variant="previous" round={ended} nowS={0} />
+      </TestI18n>,
+    );
+    const list = screen.getByLabelText('Price feed readings');
+    const text = [...list.querySelectorAll('dt, dd')].map((node) => node.textContent);
+    expect(text[0]).toBe('Feed');
+    expect(text[1]).toBe('Chainlink');
+    expect(text[2]).toBe('Lock reading');
+    expect(text[3]).toMatch(/^round 18446744073709562301 · \d\d:04:58( [AP]M)?$/);
+    expect(text[4]).toBe('Close reading');
+    expect(text[5]).toMatch(/^round 18446744073709562302 · \d\d:09:59( [AP]M)?$/);
+    expect(list.querySelectorAll('time')[0]?.getAttribute('dateTime')).toBe('2025-06-01T12:04:58.000Z');
+  });
+
+  test('The concluded-round dialog shows them too, in Chinese', () => {
+    render(
+      <TestI18n language="zh">
+        <ConcludedRoundModal round={ended} onClose={() => {}} />
+      </TestI18n>,
+    );
+    const list = screen.getByLabelText('喂价读数');
+    expect(list.textContent).toContain('轮次 18446744073709562301');
+    expect(list.textContent).toContain('轮次 18446744073709562302');
+  });
+
+  test('Nothing before the lock reading exists', () => {
+    render(
+      <TestI18n>
+        <RoundCard
+          variant="current"
+          round={{ ...ended, status: 'live', lockFeedRoundId: null, closeFeedRoundId: null }}
+          nowS={0}
+        />
+      </TestI18n>,
+    );
+    expect(screen.queryByLabelText('Price feed readings')).toBeNull();
+  });
+});
