@@ -1,4 +1,6 @@
 import marketsEn from '../features/markets/locales/en.json';
+import reviewEn from '../features/markets/locales/review/en.json';
+import reviewZh from '../features/markets/locales/review/zh.json';
 import marketsZh from '../features/markets/locales/zh.json';
 import myBetsEn from '../features/my-bets/locales/en.json';
 import myBetsZh from '../features/my-bets/locales/zh.json';
@@ -14,6 +16,6 @@ import shellZh from '../i18n/zh.json';
  * component tests). The app itself loads them on demand (locale-loaders.ts).
  */
 export const ALL_MESSAGES = {
-  en: { ...shellEn, ...appEn, ...marketsEn, ...oracleEn, ...myBetsEn },
-  zh: { ...shellZh, ...appZh, ...marketsZh, ...oracleZh, ...myBetsZh },
+  en: { ...shellEn, ...appEn, ...marketsEn, ...reviewEn, ...oracleEn, ...myBetsEn },
+  zh: { ...shellZh, ...appZh, ...marketsZh, ...reviewZh, ...oracleZh, ...myBetsZh },
 };

@@ -10,7 +10,7 @@ const PAGES = [
     path: '/oracle-predictions',
     Page: lazyRoute(() => import('../routes/oracle-predictions.tsx'), ['oracle']),
   },
-  { path: '/market/:id', Page: lazyRoute(() => import('../routes/market.tsx'), ['markets']) },
+  { path: '/market/:id', Page: lazyRoute(() => import('../routes/market.tsx'), ['markets', 'review']) },
   { path: '/my-bets', Page: lazyRoute(() => import('../routes/my-bets.tsx'), ['markets', 'myBets']) },
   { path: '/leaderboard', Page: lazyRoute(() => import('../routes/leaderboard.tsx')) },
 ];

@@ -12,6 +12,11 @@ export const LOCALE_LOADERS = {
     en: () => import('../features/markets/locales/en.json'),
     zh: () => import('../features/markets/locales/zh.json'),
   },
+  /** The resolution review window's strings (issue 11): the market page only. */
+  review: {
+    en: () => import('../features/markets/locales/review/en.json'),
+    zh: () => import('../features/markets/locales/review/zh.json'),
+  },
   oracle: {
     en: () => import('../features/oracle/locales/en.json'),
     zh: () => import('../features/oracle/locales/zh.json'),

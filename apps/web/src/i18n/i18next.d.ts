@@ -1,5 +1,6 @@
 import 'i18next';
 import type marketsEn from '../features/markets/locales/en.json';
+import type reviewEn from '../features/markets/locales/review/en.json';
 import type myBetsEn from '../features/my-bets/locales/en.json';
 import type oracleEn from '../features/oracle/locales/en.json';
 import type en from './en.json';
@@ -8,6 +9,8 @@ import type en from './en.json';
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: typeof en & typeof oracleEn & typeof marketsEn & typeof myBetsEn };
+    resources: {
+      translation: typeof en & typeof oracleEn & typeof marketsEn & typeof reviewEn & typeof myBetsEn;
+    };
   }
 }

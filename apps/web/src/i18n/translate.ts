@@ -1,4 +1,5 @@
 import type marketsEn from '../features/markets/locales/en.json';
+import type reviewEn from '../features/markets/locales/review/en.json';
 import type myBetsEn from '../features/my-bets/locales/en.json';
 import type oracleEn from '../features/oracle/locales/en.json';
 import type appEn from './app/en.json';
@@ -15,7 +16,12 @@ export function isLanguage(value: string): value is Language {
 export type Messages = { [key: string]: string | Messages };
 
 /** Every message of the app, typed from the English files (types only: nothing is bundled here). */
-type AllMessages = typeof shellEn & typeof appEn & typeof marketsEn & typeof oracleEn & typeof myBetsEn;
+type AllMessages = typeof shellEn &
+  typeof appEn &
+  typeof marketsEn &
+  typeof reviewEn &
+  typeof oracleEn &
+  typeof myBetsEn;
 
 // Plural forms are chosen by `count` (Intl.PluralRules): `bets_one` and `bets_other` are both `bets`.
 type WithoutPlural<Key extends string> =

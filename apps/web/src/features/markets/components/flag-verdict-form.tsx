@@ -45,20 +45,20 @@ export function FlagVerdictForm({
         signTypedData: (typed) => signTypedData.mutateAsync({ account: getAddress(address), ...typed }),
       }),
     onSuccess: () => {
-      toast.success(t('markets.review.flag.sent'));
+      toast.success(t('review.flag.sent'));
       setReason('');
     },
     onError: (error) =>
       toast.error(
         error instanceof ApiError
-          ? apiErrorMessage(t, error, t('markets.review.flag.failed'))
-          : (walletErrorMessage(error) ?? t('markets.review.flag.failed')),
+          ? apiErrorMessage(t, error, t('review.flag.failed'))
+          : (walletErrorMessage(error) ?? t('review.flag.failed')),
       ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY }),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!reason.trim()) return void toast.error(t('markets.review.flag.reasonRequired'));
+    if (!reason.trim()) return void toast.error(t('review.flag.reasonRequired'));
     flag.mutate();
   };
 
@@ -70,11 +70,11 @@ export function FlagVerdictForm({
     >
       <h3 id={`${id}-title`} className="flex items-center gap-2 font-semibold">
         <Icon node={Flag} aria-hidden="true" className="size-4 text-no" />
-        {t('markets.review.flag.title')}
+        {t('review.flag.title')}
       </h3>
-      <p className="text-xs text-muted">{t('markets.review.flag.hint')}</p>
+      <p className="text-xs text-muted">{t('review.flag.hint')}</p>
       <label htmlFor={`${id}-reason`} className="font-medium">
-        {t('markets.review.flag.reason')}
+        {t('review.flag.reason')}
       </label>
       <textarea
         id={`${id}-reason`}
@@ -86,14 +86,14 @@ export function FlagVerdictForm({
         onChange={(event) => setReason(event.target.value)}
       />
       <p id={`${id}-count`} className="self-end text-xs tabular-nums text-muted">
-        {t('markets.review.flag.count', { count: reason.length, max: FLAG_REASON_MAX })}
+        {t('review.flag.count', { count: reason.length, max: FLAG_REASON_MAX })}
       </p>
       <Button type="submit" variant="danger" disabled={flag.isPending}>
-        {t('markets.review.flag.submit')}
+        {t('review.flag.submit')}
       </Button>
       {flag.isPending && (
         <p role="status" className="text-xs text-brand">
-          {t('markets.review.flag.signing')}
+          {t('review.flag.signing')}
         </p>
       )}
     </form>

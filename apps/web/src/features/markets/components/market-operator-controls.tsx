@@ -71,7 +71,7 @@ export function MarketOperatorControls({
   const label = (result: 'YES' | 'NO' | 'VOID', plain: string) =>
     proposal === null
       ? plain
-      : t(proposal.result === result ? 'markets.operator.confirm' : 'markets.operator.overturn', { result });
+      : t(proposal.result === result ? 'review.operator.confirm' : 'review.operator.overturn', { result });
 
   return (
     <Card className="p-4">
@@ -82,7 +82,7 @@ export function MarketOperatorControls({
         </h2>
         {proposal && (
           <p className="font-medium">
-            {t('markets.operator.proposal', { result: proposal.result, count: proposal.flagCount })}
+            {t('review.operator.proposal', { result: proposal.result, count: proposal.flagCount })}
           </p>
         )}
         <label htmlFor={`${id}-reason`} className="font-medium">

@@ -51,9 +51,9 @@ export function MarketReviewPanel({
           <section aria-labelledby="review-title" className="flex flex-col gap-2">
             <h2 id="review-title" className="flex items-center gap-2 font-semibold text-muted">
               <Icon node={Hourglass} aria-hidden="true" className="size-4 text-brand" />
-              {t('markets.review.title')}
+              {t('review.title')}
             </h2>
-            <p className="text-lg font-bold">{t('markets.review.proposed', { result: review.result })}</p>
+            <p className="text-lg font-bold">{t('review.proposed', { result: review.result })}</p>
             {review.confidence !== null && (
               <p className="text-muted">
                 {t('markets.detail.confidence', { confidence: review.confidence })}
@@ -62,7 +62,7 @@ export function MarketReviewPanel({
             <p className="whitespace-pre-wrap break-words">{review.analysis}</p>
             {review.sources.length > 0 && (
               <div>
-                <h3 className="text-xs font-semibold text-muted">{t('markets.review.sources')}</h3>
+                <h3 className="text-xs font-semibold text-muted">{t('review.sources')}</h3>
                 <ul className="list-disc pl-5">
                   {review.sources.map((source) => (
                     <li key={source} className="break-all">
@@ -84,17 +84,17 @@ export function MarketReviewPanel({
               </div>
             )}
             <p className="text-xs text-muted">
-              {t('markets.review.proposedBy', { model: review.model, version: review.promptVersion })}
+              {t('review.proposedBy', { model: review.model, version: review.promptVersion })}
             </p>
             <p role="status" className="font-semibold text-brand">
               {review.flagCount > 0
-                ? t('markets.review.flagged', { count: review.flagCount })
+                ? t('review.flagged', { count: review.flagCount })
                 : msLeft > 0
-                  ? t('markets.review.endsIn', { time: countdown(msLeft) })
-                  : t('markets.review.ended')}
+                  ? t('review.endsIn', { time: countdown(msLeft) })
+                  : t('review.ended')}
             </p>
-            <p className="text-xs text-muted">{t('markets.review.claimsWait')}</p>
-            {flaggedByMe && <p className="text-xs">{t('markets.review.flag.done')}</p>}
+            <p className="text-xs text-muted">{t('review.claimsWait')}</p>
+            {flaggedByMe && <p className="text-xs">{t('review.flag.done')}</p>}
             {canFlag && wallet.address && (
               <FlagVerdictForm marketId={market.id} address={wallet.address} nowMs={nowMs} />
             )}
@@ -112,14 +112,14 @@ function Timeline({ events }: { events: ResolutionEvent[] }) {
     <section aria-labelledby="timeline-title" className="flex flex-col gap-2">
       <h2 id="timeline-title" className="flex items-center gap-2 font-semibold text-muted">
         <Icon node={History} aria-hidden="true" className="size-4 text-brand" />
-        {t('markets.review.timeline')}
+        {t('review.timeline')}
       </h2>
       <ol className="flex flex-col gap-2 border-l border-line pl-3">
         {events.map((event) => (
           <li key={event.id} className="flex flex-col">
             <span className="font-medium">
               {t(
-                `markets.review.events.${event.kind === 'settled' && event.actor === 'system' ? 'settledSystem' : event.kind}`,
+                `review.events.${event.kind === 'settled' && event.actor === 'system' ? 'settledSystem' : event.kind}`,
                 {
                   result: event.result ?? '',
                   actor: actorLabel(event.actor),

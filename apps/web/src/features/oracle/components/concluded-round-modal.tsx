@@ -3,8 +3,8 @@ import { formatBnbWithUnit } from '@pm/core/money';
 import { Dialog } from 'radix-ui';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
-import { roundPools } from '../utils/round-view.ts';
-import { FeedReadings } from './feed-readings.tsx';
+import { formatUsd, roundPools } from '../utils/round-view.ts';
+import { FeedReading } from './feed-readings.tsx';
 import { ResultBadge } from './round-card.tsx';
 
 /** Spec §2/§4: a round concluded and its payouts are calculated; shown once per new ended epoch. */
@@ -27,7 +27,16 @@ export function ConcludedRoundModal({ round, onClose }: { round: Round | null; o
               <p className="text-sm tabular-nums">
                 {t('oracle.round.prizePool')}: {formatBnbWithUnit(roundPools(round).total)}
               </p>
-              <FeedReadings round={round} />
+              {(['lock', 'close'] as const).map((reading) => {
+                const price = reading === 'lock' ? round.lockPrice : round.closePrice;
+                return price === null ? null : (
+                  <p key={reading} className="text-sm tabular-nums">
+                    {t(reading === 'lock' ? 'oracle.round.lockedPrice' : 'oracle.round.closedPrice')}:{' '}
+                    {formatUsd(price)}
+                    <FeedReading round={round} reading={reading} />
+                  </p>
+                );
+              })}
               <p className="text-xs text-muted">{t('oracle.modal.claimHint')}</p>
               <Dialog.Close asChild>
                 <Button className="w-full">{t('oracle.modal.close')}</Button>

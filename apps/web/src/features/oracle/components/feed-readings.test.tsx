@@ -30,22 +30,23 @@ const ended: Round = {
   closeFeedRoundId: '18446744073709562302',
 };
 
+const reading = (name: 'lock' | 'close') => document.querySelector(`[data-reading="${name}"]`);
+
 describe('Feed readings', () => {
-  test('The last round shows the feed and both readings with their round ids and times', () => {
+  test('The last round shows the feed, and for the lock and close prices their feed round and reading time', () => {
     render(
       <TestI18n>
         <RoundCard variant="previous" round={ended} nowS={0} />
       </TestI18n>,
     );
-    const list = screen.getByLabelText('Price feed readings');
-    const text = [...list.querySelectorAll('dt, dd')].map((node) => node.textContent);
-    expect(text[0]).toBe('Feed');
-    expect(text[1]).toBe('Chainlink');
-    expect(text[2]).toBe('Lock reading');
-    expect(text[3]).toMatch(/^round 18446744073709562301 · \d\d:04:58( [AP]M)?$/);
-    expect(text[4]).toBe('Close reading');
-    expect(text[5]).toMatch(/^round 18446744073709562302 · \d\d:09:59( [AP]M)?$/);
-    expect(list.querySelectorAll('time')[0]?.getAttribute('dateTime')).toBe('2025-06-01T12:04:58.000Z');
+    expect(reading('lock')?.textContent).toMatch(
+      /^Chainlink · Feed round 18446744073709562301 · \d\d:04:58( [AP]M)?$/,
+    );
+    expect(reading('close')?.textContent).toMatch(
+      /^Chainlink · Feed round 18446744073709562302 · \d\d:09:59( [AP]M)?$/,
+    );
+    expect(reading('lock')?.querySelector('time')?.getAttribute('dateTime')).toBe('2025-06-01T12:04:58.000Z');
+    expect(reading('lock')?.closest('div')?.querySelector('dt')?.textContent).toBe('Locked price');
   });
 
   test('The concluded-round dialog shows them too, in Chinese', () => {
@@ -54,9 +55,12 @@ describe('Feed readings', () => {
         <ConcludedRoundModal round={ended} onClose={() => {}} />
       </TestI18n>,
     );
-    const list = screen.getByLabelText('喂价读数');
-    expect(list.textContent).toContain('轮次 18446744073709562301');
-    expect(list.textContent).toContain('轮次 18446744073709562302');
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).toContain('18446744073709562301');
+    expect(dialog.textContent).toContain('18446744073709562302');
+    expect(reading('close')?.querySelector('time')?.getAttribute('dateTime')).toBe(
+      '2025-06-01T12:09:59.000Z',
+    );
   });
 
   test('Nothing before the lock reading exists', () => {
@@ -64,11 +68,11 @@ describe('Feed readings', () => {
       <TestI18n>
         <RoundCard
           variant="current"
-          round={{ ...ended, status: 'live', lockFeedRoundId: null, closeFeedRoundId: null }}
+          round={{ ...ended, status: 'live', lockPrice: null, lockFeedRoundId: null, closeFeedRoundId: null }}
           nowS={0}
         />
       </TestI18n>,
     );
-    expect(screen.queryByLabelText('Price feed readings')).toBeNull();
+    expect(reading('lock')).toBeNull();
   });
 });

@@ -14,7 +14,7 @@ import {
   roundMultipliers,
   roundPools,
 } from '../utils/round-view.ts';
-import { FeedReadings } from './feed-readings.tsx';
+import { FeedReading } from './feed-readings.tsx';
 import { RoundCountdown } from './round-countdown.tsx';
 
 export type RoundCardVariant = 'current' | 'next' | 'previous';
@@ -75,11 +75,13 @@ export function RoundCard({
           {round.lockPrice && (
             <Stat term={t('oracle.round.lockedPrice')}>
               <span className="font-semibold">{formatUsd(round.lockPrice)}</span>
+              <FeedReading round={round} reading="lock" />
             </Stat>
           )}
           {variant === 'previous' && round.closePrice && (
             <Stat term={t('oracle.round.closedPrice')}>
               <span className={cx('font-semibold', resultColour(round))}>{formatUsd(round.closePrice)}</span>
+              <FeedReading round={round} reading="close" />
             </Stat>
           )}
           {variant !== 'previous' && !round.lockPrice && (
@@ -91,7 +93,6 @@ export function RoundCard({
 
         <SidePools round={round} highlight={variant === 'previous' ? round.result : null} />
         {variant === 'previous' && <RefundNote round={round} />}
-        {variant !== 'next' && <FeedReadings round={round} />}
       </section>
       {children}
     </Card>
