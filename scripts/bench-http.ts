@@ -198,3 +198,13 @@ export async function measureHotReads(input: {
     sql.stop();
   }
 }
+
+/** Peak RSS of an instance while the public reads run at 100 connections, one after another. */
+export async function measurePgliteRss(baseUrl: string, pid: number, durationS: number): Promise<number> {
+  const { peakMb } = await peakRss(pid, async () => {
+    for (const path of ['/api/markets', '/api/oracle/rounds', '/api/leaderboard', '/api/prices/BNB']) {
+      await load(baseUrl + path, 100, durationS);
+    }
+  });
+  return peakMb;
+}

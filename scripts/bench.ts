@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -9,7 +9,7 @@ import { migrate } from '../apps/server/src/db/migrate.ts';
 import { findFreePort } from '../apps/server/src/dev/local-chain.ts';
 import { seedScaleData } from '../apps/server/test/support/seed-scale.ts';
 import { measureEndToEndBets } from './bench-bets.ts';
-import { measureHotReads } from './bench-http.ts';
+import { measureHotReads, measurePgliteRss } from './bench-http.ts';
 import { measureRealtime } from './bench-realtime.ts';
 import { type BenchReport, printReport, writeReportToDocs } from './bench-report.ts';
 import { measureSettlement, seedSettlementMarket } from './bench-settlement.ts';
@@ -146,6 +146,30 @@ try {
     report.settlement = await measureSettlement(database.db, settlementMarketId, settlementBets);
     log(`settled ${settlementBets} bets in ${report.settlement.seconds.toFixed(2)} s`);
   }
+  if (wants('pglite')) {
+    // The same instance on embedded PGlite (the default without DATABASE_URL), with the demo data:
+    // its memory is the database's too, so this is the figure a one-machine install sees.
+    await stack.stop();
+    const pgliteDir = mkdtempSync(join(tmpdir(), 'pm-bench-pglite-'));
+    cleanups.push(async () => rmSync(pgliteDir, { recursive: true, force: true }));
+    const pglite = await startStack({
+      port: await findFreePort(),
+      rpcPort: await findFreePort(),
+      dataDir: pgliteDir,
+      build: false,
+      // Empty DATABASE_URL: PGlite under DATA_DIR (startStack passes this process's environment on).
+      env: { DATABASE_URL: '', DEMO_DATA: 'true', RATE_LIMIT_PER_MIN: '0', LOG_LEVEL: 'warn' },
+    });
+    cleanups.push(() => pglite.stop());
+    report.rssPgliteMb = await measurePgliteRss(pglite.baseUrl, pglite.server.pid ?? 0, durationS);
+    log(`PGlite instance: peak RSS ${report.rssPgliteMb.toFixed(0)} MB under load`);
+  }
+  // Everything shares this machine: a busy machine lowers every figure, the ceilings' too.
+  report.notes.push(
+    `Machine: ${cpus().length} CPUs; load average at the end ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' / ')} (1 / 5 / 15 min).`,
+  );
   printReport(report, log);
   if (!args['no-docs']) writeReportToDocs(report);
 } finally {
