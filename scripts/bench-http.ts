@@ -86,6 +86,21 @@ async function load(url: string, connections: number, durationS: number): Promis
   };
 }
 
+/**
+ * Waits until the server answers a health check promptly: autocannon stops sending when its time is
+ * up, but a server behind on a heavy endpoint still works through its queue, and the next run would
+ * pay for it.
+ */
+async function quiet(baseUrl: string): Promise<void> {
+  const until = performance.now() + 15_000;
+  while (performance.now() < until) {
+    const started = performance.now();
+    await fetch(`${baseUrl}/api/health`).catch(() => undefined);
+    if (performance.now() - started < 100) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 async function startCeiling(config: unknown): Promise<{ baseUrl: string; stop: () => void }> {
@@ -172,6 +187,7 @@ export async function measureHotReads(input: {
     const { peakMb } = await peakRss(input.serverPid, async () => {
       for (const endpoint of list) {
         for (const connections of [10, 100]) {
+          await quiet(baseUrl);
           const api = await load(baseUrl + endpoint.path, connections, input.durationS);
           const bare = await load(bytes.baseUrl + endpoint.path, connections, input.durationS);
           const sqlOnly = await load(sql.baseUrl + endpoint.path, connections, input.durationS);
