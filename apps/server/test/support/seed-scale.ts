@@ -92,7 +92,7 @@ async function seed(client: pg.PoolClient, sizes: ScaleSizes): Promise<SeededSca
            case when m.result = s.prediction then s.amount end,
            case when m.result is null then 'pending'
                 when m.result <> s.prediction then 'lost'
-                when s.i % 10 = 0 then 'won' else 'claimed' end,
+                when s.i % 10 = 1 then 'won' else 'claimed' end,
            s.i, '0x' || lpad(to_hex(s.i), 64, '0'),
            m.created_at + make_interval(secs => (s.i % 3600))
     from (select i, case when i <= ${busyBets} then ${busyMarketId} else 1 + i % ${M} end as market_id,
@@ -124,7 +124,7 @@ async function seed(client: pg.PoolClient, sizes: ScaleSizes): Promise<SeededSca
     insert into oracle_bets (id, epoch, user_address, position, amount, payout_amount, claimed, payment_id, tx_hash, created_at)
     select j, 1 + j % ${R}, ${addressSql(`1 + ((${B} + j)::bigint * 7919) % ${A}`)},
            case when j % 2 = 0 then 'bull' else 'bear' end, 1000000000000000,
-           case when j % 2 = 0 then 1900000000000000 end, j % 10 <> 0, ${B} + j,
+           case when j % 2 = 1 then 1900000000000000 end, j % 10 <> 1, ${B} + j,
            '0x' || lpad(to_hex(${B} + j), 64, '0'), now() - make_interval(mins => (${R} - 1 - j % ${R}) * 5)
     from generate_series(1, ${O}) j`);
   await q(`select setval(pg_get_serial_sequence('oracle_bets', 'id'), ${Math.max(O, 1)})`);
@@ -149,7 +149,7 @@ async function seed(client: pg.PoolClient, sizes: ScaleSizes): Promise<SeededSca
   const cursor = { at: row?.created_at ?? new Date(), id: row?.id ?? 1 };
   return {
     busyMarketId,
-    // Bet 1 is on the busy market; its address has ~10 bets, some won and unclaimed.
+    // Bet 1 is on the busy market; its address has ~10 bets and unclaimed winnings on both sides.
     busyAddress: seededAddress(1 + (7919 % A)),
     cursor,
     cursorText: encodePageCursor(cursor),
