@@ -87,15 +87,18 @@ async function load(url: string, connections: number, durationS: number): Promis
 }
 
 /**
- * Waits until the server answers a health check promptly: autocannon stops sending when its time is
- * up, but a server behind on a heavy endpoint still works through its queue, and the next run would
- * pay for it.
+ * Waits until the server answers a small database read promptly: autocannon stops sending when its
+ * time is up, but a server behind on a heavy endpoint still works through its queue (its pool of
+ * database connections too), and the next run would pay for it. /api/health would not tell: it
+ * caches its database check.
  */
 async function quiet(baseUrl: string): Promise<void> {
   const until = performance.now() + 15_000;
   while (performance.now() < until) {
     const started = performance.now();
-    await fetch(`${baseUrl}/api/health`).catch(() => undefined);
+    await fetch(`${baseUrl}/api/prices/BNB`)
+      .then((response) => response.arrayBuffer())
+      .catch(() => undefined);
     if (performance.now() - started < 100) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
