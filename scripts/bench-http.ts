@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -128,6 +128,7 @@ async function startCeiling(config: unknown): Promise<{ baseUrl: string; stop: (
     });
     child.on('exit', (code) => reject(new Error(`ceiling server exited with ${code}`)));
   });
+  rmSync(file, { force: true }); // read at start-up
   return { baseUrl: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
