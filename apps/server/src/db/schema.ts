@@ -9,6 +9,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -119,6 +120,15 @@ export const markets = pgTable(
     index('markets_status_created_idx').on(t.status, t.createdAt),
     index('markets_status_updated_idx').on(t.status, t.updatedAt),
     index('markets_active_deadline_idx').on(t.deadline).where(sql`status = 'active'`),
+    // Migration 0006 (issue 12, query shape): each list page is one ordered index range, at any size.
+    index('markets_open_created_idx').on(t.createdAt, t.id).where(sql`status in ('active', 'settling')`),
+    index('markets_open_category_created_idx')
+      .on(t.category, t.createdAt, t.id)
+      .where(sql`status in ('active', 'settling')`),
+    index('markets_settled_updated_idx').on(t.updatedAt, t.id).where(sql`status = 'settled'`),
+    index('markets_settled_category_updated_idx')
+      .on(t.category, t.updatedAt, t.id)
+      .where(sql`status = 'settled'`),
     check('markets_status_check', sql`${t.status} in ('active', 'settling', 'settled')`),
     check('markets_result_check', sql`${t.result} is null or ${t.result} in ('YES', 'NO', 'VOID')`),
     check(
@@ -275,8 +285,9 @@ export const bets = pgTable(
   },
   (t) => [
     uniqueIndex('bets_payment_unique').on(t.paymentId),
-    index('bets_market_created_idx').on(t.marketId, t.createdAt),
-    index('bets_user_created_idx').on(t.userAddress, t.createdAt),
+    // (…, created_at, id): the pages' exact order, so a page is read in order and stops at its limit.
+    index('bets_market_created_id_idx').on(t.marketId, t.createdAt, t.id),
+    index('bets_user_created_id_idx').on(t.userAddress, t.createdAt, t.id),
     index('bets_claimable_idx')
       .on(t.userAddress)
       .where(sql`status in ('won', 'refunded') and payout_id is null`),
@@ -313,6 +324,10 @@ export const oracleRounds = pgTable(
   },
   (t) => [
     index('oracle_rounds_status_idx').on(t.status, t.startTime),
+    index('oracle_rounds_open_start_idx')
+      .on(t.startTime)
+      .where(sql`status in ('upcoming', 'live', 'locked')`),
+    index('oracle_rounds_ended_epoch_idx').on(t.epoch).where(sql`status = 'ended'`),
     check('oracle_rounds_status_check', sql`${t.status} in ('upcoming', 'live', 'locked', 'ended')`),
     check(
       'oracle_rounds_result_check',
@@ -345,6 +360,9 @@ export const oracleBets = pgTable(
     uniqueIndex('oracle_bets_payment_unique').on(t.paymentId),
     index('oracle_bets_epoch_idx').on(t.epoch),
     index('oracle_bets_user_idx').on(t.userAddress, t.createdAt),
+    index('oracle_bets_claimable_idx')
+      .on(t.userAddress)
+      .where(sql`payout_id is null and claimed = false and payout_amount > 0`),
     check('oracle_bets_position_check', sql`${t.position} in ('bull', 'bear')`),
     check('oracle_bets_amount_check', sql`${t.amount} > 0`),
   ],
@@ -361,7 +379,28 @@ export const userStats = pgTable(
     settledBets: integer('settled_bets').notNull().default(0),
     updatedAt: time('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('user_stats_winnings_idx').on(t.totalWinnings)],
+  (t) => [
+    index('user_stats_winnings_idx').on(t.totalWinnings),
+    // The leaderboard's order and filter exactly: its page is the first rows of this index.
+    index('user_stats_leaderboard_idx').on(t.totalWinnings, t.wonBets).where(sql`total_winnings > 0`),
+  ],
+);
+
+/**
+ * How many markets each (category, status) holds, kept by statement triggers on `markets` in the
+ * same transaction as the change (migration 0006), so the category chips never count the table.
+ */
+export const marketCounts = pgTable(
+  'market_counts',
+  {
+    category: text('category').notNull(),
+    status: text('status').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.category, t.status] }),
+    check('market_counts_count_check', sql`${t.count} >= 0`),
+  ],
 );
 
 /** Feed readings the server sampled; lock and close prices are chosen from these. */

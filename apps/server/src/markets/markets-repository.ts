@@ -4,7 +4,7 @@ import type { PageCursor } from '@pm/core/contract/page-cursor';
 import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
-import { bets, markets } from '../db/schema.ts';
+import { bets, marketCounts, markets } from '../db/schema.ts';
 
 // Reads and writes of markets and their bets. Functions take a Db or a Tx, so the service can
 // compose them inside acceptPayment's transaction.
@@ -16,6 +16,14 @@ export type NewBetRow = typeof bets.$inferInsert;
 
 /** Spec §4: the market list shows active and settling markets. */
 export const OPEN_STATUSES = ['active', 'settling'] as const;
+
+/**
+ * The open filter as literal SQL, not bound parameters: the partial indexes of migration 0006 are
+ * declared `where status in ('active', 'settling')`, and the planner matches a partial index only on
+ * a predicate it can prove, which a prepared statement's generic plan over `$1, $2` is not.
+ */
+const isOpen = sql`${markets.status} in ('active', 'settling')`;
+const isSettled = sql`${markets.status} = 'settled'`;
 
 export async function findMarket(db: DbOrTx, id: number): Promise<MarketRow | undefined> {
   // Bounded before the query: an id past the int4 column is no market, not a database error (F2).
@@ -97,7 +105,7 @@ export async function listOpenMarkets(db: DbOrTx, input: MarketsPage): Promise<M
     .from(markets)
     .where(
       and(
-        inArray(markets.status, [...OPEN_STATUSES]),
+        isOpen,
         input.category ? eq(markets.category, input.category) : undefined,
         after(markets.createdAt, markets.id, input.cursor),
       ),
@@ -113,7 +121,7 @@ export async function listSettledMarkets(db: DbOrTx, input: MarketsPage): Promis
     .from(markets)
     .where(
       and(
-        eq(markets.status, 'settled'),
+        isSettled,
         input.category ? eq(markets.category, input.category) : undefined,
         after(markets.updatedAt, markets.id, input.cursor),
       ),
@@ -122,15 +130,18 @@ export async function listSettledMarkets(db: DbOrTx, input: MarketsPage): Promis
     .limit(input.limit);
 }
 
-/** Open markets per category, for the chips (spec §2 /predictions). */
+/**
+ * Open markets per category, for the chips (spec §2 /predictions): from the `market_counts`
+ * aggregate that triggers keep in each market change's own transaction, not a count of the table.
+ */
 export async function countOpenMarketsByCategory(
   db: DbOrTx,
 ): Promise<Array<{ category: string; count: number }>> {
   return db
-    .select({ category: markets.category, count: sql`count(*)`.mapWith(Number) })
-    .from(markets)
-    .where(inArray(markets.status, [...OPEN_STATUSES]))
-    .groupBy(markets.category);
+    .select({ category: marketCounts.category, count: sql`sum(${marketCounts.count})`.mapWith(Number) })
+    .from(marketCounts)
+    .where(and(inArray(marketCounts.status, [...OPEN_STATUSES]), sql`${marketCounts.count} > 0`))
+    .groupBy(marketCounts.category);
 }
 
 /** Spec §7: a market's bets newest first. */

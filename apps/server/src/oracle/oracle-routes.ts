@@ -1,14 +1,12 @@
-import { ORACLE_RECENT_ROUNDS } from '@pm/core/constants';
 import type { Round } from '@pm/core/contract/oracle';
 import { ROUTES } from '@pm/core/contract/routes';
 import { pickDisplayedRounds } from '@pm/core/rounds';
-import { asc, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
-import { oracleRounds } from '../db/schema.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { authorizeOperator } from '../operators/operator-auth.ts';
 import type { PaymentContext } from '../payments/accept-payment.ts';
+import { listRoundsForDisplay } from './list-rounds-for-display.ts';
 import { parseRoundStatus, toWireRound } from './oracle-rounds.ts';
 import { placeOracleBet } from './place-oracle-bet.ts';
 import type { RoundEngine } from './round-engine.ts';
@@ -24,20 +22,7 @@ export function registerOracleRoutes(
   // Spec §7: the open rounds by start time and the latest ended ones (5 each), shown by the §4 rules.
   defineRoute(app, ROUTES.rounds, async () => {
     const now = clock.now();
-    const [open, ended] = await Promise.all([
-      db
-        .select()
-        .from(oracleRounds)
-        .where(inArray(oracleRounds.status, ['upcoming', 'live', 'locked']))
-        .orderBy(asc(oracleRounds.startTime))
-        .limit(ORACLE_RECENT_ROUNDS),
-      db
-        .select()
-        .from(oracleRounds)
-        .where(eq(oracleRounds.status, 'ended'))
-        .orderBy(desc(oracleRounds.epoch))
-        .limit(ORACLE_RECENT_ROUNDS),
-    ]);
+    const { open, ended } = await listRoundsForDisplay(db);
     const candidates = [...open, ...ended].map((row) => ({
       epoch: row.epoch,
       status: parseRoundStatus(row.status),

@@ -1,6 +1,6 @@
 import { normalizeAddress } from '@pm/core/address';
 import { CLAIMABLE_LIST_MAX, type ClaimableResponse } from '@pm/core/contract/users';
-import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
@@ -23,7 +23,7 @@ export async function readClaimable(db: DbOrTx, rawAddress: string): Promise<Cla
         eq(bets.userAddress, address),
         isNull(bets.payoutId),
         eq(markets.status, 'settled'),
-        inArray(bets.status, ['won', 'refunded']),
+        sql`${bets.status} in ('won', 'refunded')`, // literal: bets_claimable_idx's predicate
       ),
     )
     .orderBy(desc(bets.createdAt))
@@ -37,7 +37,7 @@ export async function readClaimable(db: DbOrTx, rawAddress: string): Promise<Cla
         eq(oracleBets.userAddress, address),
         isNull(oracleBets.payoutId),
         eq(oracleBets.claimed, false),
-        gt(oracleBets.payoutAmount, 0n),
+        sql`${oracleBets.payoutAmount} > 0`, // literal: oracle_bets_claimable_idx's predicate
       ),
     )
     .orderBy(desc(oracleBets.createdAt))
