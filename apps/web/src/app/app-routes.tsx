@@ -13,6 +13,7 @@ const PAGES = [
   { path: '/market/:id', Page: lazyRoute(() => import('../routes/market.tsx'), ['markets']) },
   { path: '/my-bets', Page: lazyRoute(() => import('../routes/my-bets.tsx'), ['markets', 'myBets']) },
   { path: '/leaderboard', Page: lazyRoute(() => import('../routes/leaderboard.tsx')) },
+  { path: '/u/:address', Page: lazyRoute(() => import('../routes/profile.tsx'), ['myBets']) },
 ];
 
 /** Whether `pathname` matches a route pattern of PAGES (`:name` matches one segment). */
