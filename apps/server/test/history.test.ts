@@ -300,6 +300,17 @@ describe('GET /api/users/:address/history', () => {
   });
 });
 
+test('the OpenAPI document lists the history and summary endpoints', async () => {
+  const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+  expect(Object.keys(document.paths)).toEqual(
+    expect.arrayContaining(['/api/users/{address}/history', '/api/users/{address}/summary']),
+  );
+  const parameters = document.paths['/api/users/{address}/history'].get.parameters.map(
+    (parameter: { name: string }) => parameter.name,
+  );
+  expect(parameters).toEqual(['address', 'game', 'status', 'limit', 'cursor']);
+});
+
 describe('GET /api/users/:address/summary', () => {
   const summary = async (query = '', address = USER) => {
     const response = await t.app.inject({ method: 'GET', url: `/api/users/${address}/summary${query}` });

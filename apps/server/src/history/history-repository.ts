@@ -1,10 +1,10 @@
 import type {
-  HistoryCursor,
   HistoryEntry,
   HistoryGameFilter,
   HistoryStatusFilter,
   HistorySummary,
 } from '@pm/core/contract/history';
+import type { HistoryCursor } from '@pm/core/contract/history-query';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';

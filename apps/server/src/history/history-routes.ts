@@ -1,5 +1,9 @@
 import { normalizeAddress } from '@pm/core/address';
-import { decodeHistoryCursor, encodeHistoryCursor, HISTORY_PAGE_DEFAULT } from '@pm/core/contract/history';
+import {
+  decodeHistoryCursor,
+  encodeHistoryCursor,
+  HISTORY_PAGE_DEFAULT,
+} from '@pm/core/contract/history-query';
 import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';

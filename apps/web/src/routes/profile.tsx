@@ -1,6 +1,7 @@
 import { shortenAddress } from '@pm/core/address';
 import { AddressSchema } from '@pm/core/contract/primitives';
 import { CircleAlert, Inbox } from 'lucide';
+import { getAddress } from 'viem';
 import { useParams } from 'wouter';
 import { HistoryPanel } from '../features/my-bets/components/history-panel.tsx';
 import { useTranslation } from '../i18n/use-translation.ts';
@@ -15,7 +16,9 @@ export function Component() {
   const { t } = useTranslation();
   const { address = '' } = useParams();
   const valid = AddressSchema.safeParse(address).success;
-  const short = valid ? shortenAddress(address) : address;
+  // DESIGN: addresses are shown checksummed, whatever case the link used.
+  const shown = valid ? getAddress(address) : address;
+  const short = valid ? shortenAddress(shown) : address;
   return (
     <Page
       title={t('myBets.profile.title', { address: short })}
@@ -24,7 +27,7 @@ export function Component() {
     >
       {valid ? (
         <>
-          <p className="-mt-4 mb-6 font-mono text-xs break-all text-muted">{address}</p>
+          <p className="-mt-4 mb-6 font-mono text-xs break-all text-muted">{shown}</p>
           <HistoryPanel
             address={address}
             empty={<StatusMessage icon={<Icon node={Inbox} />}>{t('myBets.profile.empty')}</StatusMessage>}

@@ -1,11 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import {
-  decodeHistoryCursor,
-  encodeHistoryCursor,
-  HistoryCursorSchema,
-  HistoryEntrySchema,
-  SignedWeiSchema,
-} from './history.ts';
+import { HistoryEntrySchema, SignedWeiSchema } from './history.ts';
+import { decodeHistoryCursor, encodeHistoryCursor, HistoryCursorSchema } from './history-query.ts';
 
 describe('history cursors', () => {
   test('a cursor names the microsecond, the game and the id of the last row, and reads back the same', () => {

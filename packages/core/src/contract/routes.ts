@@ -3,12 +3,8 @@ import { ClaimBodySchema, ClaimResponseSchema } from './claims.ts';
 import { ConfigResponseSchema } from './config.ts';
 import { ErrorBodySchema } from './errors.ts';
 import { HealthResponseSchema } from './health.ts';
-import {
-  HistoryQuerySchema,
-  HistoryResponseSchema,
-  HistorySummaryQuerySchema,
-  HistorySummarySchema,
-} from './history.ts';
+import { HistoryResponseSchema, HistorySummarySchema } from './history.ts';
+import { HistoryQuerySchema, HistorySummaryQuerySchema } from './history-query.ts';
 import { LeaderboardQuerySchema, LeaderboardResponseSchema } from './leaderboard.ts';
 import {
   CreateMarketBodySchema,

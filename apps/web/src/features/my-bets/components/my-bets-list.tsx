@@ -1,17 +1,9 @@
-import { type ClaimBody, ClaimResponseSchema } from '@pm/core/contract/claims';
-import { formatBnb } from '@pm/core/money';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Inbox } from 'lucide';
 import { useEffect } from 'react';
-import { Link, useLocation } from 'wouter';
+import { useLocation } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { apiPost } from '../../../lib/api-client.ts';
-import { apiErrorMessage } from '../../../lib/error-message.ts';
-import { Icon } from '../../../ui/icon.tsx';
-import { StatusMessage } from '../../../ui/status-message.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
-import { HistoryPanel } from './history-panel.tsx';
+import { MyHistory } from './my-history.tsx';
 
 /**
  * Spec §2 /my-bets: needs a wallet (else the spec's toast and /predictions). Issue 11: the user's
@@ -21,53 +13,12 @@ export function MyBetsList() {
   const { t } = useTranslation();
   const wallet = useWallet();
   const [, navigate] = useLocation();
-  const queryClient = useQueryClient();
   useEffect(() => {
     if (wallet.isConnected || wallet.isConnecting) return;
     toast.error(t('myBets.connectFirst'));
     navigate('/predictions', { replace: true });
   }, [wallet.isConnected, wallet.isConnecting, navigate, t]);
-  const claim = useMutation({
-    mutationFn: (body: ClaimBody) => apiPost('/api/claims', body, ClaimResponseSchema),
-    onSuccess: (answer) => {
-      if (!answer.success) return void toast.error(answer.message || t('myBets.claimFailed'));
-      toast.success(
-        t('myBets.claimed', {
-          amount: formatBnb(BigInt(answer.totalWei), { decimals: 4 }),
-          count: answer.betsCount,
-        }),
-      );
-    },
-    onError: (error) => toast.error(apiErrorMessage(t, error, t('myBets.claimFailed'))),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['history'] }),
-  });
 
   if (!wallet.isConnected || !wallet.address) return null;
-  const address = wallet.address;
-  return (
-    <HistoryPanel
-      address={address}
-      claiming={claim.isPending}
-      // A market bet is claimed on its own; the claims API pays a wallet's round winnings together.
-      onClaim={(entry) =>
-        claim.mutate(
-          entry.game === 'markets'
-            ? { userAddress: address, scope: 'markets', betId: entry.betId }
-            : { userAddress: address, scope: 'oracle' },
-        )
-      }
-      empty={
-        <StatusMessage
-          icon={<Icon node={Inbox} />}
-          action={
-            <Link to="/predictions" className="font-semibold text-brand underline">
-              {t('myBets.browse')}
-            </Link>
-          }
-        >
-          {t('myBets.empty')}
-        </StatusMessage>
-      }
-    />
-  );
+  return <MyHistory address={wallet.address} />;
 }
