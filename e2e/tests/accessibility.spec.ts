@@ -9,6 +9,8 @@ const ROUTES = [
   { path: '/market/1', name: 'market' },
   { path: '/my-bets', name: 'my-bets' },
   { path: '/leaderboard', name: 'leaderboard' },
+  // Issue 11: a public profile (a demo player's P&L and history, or the empty state).
+  { path: '/u/0x70997970C51812dc3A010C7d01b50e0d17dc79C8', name: 'profile' },
   { path: '/no-such-page', name: 'not-found' },
 ];
 

@@ -4,6 +4,7 @@ import type { PublicClient } from 'viem';
 import type { Clock } from './chain/clock.ts';
 import type { Config } from './config/config.ts';
 import type { Database } from './db/client.ts';
+import { registerHistoryRoutes } from './history/history-routes.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/error-handler.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -62,6 +63,7 @@ export async function createApp(
 
   registerSystemRoutes(app, deps);
   registerLeaderboardRoutes(app, deps);
+  registerHistoryRoutes(app, deps);
   registerRealtimeRoutes(app, hub, {
     allowedOrigins: config.http.corsOrigins,
     maxConnections: config.realtime.maxConnections,

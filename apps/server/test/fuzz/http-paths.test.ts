@@ -170,6 +170,24 @@ test('GET /api/leaderboard never answers 5xx for any query', async () => {
   await fuzzHttp(fuzzer, cases, 500);
 });
 
+test('GET /api/users/:address/{history,summary} never answers 5xx for any address or query', async () => {
+  const query = queryString(['game', 'status', 'limit', 'cursor'], {
+    game: ['all', 'markets', 'oracle'],
+    status: ['all', 'active', 'won', 'lost', 'refunded', 'claimable', 'claimed'],
+    limit: ['1', '100', '101', '0'],
+    cursor: ['1767268800000000.m1', '1767268800000000.o2147483647', '99999999999999999999.m1', '1.x1'],
+  });
+  const cases = fc.tuple(addressSegment(), oneOf(['history', 'summary']), query).map(
+    ([address, what, q]): HttpCase => ({
+      route: `GET /api/users/:address/${what}`,
+      method: 'GET',
+      url: `/api/users/${address}/${what}?${q}`,
+      allowed2xx: [200],
+    }),
+  );
+  await fuzzHttp(fuzzer, cases, 800);
+});
+
 /** Every GET without parameters: a query they do not read is ignored. The nonce endpoint writes a nonce. */
 const PLAIN_GETS = [
   ROUTES.health.path,

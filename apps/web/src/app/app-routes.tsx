@@ -11,8 +11,10 @@ const PAGES = [
     Page: lazyRoute(() => import('../routes/oracle-predictions.tsx'), ['oracle']),
   },
   { path: '/market/:id', Page: lazyRoute(() => import('../routes/market.tsx'), ['markets', 'review']) },
-  { path: '/my-bets', Page: lazyRoute(() => import('../routes/my-bets.tsx'), ['markets', 'myBets']) },
+  // Only its own strings: the history rows no longer show market categories (issue 11).
+  { path: '/my-bets', Page: lazyRoute(() => import('../routes/my-bets.tsx'), ['myBets']) },
   { path: '/leaderboard', Page: lazyRoute(() => import('../routes/leaderboard.tsx')) },
+  { path: '/u/:address', Page: lazyRoute(() => import('../routes/profile.tsx'), ['myBets']) },
 ];
 
 /** Whether `pathname` matches a route pattern of PAGES (`:name` matches one segment). */

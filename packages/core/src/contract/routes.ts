@@ -3,6 +3,8 @@ import { ClaimBodySchema, ClaimResponseSchema } from './claims.ts';
 import { ConfigResponseSchema } from './config.ts';
 import { ErrorBodySchema } from './errors.ts';
 import { HealthResponseSchema } from './health.ts';
+import { HistoryResponseSchema, HistorySummarySchema } from './history.ts';
+import { HistoryQuerySchema, HistorySummaryQuerySchema } from './history-query.ts';
 import { LeaderboardQuerySchema, LeaderboardResponseSchema } from './leaderboard.ts';
 import {
   CreateMarketBodySchema,
@@ -101,6 +103,23 @@ export const ROUTES = {
     params: UserParamsSchema,
     query: UserBetsQuerySchema,
     responses: { 200: UserBetsResponseSchema, 400: ErrorBodySchema },
+  },
+  userHistory: {
+    method: 'GET',
+    path: '/api/users/:address/history',
+    summary:
+      "A wallet's bets in both games, newest first, a page at a time: stake, result, payout (full return) and net (payout − stake)",
+    params: UserParamsSchema,
+    query: HistoryQuerySchema,
+    responses: { 200: HistoryResponseSchema, 400: ErrorBodySchema },
+  },
+  userSummary: {
+    method: 'GET',
+    path: '/api/users/:address/summary',
+    summary: "A wallet's P&L: net, win rate (won / decided), best win, total wagered and counts",
+    params: UserParamsSchema,
+    query: HistorySummaryQuerySchema,
+    responses: { 200: HistorySummarySchema, 400: ErrorBodySchema },
   },
   userClaimable: {
     method: 'GET',

@@ -70,6 +70,9 @@ describe('LeaderboardTable', () => {
     expect(cells(second)).toEqual(['2', '0x3C44...93BC3 bets · 33.3% win rate', '0.0050 BNB', '3', '33.3%']);
     expect(rest).toEqual([]);
     expect(requests).toEqual(['/api/leaderboard?limit=100']);
+    // Each address opens that player's public profile.
+    const link = screen.getByRole('link', { name: 'Profile of 0x7099...79C8' });
+    expect(link.getAttribute('href')).toBe('/u/0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
   });
 
   test('An empty leaderboard invites the user to be the first', async () => {

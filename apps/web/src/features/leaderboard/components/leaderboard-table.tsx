@@ -2,6 +2,7 @@ import { shortenAddress } from '@pm/core/address';
 import type { LeaderboardEntry } from '@pm/core/contract/leaderboard';
 import { formatBnbWithUnit } from '@pm/core/money';
 import { CircleAlert, Trophy } from 'lucide';
+import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { Button } from '../../../ui/button.tsx';
@@ -126,9 +127,15 @@ function LeaderboardRow({
         </span>
       </td>
       <td className="px-2 py-3">
-        <span className="font-mono" title={entry.address}>
+        {/* Issue 11: each player's public profile (summary and history). */}
+        <Link
+          to={`/u/${entry.address}`}
+          className="font-mono underline-offset-2 hover:text-brand hover:underline"
+          title={entry.address}
+          aria-label={t('leaderboard.profileLink', { address: shortenAddress(entry.address) })}
+        >
           {shortenAddress(entry.address)}
-        </span>
+        </Link>
         {/* Narrow screens: bets and win rate move under the address instead of two more columns. */}
         <span className="mt-0.5 block text-xs text-muted sm:hidden">
           {t('leaderboard.betsAndWinRate', { count: entry.totalBets, winRate })}

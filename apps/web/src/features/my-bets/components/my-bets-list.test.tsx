@@ -1,47 +1,100 @@
-import type { UserBet } from '@pm/core/contract/users';
-import { cleanup, screen } from '@testing-library/react';
+import type { HistoryEntry, HistorySummary } from '@pm/core/contract/history';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startTestApi } from '../../../app/test-api.ts';
 import { renderWithApp, TEST_ACCOUNT } from '../../../app/test-app.tsx';
 import { MyBetsList } from './my-bets-list.tsx';
 
-// The server hands a wallet's bets out a page at a time (nextCursor); the list shows every page
-// it has and loads the next on request. A real HTTP server on loopback stands in for the API.
+// My Bets over both games (issue 11): the P&L card, the filters, the list a page at a time, the
+// claim buttons. A real HTTP server on loopback stands in for the API.
 
 const ADDRESS = TEST_ACCOUNT;
-const bet = (id: number, title: string): UserBet => ({
-  id,
-  marketId: id,
-  userAddress: ADDRESS.toLowerCase(),
-  prediction: 'YES',
-  amountWei: '10000000000000000',
-  potentialPayoutWei: '20000000000000000',
-  payoutWei: null,
-  status: 'pending',
-  isCreator: false,
-  txHash: `0x${String(id).padStart(64, '0')}`,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  market: {
-    title,
-    status: 'active',
-    result: null,
-    category: 'crypto',
-    deadline: '2026-01-02T00:00:00.000Z',
-  },
-});
+const base = {
+  marketId: null,
+  title: null,
+  epoch: null,
+  claimState: 'none',
+  placedAt: '2026-01-01T00:00:00.000Z',
+  settledAt: null,
+  txHash: `0x${'1'.padStart(64, '0')}`,
+} as const;
+
+const marketWin: HistoryEntry = {
+  ...base,
+  game: 'markets',
+  betId: 3,
+  marketId: 7,
+  title: 'Will it rain?',
+  side: 'YES',
+  stakeWei: '300000000000000001',
+  result: 'won',
+  payoutWei: '520500000000000001',
+  netWei: '220500000000000000',
+  claimState: 'claimable',
+  settledAt: '2026-01-01T01:00:00.000Z',
+};
+const roundLoss: HistoryEntry = {
+  ...base,
+  game: 'oracle',
+  betId: 9,
+  epoch: 2950000,
+  side: 'bear',
+  stakeWei: '1234500000000000000000',
+  result: 'lost',
+  payoutWei: '0',
+  netWei: '-1234500000000000000000',
+};
+const refund: HistoryEntry = {
+  ...base,
+  game: 'markets',
+  betId: 1,
+  marketId: 5,
+  title: 'Oldest market',
+  side: 'NO',
+  stakeWei: '20000000000000000',
+  result: 'refunded',
+  payoutWei: '20000000000000000',
+  netWei: '0',
+  claimState: 'claimed',
+};
+const summary: HistorySummary = {
+  address: ADDRESS.toLowerCase(),
+  netWei: '-1234279500000000000000',
+  totalWageredWei: '1234820000000000000001',
+  bestWinWei: '220500000000000000',
+  winRate: 0.5,
+  counts: { total: 3, pending: 0, won: 1, lost: 1, refunded: 1 },
+};
 
 let api: Awaited<ReturnType<typeof startTestApi>>;
 const requests: string[] = [];
+const claims: unknown[] = [];
 
 beforeAll(async () => {
   api = await startTestApi((request) => {
     const url = request.url ?? '';
-    requests.push(url);
+    requests.push(`${request.method} ${url}`);
+    if (request.method === 'POST') {
+      claims.push(url);
+      return {
+        body: {
+          success: true,
+          totalWei: '520500000000000001',
+          betsCount: 1,
+          payoutTxHash: null,
+          payoutStatus: 'pending',
+          message: 'ok',
+        },
+      };
+    }
+    if (url.includes('/summary')) return { body: summary };
+    if (url.includes('status=lost')) return { body: { entries: [roundLoss], nextCursor: null } };
+    if (url.includes('status=claimable')) return { body: { entries: [], nextCursor: null } };
     return {
       body: url.includes('cursor=')
-        ? { bets: [bet(1, 'Oldest market')], nextCursor: null }
-        : { bets: [bet(3, 'Newest market'), bet(2, 'Middle market')], nextCursor: '1767225600000.2' },
+        ? { entries: [refund], nextCursor: null }
+        : { entries: [marketWin, roundLoss], nextCursor: '1767225600000000.m3' },
     };
   });
 });
@@ -50,26 +103,75 @@ afterAll(() => api.close());
 afterEach(() => {
   cleanup();
   requests.length = 0;
+  claims.length = 0;
 });
 
-async function renderList() {
-  await renderWithApp(<MyBetsList />, { connectedAs: ADDRESS });
-}
-
 describe('MyBetsList', () => {
-  test('Shows the first page of bets, and the older ones after Load more', async () => {
-    await renderList();
-    expect(await screen.findByText('Newest market')).toBeTruthy();
-    expect(screen.getByText('Middle market')).toBeTruthy();
-    expect(screen.queryByText('Oldest market')).toBeNull();
+  test('Shows the P&L card and both games’ bets with stake, payout and net, older ones after Load more', async () => {
+    await renderWithApp(<MyBetsList />, { connectedAs: ADDRESS });
+    const card = await screen.findByRole('region', { name: 'Profit and loss' });
+    expect((await within(card).findByText('-1,234.2795 BNB')).isConnected).toBe(true);
+    expect(within(card).getByText('50%').isConnected).toBe(true);
+    expect(within(card).getByText('+0.2205 BNB').isConnected).toBe(true);
+    expect(within(card).getByText('1,234.8200 BNB').isConnected).toBe(true);
+    expect(within(card).getByText('3 bets: 1 won, 1 lost, 1 refunded, 0 open').isConnected).toBe(true);
+
+    const list = await screen.findByRole('list', { name: 'Bet history' });
+    const [win, loss] = within(list).getAllByRole('listitem');
+    if (!win || !loss) throw new Error('rows missing');
+    expect(win?.textContent).toContain('Will it rain?');
+    expect(win?.textContent).toContain('Won');
+    expect(win?.textContent).toContain('Stake0.3000 BNB');
+    expect(win?.textContent).toContain('Payout0.5205 BNB');
+    expect(win?.textContent).toContain('Net+0.2205 BNB');
+    expect(loss?.textContent).toContain('Round #2950000');
+    expect(loss?.textContent).toContain('DOWN');
+    expect(loss?.textContent).toContain('Lost');
+    expect(loss?.textContent).toContain('Payout0.0000 BNB');
+    expect(loss?.textContent).toContain('Net-1,234.5000 BNB');
+    expect(within(loss).queryByRole('button')).toBeNull();
 
     await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
-    expect(await screen.findByText('Oldest market')).toBeTruthy();
-    expect(screen.getAllByRole('listitem')).toHaveLength(3);
+    expect((await screen.findByText('Oldest market')).isConnected).toBe(true);
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows).toHaveLength(3);
+    expect(rows[2]?.textContent).toContain('Refunded');
+    expect(rows[2]?.textContent).toContain('Claimed');
+    expect(rows[2]?.textContent).toContain('Net0.0000 BNB');
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
-    expect(requests).toEqual([
-      `/api/users/${ADDRESS}/bets`,
-      `/api/users/${ADDRESS}/bets?cursor=1767225600000.2`,
-    ]);
+    expect(requests).toContain(`GET /api/users/${ADDRESS}/history?cursor=1767225600000000.m3`);
+  });
+
+  test('The filters ask the server for one game or status and say when nothing matches', async () => {
+    await renderWithApp(<MyBetsList />, { connectedAs: ADDRESS });
+    await screen.findByRole('list', { name: 'Bet history' });
+    await userEvent.selectOptions(screen.getByLabelText('Status'), 'Lost');
+    await userEvent.selectOptions(screen.getByLabelText('Game'), 'Oracle');
+    expect((await screen.findByText('Round #2950000')).isConnected).toBe(true);
+    expect(screen.queryByText('Will it rain?')).toBeNull();
+    expect(requests).toContain(`GET /api/users/${ADDRESS}/history?game=oracle&status=lost`);
+    await userEvent.selectOptions(screen.getByLabelText('Status'), 'To claim');
+    expect((await screen.findByText('No bets match these filters.')).isConnected).toBe(true);
+  });
+
+  test('Claim Prize on a won market bet claims that bet', async () => {
+    await renderWithApp(<MyBetsList />, { connectedAs: ADDRESS });
+    const list = await screen.findByRole('list', { name: 'Bet history' });
+    const [win] = within(list).getAllByRole('listitem');
+    if (!win) throw new Error('row missing');
+    expect(win?.textContent).toContain('You can claim 0.5205 BNB.');
+    await userEvent.click(within(win).getByRole('button', { name: 'Claim Prize' }));
+    expect(
+      (await screen.findByText('Successfully claimed 0.5205 BNB from 1 winning bets!')).isConnected,
+    ).toBe(true);
+    expect(claims).toEqual(['/api/claims']);
+  });
+
+  test('Amounts follow the language: Chinese shows the same grouping and the Chinese labels', async () => {
+    await renderWithApp(<MyBetsList />, { connectedAs: ADDRESS, language: 'zh' });
+    const card = await screen.findByRole('region', { name: '盈亏' });
+    expect((await within(card).findByText('-1,234.2795 BNB')).isConnected).toBe(true);
+    expect(within(card).getByText('共 3 笔：获胜 1，失败 1，退款 1，进行中 0').isConnected).toBe(true);
+    expect((await screen.findByText('第 2950000 轮')).isConnected).toBe(true);
   });
 });

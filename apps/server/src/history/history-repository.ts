@@ -1,0 +1,213 @@
+import type {
+  HistoryEntry,
+  HistoryGameFilter,
+  HistoryStatusFilter,
+  HistorySummary,
+} from '@pm/core/contract/history';
+import type { HistoryCursor } from '@pm/core/contract/history-query';
+import { type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { DbOrTx } from '../db/client.ts';
+import { queryRows } from '../db/query-rows.ts';
+
+// A wallet's bets in both games as one list, and its P&L, in SQL (issue 11; decision 012).
+// The two tables store payout_amount differently, and this is the one place that reconciles them:
+//   bets.payout_amount         = PROFIT of a won bet (null when lost or refunded), decision 002
+//   oracle_bets.payout_amount  = the FULL RETURN (stake included; 0 when lost, the stake when refunded)
+// Each branch below turns its table into the same columns: result, payout (full return), net.
+// A market bet's status 'claimed' forgets won vs refunded: a won bet keeps its profit (not null),
+// a refund has none.
+
+/** Markets: one row per bet with its derived result, full return and net. `address` lower-case. */
+function marketBranch(address: string): SQL {
+  return sql`
+    select 'markets' as game, 0 as game_key, b.id as bet_id, m.id as market_id, m.title as title,
+           null::bigint as epoch, b.prediction as side, b.amount as stake, b.tx_hash as tx_hash,
+           b.created_at as placed_at, x.result,
+           case x.result when 'won' then b.amount + b.payout_amount when 'lost' then 0
+                         when 'refunded' then b.amount end as payout,
+           case x.result when 'won' then b.payout_amount when 'lost' then -b.amount
+                         when 'refunded' then 0 end as net,
+           case when b.status = 'claimed' then 'claimed'
+                when b.payout_id is not null then 'paying'
+                when b.status in ('won', 'refunded') and m.status = 'settled' then 'claimable'
+                else 'none' end as claim_state,
+           case when x.result <> 'pending' then m.updated_at end as settled_at
+    from bets b
+    join markets m on m.id = b.market_id
+    cross join lateral (select case
+        when b.status = 'won' or (b.status = 'claimed' and b.payout_amount is not null) then 'won'
+        when b.status = 'lost' then 'lost'
+        when b.status = 'refunded' or b.status = 'claimed' then 'refunded'
+        else 'pending' end as result) x
+    where b.user_address = ${address}`;
+}
+
+/** Oracle rounds: the same columns. A loser's payout is 0; a refund (draw, cancelled, nobody won) is the stake. */
+function oracleBranch(address: string): SQL {
+  return sql`
+    select 'oracle' as game, 1 as game_key, b.id as bet_id, null::integer as market_id, null::text as title,
+           b.epoch as epoch, b.position as side, b.amount as stake, b.tx_hash as tx_hash,
+           b.created_at as placed_at, x.result,
+           case when x.result <> 'pending' then b.payout_amount end as payout,
+           case when x.result <> 'pending' then b.payout_amount - b.amount end as net,
+           case when b.claimed then 'claimed'
+                when b.payout_id is not null then 'paying'
+                when b.payout_amount > 0 then 'claimable'
+                else 'none' end as claim_state,
+           case when x.result <> 'pending' then r.close_time end as settled_at
+    from oracle_bets b
+    join oracle_rounds r on r.epoch = b.epoch
+    cross join lateral (select case
+        when r.result is null or b.payout_amount is null then 'pending'
+        when b.position = r.result then 'won'
+        when b.payout_amount = 0 then 'lost'
+        else 'refunded' end as result) x
+    where b.user_address = ${address}`;
+}
+
+function statusCondition(status: HistoryStatusFilter): SQL {
+  switch (status) {
+    case 'all':
+      return sql`true`;
+    case 'active':
+      return sql`h.result = 'pending'`;
+    case 'won':
+    case 'lost':
+    case 'refunded':
+      return sql`h.result = ${status}`;
+    case 'claimable':
+      return sql`h.claim_state = 'claimable'`;
+    case 'claimed':
+      return sql`h.claim_state = 'claimed'`;
+  }
+}
+
+/** The exact timestamptz a cursor names, as an ISO string with microseconds. */
+function cursorTime(atMicros: bigint): string {
+  const iso = new Date(Number(atMicros / 1000n)).toISOString();
+  return iso.replace('Z', `${(atMicros % 1000n).toString().padStart(3, '0')}Z`);
+}
+
+const EntryRowSchema = z.object({
+  game: z.enum(['markets', 'oracle']),
+  bet_id: z.coerce.number(),
+  market_id: z.coerce.number().nullable(),
+  title: z.string().nullable(),
+  epoch: z.coerce.number().nullable(),
+  side: z.enum(['YES', 'NO', 'bull', 'bear']),
+  stake: z.coerce.bigint(),
+  tx_hash: z.string(),
+  placed_at: z.coerce.date(),
+  placed_us: z.coerce.bigint(),
+  result: z.enum(['pending', 'won', 'lost', 'refunded']),
+  payout: z.coerce.bigint().nullable(),
+  net: z.coerce.bigint().nullable(),
+  claim_state: z.enum(['none', 'claimable', 'paying', 'claimed']),
+  settled_at: z.coerce.date().nullable(),
+});
+
+export type HistoryPageRow = { entry: HistoryEntry; cursor: HistoryCursor };
+
+/**
+ * One page of a wallet's history, newest first (placed time, then game, then id). Each game's
+ * branch seeks its own index (user_address, created_at) and stops at `limit`, then the two are merged.
+ */
+export async function listHistory(
+  db: DbOrTx,
+  input: {
+    address: string;
+    game: HistoryGameFilter;
+    status: HistoryStatusFilter;
+    limit: number;
+    cursor?: HistoryCursor;
+  },
+): Promise<HistoryPageRow[]> {
+  const { cursor, limit } = input;
+  // Within a branch game_key is a constant, so the row comparison seeks (placed_at, bet_id).
+  const branch = (source: SQL) => {
+    const after = cursor
+      ? sql`and (h.placed_at, h.game_key, h.bet_id) < (${cursorTime(cursor.atMicros)}::timestamptz, ${cursor.game === 'markets' ? 0 : 1}, ${cursor.id})`
+      : sql``;
+    return sql`(select h.*, (extract(epoch from h.placed_at) * 1000000)::bigint::text as placed_us
+              from (${source}) h
+              where ${statusCondition(input.status)} ${after}
+              order by h.placed_at desc, h.bet_id desc limit ${limit})`;
+  };
+  const parts: SQL[] = [];
+  if (input.game !== 'oracle') parts.push(branch(marketBranch(input.address)));
+  if (input.game !== 'markets') parts.push(branch(oracleBranch(input.address)));
+  const rows = await queryRows(
+    db,
+    sql`select u.game, u.bet_id, u.market_id, u.title, u.epoch, u.side, u.stake::text as stake,
+               u.tx_hash, u.placed_at, u.placed_us, u.result, u.payout::text as payout,
+               u.net::text as net, u.claim_state, u.settled_at
+        from (${sql.join(parts, sql` union all `)}) u
+        order by u.placed_at desc, u.game_key desc, u.bet_id desc
+        limit ${limit}`,
+    EntryRowSchema,
+  );
+  return rows.map((row) => ({
+    entry: {
+      game: row.game,
+      betId: row.bet_id,
+      marketId: row.market_id,
+      title: row.title,
+      epoch: row.epoch,
+      side: row.side,
+      stakeWei: row.stake.toString(),
+      result: row.result,
+      payoutWei: row.payout === null ? null : row.payout.toString(),
+      netWei: row.net === null ? null : row.net.toString(),
+      claimState: row.claim_state,
+      placedAt: row.placed_at.toISOString(),
+      settledAt: row.settled_at === null ? null : row.settled_at.toISOString(),
+      txHash: row.tx_hash,
+    },
+    cursor: { atMicros: row.placed_us, game: row.game, id: row.bet_id },
+  }));
+}
+
+const SummaryRowSchema = z.object({
+  total: z.coerce.number(),
+  pending: z.coerce.number(),
+  won: z.coerce.number(),
+  lost: z.coerce.number(),
+  refunded: z.coerce.number(),
+  wagered: z.coerce.bigint(),
+  net: z.coerce.bigint(),
+  best_win: z.coerce.bigint().nullable(),
+});
+
+/** A wallet's P&L in one aggregate over both games (decision 012 defines each figure). */
+export async function summarizeHistory(
+  db: DbOrTx,
+  input: { address: string; game: HistoryGameFilter },
+): Promise<HistorySummary> {
+  const parts: SQL[] = [];
+  if (input.game !== 'oracle') parts.push(marketBranch(input.address));
+  if (input.game !== 'markets') parts.push(oracleBranch(input.address));
+  const [row] = await queryRows(
+    db,
+    sql`select count(*) as total,
+               count(*) filter (where h.result = 'pending') as pending,
+               count(*) filter (where h.result = 'won') as won,
+               count(*) filter (where h.result = 'lost') as lost,
+               count(*) filter (where h.result = 'refunded') as refunded,
+               coalesce(sum(h.stake), 0)::text as wagered,
+               coalesce(sum(h.net) filter (where h.result <> 'pending'), 0)::text as net,
+               (max(h.net) filter (where h.result = 'won'))::text as best_win
+        from (${sql.join(parts, sql` union all `)}) h`,
+    SummaryRowSchema,
+  );
+  if (!row) throw new Error('the summary aggregate returned no row');
+  const decided = row.won + row.lost;
+  return {
+    address: input.address,
+    netWei: row.net.toString(),
+    totalWageredWei: row.wagered.toString(),
+    bestWinWei: row.best_win === null ? null : row.best_win.toString(),
+    winRate: decided === 0 ? null : row.won / decided,
+    counts: { total: row.total, pending: row.pending, won: row.won, lost: row.lost, refunded: row.refunded },
+  };
+}

@@ -1,0 +1,363 @@
+import { HistoryResponseSchema, HistorySummarySchema } from '@pm/core/contract/history';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bets, oracleBets } from '../src/db/schema.ts';
+import { settleMarket } from '../src/markets/settle-market.ts';
+import { settleRoundPayouts } from '../src/oracle/settle-round-payouts.ts';
+import { insertEndedRound } from './support/fixtures.ts';
+import { insertMarketWithBets } from './support/market-fixtures.ts';
+import { startTestApp, type TestApp } from './support/test-app.ts';
+
+// GET /api/users/:address/history and /summary over bets settled by the real settlement code
+// (market: profit in payout_amount; round: full return in payout_amount), checked to the wei.
+
+const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const user = USER.toLowerCase();
+const OTHER = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc';
+
+let t: TestApp;
+const ids = { win: 0, loss: 0, refund: 0, active: 0 };
+
+const minutesAgo = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, 0) - minutes * 60_000);
+
+async function settle(marketId: number, outcome: 'YES' | 'NO' | 'VOID', feeBps = 0) {
+  await t.db.transaction((tx) =>
+    settleMarket(tx, {
+      marketId,
+      outcome,
+      verdict: { analysis: 'test', confidence: null, sources: [] },
+      feeBps,
+      now: new Date(),
+      from: ['settling'],
+    }),
+  );
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  // A win: 300000000000000001 on YES with 100000000000000000 beside it, 0.3 BNB on NO, fee 2 %.
+  // fee = 0.006 BNB; profit = ⌊300000000000000001 × 294000000000000000 / 400000000000000001⌋.
+  const win = await insertMarketWithBets(t.db, {
+    title: 'Win market',
+    now: minutesAgo(50),
+    bets: [
+      { prediction: 'YES', amountWei: 300000000000000001n, user },
+      { prediction: 'YES', amountWei: 100000000000000000n, user: OTHER },
+      { prediction: 'NO', amountWei: 300000000000000000n, user: OTHER },
+    ],
+  });
+  await settle(win.marketId, 'YES', 200);
+  ids.win = win.marketId;
+  // A loss: 0.05 BNB on NO, the market says YES.
+  const loss = await insertMarketWithBets(t.db, {
+    title: 'Loss market',
+    now: minutesAgo(40),
+    bets: [
+      { prediction: 'NO', amountWei: 50000000000000000n, user },
+      { prediction: 'YES', amountWei: 100000000000000000n, user: OTHER },
+    ],
+  });
+  await settle(loss.marketId, 'YES');
+  ids.loss = loss.marketId;
+  // A refund: the market is void.
+  const refund = await insertMarketWithBets(t.db, {
+    title: 'Void market',
+    now: minutesAgo(30),
+    bets: [{ prediction: 'YES', amountWei: 20000000000000000n, user }],
+  });
+  await settle(refund.marketId, 'VOID');
+  ids.refund = refund.marketId;
+  // Still open.
+  const active = await insertMarketWithBets(t.db, {
+    title: 'Open market',
+    status: 'active',
+    now: minutesAgo(5),
+    bets: [{ prediction: 'YES', amountWei: 10000000000000000n, user }],
+  });
+  ids.active = active.marketId;
+
+  // An oracle win: bull wins, fee 3 % of the pool; the payout (stake included) by the real settlement.
+  await insertEndedRound(t.db, {
+    epoch: 100,
+    result: 'bull',
+    bets: [
+      { address: user, position: 'bull', amount: 100000000000000003n, payout: null },
+      { address: OTHER, position: 'bull', amount: 50000000000000000n, payout: null },
+      { address: OTHER, position: 'bear', amount: 70000000000000001n, payout: null },
+    ],
+  });
+  await t.db.transaction((tx) => settleRoundPayouts(tx, { epoch: 100, result: 'bull', feeBps: 300 }));
+  // An oracle loss: bear, the round went bull and someone was on bull.
+  await insertEndedRound(t.db, {
+    epoch: 101,
+    result: 'bull',
+    bets: [
+      { address: user, position: 'bear', amount: 10000000000000000n, payout: null },
+      { address: OTHER, position: 'bull', amount: 10000000000000000n, payout: null },
+    ],
+  });
+  await t.db.transaction((tx) => settleRoundPayouts(tx, { epoch: 101, result: 'bull', feeBps: 300 }));
+  // Placed times in a known order: the oracle win 20 min ago, the oracle loss 10 min ago.
+  await t.db.execute(
+    sql`update oracle_bets set created_at = ${minutesAgo(20)} where epoch = 100 and user_address = ${user}`,
+  );
+  await t.db.execute(
+    sql`update oracle_bets set created_at = ${minutesAgo(10)} where epoch = 101 and user_address = ${user}`,
+  );
+  // The market win has been paid out: status 'claimed' keeps its profit.
+  await t.db.execute(
+    sql`update bets set status = 'claimed' where user_address = ${user} and market_id = ${ids.win}`,
+  );
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const history = async (query = '', address = USER) => {
+  const response = await t.app.inject({ method: 'GET', url: `/api/users/${address}/history${query}` });
+  expect(response.statusCode).toBe(200);
+  return HistoryResponseSchema.parse(response.json());
+};
+
+describe('GET /api/users/:address/history', () => {
+  test('lists both games newest first with stake, result, full payout and net to the wei', async () => {
+    const { entries, nextCursor } = await history();
+    expect(nextCursor).toBeNull();
+    expect(
+      entries.map(({ game, marketId, epoch, side, stakeWei, result, payoutWei, netWei, claimState }) => ({
+        game,
+        marketId,
+        epoch,
+        side,
+        stakeWei,
+        result,
+        payoutWei,
+        netWei,
+        claimState,
+      })),
+    ).toEqual([
+      {
+        game: 'markets',
+        marketId: ids.active,
+        epoch: null,
+        side: 'YES',
+        stakeWei: '10000000000000000',
+        result: 'pending',
+        payoutWei: null,
+        netWei: null,
+        claimState: 'none',
+      },
+      {
+        game: 'oracle',
+        marketId: null,
+        epoch: 101,
+        side: 'bear',
+        stakeWei: '10000000000000000',
+        result: 'lost',
+        payoutWei: '0',
+        netWei: '-10000000000000000',
+        claimState: 'none',
+      },
+      {
+        game: 'oracle',
+        marketId: null,
+        epoch: 100,
+        side: 'bull',
+        stakeWei: '100000000000000003',
+        result: 'won',
+        // ⌊100000000000000003 × (220000000000000004 − 6600000000000000) / 150000000000000003⌋
+        payoutWei: '142266666666666670',
+        netWei: '42266666666666667',
+        claimState: 'claimable',
+      },
+      {
+        game: 'markets',
+        marketId: ids.refund,
+        epoch: null,
+        side: 'YES',
+        stakeWei: '20000000000000000',
+        result: 'refunded',
+        payoutWei: '20000000000000000',
+        netWei: '0',
+        claimState: 'claimable',
+      },
+      {
+        game: 'markets',
+        marketId: ids.loss,
+        epoch: null,
+        side: 'NO',
+        stakeWei: '50000000000000000',
+        result: 'lost',
+        payoutWei: '0',
+        netWei: '-50000000000000000',
+        claimState: 'none',
+      },
+      {
+        game: 'markets',
+        marketId: ids.win,
+        epoch: null,
+        side: 'YES',
+        stakeWei: '300000000000000001',
+        result: 'won',
+        // profit ⌊300000000000000001 × 294000000000000000 / 400000000000000001⌋ plus the stake
+        payoutWei: '520500000000000001',
+        netWei: '220500000000000000',
+        claimState: 'claimed',
+      },
+    ]);
+    const win = entries.at(-1);
+    expect(win?.title).toBe('Win market');
+    expect(win?.settledAt).not.toBeNull();
+    expect(entries[0]?.settledAt).toBeNull();
+  });
+
+  test('filters by game and by status', async () => {
+    const oracle = await history('?game=oracle');
+    expect(oracle.entries.map((entry) => entry.epoch)).toEqual([101, 100]);
+    const markets = await history('?game=markets&status=won');
+    expect(markets.entries.map((entry) => entry.marketId)).toEqual([ids.win]);
+    const lost = await history('?status=lost');
+    expect(lost.entries.map((entry) => entry.game)).toEqual(['oracle', 'markets']);
+    expect((await history('?status=refunded')).entries.map((entry) => entry.marketId)).toEqual([ids.refund]);
+    expect((await history('?status=active')).entries.map((entry) => entry.marketId)).toEqual([ids.active]);
+    expect((await history('?status=claimed')).entries.map((entry) => entry.marketId)).toEqual([ids.win]);
+    expect((await history('?status=claimable')).entries.map((entry) => entry.result)).toEqual([
+      'won',
+      'refunded',
+    ]);
+  });
+
+  test('pages with the cursor across both games without repeating or skipping a bet', async () => {
+    const all = (await history()).entries.map((entry) => `${entry.game}:${entry.betId}`);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page = await history(`?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.entries.length).toBeLessThanOrEqual(2);
+      seen.push(...page.entries.map((entry) => `${entry.game}:${entry.betId}`));
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor && pages < 10);
+    expect(seen).toEqual(all);
+    expect(pages).toBe(3);
+  });
+
+  test('orders bets placed in the same microsecond in both games the same way on every page', async () => {
+    const [bet] = await t.db.select().from(bets).where(eq(bets.marketId, ids.loss)).limit(1);
+    const { entries } = await history();
+    const oracleLoss = entries.find((entry) => entry.epoch === 101);
+    if (!bet || !oracleLoss) throw new Error('fixtures missing');
+    const same = minutesAgo(45);
+    await t.db.update(oracleBets).set({ createdAt: same }).where(eq(oracleBets.id, oracleLoss.betId));
+    await t.db.update(bets).set({ createdAt: same }).where(eq(bets.userAddress, user));
+    try {
+      const full = (await history()).entries.map((entry) => `${entry.game}:${entry.betId}`);
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await history(`?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+        paged.push(...page.entries.map((entry) => `${entry.game}:${entry.betId}`));
+        cursor = page.nextCursor;
+      } while (cursor && paged.length < 20);
+      expect(paged).toEqual(full);
+      expect(new Set(paged).size).toBe(6);
+    } finally {
+      for (const [marketId, minutes] of [
+        [ids.win, 50],
+        [ids.loss, 40],
+        [ids.refund, 30],
+        [ids.active, 5],
+      ] as const) {
+        await t.db.execute(
+          sql`update bets set created_at = ${minutesAgo(minutes)} where market_id = ${marketId} and user_address = ${user}`,
+        );
+      }
+      await t.db
+        .update(oracleBets)
+        .set({ createdAt: minutesAgo(10) })
+        .where(eq(oracleBets.id, oracleLoss.betId));
+    }
+  });
+
+  test('a bad address, filter or cursor is a 400 with a clear message', async () => {
+    const bad = await t.app.inject({ method: 'GET', url: '/api/users/0x1234/history' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({
+      error: { code: 'VALIDATION_FAILED', message: 'address: must be a 0x-prefixed 20-byte address' },
+    });
+    const filter = await t.app.inject({ method: 'GET', url: `/api/users/${USER}/history?status=maybe` });
+    expect(filter.statusCode).toBe(400);
+    expect(filter.json().error.code).toBe('VALIDATION_FAILED');
+    const cursor = await t.app.inject({ method: 'GET', url: `/api/users/${USER}/history?cursor=12.x3` });
+    expect(cursor.statusCode).toBe(400);
+    expect(cursor.json().error.message).toBe('cursor: must be a nextCursor from a previous page');
+  });
+
+  test('a wallet with no bets has an empty history', async () => {
+    const empty = await history('', '0x0000000000000000000000000000000000000abc');
+    expect(empty).toEqual({ entries: [], nextCursor: null });
+  });
+});
+
+test('the OpenAPI document lists the history and summary endpoints', async () => {
+  const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+  expect(Object.keys(document.paths)).toEqual(
+    expect.arrayContaining(['/api/users/{address}/history', '/api/users/{address}/summary']),
+  );
+  const parameters = document.paths['/api/users/{address}/history'].get.parameters.map(
+    (parameter: { name: string }) => parameter.name,
+  );
+  expect(parameters).toEqual(['address', 'game', 'status', 'limit', 'cursor']);
+});
+
+describe('GET /api/users/:address/summary', () => {
+  const summary = async (query = '', address = USER) => {
+    const response = await t.app.inject({ method: 'GET', url: `/api/users/${address}/summary${query}` });
+    expect(response.statusCode).toBe(200);
+    return HistorySummarySchema.parse(response.json());
+  };
+
+  test('adds up net P&L, win rate, best win and total wagered exactly', async () => {
+    expect(await summary()).toEqual({
+      address: user,
+      // 220500000000000000 − 50000000000000000 + 0 + 42266666666666667 − 10000000000000000
+      netWei: '202766666666666667',
+      totalWageredWei: String(
+        300000000000000001n +
+          50000000000000000n +
+          20000000000000000n +
+          10000000000000000n +
+          100000000000000003n +
+          10000000000000000n,
+      ),
+      bestWinWei: '220500000000000000',
+      winRate: 0.5,
+      counts: { total: 6, pending: 1, won: 2, lost: 2, refunded: 1 },
+    });
+  });
+
+  test('summarises one game on its own', async () => {
+    const oracle = await summary('?game=oracle');
+    expect(oracle.netWei).toBe('32266666666666667');
+    expect(oracle.bestWinWei).toBe('42266666666666667');
+    expect(oracle.counts).toEqual({ total: 2, pending: 0, won: 1, lost: 1, refunded: 0 });
+  });
+
+  test('a wallet with no decided bet has no win rate and no best win', async () => {
+    expect(await summary('', '0x0000000000000000000000000000000000000abc')).toEqual({
+      address: '0x0000000000000000000000000000000000000abc',
+      netWei: '0',
+      totalWageredWei: '0',
+      bestWinWei: null,
+      winRate: null,
+      counts: { total: 0, pending: 0, won: 0, lost: 0, refunded: 0 },
+    });
+  });
+
+  test('a bad address is a 400', async () => {
+    const bad = await t.app.inject({ method: 'GET', url: '/api/users/not-an-address/summary' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('VALIDATION_FAILED');
+  });
+});

@@ -1,0 +1,167 @@
+import type { HistoryEntry } from '@pm/core/contract/history';
+import { CircleAlert, Inbox } from 'lucide';
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import type { Language } from '../../../i18n/translate.ts';
+import { useTranslation } from '../../../i18n/use-translation.ts';
+import { cx } from '../../../lib/cx.ts';
+import { Badge } from '../../../ui/badge.tsx';
+import { Button } from '../../../ui/button.tsx';
+import { Card } from '../../../ui/card.tsx';
+import { Icon } from '../../../ui/icon.tsx';
+import { Skeleton } from '../../../ui/skeleton.tsx';
+import { StatusMessage } from '../../../ui/status-message.tsx';
+import { type HistoryFilters, useHistory } from '../api/get-history.ts';
+import { formatBnbForLanguage } from '../lib/format-bnb-for-language.ts';
+
+const LOCALES: Record<Language, string> = { en: 'en-US', zh: 'zh-CN' };
+
+/**
+ * A wallet's bets in both games, newest first, with stake, result, payout (the full return) and
+ * net; "Load more" follows the cursor. With `onClaim`, claimable rows get a claim button (My Bets);
+ * without, the list is read-only (a public profile).
+ */
+export function HistoryList({
+  address,
+  filters,
+  empty,
+  onClaim,
+  claiming = false,
+}: {
+  address: string;
+  filters: HistoryFilters;
+  /** Shown when the wallet has no bet at all (no filter set). */
+  empty: ReactNode;
+  onClaim?: (entry: HistoryEntry) => void;
+  claiming?: boolean;
+}) {
+  const { t } = useTranslation();
+  const history = useHistory(address, filters);
+  if (history.isPending) return <Skeleton className="h-48 w-full" />;
+  if (history.isError) {
+    return (
+      <Card>
+        <StatusMessage tone="error" icon={<Icon node={CircleAlert} />}>
+          {t('myBets.loadFailed')}
+        </StatusMessage>
+      </Card>
+    );
+  }
+  const entries = history.data.pages.flatMap((page) => page.entries);
+  if (entries.length === 0) {
+    if (filters.game === 'all' && filters.status === 'all') return <Card>{empty}</Card>;
+    return (
+      <Card>
+        <StatusMessage icon={<Icon node={Inbox} />}>{t('myBets.history.filteredEmpty')}</StatusMessage>
+      </Card>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-3">
+      <ul aria-label={t('myBets.history.label')} className="flex flex-col gap-3">
+        {entries.map((entry) => (
+          <HistoryRow
+            key={`${entry.game}:${entry.betId}`}
+            entry={entry}
+            claiming={claiming}
+            onClaim={onClaim && entry.claimState === 'claimable' ? () => onClaim(entry) : undefined}
+          />
+        ))}
+      </ul>
+      {history.hasNextPage && (
+        <Button
+          variant="outline"
+          className="self-center"
+          disabled={history.isFetchingNextPage}
+          onClick={() => void history.fetchNextPage()}
+        >
+          {t('myBets.loadMore')}
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function HistoryRow({
+  entry,
+  claiming,
+  onClaim,
+}: {
+  entry: HistoryEntry;
+  claiming: boolean;
+  onClaim: (() => void) | undefined;
+}) {
+  const { t, language } = useTranslation();
+  const money = (wei: string | null, signed = false) =>
+    wei === null ? t('myBets.history.pendingValue') : formatBnbForLanguage(BigInt(wei), language, { signed });
+  const net = entry.netWei === null ? 0n : BigInt(entry.netWei);
+  const resultTone =
+    entry.result === 'won'
+      ? 'yes'
+      : entry.result === 'lost'
+        ? 'no'
+        : entry.result === 'pending'
+          ? 'brand'
+          : 'neutral';
+  const sideUp = entry.side === 'YES' || entry.side === 'bull';
+  const side = entry.game === 'oracle' ? (sideUp ? 'UP' : 'DOWN') : entry.side;
+  return (
+    <li className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4 sm:flex-row sm:items-center">
+      <div className="min-w-0 flex-1">
+        <div className="mb-1 flex flex-wrap items-center gap-2">
+          <Badge>{t(`myBets.history.games.${entry.game}`)}</Badge>
+          <Badge tone={resultTone}>{t(`myBets.history.results.${entry.result}`)}</Badge>
+          {(entry.claimState === 'paying' || entry.claimState === 'claimed') && (
+            <Badge tone="brand">{t(`myBets.history.claimStates.${entry.claimState}`)}</Badge>
+          )}
+        </div>
+        {entry.game === 'markets' && entry.marketId !== null ? (
+          <Link to={`/market/${entry.marketId}`} className="font-semibold break-words hover:text-brand">
+            {entry.title}
+          </Link>
+        ) : (
+          <span className="font-semibold">{t('myBets.history.round', { epoch: entry.epoch ?? 0 })}</span>
+        )}
+        <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs tabular-nums sm:grid-cols-5">
+          <Cell label={t('myBets.prediction')}>
+            <span className={sideUp ? 'text-yes' : 'text-no'}>{side}</span>
+          </Cell>
+          <Cell label={t('myBets.history.stake')}>{money(entry.stakeWei)}</Cell>
+          <Cell label={t('myBets.history.payout')}>{money(entry.payoutWei)}</Cell>
+          <Cell label={t('myBets.history.net')}>
+            <span className={cx(net > 0n && 'text-yes', net < 0n && 'text-no')}>
+              {money(entry.netWei, true)}
+            </span>
+          </Cell>
+          <Cell label={t('myBets.history.placed')}>
+            {new Date(entry.placedAt).toLocaleString(LOCALES[language], {
+              dateStyle: 'medium',
+              timeStyle: 'short',
+            })}
+          </Cell>
+        </dl>
+      </div>
+      {onClaim && (
+        <div className="rounded-lg border border-brand/40 bg-brand/10 p-3 text-sm">
+          <p className="mb-2">
+            {t('myBets.claimPrizeHint', {
+              amount: formatBnbForLanguage(BigInt(entry.payoutWei ?? '0'), language, { unit: false }),
+            })}
+          </p>
+          <Button size="sm" disabled={claiming} onClick={onClaim}>
+            {entry.game === 'oracle' ? t('myBets.history.claimRound') : t('myBets.claimPrize')}
+          </Button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+function Cell({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-muted">{label}</dt>
+      <dd className="break-words">{children}</dd>
+    </div>
+  );
+}
