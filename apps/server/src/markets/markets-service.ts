@@ -6,12 +6,14 @@ import type {
   ListMarketsQuery,
   ListMarketsResponse,
   MarketDetailResponse,
+  MarketOddsResponse,
 } from '@pm/core/contract/markets';
 import { MARKETS_PAGE_MAX } from '@pm/core/contract/markets';
 import { decodePageCursor, encodePageCursor } from '@pm/core/contract/page-cursor';
 import { USER_BETS_PAGE_DEFAULT, type UserBetsQuery, type UserBetsResponse } from '@pm/core/contract/users';
 import { type CreatedMarket, createMarket, type MarketsServiceDeps } from './create-market.ts';
 import { type JoinedMarket, joinMarket } from './join-market.ts';
+import { listMarketOdds } from './market-odds.ts';
 import { toBetDto, toMarketDto, toUserBetDto } from './market-serializers.ts';
 import {
   countOpenMarketsByCategory,
@@ -63,6 +65,12 @@ export function createMarketsService(deps: MarketsServiceDeps) {
       if (!market) return null;
       const bets = await listMarketBets(db, id, MARKET_DETAIL_BETS_LIMIT);
       return { market: toMarketDto(market), bets: bets.map(toBetDto) };
+    },
+
+    async getMarketOdds(id: number): Promise<MarketOddsResponse | null> {
+      const market = await findMarket(db, id);
+      if (!market) return null;
+      return { marketId: market.id, points: await listMarketOdds(db, market.id) };
     },
 
     async listUserBets(address: string, query: UserBetsQuery): Promise<UserBetsResponse> {

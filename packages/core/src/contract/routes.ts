@@ -13,6 +13,7 @@ import {
   ListMarketsResponseSchema,
   MarketDetailResponseSchema,
   MarketIdParamsSchema,
+  MarketOddsResponseSchema,
   PendingPaymentResponseSchema,
 } from './markets.ts';
 import {
@@ -72,6 +73,13 @@ export const ROUTES = {
     summary: 'One market with its bets',
     params: MarketIdParamsSchema,
     responses: { 200: MarketDetailResponseSchema, 404: ErrorBodySchema },
+  },
+  marketOdds: {
+    method: 'GET',
+    path: '/api/markets/:id/odds',
+    summary: "A market's YES share of the pool over time (at most 200 points)",
+    params: MarketIdParamsSchema,
+    responses: { 200: MarketOddsResponseSchema, 404: ErrorBodySchema },
   },
   createMarket: {
     method: 'POST',
