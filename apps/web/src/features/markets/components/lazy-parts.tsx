@@ -4,6 +4,7 @@ import { useIsOperator } from '../../../api/use-is-operator.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
 import { LoadingOverlay } from '../../../ui/loading-overlay.tsx';
+import { Skeleton } from '../../../ui/skeleton.tsx';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 
 // Parts not every visitor sees load when shown: the create and join dialogs (forms, Radix Dialog,
@@ -18,6 +19,9 @@ const ClaimablePanelModule = lazyWithPreload(() =>
 );
 const MarketOperatorControlsModule = lazyWithPreload(() =>
   import('./market-operator-controls.tsx').then((module) => module.MarketOperatorControls),
+);
+const SettledMarketsModule = lazyWithPreload(() =>
+  import('./settled-markets.tsx').then((module) => module.SettledMarkets),
 );
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
@@ -80,3 +84,13 @@ export function MarketOperatorControls({ market, nowMs }: { market: Market; nowM
     </Suspense>
   );
 }
+
+/** Issue 11: the settled markets list, loaded when the Settled chip is first chosen (or reached). */
+export function SettledMarkets(props: { nowMs: number }) {
+  return (
+    <Suspense fallback={<Skeleton className="h-56 w-full" />}>
+      <SettledMarketsModule {...props} />
+    </Suspense>
+  );
+}
+SettledMarkets.preload = SettledMarketsModule.preload;

@@ -1,4 +1,4 @@
-import type { Market } from '@pm/core/contract/markets';
+import type { Market, MarketOddsPoint } from '@pm/core/contract/markets';
 import { startTestApi } from '../../../app/test-api.ts';
 import { TEST_ACCOUNT } from '../../../app/test-app.tsx';
 
@@ -44,17 +44,26 @@ export function testMarket(overrides: Partial<Market> = {}): Market {
   };
 }
 
-/** A loopback API answering GET /api/markets/:id with `market` and empty claimables. */
+/**
+ * A loopback API answering GET /api/markets/:id with `market`, GET /api/markets/:id/odds with
+ * `odds` (none by default) and empty claimables.
+ */
 export async function startMarketApi() {
   let market = testMarket();
-  const api = await startTestApi((request) => ({
-    body: (request.url ?? '').startsWith('/api/markets/')
-      ? { market, bets: [] }
-      : { markets: { totalWei: '0', count: 0, bets: [] }, oracle: { totalWei: '0', count: 0, bets: [] } },
-  }));
+  let odds: MarketOddsPoint[] = [];
+  const api = await startTestApi((request) => {
+    const url = request.url ?? '';
+    if (/^\/api\/markets\/\d+\/odds/.test(url)) return { body: { marketId: market.id, points: odds } };
+    return {
+      body: url.startsWith('/api/markets/')
+        ? { market, bets: [] }
+        : { markets: { totalWei: '0', count: 0, bets: [] }, oracle: { totalWei: '0', count: 0, bets: [] } },
+    };
+  });
   return {
-    serve(next: Market) {
+    serve(next: Market, nextOdds: MarketOddsPoint[] = []) {
       market = next;
+      odds = nextOdds;
     },
     close: api.close,
   };
