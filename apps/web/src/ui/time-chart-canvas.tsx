@@ -12,6 +12,7 @@ import {
   type ISeriesMarkersPluginApi,
   LineStyle,
   LineType,
+  TickMarkType,
   type Time,
   type UTCTimestamp,
   type WhitespaceData,
@@ -75,7 +76,13 @@ export default function TimeChartCanvas(props: TimeChartProps) {
     const grid = themeColour('--color-line', '#2b3139');
     const up = themeColour('--color-yes', '#0ecb81');
     const down = themeColour('--color-no', '#f6465d');
-    const clock = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
+    const tickFormats = {
+      [TickMarkType.Year]: new Intl.DateTimeFormat(locale, { year: 'numeric' }),
+      [TickMarkType.Month]: new Intl.DateTimeFormat(locale, { month: 'short' }),
+      [TickMarkType.DayOfMonth]: new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric' }),
+      [TickMarkType.Time]: new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }),
+      [TickMarkType.TimeWithSeconds]: new Intl.DateTimeFormat(locale, { timeStyle: 'medium' }),
+    };
     const full = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
     const chart = createChart(element, {
       autoSize: true,
@@ -87,14 +94,18 @@ export default function TimeChartCanvas(props: TimeChartProps) {
       },
       grid: { vertLines: { color: grid }, horzLines: { color: grid } },
       crosshair: { mode: CrosshairMode.Magnet },
-      rightPriceScale: { borderColor: grid },
+      // A fixed range (odds 0–100 %) needs little room above and below; a fitted one keeps the default.
+      rightPriceScale: {
+        borderColor: grid,
+        ...(valueRange && { scaleMargins: { top: 0.08, bottom: 0.04 } }),
+      },
       timeScale: {
         borderColor: grid,
         timeVisible: true,
         secondsVisible: false,
         fixLeftEdge: true,
         fixRightEdge: true,
-        tickMarkFormatter: (time: Time) => clock.format(timeOf(time)),
+        tickMarkFormatter: (time: Time, type: TickMarkType) => tickFormats[type].format(timeOf(time)),
       },
       localization: {
         locale,

@@ -41,7 +41,8 @@ export function PriceChart({
         ? null
         : {
             value: usdValue(lockPrice),
-            title: t('oracle.price.lockLine', { price: formatUsd(lockPrice, 2) }),
+            // The axis label beside the line gives the price; the title says what the line is.
+            title: t('oracle.price.lockMark'),
           },
     [lockPrice, t],
   );
