@@ -1,4 +1,5 @@
-import { ListMarketsResponseSchema, MarketOddsResponseSchema } from '@pm/core/contract/markets';
+import { MarketOddsResponseSchema } from '@pm/core/contract/market-odds';
+import { ListMarketsResponseSchema } from '@pm/core/contract/markets';
 import { MARKET_ODDS_POINTS_MAX } from '@pm/core/market-odds';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

@@ -1,5 +1,5 @@
 import { MAX_ROW_ID } from '@pm/core/constants';
-import type { MarketOddsPoint } from '@pm/core/contract/markets';
+import type { MarketOddsPoint } from '@pm/core/contract/market-odds';
 import { MARKET_ODDS_POINTS_MAX, yesShareBps } from '@pm/core/market-odds';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';

@@ -1,12 +1,12 @@
 import { normalizeAddress } from '@pm/core/address';
 import { MARKET_CATEGORIES, SETTLED_MARKETS_LIMIT } from '@pm/core/constants';
+import type { MarketOddsResponse } from '@pm/core/contract/market-odds';
 import type {
   CreateMarketBody,
   JoinMarketBody,
   ListMarketsQuery,
   ListMarketsResponse,
   MarketDetailResponse,
-  MarketOddsResponse,
 } from '@pm/core/contract/markets';
 import { MARKETS_PAGE_MAX } from '@pm/core/contract/markets';
 import { decodePageCursor, encodePageCursor } from '@pm/core/contract/page-cursor';

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, type RefObject, Suspense, useEffect, useRef, useState } from 'react';
 import { Skeleton } from './skeleton.tsx';
 
 /** One point of a time chart: `time` in unix seconds (UTC), `value` as drawn. */
@@ -33,21 +33,51 @@ export type TimeChartProps = {
 const TimeChartCanvas = lazy(() => import('./time-chart-canvas.tsx'));
 
 /**
- * A time series on canvas with a time axis and a value scale. While the library loads, a skeleton of
- * the same size holds its place; the wrapper is an image with `label` as its accessible name.
+ * A time series on canvas with a time axis and a value scale. The library is fetched once the chart
+ * comes near the viewport (a phone that never scrolls to it never loads it); until it is drawn, a
+ * skeleton of the same size holds its place. The wrapper is an image named by `label`.
  */
 export function TimeChart(props: TimeChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const near = useNearViewport(box);
   return (
     <div
+      ref={box}
       role="img"
       aria-label={props.label}
       data-testid={props.testId}
       className="relative w-full"
       style={{ height: props.height }}
     >
-      <Suspense fallback={<Skeleton className="h-full w-full" />}>
-        <TimeChartCanvas {...props} />
-      </Suspense>
+      {near ? (
+        <Suspense fallback={<Skeleton className="h-full w-full" />}>
+          <TimeChartCanvas {...props} />
+        </Suspense>
+      ) : (
+        <Skeleton className="h-full w-full" />
+      )}
     </div>
   );
+}
+
+/** True from the moment `element` is within a screen's height of the viewport, and from then on. */
+function useNearViewport(element: RefObject<HTMLElement | null>): boolean {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const target = element.current;
+    if (near || !target) return;
+    if (typeof IntersectionObserver === 'undefined') {
+      setNear(true);
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: '100% 0px' },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [near, element]);
+  return near;
 }

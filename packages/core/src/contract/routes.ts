@@ -4,6 +4,7 @@ import { ConfigResponseSchema } from './config.ts';
 import { ErrorBodySchema } from './errors.ts';
 import { HealthResponseSchema } from './health.ts';
 import { LeaderboardQuerySchema, LeaderboardResponseSchema } from './leaderboard.ts';
+import { MarketOddsResponseSchema } from './market-odds.ts';
 import {
   CreateMarketBodySchema,
   CreateMarketResponseSchema,
@@ -13,7 +14,6 @@ import {
   ListMarketsResponseSchema,
   MarketDetailResponseSchema,
   MarketIdParamsSchema,
-  MarketOddsResponseSchema,
   PendingPaymentResponseSchema,
 } from './markets.ts';
 import {

@@ -1,5 +1,5 @@
 import { REFRESH_MS } from '@pm/core/constants';
-import { MarketOddsResponseSchema } from '@pm/core/contract/markets';
+import { MarketOddsResponseSchema } from '@pm/core/contract/market-odds';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client.ts';
 import { MARKETS_QUERY_KEY } from './get-markets.ts';

@@ -1,5 +1,5 @@
 import type { Market } from '@pm/core/contract/markets';
-import { type ComponentType, Suspense, useState } from 'react';
+import { type ComponentType, type ReactNode, Suspense, useState } from 'react';
 import { useIsOperator } from '../../../api/use-is-operator.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
@@ -86,7 +86,7 @@ export function MarketOperatorControls({ market, nowMs }: { market: Market; nowM
 }
 
 /** Issue 11: the settled markets list, loaded when the Settled chip is first chosen (or reached). */
-export function SettledMarkets(props: { nowMs: number }) {
+export function SettledMarkets(props: { renderCard: (market: Market) => ReactNode }) {
   return (
     <Suspense fallback={<Skeleton className="h-56 w-full" />}>
       <SettledMarketsModule {...props} />

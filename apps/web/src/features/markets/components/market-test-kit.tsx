@@ -1,4 +1,5 @@
-import type { Market, MarketOddsPoint } from '@pm/core/contract/markets';
+import type { MarketOddsPoint } from '@pm/core/contract/market-odds';
+import type { Market } from '@pm/core/contract/markets';
 import { startTestApi } from '../../../app/test-api.ts';
 import { TEST_ACCOUNT } from '../../../app/test-app.tsx';
 

@@ -83,7 +83,10 @@ export function MarketsBoard({
           </button>
         </fieldset>
         {showSettled ? (
-          <SettledMarkets nowMs={nowMs} />
+          // Settled markets take no bets: their cards show no Join button.
+          <SettledMarkets
+            renderCard={(market) => <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />}
+          />
         ) : markets.isPending ? (
           <div aria-busy="true" className="grid gap-4 sm:grid-cols-2">
             {[0, 1, 2, 3].map((key) => (

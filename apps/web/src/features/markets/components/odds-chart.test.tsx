@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 afterEach(cleanup);
 
-const WAIT = { timeout: 5_000 };
+const WAIT = { timeout: 10_000 };
 
 describe('OddsChart', () => {
   test('The odds chart is named by the current YES share, in both languages; no bets, no chart', async () => {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startTestApi } from '../../../app/test-api.ts';
 import { renderWithApp } from '../../../app/test-app.tsx';
+import { MarketCard } from './market-card.tsx';
 import { testMarket } from './market-test-kit.tsx';
 import { SettledMarkets } from './settled-markets.tsx';
 
@@ -34,19 +35,24 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 afterEach(cleanup);
 
+// The list is a lazy chunk in the app; under load, its first data can take a few seconds.
+const WAIT = { timeout: 10_000 };
+
 describe('SettledMarkets', () => {
   test('Settled markets list with their verdicts, and Show more loads the next page by cursor', async () => {
-    await renderWithApp(<SettledMarkets nowMs={Date.parse('2099-07-01T00:00:00Z')} />);
-    const list = await screen.findByRole('list', { name: 'Settled markets' }, { timeout: 5_000 });
-    expect(
-      within(list)
-        .getAllByTestId('verdict-badge')
-        .map((badge) => badge.textContent),
-    ).toEqual(['YES', 'NO']);
+    const nowMs = Date.parse('2099-07-01T00:00:00Z');
+    await renderWithApp(
+      <SettledMarkets
+        renderCard={(market) => <MarketCard market={market} nowMs={nowMs} onJoin={() => undefined} />}
+      />,
+    );
+    const list = await screen.findByRole('list', { name: 'Settled markets' }, WAIT);
+    const badges = await within(list).findAllByTestId('verdict-badge', {}, WAIT);
+    expect(badges.map((badge) => badge.textContent)).toEqual(['YES', 'NO']);
     expect(requested.at(-1)).toBe('/api/markets?status=settled&limit=20');
 
     await userEvent.click(screen.getByRole('button', { name: 'Show more' }));
-    await within(list).findByText('Settled market 1');
+    await within(list).findByText('Settled market 1', {}, WAIT);
     expect(
       within(list)
         .getAllByTestId('verdict-badge')
