@@ -1,5 +1,5 @@
 import type { Market } from '@pm/core/contract/markets';
-import { CircleAlert, SearchX } from 'lucide';
+import { CircleAlert } from 'lucide';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
@@ -85,7 +85,7 @@ function SettledPage({
       {first && markets.length === 0 && (
         <li className={wide}>
           <Card>
-            <StatusMessage icon={<Icon node={SearchX} />}>{t('markets.settled.empty')}</StatusMessage>
+            <StatusMessage>{t('markets.settled.empty')}</StatusMessage>
           </Card>
         </li>
       )}
