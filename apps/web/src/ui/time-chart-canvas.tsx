@@ -48,12 +48,18 @@ export function toSeriesData(points: TimeChartPoint[], extendTo: number | null |
   return data;
 }
 
-/** A mark sits on the nearest time the series has (the library places marks on its own times). */
-function nearestTime(times: number[], time: number): number | undefined {
-  let best: number | undefined;
-  for (const candidate of times) {
-    if (best === undefined || Math.abs(candidate - time) < Math.abs(best - time)) best = candidate;
-  }
+/**
+ * A mark sits on the nearest time the series has a value for (the library draws marks on its own
+ * points); a mark outside the drawn values (a close still to come) is left to the text beside the
+ * chart, rather than drawn at the wrong time.
+ */
+export function markTime(times: number[], time: number, slackS = 15): number | undefined {
+  const first = times[0];
+  const last = times.at(-1);
+  if (first === undefined || last === undefined || time < first - slackS || time > last + slackS)
+    return undefined;
+  let best = first;
+  for (const candidate of times) if (Math.abs(candidate - time) < Math.abs(best - time)) best = candidate;
   return best;
 }
 
@@ -157,11 +163,11 @@ export default function TimeChartCanvas(props: TimeChartProps) {
           title: priceLine.title,
         })
       : null;
-    const times = data.map((item) => Number(item.time));
+    const times = data.flatMap((item) => ('value' in item ? [Number(item.time)] : []));
     const brand = themeColour('--color-brand', '#f0b90b');
     handle.markers.setMarkers(
       (marks ?? []).flatMap((mark) => {
-        const time = nearestTime(times, mark.time);
+        const time = markTime(times, mark.time);
         return time === undefined
           ? []
           : [

@@ -41,8 +41,8 @@ export function PriceChart({
         ? null
         : {
             value: usdValue(lockPrice),
-            // The axis label beside the line gives the price; the title says what the line is.
-            title: t('oracle.price.lockMark'),
+            // The axis label beside the line gives the price, the text below the chart says what it is.
+            title: '',
           },
     [lockPrice, t],
   );
@@ -69,18 +69,30 @@ export function PriceChart({
     .filter(Boolean)
     .join('. ');
 
+  const time = new Intl.DateTimeFormat(language, { timeStyle: 'medium' });
   return (
-    <TimeChart
-      testId="price-chart"
-      label={summary}
-      height={CHART_HEIGHT}
-      points={series}
-      baseline={priceLine?.value ?? first}
-      locale={language}
-      formatValue={formatValue}
-      priceLine={priceLine}
-      marks={marks}
-      extendTo={closeTime ? seconds(closeTime) : null}
-    />
+    <div className="flex flex-col gap-1">
+      <TimeChart
+        testId="price-chart"
+        label={summary}
+        height={CHART_HEIGHT}
+        points={series}
+        baseline={priceLine?.value ?? first}
+        locale={language}
+        formatValue={formatValue}
+        priceLine={priceLine}
+        marks={marks}
+        extendTo={closeTime ? seconds(closeTime) : null}
+      />
+      {round && (
+        <p className="text-xs text-muted tabular-nums" data-testid="round-times">
+          {t('oracle.price.roundTimes', {
+            lock: time.format(Date.parse(round.lockTime)),
+            close: time.format(Date.parse(round.closeTime)),
+          })}
+          {lockPrice !== null && ` · ${t('oracle.price.lockLine', { price: formatUsd(lockPrice, 2) })}`}
+        </p>
+      )}
+    </div>
   );
 }

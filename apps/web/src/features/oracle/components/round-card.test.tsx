@@ -173,6 +173,15 @@ describe('PriceChart', () => {
     expect(image.style.height).toBe('176px');
   });
 
+  test("The round's lock and close times are written below the chart, in the visitor's zone", () => {
+    chart('600.5');
+    const at = (seconds: number) =>
+      new Intl.DateTimeFormat('en', { timeStyle: 'medium' }).format(seconds * 1000);
+    expect(screen.getByTestId('round-times').textContent).toBe(
+      `Round lock ${at(START + 300)} · close ${at(START + 600)} · Locked $600.50`,
+    );
+  });
+
   test('Before the lock the summary has no lock price; in Chinese it is in Chinese', () => {
     chart(null, points, 'zh');
     expect(screen.getByRole('img').getAttribute('aria-label')).toBe(
