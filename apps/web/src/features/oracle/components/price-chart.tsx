@@ -44,7 +44,7 @@ export function PriceChart({
             // The axis label beside the line gives the price, the text below the chart says what it is.
             title: '',
           },
-    [lockPrice, t],
+    [lockPrice],
   );
   const lockTime = round?.lockTime;
   const closeTime = round?.closeTime;
