@@ -18,6 +18,12 @@ export function registerMarketsRoutes(app: FastifyInstance, service: MarketsServ
     return { status: 200, body: detail };
   });
 
+  defineRoute(app, ROUTES.marketOdds, async ({ params }) => {
+    const odds = await service.getMarketOdds(params.id);
+    if (!odds) throw new AppError('MARKET_NOT_FOUND');
+    return { status: 200, body: odds };
+  });
+
   defineRoute(app, ROUTES.createMarket, async ({ body }) => {
     const outcome = await service.createMarket(body);
     if (outcome.status === 'pending') {

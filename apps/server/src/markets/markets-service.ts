@@ -1,5 +1,6 @@
 import { normalizeAddress } from '@pm/core/address';
 import { MARKET_CATEGORIES, SETTLED_MARKETS_LIMIT } from '@pm/core/constants';
+import type { MarketOddsResponse } from '@pm/core/contract/market-odds';
 import type {
   CreateMarketBody,
   JoinMarketBody,
@@ -12,6 +13,7 @@ import { decodePageCursor, encodePageCursor } from '@pm/core/contract/page-curso
 import { USER_BETS_PAGE_DEFAULT, type UserBetsQuery, type UserBetsResponse } from '@pm/core/contract/users';
 import { type CreatedMarket, createMarket, type MarketsServiceDeps } from './create-market.ts';
 import { type JoinedMarket, joinMarket } from './join-market.ts';
+import { listMarketOdds } from './market-odds.ts';
 import { toBetDto, toMarketDto, toUserBetDto } from './market-serializers.ts';
 import {
   countOpenMarketsByCategory,
@@ -69,6 +71,12 @@ export function createMarketsService(deps: MarketsServiceDeps) {
         bets: bets.map(toBetDto),
         timeline: timeline.map(toResolutionEventDto),
       };
+    },
+
+    async getMarketOdds(id: number): Promise<MarketOddsResponse | null> {
+      const market = await findMarket(db, id);
+      if (!market) return null;
+      return { marketId: market.id, points: await listMarketOdds(db, market.id) };
     },
 
     async listUserBets(address: string, query: UserBetsQuery): Promise<UserBetsResponse> {

@@ -6,7 +6,8 @@ import { PROMPT_VERSION } from '../../src/resolution/resolver-prompt.ts';
 // Markets written straight to the database, for settlement maths and listings where paying for
 // every bet on chain would add nothing but time. Endpoint tests use real payments instead.
 
-export type FixtureBet = { prediction: 'YES' | 'NO'; amountWei: bigint; user?: string };
+/** `at`: when the bet was placed (default: the market's `now`). */
+export type FixtureBet = { prediction: 'YES' | 'NO'; amountWei: bigint; user?: string; at?: Date };
 
 const randomAddress = () => `0x${randomBytes(20).toString('hex')}`;
 
@@ -20,6 +21,8 @@ export async function insertMarketWithBets(
     updatedAt?: Date;
     resolverModel?: string;
     resolverPromptVersion?: string;
+    result?: 'YES' | 'NO' | 'VOID';
+    aiConfidence?: number;
   },
 ): Promise<{ marketId: number; betIds: number[] }> {
   const now = input.now ?? new Date();
@@ -40,6 +43,8 @@ export async function insertMarketWithBets(
       totalNoAmount: sum('NO'),
       yesCount: input.bets.filter((bet) => bet.prediction === 'YES').length,
       noCount: input.bets.filter((bet) => bet.prediction === 'NO').length,
+      result: input.result ?? null,
+      aiConfidence: input.aiConfidence ?? null,
       resolverModel: input.resolverModel ?? 'operator',
       resolverPromptVersion: input.resolverPromptVersion ?? PROMPT_VERSION,
       contentHash: `0x${randomBytes(32).toString('hex')}`,
@@ -84,7 +89,7 @@ export async function insertMarketWithBets(
           isCreator: index === 0,
           paymentId: payment.id,
           txHash: payment.txHash,
-          createdAt: now,
+          createdAt: bet.at ?? now,
         };
       }),
     )

@@ -6,6 +6,7 @@ import { HealthResponseSchema } from './health.ts';
 import { HistoryResponseSchema, HistorySummarySchema } from './history.ts';
 import { HistoryQuerySchema, HistorySummaryQuerySchema } from './history-query.ts';
 import { LeaderboardQuerySchema, LeaderboardResponseSchema } from './leaderboard.ts';
+import { MarketOddsResponseSchema } from './market-odds.ts';
 import {
   CreateMarketBodySchema,
   CreateMarketResponseSchema,
@@ -75,6 +76,13 @@ export const ROUTES = {
     summary: 'One market with its bets',
     params: MarketIdParamsSchema,
     responses: { 200: MarketDetailResponseSchema, 404: ErrorBodySchema },
+  },
+  marketOdds: {
+    method: 'GET',
+    path: '/api/markets/:id/odds',
+    summary: "A market's YES share of the pool over time (at most 200 points)",
+    params: MarketIdParamsSchema,
+    responses: { 200: MarketOddsResponseSchema, 404: ErrorBodySchema },
   },
   createMarket: {
     method: 'POST',

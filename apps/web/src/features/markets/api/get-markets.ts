@@ -29,5 +29,23 @@ export function settledMarketsQueryOptions() {
   });
 }
 
+/** Settled markets shown per page of the Settled filter. */
+export const SETTLED_PAGE_SIZE = 20;
+
+/** Issue 11: one page of every settled market, newest settled first, after `cursor` (null: the first). */
+export function settledMarketsPageQueryOptions(cursor: string | null) {
+  const after = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+  return queryOptions({
+    queryKey: [...MARKETS_QUERY_KEY, 'settled', 'page', cursor],
+    queryFn: ({ signal }) =>
+      apiGet(`/api/markets?status=settled&limit=${SETTLED_PAGE_SIZE}${after}`, ListMarketsResponseSchema, {
+        signal,
+      }),
+    refetchInterval: REFRESH_MS.settledMarkets,
+  });
+}
+
+export const useSettledMarketsPage = (cursor: string | null) =>
+  useQuery(settledMarketsPageQueryOptions(cursor));
 export const useOpenMarkets = (category: CategoryFilter) => useQuery(openMarketsQueryOptions(category));
 export const useSettledMarkets = () => useQuery(settledMarketsQueryOptions());

@@ -1,9 +1,10 @@
 import type { Market } from '@pm/core/contract/markets';
-import { type ComponentType, Suspense, useState } from 'react';
+import { type ComponentType, type ReactNode, Suspense, useState } from 'react';
 import { useIsOperator } from '../../../api/use-is-operator.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
 import { LoadingOverlay } from '../../../ui/loading-overlay.tsx';
+import { Skeleton } from '../../../ui/skeleton.tsx';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 
 // Parts not every visitor sees load when shown: the create and join dialogs (forms, Radix Dialog,
@@ -21,6 +22,9 @@ const MarketOperatorControlsModule = lazyWithPreload(() =>
 );
 const FlagVerdictFormModule = lazyWithPreload(() =>
   import('./flag-verdict-form.tsx').then((module) => module.FlagVerdictForm),
+);
+const SettledMarketsModule = lazyWithPreload(() =>
+  import('./settled-markets.tsx').then((module) => module.SettledMarkets),
 );
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
@@ -92,3 +96,13 @@ export function FlagVerdictForm(props: { marketId: number; address: string; nowM
     </Suspense>
   );
 }
+
+/** Issue 11: the settled markets list, loaded when the Settled chip is first chosen (or reached). */
+export function SettledMarkets(props: { renderCard: (market: Market) => ReactNode }) {
+  return (
+    <Suspense fallback={<Skeleton className="h-56 w-full" />}>
+      <SettledMarketsModule {...props} />
+    </Suspense>
+  );
+}
+SettledMarkets.preload = SettledMarketsModule.preload;

@@ -1,12 +1,15 @@
 import type { Market } from '@pm/core/contract/markets';
+import { yesShareBps } from '@pm/core/market-odds';
 import { canJoinMarket } from '@pm/core/market-rules';
 import { Clock, Users } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { cx } from '../../../lib/cx.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { bnb, countdown, dateTime } from '../utils/format.ts';
+import { formatShare } from '../utils/share.ts';
 import { JoinMarketDialog } from './lazy-parts.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 
@@ -21,7 +24,10 @@ export function MarketCard({
   onJoin: (market: Market) => void;
 }) {
   const { t, language } = useTranslation();
-  const pool = BigInt(market.totalYesWei) + BigInt(market.totalNoWei);
+  const yesWei = BigInt(market.totalYesWei);
+  const noWei = BigInt(market.totalNoWei);
+  const pool = yesWei + noWei;
+  const yesShare = yesShareBps(yesWei, noWei);
   const bets = market.yesCount + market.noCount;
   const live = canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs));
   return (
@@ -55,6 +61,20 @@ export function MarketCard({
           <dd className="font-semibold tabular-nums">{bnb(pool)}</dd>
         </div>
         <div>
+          <dt className="text-muted">{t('markets.card.yesShare')}</dt>
+          <dd
+            data-testid="yes-share"
+            className={cx(
+              'font-semibold tabular-nums',
+              yesShare !== null && (yesShare >= 5_000 ? 'text-yes' : 'text-no'),
+            )}
+          >
+            {yesShare === null
+              ? '—'
+              : t('markets.card.yesShareValue', { share: formatShare(yesShare, language) })}
+          </dd>
+        </div>
+        <div>
           <dt className="flex items-center gap-1 text-muted">
             <Icon node={Users} aria-hidden="true" className="size-3" />
             {t('markets.card.bets', { count: bets })}
@@ -69,7 +89,13 @@ export function MarketCard({
         </div>
       </dl>
       {market.status === 'settled' && (
-        <p className="text-sm font-semibold">
+        <p className="flex flex-wrap items-center gap-2 text-sm font-semibold">
+          <Badge
+            data-testid="verdict-badge"
+            tone={market.result === 'YES' ? 'yes' : market.result === 'NO' ? 'no' : 'neutral'}
+          >
+            {market.result ?? 'VOID'}
+          </Badge>
           {market.result === 'VOID' || market.result === null
             ? t('markets.card.void')
             : t('markets.card.verdict', { result: market.result, confidence: market.aiConfidence ?? '—' })}

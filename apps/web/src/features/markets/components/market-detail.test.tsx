@@ -13,7 +13,9 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 afterEach(cleanup);
 
-const criteria = async (name: string) => screen.findByRole('region', { name });
+// The page renders lazy parts (operator controls, charts): on a busy machine that takes over 1 s.
+const WAIT = { timeout: 5_000 };
+const criteria = async (name: string) => screen.findByRole('region', { name }, WAIT);
 
 describe('MarketDetail', () => {
   test('The resolution instructions are shown on the market page, as written', async () => {
@@ -67,7 +69,7 @@ describe('MarketDetail', () => {
       connectedAs: OPERATOR,
       config: { operatorAddresses: [OPERATOR] },
     });
-    const controls = await screen.findByRole('region', { name: 'Operator' });
+    const controls = await screen.findByRole('region', { name: 'Operator' }, WAIT);
     expect(within(controls).getByRole('button', { name: 'Void and refund' })).toBeDefined();
     expect(within(controls).queryByRole('button', { name: 'Resolve YES' })).toBeNull();
     expect(within(controls).getByText(/once betting has closed/)).toBeDefined();
@@ -78,7 +80,7 @@ describe('MarketDetail', () => {
       connectedAs: OPERATOR,
       config: { operatorAddresses: [OPERATOR] },
     });
-    const closed = await screen.findByRole('region', { name: 'Operator' });
+    const closed = await screen.findByRole('region', { name: 'Operator' }, WAIT);
     expect(within(closed).getByRole('button', { name: 'Resolve YES' })).toBeDefined();
     expect(within(closed).getByRole('button', { name: 'Resolve NO' })).toBeDefined();
   });

@@ -19,6 +19,7 @@ import { bnb, dateTime } from '../utils/format.ts';
 import { ClaimablePanel, JoinMarketDialog, MarketOperatorControls } from './lazy-parts.tsx';
 import { MarketReviewPanel } from './market-review-panel.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
+import { OddsChart } from './odds-chart.tsx';
 import { SidePanel } from './side-panel.tsx';
 
 /** The resolver recorded on markets created while no AI was configured (server resolver-prompt.ts). */
@@ -142,6 +143,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
             <div className="bg-no transition-[width] duration-500" style={{ width: `${split.noPercent}%` }} />
           </div>
         </div>
+        <OddsChart market={market} nowMs={nowMs} />
         <div className="grid gap-4 sm:grid-cols-2">
           {(['YES', 'NO'] as const).map((side) => (
             <SidePanel

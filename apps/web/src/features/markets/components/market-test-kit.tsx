@@ -1,3 +1,4 @@
+import type { MarketOddsPoint } from '@pm/core/contract/market-odds';
 import type { Bet, Market } from '@pm/core/contract/markets';
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { startTestApi } from '../../../app/test-api.ts';
@@ -64,23 +65,32 @@ export function testBet(overrides: Partial<Bet> = {}): Bet {
 }
 
 /**
- * A loopback API answering GET /api/markets/:id with `market` (its bets and timeline as served)
- * and empty claimables.
+ * A loopback API answering GET /api/markets/:id with `market` (its bets and timeline as served),
+ * GET /api/markets/:id/odds with `odds` (none by default) and empty claimables.
  */
 export async function startMarketApi() {
   let market = testMarket();
   let bets: Bet[] = [];
   let timeline: ResolutionEvent[] = [];
-  const api = await startTestApi((request) => ({
-    body: (request.url ?? '').startsWith('/api/markets/')
-      ? { market, bets, timeline }
-      : { markets: { totalWei: '0', count: 0, bets: [] }, oracle: { totalWei: '0', count: 0, bets: [] } },
-  }));
+  let odds: MarketOddsPoint[] = [];
+  const api = await startTestApi((request) => {
+    const url = request.url ?? '';
+    if (/^\/api\/markets\/\d+\/odds/.test(url)) return { body: { marketId: market.id, points: odds } };
+    return {
+      body: url.startsWith('/api/markets/')
+        ? { market, bets, timeline }
+        : { markets: { totalWei: '0', count: 0, bets: [] }, oracle: { totalWei: '0', count: 0, bets: [] } },
+    };
+  });
   return {
-    serve(next: Market, more: { bets?: Bet[]; timeline?: ResolutionEvent[] } = {}) {
+    serve(
+      next: Market,
+      more: { bets?: Bet[]; timeline?: ResolutionEvent[]; odds?: MarketOddsPoint[] } = {},
+    ) {
       market = next;
       bets = more.bets ?? [];
       timeline = more.timeline ?? [];
+      odds = more.odds ?? [];
     },
     close: api.close,
   };

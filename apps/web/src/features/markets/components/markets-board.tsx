@@ -12,12 +12,19 @@ import { type CategoryFilter, useOpenMarkets } from '../api/get-markets.ts';
 import { retryPendingRecords } from '../api/record-payment.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
-import { ClaimablePanel, CreateMarketDialog, JoinMarketDialog } from './lazy-parts.tsx';
+import { ClaimablePanel, CreateMarketDialog, JoinMarketDialog, SettledMarkets } from './lazy-parts.tsx';
 import { MarketCard } from './market-card.tsx';
 import { PreviousPanel } from './previous-panel.tsx';
 import { VaultPanel } from './vault-panel.tsx';
 
 const FILTERS: CategoryFilter[] = ['all', 'crypto', 'social_media', 'gaming', 'politics', 'sports'];
+
+function chipClassName(pressed: boolean) {
+  return cx(
+    'shrink-0 cursor-pointer rounded-full border px-3 py-1.5 text-sm whitespace-nowrap',
+    pressed ? 'border-brand bg-brand text-bg' : 'border-line bg-surface-2 hover:border-line-strong',
+  );
+}
 
 /** Spec §2 /predictions: chips with counts, the market grid and its states, the side panels. */
 export function MarketsBoard({
@@ -29,6 +36,8 @@ export function MarketsBoard({
 }) {
   const { t } = useTranslation();
   const [category, setCategory] = useState<CategoryFilter>('all');
+  // Issue 11: the Settled chip shows settled markets instead of the open ones.
+  const [showSettled, setShowSettled] = useState(false);
   const [joining, setJoining] = useState<Market | null>(null);
   const markets = useOpenMarkets(category);
   const nowMs = useNowMs();
@@ -51,21 +60,34 @@ export function MarketsBoard({
             <button
               key={filter}
               type="button"
-              aria-pressed={category === filter}
-              onClick={() => setCategory(filter)}
-              className={cx(
-                'shrink-0 cursor-pointer rounded-full border px-3 py-1.5 text-sm whitespace-nowrap',
-                category === filter
-                  ? 'border-brand bg-brand text-bg'
-                  : 'border-line bg-surface-2 hover:border-line-strong',
-              )}
+              aria-pressed={!showSettled && category === filter}
+              onClick={() => {
+                setCategory(filter);
+                setShowSettled(false);
+              }}
+              className={chipClassName(!showSettled && category === filter)}
             >
               {t(`markets.categories.${filter}`)}{' '}
               <span className="tabular-nums">({counts[filter] ?? 0})</span>
             </button>
           ))}
+          <button
+            type="button"
+            aria-pressed={showSettled}
+            onClick={() => setShowSettled(true)}
+            onPointerEnter={SettledMarkets.preload}
+            onFocus={SettledMarkets.preload}
+            className={chipClassName(showSettled)}
+          >
+            {t('markets.settled.chip')}
+          </button>
         </fieldset>
-        {markets.isPending ? (
+        {showSettled ? (
+          // Settled markets take no bets: their cards show no Join button.
+          <SettledMarkets
+            renderCard={(market) => <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />}
+          />
+        ) : markets.isPending ? (
           <div aria-busy="true" className="grid gap-4 sm:grid-cols-2">
             {[0, 1, 2, 3].map((key) => (
               <Skeleton key={key} className="h-56 w-full" />

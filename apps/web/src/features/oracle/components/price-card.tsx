@@ -1,5 +1,6 @@
 import type { Round } from '@pm/core/contract/oracle';
 import { FlaskConical } from 'lucide';
+import { useMemo } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
@@ -10,15 +11,17 @@ import { PriceChart } from './price-chart.tsx';
 
 /**
  * Spec §2 BNB/USD price card: the server's latest price (every 3 s and on realtime `prices`), its
- * source ("Simulated" said plainly), and the last hour with the current round's lock price.
+ * source ("Simulated" said plainly), and the last hour with the current round's lock price, lock and close (issue 11).
  */
 export function PriceCard({ currentRound }: { currentRound: Round | null }) {
   const { t, language } = useTranslation();
   const price = usePrice();
   const history = usePriceHistory();
-  const points = [...(history.data?.points ?? [])];
-  if (price.data) points.push({ usd: price.data.usd, at: price.data.updatedAt });
-  const lockPrice = currentRound?.status === 'locked' ? currentRound.lockPrice : null;
+  const latest = price.data;
+  const points = useMemo(
+    () => [...(history.data?.points ?? []), ...(latest ? [{ usd: latest.usd, at: latest.updatedAt }] : [])],
+    [history.data, latest],
+  );
 
   return (
     <Card className="flex flex-col gap-3 p-4 sm:p-5">
@@ -51,7 +54,7 @@ export function PriceCard({ currentRound }: { currentRound: Round | null }) {
             })}
           </p>
         )}
-        <PriceChart points={points} lockPrice={lockPrice} />
+        <PriceChart points={points} round={currentRound} />
       </section>
     </Card>
   );

@@ -1,71 +1,98 @@
+import type { Round } from '@pm/core/contract/oracle';
 import { parseUsdPrice } from '@pm/core/price';
+import { useMemo } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { TimeChart } from '../../../ui/time-chart.tsx';
 import { formatUsd } from '../utils/round-view.ts';
 
-const WIDTH = 320;
-const HEIGHT = 96;
-const PAD = 4;
+const USD_SCALE = 1e8;
+const CHART_HEIGHT = 176;
+
+/** A scaled USD price as a number, for drawing only (money maths stays on the bigint). */
+const usdValue = (usd: string) => Number(parseUsdPrice(usd)) / USD_SCALE;
+const seconds = (iso: string) => Date.parse(iso) / 1000;
 
 /**
- * The last hour of BNB/USD as a small SVG line, with the current round's lock price as a dashed
- * line. No chart library: ~120 points are a polyline.
+ * Issue 11: the last hour of BNB/USD on a time axis with a price scale (lightweight-charts, lazy),
+ * the current round's lock price as a dashed line, its lock and close times as marks; the line is
+ * green above the lock price (or the hour's first price) and red below. Times in the visitor's
+ * time zone and language.
  */
 export function PriceChart({
   points,
-  lockPrice,
+  round,
 }: {
   points: Array<{ usd: string; at: string }>;
-  lockPrice: string | null;
+  round: Pick<Round, 'lockTime' | 'closeTime' | 'lockPrice'> | null;
 }) {
-  const { t } = useTranslation();
-  if (points.length < 2) return <p className="text-xs text-muted">{t('oracle.price.noHistory')}</p>;
+  const { t, language } = useTranslation();
+  const formatValue = useMemo(() => {
+    const format = new Intl.NumberFormat(language, { style: 'currency', currency: 'USD' });
+    return (value: number) => format.format(value);
+  }, [language]);
+  const series = useMemo(
+    () => points.map((point) => ({ time: seconds(point.at), value: usdValue(point.usd) })),
+    [points],
+  );
+  const lockPrice = round?.lockPrice ?? null;
+  const priceLine = useMemo(
+    () =>
+      lockPrice === null
+        ? null
+        : {
+            value: usdValue(lockPrice),
+            // The axis label beside the line gives the price, the text below the chart says what it is.
+            title: '',
+          },
+    [lockPrice],
+  );
+  const lockTime = round?.lockTime;
+  const closeTime = round?.closeTime;
+  const marks = useMemo(
+    () =>
+      lockTime && closeTime
+        ? [
+            { time: seconds(lockTime), text: t('oracle.price.lockMark') },
+            { time: seconds(closeTime), text: t('oracle.price.closeMark') },
+          ]
+        : [],
+    [lockTime, closeTime, t],
+  );
 
-  const values = points.map((point) => Number(parseUsdPrice(point.usd)));
-  const times = points.map((point) => Date.parse(point.at));
-  const lock = lockPrice === null ? null : Number(parseUsdPrice(lockPrice));
-  const low = Math.min(...values, ...(lock === null ? [] : [lock]));
-  const high = Math.max(...values, ...(lock === null ? [] : [lock]));
-  const span = high - low || 1;
-  const first = times[0] ?? 0;
-  const duration = (times.at(-1) ?? first) - first || 1;
-  const x = (time: number) => PAD + ((time - first) / duration) * (WIDTH - 2 * PAD);
-  const y = (value: number) => HEIGHT - PAD - ((value - low) / span) * (HEIGHT - 2 * PAD);
-  const line = values
-    .map((value, i) => `${x(times[i] ?? first).toFixed(1)},${y(value).toFixed(1)}`)
-    .join(' ');
-  const rising = (values.at(-1) ?? 0) >= (values[0] ?? 0);
+  const last = points.at(-1);
+  if (points.length < 2 || !last) return <p className="text-xs text-muted">{t('oracle.price.noHistory')}</p>;
+  const first = series[0]?.value ?? 0;
+  const summary = [
+    t('oracle.price.chartSummary', { price: formatUsd(last.usd, 2) }),
+    lockPrice === null ? null : t('oracle.price.lockLine', { price: formatUsd(lockPrice, 2) }),
+  ]
+    .filter(Boolean)
+    .join('. ');
 
+  const time = new Intl.DateTimeFormat(language, { timeStyle: 'medium' });
   return (
-    <svg
-      role="img"
-      aria-label={t('oracle.price.chartLabel')}
-      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-      preserveAspectRatio="none"
-      className="h-24 w-full"
-    >
-      {lock !== null && (
-        <g data-testid="lock-price-line">
-          <line
-            x1={PAD}
-            x2={WIDTH - PAD}
-            y1={y(lock)}
-            y2={y(lock)}
-            className="stroke-brand"
-            strokeDasharray="4 4"
-            strokeWidth={1}
-            vectorEffect="non-scaling-stroke"
-          />
-          <title>{t('oracle.price.lockLine', { price: formatUsd(lockPrice ?? '0') })}</title>
-        </g>
-      )}
-      <polyline
-        points={line}
-        fill="none"
-        className={rising ? 'stroke-yes' : 'stroke-no'}
-        strokeWidth={2}
-        strokeLinejoin="round"
-        vectorEffect="non-scaling-stroke"
+    <div className="flex flex-col gap-1">
+      <TimeChart
+        testId="price-chart"
+        label={summary}
+        height={CHART_HEIGHT}
+        points={series}
+        baseline={priceLine?.value ?? first}
+        locale={language}
+        formatValue={formatValue}
+        priceLine={priceLine}
+        marks={marks}
+        extendTo={closeTime ? seconds(closeTime) : null}
       />
-    </svg>
+      {round && (
+        <p className="text-xs text-muted tabular-nums" data-testid="round-times">
+          {t('oracle.price.roundTimes', {
+            lock: time.format(Date.parse(round.lockTime)),
+            close: time.format(Date.parse(round.closeTime)),
+          })}
+          {lockPrice !== null && ` · ${t('oracle.price.lockLine', { price: formatUsd(lockPrice, 2) })}`}
+        </p>
+      )}
+    </div>
   );
 }

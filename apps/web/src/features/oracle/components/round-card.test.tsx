@@ -153,29 +153,45 @@ describe('PriceChart', () => {
   const points = [
     { usd: '600', at: '2025-06-01T12:00:00Z' },
     { usd: '601', at: '2025-06-01T12:00:30Z' },
-    { usd: '599', at: '2025-06-01T12:01:00Z' },
+    { usd: '599.25', at: '2025-06-01T12:01:00Z' },
   ];
 
-  function chart(lockPrice: string | null, data = points) {
+  function chart(lockPrice: string | null, data = points, language: 'en' | 'zh' = 'en') {
     render(
-      <TestI18n>
-        <PriceChart points={data} lockPrice={lockPrice} />
+      <TestI18n language={language}>
+        <PriceChart points={data} round={round({ status: 'locked', lockPrice })} />
       </TestI18n>,
     );
   }
 
-  test('The last hour is drawn as a line, with the lock price marked on a locked round', () => {
+  test('The chart is an image named by the last price and the lock price, sized before the library loads', () => {
     chart('600.5');
-    const svg = screen.getByRole('img', { name: 'BNB/USD price over the last hour' });
-    expect(svg.querySelector('polyline')?.getAttribute('points')?.split(' ')).toHaveLength(3);
-    expect(screen.getByTestId('lock-price-line').textContent).toBe('Locked $600.5000');
+    const image = screen.getByRole('img', {
+      name: 'BNB/USD price over the last hour, now $599.25. Locked $600.50',
+    });
+    expect(image.getAttribute('data-testid')).toBe('price-chart');
+    expect(image.style.height).toBe('176px');
   });
 
-  test('No lock line before the lock, and a note until there are two points', () => {
-    chart(null);
-    expect(screen.queryByTestId('lock-price-line')).toBeNull();
-    cleanup();
+  test("The round's lock and close times are written below the chart, in the visitor's zone", () => {
+    chart('600.5');
+    const at = (seconds: number) =>
+      new Intl.DateTimeFormat('en', { timeStyle: 'medium' }).format(seconds * 1000);
+    expect(screen.getByTestId('round-times').textContent).toBe(
+      `Round lock ${at(START + 300)} · close ${at(START + 600)} · Locked $600.50`,
+    );
+  });
+
+  test('Before the lock the summary has no lock price; in Chinese it is in Chinese', () => {
+    chart(null, points, 'zh');
+    expect(screen.getByRole('img').getAttribute('aria-label')).toBe(
+      '过去一小时的 BNB/USD 价格，当前 $599.25',
+    );
+  });
+
+  test('A note instead of a chart until there are two points', () => {
     chart(null, points.slice(0, 1));
-    expect(screen.getByText('The chart fills in as prices arrive.')).toBeDefined();
+    expect(screen.getByText('The chart fills in as prices arrive.').tagName).toBe('P');
+    expect(screen.queryByRole('img')).toBeNull();
   });
 });

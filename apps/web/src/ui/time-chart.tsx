@@ -1,0 +1,83 @@
+import { lazy, type RefObject, Suspense, useEffect, useRef, useState } from 'react';
+import { Skeleton } from './skeleton.tsx';
+
+/** One point of a time chart: `time` in unix seconds (UTC), `value` as drawn. */
+export type TimeChartPoint = { time: number; value: number };
+
+export type TimeChartProps = {
+  points: TimeChartPoint[];
+  /** The accessible summary of the chart (the canvas says nothing to a screen reader). */
+  label: string;
+  /** Fixed height in px: the skeleton and the chart take the same room (no layout shift). */
+  height: number;
+  /** Above the baseline in the "up" colour (YES, rising), below in the "down" colour. */
+  baseline: number;
+  /** The current language: axis times, crosshair labels and values are formatted for it. */
+  locale: string;
+  formatValue: (value: number) => string;
+  /** A horizontal line across the chart, e.g. the live round's lock price. */
+  priceLine?: { value: number; title: string } | null;
+  /** Labelled marks on the time axis, e.g. a round's lock and close. */
+  marks?: Array<{ time: number; text: string }>;
+  /** Extend the time axis up to this time (unix seconds), e.g. a round's close still to come. */
+  extendTo?: number | null;
+  /** A fixed value range instead of fitting the data, e.g. 0–100 % for odds. */
+  valueRange?: { min: number; max: number };
+  /** Draw steps (a value that holds until the next change) instead of straight segments. */
+  steps?: boolean;
+  testId?: string;
+};
+
+// Issue 11: the chart library (lightweight-charts, ~60 kB gzip) is its own chunk, fetched only
+// when a chart is shown: no route's initial JS grows (docs/decisions/013-charts.md).
+const TimeChartCanvas = lazy(() => import('./time-chart-canvas.tsx'));
+
+/**
+ * A time series on canvas with a time axis and a value scale. The library is fetched once the chart
+ * comes near the viewport (a phone that never scrolls to it never loads it); until it is drawn, a
+ * skeleton of the same size holds its place. The wrapper is an image named by `label`.
+ */
+export function TimeChart(props: TimeChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const near = useNearViewport(box);
+  return (
+    <div
+      ref={box}
+      role="img"
+      aria-label={props.label}
+      data-testid={props.testId}
+      className="relative w-full"
+      style={{ height: props.height }}
+    >
+      {near ? (
+        <Suspense fallback={<Skeleton className="h-full w-full" />}>
+          <TimeChartCanvas {...props} />
+        </Suspense>
+      ) : (
+        <Skeleton className="h-full w-full" />
+      )}
+    </div>
+  );
+}
+
+/** True from the moment `element` is within a screen's height of the viewport, and from then on. */
+function useNearViewport(element: RefObject<HTMLElement | null>): boolean {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const target = element.current;
+    if (near || !target) return;
+    if (typeof IntersectionObserver === 'undefined') {
+      setNear(true);
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: '100% 0px' },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [near, element]);
+  return near;
+}
