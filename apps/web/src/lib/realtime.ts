@@ -1,20 +1,45 @@
 import { type RealtimeMessage, RealtimeMessageSchema } from '@pm/core/contract/realtime';
-import { useEffect, useRef } from 'react';
+import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 
 // One WebSocket to /api/realtime for the whole page, shared by every feature. The server pushes
-// `{topic, id?}` after each committed change; features refetch what they show. Refetch intervals
-// (spec §9) stay as the fallback while the socket is down.
+// `{topic, id?}` after each committed change; features refetch what they show, and only then
+// (decision 015). While the socket is down, queries poll at the spec §9 intervals as a fallback
+// (`usePollingFallback`); on each (re)connect every topic is announced without an id, so each
+// page refetches what it may have missed.
 
 type Listener = (message: RealtimeMessage) => void;
 
 const listeners = new Set<Listener>();
+const stateListeners = new Set<() => void>();
 let socket: WebSocket | undefined;
+let connected = false;
 let retryMs = 1_000;
 let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** What a client may have missed while it was not listening: everything of every topic. */
+const RESYNC: RealtimeMessage[] = [
+  { topic: 'markets' },
+  { topic: 'bets' },
+  { topic: 'rounds' },
+  { topic: 'prices' },
+  { topic: 'vault' },
+  { topic: 'payouts' },
+];
 
 function realtimeUrl(): string {
   const { protocol, host } = window.location;
   return `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}/api/realtime`;
+}
+
+function setConnected(next: boolean): void {
+  if (connected === next) return;
+  connected = next;
+  for (const listener of stateListeners) listener();
+}
+
+function dispatch(message: RealtimeMessage): void {
+  for (const listener of listeners) listener(message);
 }
 
 function connect(): void {
@@ -23,6 +48,10 @@ function connect(): void {
   socket = current;
   current.onopen = () => {
     retryMs = 1_000;
+    setConnected(true);
+    // Whatever changed before this socket listened (the page's first fetch raced it, or the
+    // socket was down, or this is another instance behind the load balancer) is fetched now.
+    for (const message of RESYNC) dispatch(message);
   };
   current.onmessage = (event) => {
     if (typeof event.data !== 'string') return;
@@ -33,11 +62,12 @@ function connect(): void {
       return;
     }
     const parsed = RealtimeMessageSchema.safeParse(data);
-    if (!parsed.success) return;
-    for (const listener of listeners) listener(parsed.data);
+    if (parsed.success) dispatch(parsed.data);
   };
   current.onclose = () => {
+    if (socket !== current) return;
     socket = undefined;
+    setConnected(false);
     if (listeners.size === 0) return;
     // Back off up to 30 s; the polling fallback keeps the page fresh meanwhile.
     reconnectTimer = setTimeout(connect, retryMs);
@@ -52,10 +82,34 @@ export function subscribeRealtime(listener: Listener): () => void {
     listeners.delete(listener);
     if (listeners.size === 0) {
       clearTimeout(reconnectTimer);
-      socket?.close();
+      const current = socket;
       socket = undefined;
+      current?.close();
+      setConnected(false);
     }
   };
+}
+
+function subscribeConnected(listener: () => void): () => void {
+  stateListeners.add(listener);
+  return () => stateListeners.delete(listener);
+}
+
+/** True while this page's realtime socket is open (and so pushes keep it fresh). */
+export function useRealtimeConnected(): boolean {
+  return useSyncExternalStore(
+    subscribeConnected,
+    () => connected,
+    () => false,
+  );
+}
+
+/**
+ * A query's `refetchInterval`: none while the socket is open (events and reconnects refetch), the
+ * spec §9 interval while it is down.
+ */
+export function usePollingFallback(intervalMs: number): number | false {
+  return useRealtimeConnected() ? false : intervalMs;
 }
 
 /** Calls `onMessage` for every realtime event while the component is mounted. */
@@ -63,4 +117,42 @@ export function useRealtime(onMessage: Listener): void {
   const latest = useRef(onMessage);
   latest.current = onMessage;
   useEffect(() => subscribeRealtime((message) => latest.current(message)), []);
+}
+
+/** Events that arrive together (one commit announces several rows) refetch a query once. */
+const COALESCE_MS = 50;
+
+/**
+ * Collects the query keys events ask to invalidate and invalidates each once, shortly after: a
+ * round transition announces three epochs, and three refetches of the same list would be waste.
+ */
+export function createInvalidator(queryClient: QueryClient): (queryKey: QueryKey) => void {
+  const pending = new Map<string, QueryKey>();
+  const flush = () => {
+    const keys = [...pending.values()];
+    pending.clear();
+    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+  };
+  return (queryKey) => {
+    if (pending.size === 0) setTimeout(flush, COALESCE_MS);
+    pending.set(JSON.stringify(queryKey), queryKey);
+  };
+}
+
+/**
+ * Calls `onMessage` for every realtime event with an `invalidate` that coalesces refetches; the
+ * hooks of each feature say which of their queries an event touches.
+ */
+export function useRealtimeInvalidation(
+  onMessage: (
+    message: RealtimeMessage,
+    invalidate: (queryKey: QueryKey) => void,
+    queryClient: QueryClient,
+  ) => void,
+): void {
+  const queryClient = useQueryClient();
+  const invalidate = useRef<((queryKey: QueryKey) => void) | undefined>(undefined);
+  invalidate.current ??= createInvalidator(queryClient);
+  const run = invalidate.current;
+  useRealtime((message) => onMessage(message, run, queryClient));
 }
