@@ -16,6 +16,8 @@ let socket: WebSocket | undefined;
 let connected = false;
 let retryMs = 1_000;
 let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+/** A socket that stayed open this long was a good one: the next reconnect starts fast again. */
+const STABLE_MS = 10_000;
 
 /** What a client may have missed while it was not listening: everything of every topic. */
 const RESYNC: RealtimeMessage[] = [
@@ -46,8 +48,9 @@ function connect(): void {
   if (socket || listeners.size === 0 || typeof WebSocket === 'undefined') return;
   const current = new WebSocket(realtimeUrl());
   socket = current;
+  let openedAt: number | undefined;
   current.onopen = () => {
-    retryMs = 1_000;
+    openedAt = Date.now();
     setConnected(true);
     // Whatever changed before this socket listened (the page's first fetch raced it, or the
     // socket was down, or this is another instance behind the load balancer) is fetched now.
@@ -69,6 +72,8 @@ function connect(): void {
     socket = undefined;
     setConnected(false);
     if (listeners.size === 0) return;
+    // A socket the server closes at once (full: 1013) must not make the page resync every second.
+    if (openedAt !== undefined && Date.now() - openedAt > STABLE_MS) retryMs = 1_000;
     // Back off up to 30 s; the polling fallback keeps the page fresh meanwhile.
     reconnectTimer = setTimeout(connect, retryMs);
     retryMs = Math.min(retryMs * 2, 30_000);
