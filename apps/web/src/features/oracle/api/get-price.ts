@@ -6,8 +6,9 @@ import {
   PriceResponseSchema,
 } from '@pm/core/contract/vault';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { apiGet } from '../../../lib/api-client.ts';
-import { usePollingFallback } from '../../../lib/realtime.ts';
+import { usePollingFallback, useRealtimeConnected } from '../../../lib/realtime.ts';
 
 /** GET /api/prices/BNB: the server's latest sample (one upstream read serves every client). */
 export function getPrice(options: { signal?: AbortSignal } = {}): Promise<PriceResponse> {
@@ -18,8 +19,7 @@ export const PRICE_QUERY_KEY = ['oracle', 'price'] as const;
 
 /**
  * Spec §9: the price every 3 s while the realtime socket is down; while it is up each `prices` push
- * carries the new sample (use-oracle-realtime.ts), and a refetch once a minute only brings the
- * `stale` flag (no sample is pushed while the feed fails).
+ * carries the new sample (use-oracle-realtime.ts) and nothing is polled (decision 015).
  */
 export function priceQueryOptions() {
   return queryOptions({
@@ -29,15 +29,33 @@ export function priceQueryOptions() {
   });
 }
 
-/** While the socket is up: only to learn that the feed went quiet (the "delayed" badge). */
-const STALE_CHECK_MS = 60_000;
+/**
+ * No push for this long while the socket is up: the feed went quiet (the sampler stores nothing
+ * then), so the price shown is flagged stale as the server would (it says so after 6 s).
+ */
+const QUIET_AFTER_MS = 10_000;
 
 export function usePrice() {
-  const fallback = usePollingFallback(REFRESH_MS.price);
-  return useQuery({
-    ...priceQueryOptions(),
-    refetchInterval: fallback === false ? STALE_CHECK_MS : fallback,
-  });
+  const connected = useRealtimeConnected();
+  const query = useQuery({ ...priceQueryOptions(), refetchInterval: connected ? false : REFRESH_MS.price });
+  const quiet = useQuietSince(query.dataUpdatedAt, QUIET_AFTER_MS);
+  const data =
+    query.data && connected && quiet && !query.data.stale ? { ...query.data, stale: true } : query.data;
+  return { ...query, data };
+}
+
+/**
+ * True once `sinceMs` (a Date.now() instant, 0 for never) is `afterMs` old. Only the elapsed time
+ * of the browser's clock is used, so a browser clock set wrong does not matter.
+ */
+function useQuietSince(sinceMs: number, afterMs: number): boolean {
+  const [quietSince, setQuietSince] = useState(0);
+  useEffect(() => {
+    if (sinceMs === 0) return;
+    const timer = setTimeout(() => setQuietSince(sinceMs), Math.max(0, sinceMs + afterMs - Date.now()));
+    return () => clearTimeout(timer);
+  }, [sinceMs, afterMs]);
+  return sinceMs !== 0 && quietSince === sinceMs;
 }
 
 /** GET /api/prices/BNB/history: the last hour, one point per 30 s, for the chart. */
