@@ -359,8 +359,10 @@ describe.skipIf(!url)('two server instances on one PostgreSQL', () => {
 
     // Every committed event reached the second instance's socket, in commit order; the first
     // instance's socket heard the same ones up to when it left.
+    await Promise.all([first.jobs.stop(), second.jobs.stop()]);
     const committed = await first.database.db.select().from(outbox).orderBy(outbox.id);
     await eventually(async () => onSecond.messages.length >= committed.length);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const expected = committed.map((row) => ({ topic: row.topic, ...(row.payload as object) }));
     expect(onSecond.messages.map((m) => JSON.parse(m))).toEqual(expected);
     expect(onFirst.messages.map((m) => JSON.parse(m))).toEqual(expected.slice(0, onFirst.messages.length));
