@@ -1,43 +1,26 @@
 import { type RealtimeMessage, RealtimeMessageSchema } from '@pm/core/contract/realtime';
-import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useRef } from 'react';
 
 // One WebSocket to /api/realtime for the whole page, shared by every feature. The server pushes
 // `{topic, id?}` after each committed change; features refetch what they show, and only then
 // (decision 015). While the socket is down, queries poll at the spec §9 intervals as a fallback
-// (`usePollingFallback`); on each (re)connect every topic is announced without an id, so each
-// page refetches what it may have missed.
+// (realtime-queries.ts); on each (re)connect every topic is announced without an id, so each page
+// refetches what it may have missed (before its socket listened, while it was down, or on another
+// instance behind the load balancer).
 
 type Listener = (message: RealtimeMessage) => void;
 
 const listeners = new Set<Listener>();
-const stateListeners = new Set<() => void>();
+const connectionListeners = new Set<() => void>();
+const TOPICS = ['markets', 'bets', 'rounds', 'prices', 'vault', 'payouts'] as const;
 let socket: WebSocket | undefined;
 let connected = false;
 let retryMs = 1_000;
 let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
-/** A socket that stayed open this long was a good one: the next reconnect starts fast again. */
-const STABLE_MS = 10_000;
-
-/** What a client may have missed while it was not listening: everything of every topic. */
-const RESYNC: RealtimeMessage[] = [
-  { topic: 'markets' },
-  { topic: 'bets' },
-  { topic: 'rounds' },
-  { topic: 'prices' },
-  { topic: 'vault' },
-  { topic: 'payouts' },
-];
-
-function realtimeUrl(): string {
-  const { protocol, host } = window.location;
-  return `${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}/api/realtime`;
-}
 
 function setConnected(next: boolean): void {
-  if (connected === next) return;
   connected = next;
-  for (const listener of stateListeners) listener();
+  for (const listener of connectionListeners) listener();
 }
 
 function dispatch(message: RealtimeMessage): void {
@@ -46,21 +29,19 @@ function dispatch(message: RealtimeMessage): void {
 
 function connect(): void {
   if (socket || listeners.size === 0 || typeof WebSocket === 'undefined') return;
-  const current = new WebSocket(realtimeUrl());
+  const { protocol, host } = window.location;
+  const current = new WebSocket(`${protocol === 'https:' ? 'wss:' : 'ws:'}//${host}/api/realtime`);
   socket = current;
-  let openedAt: number | undefined;
+  let openedAt = 0;
   current.onopen = () => {
     openedAt = Date.now();
     setConnected(true);
-    // Whatever changed before this socket listened (the page's first fetch raced it, or the
-    // socket was down, or this is another instance behind the load balancer) is fetched now.
-    for (const message of RESYNC) dispatch(message);
+    for (const topic of TOPICS) dispatch({ topic });
   };
   current.onmessage = (event) => {
-    if (typeof event.data !== 'string') return;
     let data: unknown;
     try {
-      data = JSON.parse(event.data);
+      data = JSON.parse(String(event.data));
     } catch {
       return;
     }
@@ -72,9 +53,9 @@ function connect(): void {
     socket = undefined;
     setConnected(false);
     if (listeners.size === 0) return;
-    // A socket the server closes at once (full: 1013) must not make the page resync every second.
-    if (openedAt !== undefined && Date.now() - openedAt > STABLE_MS) retryMs = 1_000;
-    // Back off up to 30 s; the polling fallback keeps the page fresh meanwhile.
+    // Back off up to 30 s, and start again at 1 s only after a socket that stayed open: one the
+    // server closes at once (full: 1013) must not make the page refetch everything every second.
+    if (openedAt && Date.now() - openedAt > 10_000) retryMs = 1_000;
     reconnectTimer = setTimeout(connect, retryMs);
     retryMs = Math.min(retryMs * 2, 30_000);
   };
@@ -95,69 +76,17 @@ export function subscribeRealtime(listener: Listener): () => void {
   };
 }
 
-function subscribeConnected(listener: () => void): () => void {
-  stateListeners.add(listener);
-  return () => stateListeners.delete(listener);
+/** Calls `listener` whenever the socket opens or closes; `isRealtimeConnected` says which. */
+export function subscribeRealtimeConnection(listener: () => void): () => void {
+  connectionListeners.add(listener);
+  return () => connectionListeners.delete(listener);
 }
 
-/** True while this page's realtime socket is open (and so pushes keep it fresh). */
-export function useRealtimeConnected(): boolean {
-  return useSyncExternalStore(
-    subscribeConnected,
-    () => connected,
-    () => false,
-  );
-}
-
-/**
- * A query's `refetchInterval`: none while the socket is open (events and reconnects refetch), the
- * spec §9 interval while it is down.
- */
-export function usePollingFallback(intervalMs: number): number | false {
-  return useRealtimeConnected() ? false : intervalMs;
-}
+export const isRealtimeConnected = (): boolean => connected;
 
 /** Calls `onMessage` for every realtime event while the component is mounted. */
 export function useRealtime(onMessage: Listener): void {
   const latest = useRef(onMessage);
   latest.current = onMessage;
   useEffect(() => subscribeRealtime((message) => latest.current(message)), []);
-}
-
-/** Events that arrive together (one commit announces several rows) refetch a query once. */
-const COALESCE_MS = 50;
-
-/**
- * Collects the query keys events ask to invalidate and invalidates each once, shortly after: a
- * round transition announces three epochs, and three refetches of the same list would be waste.
- */
-export function createInvalidator(queryClient: QueryClient): (queryKey: QueryKey) => void {
-  const pending = new Map<string, QueryKey>();
-  const flush = () => {
-    const keys = [...pending.values()];
-    pending.clear();
-    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
-  };
-  return (queryKey) => {
-    if (pending.size === 0) setTimeout(flush, COALESCE_MS);
-    pending.set(JSON.stringify(queryKey), queryKey);
-  };
-}
-
-/**
- * Calls `onMessage` for every realtime event with an `invalidate` that coalesces refetches; the
- * hooks of each feature say which of their queries an event touches.
- */
-export function useRealtimeInvalidation(
-  onMessage: (
-    message: RealtimeMessage,
-    invalidate: (queryKey: QueryKey) => void,
-    queryClient: QueryClient,
-  ) => void,
-): void {
-  const queryClient = useQueryClient();
-  const invalidate = useRef<((queryKey: QueryKey) => void) | undefined>(undefined);
-  invalidate.current ??= createInvalidator(queryClient);
-  const run = invalidate.current;
-  useRealtime((message) => onMessage(message, run, queryClient));
 }

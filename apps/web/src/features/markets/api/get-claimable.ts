@@ -2,7 +2,7 @@ import { REFRESH_MS } from '@pm/core/constants';
 import { ClaimableResponseSchema } from '@pm/core/contract/users';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client.ts';
-import { usePollingFallback } from '../../../lib/realtime.ts';
+import { usePollingFallback } from '../../../lib/realtime-queries.ts';
 
 export const claimableQueryKey = (address: string) =>
   ['markets', 'claimable', address.toLowerCase()] as const;

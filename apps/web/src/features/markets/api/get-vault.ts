@@ -2,7 +2,7 @@ import { REFRESH_MS } from '@pm/core/constants';
 import { PriceResponseSchema, VaultResponseSchema } from '@pm/core/contract/vault';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client.ts';
-import { usePollingFallback } from '../../../lib/realtime.ts';
+import { usePollingFallback } from '../../../lib/realtime-queries.ts';
 
 export const VAULT_QUERY_KEY = ['vault'] as const;
 

@@ -1,4 +1,4 @@
-import { useRealtimeInvalidation } from '../../../lib/realtime.ts';
+import { useRealtimeInvalidation } from '../../../lib/realtime-queries.ts';
 import { marketQueryKey } from '../api/get-market.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 import { BNB_PRICE_QUERY_KEY, VAULT_QUERY_KEY } from '../api/get-vault.ts';

@@ -8,7 +8,7 @@ import {
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { apiGet } from '../../../lib/api-client.ts';
-import { usePollingFallback, useRealtimeConnected } from '../../../lib/realtime.ts';
+import { usePollingFallback, useRealtimeConnected } from '../../../lib/realtime-queries.ts';
 
 /** GET /api/prices/BNB: the server's latest sample (one upstream read serves every client). */
 export function getPrice(options: { signal?: AbortSignal } = {}): Promise<PriceResponse> {

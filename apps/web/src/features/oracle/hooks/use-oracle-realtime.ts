@@ -1,5 +1,5 @@
 import type { PriceHistoryResponse } from '@pm/core/contract/vault';
-import { useRealtimeInvalidation } from '../../../lib/realtime.ts';
+import { useRealtimeInvalidation } from '../../../lib/realtime-queries.ts';
 import { PRICE_HISTORY_QUERY_KEY, PRICE_QUERY_KEY } from '../api/get-price.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
 import { addSampleToHistory, priceFromSample } from '../utils/price-push.ts';

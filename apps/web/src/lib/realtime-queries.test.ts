@@ -1,6 +1,6 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { expect, test } from 'vitest';
-import { createInvalidator } from './realtime.ts';
+import { createInvalidator } from './realtime-queries.ts';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 120));
 
