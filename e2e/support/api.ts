@@ -6,6 +6,7 @@ import {
   JoinMarketResponseSchema,
   MarketDetailResponseSchema,
 } from '@pm/core/contract/markets';
+import { PlaceOracleBetResponseSchema } from '@pm/core/contract/oracle';
 import { encodeIntent, marketContentHash } from '@pm/core/intent';
 import { createWalletClient, defineChain, http } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
@@ -138,4 +139,29 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+}
+
+/** A bet on an oracle round by someone else: a real payment, then POST /api/oracle/bets. */
+export async function placeOracleBetViaApi(input: {
+  epoch: number;
+  from: `0x${string}`;
+  position: 'bull' | 'bear';
+  amountWei: bigint;
+}) {
+  const txHash = await pay(
+    input.from,
+    input.amountWei,
+    encodeIntent({ kind: 'round', epoch: input.epoch, position: input.position }),
+  );
+  return post(
+    '/api/oracle/bets',
+    {
+      epoch: input.epoch,
+      position: input.position,
+      amountWei: input.amountWei.toString(),
+      userAddress: input.from,
+      txHash,
+    },
+    PlaceOracleBetResponseSchema,
+  );
 }

@@ -32,6 +32,15 @@ describe('BNB price endpoints', () => {
     expect(body).toMatchObject({ symbol: 'BNB', source: 'simulated', stale: false });
     const events = await t.db.select().from(outbox).where(eq(outbox.topic, 'prices'));
     expect(events.length).toBeGreaterThan(0);
+    // The push carries the sample itself, so a page shows it without asking (decision 015).
+    expect(events.at(-1)?.payload).toEqual({
+      sample: {
+        usd: body.usd,
+        source: 'simulated',
+        updatedAt: body.updatedAt,
+        sampledAt: expect.any(String),
+      },
+    });
   });
 
   test('on the local chain POST /api/dev/price sets the simulated price and samples it at once', async () => {

@@ -1,3 +1,4 @@
+import { formatUsdPrice } from '@pm/core/price';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
@@ -20,7 +21,7 @@ const WARN_EVERY_MS = 60_000;
  * Reads the feed and stores a sample, at most one per SAMPLE_EVERY_MS across every instance: each
  * instance skips when a recent sample exists, and the insert runs under a try-advisory-lock that
  * re-checks it (the upstream read itself happens outside any transaction, so a slow feed never
- * holds the database). Each stored sample publishes `prices`.
+ * holds the database). Each stored sample publishes `prices` carrying it.
  */
 export function createPriceSampler(deps: {
   db: Db;
@@ -74,8 +75,18 @@ export function createPriceSampler(deps: {
       if (!lock?.locked && !force) return false;
       const nowMs = deps.clock.now().getTime();
       if (!force && (await isRecent(nowMs, tx))) return false;
-      await insertPriceSample(tx, reading, new Date(nowMs));
-      await publish(tx, { topic: 'prices' });
+      const sampledAt = new Date(nowMs);
+      await insertPriceSample(tx, reading, sampledAt);
+      // The sample rides along: a page shows it as it comes instead of asking for it (decision 015).
+      await publish(tx, {
+        topic: 'prices',
+        sample: {
+          usd: formatUsdPrice(reading.price, 8),
+          source: reading.source,
+          updatedAt: reading.updatedAt.toISOString(),
+          sampledAt: sampledAt.toISOString(),
+        },
+      });
       if (nowMs - lastPrunedAt > PRUNE_EVERY_MS) {
         lastPrunedAt = nowMs;
         await pruneOldPriceSamples(tx, new Date(nowMs - KEEP_SAMPLES_MS));

@@ -2,6 +2,7 @@ import { REFRESH_MS } from '@pm/core/constants';
 import { ClaimableResponseSchema } from '@pm/core/contract/users';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client.ts';
+import { usePollingFallback } from '../../../lib/realtime-queries.ts';
 
 export const claimableQueryKey = (address: string) =>
   ['markets', 'claimable', address.toLowerCase()] as const;
@@ -15,5 +16,10 @@ export function claimableQueryOptions(address: string) {
   });
 }
 
+/** Refetched on realtime `markets` and `payouts`; every 10 s only while the socket is down. */
 export const useClaimable = (address: string | undefined) =>
-  useQuery({ ...claimableQueryOptions(address ?? ''), enabled: Boolean(address) });
+  useQuery({
+    ...claimableQueryOptions(address ?? ''),
+    enabled: Boolean(address),
+    refetchInterval: usePollingFallback(REFRESH_MS.claimableMarkets),
+  });

@@ -2,15 +2,20 @@ import { REFRESH_MS } from '@pm/core/constants';
 import { MarketDetailResponseSchema } from '@pm/core/contract/markets';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client.ts';
+import { usePollingFallback } from '../../../lib/realtime-queries.ts';
 import { MARKETS_QUERY_KEY } from './get-markets.ts';
 
 /** Spec §7 "Read one market": the market and its bets, newest first. */
 export function marketQueryOptions(id: number) {
   return queryOptions({
-    queryKey: [...MARKETS_QUERY_KEY, 'detail', id],
+    queryKey: marketQueryKey(id),
     queryFn: ({ signal }) => apiGet(`/api/markets/${id}`, MarketDetailResponseSchema, { signal }),
     refetchInterval: REFRESH_MS.markets,
   });
 }
 
-export const useMarket = (id: number) => useQuery(marketQueryOptions(id));
+export const marketQueryKey = (id: number) => [...MARKETS_QUERY_KEY, 'detail', id] as const;
+
+/** Refetched on realtime `markets`/`bets` of this market; every 30 s only while the socket is down. */
+export const useMarket = (id: number) =>
+  useQuery({ ...marketQueryOptions(id), refetchInterval: usePollingFallback(REFRESH_MS.markets) });

@@ -2,12 +2,16 @@ import { REFRESH_MS, SETTLED_MARKETS_LIMIT } from '@pm/core/constants';
 import { ListMarketsResponseSchema } from '@pm/core/contract/markets';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client.ts';
+import { usePollingFallback } from '../../../lib/realtime-queries.ts';
 
 export type CategoryFilter = 'all' | 'crypto' | 'social_media' | 'gaming' | 'politics' | 'sports';
 
 export const MARKETS_QUERY_KEY = ['markets'] as const;
 
-/** Spec §7 "Read markets": open (active + settling), newest first, by category; refresh 30 s. */
+/**
+ * Spec §7 "Read markets": open (active + settling), newest first, by category; refetched on realtime
+ * `markets`/`bets`, every 30 s only while the socket is down (decision 015).
+ */
 export function openMarketsQueryOptions(category: CategoryFilter) {
   return queryOptions({
     queryKey: [...MARKETS_QUERY_KEY, 'open', category],
@@ -46,6 +50,14 @@ export function settledMarketsPageQueryOptions(cursor: string | null) {
 }
 
 export const useSettledMarketsPage = (cursor: string | null) =>
-  useQuery(settledMarketsPageQueryOptions(cursor));
-export const useOpenMarkets = (category: CategoryFilter) => useQuery(openMarketsQueryOptions(category));
-export const useSettledMarkets = () => useQuery(settledMarketsQueryOptions());
+  useQuery({
+    ...settledMarketsPageQueryOptions(cursor),
+    refetchInterval: usePollingFallback(REFRESH_MS.settledMarkets),
+  });
+export const useOpenMarkets = (category: CategoryFilter) =>
+  useQuery({ ...openMarketsQueryOptions(category), refetchInterval: usePollingFallback(REFRESH_MS.markets) });
+export const useSettledMarkets = () =>
+  useQuery({
+    ...settledMarketsQueryOptions(),
+    refetchInterval: usePollingFallback(REFRESH_MS.settledMarkets),
+  });

@@ -1,18 +1,59 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useRealtime } from '../../../lib/realtime.ts';
+import { useRealtimeInvalidation } from '../../../lib/realtime-queries.ts';
+import { marketQueryKey } from '../api/get-market.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
-import { VAULT_QUERY_KEY } from '../api/get-vault.ts';
+import { BNB_PRICE_QUERY_KEY, VAULT_QUERY_KEY } from '../api/get-vault.ts';
 
-/** Refetch markets, bets, the vault and claimables as soon as the server commits a change. */
+const OPEN_KEY = [...MARKETS_QUERY_KEY, 'open'] as const;
+const SETTLED_KEY = [...MARKETS_QUERY_KEY, 'settled'] as const;
+const DETAILS_KEY = [...MARKETS_QUERY_KEY, 'detail'] as const;
+const CLAIMABLE_KEY = [...MARKETS_QUERY_KEY, 'claimable'] as const;
+const MY_BETS_KEY = ['my-bets'] as const;
+
+/**
+ * Refetches what the market pages show when the server commits a change, and only what that change
+ * touches (decision 015): a bet on market 7 refetches the lists and market 7, not every market
+ * page; `prices` carries its sample. Polling is only the fallback while the socket is down.
+ */
 export function useMarketsRealtime(): void {
-  const queryClient = useQueryClient();
-  useRealtime((message) => {
-    if (message.topic === 'markets' || message.topic === 'bets' || message.topic === 'payouts') {
-      void queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY });
-      void queryClient.invalidateQueries({ queryKey: ['my-bets'] });
-    }
-    if (message.topic === 'vault' || message.topic === 'bets' || message.topic === 'payouts') {
-      void queryClient.invalidateQueries({ queryKey: VAULT_QUERY_KEY });
+  useRealtimeInvalidation((message, invalidate, queryClient) => {
+    switch (message.topic) {
+      case 'markets':
+        invalidate(OPEN_KEY);
+        invalidate(SETTLED_KEY);
+        invalidate(message.id === undefined ? DETAILS_KEY : marketQueryKey(message.id));
+        invalidate(CLAIMABLE_KEY);
+        invalidate(MY_BETS_KEY);
+        break;
+      case 'bets':
+        invalidate(OPEN_KEY);
+        invalidate(message.marketId === undefined ? DETAILS_KEY : marketQueryKey(message.marketId));
+        invalidate(MY_BETS_KEY);
+        invalidate(VAULT_QUERY_KEY);
+        break;
+      case 'payouts':
+        invalidate(CLAIMABLE_KEY);
+        invalidate(MY_BETS_KEY);
+        invalidate(VAULT_QUERY_KEY);
+        break;
+      case 'vault':
+        invalidate(VAULT_QUERY_KEY);
+        break;
+      case 'prices':
+        if (message.sample) {
+          const { usd, source, updatedAt } = message.sample;
+          queryClient.setQueryData(BNB_PRICE_QUERY_KEY, {
+            symbol: 'BNB',
+            usd,
+            source,
+            updatedAt,
+            stale: false,
+          });
+        } else {
+          invalidate(BNB_PRICE_QUERY_KEY);
+        }
+        break;
+      default:
+        break;
     }
   });
 }

@@ -6,7 +6,9 @@ import {
   PriceResponseSchema,
 } from '@pm/core/contract/vault';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { apiGet } from '../../../lib/api-client.ts';
+import { usePollingFallback, useRealtimeConnected } from '../../../lib/realtime-queries.ts';
 
 /** GET /api/prices/BNB: the server's latest sample (one upstream read serves every client). */
 export function getPrice(options: { signal?: AbortSignal } = {}): Promise<PriceResponse> {
@@ -15,7 +17,10 @@ export function getPrice(options: { signal?: AbortSignal } = {}): Promise<PriceR
 
 export const PRICE_QUERY_KEY = ['oracle', 'price'] as const;
 
-/** Spec §9: the price refreshes every 3 s (and on realtime `prices`). */
+/**
+ * Spec §9: the price every 3 s while the realtime socket is down; while it is up each `prices` push
+ * carries the new sample (use-oracle-realtime.ts) and nothing is polled (decision 015).
+ */
 export function priceQueryOptions() {
   return queryOptions({
     queryKey: PRICE_QUERY_KEY,
@@ -24,8 +29,33 @@ export function priceQueryOptions() {
   });
 }
 
+/**
+ * No push for this long while the socket is up: the feed went quiet (the sampler stores nothing
+ * then), so the price shown is flagged stale as the server would (it says so after 6 s).
+ */
+const QUIET_AFTER_MS = 10_000;
+
 export function usePrice() {
-  return useQuery(priceQueryOptions());
+  const connected = useRealtimeConnected();
+  const query = useQuery({ ...priceQueryOptions(), refetchInterval: connected ? false : REFRESH_MS.price });
+  const quiet = useQuietSince(query.dataUpdatedAt, QUIET_AFTER_MS);
+  const data =
+    query.data && connected && quiet && !query.data.stale ? { ...query.data, stale: true } : query.data;
+  return { ...query, data };
+}
+
+/**
+ * True once `sinceMs` (a Date.now() instant, 0 for never) is `afterMs` old. Only the elapsed time
+ * of the browser's clock is used, so a browser clock set wrong does not matter.
+ */
+function useQuietSince(sinceMs: number, afterMs: number): boolean {
+  const [quietSince, setQuietSince] = useState(0);
+  useEffect(() => {
+    if (sinceMs === 0) return;
+    const timer = setTimeout(() => setQuietSince(sinceMs), Math.max(0, sinceMs + afterMs - Date.now()));
+    return () => clearTimeout(timer);
+  }, [sinceMs, afterMs]);
+  return sinceMs !== 0 && quietSince === sinceMs;
 }
 
 /** GET /api/prices/BNB/history: the last hour, one point per 30 s, for the chart. */
@@ -35,14 +65,17 @@ export function getPriceHistory(options: { signal?: AbortSignal } = {}): Promise
 
 const HISTORY_REFRESH_MS = 30_000;
 
+export const PRICE_HISTORY_QUERY_KEY = ['oracle', 'price-history'] as const;
+
+/** Every 30 s while the socket is down; while it is up each pushed sample is added in place. */
 export function priceHistoryQueryOptions() {
   return queryOptions({
-    queryKey: ['oracle', 'price-history'],
+    queryKey: PRICE_HISTORY_QUERY_KEY,
     queryFn: ({ signal }) => getPriceHistory({ signal }),
     refetchInterval: HISTORY_REFRESH_MS,
   });
 }
 
 export function usePriceHistory() {
-  return useQuery(priceHistoryQueryOptions());
+  return useQuery({ ...priceHistoryQueryOptions(), refetchInterval: usePollingFallback(HISTORY_REFRESH_MS) });
 }

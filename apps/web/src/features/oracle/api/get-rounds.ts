@@ -2,6 +2,7 @@ import { REFRESH_MS } from '@pm/core/constants';
 import { type RoundsResponse, RoundsResponseSchema } from '@pm/core/contract/oracle';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client.ts';
+import { usePollingFallback } from '../../../lib/realtime-queries.ts';
 
 /** GET /api/oracle/rounds: current, next and previous round by the spec §4 rules, plus server time. */
 export function getRounds(options: { signal?: AbortSignal } = {}): Promise<RoundsResponse> {
@@ -10,7 +11,7 @@ export function getRounds(options: { signal?: AbortSignal } = {}): Promise<Round
 
 export const ROUNDS_QUERY_KEY = ['oracle', 'rounds'] as const;
 
-/** Spec §9: every 1 s, on top of the realtime `rounds` pushes. */
+/** Refetched on realtime `rounds`; spec §9's every 1 s only while the socket is down (decision 015). */
 export function roundsQueryOptions() {
   return queryOptions({
     queryKey: ROUNDS_QUERY_KEY,
@@ -20,5 +21,5 @@ export function roundsQueryOptions() {
 }
 
 export function useRounds() {
-  return useQuery(roundsQueryOptions());
+  return useQuery({ ...roundsQueryOptions(), refetchInterval: usePollingFallback(REFRESH_MS.oracleRounds) });
 }

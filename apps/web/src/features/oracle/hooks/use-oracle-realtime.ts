@@ -1,25 +1,38 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useRealtime } from '../../../lib/realtime.ts';
-import { PRICE_QUERY_KEY } from '../api/get-price.ts';
+import type { PriceHistoryResponse } from '@pm/core/contract/vault';
+import { useRealtimeInvalidation } from '../../../lib/realtime-queries.ts';
+import { PRICE_HISTORY_QUERY_KEY, PRICE_QUERY_KEY } from '../api/get-price.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
+import { addSampleToHistory, priceFromSample } from '../utils/price-push.ts';
+
+const CLAIMABLE_KEY = ['oracle', 'claimable'] as const;
 
 /**
- * Refetches what this page shows as soon as the server says it changed (spec §7 realtime),
- * through the page's one shared WebSocket; polling stays as the fallback.
+ * Keeps what this page shows fresh from the page's one shared WebSocket (spec §7 realtime,
+ * decision 015): a `rounds` event refetches the rounds (and the wallet's claimable), a `prices`
+ * event carries its sample and costs no request. Polling is only the fallback while it is down.
  */
 export function useOracleRealtime(): void {
-  const queryClient = useQueryClient();
-  useRealtime((message) => {
+  useRealtimeInvalidation((message, invalidate, queryClient) => {
     switch (message.topic) {
       case 'rounds':
-        void queryClient.invalidateQueries({ queryKey: ROUNDS_QUERY_KEY });
-        void queryClient.invalidateQueries({ queryKey: ['oracle', 'claimable'] });
+        invalidate(ROUNDS_QUERY_KEY);
+        invalidate(CLAIMABLE_KEY);
         break;
-      case 'prices':
-        void queryClient.invalidateQueries({ queryKey: PRICE_QUERY_KEY });
+      case 'prices': {
+        const { sample } = message;
+        if (!sample) {
+          invalidate(PRICE_QUERY_KEY);
+          invalidate(PRICE_HISTORY_QUERY_KEY);
+          break;
+        }
+        queryClient.setQueryData(PRICE_QUERY_KEY, priceFromSample(sample));
+        queryClient.setQueryData<PriceHistoryResponse>(PRICE_HISTORY_QUERY_KEY, (history) =>
+          history ? addSampleToHistory(history, sample) : history,
+        );
         break;
+      }
       case 'payouts':
-        void queryClient.invalidateQueries({ queryKey: ['oracle', 'claimable'] });
+        invalidate(CLAIMABLE_KEY);
         break;
       default:
         break;

@@ -1,0 +1,385 @@
+import { randomBytes } from 'node:crypto';
+import { RoundsResponseSchema } from '@pm/core/contract/oracle';
+import { ClaimableResponseSchema } from '@pm/core/contract/users';
+import { encodeIntent, marketContentHash, type PaymentIntent } from '@pm/core/intent';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import pino from 'pino';
+import { parseEther } from 'viem';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { createApp } from '../src/app.ts';
+import { createChainClock } from '../src/chain/clock.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { type Database, openDatabase } from '../src/db/client.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { bets, markets, oracleBets, outbox, payouts, userStats } from '../src/db/schema.ts';
+import { createFeatures } from '../src/features.ts';
+import { createJobRunner } from '../src/jobs/job-runner.ts';
+import { startTestChain, type TestChain } from './support/test-chain.ts';
+
+// DESIGN "Scale" / issue 12: two server instances, as behind a load balancer, on one PostgreSQL
+// and one chain, every job running on both. Bets go through both; each realtime event reaches the
+// sockets of both; every job's effect happens once (a round settled into the leaderboard once, a
+// market closed and voided once, each claim paid once on chain); a client that reconnects to the
+// other instance catches up there.
+
+const url = process.env.DATABASE_URL;
+if (!url) {
+  console.warn(
+    '\n⚠ multi-instance.test.ts SKIPPED: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) ' +
+      'to run two server instances on one PostgreSQL.\n',
+  );
+}
+
+/** A database of its own (LISTEN/NOTIFY channels are per database, so no other test hears ours). */
+const databaseName = `multi_instance_${process.pid}_${randomBytes(3).toString('hex')}`;
+const ROUND_INTERVAL_S = 20;
+const BETTING_WINDOW_S = 10;
+
+type Instance = Awaited<ReturnType<typeof startInstance>>;
+let chain: TestChain;
+let admin: pg.Client;
+let first: Instance;
+let second: Instance;
+
+function withDatabase(base: string, name: string): string {
+  const parsed = new URL(base);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+/** One server instance as main.ts wires it: its own pool, LISTEN connection, jobs and port. */
+async function startInstance(databaseUrl: string) {
+  const config = loadConfig({
+    RPC_URL: chain.rpcUrl,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    JOBS: 'true',
+    DEMO_DATA: 'false',
+    PAYMENT_WAIT_MS: '5000',
+    ROUND_INTERVAL_S: String(ROUND_INTERVAL_S),
+    BETTING_WINDOW_S: String(BETTING_WINDOW_S),
+  });
+  const database: Database = await openDatabase({ url: databaseUrl, poolSize: 6 });
+  await migrate(database.db);
+  const clock = createChainClock(chain.testClient, { syncMs: 200 });
+  await clock.start();
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const deps = { config, database, chain: chain.publicClient, clock };
+  const features = createFeatures(deps, logger);
+  const app: FastifyInstance = await createApp(deps, {
+    logger,
+    features: features.routes,
+    rateLimitPerMinute: 100_000,
+  });
+  const jobs = createJobRunner(features.jobs, logger);
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    app,
+    database,
+    config,
+    jobs,
+    http: address,
+    ws: `${address.replace('http', 'ws')}/api/realtime`,
+    async stop() {
+      await app.close();
+      await jobs.stop();
+      await features.stop?.();
+      clock.stop();
+      await database.close();
+    },
+  };
+}
+
+/** A WebSocket client that keeps every message it receives, in order. */
+async function subscribe(wsUrl: string) {
+  const socket = new WebSocket(wsUrl);
+  const messages: string[] = [];
+  socket.on('message', (data) => messages.push(String(data)));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return {
+    messages,
+    close: () =>
+      new Promise<void>((resolve) => {
+        socket.once('close', () => resolve());
+        socket.close();
+      }),
+  };
+}
+
+async function eventually<T>(read: () => Promise<T | null | undefined | false>, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function request(instance: Instance, method: 'GET' | 'POST', path: string, body?: unknown) {
+  const response = await fetch(`${instance.http}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as unknown };
+}
+
+const player = (index: number) => {
+  const wallet = chain.players[index];
+  if (!wallet) throw new Error(`no player #${index}`);
+  return wallet;
+};
+
+async function pay(index: number, intent: PaymentIntent, amountWei: bigint) {
+  const wallet = player(index);
+  return wallet.sendTransaction({
+    account: wallet.account,
+    chain: wallet.chain,
+    to: first.config.vault.address,
+    value: amountWei,
+    data: encodeIntent(intent),
+  });
+}
+
+/** POSTs a paid bet, asking again while the server answers 202 (payment not final yet). */
+async function postPaid(instance: Instance, path: string, body: Record<string, unknown>) {
+  return eventually(async () => {
+    const response = await request(instance, 'POST', path, body);
+    if (response.status === 202) return null;
+    if (response.status !== 201)
+      throw new Error(`${path}: ${response.status} ${JSON.stringify(response.json)}`);
+    return response.json;
+  });
+}
+
+beforeAll(async () => {
+  if (!url) return;
+  admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${databaseName}"`);
+  chain = await startTestChain();
+  const databaseUrl = withDatabase(url, databaseName);
+  // Both start at once, as a deployment does: migrations are serialised by an advisory lock.
+  [first, second] = await Promise.all([startInstance(databaseUrl), startInstance(databaseUrl)]);
+}, 60_000);
+
+afterAll(async () => {
+  await first?.stop();
+  await second?.stop();
+  await chain?.stop();
+  if (admin) {
+    await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+    await admin.end();
+  }
+}, 30_000);
+
+describe.skipIf(!url)('two server instances on one PostgreSQL', () => {
+  test('every event reaches the sockets of both, every job acts once, and each claim is paid once', async () => {
+    const onFirst = await subscribe(first.ws);
+    const onSecond = await subscribe(second.ws);
+    // Jobs start after both sockets listen, so both must hear exactly the same events.
+    first.jobs.start();
+    second.jobs.start();
+
+    // A market created through one instance and joined through the other.
+    const creator = player(0).account.address;
+    const joiner = player(1).account.address;
+    const content = {
+      description: 'Will two instances agree on everything?',
+      category: 'crypto' as const,
+      duration: 'hourly' as const,
+    };
+    const createTx = await pay(
+      0,
+      { kind: 'create', contentHash: marketContentHash(content), prediction: 'YES' },
+      parseEther('0.01'),
+    );
+    const created = await postPaid(first, '/api/markets', {
+      ...content,
+      prediction: 'YES',
+      txHash: createTx,
+      creatorAddress: creator,
+      amountWei: parseEther('0.01').toString(),
+    });
+    const marketId = (created as { market: { id: number } }).market.id;
+    const joinTx = await pay(1, { kind: 'bet', marketId, prediction: 'NO' }, parseEther('0.02'));
+    await postPaid(second, `/api/markets/${marketId}/bets`, {
+      txHash: joinTx,
+      userAddress: joiner,
+      prediction: 'NO',
+      amountWei: parseEther('0.02').toString(),
+    });
+
+    // Oracle bets on the live round (rounds start by themselves on the local chain), one through
+    // each instance.
+    const live = await eventually(async () => {
+      const rounds = RoundsResponseSchema.parse((await request(second, 'GET', '/api/oracle/rounds')).json);
+      const current = rounds.current;
+      if (current?.status !== 'live') return null;
+      return Date.parse(current.lockTime) - Date.parse(rounds.serverTime) > 5_000 ? current : null;
+    }, 60_000);
+    const placeRoundBet = async (
+      instance: Instance,
+      index: number,
+      position: 'bull' | 'bear',
+      bnb: string,
+    ) => {
+      const amountWei = parseEther(bnb);
+      const txHash = await pay(index, { kind: 'round', epoch: live.epoch, position }, amountWei);
+      await postPaid(instance, '/api/oracle/bets', {
+        epoch: live.epoch,
+        position,
+        amountWei: amountWei.toString(),
+        userAddress: player(index).account.address,
+        txHash,
+      });
+    };
+    await placeRoundBet(first, 0, 'bull', '0.01');
+
+    // A client of the first instance drops; a bet goes through the second meanwhile; the client
+    // reconnects to the second (the load balancer chose it) and finds the bet there, then hears
+    // what happens next there.
+    await onFirst.close();
+    await placeRoundBet(second, 1, 'bear', '0.02');
+    const reconnected = await subscribe(second.ws);
+    const afterReconnect = RoundsResponseSchema.parse(
+      (await request(second, 'GET', '/api/oracle/rounds')).json,
+    );
+    const seen = [afterReconnect.current, afterReconnect.previous].find(
+      (round) => round?.epoch === live.epoch,
+    );
+    expect(BigInt(seen?.totalDownWei ?? 0)).toBe(parseEther('0.02'));
+
+    // The round ends (both engines tick every second): it is settled into the leaderboard once.
+    const ended = await eventually(
+      async () => {
+        const rounds = RoundsResponseSchema.parse((await request(first, 'GET', '/api/oracle/rounds')).json);
+        const round = [rounds.previous, ...rounds.recent].find((r) => r?.epoch === live.epoch);
+        return round?.status === 'ended' ? round : null;
+      },
+      (ROUND_INTERVAL_S + 15) * 1000,
+    );
+    expect(reconnected.messages.map((m) => JSON.parse(m))).toContainEqual({
+      topic: 'rounds',
+      id: live.epoch,
+    });
+
+    // Past the deadline, then past the resolution timeout: closed once, voided once (no AI, no
+    // operator), every stake refundable.
+    await chain.advanceTime(3600 + 60);
+    const marketStatus = async () => {
+      const [row] = await first.database.db.select().from(markets).where(eq(markets.id, marketId));
+      return row?.status;
+    };
+    await eventually(async () => (await marketStatus()) === 'settling');
+    await chain.advanceTime(first.config.ai.resolutionTimeoutS + 60);
+    await eventually(async () => (await marketStatus()) === 'settled');
+
+    // Each player claims through both instances at the same moment: paid once, to the wei.
+    const players = [creator, joiner];
+    const owed = new Map<string, bigint>();
+    for (const address of players) {
+      const claimable = ClaimableResponseSchema.parse(
+        (await request(second, 'GET', `/api/users/${address}/claimable`)).json,
+      );
+      owed.set(address, BigInt(claimable.markets.totalWei) + BigInt(claimable.oracle.totalWei));
+    }
+    expect(owed.get(creator)).toBeGreaterThanOrEqual(parseEther('0.01'));
+    const before = new Map<string, bigint>();
+    for (const address of players) before.set(address, await chain.publicClient.getBalance({ address }));
+    const claims = await Promise.all(
+      players.flatMap((address) =>
+        [first, second].map((instance) =>
+          request(instance, 'POST', '/api/claims', { userAddress: address, scope: 'all' }),
+        ),
+      ),
+    );
+    for (const claim of claims) expect([200, 202, 409]).toContain(claim.status);
+    await eventually(async () => {
+      const open = await first.database.db
+        .select()
+        .from(payouts)
+        .where(
+          inArray(
+            payouts.toAddress,
+            players.map((address) => address.toLowerCase()),
+          ),
+        );
+      return open.length > 0 && open.every((payout) => payout.status === 'confirmed');
+    }, 60_000);
+    for (const address of players) {
+      const after = await chain.publicClient.getBalance({ address });
+      expect(after - (before.get(address) ?? 0n), `${address} was paid once`).toBe(owed.get(address));
+      const sent = await first.database.db
+        .select()
+        .from(payouts)
+        .where(eq(payouts.toAddress, address.toLowerCase()));
+      expect(sent).toHaveLength(1);
+    }
+
+    // Each bet counted once, the round settled into the leaderboard once (a refund counts as
+    // neither won nor settled), and the market announced closed once and voided once.
+    const stats = await first.database.db
+      .select()
+      .from(userStats)
+      .where(
+        inArray(
+          userStats.address,
+          players.map((address) => address.toLowerCase()),
+        ),
+      );
+    expect(stats).toHaveLength(2);
+    for (const row of stats) {
+      expect(row.totalBets).toBe(2);
+      expect(row.settledBets).toBe(ended.result === 'bull' || ended.result === 'bear' ? 1 : 0);
+    }
+    const roundBets = await first.database.db
+      .select()
+      .from(oracleBets)
+      .where(eq(oracleBets.epoch, live.epoch));
+    expect(roundBets).toHaveLength(2);
+    const marketBets = await first.database.db.select().from(bets).where(eq(bets.marketId, marketId));
+    expect(marketBets).toHaveLength(2);
+    for (const bet of marketBets) expect(bet.payoutId).not.toBeNull();
+    const marketEvents = await first.database.db
+      .select()
+      .from(outbox)
+      .where(
+        and(eq(outbox.topic, 'markets'), sql`${outbox.payload} = ${JSON.stringify({ id: marketId })}::jsonb`),
+      );
+    // Created, joined, closed, voided.
+    expect(marketEvents).toHaveLength(4);
+
+    // Every committed event reached the second instance's socket once. Sockets hear events in
+    // commit order (outbox ids are taken at insert, so they may differ): the first instance's
+    // socket heard the same sequence up to when it left, and the client that reconnected to the
+    // second heard the same sequence from when it joined.
+    await Promise.all([first.jobs.stop(), second.jobs.stop()]);
+    const committed = await first.database.db.select().from(outbox).orderBy(outbox.id);
+    await eventually(async () => onSecond.messages.length >= committed.length);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Compared with keys sorted: jsonb keeps its own key order.
+    const stable = (value: unknown) =>
+      JSON.stringify(value, (_key, inner: unknown) =>
+        inner && typeof inner === 'object' && !Array.isArray(inner)
+          ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
+          : inner,
+      );
+    const expected = committed.map((row) => stable({ topic: row.topic, ...row.payload })).sort();
+    expect(onSecond.messages.map((message) => stable(JSON.parse(message))).sort()).toEqual(expected);
+    expect(onFirst.messages.length).toBeGreaterThan(0);
+    expect(onFirst.messages).toEqual(onSecond.messages.slice(0, onFirst.messages.length));
+    expect(reconnected.messages.length).toBeGreaterThan(0);
+    expect(reconnected.messages).toEqual(onSecond.messages.slice(-reconnected.messages.length));
+
+    await onSecond.close();
+    await reconnected.close();
+  }, 180_000);
+});
