@@ -397,10 +397,7 @@ export const marketCounts = pgTable(
     status: text('status').notNull(),
     count: integer('count').notNull().default(0),
   },
-  (t) => [
-    primaryKey({ columns: [t.category, t.status] }),
-    check('market_counts_count_check', sql`${t.count} >= 0`),
-  ],
+  (t) => [primaryKey({ columns: [t.category, t.status] })],
 );
 
 /** Feed readings the server sampled; lock and close prices are chosen from these. */

@@ -2,18 +2,20 @@ import { REFRESH_MS } from '@pm/core/constants';
 import { MarketOddsResponseSchema } from '@pm/core/contract/market-odds';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client.ts';
-import { MARKETS_QUERY_KEY } from './get-markets.ts';
+import { usePollingFallback } from '../../../lib/realtime-queries.ts';
+import { marketQueryKey } from './get-market.ts';
 
 /**
- * GET /api/markets/:id/odds: the YES share after each bet (issue 11). Under the markets key, so a
- * realtime `markets` event refreshes it with the market.
+ * GET /api/markets/:id/odds: the YES share after each bet (issue 11). Under the market's own key, so
+ * the realtime `markets`/`bets` events of that market refetch it with the market (decision 015).
  */
 export function marketOddsQueryOptions(id: number) {
   return queryOptions({
-    queryKey: [...MARKETS_QUERY_KEY, 'odds', id],
+    queryKey: [...marketQueryKey(id), 'odds'],
     queryFn: ({ signal }) => apiGet(`/api/markets/${id}/odds`, MarketOddsResponseSchema, { signal }),
     refetchInterval: REFRESH_MS.markets,
   });
 }
 
-export const useMarketOdds = (id: number) => useQuery(marketOddsQueryOptions(id));
+export const useMarketOdds = (id: number) =>
+  useQuery({ ...marketOddsQueryOptions(id), refetchInterval: usePollingFallback(REFRESH_MS.markets) });

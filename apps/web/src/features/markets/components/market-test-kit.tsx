@@ -83,10 +83,7 @@ export async function startMarketApi() {
     };
   });
   return {
-    serve(
-      next: Market,
-      more: { bets?: Bet[]; timeline?: ResolutionEvent[]; odds?: MarketOddsPoint[] } = {},
-    ) {
+    serve(next: Market, more: { bets?: Bet[]; timeline?: ResolutionEvent[]; odds?: MarketOddsPoint[] } = {}) {
       market = next;
       bets = more.bets ?? [];
       timeline = more.timeline ?? [];
