@@ -3,10 +3,11 @@ import { canJoinMarket } from '@pm/core/market-rules';
 import { Clock, Users } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
-import { bnb, countdown, dateTime } from '../utils/format.ts';
+import { countdown } from '../utils/format.ts';
 import { JoinMarketDialog } from './lazy-parts.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 
@@ -20,7 +21,8 @@ export function MarketCard({
   nowMs: number;
   onJoin: (market: Market) => void;
 }) {
-  const { t, language } = useTranslation();
+  const { t } = useTranslation();
+  const format = useFormat();
   const pool = BigInt(market.totalYesWei) + BigInt(market.totalNoWei);
   const bets = market.yesCount + market.noCount;
   const live = canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs));
@@ -44,15 +46,15 @@ export function MarketCard({
       <dl className="grid grid-cols-2 gap-2 text-xs">
         <div>
           <dt className="text-muted">{t('markets.card.started')}</dt>
-          <dd className="tabular-nums">{dateTime(market.startTime, language)}</dd>
+          <dd className="tabular-nums">{format.dateTime(market.startTime)}</dd>
         </div>
         <div>
           <dt className="text-muted">{t('markets.card.deadline')}</dt>
-          <dd className="tabular-nums">{dateTime(market.deadline, language)}</dd>
+          <dd className="tabular-nums">{format.dateTime(market.deadline)}</dd>
         </div>
         <div>
           <dt className="text-muted">{t('markets.card.pool')}</dt>
-          <dd className="font-semibold tabular-nums">{bnb(pool)}</dd>
+          <dd className="font-semibold tabular-nums">{format.bnb(pool)}</dd>
         </div>
         <div>
           <dt className="flex items-center gap-1 text-muted">

@@ -43,9 +43,9 @@ export function MarketsBoard({
   );
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[1fr_320px]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[1fr_320px]">
       <div className="flex min-w-0 flex-col gap-4">
-        <fieldset className="flex gap-2 overflow-x-auto pb-1">
+        <fieldset className="flex min-w-0 gap-2 overflow-x-auto pb-1">
           <legend className="sr-only">{t('markets.filter')}</legend>
           {FILTERS.map((filter) => (
             <button
@@ -66,7 +66,7 @@ export function MarketsBoard({
           ))}
         </fieldset>
         {markets.isPending ? (
-          <div aria-busy="true" className="grid gap-4 sm:grid-cols-2">
+          <div aria-busy="true" className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             {[0, 1, 2, 3].map((key) => (
               <Skeleton key={key} className="h-56 w-full" />
             ))}
@@ -105,7 +105,7 @@ export function MarketsBoard({
             </StatusMessage>
           </Card>
         ) : (
-          <ul className="grid gap-4 sm:grid-cols-2">
+          <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             {markets.data.markets.map((market) => (
               <li key={market.id}>
                 <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />

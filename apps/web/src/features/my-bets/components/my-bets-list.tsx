@@ -1,14 +1,14 @@
 import { type ClaimBody, ClaimResponseSchema } from '@pm/core/contract/claims';
 import type { UserBet } from '@pm/core/contract/users';
 import { claimableAmountWei, isBetClaimable, myBetDisplayStatus } from '@pm/core/market-rules';
-import { formatBnb } from '@pm/core/money';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CircleAlert, Inbox } from 'lucide';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { apiPost } from '../../../lib/api-client.ts';
-import { apiErrorMessage } from '../../../lib/error-message.ts';
+import { useClaimToasts } from '../../../lib/claim-toast.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { useRealtime } from '../../../lib/realtime.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
@@ -20,15 +20,14 @@ import { toast } from '../../../ui/toast.ts';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { useUserBets } from '../api/get-user-bets.ts';
 
-const bnb = (wei: bigint) => `${formatBnb(wei, { decimals: 4 })} BNB`;
-
 /** Spec §2 /my-bets: needs a wallet (else the spec's toast and /predictions); the user's bets. */
 export function MyBetsList() {
-  const { t, language } = useTranslation();
+  const { t } = useTranslation();
   const wallet = useWallet();
   const [, navigate] = useLocation();
   const bets = useUserBets(wallet.address);
   const queryClient = useQueryClient();
+  const toasts = useClaimToasts(t('myBets.claimFailed'));
   useRealtime((message) => {
     if (message.topic === 'bets' || message.topic === 'markets' || message.topic === 'payouts') {
       void queryClient.invalidateQueries({ queryKey: ['my-bets'] });
@@ -41,16 +40,8 @@ export function MyBetsList() {
   }, [wallet.isConnected, wallet.isConnecting, navigate, t]);
   const claim = useMutation({
     mutationFn: (body: ClaimBody) => apiPost('/api/claims', body, ClaimResponseSchema),
-    onSuccess: (answer) => {
-      if (!answer.success) return void toast.error(answer.message || t('myBets.claimFailed'));
-      toast.success(
-        t('myBets.claimed', {
-          amount: formatBnb(BigInt(answer.totalWei), { decimals: 4 }),
-          count: answer.betsCount,
-        }),
-      );
-    },
-    onError: (error) => toast.error(apiErrorMessage(t, error, t('myBets.claimFailed'))),
+    onSuccess: toasts.onSuccess,
+    onError: toasts.onError,
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['my-bets'] }),
   });
 
@@ -90,7 +81,6 @@ export function MyBetsList() {
           <BetRow
             key={bet.id}
             bet={bet}
-            language={language}
             claiming={claim.isPending}
             onClaim={() => claim.mutate({ userAddress: address, scope: 'markets', betId: bet.id })}
           />
@@ -110,18 +100,9 @@ export function MyBetsList() {
   );
 }
 
-function BetRow({
-  bet,
-  language,
-  claiming,
-  onClaim,
-}: {
-  bet: UserBet;
-  language: string;
-  claiming: boolean;
-  onClaim: () => void;
-}) {
+function BetRow({ bet, claiming, onClaim }: { bet: UserBet; claiming: boolean; onClaim: () => void }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const amount = BigInt(bet.amountWei);
   const payout = bet.payoutWei === null ? null : BigInt(bet.payoutWei);
   const market = {
@@ -155,12 +136,7 @@ function BetRow({
         <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs sm:grid-cols-4">
           <div>
             <dt className="text-muted">{t('myBets.deadline')}</dt>
-            <dd className="tabular-nums">
-              {new Date(bet.market.deadline).toLocaleString(language === 'zh' ? 'zh-CN' : 'en-US', {
-                dateStyle: 'medium',
-                timeStyle: 'short',
-              })}
-            </dd>
+            <dd className="tabular-nums">{format.dateTime(bet.market.deadline)}</dd>
           </div>
           <div>
             <dt className="text-muted">{t('myBets.prediction')}</dt>
@@ -168,11 +144,11 @@ function BetRow({
           </div>
           <div>
             <dt className="text-muted">{t('myBets.amount')}</dt>
-            <dd className="tabular-nums">{bnb(amount)}</dd>
+            <dd className="tabular-nums">{format.bnb(amount)}</dd>
           </div>
           <div>
             <dt className="text-muted">{t('myBets.potentialWin')}</dt>
-            <dd className="tabular-nums">{bnb(win)}</dd>
+            <dd className="tabular-nums">{format.bnb(win)}</dd>
           </div>
         </dl>
       </div>
@@ -180,9 +156,9 @@ function BetRow({
         <div className="rounded-lg border border-brand/40 bg-brand/10 p-3 text-sm">
           <p className="mb-2">
             {t('myBets.claimPrizeHint', {
-              amount: formatBnb(
+              amount: format.bnb(
                 claimableAmountWei({ amountWei: amount, payoutWei: payout, status: bet.status }),
-                { decimals: 4 },
+                { symbol: null },
               ),
             })}
           </p>

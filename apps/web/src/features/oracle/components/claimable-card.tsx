@@ -1,11 +1,10 @@
-import { formatBnb, formatBnbWithUnit } from '@pm/core/money';
 import { Coins } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { apiErrorMessage } from '../../../lib/error-message.ts';
+import { useClaimToasts } from '../../../lib/claim-toast.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
-import { toast } from '../../../ui/toast.ts';
 import { useClaimOracleWinnings } from '../api/claim-winnings.ts';
 import { useClaimable } from '../api/get-claimable.ts';
 
@@ -17,21 +16,13 @@ export function ClaimableCard({ address }: { address: string }) {
   const { t } = useTranslation();
   const claimable = useClaimable(address);
   const claim = useClaimOracleWinnings();
+  const format = useFormat();
+  const toasts = useClaimToasts(t('oracle.claim.failed'));
   const oracle = claimable.data?.oracle;
   const totalWei = oracle ? BigInt(oracle.totalWei) : 0n;
   const rounds = new Set(oracle?.bets.map((bet) => bet.epoch)).size;
 
-  const onClaim = () =>
-    claim.mutate(address, {
-      onSuccess: (answer) => {
-        if (answer.success) {
-          toast.success(t('oracle.claim.success', { amount: formatBnb(BigInt(answer.totalWei)) }));
-        } else {
-          toast.error(answer.message || t('oracle.claim.failed'));
-        }
-      },
-      onError: (error) => toast.error(apiErrorMessage(t, error, t('oracle.claim.failed'))),
-    });
+  const onClaim = () => claim.mutate(address, toasts);
 
   return (
     <Card className="p-4 sm:p-5">
@@ -41,7 +32,7 @@ export function ClaimableCard({ address }: { address: string }) {
           {t('oracle.claim.title')}
         </h2>
         <p className="text-2xl font-bold tabular-nums" data-testid="oracle-claimable">
-          {formatBnbWithUnit(totalWei)}
+          {format.bnb(totalWei)}
         </p>
         {totalWei > 0n ? (
           <>

@@ -1,7 +1,7 @@
 import type { Round } from '@pm/core/contract/oracle';
-import { formatBnbWithUnit } from '@pm/core/money';
 import { Dialog } from 'radix-ui';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { roundPools } from '../utils/round-view.ts';
 import { ResultBadge } from './round-card.tsx';
@@ -9,6 +9,7 @@ import { ResultBadge } from './round-card.tsx';
 /** Spec §2/§4: a round concluded and its payouts are calculated; shown once per new ended epoch. */
 export function ConcludedRoundModal({ round, onClose }: { round: Round | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const format = useFormat();
   return (
     <Dialog.Root open={round !== null} onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
@@ -24,7 +25,7 @@ export function ConcludedRoundModal({ round, onClose }: { round: Round | null; o
               </div>
               <Dialog.Description className="text-sm text-muted">{t('oracle.modal.body')}</Dialog.Description>
               <p className="text-sm tabular-nums">
-                {t('oracle.round.prizePool')}: {formatBnbWithUnit(roundPools(round).total)}
+                {t('oracle.round.prizePool')}: {format.bnb(roundPools(round).total)}
               </p>
               <p className="text-xs text-muted">{t('oracle.modal.claimHint')}</p>
               <Dialog.Close asChild>

@@ -1,6 +1,6 @@
 import { parseUsdPrice } from '@pm/core/price';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { formatUsd } from '../utils/round-view.ts';
+import { useFormat } from '../../../lib/format.ts';
 
 const WIDTH = 320;
 const HEIGHT = 96;
@@ -18,6 +18,7 @@ export function PriceChart({
   lockPrice: string | null;
 }) {
   const { t } = useTranslation();
+  const format = useFormat();
   if (points.length < 2) return <p className="text-xs text-muted">{t('oracle.price.noHistory')}</p>;
 
   const values = points.map((point) => Number(parseUsdPrice(point.usd)));
@@ -55,7 +56,7 @@ export function PriceChart({
             strokeWidth={1}
             vectorEffect="non-scaling-stroke"
           />
-          <title>{t('oracle.price.lockLine', { price: formatUsd(lockPrice ?? '0') })}</title>
+          <title>{t('oracle.price.lockLine', { price: format.price(lockPrice ?? '0') })}</title>
         </g>
       )}
       <polyline

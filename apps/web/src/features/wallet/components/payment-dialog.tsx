@@ -1,8 +1,8 @@
-import { formatBnbWithUnit } from '@pm/core/money';
 import { Check, Copy, LoaderCircle } from 'lucide';
 import { useState } from 'react';
 import type { Hex } from 'viem';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { Modal } from '../../../ui/modal.tsx';
@@ -49,6 +49,7 @@ export function PaymentDialog({
   recordErrorMessage: (error: unknown) => { message: string; close: boolean };
 }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const payment = useSendPayment();
   const { address } = useWallet();
   const isContractWallet = useAccountKind(address) === 'contract';
@@ -114,7 +115,7 @@ export function PaymentDialog({
         <div className="flex items-baseline justify-between gap-3">
           <dt className="text-muted">{t('payment.amount')}</dt>
           <dd className="text-xl font-bold tabular-nums">
-            {formatBnbWithUnit(amountWei, { decimals: 5, trim: true })}
+            {format.bnb(amountWei, { decimals: 5, trim: true })}
           </dd>
         </div>
         <div>
