@@ -226,6 +226,11 @@ export function CreateMarketDialog({
               )}
             </div>
           </div>
+          {/* Spec §2: the options are fixed; shown read-only so the creator knows what is asked. */}
+          <p className="text-sm">
+            <span className="font-medium">{t('markets.create.options')}:</span>{' '}
+            <span className="font-semibold">{'YES / NO'}</span>
+          </p>
           <ChoiceGroup
             legend={t('markets.create.duration')}
             name={`${id}-duration`}

@@ -1,4 +1,5 @@
 import type { Market } from '@pm/core/contract/markets';
+import { canJoinMarket } from '@pm/core/market-rules';
 import { CircleAlert, Plus, SearchX } from 'lucide';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
@@ -37,10 +38,11 @@ export function MarketsBoard({
     void retryPendingRecords();
   }, []);
   const counts = markets.data?.counts ?? {};
-  const activeBets = (markets.data?.markets ?? []).reduce(
-    (sum, market) => sum + market.yesCount + market.noCount,
-    0,
-  );
+  // Spec §2 footer "count of active bets": "bets" are markets throughout the spec, so it counts the
+  // listed markets still taking bets (spec-conformance 5.7), not the individual bets placed on them.
+  const activeMarkets = (markets.data?.markets ?? []).filter((market) =>
+    canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs)),
+  ).length;
 
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[1fr_320px]">
@@ -114,7 +116,7 @@ export function MarketsBoard({
           </ul>
         )}
         <footer className="text-sm text-muted tabular-nums">
-          {t('markets.footer', { count: activeBets })}
+          {t('markets.footer', { count: activeMarkets })}
         </footer>
       </div>
       <aside className="flex flex-col gap-4">

@@ -125,7 +125,7 @@ export function PaymentDialog({
             <Button
               variant="ghost"
               size="icon"
-              className="size-8"
+              className="-my-1"
               aria-label={t('markets.vault.copy')}
               onClick={() =>
                 void navigator.clipboard
