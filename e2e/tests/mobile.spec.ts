@@ -99,17 +99,19 @@ async function smallTapTargets(page: Page): Promise<string[]> {
       .filter((element) => element.checkVisibility() && !element.closest('[aria-hidden="true"]'))
       .filter((element) => {
         // A radio or checkbox counts by its label, which is what a finger presses.
-        const target = element.matches('input[type="radio"], input[type="checkbox"]')
-          ? element.closest('label')
-          : element;
+        const target =
+          element instanceof HTMLInputElement && (element.type === 'radio' || element.type === 'checkbox')
+            ? (element.labels?.[0] ?? null)
+            : element;
         if (!target) return false;
         const box = target.getBoundingClientRect();
         return box.height < 40 || box.width < 40;
       })
       .map((element) => {
-        const box = element.getBoundingClientRect();
+        const measured = (element instanceof HTMLInputElement && element.labels?.[0]) || element;
+        const { width, height } = measured.getBoundingClientRect();
         const label = element.getAttribute('aria-label') ?? element.textContent?.trim().slice(0, 30) ?? '';
-        return `${element.tagName.toLowerCase()} "${label}" ${Math.round(box.width)}×${Math.round(box.height)}`;
+        return `${element.tagName.toLowerCase()} "${label}" ${Math.round(width)}×${Math.round(height)}`;
       }),
   );
 }

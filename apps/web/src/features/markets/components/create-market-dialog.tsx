@@ -21,7 +21,7 @@ import { ChoiceGroup } from './choice-group.tsx';
 const CATEGORIES = ['crypto', 'social_media', 'gaming', 'politics', 'sports'] as const;
 type Category = (typeof CATEGORIES)[number];
 const COINS = ['BTC', 'ETH', 'BNB', 'SOL', 'XRP', 'ADA', 'AVAX', 'DOGE'] as const;
-const field = 'w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm';
+const field = 'min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm';
 
 /** Spec §2 'Create Prediction Market', then the payment (intent pm1:create:<hash>:<side>). */
 export function CreateMarketDialog({

@@ -117,7 +117,7 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
               inputMode="decimal"
               min="0.005"
               step={MARKET_BET_STEP}
-              className="w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
+              className="min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
               value={amount}
               onChange={(e) => setAmount(e.target.value)}
             />

@@ -56,7 +56,7 @@ export function MarketsBoard({
               aria-pressed={category === filter}
               onClick={() => setCategory(filter)}
               className={cx(
-                'shrink-0 cursor-pointer rounded-full border px-3 py-1.5 text-sm whitespace-nowrap',
+                'min-h-10 shrink-0 cursor-pointer rounded-full border px-3 py-1.5 text-sm whitespace-nowrap',
                 category === filter
                   ? 'border-brand bg-brand text-bg'
                   : 'border-line bg-surface-2 hover:border-line-strong',
