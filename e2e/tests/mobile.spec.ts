@@ -85,7 +85,32 @@ async function expectNoSidewaysScroll(page: Page, name: string) {
     .soft(widths.document, `${name}: the page is wider than the phone (${widths.wide.join(', ')})`)
     .toBeLessThanOrEqual(PHONE.width);
   expect.soft(widths.body, `${name}: the body is wider than the phone`).toBeLessThanOrEqual(PHONE.width);
+  expect.soft(await clippedInDialogs(page), `${name}: content cut off at a dialog's edge`).toEqual([]);
   expect.soft(await smallTapTargets(page), `${name}: controls smaller than a fingertip`).toEqual([]);
+}
+
+/**
+ * A dialog clips what sticks out of it, so the page does not widen but the user loses it (an amount
+ * cut in half, a copy button gone): anything reaching past its dialog's right edge, unless a row
+ * inside the dialog scrolls or truncates it on purpose.
+ */
+async function clippedInDialogs(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('[role="dialog"] *')]
+      .filter((element) => {
+        const dialog = element.closest('[role="dialog"]');
+        if (!dialog || !element.checkVisibility()) return false;
+        if (element.getBoundingClientRect().right <= dialog.getBoundingClientRect().right + 0.5) return false;
+        for (let parent = element.parentElement; parent && parent !== dialog; parent = parent.parentElement) {
+          if (getComputedStyle(parent).overflowX !== 'visible') return false;
+        }
+        return true;
+      })
+      .slice(0, 5)
+      .map(
+        (element) => `${element.tagName.toLowerCase()} "${element.textContent?.trim().slice(0, 30) ?? ''}"`,
+      ),
+  );
 }
 
 /** Buttons and form controls under 40 px in either direction (links in running text are exempt). */

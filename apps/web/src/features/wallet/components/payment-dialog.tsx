@@ -111,7 +111,7 @@ export function PaymentDialog({
       closeDisabled={busy}
       placement="sheet"
     >
-      <dl className="mb-4 grid gap-3 text-sm">
+      <dl className="mb-4 grid grid-cols-1 gap-3 text-sm">
         <div className="flex items-baseline justify-between gap-3">
           <dt className="text-muted">{t('payment.amount')}</dt>
           <dd className="text-xl font-bold tabular-nums">
