@@ -1,8 +1,6 @@
 import type { ClaimResponse } from '@pm/core/contract/claims';
 import type { TFunction } from '../i18n/translate.ts';
-import { useTranslation } from '../i18n/use-translation.ts';
 import { toast } from '../ui/toast.ts';
-import { apiErrorMessage } from './error-message.ts';
 import { formatBnb, type Language } from './format.ts';
 
 export type ClaimToast = { kind: 'success' | 'error'; message: string };
@@ -27,14 +25,8 @@ export function claimToast(
   };
 }
 
-/** The toasts of a claim mutation: `onSuccess` for its answer, `onError` for a failed request. */
-export function useClaimToasts(failed: string) {
-  const { t, language } = useTranslation();
-  return {
-    onSuccess: (answer: ClaimResponse) => {
-      const shown = claimToast(answer, { t, language, failed });
-      toast[shown.kind](shown.message);
-    },
-    onError: (error: unknown) => toast.error(apiErrorMessage(t, error, failed)),
-  };
+/** Shows the toast for a claim answer. */
+export function showClaimToast(answer: ClaimResponse, context: Parameters<typeof claimToast>[1]): void {
+  const shown = claimToast(answer, context);
+  toast[shown.kind](shown.message);
 }

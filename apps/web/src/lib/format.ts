@@ -15,17 +15,9 @@ const LOCALES: Record<Language, string> = { en: 'en-US', zh: 'zh-CN' };
 
 type Style = { style: 'decimal' } | { style: 'currency'; currency: 'USD' };
 
-const cache = new Map<string, Intl.NumberFormat>();
-
-function numberFormat(language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${language}|${JSON.stringify(options)}`;
-  let format = cache.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(LOCALES[language], options);
-    cache.set(key, format);
-  }
-  return format;
-}
+// Not cached: a formatter costs microseconds, and every byte here is on each route (decision 006).
+const numberFormat = (language: Language, options: Intl.NumberFormatOptions) =>
+  new Intl.NumberFormat(LOCALES[language], options);
 
 /**
  * `value / 10^scale` shown with `decimals` fraction digits, rounded toward zero (a display never
@@ -40,12 +32,18 @@ function formatScaled(
   language: Language,
   style: Style,
   signDisplay: SignDisplay,
+  trim = false,
 ): string {
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > scale) {
     throw new RangeError(`decimals must be an integer from 0 to ${scale}, got ${decimals}`);
   }
   const magnitude = value < 0n ? -value : value;
-  const shown = magnitude / 10n ** BigInt(scale - decimals);
+  let shown = magnitude / 10n ** BigInt(scale - decimals);
+  // Trimmed: as few decimals as the digits need (trailing zeros, then the decimal mark, dropped).
+  while (trim && decimals > 0 && shown % 10n === 0n) {
+    shown /= 10n;
+    decimals -= 1;
+  }
   const unit = 10n ** BigInt(decimals);
   const sample = shown === 0n ? 0 : value < 0n ? -1 : 1;
   const layout = numberFormat(language, {
@@ -77,21 +75,16 @@ export type FormatBnbOptions = {
 /** wei → "10,000.2900 BNB" (en) / "10,000.2900 BNB" (zh); exact, rounded toward zero. */
 export function formatBnb(wei: bigint | string, options: FormatBnbOptions = {}): string {
   const { language = 'en', decimals = 4, signDisplay = 'auto', trim = false, symbol = 'BNB' } = options;
-  let text = formatScaled(BigInt(wei), BNB_DECIMALS, decimals, language, { style: 'decimal' }, signDisplay);
-  if (trim) text = trimFraction(text, language);
+  const text = formatScaled(
+    BigInt(wei),
+    BNB_DECIMALS,
+    decimals,
+    language,
+    { style: 'decimal' },
+    signDisplay,
+    trim,
+  );
   return symbol === null ? text : `${text} ${symbol}`;
-}
-
-function trimFraction(text: string, language: Language): string {
-  const mark =
-    numberFormat(language, { minimumFractionDigits: 1 })
-      .formatToParts(1.5)
-      .find((part) => part.type === 'decimal')?.value ?? '.';
-  const at = text.lastIndexOf(mark);
-  if (at === -1) return text;
-  const head = text.slice(0, at);
-  const digits = text.slice(at + mark.length).replace(/0+$/, '');
-  return digits === '' ? head : `${head}${mark}${digits}`;
 }
 
 export type FormatUsdOptions = {

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Coins } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { useClaimToasts } from '../../../lib/claim-toast.ts';
+import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
+import { toast } from '../../../ui/toast.ts';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { claimWinnings } from '../api/claim-winnings.ts';
 import { useClaimable } from '../api/get-claimable.ts';
@@ -13,17 +14,21 @@ import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 
 /** Spec §2 Claimable Winnings (connected wallets only): total, Claim, the spec's toasts. */
 export function ClaimablePanel({ betId }: { betId?: number }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const wallet = useWallet();
   const queryClient = useQueryClient();
   const claimable = useClaimable(wallet.address);
   const format = useFormat();
-  const toasts = useClaimToasts(t('markets.claimable.failed'));
   const claim = useMutation({
     mutationFn: (userAddress: string) =>
       claimWinnings({ userAddress, scope: 'markets', ...(betId ? { betId } : {}) }),
-    onSuccess: toasts.onSuccess,
-    onError: toasts.onError,
+    // One toast behaviour for every claim button (lib/claim-toast.ts), loaded on use: the routes sit
+    // at their JS budget (docs/decisions/006).
+    onSuccess: (answer) =>
+      void import('../../../lib/claim-toast.ts').then(({ showClaimToast }) =>
+        showClaimToast(answer, { t, language, failed: t('markets.claimable.failed') }),
+      ),
+    onError: (error) => toast.error(apiErrorMessage(t, error, t('markets.claimable.failed'))),
     onSettled: () => queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY }),
   });
   if (!wallet.isConnected || !wallet.address) return null;

@@ -7,7 +7,7 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { apiPost } from '../../../lib/api-client.ts';
-import { useClaimToasts } from '../../../lib/claim-toast.ts';
+import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { useFormat } from '../../../lib/format.ts';
 import { useRealtime } from '../../../lib/realtime.ts';
 import { Badge } from '../../../ui/badge.tsx';
@@ -22,12 +22,11 @@ import { useUserBets } from '../api/get-user-bets.ts';
 
 /** Spec §2 /my-bets: needs a wallet (else the spec's toast and /predictions); the user's bets. */
 export function MyBetsList() {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const wallet = useWallet();
   const [, navigate] = useLocation();
   const bets = useUserBets(wallet.address);
   const queryClient = useQueryClient();
-  const toasts = useClaimToasts(t('myBets.claimFailed'));
   useRealtime((message) => {
     if (message.topic === 'bets' || message.topic === 'markets' || message.topic === 'payouts') {
       void queryClient.invalidateQueries({ queryKey: ['my-bets'] });
@@ -40,8 +39,13 @@ export function MyBetsList() {
   }, [wallet.isConnected, wallet.isConnecting, navigate, t]);
   const claim = useMutation({
     mutationFn: (body: ClaimBody) => apiPost('/api/claims', body, ClaimResponseSchema),
-    onSuccess: toasts.onSuccess,
-    onError: toasts.onError,
+    // The same toasts as every claim button (lib/claim-toast.ts), loaded on use: the route is at its
+    // JS budget (docs/decisions/006).
+    onSuccess: (answer) =>
+      void import('../../../lib/claim-toast.ts').then(({ showClaimToast }) =>
+        showClaimToast(answer, { t, language, failed: t('myBets.claimFailed') }),
+      ),
+    onError: (error) => toast.error(apiErrorMessage(t, error, t('myBets.claimFailed'))),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['my-bets'] }),
   });
 

@@ -1,6 +1,6 @@
 import { type PlaceOracleBetBody, PlaceOracleBetBodySchema } from '@pm/core/contract/oracle';
 import * as z from 'zod/mini';
-import { ApiError } from '../../../lib/api-client.ts';
+import { isFinalRefusal, PENDING_ORACLE_BETS_KEY as STORAGE_KEY } from './pending-oracle-bets-key.ts';
 import { type PlaceOracleBetAnswer, placeOracleBet } from './place-oracle-bet.ts';
 
 // A paid round bet is kept in localStorage until the server has it (issue 11), as the markets
@@ -8,7 +8,6 @@ import { type PlaceOracleBetAnswer, placeOracleBet } from './place-oracle-bet.ts
 // connection or a server hiccup between the payment and POST /api/oracle/bets never loses it.
 // (The server's vault reconciliation records it from its intent too; this is the quick path.)
 
-const STORAGE_KEY = 'oracle:pendingBets';
 const StoredSchema = z.array(PlaceOracleBetBodySchema);
 
 export function loadPendingOracleBets(): PlaceOracleBetBody[] {
@@ -34,13 +33,6 @@ export function savePendingOracleBet(body: PlaceOracleBetBody): void {
 
 export function forgetPendingOracleBet(txHash: string): void {
   store(loadPendingOracleBets().filter((bet) => bet.txHash !== txHash));
-}
-
-/** A refusal is final (the server keeps the money as a refund); a network, 5xx or 429 error is not. */
-export function isFinalRefusal(error: unknown): boolean {
-  return (
-    error instanceof ApiError && error.status >= 400 && error.status < 500 && error.code !== 'RATE_LIMITED'
-  );
 }
 
 /** Posts the bet; forgets the stored copy once the server has it or has refused it for good. */

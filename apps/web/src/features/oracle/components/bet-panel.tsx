@@ -20,7 +20,7 @@ import { useSendPayment } from '../../wallet/hooks/use-send-payment.ts';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { paymentErrorMessage } from '../../wallet/utils/payment-error-message.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
-import { isFinalRefusal, recordOracleBet, savePendingOracleBet } from '../api/pending-oracle-bets.ts';
+import { isFinalRefusal } from '../api/pending-oracle-bets-key.ts';
 import { estimatedReturnWei, roundTimes } from '../utils/round-view.ts';
 
 type Stage = 'idle' | 'paying' | 'recording';
@@ -66,6 +66,9 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
     if (isContractWallet) return void toast.error(t('payment.contractAccount'));
 
     const userAddress = wallet.address;
+    // Loaded while the wallet asks, ready when the payment is through (kept off the route's JS).
+    const pending = import('../api/pending-oracle-bets.ts');
+    pending.catch(() => {}); // a chunk that fails to load is handled where it is awaited
     setStage('paying');
     try {
       let hash: `0x${string}`;
@@ -86,7 +89,11 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
         userAddress,
         txHash: hash,
       };
-      savePendingOracleBet(body);
+      try {
+        (await pending).savePendingOracleBet(body);
+      } catch {
+        // not kept in this browser: the server's vault reconciliation still records it from the chain
+      }
       await record(body);
     } finally {
       setStage('idle');
@@ -97,6 +104,7 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
   const record = async (body: PlaceOracleBetBody) => {
     setStage('recording');
     try {
+      const { recordOracleBet } = await import('../api/pending-oracle-bets.ts');
       const answer = await recordOracleBet(body);
       setUnrecorded(null);
       if ('bet' in answer) {

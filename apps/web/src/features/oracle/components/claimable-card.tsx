@@ -1,10 +1,11 @@
 import { Coins } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { useClaimToasts } from '../../../lib/claim-toast.ts';
+import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
+import { toast } from '../../../ui/toast.ts';
 import { useClaimOracleWinnings } from '../api/claim-winnings.ts';
 import { useClaimable } from '../api/get-claimable.ts';
 
@@ -13,16 +14,24 @@ import { useClaimable } from '../api/get-claimable.ts';
  * (every 5 s, spec §9), paid from the vault by POST /api/claims scope 'oracle'.
  */
 export function ClaimableCard({ address }: { address: string }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const claimable = useClaimable(address);
   const claim = useClaimOracleWinnings();
   const format = useFormat();
-  const toasts = useClaimToasts(t('oracle.claim.failed'));
   const oracle = claimable.data?.oracle;
   const totalWei = oracle ? BigInt(oracle.totalWei) : 0n;
   const rounds = new Set(oracle?.bets.map((bet) => bet.epoch)).size;
 
-  const onClaim = () => claim.mutate(address, toasts);
+  const onClaim = () =>
+    claim.mutate(address, {
+      // One toast behaviour for every claim button (lib/claim-toast.ts), loaded on use: the routes sit
+      // at their JS budget (docs/decisions/006).
+      onSuccess: (answer) =>
+        void import('../../../lib/claim-toast.ts').then(({ showClaimToast }) =>
+          showClaimToast(answer, { t, language, failed: t('oracle.claim.failed') }),
+        ),
+      onError: (error) => toast.error(apiErrorMessage(t, error, t('oracle.claim.failed'))),
+    });
 
   return (
     <Card className="p-4 sm:p-5">

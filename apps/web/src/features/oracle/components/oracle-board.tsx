@@ -15,7 +15,7 @@ import { StatusMessage } from '../../../ui/status-message.tsx';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { usePrice } from '../api/get-price.ts';
 import { ROUNDS_QUERY_KEY, useRounds } from '../api/get-rounds.ts';
-import { retryPendingOracleBets } from '../api/pending-oracle-bets.ts';
+import { mayHavePendingOracleBets } from '../api/pending-oracle-bets-key.ts';
 import { useConcludedRound } from '../hooks/use-concluded-round.ts';
 import { useOracleRealtime } from '../hooks/use-oracle-realtime.ts';
 import { BetPanel } from './bet-panel.tsx';
@@ -56,10 +56,14 @@ export function OracleBoard() {
   useOracleRealtime();
   const queryClient = useQueryClient();
   useEffect(() => {
-    // Bets paid but not recorded before the tab closed or the connection dropped (issue 11).
-    void retryPendingOracleBets().then((recorded) => {
-      if (recorded > 0) void queryClient.invalidateQueries({ queryKey: ROUNDS_QUERY_KEY });
-    });
+    // Bets paid but not recorded before the tab closed or the connection dropped (issue 11); the
+    // retry code loads only when one waits.
+    if (!mayHavePendingOracleBets()) return;
+    void import('../api/pending-oracle-bets.ts')
+      .then((pending) => pending.retryPendingOracleBets())
+      .then((recorded) => {
+        if (recorded > 0) void queryClient.invalidateQueries({ queryKey: ROUNDS_QUERY_KEY });
+      });
   }, [queryClient]);
 
   const data = rounds.data;
