@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Coins } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { showClaimToast } from '../../../lib/claim-toast.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
@@ -22,12 +23,7 @@ export function ClaimablePanel({ betId }: { betId?: number }) {
   const claim = useMutation({
     mutationFn: (userAddress: string) =>
       claimWinnings({ userAddress, scope: 'markets', ...(betId ? { betId } : {}) }),
-    // One toast behaviour for every claim button (lib/claim-toast.ts), loaded on use: the routes sit
-    // at their JS budget (docs/decisions/006).
-    onSuccess: (answer) =>
-      void import('../../../lib/claim-toast.ts').then(({ showClaimToast }) =>
-        showClaimToast(answer, { t, language, failed: t('markets.claimable.failed') }),
-      ),
+    onSuccess: (answer) => showClaimToast(answer, { t, language, failed: t('markets.claimable.failed') }),
     onError: (error) => toast.error(apiErrorMessage(t, error, t('markets.claimable.failed'))),
     onSettled: () => queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY }),
   });

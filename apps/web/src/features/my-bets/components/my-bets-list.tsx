@@ -7,6 +7,7 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { apiPost } from '../../../lib/api-client.ts';
+import { showClaimToast } from '../../../lib/claim-toast.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { useFormat } from '../../../lib/format.ts';
 import { useRealtime } from '../../../lib/realtime.ts';
@@ -39,12 +40,7 @@ export function MyBetsList() {
   }, [wallet.isConnected, wallet.isConnecting, navigate, t]);
   const claim = useMutation({
     mutationFn: (body: ClaimBody) => apiPost('/api/claims', body, ClaimResponseSchema),
-    // The same toasts as every claim button (lib/claim-toast.ts), loaded on use: the route is at its
-    // JS budget (docs/decisions/006).
-    onSuccess: (answer) =>
-      void import('../../../lib/claim-toast.ts').then(({ showClaimToast }) =>
-        showClaimToast(answer, { t, language, failed: t('myBets.claimFailed') }),
-      ),
+    onSuccess: (answer) => showClaimToast(answer, { t, language, failed: t('myBets.claimFailed') }),
     onError: (error) => toast.error(apiErrorMessage(t, error, t('myBets.claimFailed'))),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['my-bets'] }),
   });

@@ -1,5 +1,6 @@
 import { Coins } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { showClaimToast } from '../../../lib/claim-toast.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
@@ -24,12 +25,7 @@ export function ClaimableCard({ address }: { address: string }) {
 
   const onClaim = () =>
     claim.mutate(address, {
-      // One toast behaviour for every claim button (lib/claim-toast.ts), loaded on use: the routes sit
-      // at their JS budget (docs/decisions/006).
-      onSuccess: (answer) =>
-        void import('../../../lib/claim-toast.ts').then(({ showClaimToast }) =>
-          showClaimToast(answer, { t, language, failed: t('oracle.claim.failed') }),
-        ),
+      onSuccess: (answer) => showClaimToast(answer, { t, language, failed: t('oracle.claim.failed') }),
       onError: (error) => toast.error(apiErrorMessage(t, error, t('oracle.claim.failed'))),
     });
 
