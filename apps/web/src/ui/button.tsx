@@ -9,7 +9,7 @@ const VARIANTS = {
 } as const;
 
 const SIZES = {
-  sm: 'h-9 px-3 text-sm',
+  sm: 'h-10 px-3 text-sm sm:h-9',
   md: 'h-10 px-4 text-sm',
   lg: 'h-12 px-6 text-base',
   icon: 'size-10',

@@ -73,7 +73,7 @@ export function InfoTooltip({ label, children }: { label: string; children: Reac
         type="button"
         aria-label={label}
         aria-describedby={id}
-        className="relative z-10 inline-flex size-8 cursor-help items-center justify-center rounded-full text-muted hover:text-fg"
+        className="relative z-10 inline-flex size-10 cursor-help items-center justify-center rounded-full text-muted hover:text-fg"
         onPointerEnter={(event) => {
           if (event.pointerType === 'touch') return;
           cancelTimer();

@@ -53,7 +53,7 @@ export function Modal({
                 size="icon"
                 aria-label={closeLabel}
                 disabled={closeDisabled}
-                className="-mr-2 size-9"
+                className="-mr-2 size-10"
               >
                 <Icon node={X} aria-hidden="true" className="size-5" />
               </Button>

@@ -70,7 +70,7 @@ function ToastView({ toast, dismissLabel }: { toast: Toast; dismissLabel: string
         type="button"
         aria-label={dismissLabel}
         onClick={() => dismissToast(toast.id)}
-        className="-m-1 inline-flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-md text-muted hover:text-fg"
+        className="-m-2 inline-flex size-10 shrink-0 cursor-pointer items-center justify-center rounded-md text-muted hover:text-fg"
       >
         <Icon node={X} aria-hidden="true" className="size-4" />
       </button>

@@ -1,10 +1,10 @@
 import { shortenAddress } from '@pm/core/address';
 import type { LeaderboardEntry } from '@pm/core/contract/leaderboard';
-import { formatBnbWithUnit } from '@pm/core/money';
 import { CircleAlert, Trophy } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
@@ -17,9 +17,8 @@ const PODIUM_COLORS = ['text-brand', 'text-[#c0c7d0]', 'text-[#d79b6b]'];
 
 /** Spec §2 /leaderboard: the top-100 table with its loading, error and empty states. */
 export function LeaderboardTable() {
-  const { t, language } = useTranslation();
+  const { t } = useTranslation();
   const leaderboard = useLeaderboard();
-  const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 });
 
   if (leaderboard.isPending) {
     return (
@@ -97,7 +96,7 @@ export function LeaderboardTable() {
           </thead>
           <tbody>
             {entries.map((entry, index) => (
-              <LeaderboardRow key={entry.address} entry={entry} rank={index + 1} percent={percent} />
+              <LeaderboardRow key={entry.address} entry={entry} rank={index + 1} />
             ))}
           </tbody>
         </table>
@@ -106,18 +105,11 @@ export function LeaderboardTable() {
   );
 }
 
-function LeaderboardRow({
-  entry,
-  rank,
-  percent,
-}: {
-  entry: LeaderboardEntry;
-  rank: number;
-  percent: Intl.NumberFormat;
-}) {
+function LeaderboardRow({ entry, rank }: { entry: LeaderboardEntry; rank: number }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const podiumColor = PODIUM_COLORS[rank - 1];
-  const winRate = percent.format(entry.winRate);
+  const winRate = format.percent(entry.winRate, { decimals: 1 });
   return (
     <tr className="border-b border-line last:border-b-0 hover:bg-surface-2">
       <td className="py-3 pr-2 pl-4 align-top sm:align-middle">
@@ -142,9 +134,9 @@ function LeaderboardRow({
         </span>
       </td>
       <td className="py-3 pr-4 pl-2 text-right align-top font-semibold whitespace-nowrap text-yes sm:pr-2 sm:align-middle">
-        {formatBnbWithUnit(BigInt(entry.totalWinningsWei))}
+        {format.bnb(entry.totalWinningsWei)}
       </td>
-      <td className="hidden px-2 py-3 text-right sm:table-cell">{entry.totalBets}</td>
+      <td className="hidden px-2 py-3 text-right sm:table-cell">{format.count(entry.totalBets)}</td>
       <td className="hidden py-3 pr-4 pl-2 text-right sm:table-cell">{winRate}</td>
     </tr>
   );

@@ -22,7 +22,7 @@ export function ChoiceGroup<T extends string>({
           <label
             key={option.value}
             className={cx(
-              'flex cursor-pointer flex-col rounded-lg border px-3 py-2 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand',
+              'flex min-h-10 cursor-pointer flex-col justify-center rounded-lg border px-3 py-2 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand',
               value === option.value
                 ? option.tone === 'yes'
                   ? 'border-yes bg-yes/10 text-yes'

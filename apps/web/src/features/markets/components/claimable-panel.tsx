@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Coins } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { showClaimToast } from '../../../lib/claim-toast.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
@@ -10,28 +12,18 @@ import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { claimWinnings } from '../api/claim-winnings.ts';
 import { useClaimable } from '../api/get-claimable.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
-import { bnb } from '../utils/format.ts';
 
 /** Spec §2 Claimable Winnings (connected wallets only): total, Claim, the spec's toasts. */
 export function ClaimablePanel({ betId }: { betId?: number }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const wallet = useWallet();
   const queryClient = useQueryClient();
   const claimable = useClaimable(wallet.address);
+  const format = useFormat();
   const claim = useMutation({
     mutationFn: (userAddress: string) =>
       claimWinnings({ userAddress, scope: 'markets', ...(betId ? { betId } : {}) }),
-    onSuccess: (answer) => {
-      if (!answer.success) return void toast.error(answer.message || t('markets.claimable.failed'));
-      toast.success(
-        answer.payoutStatus === 'confirmed'
-          ? t('markets.claimable.success', {
-              amount: bnb(answer.totalWei).replace(' BNB', ''),
-              count: answer.betsCount,
-            })
-          : t('markets.claimable.pendingPayout'),
-      );
-    },
+    onSuccess: (answer) => showClaimToast(answer, { t, language, failed: t('markets.claimable.failed') }),
     onError: (error) => toast.error(apiErrorMessage(t, error, t('markets.claimable.failed'))),
     onSettled: () => queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY }),
   });
@@ -46,7 +38,7 @@ export function ClaimablePanel({ betId }: { betId?: number }) {
           <Icon node={Coins} aria-hidden="true" className="size-4 text-brand" />
           {t('markets.claimable.title')}
         </h2>
-        <p className="text-2xl font-bold tabular-nums">{bnb(total)}</p>
+        <p className="text-2xl font-bold tabular-nums">{format.bnb(total)}</p>
         <p className="text-xs text-muted">
           {total > 0n ? t('markets.claimable.bets', { count }) : t('markets.claimable.none')}
         </p>

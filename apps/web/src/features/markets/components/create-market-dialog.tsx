@@ -21,7 +21,7 @@ import { ChoiceGroup } from './choice-group.tsx';
 const CATEGORIES = ['crypto', 'social_media', 'gaming', 'politics', 'sports'] as const;
 type Category = (typeof CATEGORIES)[number];
 const COINS = ['BTC', 'ETH', 'BNB', 'SOL', 'XRP', 'ADA', 'AVAX', 'DOGE'] as const;
-const field = 'w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm';
+const field = 'min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm';
 
 /** Spec §2 'Create Prediction Market', then the payment (intent pm1:create:<hash>:<side>). */
 export function CreateMarketDialog({
@@ -226,6 +226,11 @@ export function CreateMarketDialog({
               )}
             </div>
           </div>
+          {/* Spec §2: the options are fixed; shown read-only so the creator knows what is asked. */}
+          <p className="text-sm">
+            <span className="font-medium">{t('markets.create.options')}:</span>{' '}
+            <span className="font-semibold">{'YES / NO'}</span>
+          </p>
           <ChoiceGroup
             legend={t('markets.create.duration')}
             name={`${id}-duration`}

@@ -7,6 +7,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { getAddress } from 'viem';
 import { useAppConfig } from '../../../api/get-app-config.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Modal } from '../../../ui/modal.tsx';
 import { toast } from '../../../ui/toast.ts';
@@ -15,13 +16,14 @@ import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
-import { bnb, parseBnbOrNull } from '../utils/format.ts';
+import { parseBnbOrNull } from '../utils/format.ts';
 import { recordErrorMessage } from '../utils/record-error.ts';
 import { ChoiceGroup } from './choice-group.tsx';
 
 /** Spec §2 'Join Prediction': YES/NO, amount, then the payment (intent pm1:bet:<id>:<side>). */
 export function JoinMarketDialog({ market, onClose }: { market: Market | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const id = useId();
   const wallet = useWallet();
   const nowMs = useNowMs();
@@ -115,7 +117,7 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
               inputMode="decimal"
               min="0.005"
               step={MARKET_BET_STEP}
-              className="w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
+              className="min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
               value={amount}
               onChange={(e) => setAmount(e.target.value)}
             />
@@ -123,7 +125,7 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
               <p className="text-xs text-muted tabular-nums">
                 {t('markets.join.estimate', {
                   side: prediction,
-                  amount: bnb(estimate).replace(' BNB', ''),
+                  amount: format.bnb(estimate, { symbol: null }),
                 })}
               </p>
             )}

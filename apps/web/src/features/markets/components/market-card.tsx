@@ -5,10 +5,11 @@ import { Clock, Users } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
-import { bnb, countdown, dateTime } from '../utils/format.ts';
+import { countdown } from '../utils/format.ts';
 import { formatShare } from '../utils/share.ts';
 import { JoinMarketDialog } from './lazy-parts.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
@@ -24,6 +25,7 @@ export function MarketCard({
   onJoin: (market: Market) => void;
 }) {
   const { t, language } = useTranslation();
+  const format = useFormat();
   const yesWei = BigInt(market.totalYesWei);
   const noWei = BigInt(market.totalNoWei);
   const pool = yesWei + noWei;
@@ -50,15 +52,15 @@ export function MarketCard({
       <dl className="grid grid-cols-2 gap-2 text-xs">
         <div>
           <dt className="text-muted">{t('markets.card.started')}</dt>
-          <dd className="tabular-nums">{dateTime(market.startTime, language)}</dd>
+          <dd className="tabular-nums">{format.dateTime(market.startTime)}</dd>
         </div>
         <div>
           <dt className="text-muted">{t('markets.card.deadline')}</dt>
-          <dd className="tabular-nums">{dateTime(market.deadline, language)}</dd>
+          <dd className="tabular-nums">{format.dateTime(market.deadline)}</dd>
         </div>
         <div>
           <dt className="text-muted">{t('markets.card.pool')}</dt>
-          <dd className="font-semibold tabular-nums">{bnb(pool)}</dd>
+          <dd className="font-semibold tabular-nums">{format.bnb(pool)}</dd>
         </div>
         <div>
           <dt className="text-muted">{t('markets.card.yesShare')}</dt>

@@ -5,6 +5,7 @@ import { CircleAlert, Gavel, Info, Scale, Users } from 'lucide';
 import { useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
@@ -15,7 +16,6 @@ import { useClaimable } from '../api/get-claimable.ts';
 import { useMarket } from '../api/get-market.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
-import { bnb, dateTime } from '../utils/format.ts';
 import { ClaimablePanel, JoinMarketDialog, MarketOperatorControls } from './lazy-parts.tsx';
 import { MarketReviewPanel } from './market-review-panel.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
@@ -27,7 +27,8 @@ const OPERATOR_RESOLVER = 'operator';
 
 /** Spec §2 /market/{id}: banner, badges, tiles, YES and NO panels, side cards; live via realtime. */
 export function MarketDetail({ marketId }: { marketId: string }) {
-  const { t, language } = useTranslation();
+  const { t } = useTranslation();
+  const format = useFormat();
   const id = Number(marketId);
   const detail = useMarket(Number.isSafeInteger(id) && id > 0 ? id : 0);
   const nowMs = useNowMs();
@@ -64,7 +65,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
     );
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[1fr_320px]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[1fr_320px]">
       <div className="flex min-w-0 flex-col gap-4">
         {market.status === 'settled' && (
           <Card className="p-4">
@@ -82,7 +83,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
               {market.aiVerdict && <p className="text-sm">{market.aiVerdict}</p>}
               {myWinnings > 0n && (
                 <p className="font-semibold text-yes">
-                  {t('markets.detail.yourWinnings', { amount: bnb(myWinnings).replace(' BNB', '') })}
+                  {t('markets.detail.yourWinnings', { amount: format.bnb(myWinnings, { symbol: null }) })}
                 </p>
               )}
             </section>
@@ -119,10 +120,10 @@ export function MarketDetail({ marketId }: { marketId: string }) {
         </section>
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
           {[
-            [t('markets.detail.totalPool'), bnb(pool)],
+            [t('markets.detail.totalPool'), format.bnb(pool)],
             [t('markets.detail.participants'), String(participants)],
-            [t('markets.detail.deadline'), dateTime(market.deadline, language)],
-            [t('markets.detail.created'), dateTime(market.createdAt, language)],
+            [t('markets.detail.deadline'), format.dateTime(market.deadline)],
+            [t('markets.detail.created'), format.dateTime(market.createdAt)],
           ].map(([label, value]) => (
             <div key={label} className="rounded-lg border border-line bg-surface p-3">
               <dt className="text-xs text-muted">{label}</dt>
@@ -144,7 +145,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
           </div>
         </div>
         <OddsChart market={market} nowMs={nowMs} />
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           {(['YES', 'NO'] as const).map((side) => (
             <SidePanel
               key={side}

@@ -3,10 +3,11 @@ import type { Bet, Market } from '@pm/core/contract/markets';
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { History, Hourglass } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
-import { countdown, dateTime } from '../utils/format.ts';
+import { countdown } from '../utils/format.ts';
 import { FlagVerdictForm } from './lazy-parts.tsx';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -127,7 +128,7 @@ function Timeline({ events }: { events: ResolutionEvent[] }) {
               )}
             </span>
             <time dateTime={event.at} className="text-xs text-muted">
-              {dateTime(event.at, language)}
+              {formatDateTime(event.at, language)}
             </time>
             {event.detail && (
               <span className="whitespace-pre-wrap break-words text-xs">

@@ -1,4 +1,5 @@
 import type { Market } from '@pm/core/contract/markets';
+import { canJoinMarket } from '@pm/core/market-rules';
 import { CircleAlert, Plus, SearchX } from 'lucide';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
@@ -21,7 +22,7 @@ const FILTERS: CategoryFilter[] = ['all', 'crypto', 'social_media', 'gaming', 'p
 
 function chipClassName(pressed: boolean) {
   return cx(
-    'shrink-0 cursor-pointer rounded-full border px-3 py-1.5 text-sm whitespace-nowrap',
+    'min-h-10 shrink-0 cursor-pointer rounded-full border px-3 py-1.5 text-sm whitespace-nowrap',
     pressed ? 'border-brand bg-brand text-bg' : 'border-line bg-surface-2 hover:border-line-strong',
   );
 }
@@ -46,15 +47,16 @@ export function MarketsBoard({
     void retryPendingRecords();
   }, []);
   const counts = markets.data?.counts ?? {};
-  const activeBets = (markets.data?.markets ?? []).reduce(
-    (sum, market) => sum + market.yesCount + market.noCount,
-    0,
-  );
+  // Spec §2 footer "count of active bets": "bets" are markets throughout the spec, so it counts the
+  // listed markets still taking bets (spec-conformance 5.7), not the individual bets placed on them.
+  const activeMarkets = (markets.data?.markets ?? []).filter((market) =>
+    canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs)),
+  ).length;
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[1fr_320px]">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-[1fr_320px]">
       <div className="flex min-w-0 flex-col gap-4">
-        <fieldset className="flex gap-2 overflow-x-auto pb-1">
+        <fieldset className="flex min-w-0 gap-2 overflow-x-auto pb-1">
           <legend className="sr-only">{t('markets.filter')}</legend>
           {FILTERS.map((filter) => (
             <button
@@ -88,7 +90,7 @@ export function MarketsBoard({
             renderCard={(market) => <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />}
           />
         ) : markets.isPending ? (
-          <div aria-busy="true" className="grid gap-4 sm:grid-cols-2">
+          <div aria-busy="true" className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             {[0, 1, 2, 3].map((key) => (
               <Skeleton key={key} className="h-56 w-full" />
             ))}
@@ -127,7 +129,7 @@ export function MarketsBoard({
             </StatusMessage>
           </Card>
         ) : (
-          <ul className="grid gap-4 sm:grid-cols-2">
+          <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             {markets.data.markets.map((market) => (
               <li key={market.id}>
                 <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />
@@ -136,7 +138,7 @@ export function MarketsBoard({
           </ul>
         )}
         <footer className="text-sm text-muted tabular-nums">
-          {t('markets.footer', { count: activeBets })}
+          {t('markets.footer', { count: activeMarkets })}
         </footer>
       </div>
       <aside className="flex flex-col gap-4">

@@ -1,16 +1,17 @@
 import { History } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { useSettledMarkets } from '../api/get-markets.ts';
-import { bnb } from '../utils/format.ts';
 
 /** Spec §2 Previous Rounds: the last settled markets (limit 10, every 30 s). */
 export function PreviousPanel() {
   const { t } = useTranslation();
+  const format = useFormat();
   const settled = useSettledMarkets();
   return (
     <Card className="p-4">
@@ -32,7 +33,7 @@ export function PreviousPanel() {
                   {market.result ?? '—'}
                 </Badge>
                 <span className="text-xs text-muted tabular-nums">
-                  {bnb(BigInt(market.totalYesWei) + BigInt(market.totalNoWei))}
+                  {format.bnb(BigInt(market.totalYesWei) + BigInt(market.totalNoWei))}
                 </span>
               </li>
             ))}

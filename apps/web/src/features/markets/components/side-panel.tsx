@@ -1,8 +1,8 @@
 import { shortenAddress } from '@pm/core/address';
 import type { Bet, Market } from '@pm/core/contract/markets';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Badge } from '../../../ui/badge.tsx';
-import { bnb } from '../utils/format.ts';
 import { JoinMarketDialog } from './lazy-parts.tsx';
 
 /** One side of a market (YES or NO): total, favourability, participants with the Creator badge. */
@@ -22,6 +22,7 @@ export function SidePanel({
   onJoin: () => void;
 }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const total = side === 'YES' ? market.totalYesWei : market.totalNoWei;
   const count = side === 'YES' ? market.yesCount : market.noCount;
   const tone = side === 'YES' ? 'border-yes/50 text-yes' : 'border-no/50 text-no';
@@ -31,7 +32,7 @@ export function SidePanel({
         <h2 className="text-xl font-bold">{side}</h2>
         <span className="text-sm tabular-nums">{t('markets.detail.favourability', { percent })}</span>
       </div>
-      <p className="text-2xl font-bold text-fg tabular-nums">{bnb(total)}</p>
+      <p className="text-2xl font-bold text-fg tabular-nums">{format.bnb(total)}</p>
       <p className="text-xs text-muted">{t('markets.card.bets', { count })}</p>
       {bets.length ? (
         <ul className="flex max-h-64 flex-col gap-1 overflow-y-auto text-sm text-fg">
@@ -41,7 +42,7 @@ export function SidePanel({
                 {shortenAddress(bet.userAddress)}
                 {bet.isCreator && <Badge tone="brand">{t('markets.detail.creator')}</Badge>}
               </span>
-              <span className="tabular-nums">{bnb(bet.amountWei)}</span>
+              <span className="tabular-nums">{format.bnb(bet.amountWei)}</span>
             </li>
           ))}
         </ul>

@@ -1,22 +1,23 @@
-import { formatUsdPrice, parseUsdPrice, usdValueOfWei } from '@pm/core/price';
+import { parseUsdPrice, usdValueOfWei } from '@pm/core/price';
 import { Copy, Vault } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { useBnbPrice, useVault } from '../api/get-vault.ts';
-import { bnb } from '../utils/format.ts';
 
 /** Spec §2 Escrow Vault: balance with USD value, address with copy, and what the vault is for. */
 export function VaultPanel() {
   const { t } = useTranslation();
+  const format = useFormat();
   const vault = useVault();
   const price = useBnbPrice();
   const usd =
     vault.data && price.data
-      ? formatUsdPrice(usdValueOfWei(BigInt(vault.data.balanceWei), parseUsdPrice(price.data.usd)))
+      ? format.usd(usdValueOfWei(BigInt(vault.data.balanceWei), parseUsdPrice(price.data.usd)))
       : null;
   return (
     <Card className="p-4">
@@ -27,8 +28,8 @@ export function VaultPanel() {
         </h2>
         {vault.data ? (
           <p className="text-2xl font-bold tabular-nums">
-            {bnb(vault.data.balanceWei)}
-            {usd && <span className="ml-2 text-sm font-normal text-muted">≈ ${usd}</span>}
+            {format.bnb(vault.data.balanceWei)}
+            {usd && <span className="ml-2 text-sm font-normal text-muted">≈ {usd}</span>}
           </p>
         ) : (
           <Skeleton className="h-8 w-40" />
@@ -41,7 +42,7 @@ export function VaultPanel() {
             <Button
               variant="ghost"
               size="icon"
-              className="size-8"
+              className="size-10"
               aria-label={t('markets.vault.copy')}
               onClick={() => {
                 void navigator.clipboard

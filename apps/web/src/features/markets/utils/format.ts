@@ -1,7 +1,6 @@
-import { formatBnb, parseBnb } from '@pm/core/money';
+import { parseBnb } from '@pm/core/money';
 
-/** Spec §9: amounts with 4 decimals and their unit. */
-export const bnb = (wei: bigint | string) => `${formatBnb(BigInt(wei), { decimals: 4 })} BNB`;
+// Amounts, prices and dates are shown by lib/format.ts (one formatter for the whole web).
 
 /** "1:05:09" / "4:09" to a deadline; 0 when passed. */
 export function countdown(msLeft: number): string {
@@ -12,12 +11,6 @@ export function countdown(msLeft: number): string {
   const mm = h > 0 ? String(m).padStart(2, '0') : String(m);
   return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
 }
-
-export const dateTime = (iso: string, language: string) =>
-  new Date(iso).toLocaleString(language === 'zh' ? 'zh-CN' : 'en-US', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
 
 /** A typed amount as wei, or null when it is not a valid BNB amount (the form shows the spec's message). */
 export function parseBnbOrNull(text: string): bigint | null {

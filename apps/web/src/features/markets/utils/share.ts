@@ -1,9 +1,8 @@
 import { BPS_DENOMINATOR } from '@pm/core/money';
+import { formatPercent, type Language } from '../../../lib/format.ts';
 
-/** A share in basis points as a percentage for `language` ("62.5%", "62.5%"); null → "—". */
-export function formatShare(bps: number | null, language: string): string {
+/** A share in basis points as a percentage for `language` ("62.5%"); null → "—". */
+export function formatShare(bps: number | null, language: Language): string {
   if (bps === null) return '—';
-  return new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(
-    bps / BPS_DENOMINATOR,
-  );
+  return formatPercent(bps / BPS_DENOMINATOR, { language, decimals: 1 });
 }

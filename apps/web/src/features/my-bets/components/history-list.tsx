@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import type { Language } from '../../../i18n/translate.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
+import { formatBnb } from '../../../lib/format.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
@@ -12,7 +13,6 @@ import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { type HistoryFilters, useHistory } from '../api/get-history.ts';
-import { formatBnbForLanguage } from '../lib/format-bnb-for-language.ts';
 
 const LOCALES: Record<Language, string> = { en: 'en-US', zh: 'zh-CN' };
 
@@ -93,7 +93,9 @@ function HistoryRow({
 }) {
   const { t, language } = useTranslation();
   const money = (wei: string | null, signed = false) =>
-    wei === null ? t('myBets.history.pendingValue') : formatBnbForLanguage(BigInt(wei), language, { signed });
+    wei === null
+      ? t('myBets.history.pendingValue')
+      : formatBnb(wei, { language, signDisplay: signed ? 'exceptZero' : 'auto' });
   const net = entry.netWei === null ? 0n : BigInt(entry.netWei);
   const resultTone =
     entry.result === 'won'
@@ -145,7 +147,7 @@ function HistoryRow({
         <div className="rounded-lg border border-brand/40 bg-brand/10 p-3 text-sm">
           <p className="mb-2">
             {t('myBets.claimPrizeHint', {
-              amount: formatBnbForLanguage(BigInt(entry.payoutWei ?? '0'), language, { unit: false }),
+              amount: formatBnb(entry.payoutWei ?? '0', { language, symbol: null }),
             })}
           </p>
           <Button size="sm" disabled={claiming} onClick={onClaim}>

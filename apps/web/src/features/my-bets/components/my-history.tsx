@@ -1,10 +1,10 @@
 import { type ClaimBody, ClaimResponseSchema } from '@pm/core/contract/claims';
-import { formatBnb } from '@pm/core/money';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Inbox } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { apiPost } from '../../../lib/api-client.ts';
+import { showClaimToast } from '../../../lib/claim-toast.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { Icon } from '../../../ui/icon.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
@@ -13,19 +13,11 @@ import { HistoryPanel } from './history-panel.tsx';
 
 /** The connected wallet's history and P&L, with a claim button on each claimable bet (issue 11). */
 export function MyHistory({ address }: { address: `0x${string}` }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const queryClient = useQueryClient();
   const claim = useMutation({
     mutationFn: (body: ClaimBody) => apiPost('/api/claims', body, ClaimResponseSchema),
-    onSuccess: (answer) => {
-      if (!answer.success) return void toast.error(answer.message || t('myBets.claimFailed'));
-      toast.success(
-        t('myBets.claimed', {
-          amount: formatBnb(BigInt(answer.totalWei), { decimals: 4 }),
-          count: answer.betsCount,
-        }),
-      );
-    },
+    onSuccess: (answer) => showClaimToast(answer, { t, language, failed: t('myBets.claimFailed') }),
     onError: (error) => toast.error(apiErrorMessage(t, error, t('myBets.claimFailed'))),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['history'] }),
   });

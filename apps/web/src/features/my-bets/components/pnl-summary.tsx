@@ -1,12 +1,12 @@
 import { CircleAlert } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
+import { formatBnb, formatPercent } from '../../../lib/format.ts';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { useHistorySummary } from '../api/get-history.ts';
-import { formatBnbForLanguage, formatPercentForLanguage } from '../lib/format-bnb-for-language.ts';
 
 /**
  * The P&L card (issue 11, as PancakeSwap's history panel): net P&L, win rate, best win and total
@@ -36,7 +36,7 @@ export function PnlSummary({ address }: { address: string }) {
           <dl className="grid grid-cols-2 gap-4 tabular-nums sm:grid-cols-4">
             <Figure
               label={t('myBets.summary.net')}
-              value={formatBnbForLanguage(BigInt(summary.data.netWei), language, { signed: true })}
+              value={formatBnb(summary.data.netWei, { language, signDisplay: 'exceptZero' })}
               tone={toneOf(BigInt(summary.data.netWei))}
             />
             <Figure
@@ -44,7 +44,7 @@ export function PnlSummary({ address }: { address: string }) {
               value={
                 summary.data.winRate === null
                   ? t('myBets.summary.none')
-                  : formatPercentForLanguage(summary.data.winRate, language)
+                  : formatPercent(summary.data.winRate, { language, decimals: 1 })
               }
             />
             <Figure
@@ -52,13 +52,13 @@ export function PnlSummary({ address }: { address: string }) {
               value={
                 summary.data.bestWinWei === null
                   ? t('myBets.summary.none')
-                  : formatBnbForLanguage(BigInt(summary.data.bestWinWei), language, { signed: true })
+                  : formatBnb(summary.data.bestWinWei, { language, signDisplay: 'exceptZero' })
               }
               tone={summary.data.bestWinWei === null ? undefined : toneOf(BigInt(summary.data.bestWinWei))}
             />
             <Figure
               label={t('myBets.summary.totalWagered')}
-              value={formatBnbForLanguage(BigInt(summary.data.totalWageredWei), language)}
+              value={formatBnb(summary.data.totalWageredWei, { language })}
             />
           </dl>
           <p className="mt-3 text-xs text-muted">

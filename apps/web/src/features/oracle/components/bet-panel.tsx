@@ -1,5 +1,5 @@
 import { MIN_ORACLE_BET_WEI, ORACLE_BET_DEFAULT, ORACLE_BET_STEP, type Position } from '@pm/core/constants';
-import type { Round } from '@pm/core/contract/oracle';
+import type { PlaceOracleBetBody, Round } from '@pm/core/contract/oracle';
 import { encodeIntent } from '@pm/core/intent';
 import { formatBnb, parseBnb } from '@pm/core/money';
 import { useQueryClient } from '@tanstack/react-query';
@@ -11,6 +11,8 @@ import { useTranslation } from '../../../i18n/use-translation.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { cx } from '../../../lib/cx.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
+import { useFormat } from '../../../lib/format.ts';
+import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { useAccountKind } from '../../wallet/hooks/use-account-kind.ts';
@@ -18,7 +20,7 @@ import { useSendPayment } from '../../wallet/hooks/use-send-payment.ts';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { paymentErrorMessage } from '../../wallet/utils/payment-error-message.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
-import { placeOracleBet } from '../api/place-oracle-bet.ts';
+import { isFinalRefusal } from '../api/pending-oracle-bets-key.ts';
 import { estimatedReturnWei, roundTimes } from '../utils/round-view.ts';
 
 type Stage = 'idle' | 'paying' | 'recording';
@@ -32,6 +34,7 @@ const MIN_BET_TEXT = formatBnb(MIN_ORACLE_BET_WEI, { decimals: 18, trim: true })
  */
 export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const { data: appConfig } = useAppConfig();
   const wallet = useWallet();
   const payment = useSendPayment();
@@ -41,6 +44,8 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
   const [position, setPosition] = useState<Position>('bull');
   const [amountText, setAmountText] = useState(ORACLE_BET_DEFAULT);
   const [stage, setStage] = useState<Stage>('idle');
+  // Paid, but the server has not taken it yet (network or server error): kept, with Retry.
+  const [unrecorded, setUnrecorded] = useState<PlaceOracleBetBody | null>(null);
   const busy = stage !== 'idle';
   const isOpen = round.status === 'live' && nowS < roundTimes(round).lockTime;
 
@@ -61,6 +66,9 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
     if (isContractWallet) return void toast.error(t('payment.contractAccount'));
 
     const userAddress = wallet.address;
+    // Loaded while the wallet asks, ready when the payment is through (kept off the route's JS).
+    const pending = import('../api/pending-oracle-bets.ts');
+    pending.catch(() => {}); // a chunk that fails to load is handled where it is awaited
     setStage('paying');
     try {
       let hash: `0x${string}`;
@@ -74,33 +82,53 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
         toast.error(paymentErrorMessage(t, error));
         return;
       }
-      setStage('recording');
+      const body = {
+        epoch: round.epoch,
+        position,
+        amountWei: amountWei.toString(),
+        userAddress,
+        txHash: hash,
+      };
       try {
-        const answer = await placeOracleBet({
-          epoch: round.epoch,
-          position,
-          amountWei: amountWei.toString(),
-          userAddress,
-          txHash: hash,
-        });
-        if ('bet' in answer) {
-          toast.success(
-            t('oracle.bet.success', {
-              position: t(position === 'bull' ? 'oracle.bet.bull' : 'oracle.bet.bear'),
-              amount: formatBnb(amountWei, { decimals: 18, trim: true }),
-            }),
-          );
-        } else {
-          toast.info(t('oracle.bet.pending'));
-        }
-      } catch (error) {
-        toast.error(betErrorMessage(t, error));
+        (await pending).savePendingOracleBet(body);
+      } catch {
+        // not kept in this browser: the server's vault reconciliation still records it from the chain
       }
-      await queryClient.invalidateQueries({ queryKey: ROUNDS_QUERY_KEY });
+      await record(body);
     } finally {
       setStage('idle');
       payment.reset();
     }
+  };
+
+  const record = async (body: PlaceOracleBetBody) => {
+    setStage('recording');
+    try {
+      const { recordOracleBet } = await import('../api/pending-oracle-bets.ts');
+      const answer = await recordOracleBet(body);
+      setUnrecorded(null);
+      if ('bet' in answer) {
+        toast.success(
+          t('oracle.bet.success', {
+            position: t(body.position === 'bull' ? 'oracle.bet.bull' : 'oracle.bet.bear'),
+            amount: format.bnb(body.amountWei, { decimals: 18, trim: true, symbol: null }),
+          }),
+        );
+      } else {
+        toast.info(t('oracle.bet.pending'));
+      }
+    } catch (error) {
+      const final = isFinalRefusal(error);
+      setUnrecorded(final ? null : body);
+      // A refused paid bet is kept by the server as a refund owed (spec-conformance 18.18): say so.
+      const refund = final && !(error instanceof ApiError && error.code === 'TX_TOO_LATE');
+      toast.error(
+        refund ? `${betErrorMessage(t, error)} ${t('oracle.bet.refundNote')}` : betErrorMessage(t, error),
+      );
+    } finally {
+      setStage('idle');
+    }
+    await queryClient.invalidateQueries({ queryKey: ROUNDS_QUERY_KEY });
   };
 
   const progress =
@@ -145,7 +173,7 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
           {estimate !== null && (
             <span className="tabular-nums">
               {t('oracle.bet.potentialPayout')}:{' '}
-              {t('oracle.bet.potentialPayoutValue', { amount: formatBnb(estimate) })}
+              {t('oracle.bet.potentialPayoutValue', { amount: format.bnb(estimate, { symbol: null }) })}
             </span>
           )}
         </p>
@@ -177,6 +205,14 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
       <p role="status" aria-label={t('oracle.bet.progress')} className="min-h-5 text-sm text-brand">
         {progress}
       </p>
+      {unrecorded && stage === 'idle' && (
+        <div role="alert" className="flex flex-col gap-2 rounded-lg border border-no/40 bg-no/10 p-3 text-sm">
+          <p>{t('payment.retryHint')}</p>
+          <Button variant="outline" onClick={() => void record(unrecorded)}>
+            {t('payment.retry')}
+          </Button>
+        </div>
+      )}
       <p className="text-xs text-muted">{t('payment.directOnly')}</p>
       {!isOpen && (
         <p className="text-xs text-muted">

@@ -1,7 +1,8 @@
-import { formatBnb, formatBnbWithUnit } from '@pm/core/money';
 import { Coins } from 'lucide';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { showClaimToast } from '../../../lib/claim-toast.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
@@ -14,22 +15,17 @@ import { useClaimable } from '../api/get-claimable.ts';
  * (every 5 s, spec §9), paid from the vault by POST /api/claims scope 'oracle'.
  */
 export function ClaimableCard({ address }: { address: string }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const claimable = useClaimable(address);
   const claim = useClaimOracleWinnings();
+  const format = useFormat();
   const oracle = claimable.data?.oracle;
   const totalWei = oracle ? BigInt(oracle.totalWei) : 0n;
   const rounds = new Set(oracle?.bets.map((bet) => bet.epoch)).size;
 
   const onClaim = () =>
     claim.mutate(address, {
-      onSuccess: (answer) => {
-        if (answer.success) {
-          toast.success(t('oracle.claim.success', { amount: formatBnb(BigInt(answer.totalWei)) }));
-        } else {
-          toast.error(answer.message || t('oracle.claim.failed'));
-        }
-      },
+      onSuccess: (answer) => showClaimToast(answer, { t, language, failed: t('oracle.claim.failed') }),
       onError: (error) => toast.error(apiErrorMessage(t, error, t('oracle.claim.failed'))),
     });
 
@@ -41,7 +37,7 @@ export function ClaimableCard({ address }: { address: string }) {
           {t('oracle.claim.title')}
         </h2>
         <p className="text-2xl font-bold tabular-nums" data-testid="oracle-claimable">
-          {formatBnbWithUnit(totalWei)}
+          {format.bnb(totalWei)}
         </p>
         {totalWei > 0n ? (
           <>

@@ -1,15 +1,16 @@
 import type { Round } from '@pm/core/contract/oracle';
-import { formatBnbWithUnit } from '@pm/core/money';
 import { Dialog } from 'radix-ui';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
-import { formatUsd, roundPools } from '../utils/round-view.ts';
+import { roundPools } from '../utils/round-view.ts';
 import { FeedReading } from './feed-readings.tsx';
 import { ResultBadge } from './round-card.tsx';
 
 /** Spec §2/§4: a round concluded and its payouts are calculated; shown once per new ended epoch. */
 export function ConcludedRoundModal({ round, onClose }: { round: Round | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const format = useFormat();
   return (
     <Dialog.Root open={round !== null} onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
@@ -25,14 +26,14 @@ export function ConcludedRoundModal({ round, onClose }: { round: Round | null; o
               </div>
               <Dialog.Description className="text-sm text-muted">{t('oracle.modal.body')}</Dialog.Description>
               <p className="text-sm tabular-nums">
-                {t('oracle.round.prizePool')}: {formatBnbWithUnit(roundPools(round).total)}
+                {t('oracle.round.prizePool')}: {format.bnb(roundPools(round).total)}
               </p>
               {(['lock', 'close'] as const).map((reading) => {
                 const price = reading === 'lock' ? round.lockPrice : round.closePrice;
                 return price === null ? null : (
                   <p key={reading} className="text-sm tabular-nums">
                     {t(reading === 'lock' ? 'oracle.round.lockedPrice' : 'oracle.round.closedPrice')}:{' '}
-                    {formatUsd(price)}
+                    {format.price(price)}
                     <FeedReading round={round} reading={reading} />
                   </p>
                 );

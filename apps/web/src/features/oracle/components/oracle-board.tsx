@@ -1,5 +1,6 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlert } from 'lucide';
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useAppConfig } from '../../../api/get-app-config.ts';
 import { useIsOperator } from '../../../api/use-is-operator.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
@@ -13,7 +14,8 @@ import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
 import { usePrice } from '../api/get-price.ts';
-import { useRounds } from '../api/get-rounds.ts';
+import { ROUNDS_QUERY_KEY, useRounds } from '../api/get-rounds.ts';
+import { mayHavePendingOracleBets } from '../api/pending-oracle-bets-key.ts';
 import { useConcludedRound } from '../hooks/use-concluded-round.ts';
 import { useOracleRealtime } from '../hooks/use-oracle-realtime.ts';
 import { BetPanel } from './bet-panel.tsx';
@@ -52,6 +54,17 @@ export function OracleBoard() {
   const nowS = useServerNow(rounds.data?.serverTime, rounds.dataUpdatedAt);
   const concluded = useConcludedRound(rounds.data ? rounds.data.previous : undefined);
   useOracleRealtime();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    // Bets paid but not recorded before the tab closed or the connection dropped (issue 11); the
+    // retry code loads only when one waits.
+    if (!mayHavePendingOracleBets()) return;
+    void import('../api/pending-oracle-bets.ts')
+      .then((pending) => pending.retryPendingOracleBets())
+      .then((recorded) => {
+        if (recorded > 0) void queryClient.invalidateQueries({ queryKey: ROUNDS_QUERY_KEY });
+      });
+  }, [queryClient]);
 
   const data = rounds.data;
   const current = data?.current ?? null;
@@ -61,7 +74,7 @@ export function OracleBoard() {
     <div className="flex flex-col gap-6">
       <p className="-mt-4 text-muted">{t('oracle.subtitle')}</p>
       <LiveNotice />
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
           {rounds.isPending ? (
             <Card aria-busy="true" className="flex flex-col gap-4 p-5">
@@ -95,7 +108,7 @@ export function OracleBoard() {
             <WaitingState started={started} intervalS={config.roundIntervalS} />
           )}
           {data && (data.next || data.previous) && (
-            <div className="grid gap-6 sm:grid-cols-2">
+            <div className="grid grid-cols-1 gap-6 sm:grid-cols-2">
               {data.next && <RoundCard variant="next" round={data.next} nowS={nowS} />}
               {data.previous && <RoundCard variant="previous" round={data.previous} nowS={nowS} />}
             </div>

@@ -2,11 +2,11 @@ import type { Round } from '@pm/core/contract/oracle';
 import { FlaskConical } from 'lucide';
 import { useMemo } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { usePrice, usePriceHistory } from '../api/get-price.ts';
-import { formatUsd } from '../utils/round-view.ts';
 import { PriceChart } from './price-chart.tsx';
 
 /**
@@ -15,6 +15,7 @@ import { PriceChart } from './price-chart.tsx';
  */
 export function PriceCard({ currentRound }: { currentRound: Round | null }) {
   const { t, language } = useTranslation();
+  const format = useFormat();
   const price = usePrice();
   const history = usePriceHistory();
   const latest = price.data;
@@ -41,11 +42,7 @@ export function PriceCard({ currentRound }: { currentRound: Round | null }) {
           </div>
         </header>
         <p className="text-3xl font-bold tabular-nums" data-testid="bnb-price" aria-live="off">
-          {price.data
-            ? formatUsd(price.data.usd, 2)
-            : price.isError
-              ? t('oracle.price.unavailable')
-              : '\u00a0'}
+          {price.data ? format.usd(price.data.usd) : price.isError ? t('oracle.price.unavailable') : '\u00a0'}
         </p>
         {price.data && (
           <p className="-mt-2 text-xs text-muted tabular-nums">

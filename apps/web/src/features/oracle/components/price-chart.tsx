@@ -2,8 +2,8 @@ import type { Round } from '@pm/core/contract/oracle';
 import { parseUsdPrice } from '@pm/core/price';
 import { useMemo } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { formatUsd } from '../../../lib/format.ts';
 import { TimeChart } from '../../../ui/time-chart.tsx';
-import { formatUsd } from '../utils/round-view.ts';
 
 const USD_SCALE = 1e8;
 const CHART_HEIGHT = 176;
@@ -63,8 +63,8 @@ export function PriceChart({
   if (points.length < 2 || !last) return <p className="text-xs text-muted">{t('oracle.price.noHistory')}</p>;
   const first = series[0]?.value ?? 0;
   const summary = [
-    t('oracle.price.chartSummary', { price: formatUsd(last.usd, 2) }),
-    lockPrice === null ? null : t('oracle.price.lockLine', { price: formatUsd(lockPrice, 2) }),
+    t('oracle.price.chartSummary', { price: formatUsd(last.usd, { language }) }),
+    lockPrice === null ? null : t('oracle.price.lockLine', { price: formatUsd(lockPrice, { language }) }),
   ]
     .filter(Boolean)
     .join('. ');
@@ -90,7 +90,8 @@ export function PriceChart({
             lock: time.format(Date.parse(round.lockTime)),
             close: time.format(Date.parse(round.closeTime)),
           })}
-          {lockPrice !== null && ` · ${t('oracle.price.lockLine', { price: formatUsd(lockPrice, 2) })}`}
+          {lockPrice !== null &&
+            ` · ${t('oracle.price.lockLine', { price: formatUsd(lockPrice, { language }) })}`}
         </p>
       )}
     </div>

@@ -1,19 +1,13 @@
 import type { Round } from '@pm/core/contract/oracle';
-import { formatBnbWithUnit } from '@pm/core/money';
 import { ArrowDown, ArrowUp, Ban, Equal } from 'lucide';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Badge, LiveDot } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
-import {
-  directionFrom,
-  formatUsd,
-  formatUsdChange,
-  roundMultipliers,
-  roundPools,
-} from '../utils/round-view.ts';
+import { directionFrom, roundMultipliers, roundPools, usdChange } from '../utils/round-view.ts';
 import { FeedReading } from './feed-readings.tsx';
 import { RoundCountdown } from './round-countdown.tsx';
 
@@ -39,6 +33,7 @@ export function RoundCard({
   children?: ReactNode;
 }) {
   const { t } = useTranslation();
+  const format = useFormat();
   // DESIGN: LIVE is the current round, NEXT an upcoming one (also when it is the one shown as current).
   const labelKey =
     variant === 'previous' ? 'last' : variant === 'next' || round.status === 'upcoming' ? 'next' : 'live';
@@ -70,17 +65,19 @@ export function RoundCard({
 
         <dl className="grid grid-cols-2 gap-x-4 gap-y-3 text-sm">
           <Stat term={t('oracle.round.prizePool')} className="col-span-2">
-            <span className="text-lg font-bold">{formatBnbWithUnit(total)}</span>
+            <span className="text-lg font-bold">{format.bnb(total)}</span>
           </Stat>
           {round.lockPrice && (
             <Stat term={t('oracle.round.lockedPrice')}>
-              <span className="font-semibold">{formatUsd(round.lockPrice)}</span>
+              <span className="font-semibold">{format.price(round.lockPrice)}</span>
               <FeedReading round={round} reading="lock" />
             </Stat>
           )}
           {variant === 'previous' && round.closePrice && (
             <Stat term={t('oracle.round.closedPrice')}>
-              <span className={cx('font-semibold', resultColour(round))}>{formatUsd(round.closePrice)}</span>
+              <span className={cx('font-semibold', resultColour(round))}>
+                {format.price(round.closePrice)}
+              </span>
               <FeedReading round={round} reading="close" />
             </Stat>
           )}
@@ -116,6 +113,7 @@ function TimeOfDay({ iso }: { iso: string }) {
 
 function LastPrice({ lockPrice, lastPrice }: { lockPrice: string; lastPrice: string | null }) {
   const { t } = useTranslation();
+  const format = useFormat();
   if (!lastPrice) return null;
   const direction = directionFrom(lockPrice, lastPrice);
   const arrow = direction === 'up' ? ArrowUp : direction === 'down' ? ArrowDown : Equal;
@@ -130,11 +128,13 @@ function LastPrice({ lockPrice, lastPrice }: { lockPrice: string; lastPrice: str
           )}
         >
           <Icon node={arrow} aria-hidden="true" className="size-5" />
-          {formatUsd(lastPrice)}
+          {format.price(lastPrice)}
         </span>
       </div>
       <span className="text-sm text-muted tabular-nums">
-        {t('oracle.round.priceChange', { change: formatUsdChange(lockPrice, lastPrice) })}
+        {t('oracle.round.priceChange', {
+          change: format.price(usdChange(lockPrice, lastPrice), { signDisplay: 'exceptZero' }),
+        })}
       </span>
     </div>
   );
@@ -142,6 +142,7 @@ function LastPrice({ lockPrice, lastPrice }: { lockPrice: string; lastPrice: str
 
 function SidePools({ round, highlight }: { round: Round; highlight: Round['result'] }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const pools = roundPools(round);
   const multipliers = roundMultipliers(round);
   const sides = [
@@ -186,7 +187,7 @@ function SidePools({ round, highlight }: { round: Round; highlight: Round['resul
             <span className="font-semibold">{t('oracle.round.multiplier', { value: side.multiplier })}</span>{' '}
             <span className="text-muted">{t('oracle.round.payout')}</span>
           </span>
-          <span className="text-xs text-muted tabular-nums">{formatBnbWithUnit(side.pool)}</span>
+          <span className="text-xs text-muted tabular-nums">{format.bnb(side.pool)}</span>
           <span className="text-xs text-muted tabular-nums">
             {t('oracle.round.bets', { count: side.count })}
           </span>

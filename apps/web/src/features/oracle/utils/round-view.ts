@@ -1,5 +1,5 @@
 import type { Round } from '@pm/core/contract/oracle';
-import { formatUsdPrice, parseUsdPrice } from '@pm/core/price';
+import { parseUsdPrice } from '@pm/core/price';
 import { payoutMultiplier } from '@pm/core/rounds';
 
 // What a round card shows, computed from the wire round (pure: tested without React).
@@ -16,18 +16,9 @@ export function roundMultipliers(round: Pick<Round, 'totalUpWei' | 'totalDownWei
   return { up: payoutMultiplier(total, up), down: payoutMultiplier(total, down) };
 }
 
-/** "$612.3456": USD prices with 4 decimals, like the rounds PancakeSwap users know. */
-export function formatUsd(usd: string, decimals = 4): string {
-  return `$${formatUsdPrice(parseUsdPrice(usd), decimals)}`;
-}
-
-/** The signed change from lock to `usd`, "+$1.2300" / "-$0.5000" / "$0.0000". */
-export function formatUsdChange(fromUsd: string, toUsd: string, decimals = 4): string {
-  const change = parseUsdPrice(toUsd) - parseUsdPrice(fromUsd);
-  const magnitude = formatUsdPrice(change < 0n ? -change : change, decimals);
-  if (change > 0n) return `+$${magnitude}`;
-  if (change < 0n) return `-$${magnitude}`;
-  return `$${magnitude}`;
+/** The change from lock to `usd`, 1e8-scaled (lib/format.ts `formatPrice` shows it signed). */
+export function usdChange(fromUsd: string, toUsd: string): bigint {
+  return parseUsdPrice(toUsd) - parseUsdPrice(fromUsd);
 }
 
 /** Whether `usd` is above, below or equal to the lock price: the colour of the last price. */

@@ -1,8 +1,8 @@
-import { formatBnbWithUnit } from '@pm/core/money';
 import { Check, Copy, LoaderCircle } from 'lucide';
 import { useState } from 'react';
 import type { Hex } from 'viem';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { Modal } from '../../../ui/modal.tsx';
@@ -49,6 +49,7 @@ export function PaymentDialog({
   recordErrorMessage: (error: unknown) => { message: string; close: boolean };
 }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const payment = useSendPayment();
   const { address } = useWallet();
   const isContractWallet = useAccountKind(address) === 'contract';
@@ -110,11 +111,11 @@ export function PaymentDialog({
       closeDisabled={busy}
       placement="sheet"
     >
-      <dl className="mb-4 grid gap-3 text-sm">
+      <dl className="mb-4 grid grid-cols-1 gap-3 text-sm">
         <div className="flex items-baseline justify-between gap-3">
           <dt className="text-muted">{t('payment.amount')}</dt>
           <dd className="text-xl font-bold tabular-nums">
-            {formatBnbWithUnit(amountWei, { decimals: 5, trim: true })}
+            {format.bnb(amountWei, { decimals: 5, trim: true })}
           </dd>
         </div>
         <div>
@@ -124,7 +125,7 @@ export function PaymentDialog({
             <Button
               variant="ghost"
               size="icon"
-              className="size-8"
+              className="-my-1"
               aria-label={t('markets.vault.copy')}
               onClick={() =>
                 void navigator.clipboard

@@ -1,11 +1,11 @@
 import { shortenAddress } from '@pm/core/address';
 import { explorerAddressUrl } from '@pm/core/constants';
-import { formatBnbWithUnit } from '@pm/core/money';
 import { ChevronDown, Copy, ExternalLink, ListChecks, LogOut } from 'lucide';
 import type { Address } from 'viem';
 import { useBalance, useConnection } from 'wagmi';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Icon } from '../../../ui/icon.tsx';
 import { Menu, MenuContent, MenuSeparator, MenuTrigger, menuItemProps } from '../../../ui/menu.tsx';
 import { toast } from '../../../ui/toast.ts';
@@ -33,6 +33,7 @@ export function WalletMenu({ address }: { address: Address }) {
 /** Mounted only while the menu is open, so the balance is read fresh each time it opens. */
 function WalletInfo({ address }: { address: Address }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const connection = useConnection();
   const { chain } = useWalletContext();
   const { disconnect } = useWallet();
@@ -61,8 +62,8 @@ function WalletInfo({ address }: { address: Address }) {
         <dt className="text-muted">{t('wallet.balance')}</dt>
         <dd className="text-right tabular-nums" data-testid="wallet-balance">
           {balance.data
-            ? formatBnbWithUnit(balance.data.value, { symbol: balance.data.symbol })
-            : formatBnbWithUnit(0n, { decimals: 0, symbol })}
+            ? format.bnb(balance.data.value, { symbol: balance.data.symbol })
+            : format.bnb(0n, { decimals: 0, symbol })}
         </dd>
       </dl>
       <MenuSeparator />
