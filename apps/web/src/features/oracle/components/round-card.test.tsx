@@ -185,7 +185,7 @@ describe('PriceChart', () => {
   test('Before the lock the summary has no lock price; in Chinese it is in Chinese', () => {
     chart(null, points, 'zh');
     expect(screen.getByRole('img').getAttribute('aria-label')).toBe(
-      '过去一小时的 BNB/USD 价格，当前 $599.25',
+      '过去一小时的 BNB/USD 价格，当前 US$599.25',
     );
   });
 
