@@ -176,7 +176,7 @@ const ms = (value: number | null) => (value === null ? '—' : String(Math.round
 
 type Summary = ReturnType<typeof summarize>;
 function summarize(target: Target, pageRuns: PageRun[], peerJs: number | null) {
-  const pick = (key: 'jsBytes' | 'jsFiles' | 'cssBytes' | 'fcp' | 'lcp' | 'tbt') =>
+  const pick = (key: 'jsBytes' | 'deferredJsBytes' | 'jsFiles' | 'cssBytes' | 'fcp' | 'lcp' | 'tbt') =>
     median(pageRuns.map((run) => run[key]));
   const [js, lcp] = [pick('jsBytes'), pick('lcp')];
   const isPeer = target.budget === 'peer';
@@ -203,6 +203,7 @@ function summarize(target: Target, pageRuns: PageRun[], peerJs: number | null) {
     route: target.route,
     url: target.url,
     js,
+    deferredJs: pick('deferredJsBytes'),
     jsFiles: pick('jsFiles'),
     css: pick('cssBytes'),
     fcp: pick('fcp'),
@@ -220,6 +221,7 @@ const COLUMNS: Array<[title: string, cell: (summary: Summary) => string]> = [
   ['route', (s) => s.route],
   ['JS gzip kB', (s) => kB(s.js)],
   ['JS files', (s) => ms(s.jsFiles)],
+  ['deferred JS kB', (s) => (s.deferredJs ? kB(s.deferredJs) : '—')],
   ['CSS gzip kB', (s) => kB(s.css)],
   ['FCP ms', (s) => ms(s.fcp)],
   ['LCP ms', (s) => ms(s.lcp)],

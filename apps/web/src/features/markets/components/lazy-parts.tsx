@@ -1,5 +1,5 @@
 import type { Market } from '@pm/core/contract/markets';
-import { type ComponentType, type ReactNode, Suspense, useState } from 'react';
+import { type ComponentProps, type ComponentType, type ReactNode, Suspense, useState } from 'react';
 import { useIsOperator } from '../../../api/use-is-operator.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
@@ -22,6 +22,9 @@ const MarketOperatorControlsModule = lazyWithPreload(() =>
 );
 const FlagVerdictFormModule = lazyWithPreload(() =>
   import('./flag-verdict-form.tsx').then((module) => module.FlagVerdictForm),
+);
+const MarketReviewPanelModule = lazyWithPreload(() =>
+  import('./market-review-panel.tsx').then((module) => module.MarketReviewPanel),
 );
 const SettledMarketsModule = lazyWithPreload(() =>
   import('./settled-markets.tsx').then((module) => module.SettledMarkets),
@@ -106,3 +109,17 @@ export function SettledMarkets(props: { renderCard: (market: Market) => ReactNod
   );
 }
 SettledMarkets.preload = SettledMarketsModule.preload;
+
+/**
+ * Issue 11: the proposed verdict, its countdown and the resolution timeline; loaded only for a
+ * market in review or with a recorded step (most market pages have neither).
+ */
+export function MarketReviewPanel(props: ComponentProps<typeof MarketReviewPanelModule>) {
+  const { market, timeline } = props;
+  if (!(market.status === 'settling' && market.review) && timeline.length === 0) return null;
+  return (
+    <Suspense fallback={<Skeleton className="h-32 w-full" />}>
+      <MarketReviewPanelModule {...props} />
+    </Suspense>
+  );
+}

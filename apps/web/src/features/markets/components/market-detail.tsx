@@ -16,8 +16,12 @@ import { useClaimable } from '../api/get-claimable.ts';
 import { useMarket } from '../api/get-market.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
-import { ClaimablePanel, JoinMarketDialog, MarketOperatorControls } from './lazy-parts.tsx';
-import { MarketReviewPanel } from './market-review-panel.tsx';
+import {
+  ClaimablePanel,
+  JoinMarketDialog,
+  MarketOperatorControls,
+  MarketReviewPanel,
+} from './lazy-parts.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 import { OddsChart } from './odds-chart.tsx';
 import { SidePanel } from './side-panel.tsx';
