@@ -1,6 +1,6 @@
 import type { HistoryEntry } from '@pm/core/contract/history';
 import { CircleAlert, Inbox } from 'lucide';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
 import type { Language } from '../../../i18n/translate.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
@@ -12,7 +12,7 @@ import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
-import { type HistoryFilters, useHistory } from '../api/get-history.ts';
+import { type HistoryFilters, useHistoryPage } from '../api/get-history.ts';
 
 const LOCALES: Record<Language, string> = { en: 'en-US', zh: 'zh-CN' };
 
@@ -21,13 +21,7 @@ const LOCALES: Record<Language, string> = { en: 'en-US', zh: 'zh-CN' };
  * net; "Load more" follows the cursor. With `onClaim`, claimable rows get a claim button (My Bets);
  * without, the list is read-only (a public profile).
  */
-export function HistoryList({
-  address,
-  filters,
-  empty,
-  onClaim,
-  claiming = false,
-}: {
+export function HistoryList(props: {
   address: string;
   filters: HistoryFilters;
   /** Shown when the wallet has no bet at all (no filter set). */
@@ -35,10 +29,24 @@ export function HistoryList({
   onClaim?: (entry: HistoryEntry) => void;
   claiming?: boolean;
 }) {
+  // New filters start again from the first page.
+  return <HistoryPages key={`${props.filters.game}:${props.filters.status}`} {...props} />;
+}
+
+function HistoryPages({
+  address,
+  filters,
+  empty,
+  onClaim,
+  claiming = false,
+}: Parameters<typeof HistoryList>[0]) {
   const { t } = useTranslation();
-  const history = useHistory(address, filters);
-  if (history.isPending) return <Skeleton className="h-48 w-full" />;
-  if (history.isError) {
+  // The cursors of the pages loaded after the first, in order.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const first = useHistoryPage(address, filters, null);
+  const last = useHistoryPage(address, filters, cursors.at(-1) ?? null);
+  if (first.isPending) return <Skeleton className="h-48 w-full" />;
+  if (first.isError) {
     return (
       <Card>
         <StatusMessage tone="error" icon={<Icon node={CircleAlert} />}>
@@ -47,8 +55,7 @@ export function HistoryList({
       </Card>
     );
   }
-  const entries = history.data.pages.flatMap((page) => page.entries);
-  if (entries.length === 0) {
+  if (first.data.entries.length === 0) {
     if (filters.game === 'all' && filters.status === 'all') return <Card>{empty}</Card>;
     return (
       <Card>
@@ -56,30 +63,59 @@ export function HistoryList({
       </Card>
     );
   }
+  const next = last.data?.nextCursor ?? null;
   return (
     <div className="flex flex-col gap-3">
       <ul aria-label={t('myBets.history.label')} className="flex flex-col gap-3">
-        {entries.map((entry) => (
-          <HistoryRow
-            key={`${entry.game}:${entry.betId}`}
-            entry={entry}
+        {[null, ...cursors].map((cursor) => (
+          <HistoryPageRows
+            key={cursor ?? 'first'}
+            address={address}
+            filters={filters}
+            cursor={cursor}
             claiming={claiming}
-            onClaim={onClaim && entry.claimState === 'claimable' ? () => onClaim(entry) : undefined}
+            onClaim={onClaim}
           />
         ))}
       </ul>
-      {history.hasNextPage && (
+      {(next !== null || last.isPending) && (
         <Button
           variant="outline"
           className="self-center"
-          disabled={history.isFetchingNextPage}
-          onClick={() => void history.fetchNextPage()}
+          disabled={last.isPending}
+          onClick={() => next !== null && setCursors([...cursors, next])}
         >
           {t('myBets.loadMore')}
         </Button>
       )}
     </div>
   );
+}
+
+/** The rows of one page (its query is shared with the list's own reads of the first and last page). */
+function HistoryPageRows({
+  address,
+  filters,
+  cursor,
+  claiming,
+  onClaim,
+}: {
+  address: string;
+  filters: HistoryFilters;
+  cursor: string | null;
+  claiming: boolean;
+  onClaim: ((entry: HistoryEntry) => void) | undefined;
+}) {
+  const page = useHistoryPage(address, filters, cursor);
+  if (!page.data) return null;
+  return page.data.entries.map((entry) => (
+    <HistoryRow
+      key={`${entry.game}:${entry.betId}`}
+      entry={entry}
+      claiming={claiming}
+      onClaim={onClaim && entry.claimState === 'claimable' ? () => onClaim(entry) : undefined}
+    />
+  ));
 }
 
 function HistoryRow({

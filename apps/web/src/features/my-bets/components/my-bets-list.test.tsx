@@ -6,6 +6,9 @@ import { startTestApi } from '../../../app/test-api.ts';
 import { renderWithApp, TEST_ACCOUNT } from '../../../app/test-app.tsx';
 import { MyBetsList } from './my-bets-list.tsx';
 
+/** The history is a lazy chunk loaded once a wallet is connected; under load it may take a while. */
+const LAZY = { timeout: 5_000 };
+
 // My Bets over both games (issue 11): the P&L card, the filters, the list a page at a time, the
 // claim buttons. A real HTTP server on loopback stands in for the API.
 
@@ -109,14 +112,14 @@ afterEach(() => {
 describe('MyBetsList', () => {
   test('Shows the P&L card and both games’ bets with stake, payout and net, older ones after Load more', async () => {
     await renderWithApp(<MyBetsList />, { connectedAs: ADDRESS });
-    const card = await screen.findByRole('region', { name: 'Profit and loss' });
-    expect((await within(card).findByText('-1,234.2795 BNB')).isConnected).toBe(true);
+    const card = await screen.findByRole('region', { name: 'Profit and loss' }, LAZY);
+    expect((await within(card).findByText('-1,234.2795 BNB', {}, LAZY)).isConnected).toBe(true);
     expect(within(card).getByText('50%').isConnected).toBe(true);
     expect(within(card).getByText('+0.2205 BNB').isConnected).toBe(true);
     expect(within(card).getByText('1,234.8200 BNB').isConnected).toBe(true);
     expect(within(card).getByText('3 bets: 1 won, 1 lost, 1 refunded, 0 open').isConnected).toBe(true);
 
-    const list = await screen.findByRole('list', { name: 'Bet history' });
+    const list = await screen.findByRole('list', { name: 'Bet history' }, LAZY);
     const [win, loss] = within(list).getAllByRole('listitem');
     if (!win || !loss) throw new Error('rows missing');
     expect(win?.textContent).toContain('Will it rain?');
@@ -144,7 +147,7 @@ describe('MyBetsList', () => {
 
   test('The filters ask the server for one game or status and say when nothing matches', async () => {
     await renderWithApp(<MyBetsList />, { connectedAs: ADDRESS });
-    await screen.findByRole('list', { name: 'Bet history' });
+    await screen.findByRole('list', { name: 'Bet history' }, LAZY);
     await userEvent.selectOptions(screen.getByLabelText('Status'), 'Lost');
     await userEvent.selectOptions(screen.getByLabelText('Game'), 'Oracle');
     expect((await screen.findByText('Round #2950000')).isConnected).toBe(true);
@@ -156,7 +159,7 @@ describe('MyBetsList', () => {
 
   test('Claim Prize on a won market bet claims that bet; a payout still on its way says so', async () => {
     await renderWithApp(<MyBetsList />, { connectedAs: ADDRESS });
-    const list = await screen.findByRole('list', { name: 'Bet history' });
+    const list = await screen.findByRole('list', { name: 'Bet history' }, LAZY);
     const [win] = within(list).getAllByRole('listitem');
     if (!win) throw new Error('row missing');
     expect(win?.textContent).toContain('You can claim 0.5205 BNB.');
@@ -167,9 +170,9 @@ describe('MyBetsList', () => {
 
   test('Amounts follow the language: Chinese shows the same grouping and the Chinese labels', async () => {
     await renderWithApp(<MyBetsList />, { connectedAs: ADDRESS, language: 'zh' });
-    const card = await screen.findByRole('region', { name: '盈亏' });
-    expect((await within(card).findByText('-1,234.2795 BNB')).isConnected).toBe(true);
+    const card = await screen.findByRole('region', { name: '盈亏' }, LAZY);
+    expect((await within(card).findByText('-1,234.2795 BNB', {}, LAZY)).isConnected).toBe(true);
     expect(within(card).getByText('共 3 笔：获胜 1，失败 1，退款 1，进行中 0').isConnected).toBe(true);
-    expect((await screen.findByText('第 2950000 轮')).isConnected).toBe(true);
+    expect((await screen.findByText('第 2950000 轮', {}, LAZY)).isConnected).toBe(true);
   });
 });

@@ -1,9 +1,12 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { Skeleton } from '../../../ui/skeleton.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
-import { MyHistory } from './my-history.tsx';
+
+// Loaded once a wallet is connected: a visitor without one is only sent to /predictions (JS budget).
+const MyHistory = lazy(() => import('./my-history.tsx').then((module) => ({ default: module.MyHistory })));
 
 /**
  * Spec §2 /my-bets: needs a wallet (else the spec's toast and /predictions). Issue 11: the user's
@@ -20,5 +23,9 @@ export function MyBetsList() {
   }, [wallet.isConnected, wallet.isConnecting, navigate, t]);
 
   if (!wallet.isConnected || !wallet.address) return null;
-  return <MyHistory address={wallet.address} />;
+  return (
+    <Suspense fallback={<Skeleton className="h-48 w-full" />}>
+      <MyHistory address={wallet.address} />
+    </Suspense>
+  );
 }
