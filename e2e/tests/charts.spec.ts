@@ -87,7 +87,7 @@ test('The market page charts the YES share of the pool over time, with axes', as
 
   await page.goto(`/market/${market.id}`);
   const chart = page.getByTestId('odds-chart');
-  await expect(chart).toHaveAttribute('role', 'img');
+  await expect(chart).toHaveAttribute('role', 'figure');
   await expect(chart).toHaveAccessibleName('YES share of the pool over time: 25% YES after 2 bets');
   await expectDrawnWithAxes(chart);
   expect(requested.length).toBeGreaterThan(0);
@@ -108,7 +108,7 @@ test('The BNB/USD chart has a time axis, a price scale and the live round’s lo
   const requested = chartChunkRequests(page);
   await page.goto('/oracle-predictions');
   const chart = page.getByTestId('price-chart');
-  await expect(chart).toHaveAttribute('role', 'img', { timeout: 15_000 });
+  await expect(chart).toHaveAttribute('role', 'figure', { timeout: 15_000 });
   await expect(chart).toHaveAccessibleName(/^BNB\/USD price over the last hour, now \$612\.50/);
   await expectDrawnWithAxes(chart);
   expect(requested.length).toBeGreaterThan(0);

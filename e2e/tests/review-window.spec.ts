@@ -36,8 +36,8 @@ test('A proposed verdict is flagged by a bettor, overturned by an operator, and 
   browser,
 }) => {
   test.setTimeout(150_000);
-  const yesBettor = devAddress(9);
-  const noBettor = devAddress(10);
+  const yesBettor = devAddress(4);
+  const noBettor = devAddress(5);
   const description = `Will the review window e2e market ${Date.now()} be overturned?`;
   const { market } = await createMarketViaApi({
     from: yesBettor,

@@ -25,7 +25,7 @@ test('Wallet Info shows the address, the network name and the balance with 4 dec
   await expect(menu.getByText('Wallet Info')).toBeVisible();
   await expect(menu).toContainText(SHORT_PLAYER_1);
   await expect(menu).toContainText(config.chainName);
-  await expect(menu.getByTestId('wallet-balance')).toHaveText(/^\d+\.\d{4} BNB$/);
+  await expect(menu.getByTestId('wallet-balance')).toHaveText(/^\d{1,3}(,\d{3})*\.\d{4} BNB$/);
 });
 
 test('Copy Address puts the full address on the clipboard and says so', async ({

@@ -35,7 +35,7 @@ const TimeChartCanvas = lazy(() => import('./time-chart-canvas.tsx'));
 /**
  * A time series on canvas with a time axis and a value scale. The library is fetched once the chart
  * comes near the viewport (a phone that never scrolls to it never loads it); until it is drawn, a
- * skeleton of the same size holds its place. The wrapper is an image named by `label`.
+ * skeleton of the same size holds its place. The wrapper is a figure named by `label` (a figure, not an image: the library's attribution link sits inside it).
  */
 export function TimeChart(props: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -43,7 +43,7 @@ export function TimeChart(props: TimeChartProps) {
   return (
     <div
       ref={box}
-      role="img"
+      role="figure"
       aria-label={props.label}
       data-testid={props.testId}
       className="relative w-full"

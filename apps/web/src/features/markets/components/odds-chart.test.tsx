@@ -25,7 +25,7 @@ describe('OddsChart', () => {
     api.serve(testMarket(), { odds });
     await renderWithApp(<MarketDetail marketId="1" />);
     const chart = await screen.findByRole(
-      'img',
+      'figure',
       {
         name: 'YES share of the pool over time: 66.7% YES after 2 bets',
       },
@@ -36,7 +36,7 @@ describe('OddsChart', () => {
 
     await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
     expect(
-      await screen.findByRole('img', { name: '资金池中 YES 的占比走势：2 笔下注后 YES 占 66.7%' }, WAIT),
+      await screen.findByRole('figure', { name: '资金池中 YES 的占比走势：2 笔下注后 YES 占 66.7%' }, WAIT),
     ).toBeDefined();
     cleanup();
 

@@ -17,7 +17,7 @@ export function HistoryFiltersBar({
   const { t } = useTranslation();
   const id = useId();
   const select =
-    'mt-1 block w-full rounded-lg border border-line-strong bg-surface-2 px-3 py-2 text-sm text-fg focus-visible:outline-2 focus-visible:outline-brand';
+    'mt-1 block min-h-10 w-full rounded-lg border border-line-strong bg-surface-2 px-3 py-2 text-sm text-fg focus-visible:outline-2 focus-visible:outline-brand';
   return (
     <fieldset className="mb-4 grid grid-cols-2 gap-3 sm:max-w-md">
       <legend className="sr-only">{t('myBets.filters.label')}</legend>

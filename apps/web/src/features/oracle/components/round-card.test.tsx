@@ -164,9 +164,9 @@ describe('PriceChart', () => {
     );
   }
 
-  test('The chart is an image named by the last price and the lock price, sized before the library loads', () => {
+  test('The chart is a figure named by the last price and the lock price, sized before the library loads', () => {
     chart('600.5');
-    const image = screen.getByRole('img', {
+    const image = screen.getByRole('figure', {
       name: 'BNB/USD price over the last hour, now $599.25. Locked $600.50',
     });
     expect(image.getAttribute('data-testid')).toBe('price-chart');
@@ -184,7 +184,7 @@ describe('PriceChart', () => {
 
   test('Before the lock the summary has no lock price; in Chinese it is in Chinese', () => {
     chart(null, points, 'zh');
-    expect(screen.getByRole('img').getAttribute('aria-label')).toBe(
+    expect(screen.getByRole('figure').getAttribute('aria-label')).toBe(
       '过去一小时的 BNB/USD 价格，当前 US$599.25',
     );
   });
@@ -192,6 +192,6 @@ describe('PriceChart', () => {
   test('A note instead of a chart until there are two points', () => {
     chart(null, points.slice(0, 1));
     expect(screen.getByText('The chart fills in as prices arrive.').tagName).toBe('P');
-    expect(screen.queryByRole('img')).toBeNull();
+    expect(screen.queryByRole('figure')).toBeNull();
   });
 });
