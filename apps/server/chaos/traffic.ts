@@ -281,15 +281,20 @@ export function createTraffic(deps: TrafficDeps) {
       return deps.chain.lock.exclusive(async () => {
         const before = await deps.chain.publicClient.getBlockNumber({ cacheTime: 0 });
         const snapshot = await deps.chain.rpc('evm_snapshot');
-        const hash = await player.sendUnlocked(deps.vault, bet.value, bet.data).catch(() => null);
         // Nothing else may be mined over the payment before the revert: the server's own payouts
         // would otherwise add blocks, make the payment final (CONFIRMATIONS) and turn this into a
-        // reorg deeper than finality, which no chain with finality does. They wait in the mempool.
+        // reorg deeper than finality, which no chain with finality does. So automine is off before
+        // the payment is sent (turning it off after left a gap in which a payout could be mined
+        // over it) and the payment's block is mined by hand; other sends wait in the mempool.
         await deps.chain.rpc('evm_setAutomine', [false]);
+        let hash: Hash | null = null;
         try {
+          hash = await player.sendUnlocked(deps.vault, bet.value, bet.data).catch(() => null);
+          await deps.chain.rpc('evm_mine');
           // Not awaited here: the server answers once the height looks final, after the revert.
           if (hash) {
-            void api.post(bet.path, bet.body(hash), ipOf(player)).then((answer) => {
+            const paid = hash;
+            void api.post(bet.path, bet.body(paid), ipOf(player)).then((answer) => {
               count(tally, 'reorged payment', describeAnswer(answer));
             });
           }

@@ -38,12 +38,11 @@ const TimeChartCanvas = lazy(() => import('./time-chart-canvas.tsx'));
  * skeleton of the same size holds its place. The wrapper is a figure named by `label` (a figure, not an image: the library's attribution link sits inside it).
  */
 export function TimeChart(props: TimeChartProps) {
-  const box = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLElement>(null);
   const near = useNearViewport(box);
   return (
-    <div
+    <figure
       ref={box}
-      role="figure"
       aria-label={props.label}
       data-testid={props.testId}
       className="relative w-full"
@@ -56,7 +55,7 @@ export function TimeChart(props: TimeChartProps) {
       ) : (
         <Skeleton className="h-full w-full" />
       )}
-    </div>
+    </figure>
   );
 }
 
