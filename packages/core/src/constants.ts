@@ -6,6 +6,14 @@ export const CHAIN_ID = { bscMainnet: 56, bscTestnet: 97, local: 31337 } as cons
 
 export const SUPPORTED_CHAIN_IDS = [CHAIN_ID.bscMainnet, CHAIN_ID.bscTestnet, CHAIN_ID.local] as const;
 
+/**
+ * The EIP-712 domain every signed request of this app names: operator actions (contract/operator.ts)
+ * and bettors' flags (contract/review.ts); decision 007. Bump the version when a signed structure
+ * changes: old signatures then stop verifying.
+ */
+export const OPERATOR_DOMAIN_NAME = 'BNB Predict';
+export const OPERATOR_DOMAIN_VERSION = '1';
+
 export type SupportedChainId = (typeof SUPPORTED_CHAIN_IDS)[number];
 
 export function isSupportedChainId(chainId: number): chainId is SupportedChainId {

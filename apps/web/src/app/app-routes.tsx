@@ -10,7 +10,7 @@ const PAGES = [
     path: '/oracle-predictions',
     Page: lazyRoute(() => import('../routes/oracle-predictions.tsx'), ['oracle']),
   },
-  { path: '/market/:id', Page: lazyRoute(() => import('../routes/market.tsx'), ['markets', 'review']) },
+  { path: '/market/:id', Page: lazyRoute(() => import('../routes/market.tsx'), ['markets']) },
   // Only its own strings: the history rows no longer show market categories (issue 11).
   { path: '/my-bets', Page: lazyRoute(() => import('../routes/my-bets.tsx'), ['myBets']) },
   { path: '/leaderboard', Page: lazyRoute(() => import('../routes/leaderboard.tsx')) },

@@ -20,6 +20,11 @@ export type I18n = {
   changeLanguage: (language: Language) => Promise<void>;
   /** Resolves when these namespaces are there in the active language (a route awaits it). */
   loadNamespaces: (namespaces: readonly string[]) => Promise<void>;
+  /**
+   * One namespace in the active language: the same promise on every call until the language
+   * changes, so a lazy part can suspend on it with React's `use` (useNamespace).
+   */
+  namespace: (namespace: string) => Promise<void>;
   /** Starts loading another language's messages early (the toggle calls it on hover and focus). */
   prefetchLanguage: (language: Language) => void;
 };
@@ -87,6 +92,10 @@ export function createI18n({ language = 'en', messages = {}, loaders = {} }: Opt
     async loadNamespaces(namespaces) {
       for (const namespace of namespaces) inUse.add(namespace);
       await Promise.all(namespaces.map((namespace) => load(namespace, snapshot.language)));
+    },
+    namespace(namespace) {
+      inUse.add(namespace);
+      return load(namespace, snapshot.language);
     },
     prefetchLanguage(target) {
       for (const namespace of inUse) void load(namespace, target).catch(() => {});

@@ -1,14 +1,11 @@
 import * as z from 'zod/mini';
+import { OPERATOR_DOMAIN_NAME, OPERATOR_DOMAIN_VERSION } from '../constants.ts';
 import { AddressSchema, IsoTimeSchema } from './primitives.ts';
 
 // Operator actions from the API (DESIGN "Operators", docs/decisions/007-operator-signatures.md):
 // the operator's wallet signs EIP-712 typed data naming this app (domain name, version, chain id),
 // the action and what it acts on, a single-use server nonce and an expiry. The web signs with
 // wagmi's signTypedData from `operatorTypedData`, the server verifies the very same structure.
-
-export const OPERATOR_DOMAIN_NAME = 'BNB Predict';
-/** Bump when the signed structure changes: old signatures then stop verifying. */
-export const OPERATOR_DOMAIN_VERSION = '1';
 
 export const ORACLE_OPERATOR_ACTIONS = ['oracle.genesis', 'oracle.reset'] as const;
 export const MARKET_OPERATOR_ACTIONS = ['market.resolve', 'market.void'] as const;

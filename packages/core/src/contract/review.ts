@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { OPERATOR_DOMAIN_NAME, OPERATOR_DOMAIN_VERSION } from './operator.ts';
+import { OPERATOR_DOMAIN_NAME, OPERATOR_DOMAIN_VERSION } from '../constants.ts';
 import { AddressSchema, IsoTimeSchema } from './primitives.ts';
 
 // The resolution review window (issue 11, docs/decisions/011-resolution-review-window.md): an AI

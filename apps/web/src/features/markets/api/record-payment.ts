@@ -9,6 +9,7 @@ import {
 } from '@pm/core/contract/markets';
 import * as z from 'zod/mini';
 import { ApiError, apiPost } from '../../../lib/api-client.ts';
+import { PENDING_RECORDS_KEY as STORAGE_KEY } from './pending-records-key.ts';
 
 // After the wallet's payment confirmed, the request that records it. 202 means the server has not
 // seen the payment final yet: it records it itself once it is, and asking again is safe.
@@ -29,7 +30,6 @@ export async function recordPayment(record: PendingRecord): Promise<'recorded' |
 }
 
 // Kept until recorded, so a closed tab or a server hiccup never loses a paid bet (issue 3).
-const STORAGE_KEY = 'markets:pendingRecords';
 const StoredSchema = z.array(
   z.union([
     z.object({ kind: z.literal('create'), body: z.record(z.string(), z.unknown()) }),

@@ -5,6 +5,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { getAddress } from 'viem';
 import { useSignTypedData } from 'wagmi';
 import { useAppConfig } from '../../../api/get-app-config.ts';
+import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
@@ -28,6 +29,7 @@ export function FlagVerdictForm({
   address: string;
   nowMs: number;
 }) {
+  useNamespace('review');
   const { t } = useTranslation();
   const id = useId();
   const queryClient = useQueryClient();

@@ -29,6 +29,9 @@ const MarketReviewPanelModule = lazyWithPreload(() =>
 const SettledMarketsModule = lazyWithPreload(() =>
   import('./settled-markets.tsx').then((module) => module.SettledMarkets),
 );
+const MyWinningsModule = lazyWithPreload(() =>
+  import('./my-winnings.tsx').then((module) => module.MyWinnings),
+);
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
 );
@@ -75,6 +78,15 @@ export function ClaimablePanel(props: { betId?: number }) {
   return (
     <Suspense fallback={null}>
       <ClaimablePanelModule {...props} />
+    </Suspense>
+  );
+}
+
+/** A settled market's winnings of the connected wallet (spec §2 market page). */
+export function MyWinnings(props: { marketId: number; address: string }) {
+  return (
+    <Suspense fallback={null}>
+      <MyWinningsModule {...props} />
     </Suspense>
   );
 }

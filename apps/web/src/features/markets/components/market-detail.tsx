@@ -12,7 +12,6 @@ import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
-import { useClaimable } from '../api/get-claimable.ts';
 import { useMarket } from '../api/get-market.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
@@ -21,6 +20,7 @@ import {
   JoinMarketDialog,
   MarketOperatorControls,
   MarketReviewPanel,
+  MyWinnings,
 } from './lazy-parts.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 import { OddsChart } from './odds-chart.tsx';
@@ -37,7 +37,6 @@ export function MarketDetail({ marketId }: { marketId: string }) {
   const detail = useMarket(Number.isSafeInteger(id) && id > 0 ? id : 0);
   const nowMs = useNowMs();
   const wallet = useWallet();
-  const claimable = useClaimable(wallet.address);
   const [joining, setJoining] = useState<Market | null>(null);
   useMarketsRealtime();
 
@@ -61,12 +60,6 @@ export function MarketDetail({ marketId }: { marketId: string }) {
     new Date(nowMs),
   );
   const participants = new Set(bets.map((bet) => bet.userAddress)).size;
-  const myWinnings = (claimable.data?.markets.bets ?? [])
-    .filter((bet) => bet.marketId === market.id)
-    .reduce(
-      (sum, bet) => sum + BigInt(bet.amountWei) + BigInt(bet.status === 'won' ? (bet.payoutWei ?? '0') : '0'),
-      0n,
-    );
 
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[1fr_320px]">
@@ -85,11 +78,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
                 </p>
               )}
               {market.aiVerdict && <p className="text-sm">{market.aiVerdict}</p>}
-              {myWinnings > 0n && (
-                <p className="font-semibold text-yes">
-                  {t('markets.detail.yourWinnings', { amount: format.bnb(myWinnings, { symbol: null }) })}
-                </p>
-              )}
+              {wallet.address && <MyWinnings marketId={market.id} address={wallet.address} />}
             </section>
           </Card>
         )}

@@ -5,6 +5,7 @@ import { useId, useState } from 'react';
 import { getAddress } from 'viem';
 import { useSignTypedData } from 'wagmi';
 import { useAppConfig } from '../../../api/get-app-config.ts';
+import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
@@ -30,6 +31,7 @@ export function MarketOperatorControls({
   address: string;
   nowMs: number;
 }) {
+  useNamespace('review');
   const { t } = useTranslation();
   const id = useId();
   const queryClient = useQueryClient();

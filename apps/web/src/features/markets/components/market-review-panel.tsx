@@ -2,6 +2,7 @@ import { shortenAddress } from '@pm/core/address';
 import type { Bet, Market } from '@pm/core/contract/markets';
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { History, Hourglass } from 'lucide';
+import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { Card } from '../../../ui/card.tsx';
@@ -31,6 +32,7 @@ export function MarketReviewPanel({
   timeline: ResolutionEvent[];
   nowMs: number;
 }) {
+  useNamespace('review');
   const { t } = useTranslation();
   const wallet = useWallet();
   const review = market.review ?? null;

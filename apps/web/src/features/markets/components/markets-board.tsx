@@ -10,7 +10,7 @@ import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { type CategoryFilter, useOpenMarkets } from '../api/get-markets.ts';
-import { retryPendingRecords } from '../api/record-payment.ts';
+import { mayHavePendingRecords } from '../api/pending-records-key.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
 import { ClaimablePanel, CreateMarketDialog, JoinMarketDialog, SettledMarkets } from './lazy-parts.tsx';
@@ -44,7 +44,9 @@ export function MarketsBoard({
   const nowMs = useNowMs();
   useMarketsRealtime();
   useEffect(() => {
-    void retryPendingRecords();
+    // Paid bets not recorded before the tab closed (issue 3); the retry code loads only when one waits.
+    if (mayHavePendingRecords())
+      void import('../api/record-payment.ts').then((pending) => pending.retryPendingRecords());
   }, []);
   const counts = markets.data?.counts ?? {};
   // Spec §2 footer "count of active bets": "bets" are markets throughout the spec, so it counts the

@@ -18,7 +18,6 @@ import { toast } from '../../../ui/toast.ts';
 import { useAccountKind } from '../../wallet/hooks/use-account-kind.ts';
 import { useSendPayment } from '../../wallet/hooks/use-send-payment.ts';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
-import { paymentErrorMessage } from '../../wallet/utils/payment-error-message.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
 import { isFinalRefusal } from '../api/pending-oracle-bets-key.ts';
 import { estimatedReturnWei, roundTimes } from '../utils/round-view.ts';
@@ -79,7 +78,12 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
           data: encodeIntent({ kind: 'round', epoch: round.epoch, position }),
         }));
       } catch (error) {
-        toast.error(paymentErrorMessage(t, error));
+        // The wallet's error texts load only when a payment fails (decision 006, JS budget).
+        const message = await import('../../wallet/utils/payment-error-message.ts').then(
+          (errors) => errors.paymentErrorMessage(t, error),
+          () => t('wallet.sendFailed'),
+        );
+        toast.error(message);
         return;
       }
       const body = {

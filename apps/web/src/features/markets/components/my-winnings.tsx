@@ -1,0 +1,26 @@
+import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useFormat } from '../../../lib/format.ts';
+import { useClaimable } from '../api/get-claimable.ts';
+
+/**
+ * What the connected wallet won on this settled market: its stakes back plus its share of the
+ * losing pool, from its claimable bets. Loaded only for a connected wallet (the claimable API and
+ * its schemas stay off the market page for everyone else; decision 006).
+ */
+export function MyWinnings({ marketId, address }: { marketId: number; address: string }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const claimable = useClaimable(address);
+  const myWinnings = (claimable.data?.markets.bets ?? [])
+    .filter((bet) => bet.marketId === marketId)
+    .reduce(
+      (sum, bet) => sum + BigInt(bet.amountWei) + BigInt(bet.status === 'won' ? (bet.payoutWei ?? '0') : '0'),
+      0n,
+    );
+  if (myWinnings === 0n) return null;
+  return (
+    <p className="font-semibold text-yes">
+      {t('markets.detail.yourWinnings', { amount: format.bnb(myWinnings, { symbol: null }) })}
+    </p>
+  );
+}
