@@ -5,6 +5,7 @@ import { bets, markets, oracleBets, oracleRounds } from '../db/schema.ts';
 // What an address can claim, written once (issue 13): the GET claimable read and the claim
 // transaction both go through this file. A market bet is claimable once its market is settled and
 // it won or was refunded; a round bet once its round gave it a payout. Neither may be in a payout.
+// Either pays its payout_amount, the full return in both tables (decision 002).
 // The status and amount conditions are SQL literals, not parameters: they must match the partial
 // indexes' predicates (bets_claimable_idx, oracle_bets_claimable_idx) for the planner to use them.
 
@@ -77,9 +78,7 @@ export async function listClaimable(db: DbOrTx, address: string, options: ListCl
 export async function sumClaimable(db: DbOrTx, address: string) {
   const [marketTotals] = await db
     .select({
-      wei: sql`coalesce(sum(${bets.amount} + case when ${bets.status} = 'won' then coalesce(${bets.payoutAmount}, 0) else 0 end), 0)`.mapWith(
-        BigInt,
-      ),
+      wei: sql`coalesce(sum(${bets.payoutAmount}), 0)`.mapWith(BigInt),
       count: count(),
     })
     .from(bets)
@@ -96,4 +95,9 @@ export async function sumClaimable(db: DbOrTx, address: string) {
     markets: { wei: marketTotals?.wei ?? 0n, count: marketTotals?.count ?? 0 },
     oracle: { wei: roundTotals?.wei ?? 0n, count: roundTotals?.count ?? 0 },
   };
+}
+
+/** What a set of claimable bets pays: each its payout_amount (stake included, both games). */
+export function sumPayouts(rows: ReadonlyArray<{ payoutAmount: bigint | null }>): bigint {
+  return rows.reduce((sum, row) => sum + (row.payoutAmount ?? 0n), 0n);
 }

@@ -7,7 +7,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
 import { payouts } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
-import { listClaimable } from './claimable-repository.ts';
+import { listClaimable, sumPayouts } from './claimable-repository.ts';
 import { linkPayoutBets } from './link-payout-bets.ts';
 import { type PayoutProcessorDeps, type PayoutRow, settlePayout } from './payout-processor.ts';
 
@@ -44,11 +44,7 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
     });
     const marketBets = claimable.markets.map(({ bet }) => bet);
     const roundBets = claimable.oracle.map(({ bet }) => bet);
-    const total =
-      marketBets.reduce(
-        (sum, bet) => sum + bet.amount + (bet.status === 'won' ? (bet.payoutAmount ?? 0n) : 0n),
-        0n,
-      ) + roundBets.reduce((sum, bet) => sum + (bet.payoutAmount ?? 0n), 0n);
+    const total = sumPayouts(marketBets) + sumPayouts(roundBets);
     if (total === 0n) return null;
 
     const [payout] = await tx

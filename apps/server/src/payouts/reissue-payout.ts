@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Db, Tx } from '../db/client.ts';
 import { bets, oracleBets, payments, payouts } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
+import { sumPayouts } from './claimable-repository.ts';
 import { linkPayoutBets } from './link-payout-bets.ts';
 import type { PayoutRow } from './payout-processor.ts';
 
@@ -51,11 +52,8 @@ export async function reissuePayout(
   return deps.db.transaction(async (tx) => {
     const items = await lockUnpaid(tx, released);
     const total =
-      items.bets.reduce(
-        (sum, bet) => sum + bet.amount + (bet.status === 'won' ? (bet.payoutAmount ?? 0n) : 0n),
-        0n,
-      ) +
-      items.oracleBets.reduce((sum, bet) => sum + (bet.payoutAmount ?? 0n), 0n) +
+      sumPayouts(items.bets) +
+      sumPayouts(items.oracleBets) +
       items.payments.reduce((sum, payment) => sum + payment.amount, 0n);
     if (total <= 0n) throw new AppError('BAD_REQUEST', `Nothing of payout #${failed.id} is left to pay.`);
     const [payout] = await tx
