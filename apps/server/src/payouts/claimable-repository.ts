@@ -2,8 +2,8 @@ import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { bets, markets, oracleBets, oracleRounds } from '../db/schema.ts';
 
-// What an address can claim, written once (issue 13): the GET claimable read and the claim
-// transaction both go through this file. A market bet is claimable once its market is settled and
+// What can be claimed, written once (issue 13): the GET claimable read, the claim transaction and
+// the re-issue of a failed payout all go through this file. A market bet is claimable once its market is settled and
 // it won or was refunded; a round bet once its round gave it a payout. Neither may be in a payout.
 // Either pays its payout_amount, the full return in both tables (decision 002).
 // The status and amount conditions are SQL literals, not parameters: they must match the partial
@@ -22,22 +22,26 @@ export type ListClaimableOptions = {
   lock?: boolean;
 };
 
-function claimableMarketBet(address: string): SQL | undefined {
-  return and(
-    eq(bets.userAddress, address),
-    isNull(bets.payoutId),
-    eq(markets.status, 'settled'),
-    sql`${bets.status} in ('won', 'refunded')`,
-  );
+/** A market bet that may go into a payout (the query joins its market). */
+export const claimableMarketBet = and(
+  isNull(bets.payoutId),
+  eq(markets.status, 'settled'),
+  sql`${bets.status} in ('won', 'refunded')`,
+);
+
+/** A round bet that may go into a payout. */
+export const claimableRoundBet = and(
+  isNull(oracleBets.payoutId),
+  eq(oracleBets.claimed, false),
+  sql`${oracleBets.payoutAmount} > 0`,
+);
+
+function claimableMarketBetOf(address: string): SQL | undefined {
+  return and(eq(bets.userAddress, address), claimableMarketBet);
 }
 
-function claimableRoundBet(address: string): SQL | undefined {
-  return and(
-    eq(oracleBets.userAddress, address),
-    isNull(oracleBets.payoutId),
-    eq(oracleBets.claimed, false),
-    sql`${oracleBets.payoutAmount} > 0`,
-  );
+function claimableRoundBetOf(address: string): SQL | undefined {
+  return and(eq(oracleBets.userAddress, address), claimableRoundBet);
 }
 
 /** The claimable bets of one address (`address` lower-case), newest first. */
@@ -51,7 +55,10 @@ export async function listClaimable(db: DbOrTx, address: string, options: ListCl
     .from(bets)
     .innerJoin(markets, eq(markets.id, bets.marketId))
     .where(
-      and(claimableMarketBet(address), options.betId === undefined ? undefined : eq(bets.id, options.betId)),
+      and(
+        claimableMarketBetOf(address),
+        options.betId === undefined ? undefined : eq(bets.id, options.betId),
+      ),
     )
     .orderBy(desc(bets.createdAt))
     .$dynamic();
@@ -62,7 +69,7 @@ export async function listClaimable(db: DbOrTx, address: string, options: ListCl
     .select({ bet: oracleBets, result: oracleRounds.result })
     .from(oracleBets)
     .innerJoin(oracleRounds, eq(oracleRounds.epoch, oracleBets.epoch))
-    .where(claimableRoundBet(address))
+    .where(claimableRoundBetOf(address))
     .orderBy(desc(oracleBets.createdAt))
     .$dynamic();
   if (options.limit !== undefined) roundQuery = roundQuery.limit(options.limit);
@@ -83,14 +90,14 @@ export async function sumClaimable(db: DbOrTx, address: string) {
     })
     .from(bets)
     .innerJoin(markets, eq(markets.id, bets.marketId))
-    .where(claimableMarketBet(address));
+    .where(claimableMarketBetOf(address));
   const [roundTotals] = await db
     .select({
       wei: sql`coalesce(sum(${oracleBets.payoutAmount}), 0)`.mapWith(BigInt),
       count: count(),
     })
     .from(oracleBets)
-    .where(claimableRoundBet(address));
+    .where(claimableRoundBetOf(address));
   return {
     markets: { wei: marketTotals?.wei ?? 0n, count: marketTotals?.count ?? 0 },
     oracle: { wei: roundTotals?.wei ?? 0n, count: roundTotals?.count ?? 0 },
