@@ -3,9 +3,10 @@ import type { DbOrTx } from '../db/client.ts';
 import { bets, markets, oracleBets, oracleRounds } from '../db/schema.ts';
 
 // What can be claimed, written once (issue 13): the GET claimable read, the claim transaction and
-// the re-issue of a failed payout all go through this file. A market bet is claimable once its market is settled and
-// it won or was refunded; a round bet once its round gave it a payout. Neither may be in a payout.
-// Either pays its payout_amount, the full return in both tables (decision 002).
+// the re-issue of a failed payout all go through this file. A market bet is claimable once its
+// market is settled and it won or was refunded; a round bet once its round gave it a payout.
+// Neither may be in a payout. Either pays its payout_amount, the full return in both tables
+// (decision 002).
 // The status and amount conditions are SQL literals, not parameters: they must match the partial
 // indexes' predicates (bets_claimable_idx, oracle_bets_claimable_idx) for the planner to use them.
 
