@@ -96,7 +96,7 @@ async function main() {
 
     const [check] = await queryRows(
       db,
-      sql`select (coalesce(sum(amount + payout_amount) filter (where status = 'won'), 0))::text as paid,
+      sql`select (coalesce(sum(payout_amount) filter (where status = 'won'), 0))::text as paid,
                  count(*) filter (where status = 'pending')::int as pending
           from bets where market_id = ${market.id}`,
       z.object({ paid: z.string(), pending: z.number() }),

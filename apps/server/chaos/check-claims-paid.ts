@@ -34,12 +34,8 @@ export function checkClaimsPaid(context: InvariantContext): void {
       );
     }
     if (owed !== undefined && bet.status !== 'claimed' && bet.status !== 'pending') {
-      const stored =
-        bet.status === 'won'
-          ? bet.amount + (bet.payout_amount ?? 0n)
-          : bet.status === 'refunded'
-            ? bet.amount
-            : 0n;
+      // payout_amount is the full return: stake + profit, the stake, or 0 (decision 002).
+      const stored = bet.payout_amount ?? 0n;
       check(
         stored === owed,
         2,

@@ -9,7 +9,7 @@ import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // GET /api/users/:address/history and /summary over bets settled by the real settlement code
-// (market: profit in payout_amount; round: full return in payout_amount), checked to the wei.
+// (payout_amount the full return in both tables, decision 002), checked to the wei.
 
 const USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const user = USER.toLowerCase();

@@ -147,10 +147,10 @@ describe('claimable winnings', () => {
       status: 'settled',
       bets: Array.from({ length: many }, () => ({ ...stake, prediction: 'YES' as const, user })),
     });
-    // Each bet won a profit of 0.001 BNB: claimable = stake + profit.
+    // Each bet won a profit of 0.001 BNB: claimable = payout_amount = stake + profit.
     await t.db
       .update(bets)
-      .set({ status: 'won', payoutAmount: 1_000_000_000_000_000n })
+      .set({ status: 'won', payoutAmount: stake.amountWei + 1_000_000_000_000_000n })
       .where(eq(bets.marketId, marketId));
     const response = await get(`/api/users/${user}/claimable`);
     expect(response.statusCode).toBe(200);

@@ -386,9 +386,10 @@ describe('payout maths in SQL', () => {
       const rows = await t.db.select().from(bets).where(eq(bets.marketId, marketId));
       for (const row of rows) {
         const payout = expected.payouts.find((each) => each.id === row.id);
-        if (expected.refund) expect([row.status, row.payoutAmount]).toEqual(['refunded', null]);
-        else if (payout) expect([row.status, row.payoutAmount]).toEqual(['won', payout.profitWei]);
-        else expect([row.status, row.payoutAmount]).toEqual(['lost', null]);
+        // payout_amount is the full return (decision 002): the stake back, stake + profit, or 0.
+        if (expected.refund) expect([row.status, row.payoutAmount]).toEqual(['refunded', row.amount]);
+        else if (payout) expect([row.status, row.payoutAmount]).toEqual(['won', payout.returnWei]);
+        else expect([row.status, row.payoutAmount]).toEqual(['lost', 0n]);
       }
     }
   });

@@ -348,10 +348,11 @@ describe('A flagged verdict', () => {
       feeBps: FEE_BPS,
     });
     const rows = await betRows(betIds);
+    // payout_amount is the full return, stake included (decision 002).
     expect(rows.map((bet) => [bet.status, bet.payoutAmount])).toEqual([
-      ['lost', null],
-      ['won', payouts.find((payout) => payout.id === betIds[1])?.profitWei],
-      ['won', payouts.find((payout) => payout.id === betIds[2])?.profitWei],
+      ['lost', 0n],
+      ['won', payouts.find((payout) => payout.id === betIds[1])?.returnWei],
+      ['won', payouts.find((payout) => payout.id === betIds[2])?.returnWei],
     ]);
     expect((await claimable(noBettor.address)).markets.count).toBe(1);
   });

@@ -67,7 +67,7 @@ export function marketWinReturnWei(
 
 /**
  * DESIGN "Markets": winners get their stake back plus a pro-rata share of the losing pool after the
- * fee (`payout_amount` holds that profit). A void market, or one with no bet on the winning side,
+ * fee (`bets.payout_amount` stores that full return). A void market, or one with no bet on the winning side,
  * refunds every stake and charges no fee.
  */
 export function computeMarketPayouts<Id = string | number>(input: {

@@ -272,7 +272,12 @@ export const bets = pgTable(
     amount: wei('amount').notNull(),
     /** Spec §7: twice the stake, kept as the record value. */
     potentialPayout: wei('potential_payout').notNull(),
-    /** Profit on a win (spec payout_amount); claimable = payout_amount + amount. */
+    /**
+     * What the bet returns once its market settles, stake included: stake + profit on a win, the
+     * stake on a refund, 0 on a loss; null while pending. Claimable = payout_amount, as in
+     * oracle_bets (decision 002; migration 0007 converted the profit stored before). The API's
+     * payoutWei is still the profit: the serializer subtracts the stake.
+     */
     payoutAmount: wei('payout_amount'),
     status: text('status').notNull().default('pending'),
     isCreator: boolean('is_creator').notNull().default(false),
@@ -346,7 +351,10 @@ export const oracleBets = pgTable(
     userAddress: text('user_address').notNull(),
     position: text('position').notNull(),
     amount: wei('amount').notNull(),
-    /** Everything the bet returns once the round ends (winnings incl. stake, or the refund). */
+    /**
+     * What the bet returns once its round ends, stake included: the winnings with the stake, the
+     * stake on a refund, 0 on a loss; null while the round runs. Same meaning as bets.payout_amount.
+     */
     payoutAmount: wei('payout_amount'),
     claimed: boolean('claimed').notNull().default(false),
     paymentId: integer('payment_id')

@@ -11,12 +11,11 @@ import type { DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
 
 // A wallet's bets in both games as one list, and its P&L, in SQL (issue 11; decision 012).
-// The two tables store payout_amount differently, and this is the one place that reconciles them:
-//   bets.payout_amount         = PROFIT of a won bet (null when lost or refunded), decision 002
-//   oracle_bets.payout_amount  = the FULL RETURN (stake included; 0 when lost, the stake when refunded)
-// Each branch below turns its table into the same columns: result, payout (full return), net.
-// A market bet's status 'claimed' forgets won vs refunded: a won bet keeps its profit (not null),
-// a refund has none.
+// Both tables store payout_amount as the full return (stake included; 0 when lost, the stake when
+// refunded; null until settled; decision 002), so both branches read it the same way: a bet won
+// when it was on the side that happened (a market with a bet on the winning side refunds nobody),
+// lost when it returns nothing, and was refunded otherwise. A market bet's status 'claimed' forgets
+// won vs refunded; the side and the result do not.
 
 /** Markets: one row per bet with its derived result, full return and net. `address` lower-case. */
 function marketBranch(address: string): SQL {
@@ -24,10 +23,8 @@ function marketBranch(address: string): SQL {
     select 'markets' as game, 0 as game_key, b.id as bet_id, m.id as market_id, m.title as title,
            null::bigint as epoch, b.prediction as side, b.amount as stake, b.tx_hash as tx_hash,
            b.created_at as placed_at, x.result,
-           case x.result when 'won' then b.amount + b.payout_amount when 'lost' then 0
-                         when 'refunded' then b.amount end as payout,
-           case x.result when 'won' then b.payout_amount when 'lost' then -b.amount
-                         when 'refunded' then 0 end as net,
+           case when x.result <> 'pending' then b.payout_amount end as payout,
+           case when x.result <> 'pending' then b.payout_amount - b.amount end as net,
            case when b.status = 'claimed' then 'claimed'
                 when b.payout_id is not null then 'paying'
                 when b.status in ('won', 'refunded') and m.status = 'settled' then 'claimable'
@@ -36,10 +33,10 @@ function marketBranch(address: string): SQL {
     from bets b
     join markets m on m.id = b.market_id
     cross join lateral (select case
-        when b.status = 'won' or (b.status = 'claimed' and b.payout_amount is not null) then 'won'
-        when b.status = 'lost' then 'lost'
-        when b.status = 'refunded' or b.status = 'claimed' then 'refunded'
-        else 'pending' end as result) x
+        when b.payout_amount is null then 'pending'
+        when b.prediction = m.result then 'won'
+        when b.payout_amount = 0 then 'lost'
+        else 'refunded' end as result) x
     where b.user_address = ${address}`;
 }
 

@@ -3,7 +3,8 @@ import type { DbOrTx } from '../db/client.ts';
 
 // Leaderboard aggregates (spec §7): kept current as bets are placed and settled, in the same
 // transaction, so GET /api/leaderboard is one indexed read. Winnings are profit: what a winning
-// bet returned beyond its stake. Refunds count as neither won nor settled.
+// bet returned beyond its stake (payout_amount − amount in both bet tables). Refunds count as
+// neither won nor settled.
 
 export async function recordBetPlaced(tx: DbOrTx, address: string): Promise<void> {
   await tx.execute(sql`
@@ -16,7 +17,7 @@ export async function recordMarketSettlement(tx: DbOrTx, marketId: number): Prom
   await tx.execute(sql`
     insert into user_stats (address, total_winnings, won_bets, settled_bets)
     select user_address,
-           coalesce(sum(payout_amount) filter (where status = 'won'), 0),
+           coalesce(sum(payout_amount - amount) filter (where status = 'won'), 0),
            count(*) filter (where status = 'won'),
            count(*) filter (where status in ('won', 'lost'))
     from bets where market_id = ${marketId}

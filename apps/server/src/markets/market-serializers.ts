@@ -48,7 +48,17 @@ export function toMarketDto(row: MarketRow): Market {
   };
 }
 
-export function toBetDto(row: BetRow): Bet {
+/**
+ * The API's payoutWei of a market bet is the profit of a win (null otherwise), as it always was;
+ * the table stores the full return (decision 002). A bet on the market's result won: a market with
+ * a bet on the winning side refunds nobody, and that holds after the bet is claimed too.
+ */
+function profitWei(row: BetRow, market: Pick<MarketRow, 'result'>): bigint | null {
+  if (row.payoutAmount === null || row.prediction !== market.result) return null;
+  return row.payoutAmount - row.amount;
+}
+
+export function toBetDto(row: BetRow, market: Pick<MarketRow, 'result'>): Bet {
   return {
     id: row.id,
     marketId: row.marketId,
@@ -56,7 +66,7 @@ export function toBetDto(row: BetRow): Bet {
     prediction: PredictionSchema.parse(row.prediction),
     amountWei: row.amount.toString(),
     potentialPayoutWei: row.potentialPayout.toString(),
-    payoutWei: row.payoutAmount?.toString() ?? null,
+    payoutWei: profitWei(row, market)?.toString() ?? null,
     status: BetStatusSchema.parse(row.status),
     isCreator: row.isCreator,
     txHash: row.txHash,
@@ -67,7 +77,7 @@ export function toBetDto(row: BetRow): Bet {
 /** A bet with the market fields My Bets shows (spec §7: title, status, result, category, deadline). */
 export function toUserBetDto(bet: BetRow, market: MarketRow): UserBet {
   return {
-    ...toBetDto(bet),
+    ...toBetDto(bet, market),
     market: {
       title: market.title,
       status: MarketStatusSchema.parse(market.status),

@@ -68,7 +68,7 @@ export function createMarketsService(deps: MarketsServiceDeps) {
       const timeline = await listResolutionEvents(db, id);
       return {
         market: toMarketDto(market),
-        bets: bets.map(toBetDto),
+        bets: bets.map((bet) => toBetDto(bet, market)),
         timeline: timeline.map(toResolutionEventDto),
       };
     },

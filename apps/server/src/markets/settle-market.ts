@@ -10,8 +10,9 @@ import { lockMarket } from './markets-repository.ts';
 import { recordResolutionEvent } from './resolution-events.ts';
 
 // DESIGN "Markets", payout: parimutuel, fee on the losing pool, integer wei rounding down, dust to
-// the vault; payout_amount holds the profit. Done in bulk SQL, one UPDATE per side, so a market
-// with 100k bets settles in seconds. The maths is core's computeMarketPayouts, term for term:
+// the vault. payout_amount holds what the bet returns, stake included (decision 002, issue 13): a
+// win stake + profit, a refund the stake, a loss 0. Done in bulk SQL, one UPDATE per side, so a
+// market with 100k bets settles in seconds. The maths is core's computeMarketPayouts, term for term:
 //   fee          = floor(losing × feeBps / 10000)      (bpsOf, in TypeScript, on two totals)
 //   profit(bet)  = floor(stake × (losing − fee) / winning)   (div(), exact NUMERIC, in SQL)
 // div() truncates, which is floor for these non-negative numbers; `/` on NUMERIC would round.
@@ -82,7 +83,7 @@ export async function settleMarket(
     // Void, or nobody on the winning side: every stake goes back, no fee (the claims module pays).
     const refundedBets = await execute(
       tx,
-      sql`update bets set status = 'refunded', payout_amount = null
+      sql`update bets set status = 'refunded', payout_amount = amount
           where market_id = ${marketId} and status = 'pending'`,
     );
     summary = {
@@ -102,12 +103,12 @@ export async function settleMarket(
     const winning = sql`${winningWei.toString()}::numeric`;
     const winningBets = await execute(
       tx,
-      sql`update bets set status = 'won', payout_amount = div(amount * ${distributable}, ${winning})
+      sql`update bets set status = 'won', payout_amount = amount + div(amount * ${distributable}, ${winning})
           where market_id = ${marketId} and status = 'pending' and prediction = ${outcome}`,
     );
     const losingBets = await execute(
       tx,
-      sql`update bets set status = 'lost', payout_amount = null
+      sql`update bets set status = 'lost', payout_amount = 0
           where market_id = ${marketId} and status = 'pending' and prediction <> ${outcome}`,
     );
     summary = {

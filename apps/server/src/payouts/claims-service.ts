@@ -7,6 +7,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
 import { payouts } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
+import { listClaimable, sumPayouts } from './claimable-repository.ts';
 import { linkPayoutBets } from './link-payout-bets.ts';
 import { type PayoutProcessorDeps, type PayoutRow, settlePayout } from './payout-processor.ts';
 
@@ -36,32 +37,14 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
     const inFlight = await findOpenClaim(tx, address);
     if (inFlight) return { payout: inFlight, betsCount: await countPaidBets(tx, inFlight.id), reused: true };
 
-    const marketBets =
-      body.scope === 'oracle'
-        ? []
-        : await queryRows(
-            tx,
-            sql`select b.id, b.amount, b.payout_amount, b.status from bets b join markets m on m.id = b.market_id
-                where b.user_address = ${address} and b.payout_id is null and m.status = 'settled'
-                  and b.status in ('won', 'refunded') ${body.betId ? sql`and b.id = ${body.betId}` : sql``}
-                for update of b`,
-            ClaimableMarketBetSchema,
-          );
-    const roundBets =
-      body.scope === 'markets' || body.betId
-        ? []
-        : await queryRows(
-            tx,
-            sql`select id, payout_amount from oracle_bets
-                where user_address = ${address} and payout_id is null and claimed = false and payout_amount > 0
-                for update`,
-            ClaimableRoundBetSchema,
-          );
-    const total =
-      marketBets.reduce(
-        (sum, bet) => sum + bet.amount + (bet.status === 'won' ? (bet.payout_amount ?? 0n) : 0n),
-        0n,
-      ) + roundBets.reduce((sum, bet) => sum + bet.payout_amount, 0n);
+    const claimable = await listClaimable(tx, address, {
+      games: body.scope,
+      betId: body.betId,
+      lock: true,
+    });
+    const marketBets = claimable.markets.map(({ bet }) => bet);
+    const roundBets = claimable.oracle.map(({ bet }) => bet);
+    const total = sumPayouts(marketBets) + sumPayouts(roundBets);
     if (total === 0n) return null;
 
     const [payout] = await tx
@@ -129,14 +112,6 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
 }
 
 const QUEUED_MESSAGE = 'Failed to claim winnings: the payout is queued and will be retried.';
-
-const ClaimableMarketBetSchema = z.object({
-  id: z.number(),
-  amount: z.coerce.bigint(),
-  payout_amount: z.coerce.bigint().nullable(),
-  status: z.enum(['won', 'refunded']),
-});
-const ClaimableRoundBetSchema = z.object({ id: z.number(), payout_amount: z.coerce.bigint() });
 
 async function findOpenClaim(tx: DbOrTx, address: string): Promise<PayoutRow | undefined> {
   const [open] = await tx

@@ -1,10 +1,11 @@
 import { payoutReissueTypedData } from '@pm/core/vault-transfers';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { type Hex, isAddress, type PublicClient } from 'viem';
 import { z } from 'zod';
 import type { Db, Tx } from '../db/client.ts';
-import { bets, oracleBets, payments, payouts } from '../db/schema.ts';
+import { bets, markets, oracleBets, payments, payouts } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
+import { claimableMarketBet, claimableRoundBet, sumPayouts } from './claimable-repository.ts';
 import { linkPayoutBets } from './link-payout-bets.ts';
 import type { PayoutRow } from './payout-processor.ts';
 
@@ -51,11 +52,8 @@ export async function reissuePayout(
   return deps.db.transaction(async (tx) => {
     const items = await lockUnpaid(tx, released);
     const total =
-      items.bets.reduce(
-        (sum, bet) => sum + bet.amount + (bet.status === 'won' ? (bet.payoutAmount ?? 0n) : 0n),
-        0n,
-      ) +
-      items.oracleBets.reduce((sum, bet) => sum + (bet.payoutAmount ?? 0n), 0n) +
+      sumPayouts(items.bets) +
+      sumPayouts(items.oracleBets) +
       items.payments.reduce((sum, payment) => sum + payment.amount, 0n);
     if (total <= 0n) throw new AppError('BAD_REQUEST', `Nothing of payout #${failed.id} is left to pay.`);
     const [payout] = await tx
@@ -95,27 +93,18 @@ export async function reissuePayout(
  */
 async function lockUnpaid(tx: Tx, released: z.infer<typeof ReleasedSchema>) {
   const none = [-1];
+  // The same rule as a claim (claimable-repository.ts), by id: the owner is another address now.
   const marketBets = await tx
-    .select()
+    .select({ bet: bets })
     .from(bets)
-    .where(
-      and(
-        inArray(bets.id, released.bets.length ? released.bets : none),
-        isNull(bets.payoutId),
-        inArray(bets.status, ['won', 'refunded']),
-      ),
-    )
-    .for('update');
+    .innerJoin(markets, eq(markets.id, bets.marketId))
+    .where(and(inArray(bets.id, released.bets.length ? released.bets : none), claimableMarketBet))
+    .for('update', { of: bets });
   const roundBets = await tx
     .select()
     .from(oracleBets)
     .where(
-      and(
-        inArray(oracleBets.id, released.oracleBets.length ? released.oracleBets : none),
-        isNull(oracleBets.payoutId),
-        eq(oracleBets.claimed, false),
-        sql`${oracleBets.payoutAmount} > 0`,
-      ),
+      and(inArray(oracleBets.id, released.oracleBets.length ? released.oracleBets : none), claimableRoundBet),
     )
     .for('update');
   const refunds = await tx
@@ -129,7 +118,7 @@ async function lockUnpaid(tx: Tx, released: z.infer<typeof ReleasedSchema>) {
       ),
     )
     .for('update');
-  return { bets: marketBets, oracleBets: roundBets, payments: refunds };
+  return { bets: marketBets.map(({ bet }) => bet), oracleBets: roundBets, payments: refunds };
 }
 
 function newAddressChecked(address: string): `0x${string}` {

@@ -39,8 +39,23 @@ type BetFixture = {
   prediction: 'YES' | 'NO';
   amount: bigint;
   status: 'pending' | 'won' | 'lost' | 'refunded';
+  /** A win's profit; stored with the stake as payout_amount, the full return (decision 002). */
   profit?: bigint;
 };
+
+/** payout_amount as settlement writes it: stake + profit, the stake, 0, or null while pending. */
+function storedPayout(bet: BetFixture): bigint | null {
+  switch (bet.status) {
+    case 'won':
+      return bet.amount + (bet.profit ?? 0n);
+    case 'refunded':
+      return bet.amount;
+    case 'lost':
+      return 0n;
+    case 'pending':
+      return null;
+  }
+}
 
 export async function insertSettledMarket(
   db: Db,
@@ -76,7 +91,7 @@ export async function insertSettledMarket(
         prediction: bet.prediction,
         amount: bet.amount,
         potentialPayout: bet.amount * 2n,
-        payoutAmount: bet.profit ?? null,
+        payoutAmount: storedPayout(bet),
         status: bet.status,
         paymentId: payment.id,
         txHash: payment.txHash,

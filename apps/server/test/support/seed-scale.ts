@@ -89,7 +89,7 @@ async function seed(client: pg.PoolClient, sizes: ScaleSizes): Promise<SeededSca
     insert into bets (id, market_id, user_address, prediction, amount, potential_payout, payout_amount, status,
                       payment_id, tx_hash, created_at)
     select s.i, s.market_id, ${addressSql(`1 + (s.i::bigint * 7919) % ${A}`)}, s.prediction, s.amount, s.amount * 2,
-           case when m.result = s.prediction then s.amount end,
+           case when m.result is null then null when m.result = s.prediction then s.amount * 2 else 0 end,
            case when m.result is null then 'pending'
                 when m.result <> s.prediction then 'lost'
                 when s.i % 10 = 1 then 'won' else 'claimed' end,

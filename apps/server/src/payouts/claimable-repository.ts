@@ -1,0 +1,111 @@
+import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import { bets, markets, oracleBets, oracleRounds } from '../db/schema.ts';
+
+// What can be claimed, written once (issue 13): the GET claimable read, the claim transaction and
+// the re-issue of a failed payout all go through this file. A market bet is claimable once its
+// market is settled and it won or was refunded; a round bet once its round gave it a payout.
+// Neither may be in a payout. Either pays its payout_amount, the full return in both tables
+// (decision 002).
+// The status and amount conditions are SQL literals, not parameters: they must match the partial
+// indexes' predicates (bets_claimable_idx, oracle_bets_claimable_idx) for the planner to use them.
+
+export type ClaimableGames = 'markets' | 'oracle' | 'all';
+
+export type ListClaimableOptions = {
+  /** Which game's bets; default both. */
+  games?: ClaimableGames;
+  /** Only this market bet (a claim of one bet); round bets are then left out. */
+  betId?: number;
+  /** At most this many of each game, newest first; default all. */
+  limit?: number;
+  /** Lock the bets (`FOR UPDATE`) for the caller's transaction, so no other claim takes them. */
+  lock?: boolean;
+};
+
+/** A market bet that may go into a payout (the query joins its market). */
+export const claimableMarketBet = and(
+  isNull(bets.payoutId),
+  eq(markets.status, 'settled'),
+  sql`${bets.status} in ('won', 'refunded')`,
+);
+
+/** A round bet that may go into a payout. */
+export const claimableRoundBet = and(
+  isNull(oracleBets.payoutId),
+  eq(oracleBets.claimed, false),
+  sql`${oracleBets.payoutAmount} > 0`,
+);
+
+function claimableMarketBetOf(address: string): SQL | undefined {
+  return and(eq(bets.userAddress, address), claimableMarketBet);
+}
+
+function claimableRoundBetOf(address: string): SQL | undefined {
+  return and(eq(oracleBets.userAddress, address), claimableRoundBet);
+}
+
+/** The claimable bets of one address (`address` lower-case), newest first. */
+export async function listClaimable(db: DbOrTx, address: string, options: ListClaimableOptions = {}) {
+  const games = options.games ?? 'all';
+  const withMarkets = games !== 'oracle';
+  const withRounds = games !== 'markets' && options.betId === undefined;
+
+  let marketQuery = db
+    .select({ bet: bets, market: markets })
+    .from(bets)
+    .innerJoin(markets, eq(markets.id, bets.marketId))
+    .where(
+      and(
+        claimableMarketBetOf(address),
+        options.betId === undefined ? undefined : eq(bets.id, options.betId),
+      ),
+    )
+    .orderBy(desc(bets.createdAt))
+    .$dynamic();
+  if (options.limit !== undefined) marketQuery = marketQuery.limit(options.limit);
+  if (options.lock) marketQuery = marketQuery.for('update', { of: bets });
+
+  let roundQuery = db
+    .select({ bet: oracleBets, result: oracleRounds.result })
+    .from(oracleBets)
+    .innerJoin(oracleRounds, eq(oracleRounds.epoch, oracleBets.epoch))
+    .where(claimableRoundBetOf(address))
+    .orderBy(desc(oracleBets.createdAt))
+    .$dynamic();
+  if (options.limit !== undefined) roundQuery = roundQuery.limit(options.limit);
+  if (options.lock) roundQuery = roundQuery.for('update', { of: oracleBets });
+
+  return {
+    markets: withMarkets ? await marketQuery : [],
+    oracle: withRounds ? await roundQuery : [],
+  };
+}
+
+/** What every claimable bet of one address comes to, per game, listed or not (lists are capped). */
+export async function sumClaimable(db: DbOrTx, address: string) {
+  const [marketTotals] = await db
+    .select({
+      wei: sql`coalesce(sum(${bets.payoutAmount}), 0)`.mapWith(BigInt),
+      count: count(),
+    })
+    .from(bets)
+    .innerJoin(markets, eq(markets.id, bets.marketId))
+    .where(claimableMarketBetOf(address));
+  const [roundTotals] = await db
+    .select({
+      wei: sql`coalesce(sum(${oracleBets.payoutAmount}), 0)`.mapWith(BigInt),
+      count: count(),
+    })
+    .from(oracleBets)
+    .where(claimableRoundBetOf(address));
+  return {
+    markets: { wei: marketTotals?.wei ?? 0n, count: marketTotals?.count ?? 0 },
+    oracle: { wei: roundTotals?.wei ?? 0n, count: roundTotals?.count ?? 0 },
+  };
+}
+
+/** What a set of claimable bets pays: each its payout_amount (stake included, both games). */
+export function sumPayouts(rows: ReadonlyArray<{ payoutAmount: bigint | null }>): bigint {
+  return rows.reduce((sum, row) => sum + (row.payoutAmount ?? 0n), 0n);
+}
