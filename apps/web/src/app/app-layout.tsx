@@ -2,8 +2,6 @@ import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { CircleAlert } from 'lucide';
 import { type ReactNode, Suspense } from 'react';
 import { appConfigQueryOptions } from '../api/get-app-config.ts';
-import { WalletButton } from '../features/wallet/components/wallet-button.tsx';
-import { WalletProvider } from '../features/wallet/components/wallet-provider.tsx';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { apiErrorMessage } from '../lib/error-message.ts';
 import { createQueryClient } from '../lib/query-client.ts';
@@ -14,6 +12,8 @@ import { Skeleton } from '../ui/skeleton.tsx';
 import { StatusMessage } from '../ui/status-message.tsx';
 import { Toaster } from '../ui/toaster.tsx';
 import { TopBar } from '../ui/top-bar.tsx';
+import { WalletButton } from '../wallet/components/wallet-button.tsx';
+import { WalletProvider } from '../wallet/components/wallet-provider.tsx';
 
 // One client for the page's life: the layout unmounts on the landing page, the cache stays.
 const queryClient = createQueryClient();

@@ -11,7 +11,7 @@ import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
-import { walletErrorMessage } from '../../wallet/utils/wallet-error-message.ts';
+import { walletErrorMessage } from '../../../wallet/utils/wallet-error-message.ts';
 import { flagMarket } from '../api/flag-market.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 

@@ -12,7 +12,7 @@ import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
-import { walletErrorMessage } from '../../wallet/utils/wallet-error-message.ts';
+import { walletErrorMessage } from '../../../wallet/utils/wallet-error-message.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 import { type MarketOperatorDecision, runMarketOperatorAction } from '../api/market-operator-action.ts';
 

@@ -10,7 +10,7 @@ import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
-import { walletErrorMessage } from '../../wallet/utils/wallet-error-message.ts';
+import { walletErrorMessage } from '../../../wallet/utils/wallet-error-message.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
 import { runOperatorAction } from '../api/operator-action.ts';
 
