@@ -3,5 +3,10 @@ import { defineProject } from 'vitest/config';
 
 export default defineProject({
   plugins: [react()],
-  test: { name: 'web', environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
+  test: {
+    name: 'web',
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['./vitest.setup.ts'],
+  },
 });

@@ -221,7 +221,13 @@ describe('reconciliation never skips (F3) and never stops (F21)', () => {
     // The server's own job records it.
     await t.advanceTime(11);
     await reconcile();
-    expect(await m.paymentRow(second)).toBeDefined();
+    expect(await m.paymentRow(second)).toMatchObject({
+      purpose: 'oracle_bet',
+      amount: parseEther('0.01'),
+      // No round 1 was started here, so recording it means owing it back.
+      status: 'refund_due',
+      refundReason: 'ROUND_NOT_FOUND',
+    });
   });
 
   test('vault top-ups by an operator and transfers from the vault itself are never refunded', async () => {

@@ -78,14 +78,14 @@ describe('LeaderboardTable', () => {
   test('An empty leaderboard invites the user to be the first', async () => {
     answer = { status: 200, body: { entries: [] } };
     renderTable();
-    expect(await screen.findByText('No winners yet. Be the first!')).toBeDefined();
+    expect(await screen.findByText('No winners yet. Be the first!')).toBeVisible();
   });
 
   test('A failing API shows that the leaderboard could not be loaded, in the active language', async () => {
     answer = { status: 500, body: { error: { code: 'INTERNAL', message: 'boom' } } };
     renderTable('zh');
     expect((await screen.findByRole('alert')).textContent).toContain('排行榜加载失败');
-    expect(screen.getByRole('button', { name: '重试' })).toBeDefined();
+    expect(screen.getByRole('button', { name: '重试' })).toBeVisible();
   });
 
   test('An answer that breaks the contract is an error, not a broken table', async () => {

@@ -1,7 +1,6 @@
 import { type FlagMarketResponse, FlagMarketResponseSchema, flagTypedData } from '@pm/core/contract/review';
 import { apiPost } from '../../../lib/api-client.ts';
-
-export type FlagTypedData = ReturnType<typeof flagTypedData>;
+import type { TypedDataSigner } from '../../../wallet/hooks/use-signed-action.ts';
 
 /** How long the signature of a flag stays valid: well inside the server's 15-minute limit. */
 const FLAG_SIGNATURE_TTL_S = 10 * 60;
@@ -11,21 +10,17 @@ const FLAG_SIGNATURE_TTL_S = 10 * 60;
  * data of the market, the reason and an expiry on the deployment's chain; the server checks the
  * signer bet on the market. The expiry is counted from the server's clock (`nowS`).
  */
-export async function flagMarket(input: {
-  marketId: number;
-  reason: string;
-  chainId: number;
-  address: string;
-  nowS: number;
-  signTypedData: (typed: FlagTypedData) => Promise<string>;
-}): Promise<FlagMarketResponse> {
+export async function flagMarket(
+  signer: TypedDataSigner,
+  input: { marketId: number; reason: string; nowS: number },
+): Promise<FlagMarketResponse> {
   const expiry = Math.floor(input.nowS) + FLAG_SIGNATURE_TTL_S;
-  const signature = await input.signTypedData(
-    flagTypedData({ chainId: input.chainId, marketId: input.marketId, reason: input.reason, expiry }),
+  const signature = await signer.signTypedData(
+    flagTypedData({ chainId: signer.chainId, marketId: input.marketId, reason: input.reason, expiry }),
   );
   return apiPost(
     `/api/markets/${input.marketId}/flags`,
-    { address: input.address, reason: input.reason, expiry, signature },
+    { address: signer.address, reason: input.reason, expiry, signature },
     FlagMarketResponseSchema,
   );
 }

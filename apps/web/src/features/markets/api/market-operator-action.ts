@@ -1,6 +1,7 @@
 import { type MarketOperatorResponse, MarketOperatorResponseSchema } from '@pm/core/contract/operator';
-import { type OperatorTypedData, signOperatorAction } from '../../../api/sign-operator-action.ts';
+import { signOperatorAction } from '../../../api/sign-operator-action.ts';
 import { apiPost } from '../../../lib/api-client.ts';
+import type { TypedDataSigner } from '../../../wallet/hooks/use-signed-action.ts';
 
 export type MarketOperatorDecision = { kind: 'resolve'; result: 'YES' | 'NO' } | { kind: 'void' };
 
@@ -8,24 +9,17 @@ export type MarketOperatorDecision = { kind: 'resolve'; result: 'YES' | 'NO' } |
  * Resolve a market YES/NO or void it, signed by the operator's wallet (EIP-712, docs/decisions/007):
  * the signature covers the market, the result and the reason, so none of them can be changed after.
  */
-export async function runMarketOperatorAction(input: {
-  marketId: number;
-  decision: MarketOperatorDecision;
-  reason: string;
-  chainId: number;
-  address: string;
-  signTypedData: (typed: OperatorTypedData) => Promise<string>;
-}): Promise<MarketOperatorResponse> {
+export async function runMarketOperatorAction(
+  signer: TypedDataSigner,
+  input: { marketId: number; decision: MarketOperatorDecision; reason: string },
+): Promise<MarketOperatorResponse> {
   const { marketId, decision, reason } = input;
-  const signed = await signOperatorAction({
-    request:
-      decision.kind === 'resolve'
-        ? { action: 'market.resolve', marketId, result: decision.result, reason }
-        : { action: 'market.void', marketId, result: 'VOID', reason },
-    chainId: input.chainId,
-    address: input.address,
-    signTypedData: input.signTypedData,
-  });
+  const signed = await signOperatorAction(
+    signer,
+    decision.kind === 'resolve'
+      ? { action: 'market.resolve', marketId, result: decision.result, reason }
+      : { action: 'market.void', marketId, result: 'VOID', reason },
+  );
   const body =
     decision.kind === 'resolve' ? { ...signed, result: decision.result, reason } : { ...signed, reason };
   return apiPost(`/api/markets/${marketId}/admin/${decision.kind}`, body, MarketOperatorResponseSchema);

@@ -8,7 +8,7 @@ import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
-import { useWallet } from '../../wallet/hooks/use-wallet.ts';
+import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
 import { claimWinnings } from '../api/claim-winnings.ts';
 import { useClaimable } from '../api/get-claimable.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';

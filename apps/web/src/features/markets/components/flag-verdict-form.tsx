@@ -1,18 +1,12 @@
 import { FLAG_REASON_MAX } from '@pm/core/contract/review';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Flag } from 'lucide';
 import { type FormEvent, useId, useState } from 'react';
-import { getAddress } from 'viem';
-import { useSignTypedData } from 'wagmi';
-import { useAppConfig } from '../../../api/get-app-config.ts';
 import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { ApiError } from '../../../lib/api-client.ts';
-import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
-import { walletErrorMessage } from '../../wallet/utils/wallet-error-message.ts';
+import { useSignedAction } from '../../../wallet/hooks/use-signed-action.ts';
 import { flagMarket } from '../api/flag-market.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 
@@ -32,31 +26,16 @@ export function FlagVerdictForm({
   useNamespace('review');
   const { t } = useTranslation();
   const id = useId();
-  const queryClient = useQueryClient();
-  const { data: config } = useAppConfig();
-  const signTypedData = useSignTypedData();
   const [reason, setReason] = useState('');
-  const flag = useMutation({
-    mutationFn: () =>
-      flagMarket({
-        marketId,
-        reason,
-        chainId: config.chainId,
-        address,
-        nowS: nowMs / 1000,
-        signTypedData: (typed) => signTypedData.mutateAsync({ account: getAddress(address), ...typed }),
-      }),
+  const flag = useSignedAction({
+    address,
+    action: (signer) => flagMarket(signer, { marketId, reason, nowS: nowMs / 1000 }),
     onSuccess: () => {
       toast.success(t('review.flag.sent'));
       setReason('');
     },
-    onError: (error) =>
-      toast.error(
-        error instanceof ApiError
-          ? apiErrorMessage(t, error, t('review.flag.failed'))
-          : (walletErrorMessage(error) ?? t('review.flag.failed')),
-      ),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY }),
+    failedMessage: t('review.flag.failed'),
+    invalidates: MARKETS_QUERY_KEY,
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

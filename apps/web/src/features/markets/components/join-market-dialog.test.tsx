@@ -17,8 +17,8 @@ describe('JoinMarketDialog', () => {
     await renderWithApp(<JoinMarketDialog market={market} onClose={() => {}} />, { connectedAs: OPERATOR });
     const dialog = await screen.findByRole('dialog');
     const criteria = within(dialog).getByRole('region', { name: 'What decides this market' });
-    expect(within(criteria).getByText('Will BNB/USD trade above $1 at the deadline?')).toBeDefined();
-    expect(within(criteria).getByText('Resolve YES only if BNB/USD exceeds $1,000,000.')).toBeDefined();
+    expect(within(criteria).getByText('Will BNB/USD trade above $1 at the deadline?')).toBeVisible();
+    expect(within(criteria).getByText('Resolve YES only if BNB/USD exceeds $1,000,000.')).toBeVisible();
     // Shown above the choice and the amount, so it is read before the button that pays.
     const pay = within(dialog).getByRole('button', { name: 'Join Bet' });
     expect(criteria.compareDocumentPosition(pay) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
@@ -27,6 +27,6 @@ describe('JoinMarketDialog', () => {
   test('Without instructions it says the description alone decides, in Chinese too', async () => {
     await renderWithApp(<JoinMarketDialog market={testMarket()} onClose={() => {}} />, { language: 'zh' });
     const criteria = await screen.findByRole('region', { name: '本市场如何裁定' });
-    expect(within(criteria).getByText('无：仅依据描述裁定。')).toBeDefined();
+    expect(within(criteria).getByText('无：仅依据描述裁定。')).toBeVisible();
   });
 });

@@ -5,7 +5,7 @@ import { useTranslation } from '../../../i18n/use-translation.ts';
 import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
 import { LoadingOverlay } from '../../../ui/loading-overlay.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
-import { useWallet } from '../../wallet/hooks/use-wallet.ts';
+import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
 
 // Parts not every visitor sees load when shown: the create and join dialogs (forms, Radix Dialog,
 // the payment flow) when first opened, or when the pointer or focus reaches a button that opens

@@ -28,7 +28,7 @@ describe('MarketDetail', () => {
   test('In Chinese too', async () => {
     api.serve(testMarket({ resolutionInstructions: '以币安收盘价为准' }));
     await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
-    expect(within(await criteria('裁定说明')).getByText('以币安收盘价为准')).toBeDefined();
+    expect(within(await criteria('裁定说明')).getByText('以币安收盘价为准')).toBeVisible();
   });
 
   test('Without instructions the page says the description alone decides', async () => {
@@ -36,7 +36,7 @@ describe('MarketDetail', () => {
     await renderWithApp(<MarketDetail marketId="1" />);
     expect(
       within(await criteria('Resolution instructions')).getByText(/the description alone decides/),
-    ).toBeDefined();
+    ).toBeVisible();
   });
 
   test('The page says what the judge really does: no claim of 25+ sources, an operator when no AI', async () => {
@@ -70,9 +70,9 @@ describe('MarketDetail', () => {
       config: { operatorAddresses: [OPERATOR] },
     });
     const controls = await screen.findByRole('region', { name: 'Operator' }, WAIT);
-    expect(within(controls).getByRole('button', { name: 'Void and refund' })).toBeDefined();
+    expect(within(controls).getByRole('button', { name: 'Void and refund' })).toBeVisible();
     expect(within(controls).queryByRole('button', { name: 'Resolve YES' })).toBeNull();
-    expect(within(controls).getByText(/once betting has closed/)).toBeDefined();
+    expect(within(controls).getByText(/once betting has closed/)).toBeVisible();
     cleanup();
 
     api.serve(testMarket({ status: 'settling', deadline: '2000-01-01T00:00:00.000Z' }));
@@ -81,8 +81,8 @@ describe('MarketDetail', () => {
       config: { operatorAddresses: [OPERATOR] },
     });
     const closed = await screen.findByRole('region', { name: 'Operator' }, WAIT);
-    expect(within(closed).getByRole('button', { name: 'Resolve YES' })).toBeDefined();
-    expect(within(closed).getByRole('button', { name: 'Resolve NO' })).toBeDefined();
+    expect(within(closed).getByRole('button', { name: 'Resolve YES' })).toBeVisible();
+    expect(within(closed).getByRole('button', { name: 'Resolve NO' })).toBeVisible();
   });
 
   test('Anyone else sees no operator controls', async () => {

@@ -11,7 +11,7 @@ import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
-import { useWallet } from '../../wallet/hooks/use-wallet.ts';
+import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
 import { useMarket } from '../api/get-market.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';

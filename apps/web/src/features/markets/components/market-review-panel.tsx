@@ -7,7 +7,7 @@ import { useTranslation } from '../../../i18n/use-translation.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
-import { useWallet } from '../../wallet/hooks/use-wallet.ts';
+import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
 import { countdown } from '../utils/format.ts';
 import { FlagVerdictForm } from './lazy-parts.tsx';
 

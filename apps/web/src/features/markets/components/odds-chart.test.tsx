@@ -37,7 +37,7 @@ describe('OddsChart', () => {
     await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
     expect(
       await screen.findByRole('figure', { name: '资金池中 YES 的占比走势：2 笔下注后 YES 占 66.7%' }, WAIT),
-    ).toBeDefined();
+    ).toBeVisible();
     cleanup();
 
     api.serve(testMarket());

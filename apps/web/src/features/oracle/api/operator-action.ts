@@ -1,19 +1,15 @@
 import { type OperatorActionResponse, OperatorActionResponseSchema } from '@pm/core/contract/operator';
-import { type OperatorTypedData, signOperatorAction } from '../../../api/sign-operator-action.ts';
+import { signOperatorAction } from '../../../api/sign-operator-action.ts';
 import { apiPost } from '../../../lib/api-client.ts';
+import type { TypedDataSigner } from '../../../wallet/hooks/use-signed-action.ts';
 
 /** Start the genesis round or reset the rounds, signed by the operator's wallet (EIP-712). */
-export async function runOperatorAction(input: {
-  action: 'genesis' | 'reset';
-  chainId: number;
-  address: string;
-  signTypedData: (typed: OperatorTypedData) => Promise<string>;
-}): Promise<OperatorActionResponse> {
-  const signed = await signOperatorAction({
-    request: { action: input.action === 'genesis' ? 'oracle.genesis' : 'oracle.reset' },
-    chainId: input.chainId,
-    address: input.address,
-    signTypedData: input.signTypedData,
+export async function runOperatorAction(
+  signer: TypedDataSigner,
+  action: 'genesis' | 'reset',
+): Promise<OperatorActionResponse> {
+  const signed = await signOperatorAction(signer, {
+    action: action === 'genesis' ? 'oracle.genesis' : 'oracle.reset',
   });
-  return apiPost(`/api/oracle/admin/${input.action}`, signed, OperatorActionResponseSchema);
+  return apiPost(`/api/oracle/admin/${action}`, signed, OperatorActionResponseSchema);
 }

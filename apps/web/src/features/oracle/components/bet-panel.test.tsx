@@ -48,13 +48,13 @@ describe('BetPanel', () => {
     expect(amount.getAttribute('step')).toBe('0.01');
     expect(amount.getAttribute('min')).toBe('0.01');
     await userEvent.click(screen.getByRole('button', { name: 'DOWN' }));
-    expect(screen.getByRole('button', { name: 'Bet DOWN' })).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Bet DOWN' })).toBeVisible();
   });
 
   test('Without a wallet: "Please connect your wallet to place a bet"', async () => {
     await renderPanel({ connected: false });
     await userEvent.click(screen.getByRole('button', { name: 'Bet UP' }));
-    expect(await screen.findByText('Please connect your wallet to place a bet')).toBeDefined();
+    expect(await screen.findByText('Please connect your wallet to place a bet')).toBeVisible();
   });
 
   test('Below 0.01 BNB, or not a number: "Minimum bet is 0.01 BNB"', async () => {
@@ -63,13 +63,13 @@ describe('BetPanel', () => {
     await userEvent.clear(amount);
     await userEvent.type(amount, '0.009');
     await userEvent.click(screen.getByRole('button', { name: 'Bet UP' }));
-    expect(await screen.findByText('Minimum bet is 0.01 BNB')).toBeDefined();
+    expect(await screen.findByText('Minimum bet is 0.01 BNB')).toBeVisible();
   });
 
   test('A locked round, or a live one past its lock: "You can only bet on live rounds"', async () => {
     await renderPanel({ connected: true, round: { ...liveRound, status: 'locked', lockPrice: '600' } });
     await userEvent.click(screen.getByRole('button', { name: 'Bet UP' }));
-    expect(await screen.findByText('You can only bet on live rounds')).toBeDefined();
+    expect(await screen.findByText('You can only bet on live rounds')).toBeVisible();
     cleanup();
     // Toasts live in one store for the page: clear the first one, then expect it anew.
     act(() => {
@@ -78,6 +78,6 @@ describe('BetPanel', () => {
     await renderPanel({ connected: true, nowS: START + 300 });
     expect(screen.queryByText('You can only bet on live rounds')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Bet UP' }));
-    expect(await screen.findByText('You can only bet on live rounds')).toBeDefined();
+    expect(await screen.findByText('You can only bet on live rounds')).toBeVisible();
   });
 });

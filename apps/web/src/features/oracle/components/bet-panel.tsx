@@ -15,9 +15,9 @@ import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
-import { useAccountKind } from '../../wallet/hooks/use-account-kind.ts';
-import { useSendPayment } from '../../wallet/hooks/use-send-payment.ts';
-import { useWallet } from '../../wallet/hooks/use-wallet.ts';
+import { useAccountKind } from '../../../wallet/hooks/use-account-kind.ts';
+import { useSendPayment } from '../../../wallet/hooks/use-send-payment.ts';
+import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
 import { isFinalRefusal } from '../api/pending-oracle-bets-key.ts';
 import { estimatedReturnWei, roundTimes } from '../utils/round-view.ts';
@@ -79,7 +79,7 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
         }));
       } catch (error) {
         // The wallet's error texts load only when a payment fails (decision 006, JS budget).
-        const message = await import('../../wallet/utils/payment-error-message.ts').then(
+        const message = await import('../../../wallet/utils/payment-error-message.ts').then(
           (errors) => errors.paymentErrorMessage(t, error),
           () => t('wallet.sendFailed'),
         );

@@ -4,8 +4,7 @@ import { showClaimToast } from '../../../lib/claim-toast.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
+import { CardSection } from '../../../ui/card-section.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { useClaimOracleWinnings } from '../api/claim-winnings.ts';
 import { useClaimable } from '../api/get-claimable.ts';
@@ -30,26 +29,20 @@ export function ClaimableCard({ address }: { address: string }) {
     });
 
   return (
-    <Card className="p-4 sm:p-5">
-      <section aria-label={t('oracle.claim.title')} className="flex flex-col gap-3">
-        <h2 className="flex items-center gap-2 text-sm font-semibold text-muted">
-          <Icon node={Coins} aria-hidden="true" className="size-4 text-brand" />
-          {t('oracle.claim.title')}
-        </h2>
-        <p className="text-2xl font-bold tabular-nums" data-testid="oracle-claimable">
-          {format.bnb(totalWei)}
-        </p>
-        {totalWei > 0n ? (
-          <>
-            <p className="-mt-2 text-xs text-muted">{t('oracle.claim.rounds', { count: rounds })}</p>
-            <Button onClick={onClaim} disabled={claim.isPending} className="w-full">
-              {claim.isPending ? t('oracle.claim.claiming') : t('oracle.claim.button')}
-            </Button>
-          </>
-        ) : (
-          <p className="text-xs text-muted">{t('oracle.claim.none')}</p>
-        )}
-      </section>
-    </Card>
+    <CardSection title={t('oracle.claim.title')} icon={Coins}>
+      <p className="text-2xl font-bold tabular-nums" data-testid="oracle-claimable">
+        {format.bnb(totalWei)}
+      </p>
+      {totalWei > 0n ? (
+        <>
+          <p className="-mt-2 text-xs text-muted">{t('oracle.claim.rounds', { count: rounds })}</p>
+          <Button onClick={onClaim} disabled={claim.isPending} className="w-full">
+            {claim.isPending ? t('oracle.claim.claiming') : t('oracle.claim.button')}
+          </Button>
+        </>
+      ) : (
+        <p className="text-xs text-muted">{t('oracle.claim.none')}</p>
+      )}
+    </CardSection>
   );
 }

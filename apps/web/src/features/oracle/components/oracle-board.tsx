@@ -12,7 +12,7 @@ import { Icon } from '../../../ui/icon.tsx';
 import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
-import { useWallet } from '../../wallet/hooks/use-wallet.ts';
+import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
 import { usePrice } from '../api/get-price.ts';
 import { ROUNDS_QUERY_KEY, useRounds } from '../api/get-rounds.ts';
 import { mayHavePendingOracleBets } from '../api/pending-oracle-bets-key.ts';

@@ -62,7 +62,7 @@ describe('RoundCard', () => {
       START + 50,
     );
     expect(region.getAttribute('aria-label')).toBe('LIVE Round #2914632');
-    expect(within(region).getByText('4.0000 BNB')).toBeDefined();
+    expect(within(region).getByText('4.0000 BNB')).toBeVisible();
     expect(side(region, 'bull')).toBe('UP1.33x Payout3.0000 BNB2 bets');
     expect(side(region, 'bear')).toBe('DOWN4.00x Payout1.0000 BNB1 bet');
     expect(within(region).getByRole('timer').textContent).toBe('Betting closes in4:10');
@@ -80,8 +80,8 @@ describe('RoundCard', () => {
     });
     expect(within(region).getByRole('timer').textContent).toBe('Result in2:00');
     expect(within(region).getByText('$601.0000').className).toContain('text-yes');
-    expect(within(region).getByText('+$0.8766 since lock')).toBeDefined();
-    expect(within(region).getByText('$600.1234')).toBeDefined();
+    expect(within(region).getByText('+$0.8766 since lock')).toBeVisible();
+    expect(within(region).getByText('$600.1234')).toBeVisible();
   });
 
   test('The next round counts down to its start', () => {
@@ -122,7 +122,7 @@ describe('RoundCard', () => {
       START + 700,
     );
     expect(region.getAttribute('aria-label')).toBe('LAST Round #2914632');
-    expect(within(region).getByText('BEAR WON')).toBeDefined();
+    expect(within(region).getByText('BEAR WON')).toBeVisible();
     expect(within(region).getByText('$599.5000').className).toContain('text-no');
     expect(side(region, 'bear')).toContain('2.00x');
   });
@@ -133,12 +133,12 @@ describe('RoundCard', () => {
       round({ status: 'ended', result: 'draw', lockPrice: '600', closePrice: '600', totalUpWei: '1' }),
       0,
     );
-    expect(screen.getByText('DRAW')).toBeDefined();
-    expect(screen.getByText('Lock and close prices are equal: every stake is refunded.')).toBeDefined();
+    expect(screen.getByText('DRAW')).toBeVisible();
+    expect(screen.getByText('Lock and close prices are equal: every stake is refunded.')).toBeVisible();
     cleanup();
     show('previous', round({ status: 'ended', result: 'cancelled', cancelReason: 'close_price_missing' }), 0);
-    expect(screen.getByText('CANCELLED')).toBeDefined();
-    expect(screen.getByText('No fresh oracle price at the close. Every stake is refunded.')).toBeDefined();
+    expect(screen.getByText('CANCELLED')).toBeVisible();
+    expect(screen.getByText('No fresh oracle price at the close. Every stake is refunded.')).toBeVisible();
   });
 
   test('Everything is in Chinese when Chinese is active', () => {

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { createConfig, http, mock, WagmiProvider } from 'wagmi';
 import { connect, getConnection } from 'wagmi/actions';
 import { getBalanceQueryKey } from 'wagmi/query';
-import { TestI18n } from '../../../app/test-i18n.tsx';
-import { Toaster } from '../../../ui/toaster.tsx';
+import { TestI18n } from '../../app/test-i18n.tsx';
+import { Toaster } from '../../ui/toaster.tsx';
 import { WalletContext } from '../wallet-context.ts';
 import { WalletMenu } from './wallet-menu.tsx';
 
@@ -98,9 +98,9 @@ describe('WalletMenu', () => {
     const { user, trigger } = await renderMenu();
     await user.click(trigger);
     const menu = screen.getByRole('menu');
-    expect(within(menu).getByText('Wallet Info')).toBeDefined();
-    expect(within(menu).getByText('0x7099...79C8')).toBeDefined();
-    expect(within(menu).getByText('BNB Smart Chain Testnet')).toBeDefined();
+    expect(within(menu).getByText('Wallet Info')).toBeVisible();
+    expect(within(menu).getByText('0x7099...79C8')).toBeVisible();
+    expect(within(menu).getByText('BNB Smart Chain Testnet')).toBeVisible();
     expect(within(menu).getByTestId('wallet-balance').textContent).toBe('1.2345 tBNB');
   });
 
@@ -108,7 +108,7 @@ describe('WalletMenu', () => {
     const { user, trigger } = await renderMenu();
     trigger.focus();
     await user.keyboard('{Enter}');
-    expect(screen.getByRole('menu')).toBeDefined();
+    expect(screen.getByRole('menu')).toBeVisible();
     expect(document.activeElement).toBe(item('My Bets'));
   });
 
@@ -180,7 +180,7 @@ describe('WalletMenu', () => {
     const { user, trigger } = await renderMenu();
     await user.click(trigger);
     await user.click(screen.getByText('Wallet Info'));
-    expect(screen.getByRole('menu')).toBeDefined();
+    expect(screen.getByRole('menu')).toBeVisible();
   });
 
   test('Copy Address puts the full address on the clipboard, says so and closes the menu', async () => {
@@ -188,7 +188,7 @@ describe('WalletMenu', () => {
     await user.click(trigger);
     await user.click(item('Copy Address'));
     expect(await navigator.clipboard.readText()).toBe(ADDRESS);
-    expect(await screen.findByText('Address copied to clipboard')).toBeDefined();
+    expect(await screen.findByText('Address copied to clipboard')).toBeVisible();
     expect(screen.queryByRole('menu')).toBeNull();
     expect(document.activeElement).toBe(trigger);
   });
