@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_DESCRIPTION_LENGTH, MAX_INSTRUCTIONS_LENGTH, MAX_TITLE_LENGTH } from '../constants.ts';
 import { PageCursorSchema } from './page-cursor.ts';
 import {
   AddressSchema,
@@ -106,9 +107,9 @@ export const CreateMarketBodySchema = z.strictObject({
   txHash: TxHashSchema,
   creatorAddress: AddressSchema,
   /** Must not be blank after trimming (spec §5); checked by the server with the spec's message. */
-  description: z.string().check(z.maxLength(2000)),
-  title: z.optional(z.string().check(z.maxLength(120))),
-  resolutionInstructions: z.optional(z.string().check(z.maxLength(2000))),
+  description: z.string().check(z.maxLength(MAX_DESCRIPTION_LENGTH)),
+  title: z.optional(z.string().check(z.maxLength(MAX_TITLE_LENGTH))),
+  resolutionInstructions: z.optional(z.string().check(z.maxLength(MAX_INSTRUCTIONS_LENGTH))),
   category: categoryField,
   duration: DurationSchema,
   prediction: predictionField,
