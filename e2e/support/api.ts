@@ -11,6 +11,7 @@ import { encodeIntent, marketContentHash } from '@pm/core/intent';
 import { createWalletClient, defineChain, http } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import type * as z from 'zod/mini';
+import { baseUrl, rpcUrl } from './fixtures.ts';
 
 // Server-side moves for e2e tests that need a world to look at (a settled market, a winner):
 // real payments from unlocked Hardhat dev accounts, then the real API. What the user does is
@@ -18,38 +19,32 @@ import type * as z from 'zod/mini';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
 
-const env = (name: 'E2E_BASE_URL' | 'E2E_RPC_URL') => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-};
-
 /** Address of Hardhat dev account #index (funded, unlocked on the node). */
 export function devAddress(index: number): `0x${string}` {
   return mnemonicToAccount(MNEMONIC, { addressIndex: index }).address;
 }
 
 async function pay(from: `0x${string}`, value: bigint, data: `0x${string}`): Promise<`0x${string}`> {
-  const rpcUrl = env('E2E_RPC_URL');
+  const rpc = rpcUrl();
   const chain = defineChain({
     id: 31337,
     name: 'Local',
     nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
+    rpcUrls: { default: { http: [rpc] } },
   });
   const config = ConfigResponseSchema.parse(await getJson('/api/config'));
-  const wallet = createWalletClient({ account: from, chain, transport: http(rpcUrl) });
+  const wallet = createWalletClient({ account: from, chain, transport: http(rpc) });
   return wallet.sendTransaction({ to: normalizeAddress(config.vaultAddress), value, data });
 }
 
 async function getJson(path: string): Promise<unknown> {
-  const response = await fetch(`${env('E2E_BASE_URL')}${path}`);
+  const response = await fetch(`${baseUrl()}${path}`);
   return response.json();
 }
 
 async function post<T extends z.ZodMiniType>(path: string, body: unknown, schema: T): Promise<z.infer<T>> {
   for (let attempt = 0; attempt < 20; attempt++) {
-    const response = await fetch(`${env('E2E_BASE_URL')}${path}`, {
+    const response = await fetch(`${baseUrl()}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),

@@ -1,13 +1,8 @@
 import { createPublicClient, createTestClient, http } from 'viem';
+import { rpcUrl } from './fixtures.ts';
 
 // The local chain from a test's side: read balances, move time. The server's clock follows the
 // chain's (CLOCK=chain on 31337), so moving chain time moves deadlines and rounds too.
-
-function rpcUrl(): string {
-  const url = process.env.E2E_RPC_URL;
-  if (!url) throw new Error('E2E_RPC_URL is not set: run through the Playwright global setup');
-  return url;
-}
 
 export async function balanceOf(address: `0x${string}`): Promise<bigint> {
   return createPublicClient({ transport: http(rpcUrl()) }).getBalance({ address });

@@ -6,6 +6,11 @@ function requiredEnv(name: 'E2E_BASE_URL' | 'E2E_RPC_URL'): string {
   return value;
 }
 
+/** The stack's web and API origin (set by global-setup.ts). */
+export function baseUrl(): string {
+  return requiredEnv('E2E_BASE_URL');
+}
+
 /** The local Hardhat node the stack runs on (set by global-setup.ts). */
 export function rpcUrl(): string {
   return requiredEnv('E2E_RPC_URL');
@@ -17,7 +22,7 @@ export function rpcUrl(): string {
  */
 export const test = base.extend<{ contentSecurityPolicy: undefined }>({
   baseURL: async ({ baseURL }, use) => {
-    await use(baseURL ?? requiredEnv('E2E_BASE_URL'));
+    await use(baseURL ?? baseUrl());
   },
   // The server sends a strict CSP (apps/server/src/http/security-headers.ts). Chromium reports
   // what it blocks on the console; any such report fails the test, so the built app is proven

@@ -1,28 +1,14 @@
 import type { Locator, Page } from '@playwright/test';
 import { parseEther } from 'viem';
-import { createMarketViaApi, devAddress, eventually, getMarket, joinMarketViaApi } from '../support/api.ts';
+import { createMarketViaApi, devAddress } from '../support/api.ts';
 import { advanceChainTime, setAiVerdict } from '../support/chain.ts';
 import { expect, test } from '../support/fixtures.ts';
+import { createContestedMarket, setDevPrice, settleMarkets } from '../support/helpers.ts';
 
 // Issue 11: the charts (lightweight-charts, lazy) render with axes, and settled markets are
 // browsable from /predictions. The charts draw on canvas: we check the container's accessible
 // summary, that the library drew its canvases (plot, price axis, time axis) at a real size, and that
 // the chart's chunk loaded only once a chart was shown.
-
-const base = () => {
-  const url = process.env.E2E_BASE_URL;
-  if (!url) throw new Error('E2E_BASE_URL is not set');
-  return url;
-};
-
-async function setPrice(usd: string) {
-  const response = await fetch(`${base()}/api/dev/price`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ usd, hold: true }),
-  });
-  if (!response.ok) throw new Error(`dev price answered ${response.status}`);
-}
 
 /** The sizes of the canvases the library drew inside `chart` (plot, axes, their overlays). */
 async function canvasSizes(chart: Locator) {
@@ -65,17 +51,10 @@ function chartChunkRequests(page: Page) {
 }
 
 test('The market page charts the YES share of the pool over time, with axes', async ({ page }) => {
-  const { market } = await createMarketViaApi({
-    from: devAddress(8),
+  const market = await createContestedMarket({
     description: `Will the odds chart ${Date.now()} draw?`,
-    prediction: 'YES',
-    amountWei: parseEther('0.01'),
-  });
-  await joinMarketViaApi({
-    marketId: market.id,
-    from: devAddress(9),
-    prediction: 'NO',
-    amountWei: parseEther('0.03'),
+    yes: { from: devAddress(8), amountWei: parseEther('0.01') },
+    no: { from: devAddress(9), amountWei: parseEther('0.03') },
   });
 
   const requested = chartChunkRequests(page);
@@ -101,9 +80,9 @@ test('The market page charts the YES share of the pool over time, with axes', as
 test('The BNB/USD chart has a time axis, a price scale and the live round’s lock price', async ({ page }) => {
   test.setTimeout(120_000);
   // Two readings 30 s apart (chain time) make at least two points of history.
-  await setPrice('600');
+  await setDevPrice('600');
   await advanceChainTime(31);
-  await setPrice('612.5');
+  await setDevPrice('612.5');
 
   const requested = chartChunkRequests(page);
   await page.goto('/oracle-predictions');
@@ -133,8 +112,7 @@ test('The Settled filter on /predictions lists settled markets with their verdic
     amountWei: parseEther('0.01'),
   });
   await setAiVerdict({ verdict: 'NO', confidence: 88, analysis: 'The e2e judge says NO.' });
-  await advanceChainTime(3601);
-  await eventually(async () => (await getMarket(market.id)).market.status === 'settled', 45_000);
+  await settleMarkets([market.id]);
 
   await page.goto('/predictions');
   await expect(page.getByRole('article').filter({ hasText: title })).toHaveCount(0);

@@ -1,33 +1,15 @@
-import type { Browser } from '@playwright/test';
 import { shortenAddress } from '@pm/core/address';
 import { parseEther } from 'viem';
-import { createMarketViaApi, devAddress, eventually, getMarket, joinMarketViaApi } from '../support/api.ts';
-import { advanceChainTime, setAiVerdict } from '../support/chain.ts';
-import { expect, rpcUrl, test } from '../support/fixtures.ts';
-import { installTestWallet } from '../support/test-wallet.ts';
+import { createMarketViaApi, devAddress } from '../support/api.ts';
+import { setAiVerdict } from '../support/chain.ts';
+import { expect, test } from '../support/fixtures.ts';
+import { createContestedMarket, openWithWallet, settleMarkets } from '../support/helpers.ts';
 
 // Issue 11: a wallet's history and P&L after a win, a loss and a refund, on My Bets and on the
 // public profile reached from the leaderboard. Markets are judged by the stub AI.
 
 const player = devAddress(13);
 const other = devAddress(10);
-
-async function settleAll(ids: number[]) {
-  await advanceChainTime(3601);
-  for (const id of ids) {
-    await eventually(async () => ((await getMarket(id)).market.status === 'settled' ? true : null), 45_000);
-  }
-}
-
-async function openWithWallet(browser: Browser, account: `0x${string}`, path: string) {
-  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
-  const page = await context.newPage();
-  await installTestWallet(page, { account, rpcUrl: rpcUrl() });
-  await page.goto(path);
-  await page.getByRole('button', { name: 'Connect Wallet' }).click();
-  await expect(page.getByRole('button', { name: /^Wallet 0x/ })).toBeVisible();
-  return page;
-}
 
 test('My Bets and the public profile show a win, a loss and a refund with their net and the P&L summary', async ({
   page,
@@ -41,32 +23,18 @@ test('My Bets and the public profile show a win, a loss and a refund with their 
     refund: `History e2e ${stamp}: the refund`,
   };
   // Judged YES: the player wins 0.02 on the first market (0.01 against 0.02) and loses 0.01 on the second.
-  const win = await createMarketViaApi({
-    from: player,
+  const win = await createContestedMarket({
     description: titles.win,
-    prediction: 'YES',
-    amountWei: parseEther('0.01'),
+    yes: { from: player, amountWei: parseEther('0.01') },
+    no: { from: other, amountWei: parseEther('0.02') },
   });
-  await joinMarketViaApi({
-    marketId: win.market.id,
-    from: other,
-    prediction: 'NO',
-    amountWei: parseEther('0.02'),
-  });
-  const loss = await createMarketViaApi({
-    from: other,
+  const loss = await createContestedMarket({
     description: titles.loss,
-    prediction: 'YES',
-    amountWei: parseEther('0.01'),
-  });
-  await joinMarketViaApi({
-    marketId: loss.market.id,
-    from: player,
-    prediction: 'NO',
-    amountWei: parseEther('0.01'),
+    yes: { from: other, amountWei: parseEther('0.01') },
+    no: { from: player, amountWei: parseEther('0.01') },
   });
   await setAiVerdict({ verdict: 'YES', confidence: 95, analysis: 'The history e2e judge says YES.' });
-  await settleAll([win.market.id, loss.market.id]);
+  await settleMarkets([win.id, loss.id]);
   // Judged NO with nobody on NO: the player's stake comes back.
   const refund = await createMarketViaApi({
     from: player,
@@ -75,7 +43,7 @@ test('My Bets and the public profile show a win, a loss and a refund with their 
     amountWei: parseEther('0.01'),
   });
   await setAiVerdict({ verdict: 'NO', confidence: 95, analysis: 'The history e2e judge says NO.' });
-  await settleAll([refund.market.id]);
+  await settleMarkets([refund.market.id]);
 
   // The public profile, from the leaderboard.
   await page.goto('/leaderboard');

@@ -1,15 +1,9 @@
 import { shortenAddress } from '@pm/core/address';
 import { parseEther } from 'viem';
-import {
-  claimViaApi,
-  createMarketViaApi,
-  devAddress,
-  eventually,
-  getMarket,
-  joinMarketViaApi,
-} from '../support/api.ts';
-import { advanceChainTime, balanceOf, setAiVerdict } from '../support/chain.ts';
+import { claimViaApi, devAddress } from '../support/api.ts';
+import { balanceOf, setAiVerdict } from '../support/chain.ts';
 import { expect, test } from '../support/fixtures.ts';
+import { createContestedMarket, settleMarkets } from '../support/helpers.ts';
 
 test('A settled win reaches the leaderboard, and its claim pays exactly stake plus profit', async ({
   page,
@@ -17,25 +11,14 @@ test('A settled win reaches the leaderboard, and its claim pays exactly stake pl
   test.setTimeout(90_000);
   const winner = devAddress(11);
   const loser = devAddress(12);
-  const { market } = await createMarketViaApi({
-    from: winner,
+  const market = await createContestedMarket({
     description: 'Will the leaderboard e2e test find its winner?',
-    prediction: 'YES',
-    amountWei: parseEther('0.01'),
-  });
-  await joinMarketViaApi({
-    marketId: market.id,
-    from: loser,
-    prediction: 'NO',
-    amountWei: parseEther('0.02'),
+    yes: { from: winner, amountWei: parseEther('0.01') },
+    no: { from: loser, amountWei: parseEther('0.02') },
   });
 
   await setAiVerdict({ verdict: 'YES', confidence: 96, analysis: 'The e2e judge found it happened.' });
-  await advanceChainTime(3601);
-  const settled = await eventually(async () => {
-    const detail = await getMarket(market.id);
-    return detail.market.status === 'settled' ? detail.market : null;
-  }, 45_000);
+  const [settled] = await settleMarkets([market.id]);
   expect(settled).toMatchObject({ result: 'YES', aiConfidence: 96 });
 
   const before = await balanceOf(winner);

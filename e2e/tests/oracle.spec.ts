@@ -1,48 +1,23 @@
-import type { Browser } from '@playwright/test';
-import { RoundsResponseSchema } from '@pm/core/contract/oracle';
 import { parseEther } from 'viem';
 import { devAddress, eventually } from '../support/api.ts';
 import { balanceOf } from '../support/chain.ts';
-import { expect, rpcUrl, test } from '../support/fixtures.ts';
-import { installTestWallet } from '../support/test-wallet.ts';
+import { expect, test } from '../support/fixtures.ts';
+import {
+  connectWallet,
+  getRounds,
+  openWithWallet,
+  setDevPrice,
+  waitForLiveRound,
+} from '../support/helpers.ts';
 
 // One oracle round played through in the browser, with the stack's short rounds (60 s, betting
 // 30 s): UP from one wallet, DOWN from another, the test sets the simulated price at lock and at
 // close, the winner claims and its chain balance rises by exactly the pool.
 
-const base = () => {
-  const url = process.env.E2E_BASE_URL;
-  if (!url) throw new Error('E2E_BASE_URL is not set');
-  return url;
-};
-
-async function rounds() {
-  return RoundsResponseSchema.parse(await (await fetch(`${base()}/api/oracle/rounds`)).json());
-}
-
 /** Our round wherever the API shows it now (current, previous or recent). */
 async function roundByEpoch(epoch: number) {
-  const now = await rounds();
+  const now = await getRounds();
   return [now.current, now.next, now.previous, ...now.recent].find((round) => round?.epoch === epoch) ?? null;
-}
-
-async function setPrice(usd: string) {
-  const response = await fetch(`${base()}/api/dev/price`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ usd, hold: true }),
-  });
-  if (!response.ok) throw new Error(`dev price answered ${response.status}`);
-}
-
-async function openWithWallet(browser: Browser, account: `0x${string}`) {
-  const context = await browser.newContext({ baseURL: base() });
-  const page = await context.newPage();
-  await installTestWallet(page, { account, rpcUrl: rpcUrl() });
-  await page.goto('/oracle-predictions');
-  await page.getByRole('button', { name: 'Connect Wallet' }).click();
-  await expect(page.getByRole('button', { name: /^Wallet 0x/ })).toBeVisible();
-  return page;
 }
 
 test('Two wallets bet UP and DOWN, the price decides the round, and the winner claims exactly the pool', async ({
@@ -53,17 +28,11 @@ test('Two wallets bet UP and DOWN, the price decides the round, and the winner c
   const bear = devAddress(15);
 
   // A live round with time enough to place two bets before it locks.
-  const live = await eventually(async () => {
-    const now = await rounds();
-    const current = now.current;
-    if (current?.status !== 'live') return null;
-    const left = (Date.parse(current.lockTime) - Date.parse(now.serverTime)) / 1000;
-    return left >= 18 ? current : null;
-  }, 90_000);
-  await setPrice('600');
+  const live = await waitForLiveRound(18);
+  await setDevPrice('600');
 
-  const bullPage = await openWithWallet(browser, bull);
-  const bearPage = await openWithWallet(browser, bear);
+  const bullPage = await openWithWallet(browser, bull, '/oracle-predictions');
+  const bearPage = await openWithWallet(browser, bear, '/oracle-predictions');
   const liveRegion = (page: typeof bullPage) =>
     page.getByRole('region', { name: `LIVE Round #${live.epoch}` });
   await expect(liveRegion(bullPage)).toBeVisible();
@@ -99,7 +68,7 @@ test('Two wallets bet UP and DOWN, the price decides the round, and the winner c
   await expect(bearPage.getByText('You can only bet on live rounds')).toBeVisible();
 
   // Closes higher: BULL wins.
-  await setPrice('610');
+  await setDevPrice('610');
   const ended = await eventually(async () => {
     const round = await roundByEpoch(live.epoch);
     return round?.status === 'ended' ? round : null;
@@ -115,7 +84,7 @@ test('Two wallets bet UP and DOWN, the price decides the round, and the winner c
   await expect(bullPage.getByRole('heading', { level: 1, name: 'Oracle Predictions' })).toBeVisible();
   await expect(modal).toBeHidden();
   // The test wallet forgets its connection on reload, as a locked wallet would.
-  await bullPage.getByRole('button', { name: 'Connect Wallet' }).click();
+  await connectWallet(bullPage);
   await expect(bullPage.getByRole('region', { name: 'Claimable winnings' })).toBeVisible();
 
   const before = await balanceOf(bull);

@@ -3,6 +3,7 @@ import { parseEther } from 'viem';
 import { createMarketViaApi, devAddress } from '../support/api.ts';
 import { setCode } from '../support/chain.ts';
 import { expect, rpcUrl, test } from '../support/fixtures.ts';
+import { connectWallet } from '../support/helpers.ts';
 import { installTestWallet } from '../support/test-wallet.ts';
 
 // Review F14: a payment sent through a contract is never credited as a bet, so the app says so
@@ -17,8 +18,7 @@ async function openJoinPayment(page: Page, account: `0x${string}`) {
   });
   await installTestWallet(page, { account, rpcUrl: rpcUrl() });
   await page.goto(`/market/${market.id}`);
-  await page.getByRole('button', { name: 'Connect Wallet' }).click();
-  await expect(page.getByRole('button', { name: /^Wallet 0x/ })).toBeVisible();
+  await connectWallet(page);
   await page.getByRole('button', { name: 'Join Bet' }).first().click();
   const join = page.getByRole('dialog', { name: 'Join Prediction' });
   await join.getByText('YES', { exact: true }).click();

@@ -1,28 +1,13 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { parseEther } from 'viem';
-import { createMarketViaApi, devAddress, eventually, getMarket } from '../support/api.ts';
+import { createMarketViaApi, devAddress, getMarket } from '../support/api.ts';
 import { advanceChainTime, balanceOf, setAiVerdict } from '../support/chain.ts';
 import { expect, rpcUrl, test } from '../support/fixtures.ts';
+import { connectWallet, openWithWallet, settleMarkets } from '../support/helpers.ts';
 import { installTestWallet, testWallet } from '../support/test-wallet.ts';
 
 // Issue 3 end to end: two wallets in the browser, real payments on the local chain, the stub AI
 // judge, and a claim whose chain balance change is checked to the wei.
-
-const base = () => {
-  const url = process.env.E2E_BASE_URL;
-  if (!url) throw new Error('E2E_BASE_URL is not set');
-  return url;
-};
-
-async function openWithWallet(browser: Browser, account: `0x${string}`, path: string) {
-  const context = await browser.newContext({ baseURL: base() });
-  const page = await context.newPage();
-  await installTestWallet(page, { account, rpcUrl: rpcUrl() });
-  await page.goto(path);
-  await page.getByRole('button', { name: 'Connect Wallet' }).click();
-  await expect(page.getByRole('button', { name: /^Wallet 0x/ })).toBeVisible();
-  return page;
-}
 
 async function pay(page: Page) {
   const dialog = page.getByRole('dialog', { name: 'Send Payment to Vault' });
@@ -85,8 +70,7 @@ test('A market is created and joined from two wallets, judged, and the winner cl
 
   // The deadline passes, the stub judge says YES, settlement pays the YES side.
   await setAiVerdict({ verdict: 'YES', confidence: 93, analysis: 'The e2e judge saw it happen.' });
-  await advanceChainTime(3601);
-  await eventually(async () => (await getMarket(marketId)).market.status === 'settled', 45_000);
+  await settleMarkets([marketId]);
   await expect(creatorPage.getByText('Settled: YES')).toBeVisible({ timeout: 15_000 });
 
   // In-app navigation (a reload would drop the test wallet's connection): Wallet menu → My Bets.
@@ -120,7 +104,7 @@ test('The create and join forms show the spec’s messages for a missing wallet,
 
   await installTestWallet(page, { account: devAddress(18), rpcUrl: rpcUrl() });
   await page.reload();
-  await page.getByRole('button', { name: 'Connect Wallet' }).click();
+  await connectWallet(page);
   await page.getByRole('button', { name: 'Create Bet' }).first().click();
   await form.getByRole('button', { name: 'Create', exact: true }).click();
   await expect(page.getByText('Please select a category')).toBeVisible();

@@ -1,5 +1,4 @@
 import type { Browser, Page } from '@playwright/test';
-import { RoundsResponseSchema } from '@pm/core/contract/oracle';
 import { parseEther } from 'viem';
 import {
   createMarketViaApi,
@@ -8,7 +7,8 @@ import {
   joinMarketViaApi,
   placeOracleBetViaApi,
 } from '../support/api.ts';
-import { expect, test } from '../support/fixtures.ts';
+import { baseUrl, expect, test } from '../support/fixtures.ts';
+import { getRounds, waitForLiveRound } from '../support/helpers.ts';
 
 // Issue 12 "Push, not poll" (decision 015): an idle page is kept fresh by the realtime socket and
 // asks the server only when an event says something it shows changed. The stack's rounds are short
@@ -16,16 +16,6 @@ import { expect, test } from '../support/fixtures.ts';
 
 const IDLE_MINUTE_MS = 60_000;
 const MAX_REQUESTS_PER_MINUTE = 6;
-
-const base = () => {
-  const url = process.env.E2E_BASE_URL;
-  if (!url) throw new Error('E2E_BASE_URL is not set');
-  return url;
-};
-
-async function rounds() {
-  return RoundsResponseSchema.parse(await (await fetch(`${base()}/api/oracle/rounds`)).json());
-}
 
 /** Every HTTP request the page makes (the WebSocket is not one), with the path asked for. */
 function countRequests(page: Page) {
@@ -44,22 +34,11 @@ function countRequests(page: Page) {
 
 async function openPage(browser: Browser, path: string) {
   // Its own context: its own window, in front, so timers are not throttled as a background tab's.
-  const context = await browser.newContext({ baseURL: base() });
+  const context = await browser.newContext({ baseURL: baseUrl() });
   const page = await context.newPage();
   const requests = countRequests(page);
   await page.goto(path);
   return { page, requests };
-}
-
-/** A live round with at least `secondsLeft` of betting left. */
-async function liveRound(secondsLeft: number) {
-  return eventually(async () => {
-    const now = await rounds();
-    const current = now.current;
-    if (current?.status !== 'live') return null;
-    const left = (Date.parse(current.lockTime) - Date.parse(now.serverTime)) / 1000;
-    return left >= secondsLeft ? current : null;
-  }, 90_000);
 }
 
 test('Idle oracle, markets and market pages ask at most 6 times a minute, and still show new rounds and bets made elsewhere', async ({
@@ -72,7 +51,7 @@ test('Idle oracle, markets and market pages ask at most 6 times a minute, and st
     prediction: 'YES',
     amountWei: parseEther('0.037'),
   });
-  const live = await liveRound(20);
+  const live = await waitForLiveRound(20);
 
   const oracle = await openPage(browser, '/oracle-predictions');
   const board = await openPage(browser, '/predictions');
@@ -115,7 +94,7 @@ test('Idle oracle, markets and market pages ask at most 6 times a minute, and st
   };
 
   // And it shows the newer live round (the dialog, while open, hides the page from the a11y tree).
-  const now = await rounds();
+  const now = await getRounds();
   expect(now.current?.epoch ?? 0).toBeGreaterThan(live.epoch);
   await concluded.getByRole('button', { name: 'Got it' }).click();
   await expect(oracle.page.getByRole('region', { name: `LIVE Round #${now.current?.epoch}` })).toBeVisible();
@@ -138,7 +117,7 @@ test('With the socket down the page falls back to polling; back up, it stops pol
     prediction: 'YES',
     amountWei: parseEther('0.023'),
   });
-  const context = await browser.newContext({ baseURL: base() });
+  const context = await browser.newContext({ baseURL: baseUrl() });
   const page = await context.newPage();
   // The socket passes through Playwright, which cuts it and refuses new ones while `down`, as a
   // failing proxy would.

@@ -1,34 +1,17 @@
-import type { Browser } from '@playwright/test';
 import { ConfigResponseSchema } from '@pm/core/contract/config';
 import { ClaimableResponseSchema } from '@pm/core/contract/users';
 import { parseEther } from 'viem';
-import { createMarketViaApi, devAddress, eventually, getMarket, joinMarketViaApi } from '../support/api.ts';
+import { devAddress, eventually, getMarket } from '../support/api.ts';
 import { advanceChainTime, balanceOf, setAiVerdict } from '../support/chain.ts';
-import { expect, rpcUrl, test } from '../support/fixtures.ts';
-import { installTestWallet } from '../support/test-wallet.ts';
+import { baseUrl, expect, test } from '../support/fixtures.ts';
+import { createContestedMarket, openWithWallet } from '../support/helpers.ts';
 
 // Issue 11 end to end: the AI's verdict is proposed, a bettor flags it with a wallet signature, the
 // window ends and nothing pays, an operator overturns it from the market page, and only then does
 // the other side claim, checked to the wei on chain. The e2e stack's window is 20 s (global-setup).
 
-const base = () => {
-  const url = process.env.E2E_BASE_URL;
-  if (!url) throw new Error('E2E_BASE_URL is not set');
-  return url;
-};
-
-async function openWithWallet(browser: Browser, account: `0x${string}`, path: string) {
-  const context = await browser.newContext({ baseURL: base() });
-  const page = await context.newPage();
-  await installTestWallet(page, { account, rpcUrl: rpcUrl() });
-  await page.goto(path);
-  await page.getByRole('button', { name: 'Connect Wallet' }).click();
-  await expect(page.getByRole('button', { name: /^Wallet 0x/ })).toBeVisible();
-  return page;
-}
-
 async function claimableCount(address: string): Promise<number> {
-  const response = await fetch(`${base()}/api/users/${address}/claimable`);
+  const response = await fetch(`${baseUrl()}/api/users/${address}/claimable`);
   return ClaimableResponseSchema.parse(await response.json()).markets.count;
 }
 
@@ -39,17 +22,10 @@ test('A proposed verdict is flagged by a bettor, overturned by an operator, and 
   const yesBettor = devAddress(4);
   const noBettor = devAddress(5);
   const description = `Will the review window e2e market ${Date.now()} be overturned?`;
-  const { market } = await createMarketViaApi({
-    from: yesBettor,
+  const market = await createContestedMarket({
     description,
-    prediction: 'YES',
-    amountWei: parseEther('0.01'),
-  });
-  await joinMarketViaApi({
-    marketId: market.id,
-    from: noBettor,
-    prediction: 'NO',
-    amountWei: parseEther('0.02'),
+    yes: { from: yesBettor, amountWei: parseEther('0.01') },
+    no: { from: noBettor, amountWei: parseEther('0.02') },
   });
 
   await setAiVerdict({ verdict: 'YES', confidence: 88, analysis: 'The e2e judge believes it happened.' });
@@ -85,7 +61,9 @@ test('A proposed verdict is flagged by a bettor, overturned by an operator, and 
   await expect
     .poll(
       async () =>
-        Date.parse(ConfigResponseSchema.parse(await (await fetch(`${base()}/api/config`)).json()).serverTime),
+        Date.parse(
+          ConfigResponseSchema.parse(await (await fetch(`${baseUrl()}/api/config`)).json()).serverTime,
+        ),
       {
         timeout: 40_000,
       },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { InvalidAddressError, normalizeAddress, sameAddress, shortenAddress } from './address.ts';
+import { InvalidAddressError, normalizeAddress, shortenAddress } from './address.ts';
 
 const CHECKSUMMED = '0x0567F2323251f0Aab15c8dFb1967E4e8A7D42aeE';
 const LOWER = '0x0567f2323251f0aab15c8dfb1967e4e8a7d42aee';
@@ -24,17 +24,5 @@ describe('normalizeAddress', () => {
     for (const text of ['', '0x', 'hello', `${LOWER}00`, LOWER.slice(2), ` ${LOWER}`]) {
       expect(() => normalizeAddress(text), text).toThrow(InvalidAddressError);
     }
-  });
-});
-
-describe('sameAddress', () => {
-  test('compares addresses case-insensitively', () => {
-    expect(sameAddress(CHECKSUMMED, LOWER)).toBe(true);
-    expect(sameAddress(LOWER, '0x1234567890abcdef1234567890abcdef12345678')).toBe(false);
-  });
-
-  test('invalid text never matches, not even itself', () => {
-    expect(sameAddress('', '')).toBe(false);
-    expect(sameAddress('nope', 'NOPE')).toBe(false);
   });
 });

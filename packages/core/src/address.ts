@@ -25,10 +25,3 @@ export function normalizeAddress(address: string): `0x${string}` {
   if (!isAddress(address, { strict: false })) throw new InvalidAddressError(address);
   return `0x${address.slice(2).toLowerCase()}`;
 }
-
-/** Case-insensitive equality of two valid addresses; anything invalid matches nothing. */
-export function sameAddress(a: string, b: string): boolean {
-  return (
-    isAddress(a, { strict: false }) && isAddress(b, { strict: false }) && a.toLowerCase() === b.toLowerCase()
-  );
-}

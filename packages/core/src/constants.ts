@@ -118,6 +118,8 @@ export const PRICE_DECIMALS = 8;
 export const MAX_DESCRIPTION_LENGTH = 2000;
 export const MAX_TITLE_LENGTH = 120;
 export const MAX_INSTRUCTIONS_LENGTH = 2000;
+/** An operator's reason for resolving or voiding a market: shown as its analysis, so as long as one. */
+export const MAX_OPERATOR_REASON_LENGTH = 2000;
 
 /** DESIGN "Markets": a verdict at or above this confidence (percent) settles the market. */
 export const DEFAULT_AI_MIN_CONFIDENCE = 70;

@@ -8,6 +8,18 @@ export type DecimalParseFailure = 'EMPTY' | 'INVALID' | 'NEGATIVE' | 'TOO_PRECIS
 
 export type DecimalParseResult = { ok: true; value: bigint } | { ok: false; code: DecimalParseFailure };
 
+/** Text that is not a decimal of the expected scale; each scale's subclass words the message. */
+export class DecimalParseError extends Error {
+  readonly code: DecimalParseFailure;
+  readonly input: string;
+
+  constructor(code: DecimalParseFailure, input: string, message: string) {
+    super(message);
+    this.code = code;
+    this.input = input;
+  }
+}
+
 // ASCII digits with at most one dot. No sign, exponent, grouping separator or hex: "1e18", "1,5"
 // and "0x10" each mean something different to different people, so an amount never guesses.
 const PLAIN_DECIMAL = /^([0-9]*)(?:\.([0-9]*))?$/;

@@ -2,14 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   canJoinMarket,
-  claimableAmountWei,
   deriveMarketTitle,
   estimateMarketWinWei,
   favourability,
-  isBetClaimable,
   marketDeadline,
   marketDisplayStatus,
-  myBetDisplayStatus,
   potentialPayoutRecordWei,
 } from './market-rules.ts';
 import { parseBnb } from './money.ts';
@@ -57,81 +54,6 @@ describe('canJoinMarket', () => {
     expect(canJoinMarket({ status: 'active', deadline: NOW }, NOW)).toBe(false);
     expect(canJoinMarket({ status: 'settling', deadline: AFTER }, NOW)).toBe(false);
     expect(canJoinMarket({ status: 'settled', deadline: AFTER }, NOW)).toBe(false);
-  });
-});
-
-describe('myBetDisplayStatus', () => {
-  test('a claimed bet shows claimed whatever the market says', () => {
-    expect(
-      myBetDisplayStatus({ status: 'claimed', prediction: 'YES' }, { status: 'settled', result: 'NO' }),
-    ).toBe('claimed');
-  });
-
-  test('on a settled market a bet that matches the result won and any other lost', () => {
-    const market = { status: 'settled', result: 'YES' } as const;
-    expect(myBetDisplayStatus({ status: 'won', prediction: 'YES' }, market)).toBe('won');
-    expect(myBetDisplayStatus({ status: 'pending', prediction: 'YES' }, market)).toBe('won');
-    expect(myBetDisplayStatus({ status: 'lost', prediction: 'NO' }, market)).toBe('lost');
-  });
-
-  test('a refunded bet shows refunded rather than lost', () => {
-    expect(
-      myBetDisplayStatus({ status: 'refunded', prediction: 'NO' }, { status: 'settled', result: 'YES' }),
-    ).toBe('refunded');
-  });
-
-  test('a bet on an active market is active, otherwise its raw status shows', () => {
-    expect(
-      myBetDisplayStatus({ status: 'pending', prediction: 'NO' }, { status: 'active', result: null }),
-    ).toBe('active');
-    expect(
-      myBetDisplayStatus({ status: 'pending', prediction: 'NO' }, { status: 'settling', result: null }),
-    ).toBe('pending');
-  });
-});
-
-describe('isBetClaimable', () => {
-  const settledYes = { status: 'settled', result: 'YES' } as const;
-
-  test('a won bet on the winning side of a settled market is claimable', () => {
-    expect(isBetClaimable({ status: 'won', prediction: 'YES', payoutWei: 10n }, settledYes)).toBe(true);
-  });
-
-  test('a won bet whose profit rounded to zero is still claimable for its stake', () => {
-    expect(isBetClaimable({ status: 'won', prediction: 'YES', payoutWei: 0n }, settledYes)).toBe(true);
-  });
-
-  test('a refunded bet is claimable', () => {
-    expect(
-      isBetClaimable(
-        { status: 'refunded', prediction: 'NO', payoutWei: null },
-        { status: 'settled', result: null },
-      ),
-    ).toBe(true);
-  });
-
-  test('claimed, losing, unpaid and unsettled bets are not claimable', () => {
-    expect(isBetClaimable({ status: 'claimed', prediction: 'YES', payoutWei: 10n }, settledYes)).toBe(false);
-    expect(isBetClaimable({ status: 'lost', prediction: 'NO', payoutWei: null }, settledYes)).toBe(false);
-    expect(isBetClaimable({ status: 'won', prediction: 'NO', payoutWei: 10n }, settledYes)).toBe(false);
-    expect(isBetClaimable({ status: 'won', prediction: 'YES', payoutWei: null }, settledYes)).toBe(false);
-    expect(isBetClaimable({ status: 'pending', prediction: 'YES', payoutWei: null }, settledYes)).toBe(false);
-    expect(
-      isBetClaimable(
-        { status: 'won', prediction: 'YES', payoutWei: 10n },
-        { status: 'settling', result: 'YES' },
-      ),
-    ).toBe(false);
-  });
-});
-
-describe('claimableAmountWei', () => {
-  test('a won bet returns its stake plus its profit, a refund its stake', () => {
-    expect(claimableAmountWei({ status: 'won', amountWei: 100n, payoutWei: 50n })).toBe(150n);
-    expect(claimableAmountWei({ status: 'refunded', amountWei: 100n, payoutWei: null })).toBe(100n);
-    expect(claimableAmountWei({ status: 'lost', amountWei: 100n, payoutWei: null })).toBe(0n);
-    expect(claimableAmountWei({ status: 'claimed', amountWei: 100n, payoutWei: 50n })).toBe(0n);
-    expect(claimableAmountWei({ status: 'won', amountWei: 100n, payoutWei: null })).toBe(0n);
   });
 });
 

@@ -5,9 +5,6 @@ import { marketWinReturnWei } from './payouts.ts';
 // Time is always a parameter: the server's clock decides, never the browser's (DESIGN).
 
 export type MarketStatus = 'active' | 'settling' | 'settled';
-export type MarketResult = 'YES' | 'NO';
-/** Spec §3 has pending | won | claimed; 'lost' and 'refunded' are recorded by our settlement. */
-export type BetStatus = 'pending' | 'won' | 'claimed' | 'lost' | 'refunded';
 
 /** Spec §4: deadline at creation is now + 1 hour (hourly) or + 24 hours (daily). */
 export function marketDeadline(now: Date, duration: MarketDuration): Date {
@@ -39,54 +36,6 @@ export function marketDisplayStatus(
 /** Spec §2/§5: Join Bet only while live and before the deadline. */
 export function canJoinMarket(market: { status: MarketStatus; deadline: Date }, now: Date): boolean {
   return market.status === 'active' && !deadlinePassed(market.deadline, now);
-}
-
-export type MyBetDisplayStatus = 'claimed' | 'won' | 'lost' | 'active' | 'refunded' | BetStatus;
-
-/**
- * Spec §4 (My Bets): Claimed; else Won/Lost when the market is settled (result equal to the
- * prediction means Won); Active when the market is active; else the raw status. A refunded bet
- * shows Refunded before Won/Lost: its market was voided or had no winning bets, so "Lost" would
- * be untrue.
- */
-export function myBetDisplayStatus(
-  bet: { status: BetStatus; prediction: Prediction },
-  market: { status: MarketStatus; result: MarketResult | null },
-): MyBetDisplayStatus {
-  if (bet.status === 'claimed') return 'claimed';
-  if (bet.status === 'refunded') return 'refunded';
-  if (market.status === 'settled' && market.result !== null) {
-    return market.result === bet.prediction ? 'won' : 'lost';
-  }
-  if (market.status === 'active') return 'active';
-  return bet.status;
-}
-
-/**
- * Spec §4 Claim Prize, as our settlement records it (DESIGN "Markets"): a winning bet is stored
- * 'won' with payout_amount = profit, a refund is stored 'refunded'; claiming sets 'claimed'.
- * Claimable iff the market is settled and either the bet won (prediction = result, status 'won',
- * payout computed) or it is refunded. A won bet whose profit rounded to 0 wei is still claimable:
- * its stake is owed (deviation from spec §7's "payout_amount > 0" filter, which would strand it).
- */
-export function isBetClaimable(
-  bet: { status: BetStatus; prediction: Prediction; payoutWei: bigint | null },
-  market: { status: MarketStatus; result: MarketResult | null },
-): boolean {
-  if (market.status !== 'settled') return false;
-  if (bet.status === 'refunded') return true;
-  return bet.status === 'won' && market.result === bet.prediction && bet.payoutWei !== null;
-}
-
-/** Spec §7: claimable total = payout_amount (profit) + amount; a refund is the stake alone. */
-export function claimableAmountWei(bet: {
-  amountWei: bigint;
-  payoutWei: bigint | null;
-  status: BetStatus;
-}): bigint {
-  if (bet.status === 'refunded') return bet.amountWei;
-  if (bet.status === 'won' && bet.payoutWei !== null) return bet.amountWei + bet.payoutWei;
-  return 0n;
 }
 
 /**

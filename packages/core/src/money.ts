@@ -1,4 +1,10 @@
-import { type DecimalParseFailure, floorDiv, formatScaledDecimal, parseScaledDecimal } from './decimal.ts';
+import {
+  DecimalParseError,
+  type DecimalParseFailure,
+  floorDiv,
+  formatScaledDecimal,
+  parseScaledDecimal,
+} from './decimal.ts';
 
 // DESIGN "Money, time and identity": money is bigint wei in code, never a float; the UI alone
 // formats it. Spec §9: 18 decimals, amounts shown with 4 decimals.
@@ -18,15 +24,11 @@ const MESSAGES: Record<DecimalParseFailure, string> = {
   TOO_PRECISE: 'BNB has at most 18 decimals',
 };
 
-export class MoneyParseError extends Error {
+export class MoneyParseError extends DecimalParseError {
   override readonly name = 'MoneyParseError';
-  readonly code: DecimalParseFailure;
-  readonly input: string;
 
   constructor(code: DecimalParseFailure, input: string) {
-    super(MESSAGES[code]);
-    this.code = code;
-    this.input = input;
+    super(code, input, MESSAGES[code]);
   }
 }
 

@@ -38,6 +38,26 @@ function sumStakes(bets: ReadonlyArray<{ amountWei: bigint }>): bigint {
   return bets.reduce((sum, bet) => sum + bet.amountWei, 0n);
 }
 
+/**
+ * The checked inputs of either game split by outcome: the whole pool, the bets on the winning side
+ * and their stakes. No winning side (void, draw, cancelled) gives no winners, so a winning pool of 0.
+ */
+function splitPool<S extends string, Id>(
+  bets: ReadonlyArray<StakeEntry<S, Id>>,
+  winningSide: S | null,
+  feeBps: number,
+): { poolWei: bigint; winners: Array<StakeEntry<S, Id>>; winningPoolWei: bigint } {
+  assertBps(feeBps);
+  assertStakes(bets);
+  const winners = winningSide === null ? [] : bets.filter((bet) => bet.side === winningSide);
+  return { poolWei: sumStakes(bets), winners, winningPoolWei: sumStakes(winners) };
+}
+
+/** The winners' payouts with the fee, and the dust their rounding left in the vault. */
+function paidOut<Id>(payouts: Array<Payout<Id>>, feeWei: bigint, poolWei: bigint): PayoutComputation<Id> {
+  return { refund: false, payouts, feeWei, dustWei: poolWei - feeWei - sumReturns(payouts), poolWei };
+}
+
 function refundAll<Id>(bets: ReadonlyArray<StakeEntry<string, Id>>, poolWei: bigint): PayoutComputation<Id> {
   return {
     refund: true,
@@ -76,12 +96,7 @@ export function computeMarketPayouts<Id = string | number>(input: {
   feeBps: number;
 }): PayoutComputation<Id> {
   const { bets, result, feeBps } = input;
-  assertBps(feeBps);
-  assertStakes(bets);
-  const poolWei = sumStakes(bets);
-  if (result === 'VOID') return refundAll(bets, poolWei);
-  const winners = bets.filter((bet) => bet.side === result);
-  const winningPoolWei = sumStakes(winners);
+  const { poolWei, winners, winningPoolWei } = splitPool(bets, result === 'VOID' ? null : result, feeBps);
   if (winningPoolWei === 0n) return refundAll(bets, poolWei);
 
   const losingPoolWei = poolWei - winningPoolWei;
@@ -90,7 +105,7 @@ export function computeMarketPayouts<Id = string | number>(input: {
     const returnWei = marketWinReturnWei(bet.amountWei, winningPoolWei, losingPoolWei, feeBps);
     return { id: bet.id, returnWei, profitWei: returnWei - bet.amountWei };
   });
-  return { refund: false, payouts, feeWei, dustWei: poolWei - feeWei - sumReturns(payouts), poolWei };
+  return paidOut(payouts, feeWei, poolWei);
 }
 
 /**
@@ -104,12 +119,8 @@ export function computeRoundPayouts<Id = string | number>(input: {
   feeBps: number;
 }): PayoutComputation<Id> {
   const { bets, result, feeBps } = input;
-  assertBps(feeBps);
-  assertStakes(bets);
-  const poolWei = sumStakes(bets);
-  if (result === 'draw' || result === 'cancelled') return refundAll(bets, poolWei);
-  const winners = bets.filter((bet) => bet.side === result);
-  const winningPoolWei = sumStakes(winners);
+  const winningSide = result === 'draw' || result === 'cancelled' ? null : result;
+  const { poolWei, winners, winningPoolWei } = splitPool(bets, winningSide, feeBps);
   if (winningPoolWei === 0n) return refundAll(bets, poolWei);
 
   const feeWei = bpsOf(poolWei, feeBps);
@@ -118,7 +129,7 @@ export function computeRoundPayouts<Id = string | number>(input: {
     const returnWei = (bet.amountWei * distributableWei) / winningPoolWei;
     return { id: bet.id, returnWei, profitWei: returnWei - bet.amountWei };
   });
-  return { refund: false, payouts, feeWei, dustWei: poolWei - feeWei - sumReturns(payouts), poolWei };
+  return paidOut(payouts, feeWei, poolWei);
 }
 
 function sumReturns(payouts: ReadonlyArray<{ returnWei: bigint }>): bigint {

@@ -1,19 +1,21 @@
 import { PRICE_DECIMALS } from './constants.ts';
-import { type DecimalParseFailure, floorDiv, formatScaledDecimal, parseScaledDecimal } from './decimal.ts';
+import {
+  DecimalParseError,
+  type DecimalParseFailure,
+  floorDiv,
+  formatScaledDecimal,
+  parseScaledDecimal,
+} from './decimal.ts';
 import { WEI_PER_BNB } from './money.ts';
 
 // Spec §7/§9: prices are integers scaled by 1e8 (the Chainlink feed's 8 decimals). The API carries
 // them as decimal strings (API.md conventions); this module converts both ways without floats.
 
-export class PriceParseError extends Error {
+export class PriceParseError extends DecimalParseError {
   override readonly name = 'PriceParseError';
-  readonly code: DecimalParseFailure;
-  readonly input: string;
 
   constructor(code: DecimalParseFailure, input: string) {
-    super(`Not a USD price with at most ${PRICE_DECIMALS} decimals: ${JSON.stringify(input)}`);
-    this.code = code;
-    this.input = input;
+    super(code, input, `Not a USD price with at most ${PRICE_DECIMALS} decimals: ${JSON.stringify(input)}`);
   }
 }
 

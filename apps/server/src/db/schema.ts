@@ -1,4 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { MARKET_CATEGORIES, MARKET_DURATIONS, POSITIONS, PREDICTIONS } from '@pm/core/constants';
+import { FLAG_REASON_MAX } from '@pm/core/contract/review';
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
@@ -25,6 +27,14 @@ const wei = (name: string) => numeric(name, { precision: 78, scale: 0, mode: 'bi
 /** USD prices scaled by 1e8 (spec §9). */
 const price = (name: string) => numeric(name, { precision: 38, scale: 0, mode: 'bigint' });
 const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * `column in ('a', 'b', …)` from one of core's value tuples, so the database accepts exactly what
+ * the contract does. The values are core's constants, never input; the text is what the checked-in
+ * migrations hold, so drizzle-kit sees no drift.
+ */
+const isOneOf = (column: AnyColumn, values: readonly string[]): SQL =>
+  sql`${column} in (${sql.raw(values.map((value) => `'${value}'`).join(', '))})`;
 
 /** Every inbound vault transfer we have seen, whatever became of it (DESIGN "Payment verification"). */
 export const payments = pgTable(
@@ -131,11 +141,8 @@ export const markets = pgTable(
       .where(sql`status = 'settled'`),
     check('markets_status_check', sql`${t.status} in ('active', 'settling', 'settled')`),
     check('markets_result_check', sql`${t.result} is null or ${t.result} in ('YES', 'NO', 'VOID')`),
-    check(
-      'markets_category_check',
-      sql`${t.category} in ('crypto', 'social_media', 'gaming', 'politics', 'sports')`,
-    ),
-    check('markets_duration_check', sql`${t.duration} in ('hourly', 'daily')`),
+    check('markets_category_check', isOneOf(t.category, MARKET_CATEGORIES)),
+    check('markets_duration_check', isOneOf(t.duration, MARKET_DURATIONS)),
     check('markets_bet_type_check', sql`${t.betType} in ('custom_bet', 'price_prediction')`),
     check('markets_totals_check', sql`${t.totalYesAmount} >= 0 and ${t.totalNoAmount} >= 0`),
     check(
@@ -168,7 +175,10 @@ export const marketFlags = pgTable(
   },
   (t) => [
     uniqueIndex('market_flags_market_address_unique').on(t.marketId, t.address),
-    check('market_flags_reason_check', sql`char_length(${t.reason}) between 1 and 280`),
+    check(
+      'market_flags_reason_check',
+      sql`char_length(${t.reason}) between 1 and ${sql.raw(String(FLAG_REASON_MAX))}`,
+    ),
   ],
 );
 
@@ -296,7 +306,7 @@ export const bets = pgTable(
     index('bets_claimable_idx')
       .on(t.userAddress)
       .where(sql`status in ('won', 'refunded') and payout_id is null`),
-    check('bets_prediction_check', sql`${t.prediction} in ('YES', 'NO')`),
+    check('bets_prediction_check', isOneOf(t.prediction, PREDICTIONS)),
     check('bets_status_check', sql`${t.status} in ('pending', 'won', 'lost', 'claimed', 'refunded')`),
     check('bets_amount_check', sql`${t.amount} > 0`),
   ],
@@ -371,7 +381,7 @@ export const oracleBets = pgTable(
     index('oracle_bets_claimable_idx')
       .on(t.userAddress)
       .where(sql`payout_id is null and claimed = false and payout_amount > 0`),
-    check('oracle_bets_position_check', sql`${t.position} in ('bull', 'bear')`),
+    check('oracle_bets_position_check', isOneOf(t.position, POSITIONS)),
     check('oracle_bets_amount_check', sql`${t.amount} > 0`),
   ],
 );

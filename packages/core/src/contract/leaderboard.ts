@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
+import { LEADERBOARD_LIMIT } from '../constants.ts';
 import { AddressSchema, WeiSchema } from './primitives.ts';
 
 export const LeaderboardQuerySchema = z.strictObject({
-  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100))),
+  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(LEADERBOARD_LIMIT))),
 });
 
 export const LeaderboardEntrySchema = z.object({

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_DESCRIPTION_LENGTH, MAX_INSTRUCTIONS_LENGTH, MAX_TITLE_LENGTH } from '../constants.ts';
 import { PageCursorSchema } from './page-cursor.ts';
 import {
   AddressSchema,
@@ -102,18 +103,23 @@ export type MarketDetailResponse = z.infer<typeof MarketDetailResponseSchema>;
 const categoryField = z.enum(CategorySchema.options, { error: 'Please select a category' });
 const predictionField = z.enum(PredictionSchema.options, { error: 'Please select your prediction' });
 
+/** What the payment's intent commits to besides the market: the side and the exact amount paid. */
+const paidSideFields = {
+  prediction: predictionField,
+  /** At least 0.005 BNB (MIN_MARKET_BET_WEI); checked by the server: AMOUNT_TOO_LOW. */
+  amountWei: PaymentWeiSchema,
+};
+
 export const CreateMarketBodySchema = z.strictObject({
   txHash: TxHashSchema,
   creatorAddress: AddressSchema,
   /** Must not be blank after trimming (spec §5); checked by the server with the spec's message. */
-  description: z.string().check(z.maxLength(2000)),
-  title: z.optional(z.string().check(z.maxLength(120))),
-  resolutionInstructions: z.optional(z.string().check(z.maxLength(2000))),
+  description: z.string().check(z.maxLength(MAX_DESCRIPTION_LENGTH)),
+  title: z.optional(z.string().check(z.maxLength(MAX_TITLE_LENGTH))),
+  resolutionInstructions: z.optional(z.string().check(z.maxLength(MAX_INSTRUCTIONS_LENGTH))),
   category: categoryField,
   duration: DurationSchema,
-  prediction: predictionField,
-  /** At least 0.005 BNB (MIN_MARKET_BET_WEI); checked by the server: AMOUNT_TOO_LOW. */
-  amountWei: PaymentWeiSchema,
+  ...paidSideFields,
 });
 export type CreateMarketBody = z.infer<typeof CreateMarketBodySchema>;
 
@@ -122,8 +128,7 @@ export const CreateMarketResponseSchema = z.object({ market: MarketSchema, bet: 
 export const JoinMarketBodySchema = z.strictObject({
   txHash: TxHashSchema,
   userAddress: AddressSchema,
-  prediction: predictionField,
-  amountWei: PaymentWeiSchema,
+  ...paidSideFields,
 });
 export type JoinMarketBody = z.infer<typeof JoinMarketBodySchema>;
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { OPERATOR_DOMAIN_NAME, OPERATOR_DOMAIN_VERSION } from '../constants.ts';
-import { AddressSchema, IsoTimeSchema } from './primitives.ts';
+import { MAX_OPERATOR_REASON_LENGTH, OPERATOR_DOMAIN_NAME, OPERATOR_DOMAIN_VERSION } from '../constants.ts';
+import { AddressSchema, IsoTimeSchema, PredictionSchema } from './primitives.ts';
 
 // Operator actions from the API (DESIGN "Operators", docs/decisions/007-operator-signatures.md):
 // the operator's wallet signs EIP-712 typed data naming this app (domain name, version, chain id),
@@ -74,12 +74,14 @@ export const OperatorActionBodySchema = z.strictObject(signatureFields);
 export type OperatorActionBody = z.infer<typeof OperatorActionBodySchema>;
 
 // Not trimmed: the server must verify exactly the text that was signed.
-const ReasonSchema = z.string().check(z.maxLength(2000), z.regex(/\S/, 'must not be blank'));
+const ReasonSchema = z
+  .string()
+  .check(z.maxLength(MAX_OPERATOR_REASON_LENGTH), z.regex(/\S/, 'must not be blank'));
 
 /** POST /api/markets/:id/admin/resolve: settle YES or NO with the operator's analysis. */
 export const ResolveMarketBodySchema = z.strictObject({
   ...signatureFields,
-  result: z.enum(['YES', 'NO']),
+  result: PredictionSchema,
   reason: ReasonSchema,
 });
 export type ResolveMarketBody = z.infer<typeof ResolveMarketBodySchema>;

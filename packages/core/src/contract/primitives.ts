@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { MAX_ROW_ID } from '../constants.ts';
+import { MARKET_CATEGORIES, MARKET_DURATIONS, MAX_ROW_ID, POSITIONS, PREDICTIONS } from '../constants.ts';
 
 // Wire primitives of ../shared/API.md: wei as decimal-integer strings, addresses in any case,
 // ISO-8601 UTC times. Parsing to bigint happens at the edges (server handlers, web formatters).
@@ -34,7 +34,7 @@ export const UsdPriceSchema = z.string().check(z.regex(/^[0-9]+(\.[0-9]{1,8})?$/
 /** A row id from outside (path or body): positive, and no larger than the database stores. */
 export const IdSchema = z.coerce.number().check(z.int(), z.positive(), z.maximum(MAX_ROW_ID));
 
-export const PredictionSchema = z.enum(['YES', 'NO']);
-export const PositionSchema = z.enum(['bull', 'bear']);
-export const CategorySchema = z.enum(['crypto', 'social_media', 'gaming', 'politics', 'sports']);
-export const DurationSchema = z.enum(['hourly', 'daily']);
+export const PredictionSchema = z.enum(PREDICTIONS);
+export const PositionSchema = z.enum(POSITIONS);
+export const CategorySchema = z.enum(MARKET_CATEGORIES);
+export const DurationSchema = z.enum(MARKET_DURATIONS);
