@@ -3,6 +3,7 @@ import type { Market } from '@pm/core/contract/markets';
 import { canJoinMarket, favourability } from '@pm/core/market-rules';
 import { CircleAlert, Gavel, Info, Scale, Users } from 'lucide';
 import { useState } from 'react';
+import { useClaimable } from '../../../api/get-claimable.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useFormat } from '../../../lib/format.ts';
@@ -12,7 +13,6 @@ import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { useWallet } from '../../wallet/hooks/use-wallet.ts';
-import { useClaimable } from '../api/get-claimable.ts';
 import { useMarket } from '../api/get-market.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
@@ -37,7 +37,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
   const detail = useMarket(Number.isSafeInteger(id) && id > 0 ? id : 0);
   const nowMs = useNowMs();
   const wallet = useWallet();
-  const claimable = useClaimable(wallet.address);
+  const claimable = useClaimable(wallet.address, 'markets');
   const [joining, setJoining] = useState<Market | null>(null);
   useMarketsRealtime();
 
