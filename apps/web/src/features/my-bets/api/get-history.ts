@@ -31,9 +31,8 @@ export function historyPageQueryOptions(address: string, filters: HistoryFilters
       if (filters.status !== 'all') query.set('status', filters.status);
       if (cursor) query.set('cursor', cursor);
       const search = query.toString();
-      return apiGet(`/api/users/${address}/history${search ? `?${search}` : ''}`, HistoryResponseSchema, {
-        signal,
-      });
+      const path = `/api/users/${address}/history` as const;
+      return apiGet(search ? `${path}?${search}` : path, HistoryResponseSchema, { signal });
     },
   });
 }
