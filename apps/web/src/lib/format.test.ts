@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatBnb, formatCount, formatPercent, formatPrice, formatUsd } from './format.ts';
+import { formatBnb, formatCount, formatCountdown, formatPercent, formatPrice, formatUsd } from './format.ts';
 
 const WEI = 10n ** 18n;
 
@@ -85,5 +85,16 @@ describe('formatPercent and formatCount', () => {
   test('Counts are grouped', () => {
     expect(formatCount(1234)).toBe('1,234');
     expect(formatCount(12_345n, 'zh')).toBe('12,345');
+  });
+});
+
+describe('formatCountdown', () => {
+  test('Countdowns read m:ss, and h:mm:ss past an hour; a passed instant reads 0:00', () => {
+    expect(formatCountdown(0)).toBe('0:00');
+    expect(formatCountdown(59.9)).toBe('0:59');
+    expect(formatCountdown(250)).toBe('4:10');
+    expect(formatCountdown(3723)).toBe('1:02:03');
+    expect(formatCountdown(36_000)).toBe('10:00:00');
+    expect(formatCountdown(-5)).toBe('0:00');
   });
 });

@@ -141,6 +141,15 @@ export function formatDateTime(iso: string, language: Language = 'en'): string {
   return new Date(iso).toLocaleString(LOCALES[language], { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** Seconds → "4:05" or "1:02:03" (0 once passed): the one countdown of markets, reviews and rounds. */
+export function formatCountdown(totalSeconds: number): string {
+  const seconds = Math.max(0, Math.floor(totalSeconds));
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const ss = String(seconds % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
 type WithoutLanguage<T> = Omit<T, 'language'>;
 
 /** The formatters bound to the current language (re-renders when it changes). */

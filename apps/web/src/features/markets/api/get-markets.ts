@@ -1,10 +1,10 @@
-import { REFRESH_MS, SETTLED_MARKETS_LIMIT } from '@pm/core/constants';
+import { type MarketCategory, REFRESH_MS, SETTLED_MARKETS_LIMIT } from '@pm/core/constants';
 import { ListMarketsResponseSchema } from '@pm/core/contract/markets';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client.ts';
 import { usePollingFallback } from '../../../lib/realtime-queries.ts';
 
-export type CategoryFilter = 'all' | 'crypto' | 'social_media' | 'gaming' | 'politics' | 'sports';
+export type CategoryFilter = 'all' | MarketCategory;
 
 export const MARKETS_QUERY_KEY = ['markets'] as const;
 

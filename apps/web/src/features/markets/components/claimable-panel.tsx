@@ -1,5 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Coins } from 'lucide';
+import { useClaimWinnings } from '../../../api/claim-winnings.ts';
+import { CLAIMABLE_QUERY_KEY } from '../../../api/claimable-query-key.ts';
+import { useClaimable } from '../../../api/get-claimable.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { showClaimToast } from '../../../lib/claim-toast.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
@@ -9,23 +11,17 @@ import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
 import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
-import { claimWinnings } from '../api/claim-winnings.ts';
-import { useClaimable } from '../api/get-claimable.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 
 /** Spec §2 Claimable Winnings (connected wallets only): total, Claim, the spec's toasts. */
 export function ClaimablePanel({ betId }: { betId?: number }) {
   const { t, language } = useTranslation();
   const wallet = useWallet();
-  const queryClient = useQueryClient();
-  const claimable = useClaimable(wallet.address);
+  const claimable = useClaimable(wallet.address, 'markets');
   const format = useFormat();
-  const claim = useMutation({
-    mutationFn: (userAddress: string) =>
-      claimWinnings({ userAddress, scope: 'markets', ...(betId ? { betId } : {}) }),
+  const claim = useClaimWinnings([CLAIMABLE_QUERY_KEY, MARKETS_QUERY_KEY], {
     onSuccess: (answer) => showClaimToast(answer, { t, language, failed: t('markets.claimable.failed') }),
     onError: (error) => toast.error(apiErrorMessage(t, error, t('markets.claimable.failed'))),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY }),
   });
   if (!wallet.isConnected || !wallet.address) return null;
   const address = wallet.address;
@@ -43,7 +39,12 @@ export function ClaimablePanel({ betId }: { betId?: number }) {
           {total > 0n ? t('markets.claimable.bets', { count }) : t('markets.claimable.none')}
         </p>
         {total > 0n && (
-          <Button disabled={claim.isPending} onClick={() => claim.mutate(address)}>
+          <Button
+            disabled={claim.isPending}
+            onClick={() =>
+              claim.mutate({ userAddress: address, scope: 'markets', ...(betId ? { betId } : {}) })
+            }
+          >
             {claim.isPending ? t('markets.claimable.claiming') : t('markets.claimable.claim')}
           </Button>
         )}

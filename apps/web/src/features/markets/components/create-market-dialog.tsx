@@ -1,4 +1,9 @@
-import { MARKET_BET_STEP, MIN_MARKET_BET_WEI } from '@pm/core/constants';
+import {
+  MARKET_BET_STEP,
+  MARKET_CATEGORIES,
+  type MarketCategory,
+  MIN_MARKET_BET_WEI,
+} from '@pm/core/constants';
 import type { CreateMarketBody } from '@pm/core/contract/markets';
 import { encodeIntent, marketContentHash } from '@pm/core/intent';
 import { useQueryClient } from '@tanstack/react-query';
@@ -18,8 +23,6 @@ import { parseBnbOrNull } from '../utils/format.ts';
 import { recordErrorMessage } from '../utils/record-error.ts';
 import { ChoiceGroup } from './choice-group.tsx';
 
-const CATEGORIES = ['crypto', 'social_media', 'gaming', 'politics', 'sports'] as const;
-type Category = (typeof CATEGORIES)[number];
 const COINS = ['BTC', 'ETH', 'BNB', 'SOL', 'XRP', 'ADA', 'AVAX', 'DOGE'] as const;
 const field = 'min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm';
 
@@ -36,7 +39,7 @@ export function CreateMarketDialog({
   const wallet = useWallet();
   const { data: config } = useAppConfig();
   const queryClient = useQueryClient();
-  const [category, setCategory] = useState<Category | ''>('');
+  const [category, setCategory] = useState<MarketCategory | ''>('');
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [instructions, setInstructions] = useState('');
@@ -155,7 +158,7 @@ export function CreateMarketDialog({
               onChange={(e) => setCategory(toCategory(e.target.value))}
             >
               <option value="">{t('markets.create.selectCategory')}</option>
-              {CATEGORIES.map((value) => (
+              {MARKET_CATEGORIES.map((value) => (
                 <option key={value} value={value}>
                   {t(`markets.categories.${value}`)}
                 </option>
@@ -305,6 +308,6 @@ export function CreateMarketDialog({
   );
 }
 
-function toCategory(value: string): Category | '' {
-  return CATEGORIES.find((category) => category === value) ?? '';
+function toCategory(value: string): MarketCategory | '' {
+  return MARKET_CATEGORIES.find((category) => category === value) ?? '';
 }

@@ -5,11 +5,10 @@ import { Clock, Users } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
-import { useFormat } from '../../../lib/format.ts';
+import { formatCountdown, useFormat } from '../../../lib/format.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
-import { countdown } from '../utils/format.ts';
 import { formatShare } from '../utils/share.ts';
 import { JoinMarketDialog } from './lazy-parts.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
@@ -85,7 +84,7 @@ export function MarketCard({
             <dd className="flex items-center gap-1 tabular-nums">
               <Icon node={Clock} aria-hidden="true" className="size-3 text-brand" />
               <span className="sr-only">{t('markets.card.timeLeft')}</span>
-              {countdown(Date.parse(market.deadline) - nowMs)}
+              {formatCountdown((Date.parse(market.deadline) - nowMs) / 1000)}
             </dd>
           )}
         </div>

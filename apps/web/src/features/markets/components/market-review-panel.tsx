@@ -4,11 +4,10 @@ import type { ResolutionEvent } from '@pm/core/contract/review';
 import { History, Hourglass } from 'lucide';
 import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { formatDateTime } from '../../../lib/format.ts';
+import { formatCountdown, formatDateTime } from '../../../lib/format.ts';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
-import { countdown } from '../utils/format.ts';
 import { FlagVerdictForm } from './lazy-parts.tsx';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -93,7 +92,7 @@ export function MarketReviewPanel({
               {review.flagCount > 0
                 ? t('review.flagged', { count: review.flagCount })
                 : msLeft > 0
-                  ? t('review.endsIn', { time: countdown(msLeft) })
+                  ? t('review.endsIn', { time: formatCountdown(msLeft / 1000) })
                   : t('review.ended')}
             </p>
             <p className="text-xs text-muted">{t('review.claimsWait')}</p>

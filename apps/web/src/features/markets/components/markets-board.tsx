@@ -1,3 +1,4 @@
+import { MARKET_CATEGORIES } from '@pm/core/constants';
 import type { Market } from '@pm/core/contract/markets';
 import { canJoinMarket } from '@pm/core/market-rules';
 import { CircleAlert, Plus, SearchX } from 'lucide';
@@ -18,7 +19,7 @@ import { MarketCard } from './market-card.tsx';
 import { PreviousPanel } from './previous-panel.tsx';
 import { VaultPanel } from './vault-panel.tsx';
 
-const FILTERS: CategoryFilter[] = ['all', 'crypto', 'social_media', 'gaming', 'politics', 'sports'];
+const FILTERS: CategoryFilter[] = ['all', ...MARKET_CATEGORIES];
 
 function chipClassName(pressed: boolean) {
   return cx(

@@ -1,6 +1,6 @@
+import { useClaimable } from '../../../api/get-claimable.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { useFormat } from '../../../lib/format.ts';
-import { useClaimable } from '../api/get-claimable.ts';
 
 /**
  * What the connected wallet won on this settled market: its stakes back plus its share of the
@@ -10,7 +10,7 @@ import { useClaimable } from '../api/get-claimable.ts';
 export function MyWinnings({ marketId, address }: { marketId: number; address: string }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const claimable = useClaimable(address);
+  const claimable = useClaimable(address, 'markets');
   const myWinnings = (claimable.data?.markets.bets ?? [])
     .filter((bet) => bet.marketId === marketId)
     .reduce(

@@ -1,5 +1,7 @@
 import { parseUsdPrice, usdValueOfWei } from '@pm/core/price';
 import { Copy, Vault } from 'lucide';
+import { usePrice } from '../../../api/get-price.ts';
+import { useVault } from '../../../api/get-vault.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
@@ -7,14 +9,13 @@ import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { toast } from '../../../ui/toast.ts';
-import { useBnbPrice, useVault } from '../api/get-vault.ts';
 
 /** Spec §2 Escrow Vault: balance with USD value, address with copy, and what the vault is for. */
 export function VaultPanel() {
   const { t } = useTranslation();
   const format = useFormat();
   const vault = useVault();
-  const price = useBnbPrice();
+  const price = usePrice();
   const usd =
     vault.data && price.data
       ? format.usd(usdValueOfWei(BigInt(vault.data.balanceWei), parseUsdPrice(price.data.usd)))

@@ -1,13 +1,13 @@
+import { CLAIMABLE_QUERY_KEY } from '../../../api/claimable-query-key.ts';
+import { PRICE_QUERY_KEY, priceFromSample } from '../../../api/get-price.ts';
+import { VAULT_QUERY_KEY } from '../../../api/get-vault.ts';
 import { useRealtimeInvalidation } from '../../../lib/realtime-queries.ts';
 import { marketQueryKey } from '../api/get-market.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
-import { BNB_PRICE_QUERY_KEY, VAULT_QUERY_KEY } from '../api/get-vault.ts';
 
 const OPEN_KEY = [...MARKETS_QUERY_KEY, 'open'] as const;
 const SETTLED_KEY = [...MARKETS_QUERY_KEY, 'settled'] as const;
 const DETAILS_KEY = [...MARKETS_QUERY_KEY, 'detail'] as const;
-const CLAIMABLE_KEY = [...MARKETS_QUERY_KEY, 'claimable'] as const;
-const MY_BETS_KEY = ['my-bets'] as const;
 
 /**
  * Refetches what the market pages show when the server commits a change, and only what that change
@@ -21,36 +21,23 @@ export function useMarketsRealtime(): void {
         invalidate(OPEN_KEY);
         invalidate(SETTLED_KEY);
         invalidate(message.id === undefined ? DETAILS_KEY : marketQueryKey(message.id));
-        invalidate(CLAIMABLE_KEY);
-        invalidate(MY_BETS_KEY);
+        invalidate(CLAIMABLE_QUERY_KEY);
         break;
       case 'bets':
         invalidate(OPEN_KEY);
         invalidate(message.marketId === undefined ? DETAILS_KEY : marketQueryKey(message.marketId));
-        invalidate(MY_BETS_KEY);
         invalidate(VAULT_QUERY_KEY);
         break;
       case 'payouts':
-        invalidate(CLAIMABLE_KEY);
-        invalidate(MY_BETS_KEY);
+        invalidate(CLAIMABLE_QUERY_KEY);
         invalidate(VAULT_QUERY_KEY);
         break;
       case 'vault':
         invalidate(VAULT_QUERY_KEY);
         break;
       case 'prices':
-        if (message.sample) {
-          const { usd, source, updatedAt } = message.sample;
-          queryClient.setQueryData(BNB_PRICE_QUERY_KEY, {
-            symbol: 'BNB',
-            usd,
-            source,
-            updatedAt,
-            stale: false,
-          });
-        } else {
-          invalidate(BNB_PRICE_QUERY_KEY);
-        }
+        if (message.sample) queryClient.setQueryData(PRICE_QUERY_KEY, priceFromSample(message.sample));
+        else invalidate(PRICE_QUERY_KEY);
         break;
       default:
         break;

@@ -8,9 +8,14 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client.ts';
 
 // A wallet's bets in both games and its P&L (GET /api/users/:address/history and /summary).
-// Both keys start with 'history' so one invalidation refreshes the list and the summary.
 
 export type HistoryFilters = { game: HistoryGameFilter; status: HistoryStatusFilter };
+
+/** Every wallet's list pages and summary: what a claim invalidates. */
+export const HISTORY_QUERY_KEY = ['history'] as const;
+
+/** One wallet's list pages and summary, so one invalidation refreshes both. */
+export const historyQueryKey = (address: string) => [...HISTORY_QUERY_KEY, address.toLowerCase()] as const;
 
 /**
  * One page of the history: the first (`cursor` null) or the one after `cursor`. Each page is its
@@ -19,16 +24,15 @@ export type HistoryFilters = { game: HistoryGameFilter; status: HistoryStatusFil
  */
 export function historyPageQueryOptions(address: string, filters: HistoryFilters, cursor: string | null) {
   return queryOptions({
-    queryKey: ['history', address.toLowerCase(), 'list', filters.game, filters.status, cursor],
+    queryKey: [...historyQueryKey(address), 'list', filters.game, filters.status, cursor],
     queryFn: ({ signal }) => {
       const query = new URLSearchParams();
       if (filters.game !== 'all') query.set('game', filters.game);
       if (filters.status !== 'all') query.set('status', filters.status);
       if (cursor) query.set('cursor', cursor);
       const search = query.toString();
-      return apiGet(`/api/users/${address}/history${search ? `?${search}` : ''}`, HistoryResponseSchema, {
-        signal,
-      });
+      const path = `/api/users/${address}/history` as const;
+      return apiGet(search ? `${path}?${search}` : path, HistoryResponseSchema, { signal });
     },
   });
 }
@@ -38,7 +42,7 @@ export const useHistoryPage = (address: string, filters: HistoryFilters, cursor:
 
 export function historySummaryQueryOptions(address: string) {
   return queryOptions({
-    queryKey: ['history', address.toLowerCase(), 'summary'],
+    queryKey: [...historyQueryKey(address), 'summary'],
     queryFn: ({ signal }) => apiGet(`/api/users/${address}/summary`, HistorySummarySchema, { signal }),
   });
 }

@@ -1,10 +1,13 @@
-import type { HistoryGameFilter } from '@pm/core/contract/history';
-import { HISTORY_STATUSES, type HistoryStatusFilter } from '@pm/core/contract/history';
+import {
+  HISTORY_STATUSES,
+  HistoryGameFilterSchema,
+  type HistoryStatusFilter,
+} from '@pm/core/contract/history';
 import { useId } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import type { HistoryFilters } from '../api/get-history.ts';
 
-const GAMES = ['all', 'markets', 'oracle'] as const satisfies readonly HistoryGameFilter[];
+const GAMES = HistoryGameFilterSchema.options;
 
 /** Game and status filters of the history list: two native selects, labelled, that fit 360 px. */
 export function HistoryFiltersBar({

@@ -2,10 +2,9 @@ import type { HistoryEntry } from '@pm/core/contract/history';
 import { CircleAlert, Inbox } from 'lucide';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
-import type { Language } from '../../../i18n/translate.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
-import { formatBnb } from '../../../lib/format.ts';
+import { formatBnb, formatDateTime } from '../../../lib/format.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
@@ -13,8 +12,6 @@ import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { type HistoryFilters, useHistoryPage } from '../api/get-history.ts';
-
-const LOCALES: Record<Language, string> = { en: 'en-US', zh: 'zh-CN' };
 
 /**
  * A wallet's bets in both games, newest first, with stake, result, payout (the full return) and
@@ -171,12 +168,7 @@ function HistoryRow({
               {money(entry.netWei, true)}
             </span>
           </Cell>
-          <Cell label={t('myBets.history.placed')}>
-            {new Date(entry.placedAt).toLocaleString(LOCALES[language], {
-              dateStyle: 'medium',
-              timeStyle: 'short',
-            })}
-          </Cell>
+          <Cell label={t('myBets.history.placed')}>{formatDateTime(entry.placedAt, language)}</Cell>
         </dl>
       </div>
       {onClaim && (

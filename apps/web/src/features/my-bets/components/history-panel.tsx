@@ -2,7 +2,7 @@ import type { HistoryEntry } from '@pm/core/contract/history';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useRealtime } from '../../../lib/realtime.ts';
-import type { HistoryFilters } from '../api/get-history.ts';
+import { type HistoryFilters, historyQueryKey } from '../api/get-history.ts';
 import { HistoryFiltersBar } from './history-filters.tsx';
 import { HistoryList } from './history-list.tsx';
 import { PnlSummary } from './pnl-summary.tsx';
@@ -28,7 +28,7 @@ export function HistoryPanel({
       message.topic === 'payouts' ||
       message.topic === 'rounds'
     ) {
-      void queryClient.invalidateQueries({ queryKey: ['history', address.toLowerCase()] });
+      void queryClient.invalidateQueries({ queryKey: historyQueryKey(address) });
     }
   });
   return (

@@ -1,25 +1,21 @@
-import { type ClaimBody, ClaimResponseSchema } from '@pm/core/contract/claims';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Inbox } from 'lucide';
 import { Link } from 'wouter';
+import { useClaimWinnings } from '../../../api/claim-winnings.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { apiPost } from '../../../lib/api-client.ts';
 import { showClaimToast } from '../../../lib/claim-toast.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { Icon } from '../../../ui/icon.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { toast } from '../../../ui/toast.ts';
+import { HISTORY_QUERY_KEY } from '../api/get-history.ts';
 import { HistoryPanel } from './history-panel.tsx';
 
 /** The connected wallet's history and P&L, with a claim button on each claimable bet (issue 11). */
 export function MyHistory({ address }: { address: `0x${string}` }) {
   const { t, language } = useTranslation();
-  const queryClient = useQueryClient();
-  const claim = useMutation({
-    mutationFn: (body: ClaimBody) => apiPost('/api/claims', body, ClaimResponseSchema),
+  const claim = useClaimWinnings([HISTORY_QUERY_KEY], {
     onSuccess: (answer) => showClaimToast(answer, { t, language, failed: t('myBets.claimFailed') }),
     onError: (error) => toast.error(apiErrorMessage(t, error, t('myBets.claimFailed'))),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['history'] }),
   });
   return (
     <HistoryPanel

@@ -1,4 +1,7 @@
 import { Coins } from 'lucide';
+import { useClaimWinnings } from '../../../api/claim-winnings.ts';
+import { CLAIMABLE_QUERY_KEY } from '../../../api/claimable-query-key.ts';
+import { useClaimable } from '../../../api/get-claimable.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { showClaimToast } from '../../../lib/claim-toast.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
@@ -6,8 +9,6 @@ import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { CardSection } from '../../../ui/card-section.tsx';
 import { toast } from '../../../ui/toast.ts';
-import { useClaimOracleWinnings } from '../api/claim-winnings.ts';
-import { useClaimable } from '../api/get-claimable.ts';
 
 /**
  * Spec §2 claimable winnings with Claim, for a connected wallet only: round winnings and refunds
@@ -15,18 +16,21 @@ import { useClaimable } from '../api/get-claimable.ts';
  */
 export function ClaimableCard({ address }: { address: string }) {
   const { t, language } = useTranslation();
-  const claimable = useClaimable(address);
-  const claim = useClaimOracleWinnings();
+  const claimable = useClaimable(address, 'oracle');
+  const claim = useClaimWinnings([CLAIMABLE_QUERY_KEY]);
   const format = useFormat();
   const oracle = claimable.data?.oracle;
   const totalWei = oracle ? BigInt(oracle.totalWei) : 0n;
   const rounds = new Set(oracle?.bets.map((bet) => bet.epoch)).size;
 
   const onClaim = () =>
-    claim.mutate(address, {
-      onSuccess: (answer) => showClaimToast(answer, { t, language, failed: t('oracle.claim.failed') }),
-      onError: (error) => toast.error(apiErrorMessage(t, error, t('oracle.claim.failed'))),
-    });
+    claim.mutate(
+      { userAddress: address, scope: 'oracle' },
+      {
+        onSuccess: (answer) => showClaimToast(answer, { t, language, failed: t('oracle.claim.failed') }),
+        onError: (error) => toast.error(apiErrorMessage(t, error, t('oracle.claim.failed'))),
+      },
+    );
 
   return (
     <CardSection title={t('oracle.claim.title')} icon={Coins}>

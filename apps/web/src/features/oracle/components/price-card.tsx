@@ -6,7 +6,8 @@ import { useFormat } from '../../../lib/format.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
-import { usePrice, usePriceHistory } from '../api/get-price.ts';
+import { usePriceHistory } from '../api/get-price-history.ts';
+import { useLivePrice } from '../hooks/use-live-price.ts';
 import { PriceChart } from './price-chart.tsx';
 
 /**
@@ -16,7 +17,7 @@ import { PriceChart } from './price-chart.tsx';
 export function PriceCard({ currentRound }: { currentRound: Round | null }) {
   const { t, language } = useTranslation();
   const format = useFormat();
-  const price = usePrice();
+  const price = useLivePrice();
   const history = usePriceHistory();
   const latest = price.data;
   const points = useMemo(

@@ -1,10 +1,10 @@
 import type { PriceHistoryResponse } from '@pm/core/contract/vault';
+import { CLAIMABLE_QUERY_KEY } from '../../../api/claimable-query-key.ts';
+import { PRICE_QUERY_KEY, priceFromSample } from '../../../api/get-price.ts';
 import { useRealtimeInvalidation } from '../../../lib/realtime-queries.ts';
-import { PRICE_HISTORY_QUERY_KEY, PRICE_QUERY_KEY } from '../api/get-price.ts';
+import { PRICE_HISTORY_QUERY_KEY } from '../api/get-price-history.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
-import { addSampleToHistory, priceFromSample } from '../utils/price-push.ts';
-
-const CLAIMABLE_KEY = ['oracle', 'claimable'] as const;
+import { addSampleToHistory } from '../utils/price-push.ts';
 
 /**
  * Keeps what this page shows fresh from the page's one shared WebSocket (spec §7 realtime,
@@ -16,7 +16,7 @@ export function useOracleRealtime(): void {
     switch (message.topic) {
       case 'rounds':
         invalidate(ROUNDS_QUERY_KEY);
-        invalidate(CLAIMABLE_KEY);
+        invalidate(CLAIMABLE_QUERY_KEY);
         break;
       case 'prices': {
         const { sample } = message;
@@ -32,7 +32,7 @@ export function useOracleRealtime(): void {
         break;
       }
       case 'payouts':
-        invalidate(CLAIMABLE_KEY);
+        invalidate(CLAIMABLE_QUERY_KEY);
         break;
       default:
         break;

@@ -1,13 +1,8 @@
 import type { PriceSampleMessage } from '@pm/core/contract/realtime';
-import type { PriceHistoryResponse, PriceResponse } from '@pm/core/contract/vault';
+import type { PriceHistoryResponse } from '@pm/core/contract/vault';
 
-// A pushed sample (realtime `prices`, decision 015) updates the price and its chart in place, the
-// way the server would have answered them had the page asked.
-
-/** GET /api/prices/BNB as it stands right after the server stored `sample` (fresh, so not stale). */
-export function priceFromSample(sample: PriceSampleMessage): PriceResponse {
-  return { symbol: 'BNB', usd: sample.usd, source: sample.source, updatedAt: sample.updatedAt, stale: false };
-}
+// A pushed sample (realtime `prices`, decision 015) updates the chart in place, the way the server
+// would have answered had the page asked (the price itself: api/get-price.ts `priceFromSample`).
 
 const BUCKET_S = 30;
 const WINDOW_MS = 3600_000;

@@ -1,18 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { nextConcludedState, readLastSeenEpoch } from './concluded-round.ts';
-import { estimatedReturnWei, formatCountdown, roundMultipliers, usdChange } from './round-view.ts';
+import { estimatedReturnWei, roundMultipliers, usdChange } from './round-view.ts';
 
 const BNB = 10n ** 18n;
 
 describe('round view helpers', () => {
-  test('countdowns read m:ss, and h:mm:ss past an hour', () => {
-    expect(formatCountdown(0)).toBe('0:00');
-    expect(formatCountdown(59.9)).toBe('0:59');
-    expect(formatCountdown(250)).toBe('4:10');
-    expect(formatCountdown(3723)).toBe('1:02:03');
-    expect(formatCountdown(-5)).toBe('0:00');
-  });
-
   test('multipliers follow spec §9', () => {
     expect(roundMultipliers({ totalUpWei: (3n * BNB).toString(), totalDownWei: BNB.toString() })).toEqual({
       up: '1.33',

@@ -27,16 +27,6 @@ export function directionFrom(lockUsd: string, usd: string): 'up' | 'down' | 'fl
   return change > 0n ? 'up' : change < 0n ? 'down' : 'flat';
 }
 
-/** Seconds → "4:05" or "1:02:03": tabular, no units to translate. */
-export function formatCountdown(totalSeconds: number): string {
-  const seconds = Math.max(0, Math.floor(totalSeconds));
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  const ss = String(s).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
-}
-
 /** Wire times (ISO) to the unix seconds the core round rules use. */
 export function roundTimes(round: Pick<Round, 'startTime' | 'lockTime' | 'closeTime'>) {
   return {
