@@ -110,6 +110,15 @@ describe('ETags', () => {
     expect(cached.headers['content-type']).toBe(fresh.headers['content-type']);
     expect(cached.headers['content-type']).toBe('application/json; charset=utf-8');
   });
+
+  test('the OpenAPI document shows If-None-Match, the ETag and the 304 on reads', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const read = document.paths['/api/markets'].get;
+    expect(read.parameters).toContainEqual(expect.objectContaining({ name: 'If-None-Match', in: 'header' }));
+    expect(read.responses['200'].headers.ETag).toBeDefined();
+    expect(read.responses['304']).toBeDefined();
+    expect(document.paths['/api/markets'].post.responses['304']).toBeUndefined();
+  });
 });
 
 describe('the response cache on the instance that records a bet', () => {
