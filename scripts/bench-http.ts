@@ -159,10 +159,14 @@ export async function measureHotReads(input: {
   seeded: SeededScale;
   serverPid: number;
   durationS: number;
+  /** Words of the endpoints' names to measure (default: all). */
+  only?: string[] | undefined;
   log: (line: string) => void;
 }): Promise<void> {
-  const { report, baseUrl, seeded, log } = input;
-  const list = endpoints(seeded);
+  const { report, baseUrl, seeded, log, only } = input;
+  const list = endpoints(seeded).filter(
+    (endpoint) => !only || only.some((word) => endpoint.name.includes(word)),
+  );
 
   // What the API answers (the bytes ceiling serves it) and the SQL it sends (the SQL ceiling runs it).
   const captured: Array<{ text: string; params: unknown[] }> = [];

@@ -86,6 +86,9 @@ describe('ETags', () => {
     expect(again.body).toBe('');
     expect(again.headers.etag).toBe(etag);
     expect(again.headers['cache-control']).toBe('no-cache');
+    // Decided by the route that matched, not the raw URL.
+    const encoded = await t.app.inject({ method: 'GET', url: '/%61pi/markets' });
+    expect(encoded.headers['cache-control']).toBe('no-cache');
   });
 
   test('per-user reads are private to the browser, and revalidate the same way', async () => {

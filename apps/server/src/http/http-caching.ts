@@ -66,13 +66,12 @@ export async function registerHttpCaching(
   // The cookie must outlive any copy read before the write, on any instance: TTL plus a second.
   const freshCookieS = Math.ceil(options.ttlMs / 1000) + 1;
   app.addHook('onSend', async (request, reply) => {
-    if (!request.url.startsWith('/api/')) return;
+    // The route that matched, not the raw URL: `/%61pi/…` reaches /api/… and must count like it.
+    const route = request.routeOptions.url;
+    if (!route?.startsWith('/api/')) return;
     if (request.method === 'GET' || request.method === 'HEAD') {
       if (!reply.hasHeader('cache-control')) {
-        reply.header(
-          'cache-control',
-          request.url.startsWith('/api/users/') ? 'private, no-cache' : 'no-cache',
-        );
+        reply.header('cache-control', route.startsWith('/api/users/') ? 'private, no-cache' : 'no-cache');
       }
       return;
     }
