@@ -22,6 +22,8 @@ const { values: args } = parseArgs({
   options: {
     scale: { type: 'string', default: '1' },
     only: { type: 'string' },
+    /** Hot reads whose name contains one of these words, e.g. `--reads markets,price`. */
+    reads: { type: 'string' },
     duration: { type: 'string' },
     'no-docs': { type: 'boolean', default: false },
   },
@@ -121,6 +123,7 @@ try {
       seeded,
       serverPid,
       durationS,
+      only: args.reads ? args.reads.split(',') : undefined,
       log,
     });
     log(`hot reads measured in ${((performance.now() - started) / 1000).toFixed(0)} s`);

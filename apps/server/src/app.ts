@@ -6,6 +6,7 @@ import type { Config } from './config/config.ts';
 import type { Database } from './db/client.ts';
 import { registerHistoryRoutes } from './history/history-routes.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/error-handler.ts';
+import { registerHttpCaching } from './http/http-caching.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { serveWebApp } from './http/serve-web-app.ts';
@@ -60,6 +61,7 @@ export async function createApp(
   const hub = createRealtimeHub(deps.database, app.log);
   await hub.start();
   app.addHook('onClose', () => hub.stop());
+  await registerHttpCaching(app, hub, { ttlMs: config.http.responseCacheMs });
 
   registerSystemRoutes(app, deps);
   registerLeaderboardRoutes(app, deps);

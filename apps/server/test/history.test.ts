@@ -308,7 +308,7 @@ test('the OpenAPI document lists the history and summary endpoints', async () =>
   const parameters = document.paths['/api/users/{address}/history'].get.parameters.map(
     (parameter: { name: string }) => parameter.name,
   );
-  expect(parameters).toEqual(['address', 'game', 'status', 'limit', 'cursor']);
+  expect(parameters).toEqual(['address', 'game', 'status', 'limit', 'cursor', 'If-None-Match']);
 });
 
 describe('GET /api/users/:address/summary', () => {

@@ -59,6 +59,8 @@ const EnvSchema = z.object({
   /** Requests per minute per client address on /api; 0 turns rate limiting off (benchmarks). */
   RATE_LIMIT_PER_MIN: int(0, 1_000_000).default(600),
   CORS_ORIGINS: originList,
+  /** How long a public hot read may be served from memory at most (decision 017); 0 turns it off. */
+  RESPONSE_CACHE_MS: int(0, 10_000).default(1000),
   WS_MAX_CONNECTIONS: int(1, 1_000_000).default(5000),
   WS_MAX_CONNECTIONS_PER_IP: int(1, 10_000).default(20),
   PAYMENT_WAIT_MS: int(0, 300_000).default(15_000),
@@ -176,6 +178,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       trustProxy: env.TRUST_PROXY,
       rateLimitPerMinute: env.RATE_LIMIT_PER_MIN,
       corsOrigins: env.CORS_ORIGINS,
+      responseCacheMs: env.RESPONSE_CACHE_MS,
     },
     realtime: {
       maxConnections: env.WS_MAX_CONNECTIONS,

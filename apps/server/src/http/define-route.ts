@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { en } from 'zod/locales';
 import type * as z from 'zod/mini';
 import { AppError } from './app-error.ts';
+import { type SerializedResponse, sendSerialized, serializeResponse } from './http-caching.ts';
+import type { CachedStore } from './response-cache.ts';
 
 type Infer<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
 
@@ -26,6 +28,11 @@ export type RouteOutput<R extends RouteSpec> = {
 export type RouteOptions = {
   /** A stricter limit for this route, per client address, e.g. `{ max: 10, timeWindow: '1 minute' }`. */
   rateLimit?: { max: number; timeWindow: string };
+  /**
+   * A store of the response cache (decision 017) for a public read: its answers are kept as sent,
+   * bytes and ETag, keyed by the URL. Never for per-user reads.
+   */
+  cache?: CachedStore<SerializedResponse>;
 };
 
 /**
@@ -45,19 +52,30 @@ export function defineRoute<R extends RouteSpec>(
     // A route-level limit replaces the app-wide one for this route (@fastify/rate-limit).
     ...(options.rateLimit ? { config: { rateLimit: options.rateLimit } } : {}),
     handler: async (request, reply) => {
-      const input = {
-        params: parseInput(spec.params, request.params),
-        query: parseInput(spec.query, request.query),
-        body: parseInput(spec.body, request.body),
-      } as RouteInput<R>;
-      const output = await handler(input, request);
-      const schema: z.ZodMiniType | undefined = spec.responses[output.status];
-      if (!schema)
-        throw new Error(`${spec.path} answered ${output.status}, which its contract does not list`);
-      const status: number = output.status;
-      return reply.code(status).send(schema.parse(output.body, { error: englishErrors }));
+      const { cache } = options;
+      if (cache) {
+        const answer = async () => {
+          const { status, body } = await answerParsed(request);
+          return serializeResponse(status, body);
+        };
+        return sendSerialized(reply, await cache.read(request.url, answer, request));
+      }
+      const { status, body } = await answerParsed(request);
+      return reply.code(status).send(body);
     },
   });
+
+  async function answerParsed(request: FastifyRequest): Promise<{ status: number; body: unknown }> {
+    const input = {
+      params: parseInput(spec.params, request.params),
+      query: parseInput(spec.query, request.query),
+      body: parseInput(spec.body, request.body),
+    } as RouteInput<R>;
+    const output = await handler(input, request);
+    const schema: z.ZodMiniType | undefined = spec.responses[output.status];
+    if (!schema) throw new Error(`${spec.path} answered ${output.status}, which its contract does not list`);
+    return { status: output.status, body: schema.parse(output.body, { error: englishErrors }) };
+  }
 }
 
 function parseInput(schema: z.ZodMiniType | undefined, value: unknown): unknown {

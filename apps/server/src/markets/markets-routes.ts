@@ -2,21 +2,46 @@ import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../http/app-error.ts';
 import { defineRoute } from '../http/define-route.ts';
+import type { SerializedResponse } from '../http/http-caching.ts';
 import { toBetDto, toMarketDto } from './market-serializers.ts';
 import type { MarketsService } from './markets-service.ts';
 
+const MB = 1024 * 1024;
+
 /** The markets endpoints of API.md, each parsed in and out by its contract in @pm/core. */
 export function registerMarketsRoutes(app: FastifyInstance, service: MarketsService): void {
-  defineRoute(app, ROUTES.listMarkets, async ({ query }) => ({
-    status: 200,
-    body: await service.listMarkets(query),
-  }));
-
-  defineRoute(app, ROUTES.getMarket, async ({ params }) => {
-    const detail = await service.getMarket(params.id);
-    if (!detail) throw new AppError('MARKET_NOT_FOUND');
-    return { status: 200, body: detail };
+  // A bet publishes `markets` and `bets`; settlement and status changes publish `markets`.
+  const lists = app.responseCache.store<SerializedResponse>({
+    topics: ['markets', 'bets'],
+    maxEntries: 200,
+    maxSize: 16 * MB,
+    sizeOf: (response) => response.body.length,
   });
+  // A market's bets show `claimed` once their payout is confirmed (`payouts`).
+  const details = app.responseCache.store<SerializedResponse>({
+    topics: ['markets', 'bets', 'payouts'],
+    maxEntries: 500,
+    maxSize: 32 * MB,
+    sizeOf: (response) => response.body.length,
+  });
+
+  defineRoute(
+    app,
+    ROUTES.listMarkets,
+    async ({ query }) => ({ status: 200, body: await service.listMarkets(query) }),
+    { cache: lists },
+  );
+
+  defineRoute(
+    app,
+    ROUTES.getMarket,
+    async ({ params }) => {
+      const detail = await service.getMarket(params.id);
+      if (!detail) throw new AppError('MARKET_NOT_FOUND');
+      return { status: 200, body: detail };
+    },
+    { cache: details },
+  );
 
   defineRoute(app, ROUTES.marketOdds, async ({ params }) => {
     const odds = await service.getMarketOdds(params.id);

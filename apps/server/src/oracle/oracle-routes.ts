@@ -19,10 +19,16 @@ export function registerOracleRoutes(
   const { database, clock, config } = deps;
   const db = database.db;
 
+  // The rows, not the answer, are cached: which round is current and serverTime follow the clock.
+  const roundRows = app.responseCache.store<Awaited<ReturnType<typeof listRoundsForDisplay>>>({
+    topics: ['rounds'],
+    maxEntries: 1,
+  });
+
   // Spec §7: the open rounds by start time and the latest ended ones (5 each), shown by the §4 rules.
-  defineRoute(app, ROUTES.rounds, async () => {
+  defineRoute(app, ROUTES.rounds, async (_input, request) => {
     const now = clock.now();
-    const { open, ended } = await listRoundsForDisplay(db);
+    const { open, ended } = await roundRows.read('rounds', () => listRoundsForDisplay(db), request);
     const candidates = [...open, ...ended].map((row) => ({
       epoch: row.epoch,
       status: parseRoundStatus(row.status),

@@ -49,10 +49,19 @@ export function registerPriceRoutes(
     stale: nowMs - sample.sampledAt.getTime() > STALE_AFTER_MS,
   });
 
-  defineRoute(app, ROUTES.price, async () => {
-    const nowMs = clock.now().getTime();
+  // The sample, not the answer, is cached: `stale` and the age check follow the clock. Each new
+  // sample is announced on `prices`. No sample at all is an error, and errors are not kept.
+  const latestSample = app.responseCache.store<PriceSample>({ topics: ['prices'], maxEntries: 1 });
+  const readLatestSample = async () => {
     const sample = await latestPriceSample(database.db, source);
-    if (!sample || sample.updatedAt.getTime() < nowMs - config.prices.maxAgeS * 1000) {
+    if (!sample) throw new AppError('PRICE_UNAVAILABLE');
+    return sample;
+  };
+
+  defineRoute(app, ROUTES.price, async (_input, request) => {
+    const nowMs = clock.now().getTime();
+    const sample = await latestSample.read('latest', readLatestSample, request);
+    if (sample.updatedAt.getTime() < nowMs - config.prices.maxAgeS * 1000) {
       throw new AppError('PRICE_UNAVAILABLE');
     }
     return { status: 200, body: toResponse(sample, nowMs) };

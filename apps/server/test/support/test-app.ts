@@ -33,6 +33,9 @@ export async function startTestApp(
     PAYMENT_WAIT_MS: '3000',
     // Today's settle-at-once unless a test is about the review window (review-window.test.ts).
     RESOLUTION_REVIEW_WINDOW_S: '0',
+    // Tests change rows behind the API's back and run jobs, then read at once: the response cache
+    // (decision 017) is tested on its own, in response-cache.test.ts.
+    RESPONSE_CACHE_MS: '0',
     ...env,
   });
   const clock = createChainClock(chain.testClient);
