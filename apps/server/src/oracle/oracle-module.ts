@@ -1,6 +1,6 @@
 import { PlaceOracleBetBodySchema } from '@pm/core/contract/oracle';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps, AppFeature } from '../app.ts';
+import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import type { PaymentContext } from '../payments/accept-payment.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';

@@ -2,7 +2,7 @@ import type { Round } from '@pm/core/contract/oracle';
 import { ROUTES } from '@pm/core/contract/routes';
 import { pickDisplayedRounds } from '@pm/core/rounds';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { authorizeOperator } from '../operators/operator-auth.ts';
 import type { PaymentContext } from '../payments/accept-payment.ts';
