@@ -6,7 +6,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { bets, oracleBets, payments, payouts } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
 import { linkPayoutBets } from './link-payout-bets.ts';
-import type { PayoutRow } from './payout-processor.ts';
+import type { PayoutRow } from './payout-processor-deps.ts';
 
 const ReleasedSchema = z.object({
   bets: z.array(z.number()),
