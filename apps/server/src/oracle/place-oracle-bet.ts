@@ -1,6 +1,8 @@
+import { normalizeAddress } from '@pm/core/address';
 import { MIN_ORACLE_BET_WEI, type Position } from '@pm/core/constants';
 import type { OracleBet, PlaceOracleBetBody, Round } from '@pm/core/contract/oracle';
 import { eq, sql } from 'drizzle-orm';
+import { parseHex } from '../chain/parse-hex.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { oracleBets, oracleRounds } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
@@ -13,7 +15,6 @@ import {
   type PaymentContext,
 } from '../payments/accept-payment.ts';
 import { publish } from '../realtime/publish.ts';
-import { toHex } from './hex.ts';
 import { toWireOracleBet, toWireRound } from './oracle-rounds.ts';
 
 /** Spec §5: the oracle minimum has its own text (the shared AMOUNT_TOO_LOW text is the market one). */
@@ -33,8 +34,8 @@ export async function placeOracleBet(
   const amountWei = BigInt(body.amountWei);
   const input: Omit<AcceptPaymentInput<PlacedOracleBet>, 'record'> = {
     claim: {
-      txHash: toHex(body.txHash),
-      from: toHex(body.userAddress),
+      txHash: parseHex(body.txHash, { bytes: 32 }),
+      from: normalizeAddress(body.userAddress),
       amountWei,
       intent: { kind: 'round', epoch: body.epoch, position: body.position },
     },
