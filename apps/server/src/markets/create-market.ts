@@ -7,6 +7,7 @@ import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
+import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
 import { publish } from '../realtime/publish.ts';
 import { refuseCreateMarket } from './market-validation.ts';
@@ -17,7 +18,6 @@ import {
   insertMarket,
   type MarketRow,
 } from './markets-repository.ts';
-import { refusePayment } from './refuse-payment.ts';
 
 /** What will judge a market, fixed when it is created (DESIGN "Markets"). */
 export type ResolverIdentity = { model: string; promptVersion: string };

@@ -7,6 +7,7 @@ import type { Tx } from '../db/client.ts';
 import { AppError } from '../http/app-error.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats.ts';
 import { type AcceptPaymentResult, acceptPayment } from '../payments/accept-payment.ts';
+import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
 import { publish } from '../realtime/publish.ts';
 import type { MarketsServiceDeps } from './create-market.ts';
@@ -20,7 +21,6 @@ import {
   lockMarket,
   type MarketRow,
 } from './markets-repository.ts';
-import { refusePayment } from './refuse-payment.ts';
 
 export type JoinedMarket = { bet: BetRow; market: MarketRow };
 

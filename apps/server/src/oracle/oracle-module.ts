@@ -6,7 +6,7 @@ import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
 import type { PriceSource } from '../prices/price-feed.ts';
 import { registerOracleRoutes } from './oracle-routes.ts';
-import { placeOracleBet } from './place-oracle-bet.ts';
+import { createOracleService } from './oracle-service.ts';
 import { createRoundEngine } from './round-engine.ts';
 
 /**
@@ -30,14 +30,14 @@ export function createOracleModule(
     autoGenesis: config.chain.isLocal,
     logger,
   });
-  const payments = createPaymentContext(deps);
-  const routes: AppFeature = (app) => registerOracleRoutes(app, deps, { payments, engine });
+  const service = createOracleService({ payments: createPaymentContext(deps), clock });
+  const routes: AppFeature = (app) => registerOracleRoutes(app, deps, { service, engine });
   const jobs: Job[] = [engine.job];
   const pendingPaymentHandler: PendingPaymentHandler = async (request) => {
-    const outcome = await placeOracleBet(payments, PlaceOracleBetBodySchema.parse(request));
+    const outcome = await service.placeBet(PlaceOracleBetBodySchema.parse(request));
     return outcome.status;
   };
-  return { engine, routes, jobs, pendingPaymentHandler };
+  return { engine, service, routes, jobs, pendingPaymentHandler };
 }
 
 export type OracleModule = ReturnType<typeof createOracleModule>;
