@@ -5,9 +5,9 @@ import { type Clock, createChainClock, systemClock } from '../chain/clock.ts';
 import { ConfigError, loadConfig } from '../config/config.ts';
 import { openDatabase } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
-import { ORACLE_OPS_COMMANDS } from '../oracle/oracle-ops.ts';
 import { marketsCommands } from './markets-commands.ts';
 import { type OpsCommand, printHelp, runOpsCommand } from './ops-commands.ts';
+import { oracleCommands } from './oracle-commands.ts';
 import { paymentsCommands } from './payments-commands.ts';
 import { payoutsCommands } from './payouts-commands.ts';
 
@@ -19,15 +19,7 @@ const OPS_COMMANDS: OpsCommand[] = [
   ...marketsCommands,
   ...payoutsCommands,
   ...paymentsCommands,
-  // The oracle module's commands take no arguments and answer one line of text.
-  ...ORACLE_OPS_COMMANDS.map(
-    (command): OpsCommand => ({
-      name: command.name,
-      usage: command.name,
-      summary: command.help,
-      run: async (context) => context.out(await command.run(context)),
-    }),
-  ),
+  ...oracleCommands,
 ];
 
 async function main(): Promise<number> {

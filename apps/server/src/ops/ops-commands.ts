@@ -6,7 +6,7 @@ import type { Db } from '../db/client.ts';
 import { AppError } from '../http/app-error.ts';
 
 // DESIGN "Operators": operator actions run from the ops CLI. One table of commands; a module adds
-// its own (markets:*, payouts:*) by exporting a list and joining OPS_COMMANDS in cli.ts.
+// its own (markets:*, payouts:*, payments:*, oracle:*) by exporting a list and joining OPS_COMMANDS in cli.ts.
 
 export type OpsContext = {
   db: Db;
