@@ -1,6 +1,8 @@
 import { OperatorActionResponseSchema } from '@pm/core/contract/operator';
 import { RoundsResponseSchema } from '@pm/core/contract/oracle';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runOpsCommand } from '../src/ops/ops-commands.ts';
+import { oracleCommands } from '../src/ops/oracle-commands.ts';
 import { player, signOperatorAction } from './support/operator-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
@@ -74,5 +76,35 @@ describe('operator actions', () => {
     const after = await rounds();
     expect(after.started).toBe(true);
     expect(after.current ?? after.next).not.toBeNull();
+  });
+});
+
+describe('ops CLI', () => {
+  async function ops(...argv: string[]) {
+    const lines: string[] = [];
+    const code = await runOpsCommand(
+      argv,
+      { db: t.db, config: t.config, clock: t.clock, out: (line) => lines.push(line) },
+      oracleCommands,
+    );
+    return { code, output: lines.join('\n') };
+  }
+
+  test('oracle:reset cancels the open rounds, and says so when there are none', async () => {
+    const reset = await ops('oracle:reset');
+    expect(reset.code).toBe(0);
+    expect(reset.output).toMatch(/^Cancelled and refunded rounds \d+/);
+    expect((await rounds()).started).toBe(false);
+    expect(await ops('oracle:reset')).toEqual({ code: 0, output: 'No open rounds' });
+  });
+
+  test('oracle:genesis starts the rounds again, and is refused while they run', async () => {
+    const genesis = await ops('oracle:genesis');
+    expect(genesis.code).toBe(0);
+    expect(genesis.output).toMatch(/^Started rounds \d+/);
+    expect((await rounds()).started).toBe(true);
+    const again = await ops('oracle:genesis');
+    expect(again.code).toBe(1);
+    expect(again.output).toMatch(/^Refused: /);
   });
 });
