@@ -1,9 +1,9 @@
 import { OperatorActionResponseSchema } from '@pm/core/contract/operator';
 import { RoundsResponseSchema } from '@pm/core/contract/oracle';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runOpsCommand } from '../src/ops/ops-commands.ts';
 import { oracleCommands } from '../src/ops/oracle-commands.ts';
 import { player, signOperatorAction } from './support/operator-helpers.ts';
+import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // DESIGN "Operators": genesis and reset from the page need an EIP-712 signature of the action and
@@ -80,15 +80,7 @@ describe('operator actions', () => {
 });
 
 describe('ops CLI', () => {
-  async function ops(...argv: string[]) {
-    const lines: string[] = [];
-    const code = await runOpsCommand(
-      argv,
-      { db: t.db, config: t.config, clock: t.clock, out: (line) => lines.push(line) },
-      oracleCommands,
-    );
-    return { code, output: lines.join('\n') };
-  }
+  const ops = (...argv: string[]) => runOps(t, oracleCommands, ...argv);
 
   test('oracle:reset cancels the open rounds, and says so when there are none', async () => {
     const reset = await ops('oracle:reset');
