@@ -20,7 +20,7 @@ import {
   listUserBets,
 } from '../apps/server/src/markets/markets-repository.ts';
 import { MARKET_DETAIL_BETS_LIMIT } from '../apps/server/src/markets/markets-service.ts';
-import { listRoundsForDisplay } from '../apps/server/src/oracle/list-rounds-for-display.ts';
+import { listRoundsForDisplay } from '../apps/server/src/oracle/oracle-repository.ts';
 import { readClaimable } from '../apps/server/src/payouts/claimable.ts';
 import { latestPriceSample } from '../apps/server/src/prices/price-samples.ts';
 import type { SeededScale } from '../apps/server/test/support/seed-scale.ts';

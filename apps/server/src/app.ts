@@ -1,26 +1,13 @@
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { PublicClient } from 'viem';
-import type { Clock } from './chain/clock.ts';
-import type { Config } from './config/config.ts';
-import type { Database } from './db/client.ts';
-import { registerHistoryRoutes } from './history/history-routes.ts';
+import type { AppDeps, AppFeature } from './app-deps.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/error-handler.ts';
 import { registerHttpCaching } from './http/http-caching.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { serveWebApp } from './http/serve-web-app.ts';
-import { registerLeaderboardRoutes } from './leaderboard/leaderboard-routes.ts';
 import { createRealtimeHub } from './realtime/realtime-hub.ts';
 import { registerRealtimeRoutes } from './realtime/realtime-routes.ts';
-import { registerSystemRoutes } from './system/system-routes.ts';
-
-export type AppDeps = {
-  config: Config;
-  database: Database;
-  chain: PublicClient;
-  clock: Clock;
-};
 
 const REALTIME_MAX_PAYLOAD = 4 * 1024;
 
@@ -34,8 +21,6 @@ const REALTIME_MAX_PAYLOAD = 4 * 1024;
 function trustProxyHops(hops: number) {
   return hops > 0 ? (_address: string, hop: number) => hop < hops : false;
 }
-
-export type AppFeature = (app: FastifyInstance, deps: AppDeps) => void | Promise<void>;
 
 /**
  * Builds the HTTP app from its dependencies; never listens (server.ts does). Feature modules
@@ -63,9 +48,6 @@ export async function createApp(
   app.addHook('onClose', () => hub.stop());
   await registerHttpCaching(app, hub, { ttlMs: config.http.responseCacheMs });
 
-  registerSystemRoutes(app, deps);
-  registerLeaderboardRoutes(app, deps);
-  registerHistoryRoutes(app, deps);
   registerRealtimeRoutes(app, hub, {
     allowedOrigins: config.http.corsOrigins,
     maxConnections: config.realtime.maxConnections,

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps, AppFeature } from './app.ts';
+import type { AppDeps, AppFeature } from './app-deps.ts';
+import { registerHistoryRoutes } from './history/history-routes.ts';
 import type { Job } from './jobs/job-runner.ts';
+import { registerLeaderboardRoutes } from './leaderboard/leaderboard-routes.ts';
 import { createMarketsModule } from './markets/markets-module.ts';
 import { registerOperatorRoutes } from './operators/operator-routes.ts';
 import { createOracleModule } from './oracle/oracle-module.ts';
@@ -9,6 +11,7 @@ import { createVaultReconciliationJob } from './payments/reconcile-vault-job.ts'
 import { createPayoutsModule } from './payouts/payouts-module.ts';
 import { createPricesModule } from './prices/prices-module.ts';
 import { createPruneOutboxJob } from './realtime/prune-outbox-job.ts';
+import { registerSystemRoutes } from './system/system-routes.ts';
 
 export type Features = {
   routes: AppFeature[];
@@ -50,7 +53,16 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
     startFrom: deps.config.chain.isLocal ? 0 : 'latest',
   });
   return {
-    routes: [payouts.routes, prices.routes, registerOperatorRoutes, oracle.routes, markets.routes],
+    routes: [
+      registerSystemRoutes,
+      registerLeaderboardRoutes,
+      registerHistoryRoutes,
+      payouts.routes,
+      prices.routes,
+      registerOperatorRoutes,
+      oracle.routes,
+      markets.routes,
+    ],
     // The sampler runs before the round engine, so a tick finds the sample of its own instant.
     jobs: [
       ...payouts.jobs,

@@ -1,37 +1,19 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { createTestClient, http } from 'viem';
 import { createApp } from './app.ts';
 import { createChainClient } from './chain/chain-client.ts';
 import { type Clock, createChainClock, systemClock } from './chain/clock.ts';
-import { ConfigError, loadConfig } from './config/config.ts';
+import { loadConfigOrExit } from './config/load-config-or-exit.ts';
 import { createLogger, redactUrl } from './config/logger.ts';
-import { openDatabase } from './db/client.ts';
-import { migrate } from './db/migrate.ts';
+import { openConfiguredDatabase } from './db/open-configured-database.ts';
 import { createFeatures } from './features.ts';
 import { createJobRunner } from './jobs/job-runner.ts';
 
 // Start-up: parse the environment once, wire the dependencies, listen, and shut down gracefully.
 
 async function main() {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config);
-
-  // PostgreSQL when DATABASE_URL is set, else PGlite on disk under DATA_DIR.
-  const { url, dataDir } = config.database;
-  const database = url
-    ? await openDatabase({ url })
-    : await openDatabase({ dataDir: ensureDir(join(dataDir, 'pglite')) });
-  await migrate(database.db);
+  const database = await openConfiguredDatabase(config.database);
 
   const chain = createChainClient({ id: config.chain.id, rpcUrl: config.chain.rpcUrl });
   const rpcChainId = await chain.getChainId().catch((error: unknown) => {
@@ -88,12 +70,6 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-}
-
-function ensureDir(path: string): string {
-  const absolute = resolve(path);
-  mkdirSync(absolute, { recursive: true });
-  return absolute;
 }
 
 await main();

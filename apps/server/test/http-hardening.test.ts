@@ -2,6 +2,7 @@ import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/config.ts';
+import { registerSystemRoutes } from '../src/system/system-routes.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // Security review F8, F13, F19: rate limits that cannot be dodged, a cheap health check, an RPC key
@@ -13,10 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** The real app over the same chain and database, configured from `env`. */
+/** The real app with its system routes over the same chain and database, configured from `env`. */
 async function appWith(env: Record<string, string>, options: { rateLimitPerMinute?: number } = {}) {
   const config = loadConfig({ RPC_URL: t.chain.rpcUrl, LOG_LEVEL: 'silent', JOBS: 'false', ...env });
-  const app = await createApp({ ...t.deps, config }, options);
+  const app = await createApp({ ...t.deps, config }, { ...options, features: [registerSystemRoutes] });
   await app.ready();
   return app;
 }
@@ -90,7 +91,10 @@ describe('rate limits', () => {
         },
       }),
     });
-    const app = await createApp({ ...t.deps, chain: countingChain }, { rateLimitPerMinute: 2 });
+    const app = await createApp(
+      { ...t.deps, chain: countingChain },
+      { rateLimitPerMinute: 2, features: [registerSystemRoutes] },
+    );
     try {
       const codes = await statuses(() => app.inject({ method: 'GET', url: '/api/health' }), 50);
       expect(codes.every((code) => code === 200)).toBe(true);

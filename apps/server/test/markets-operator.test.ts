@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bets, markets, payments } from '../src/db/schema.ts';
 import { voidAfterTimeoutText } from '../src/markets/settlement-job.ts';
 import { marketsCommands } from '../src/ops/markets-commands.ts';
-import { runOpsCommand } from '../src/ops/ops-commands.ts';
 import { marketHelpers } from './support/market-helpers.ts';
+import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // No AI configured here (AI_BASE_URL unset): markets wait for an operator, who uses the ops CLI.
@@ -25,15 +25,7 @@ const settle = async () => {
   await job.run();
 };
 
-async function ops(...argv: string[]) {
-  const lines: string[] = [];
-  const code = await runOpsCommand(
-    argv,
-    { db: t.db, config: t.config, clock: t.clock, out: (line) => lines.push(line) },
-    marketsCommands,
-  );
-  return { code, output: lines.join('\n') };
-}
+const ops = (...argv: string[]) => runOps(t, marketsCommands, ...argv);
 
 const detail = async (id: number) =>
   MarketDetailResponseSchema.parse((await t.app.inject({ method: 'GET', url: `/api/markets/${id}` })).json());

@@ -6,12 +6,12 @@ import { parseEther, stringToHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chainCursors, paymentRequests, payments, payouts, vaultTransfers } from '../src/db/schema.ts';
 import type { Job } from '../src/jobs/job-runner.ts';
-import { type OpsCommand, runOpsCommand } from '../src/ops/ops-commands.ts';
 import { paymentsCommands } from '../src/ops/payments-commands.ts';
 import { payoutsCommands } from '../src/ops/payouts-commands.ts';
 import { createVaultReconciliationJob } from '../src/payments/reconcile-vault-job.ts';
 import { createFaultyChainClient, type FaultyChainClient } from './support/faulty-chain.ts';
 import { marketHelpers } from './support/market-helpers.ts';
+import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // Issue 9, review F1–F3, F10, F21: no single bad transaction, request or fault stops the money
@@ -372,16 +372,7 @@ describe('pending requests end (F9, F10)', () => {
 });
 
 describe('the operator’s view and hand (ops)', () => {
-  async function opsWith(commands: OpsCommand[], ...argv: string[]) {
-    const lines: string[] = [];
-    const code = await runOpsCommand(
-      argv,
-      { db: t.db, config: t.config, clock: t.clock, out: (line) => lines.push(line) },
-      commands,
-    );
-    return { code, output: lines.join('\n') };
-  }
-  const ops = (...argv: string[]) => opsWith(paymentsCommands, ...argv);
+  const ops = (...argv: string[]) => runOps(t, paymentsCommands, ...argv);
 
   test('payments:status lists what the money path is still working on', async () => {
     const wallet = m.extraWallet(13);
@@ -437,7 +428,7 @@ describe('the operator’s view and hand (ops)', () => {
   });
 
   test('payouts:audit matches every vault transfer to a payout, and names the ones a restored database lost', async () => {
-    const withPayouts = (...argv: string[]) => opsWith(payoutsCommands, ...argv);
+    const withPayouts = (...argv: string[]) => runOps(t, payoutsCommands, ...argv);
     const clean = await withPayouts('payouts:audit', '--from-block', '0');
     expect(clean.code).toBe(0);
     expect(clean.output).toMatch(/\d+ vault transfer\(s\) match a payout/);

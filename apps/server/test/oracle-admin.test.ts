@@ -1,7 +1,9 @@
 import { OperatorActionResponseSchema } from '@pm/core/contract/operator';
 import { RoundsResponseSchema } from '@pm/core/contract/oracle';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { oracleCommands } from '../src/ops/oracle-commands.ts';
 import { player, signOperatorAction } from './support/operator-helpers.ts';
+import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // DESIGN "Operators": genesis and reset from the page need an EIP-712 signature of the action and
@@ -74,5 +76,27 @@ describe('operator actions', () => {
     const after = await rounds();
     expect(after.started).toBe(true);
     expect(after.current ?? after.next).not.toBeNull();
+  });
+});
+
+describe('ops CLI', () => {
+  const ops = (...argv: string[]) => runOps(t, oracleCommands, ...argv);
+
+  test('oracle:reset cancels the open rounds, and says so when there are none', async () => {
+    const reset = await ops('oracle:reset');
+    expect(reset.code).toBe(0);
+    expect(reset.output).toMatch(/^Cancelled and refunded rounds \d+/);
+    expect((await rounds()).started).toBe(false);
+    expect(await ops('oracle:reset')).toEqual({ code: 0, output: 'No open rounds' });
+  });
+
+  test('oracle:genesis starts the rounds again, and is refused while they run', async () => {
+    const genesis = await ops('oracle:genesis');
+    expect(genesis.code).toBe(0);
+    expect(genesis.output).toMatch(/^Started rounds \d+/);
+    expect((await rounds()).started).toBe(true);
+    const again = await ops('oracle:genesis');
+    expect(again.code).toBe(1);
+    expect(again.output).toMatch(/^Refused: /);
   });
 });

@@ -14,7 +14,7 @@ import {
   listSettledMarkets,
   listUserBets,
 } from '../src/markets/markets-repository.ts';
-import { listRoundsForDisplay } from '../src/oracle/list-rounds-for-display.ts';
+import { listRoundsForDisplay } from '../src/oracle/oracle-repository.ts';
 import { readClaimable } from '../src/payouts/claimable.ts';
 import { latestPriceSample } from '../src/prices/price-samples.ts';
 import { seedScaleData } from './support/seed-scale.ts';

@@ -11,12 +11,12 @@ import { loadConfig } from '../src/config/config.ts';
 import { bets, marketFlags, markets } from '../src/db/schema.ts';
 import { createSettlementJob, voidAfterTimeoutText } from '../src/markets/settlement-job.ts';
 import { marketsCommands } from '../src/ops/markets-commands.ts';
-import { runOpsCommand } from '../src/ops/ops-commands.ts';
 import { createAiResolver } from '../src/resolution/ai-resolver.ts';
 import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN } from '../src/resolution/resolver-prompt.ts';
 import { type AiStub, messagesOf, type StubHandler, startAiStub, verdict } from './support/ai-stub.ts';
 import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { player, signOperatorAction } from './support/operator-helpers.ts';
+import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // Issue 11, docs/decisions/011: an AI verdict is proposed and reviewed before anything is paid.
@@ -115,15 +115,7 @@ async function postFlag(marketId: number, body: object) {
   return t.app.inject({ method: 'POST', url: `/api/markets/${marketId}/flags`, payload: body });
 }
 
-async function ops(...argv: string[]) {
-  const lines: string[] = [];
-  const code = await runOpsCommand(
-    argv,
-    { db: t.db, config: t.config, clock: t.clock, out: (line) => lines.push(line) },
-    marketsCommands,
-  );
-  return { code, output: lines.join('\n') };
-}
+const ops = (...argv: string[]) => runOps(t, marketsCommands, ...argv);
 
 const betRows = (ids: number[]) => t.db.select().from(bets).where(inArray(bets.id, ids)).orderBy(bets.id);
 

@@ -1,6 +1,7 @@
 import { ConfigResponseSchema } from '@pm/core/contract/config';
 import { HealthResponseSchema } from '@pm/core/contract/health';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { registerSystemRoutes } from '../src/system/system-routes.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 let t: TestApp;
@@ -111,7 +112,10 @@ describe('rate limiting', () => {
     const limited = await startTestApp();
     try {
       const { createApp } = await import('../src/app.ts');
-      const app = await createApp(limited.deps, { rateLimitPerMinute: 2 });
+      const app = await createApp(limited.deps, {
+        rateLimitPerMinute: 2,
+        features: [registerSystemRoutes],
+      });
       const statuses = [];
       for (let i = 0; i < 3; i++)
         statuses.push((await app.inject({ method: 'GET', url: '/api/config' })).statusCode);

@@ -6,7 +6,7 @@ import {
 } from '@pm/core/contract/history-query';
 import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { listHistory, summarizeHistory } from './history-repository.ts';
 

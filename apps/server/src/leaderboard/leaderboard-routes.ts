@@ -1,7 +1,7 @@
 import { LEADERBOARD_LIMIT } from '@pm/core/constants';
 import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { SerializedResponse } from '../http/http-caching.ts';
 import { readLeaderboard } from './read-leaderboard.ts';

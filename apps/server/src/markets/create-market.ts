@@ -2,11 +2,12 @@ import { normalizeAddress } from '@pm/core/address';
 import type { CreateMarketBody } from '@pm/core/contract/markets';
 import { marketContentHash, type PaymentIntent } from '@pm/core/intent';
 import { deriveMarketTitle, marketDeadline, potentialPayoutRecordWei } from '@pm/core/market-rules';
-import type { Hash } from 'viem';
 import type { Clock } from '../chain/clock.ts';
+import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
+import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
 import { publish } from '../realtime/publish.ts';
 import { refuseCreateMarket } from './market-validation.ts';
@@ -17,7 +18,6 @@ import {
   insertMarket,
   type MarketRow,
 } from './markets-repository.ts';
-import { refusePayment } from './refuse-payment.ts';
 
 /** What will judge a market, fixed when it is created (DESIGN "Markets"). */
 export type ResolverIdentity = { model: string; promptVersion: string };
@@ -43,7 +43,7 @@ export async function createMarket(
   const intent: PaymentIntent = { kind: 'create', contentHash, prediction: body.prediction };
   const input = {
     claim: {
-      txHash: parseHash(body.txHash),
+      txHash: parseHex(body.txHash, { bytes: 32 }),
       from: normalizeAddress(body.creatorAddress),
       amountWei: BigInt(body.amountWei),
       intent,
@@ -111,10 +111,4 @@ async function recordNewMarket(
   await publish(tx, { topic: 'bets', id: bet.id, marketId: market.id });
   await publish(tx, { topic: 'vault' });
   return { market, bet };
-}
-
-/** The contract already checked the shape (0x + 64 hex); this narrows the type without a cast. */
-export function parseHash(text: string): Hash {
-  if (!/^0x[0-9a-fA-F]{64}$/.test(text)) throw new RangeError(`not a transaction hash: ${text}`);
-  return `0x${text.slice(2)}`;
 }

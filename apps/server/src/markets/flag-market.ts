@@ -2,10 +2,10 @@ import { normalizeAddress } from '@pm/core/address';
 import { FLAG_SIGNATURE_MAX_TTL_S, type FlagMarketBody, flagTypedData } from '@pm/core/contract/review';
 import { and, eq, sql } from 'drizzle-orm';
 import { verifyTypedData } from 'viem';
+import { parseHex } from '../chain/parse-hex.ts';
 import type { Db } from '../db/client.ts';
 import { bets, marketFlags, markets } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
-import { toHex } from '../oracle/hex.ts';
 import { publish } from '../realtime/publish.ts';
 import { lockMarket } from './markets-repository.ts';
 import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events.ts';
@@ -41,7 +41,7 @@ export async function flagMarket(
       reason: body.reason,
       expiry: body.expiry,
     }),
-    signature: toHex(body.signature),
+    signature: parseHex(body.signature),
   }).catch(() => false);
   if (!valid) {
     throw new AppError(

@@ -2,13 +2,15 @@ import { normalizeAddress } from '@pm/core/address';
 import { MAX_ROW_ID } from '@pm/core/constants';
 import type { JoinMarketBody } from '@pm/core/contract/markets';
 import { potentialPayoutRecordWei } from '@pm/core/market-rules';
+import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
 import { AppError } from '../http/app-error.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats.ts';
 import { type AcceptPaymentResult, acceptPayment } from '../payments/accept-payment.ts';
+import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
 import { publish } from '../realtime/publish.ts';
-import { type MarketsServiceDeps, parseHash } from './create-market.ts';
+import type { MarketsServiceDeps } from './create-market.ts';
 import { refuseAmount } from './market-validation.ts';
 import {
   addBetToMarketTotals,
@@ -19,7 +21,6 @@ import {
   lockMarket,
   type MarketRow,
 } from './markets-repository.ts';
-import { refusePayment } from './refuse-payment.ts';
 
 export type JoinedMarket = { bet: BetRow; market: MarketRow };
 
@@ -35,7 +36,7 @@ export async function joinMarket(
 ): Promise<AcceptPaymentResult<JoinedMarket>> {
   const input = {
     claim: {
-      txHash: parseHash(body.txHash),
+      txHash: parseHex(body.txHash, { bytes: 32 }),
       from: normalizeAddress(body.userAddress),
       amountWei: BigInt(body.amountWei),
       intent: { kind: 'bet' as const, marketId, prediction: body.prediction },

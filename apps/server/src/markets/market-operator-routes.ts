@@ -1,6 +1,6 @@
 import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { authorizeOperator } from '../operators/operator-auth.ts';
 import { resolveMarketByOperator, voidMarketByOperator } from './operator-actions.ts';

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps, AppFeature } from '../app.ts';
+import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Config } from '../config/config.ts';
 import type { Job } from '../jobs/job-runner.ts';
-import type { PaymentContext } from '../payments/accept-payment.ts';
+import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
 import { createAiResolver } from '../resolution/ai-resolver.ts';
 import { OPERATOR_RESOLVER, PROMPT_VERSION } from '../resolution/resolver-prompt.ts';
@@ -27,17 +27,7 @@ export type MarketsModule = {
 export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): MarketsModule {
   const { config, clock } = deps;
   const db = deps.database.db;
-  const payments: PaymentContext = {
-    db,
-    verifier: {
-      client: deps.chain,
-      chainId: config.chain.id,
-      vaultAddress: config.vault.address,
-      confirmations: config.chain.confirmations,
-      waitMs: config.chain.paymentWaitMs,
-    },
-    clock,
-  };
+  const payments = createPaymentContext(deps);
   const service = createMarketsService({ payments, clock, resolver: resolverIdentity(config) });
   const resolver = config.ai.baseUrl
     ? createAiResolver({

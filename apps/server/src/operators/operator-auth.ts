@@ -4,11 +4,11 @@ import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import { verifyTypedData } from 'viem';
 import { z } from 'zod';
 import type { Clock } from '../chain/clock.ts';
+import { parseHex } from '../chain/parse-hex.ts';
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
 import { operatorNonces } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
-import { toHex } from '../oracle/hex.ts';
 
 // DESIGN "Operators", docs/decisions/007-operator-signatures.md: an operator action from the API
 // needs an EIP-712 signature, by an address in OPERATOR_ADDRESSES, of typed data naming this app
@@ -64,7 +64,7 @@ export async function authorizeOperator(
   request: OperatorRequest,
   signed: OperatorSignature,
 ): Promise<string> {
-  const address = toHex(signed.address.toLowerCase());
+  const address = parseHex(signed.address.toLowerCase());
   if (!deps.operators.includes(address)) {
     throw new AppError('UNAUTHORIZED', 'This address is not an operator.');
   }
@@ -76,7 +76,7 @@ export async function authorizeOperator(
   const valid = await verifyTypedData({
     address,
     ...operatorTypedData({ ...request, chainId: deps.chainId, nonce: signed.nonce, expiry: signed.expiry }),
-    signature: toHex(signed.signature),
+    signature: parseHex(signed.signature),
   }).catch(() => false);
   if (!valid) {
     throw new AppError(

@@ -1,13 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { createTestClient, http } from 'viem';
 import { type Clock, createChainClock, systemClock } from '../chain/clock.ts';
-import { ConfigError, loadConfig } from '../config/config.ts';
-import { openDatabase } from '../db/client.ts';
-import { migrate } from '../db/migrate.ts';
-import { ORACLE_OPS_COMMANDS } from '../oracle/oracle-ops.ts';
+import type { Config } from '../config/config.ts';
+import { loadConfigOrExit } from '../config/load-config-or-exit.ts';
+import { openConfiguredDatabase } from '../db/open-configured-database.ts';
 import { marketsCommands } from './markets-commands.ts';
 import { type OpsCommand, printHelp, runOpsCommand } from './ops-commands.ts';
+import { oracleCommands } from './oracle-commands.ts';
 import { paymentsCommands } from './payments-commands.ts';
 import { payoutsCommands } from './payouts-commands.ts';
 
@@ -19,36 +17,19 @@ const OPS_COMMANDS: OpsCommand[] = [
   ...marketsCommands,
   ...payoutsCommands,
   ...paymentsCommands,
-  // The oracle module's commands take no arguments and answer one line of text.
-  ...ORACLE_OPS_COMMANDS.map(
-    (command): OpsCommand => ({
-      name: command.name,
-      usage: command.name,
-      summary: command.help,
-      run: async (context) => context.out(await command.run(context)),
-    }),
-  ),
+  ...oracleCommands,
 ];
 
 async function main(): Promise<number> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      return 78;
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const argv = process.argv.slice(2);
   if (!OPS_COMMANDS.some((command) => command.name === argv[0])) return printHelp(argv[0], OPS_COMMANDS, out);
 
-  const { url, dataDir } = config.database;
-  const database = url ? await openDatabase({ url }) : await openDatabase({ dataDir: pgliteDir(dataDir) });
+  // npm runs workspace scripts inside apps/server, so a relative DATA_DIR is taken from where
+  // `npm run ops` was typed (INIT_CWD), as the server takes it.
+  const database = await openConfiguredDatabase(config.database, process.env.INIT_CWD ?? process.cwd());
   try {
-    await migrate(database.db);
     const clock = await openClock(config);
     return await runOpsCommand(argv, { db: database.db, config, clock, out }, OPS_COMMANDS);
   } finally {
@@ -56,19 +37,8 @@ async function main(): Promise<number> {
   }
 }
 
-/**
- * The PGlite directory the server uses. npm runs workspace scripts inside apps/server, so a relative
- * DATA_DIR is taken from where `npm run ops` was typed (INIT_CWD), as the server takes it.
- */
-function pgliteDir(dataDir: string): string {
-  const base = process.env.INIT_CWD ?? process.cwd();
-  const dir = resolve(base, join(dataDir, 'pglite'));
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
-
 /** The server's notion of now: on the local chain it follows chain time (CLOCK=chain). */
-async function openClock(config: ReturnType<typeof loadConfig>): Promise<Clock> {
+async function openClock(config: Config): Promise<Clock> {
   if (config.clock !== 'chain') return systemClock;
   const clock = createChainClock(createTestClient({ mode: 'hardhat', transport: http(config.chain.rpcUrl) }));
   try {

@@ -1,5 +1,6 @@
 import { formatBnbWithUnit } from '@pm/core/money';
 import { and, asc, eq, gt, isNotNull } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
 import { marketFlags, markets } from '../db/schema.ts';
 import {
   confirmProposedVerdict,
@@ -37,43 +38,23 @@ export const marketsCommands: OpsCommand[] = [
       out(`${rows.length} market(s) waiting for resolution.`);
     },
   },
-  {
+  settlingCommand({
     name: 'markets:resolve',
     usage: 'markets:resolve <id> YES|NO --analysis "why"',
     summary: 'Settle a market whose betting has closed; winners can then claim.',
-    options: { analysis: { type: 'string' } },
-    async run(context, args) {
-      const marketId = parseMarketId(args);
-      const result = args.positionals[1]?.toUpperCase();
-      if (result !== 'YES' && result !== 'NO') throw new UsageError('The result must be YES or NO.');
-      const analysis = requireText(args, 'analysis');
-      const summary = await resolveMarketByOperator(context.db, {
-        marketId,
-        result,
-        analysis,
-        feeBps: context.config.fees.marketBps,
-        now: context.clock.now(),
-        actor: OPS_CLI_ACTOR,
-      });
-      report(context, summary);
-    },
-  },
-  {
+    why: 'analysis',
+    verdict: (args) => readResult(args, ['YES', 'NO']),
+    settle: (db, settlement, result, analysis) =>
+      resolveMarketByOperator(db, { ...settlement, result, analysis }),
+  }),
+  settlingCommand({
     name: 'markets:void',
     usage: 'markets:void <id> --reason "why"',
     summary: 'Void a market that is not settled yet; every stake is refunded.',
-    options: { reason: { type: 'string' } },
-    async run(context, args) {
-      const summary = await voidMarketByOperator(context.db, {
-        marketId: parseMarketId(args),
-        reason: requireText(args, 'reason'),
-        feeBps: context.config.fees.marketBps,
-        now: context.clock.now(),
-        actor: OPS_CLI_ACTOR,
-      });
-      report(context, summary);
-    },
-  },
+    why: 'reason',
+    verdict: () => null,
+    settle: (db, settlement, _none, reason) => voidMarketByOperator(db, { ...settlement, reason }),
+  }),
   {
     name: 'markets:flagged',
     usage: 'markets:flagged',
@@ -105,48 +86,71 @@ export const marketsCommands: OpsCommand[] = [
       out(`${rows.length} flagged market(s) waiting for an operator.`);
     },
   },
-  {
+  settlingCommand({
     name: 'markets:confirm',
     usage: 'markets:confirm <id> --note "why"',
     summary: 'Confirm the proposed verdict of a market in review; it settles at once.',
-    options: { note: { type: 'string' } },
-    async run(context, args) {
-      const summary = await confirmProposedVerdict(context.db, {
-        marketId: parseMarketId(args),
-        note: requireText(args, 'note'),
-        feeBps: context.config.fees.marketBps,
-        now: context.clock.now(),
-        actor: OPS_CLI_ACTOR,
-      });
-      report(context, summary);
-    },
-  },
-  {
+    why: 'note',
+    verdict: () => null,
+    settle: (db, settlement, _none, note) => confirmProposedVerdict(db, { ...settlement, note }),
+  }),
+  settlingCommand({
     name: 'markets:overturn',
     usage: 'markets:overturn <id> YES|NO|VOID --reason "why"',
     summary: 'Overturn the proposed verdict of a market in review; it settles at once on the new result.',
-    options: { reason: { type: 'string' } },
+    why: 'reason',
+    verdict: (args) => readResult(args, ['YES', 'NO', 'VOID']),
+    settle: (db, settlement, result, reason) =>
+      result === 'VOID'
+        ? voidMarketByOperator(db, { ...settlement, reason })
+        : resolveMarketByOperator(db, { ...settlement, result, analysis: reason }),
+  }),
+];
+
+type Settlement = { marketId: number; feeBps: number; now: Date; actor: string };
+
+/**
+ * A command that settles one market (resolve, void, confirm, overturn), read in one order: the id,
+ * then the verdict from the next positional, then the text that says why; then the report.
+ */
+function settlingCommand<Verdict>(command: {
+  name: string;
+  usage: string;
+  summary: string;
+  /** The option that says why, required: --analysis, --reason or --note. */
+  why: string;
+  verdict: (args: OpsArgs) => Verdict;
+  settle: (db: Db, settlement: Settlement, verdict: Verdict, why: string) => Promise<SettlementSummary>;
+}): OpsCommand {
+  return {
+    name: command.name,
+    usage: command.usage,
+    summary: command.summary,
+    options: { [command.why]: { type: 'string' } },
     async run(context, args) {
-      const marketId = parseMarketId(args);
-      const result = args.positionals[1]?.toUpperCase();
-      if (result !== 'YES' && result !== 'NO' && result !== 'VOID') {
-        throw new UsageError('The result must be YES, NO or VOID.');
-      }
-      const reason = requireText(args, 'reason');
-      const common = {
-        marketId,
+      const settlement: Settlement = {
+        marketId: parseMarketId(args),
         feeBps: context.config.fees.marketBps,
         now: context.clock.now(),
         actor: OPS_CLI_ACTOR,
       };
-      const summary =
-        result === 'VOID'
-          ? await voidMarketByOperator(context.db, { ...common, reason })
-          : await resolveMarketByOperator(context.db, { ...common, result, analysis: reason });
-      report(context, summary);
+      const verdict = command.verdict(args);
+      const why = requireText(args, command.why);
+      report(context, await command.settle(context.db, settlement, verdict, why));
     },
-  },
-];
+  };
+}
+
+/** The result named after the id, upper-cased, if it is one of `allowed`. */
+function readResult<const Result extends string>(args: OpsArgs, allowed: readonly Result[]): Result {
+  const text = args.positionals[1]?.toUpperCase();
+  const result = allowed.find((candidate) => candidate === text);
+  if (result === undefined) {
+    const names = `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}`;
+    throw new UsageError(`The result must be ${names}.`);
+  }
+  return result;
+}
 
 function parseMarketId(args: OpsArgs): number {
   const text = args.positionals[0] ?? '';

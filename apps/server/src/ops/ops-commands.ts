@@ -5,8 +5,9 @@ import type { Config } from '../config/config.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../http/app-error.ts';
 
-// DESIGN "Operators": operator actions run from the ops CLI. One table of commands; a module adds
-// its own (markets:*, payouts:*) by exporting a list and joining OPS_COMMANDS in cli.ts.
+// DESIGN "Operators": operator actions run from the ops CLI. One table of commands; each area adds
+// its own (markets:*, payouts:*, payments:*, oracle:*) as a list in ops/ joined to OPS_COMMANDS in
+// cli.ts.
 
 export type OpsContext = {
   db: Db;

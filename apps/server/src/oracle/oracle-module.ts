@@ -1,12 +1,12 @@
 import { PlaceOracleBetBodySchema } from '@pm/core/contract/oracle';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps, AppFeature } from '../app.ts';
+import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Job } from '../jobs/job-runner.ts';
-import type { PaymentContext } from '../payments/accept-payment.ts';
+import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
 import type { PriceSource } from '../prices/price-feed.ts';
 import { registerOracleRoutes } from './oracle-routes.ts';
-import { placeOracleBet } from './place-oracle-bet.ts';
+import { createOracleService } from './oracle-service.ts';
 import { createRoundEngine } from './round-engine.ts';
 
 /**
@@ -18,7 +18,7 @@ export function createOracleModule(
   logger: FastifyBaseLogger,
   options: { priceSource: PriceSource },
 ) {
-  const { config, database, clock, chain } = deps;
+  const { config, database, clock } = deps;
   const engine = createRoundEngine({
     db: database.db,
     clock,
@@ -30,24 +30,14 @@ export function createOracleModule(
     autoGenesis: config.chain.isLocal,
     logger,
   });
-  const payments: PaymentContext = {
-    db: database.db,
-    verifier: {
-      client: chain,
-      chainId: config.chain.id,
-      vaultAddress: config.vault.address,
-      confirmations: config.chain.confirmations,
-      waitMs: config.chain.paymentWaitMs,
-    },
-    clock,
-  };
-  const routes: AppFeature = (app) => registerOracleRoutes(app, deps, { payments, engine });
+  const service = createOracleService({ payments: createPaymentContext(deps), clock });
+  const routes: AppFeature = (app) => registerOracleRoutes(app, deps, { service, engine });
   const jobs: Job[] = [engine.job];
   const pendingPaymentHandler: PendingPaymentHandler = async (request) => {
-    const outcome = await placeOracleBet(payments, PlaceOracleBetBodySchema.parse(request));
+    const outcome = await service.placeBet(PlaceOracleBetBodySchema.parse(request));
     return outcome.status;
   };
-  return { engine, routes, jobs, pendingPaymentHandler };
+  return { engine, service, routes, jobs, pendingPaymentHandler };
 }
 
 export type OracleModule = ReturnType<typeof createOracleModule>;

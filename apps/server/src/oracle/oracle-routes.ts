@@ -1,64 +1,36 @@
-import type { Round } from '@pm/core/contract/oracle';
 import { ROUTES } from '@pm/core/contract/routes';
-import { pickDisplayedRounds } from '@pm/core/rounds';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { authorizeOperator } from '../operators/operator-auth.ts';
-import type { PaymentContext } from '../payments/accept-payment.ts';
-import { listRoundsForDisplay } from './list-rounds-for-display.ts';
-import { parseRoundStatus, toWireRound } from './oracle-rounds.ts';
-import { placeOracleBet } from './place-oracle-bet.ts';
+import type { OracleService, RoundsForDisplay } from './oracle-service.ts';
 import type { RoundEngine } from './round-engine.ts';
 
+/** The oracle endpoints of API.md: rounds and bets through the service, operator actions on the engine. */
 export function registerOracleRoutes(
   app: FastifyInstance,
   deps: AppDeps,
-  oracle: { payments: PaymentContext; engine: RoundEngine },
+  oracle: { service: OracleService; engine: RoundEngine },
 ): void {
   const { database, clock, config } = deps;
-  const db = database.db;
 
   // The rows, not the answer, are cached: which round is current and serverTime follow the clock.
-  const roundRows = app.responseCache.store<Awaited<ReturnType<typeof listRoundsForDisplay>>>({
-    topics: ['rounds'],
-    maxEntries: 1,
-  });
+  const roundRows = app.responseCache.store<RoundsForDisplay>({ topics: ['rounds'], maxEntries: 1 });
 
-  // Spec §7: the open rounds by start time and the latest ended ones (5 each), shown by the §4 rules.
-  defineRoute(app, ROUTES.rounds, async (_input, request) => {
-    const now = clock.now();
-    const { open, ended } = await roundRows.read('rounds', () => listRoundsForDisplay(db), request);
-    const candidates = [...open, ...ended].map((row) => ({
-      epoch: row.epoch,
-      status: parseRoundStatus(row.status),
-      startTime: row.startTime.getTime() / 1000,
-      wire: toWireRound(row),
-    }));
-    const shown = pickDisplayedRounds(candidates, now.getTime() / 1000);
-    const wire = (round: { wire: Round } | null) => round?.wire ?? null;
-    return {
-      status: 200,
-      body: {
-        current: wire(shown.current),
-        next: wire(shown.next),
-        previous: wire(shown.previous),
-        recent: ended.map(toWireRound),
-        started: open.length > 0,
-        serverTime: now.toISOString(),
-      },
-    };
-  });
+  defineRoute(app, ROUTES.rounds, async (_input, request) => ({
+    status: 200,
+    body: await oracle.service.listRounds((load) => roundRows.read('rounds', load, request)),
+  }));
 
   defineRoute(app, ROUTES.placeOracleBet, async ({ body }) => {
-    const outcome = await placeOracleBet(oracle.payments, body);
+    const outcome = await oracle.service.placeBet(body);
     if (outcome.status === 'pending') {
       return { status: 202, body: { status: 'pending', txHash: outcome.txHash } };
     }
     return { status: 201, body: outcome.value };
   });
 
-  const operatorDeps = { db, clock, operators: config.operators, chainId: config.chain.id };
+  const operatorDeps = { db: database.db, clock, operators: config.operators, chainId: config.chain.id };
 
   defineRoute(app, ROUTES.oracleGenesis, async ({ body }, request) => {
     const operator = await authorizeOperator(operatorDeps, { action: 'oracle.genesis' }, body);

@@ -1,5 +1,5 @@
 import { epochAt, type RoundTimings, roundResult, roundSchedule, roundStatusAt } from '@pm/core/rounds';
-import { asc, inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../chain/clock.ts';
@@ -12,6 +12,7 @@ import { recordRoundSettlement } from '../leaderboard/user-stats.ts';
 import type { PriceSource } from '../prices/price-feed.ts';
 import { priceSampleAt } from '../prices/price-samples.ts';
 import { publish } from '../realtime/publish.ts';
+import { isRoundOpen, lockOpenRounds, OPEN_ROUND_STATUS_LIST } from './oracle-repository.ts';
 import type { RoundRow, StoredRoundResult } from './oracle-rounds.ts';
 import { settleRoundPayouts } from './settle-round-payouts.ts';
 
@@ -54,8 +55,6 @@ export type RoundEngineDeps = {
   logger?: FastifyBaseLogger;
 };
 
-const OPEN_STATUSES = ['upcoming', 'live', 'locked'];
-
 type FeedReading = { price: bigint; updatedAt: Date; roundId: string | null };
 
 export function createRoundEngine(deps: RoundEngineDeps) {
@@ -67,7 +66,7 @@ export function createRoundEngine(deps: RoundEngineDeps) {
       const report = emptyReport();
       if (!(await tryLock(tx))) return report;
       const nowMs = deps.clock.now().getTime();
-      const open = await openRounds(tx);
+      const open = await lockOpenRounds(tx);
       if (open.length === 0) {
         if (!deps.autoGenesis || (await anyRoundExists(tx))) return report;
         await createRoundsAhead(tx, nowMs, report);
@@ -87,7 +86,7 @@ export function createRoundEngine(deps: RoundEngineDeps) {
       await tx.execute(
         sql`select pg_advisory_xact_lock(${ROUND_ENGINE_LOCK_KEY}, hashtext(current_schema()))`,
       );
-      if ((await openRounds(tx)).length > 0) throw new AppError('ROUNDS_ALREADY_STARTED');
+      if ((await lockOpenRounds(tx)).length > 0) throw new AppError('ROUNDS_ALREADY_STARTED');
       const report = emptyReport();
       await createRoundsAhead(tx, deps.clock.now().getTime(), report);
       await announce(tx, report);
@@ -102,7 +101,7 @@ export function createRoundEngine(deps: RoundEngineDeps) {
         sql`select pg_advisory_xact_lock(${ROUND_ENGINE_LOCK_KEY}, hashtext(current_schema()))`,
       );
       const report = emptyReport();
-      for (const round of await openRounds(tx)) await cancel(tx, round.epoch, 'reset', report);
+      for (const round of await lockOpenRounds(tx)) await cancel(tx, round.epoch, 'reset', report);
       await announce(tx, report);
       return report;
     });
@@ -165,7 +164,7 @@ export function createRoundEngine(deps: RoundEngineDeps) {
       tx,
       sql`update oracle_rounds set status = 'ended', result = 'cancelled', cancel_reason = ${reason},
             updated_at = now()
-          where epoch = ${epoch} and status in ('upcoming', 'live', 'locked')`,
+          where epoch = ${epoch} and status in ${OPEN_ROUND_STATUS_LIST}`,
     );
     if (changed === 0) return;
     await settle(tx, epoch, 'cancelled');
@@ -231,10 +230,10 @@ export function createRoundEngine(deps: RoundEngineDeps) {
       nowS < roundSchedule(current, deps.timings).lockTime ? [current, current + 1] : [current + 1];
     let openAhead = 0;
     for (const epoch of targets) {
-      if ((await createRound(tx, epoch, nowS, report)) || (await isOpen(tx, epoch))) openAhead += 1;
+      if ((await createRound(tx, epoch, nowS, report)) || (await isRoundOpen(tx, epoch))) openAhead += 1;
     }
     for (let epoch = current + 2; openAhead === 0 && epoch < current + 8; epoch++) {
-      if ((await createRound(tx, epoch, nowS, report)) || (await isOpen(tx, epoch))) openAhead += 1;
+      if ((await createRound(tx, epoch, nowS, report)) || (await isRoundOpen(tx, epoch))) openAhead += 1;
     }
   }
 
@@ -254,15 +253,6 @@ export function createRoundEngine(deps: RoundEngineDeps) {
     const row = rows[0];
     if (row) report.created.push(row.epoch);
     return row !== undefined;
-  }
-
-  async function isOpen(tx: Tx, epoch: number): Promise<boolean> {
-    const rows = await queryRows(
-      tx,
-      sql`select 1 as one from oracle_rounds where epoch = ${epoch} and status in ('upcoming', 'live', 'locked')`,
-      z.object({ one: z.number() }),
-    );
-    return rows.length > 0;
   }
 
   async function announce(tx: Tx, report: EngineReport): Promise<void> {
@@ -301,15 +291,6 @@ async function tryLock(tx: Tx): Promise<boolean> {
     z.object({ locked: z.boolean() }),
   );
   return row?.locked === true;
-}
-
-async function openRounds(tx: Tx): Promise<RoundRow[]> {
-  return tx
-    .select()
-    .from(oracleRounds)
-    .where(inArray(oracleRounds.status, OPEN_STATUSES))
-    .orderBy(asc(oracleRounds.epoch))
-    .for('update');
 }
 
 async function anyRoundExists(tx: Tx): Promise<boolean> {

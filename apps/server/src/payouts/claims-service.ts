@@ -9,7 +9,8 @@ import { payouts } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
 import { listClaimable, sumPayouts } from './claimable-repository.ts';
 import { linkPayoutBets } from './link-payout-bets.ts';
-import { type PayoutProcessorDeps, type PayoutRow, settlePayout } from './payout-processor.ts';
+import { settlePayout } from './payout-processor.ts';
+import type { PayoutProcessorDeps, PayoutRow } from './payout-processor-deps.ts';
 
 /** Serialises claims across instances, so one address never gets two payouts for the same bets. */
 const CLAIMS_LOCK = 8173003;

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { bets, oracleBets, payments, payouts } from '../db/schema.ts';
 import { publish } from '../realtime/publish.ts';
-import type { PayoutRow } from './payout-processor.ts';
+import type { PayoutRow } from './payout-processor-deps.ts';
 
 const OPEN = ['created', 'signed', 'broadcast'];
 

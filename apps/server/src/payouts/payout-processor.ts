@@ -1,8 +1,7 @@
 import { replacementFees } from '@pm/core/vault-transfers';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
-import { isHex, type PublicClient, type TransactionReceipt } from 'viem';
-import type { Db, DbOrTx } from '../db/client.ts';
+import { isHex, type TransactionReceipt } from 'viem';
+import type { DbOrTx } from '../db/client.ts';
 import { bets, oracleBets, payments, payouts } from '../db/schema.ts';
 import { publish } from '../realtime/publish.ts';
 import { failPayout, requeuePayout } from './fail-payout.ts';
@@ -15,35 +14,14 @@ import {
   readFinalNonce,
   sendRaw,
 } from './payout-chain.ts';
+import { type PayoutProcessorDeps, type PayoutRow, SimulatedCrash } from './payout-processor-deps.ts';
 import { recordError, resignPayout, signNewPayout, signNonceRelease } from './sign-payout.ts';
-import type { VaultSigner } from './vault-signer.ts';
 
 // DESIGN "Claims and payouts" (pattern: OpenZeppelin Relayer's EVM transaction states), decision 002.
 // A payout is a row first; it gets its nonce when it is signed, and its raw transaction and hash are
 // stored before it is sent. On restart the stored bytes are sent again — never re-signed at a new
 // nonce while the old one could still mine. Only the background job replaces a stuck transaction
 // (same nonce, fees +12.5%, under the ceiling). Bets become claimed only when final.
-
-export type PayoutProcessorDeps = {
-  db: Db;
-  chain: PublicClient;
-  signer: VaultSigner;
-  confirmations: number | 'finalized';
-  /** Ceiling for maxFeePerGas, replacements included (PAYOUT_MAX_FEE_PER_GAS_GWEI). */
-  maxFeePerGas: bigint;
-  /** How long a broadcast payout may wait unmined before the job replaces it with higher fees. */
-  replaceAfterMs?: number;
-  now?: () => number;
-  log?: Pick<FastifyBaseLogger, 'warn' | 'error'>;
-  /** Test hook: simulate a crash right after a step is stored. */
-  crashAfter?: 'signed' | 'broadcast';
-};
-
-export type PayoutRow = typeof payouts.$inferSelect;
-
-export class SimulatedCrash extends Error {
-  override name = 'SimulatedCrash';
-}
 
 const OPEN_STATUSES = ['created', 'signed', 'broadcast'];
 

@@ -4,7 +4,8 @@ import { isAddress } from 'viem';
 import { payments, payouts } from '../db/schema.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { cappedMarketFees, describeError, isExecutionReverted } from './payout-chain.ts';
-import { advanceOpenPayouts, type PayoutProcessorDeps } from './payout-processor.ts';
+import { advanceOpenPayouts } from './payout-processor.ts';
+import type { PayoutProcessorDeps } from './payout-processor-deps.ts';
 
 export type PayoutsJobDeps = PayoutProcessorDeps & {
   chainId: number;

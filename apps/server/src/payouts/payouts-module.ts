@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps, AppFeature } from '../app.ts';
+import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { registerClaimsRoutes } from './claims-routes.ts';
 import type { ClaimsDeps } from './claims-service.ts';

@@ -7,7 +7,7 @@ import { bets, markets, oracleBets, payments, payouts } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
 import { claimableMarketBet, claimableRoundBet, sumPayouts } from './claimable-repository.ts';
 import { linkPayoutBets } from './link-payout-bets.ts';
-import type { PayoutRow } from './payout-processor.ts';
+import type { PayoutRow } from './payout-processor-deps.ts';
 
 const ReleasedSchema = z.object({
   bets: z.array(z.number()),

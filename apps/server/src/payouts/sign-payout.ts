@@ -7,7 +7,7 @@ import { queryRows } from '../db/query-rows.ts';
 import { payouts } from '../db/schema.ts';
 import { failPayout } from './fail-payout.ts';
 import { cappedMarketFees, describeError, isExecutionReverted } from './payout-chain.ts';
-import { type PayoutProcessorDeps, type PayoutRow, SimulatedCrash } from './payout-processor.ts';
+import { type PayoutProcessorDeps, type PayoutRow, SimulatedCrash } from './payout-processor-deps.ts';
 import { lockNextVaultNonce } from './vault-nonce.ts';
 
 /**

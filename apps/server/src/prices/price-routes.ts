@@ -4,7 +4,7 @@ import { ROUTES } from '@pm/core/contract/routes';
 import { DevSetPriceBodySchema, type PriceResponse, PriceResponseSchema } from '@pm/core/contract/vault';
 import { formatUsdPrice, parseUsdPrice } from '@pm/core/price';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { AppError } from '../http/app-error.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { PriceFeed } from './price-feed.ts';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createPublicClient, http } from 'viem';
-import type { AppDeps, AppFeature } from '../app.ts';
+import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { createChainlinkFeed } from './chainlink-feed.ts';
 import type { PriceFeed } from './price-feed.ts';

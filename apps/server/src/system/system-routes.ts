@@ -2,7 +2,7 @@ import { CHAINS, isSupportedChainId, MIN_MARKET_BET_WEI, MIN_ORACLE_BET_WEI } fr
 import { ROUTES } from '@pm/core/contract/routes';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { buildOpenApiDocument } from '../http/openapi.ts';
 import { cacheFor } from './cache-for.ts';

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import type { PublicClient } from 'viem';
-import { type AppDeps, createApp } from '../../src/app.ts';
+import { createApp } from '../../src/app.ts';
+import type { AppDeps } from '../../src/app-deps.ts';
 import { createChainClock } from '../../src/chain/clock.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { createFeatures } from '../../src/features.ts';

@@ -1,12 +1,13 @@
 import type { AppError } from '../http/app-error.ts';
 import { isTransientError } from '../jobs/transient-error.ts';
-import { type AcceptPaymentInput, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
+import { type AcceptPaymentInput, acceptPayment, type PaymentContext } from './accept-payment.ts';
 
 /**
- * Answers a request we refuse (blank description, amount below the minimum, unknown market) with
- * its refusal, and still keeps the money if a real payment stands behind it: acceptPayment stores
- * a verified payment whose record throws as refund_due (DESIGN "Payment verification": a valid
- * payment is never dropped). Whatever the payment check says, the client hears the refusal.
+ * Answers a request we refuse (blank description, amount below the minimum, unknown market or
+ * round) with its refusal, and still keeps the money if a real payment stands behind it:
+ * acceptPayment stores a verified payment whose record throws as refund_due (DESIGN "Payment
+ * verification": a valid payment is never dropped). Whatever the payment check says, the client
+ * hears the refusal. Both games refuse through here.
  */
 export async function refusePayment(
   context: PaymentContext,

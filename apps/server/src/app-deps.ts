@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { PublicClient } from 'viem';
+import type { Clock } from './chain/clock.ts';
+import type { Config } from './config/config.ts';
+import type { Database } from './db/client.ts';
+
+// What the app is built from, and the shape of a feature that adds routes to it. Kept apart from
+// app.ts so feature modules can name these types without importing the app that registers them
+// (issue 13: that import was a cycle).
+
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  chain: PublicClient;
+  clock: Clock;
+};
+
+export type AppFeature = (app: FastifyInstance, deps: AppDeps) => void | Promise<void>;

@@ -1,0 +1,20 @@
+import type { AppDeps } from '../app-deps.ts';
+import type { PaymentContext } from './accept-payment.ts';
+
+/**
+ * How both games verify a payment (DESIGN "Payment verification"): on this chain, to this vault,
+ * with its confirmations and wait. One builder, so markets and oracle cannot drift apart.
+ */
+export function createPaymentContext({ config, database, chain, clock }: AppDeps): PaymentContext {
+  return {
+    db: database.db,
+    verifier: {
+      client: chain,
+      chainId: config.chain.id,
+      vaultAddress: config.vault.address,
+      confirmations: config.chain.confirmations,
+      waitMs: config.chain.paymentWaitMs,
+    },
+    clock,
+  };
+}
