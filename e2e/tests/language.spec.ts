@@ -45,7 +45,7 @@ test('The language toggle switches every route to Chinese and back, and sets <ht
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   await expect(page.getByRole('button', { name: 'English' })).toBeVisible();
 
-  // The language is held in memory (spec §4): move between routes inside the app, no reloads.
+  // The language is held in memory (docs/product.md §4): move between routes inside the app, no reloads.
   for (const route of APP_ROUTES) {
     await page.evaluate((path) => {
       window.history.pushState({}, '', path);

@@ -149,7 +149,7 @@ test('With the socket down the page falls back to polling; back up, it stops pol
   await page.waitForTimeout(5_000);
   expect(roundsAsked(upMark)).toBeLessThanOrEqual(1);
 
-  // Down: the rounds are polled every second (spec §9), as before push.
+  // Down: the rounds are polled every second (docs/product.md §9), as before push.
   await cut();
   await page.waitForTimeout(1_000);
   const downMark = requests.mark;

@@ -1,6 +1,6 @@
 import type { BetRow, DbSnapshot, OracleBetRow } from './db-snapshot.ts';
 
-// What each bet should get back, computed here from the bets alone (DESIGN "Markets" and "Oracle
+// What each bet should get back, computed here from the bets alone (docs/architecture.md "Markets" and "Oracle
 // rounds", fees 0 in the chaos run), independently of the payout_amount the server stored.
 
 /** Market bet → wei owed once its market is settled (stake + profit, the stake, or 0); null: not settled. */

@@ -19,7 +19,7 @@ import { createFeatures } from '../src/features.ts';
 import { createJobRunner } from '../src/jobs/job-runner.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
 
-// DESIGN "Scale" / issue 12: two server instances, as behind a load balancer, on one PostgreSQL
+// docs/architecture.md "Scale" / issue 12: two server instances, as behind a load balancer, on one PostgreSQL
 // and one chain, every job running on both. Bets go through both; each realtime event reaches the
 // sockets of both; every job's effect happens once (a round settled into the leaderboard once, a
 // market closed and voided once, each claim paid once on chain); a client that reconnects to the

@@ -6,7 +6,7 @@ import { player, signOperatorAction } from './support/operator-helpers.ts';
 import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// DESIGN "Operators": genesis and reset from the page need an EIP-712 signature of the action and
+// docs/architecture.md "Operators": genesis and reset from the page need an EIP-712 signature of the action and
 // a single-use server nonce by an address in OPERATOR_ADDRESSES (docs/decisions/007). The refusals
 // of every kind of bad signature are in operator-signatures.test.ts.
 

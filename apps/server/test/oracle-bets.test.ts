@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { oracleBets, oracleRounds, payments } from '../src/db/schema.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// POST /api/oracle/bets with real payments on a real local chain (API.md, DESIGN "Payment
+// POST /api/oracle/bets with real payments on a real local chain (docs/api.md, DESIGN "Payment
 // verification"): 120 s rounds with a 60 s betting window, the engine started by auto-genesis.
 
 let t: TestApp;

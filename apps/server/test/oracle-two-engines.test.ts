@@ -9,7 +9,7 @@ import type { EngineReport } from '../src/oracle/round-engine.ts';
 import { mulberry32 } from '../src/prices/simulated-feed.ts';
 import { at, createTestEngine, insertSample, NOON_S, PLAYERS, placeBet } from './support/oracle-fixtures.ts';
 
-// DESIGN "Scale": the round engine runs on every instance at once. Two engines, each with its own
+// docs/architecture.md "Scale": the round engine runs on every instance at once. Two engines, each with its own
 // connection pool (two server instances), tick together on one PostgreSQL for hours of rounds;
 // every round must be locked once and ended once, and settled into the leaderboard once.
 

@@ -1,7 +1,7 @@
 import { isAddress } from 'viem';
 
-// DESIGN "Money, time and identity": addresses are stored lower-case, shown checksummed, and
-// looked up case-insensitively (spec §6: claimable winnings match the wallet address that way).
+// docs/architecture.md "Money, time and identity": addresses are stored lower-case, shown checksummed, and
+// looked up case-insensitively (docs/product.md §6: claimable winnings match the wallet address that way).
 
 export class InvalidAddressError extends Error {
   override readonly name = 'InvalidAddressError';
@@ -14,7 +14,7 @@ export class InvalidAddressError extends Error {
   }
 }
 
-/** Spec §2/§9: first 6 and last 4 characters, '0x1234...abcd'. Short text is returned as is. */
+/** docs/product.md §2/§9: first 6 and last 4 characters, '0x1234...abcd'. Short text is returned as is. */
 export function shortenAddress(address: string): string {
   if (address.length <= 10) return address;
   return `${address.slice(0, 6)}...${address.slice(-4)}`;

@@ -1,7 +1,7 @@
 // Business constants of the product. Each one cites where it comes from: the product spec
-// (shared/spec/product-spec.md, cited "spec §n") or the design (shared/DESIGN.md).
+// (docs/product.md, cited "docs/product.md §n") or the design (docs/architecture.md).
 
-/** Spec §9: mainnet 56 and testnet 97; DESIGN "Chosen parts": a local Hardhat chain, 31337. */
+/** docs/product.md §9: mainnet 56 and testnet 97; docs/architecture.md "Chosen parts": a local Hardhat chain, 31337. */
 export const CHAIN_ID = { bscMainnet: 56, bscTestnet: 97, local: 31337 } as const;
 
 export const SUPPORTED_CHAIN_IDS = [CHAIN_ID.bscMainnet, CHAIN_ID.bscTestnet, CHAIN_ID.local] as const;
@@ -22,7 +22,7 @@ export function isSupportedChainId(chainId: number): chainId is SupportedChainId
 
 export type ChainInfo = { name: string; symbol: string; explorerUrl: string | null; decimals: 18 };
 
-/** Spec §3 (Wallet account): names, symbols and 18 decimals; spec §2 for the explorers. */
+/** docs/product.md §3 (Wallet account): names, symbols and 18 decimals; docs/product.md §2 for the explorers. */
 export const CHAINS: Record<SupportedChainId, ChainInfo> = {
   56: { name: 'BNB Smart Chain', symbol: 'BNB', explorerUrl: 'https://bscscan.com', decimals: 18 },
   97: {
@@ -37,7 +37,7 @@ export const CHAINS: Record<SupportedChainId, ChainInfo> = {
 const MAINNET_EXPLORER_URL = 'https://bscscan.com';
 const TESTNET_EXPLORER_URL = 'https://testnet.bscscan.com';
 
-/** Spec §2 "View on Explorer": the mainnet explorer for chain 56, otherwise the testnet explorer. */
+/** docs/product.md §2 "View on Explorer": the mainnet explorer for chain 56, otherwise the testnet explorer. */
 export function explorerAddressUrl(chainId: number, address: string): string {
   const base = chainId === CHAIN_ID.bscMainnet ? MAINNET_EXPLORER_URL : TESTNET_EXPLORER_URL;
   return `${base}/address/${address}`;
@@ -50,49 +50,49 @@ export function explorerAddressUrl(chainId: number, address: string): string {
  */
 export const MAX_ROW_ID = 2_147_483_647;
 
-/** Spec §5/§9: minimum market bet 0.005 BNB, input step 0.001. */
+/** docs/product.md §5/§9: minimum market bet 0.005 BNB, input step 0.001. */
 export const MIN_MARKET_BET_WEI = 5_000_000_000_000_000n;
 export const MARKET_BET_STEP = '0.001';
 
-/** Spec §5/§9: minimum oracle bet 0.01 BNB, step 0.01, default 0.01. */
+/** docs/product.md §5/§9: minimum oracle bet 0.01 BNB, step 0.01, default 0.01. */
 export const MIN_ORACLE_BET_WEI = 10_000_000_000_000_000n;
 export const ORACLE_BET_STEP = '0.01';
 export const ORACLE_BET_DEFAULT = '0.01';
 
-/** Spec §4/§9: hourly 1 h, daily 24 h. */
+/** docs/product.md §4/§9: hourly 1 h, daily 24 h. */
 export const MARKET_DURATIONS = ['hourly', 'daily'] as const;
 export type MarketDuration = (typeof MARKET_DURATIONS)[number];
 export const MARKET_DURATION_S: Record<MarketDuration, number> = { hourly: 3600, daily: 86_400 };
 
-/** Spec §3 (Market.category) and §2 (category chips). */
+/** docs/product.md §3 (Market.category) and §2 (category chips). */
 export const MARKET_CATEGORIES = ['crypto', 'social_media', 'gaming', 'politics', 'sports'] as const;
 export type MarketCategory = (typeof MARKET_CATEGORIES)[number];
 
-/** Spec §9: the option set is fixed to YES and NO. */
+/** docs/product.md §9: the option set is fixed to YES and NO. */
 export const PREDICTIONS = ['YES', 'NO'] as const;
 export type Prediction = (typeof PREDICTIONS)[number];
 
-/** Spec §3 (Oracle bet.position). */
+/** docs/product.md §3 (Oracle bet.position). */
 export const POSITIONS = ['bull', 'bear'] as const;
 export type Position = (typeof POSITIONS)[number];
 
-/** Spec §4/§9: rounds start every 10 minutes; DESIGN "Oracle rounds": betting window 300 s by default. */
+/** docs/product.md §4/§9: rounds start every 10 minutes; docs/architecture.md "Oracle rounds": betting window 300 s by default. */
 export const DEFAULT_ROUND_INTERVAL_S = 600;
 export const DEFAULT_BETTING_WINDOW_S = 300;
 
-/** Spec §4/§9: the upcoming round is shown only if it starts within 900 s. */
+/** docs/product.md §4/§9: the upcoming round is shown only if it starts within 900 s. */
 export const NEXT_ROUND_WINDOW_S = 900;
 
-/** Spec §7/§9: 5 live-ish and 5 ended rounds are read. */
+/** docs/product.md §7/§9: 5 live-ish and 5 ended rounds are read. */
 export const ORACLE_RECENT_ROUNDS = 5;
 
-/** Spec §7/§9: Previous Rounds shows the last 10 settled markets. */
+/** docs/product.md §7/§9: Previous Rounds shows the last 10 settled markets. */
 export const SETTLED_MARKETS_LIMIT = 10;
 
-/** Spec §7/§9: leaderboard top 100. */
+/** docs/product.md §7/§9: leaderboard top 100. */
 export const LEADERBOARD_LIMIT = 100;
 
-/** Spec §9 refresh intervals, in milliseconds (realtime pushes come first; these are the fallback). */
+/** docs/product.md §9 refresh intervals, in milliseconds (realtime pushes come first; these are the fallback). */
 export const REFRESH_MS = {
   markets: 30_000,
   settledMarkets: 30_000,
@@ -105,23 +105,23 @@ export const REFRESH_MS = {
   leaderboard: 30_000,
 } as const;
 
-/** Spec §2/§9: the landing background has 50 particles. */
+/** docs/product.md §2/§9: the landing background has 50 particles. */
 export const PARTICLE_COUNT = 50;
 
-/** Spec §2/§9: tooltip open delay. */
+/** docs/product.md §2/§9: tooltip open delay. */
 export const TOOLTIP_DELAY_MS = 700;
 
-/** Spec §7/§9: prices are scaled by 1e8 (the Chainlink BNB/USD feed's 8 decimals, DESIGN). */
+/** docs/product.md §7/§9: prices are scaled by 1e8 (the Chainlink BNB/USD feed's 8 decimals, docs/architecture.md). */
 export const PRICE_DECIMALS = 8;
 
-/** DESIGN "Markets": description 1–2000 chars, title ≤ 120, resolution instructions ≤ 2000. */
+/** docs/architecture.md "Markets": description 1–2000 chars, title ≤ 120, resolution instructions ≤ 2000. */
 export const MAX_DESCRIPTION_LENGTH = 2000;
 export const MAX_TITLE_LENGTH = 120;
 export const MAX_INSTRUCTIONS_LENGTH = 2000;
 /** An operator's reason for resolving or voiding a market: shown as its analysis, so as long as one. */
 export const MAX_OPERATOR_REASON_LENGTH = 2000;
 
-/** DESIGN "Markets": a verdict at or above this confidence (percent) settles the market. */
+/** docs/architecture.md "Markets": a verdict at or above this confidence (percent) settles the market. */
 export const DEFAULT_AI_MIN_CONFIDENCE = 70;
 /**
  * AI_MIN_CONFIDENCE may not be set lower: below 50 the model itself rates its verdict more likely

@@ -1,6 +1,6 @@
 /**
- * Exact fixed-point decimal text ⇄ scaled bigint. Shared by money (18 decimals: wei, DESIGN "Money")
- * and prices (8 decimals: spec §9 "prices scaled by 1e8"). Strings in, strings out: a float would
+ * Exact fixed-point decimal text ⇄ scaled bigint. Shared by money (18 decimals: wei, docs/architecture.md "Money, time and identity")
+ * and prices (8 decimals: docs/product.md §9 "prices scaled by 1e8"). Strings in, strings out: a float would
  * silently lose wei.
  */
 

@@ -15,7 +15,7 @@ import {
 const HASH = `0x${'ab'.repeat(32)}` as const;
 
 describe('intentText', () => {
-  test('spells each kind of intent as API.md says', () => {
+  test('spells each kind of intent as docs/api.md says', () => {
     expect(intentText({ kind: 'create', contentHash: HASH, prediction: 'YES' })).toBe(
       `pm1:create:${HASH}:YES`,
     );

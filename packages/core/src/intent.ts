@@ -1,7 +1,7 @@
 import { hexToString, isHex, keccak256, stringToHex } from 'viem';
 import { MAX_ROW_ID, type Position, type Prediction } from './constants.ts';
 
-// API.md "Payment intent", DESIGN "Payment verification": the vault transfer's `data` is UTF-8
+// docs/api.md "Paid requests", docs/architecture.md "Payment verification": the vault transfer's `data` is UTF-8
 // text saying what it pays for, so the chain itself records the payer's choice and a stranger
 // cannot re-use someone else's fresh tx hash for another market or side.
 
@@ -115,7 +115,7 @@ export function sameIntent(a: PaymentIntent, b: PaymentIntent): boolean {
  * writes it (no spaces; `"`, `\\` and control characters escaped, everything else as is), the
  * strings exactly as sent (not trimmed), so the server can recompute it from the request body and
  * compare it with the hash the payment committed to. Each field is quoted and escaped, so no two
- * bodies share one text: joining by "\n" (API.md's first formula) let a newline move text from one
+ * bodies share one text: joining by "\n" (the first formula) let a newline move text from one
  * field to the next with the same hash (security review F15; docs/decisions/008).
  */
 export function marketContentHash(input: {
@@ -136,8 +136,8 @@ export function marketContentHash(input: {
 }
 
 /**
- * Whether a payment already recorded is exactly what a request claims (DESIGN "Payment
- * verification"): the same payer, the same amount and the same intent. The same request sent
+ * Whether a payment already recorded is exactly what a request claims (docs/architecture.md
+ * "Payment verification"): the same payer, the same amount and the same intent. The same request sent
  * again answers with what was recorded; any other use of the hash is TX_ALREADY_USED.
  */
 export function isSameClaim(

@@ -1,12 +1,12 @@
 import { MARKET_DURATION_S, MAX_TITLE_LENGTH, type MarketDuration, type Prediction } from './constants.ts';
 import { marketWinReturnWei } from './payouts.ts';
 
-// Rules of AI-judged YES/NO markets as the product shows them (spec §4, DESIGN "Markets").
-// Time is always a parameter: the server's clock decides, never the browser's (DESIGN).
+// Rules of AI-judged YES/NO markets as the product shows them (docs/product.md §4, docs/architecture.md "Markets").
+// Time is always a parameter: the server's clock decides, never the browser's (docs/architecture.md).
 
 export type MarketStatus = 'active' | 'settling' | 'settled';
 
-/** Spec §4: deadline at creation is now + 1 hour (hourly) or + 24 hours (daily). */
+/** docs/product.md §4: deadline at creation is now + 1 hour (hourly) or + 24 hours (daily). */
 export function marketDeadline(now: Date, duration: MarketDuration): Date {
   const nowMs = now.getTime();
   if (Number.isNaN(nowMs)) throw new RangeError('now is not a valid date');
@@ -20,9 +20,9 @@ function deadlinePassed(deadline: Date, now: Date): boolean {
 export type MarketDisplayStatus = 'live' | 'closed' | 'completed';
 
 /**
- * Spec §4: Live if active and the deadline has not passed; Closed once it has; Completed when
+ * docs/product.md §4: Live if active and the deadline has not passed; Closed once it has; Completed when
  * settled. A settling market is Closed whatever the time: it no longer takes bets and has no
- * result yet (settling starts at the deadline, DESIGN "Markets").
+ * result yet (settling starts at the deadline, docs/architecture.md "Markets").
  */
 export function marketDisplayStatus(
   market: { status: MarketStatus; deadline: Date },
@@ -33,13 +33,13 @@ export function marketDisplayStatus(
   return 'closed';
 }
 
-/** Spec §2/§5: Join Bet only while live and before the deadline. */
+/** docs/product.md §2/§5: Join Bet only while live and before the deadline. */
 export function canJoinMarket(market: { status: MarketStatus; deadline: Date }, now: Date): boolean {
   return market.status === 'active' && !deadlinePassed(market.deadline, now);
 }
 
 /**
- * Spec §2 (YES and NO panels): favourability percent of each side's pool. Whole percents summing
+ * docs/product.md §2 (YES and NO panels): favourability percent of each side's pool. Whole percents summing
  * to 100, rounded half up from exact bigint ratios; a side with any stake shows at least 1% and
  * an empty side 0%, so the bar never contradicts the pool. 50/50 when nothing is staked.
  */
@@ -52,13 +52,13 @@ export function favourability(yesWei: bigint, noWei: bigint): { yesPercent: numb
   return { yesPercent, noPercent: 100 - yesPercent };
 }
 
-/** Spec §7/§9: the bet record's potential_payout is twice the stake (kept for the record only). */
+/** docs/product.md §7/§9: the bet record's potential_payout is twice the stake (kept for the record only). */
 export function potentialPayoutRecordWei(amountWei: bigint): bigint {
   return 2n * amountWei;
 }
 
 /**
- * DESIGN "Markets" deviation: the UI shows a live pool-based estimate instead of 2 × stake. What
+ * docs/architecture.md "Markets" deviation: the UI shows a live pool-based estimate instead of 2 × stake. What
  * this stake would return if it joined now and its side won, by the same rule as settlement.
  */
 export function estimateMarketWinWei(input: {
@@ -90,7 +90,7 @@ function cutToLength(text: string, max: number): string {
 }
 
 /**
- * DESIGN "Markets": the title is optional; without one it is the description's first non-empty
+ * docs/architecture.md "Markets": the title is optional; without one it is the description's first non-empty
  * line, cut to 120 characters with '…'.
  */
 export function deriveMarketTitle(description: string, title?: string | null): string {

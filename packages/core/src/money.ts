@@ -6,15 +6,15 @@ import {
   parseScaledDecimal,
 } from './decimal.ts';
 
-// DESIGN "Money, time and identity": money is bigint wei in code, never a float; the UI alone
-// formats it. Spec §9: 18 decimals, amounts shown with 4 decimals.
+// docs/architecture.md "Money, time and identity": money is bigint wei in code, never a float; the UI alone
+// formats it. docs/product.md §9: 18 decimals, amounts shown with 4 decimals.
 
 export const WEI_PER_BNB = 10n ** 18n;
 
-/** BNB has 18 decimals (spec §3, chains). */
+/** BNB has 18 decimals (docs/product.md §3, chains). */
 export const BNB_DECIMALS = 18;
 
-/** Basis points in one whole: fees are configured in bps (DESIGN "Markets", "Oracle rounds"). */
+/** Basis points in one whole: fees are configured in bps (docs/architecture.md "Markets", "Oracle rounds"). */
 export const BPS_DENOMINATOR = 10_000;
 
 const MESSAGES: Record<DecimalParseFailure, string> = {
@@ -43,7 +43,7 @@ export function parseBnb(text: string): bigint {
 }
 
 export type FormatBnbOptions = {
-  /** 0..18, default 4 (spec §9: balance 4 decimals). */
+  /** 0..18, default 4 (docs/product.md §9: balance 4 decimals). */
   decimals?: number;
   /** Drop trailing zeros (and then the dot). Default false: tabular figures keep their width. */
   trim?: boolean;
@@ -55,11 +55,11 @@ export function formatBnb(wei: bigint, options: FormatBnbOptions = {}): string {
 }
 
 export type FormatBnbWithUnitOptions = FormatBnbOptions & {
-  /** Default 'BNB'; the testnet's is 'tBNB' (spec §3). */
+  /** Default 'BNB'; the testnet's is 'tBNB' (docs/product.md §3). */
   symbol?: string;
 };
 
-/** wei → "0.0050 BNB": amounts always carry their unit (DESIGN "Look and feel"). */
+/** wei → "0.0050 BNB": amounts always carry their unit (docs/architecture.md "Look and feel"). */
 export function formatBnbWithUnit(wei: bigint, options: FormatBnbWithUnitOptions = {}): string {
   return `${formatBnb(wei, options)} ${options.symbol ?? 'BNB'}`;
 }

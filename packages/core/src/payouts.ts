@@ -1,6 +1,6 @@
 import { assertBps, bpsOf } from './money.ts';
 
-// Parimutuel payout maths for both products, in integer wei (DESIGN "Markets", "Oracle rounds").
+// Parimutuel payout maths for both products, in integer wei (docs/architecture.md "Markets", "Oracle rounds").
 // Shared shape: the fee is taken first, rounded down (bpsOf); the winners share what is left pro
 // rata to stake, each share rounded down; the wei lost to rounding ("dust") stays in the vault.
 // Taking the fee first makes dust < number of winning bets exactly, and gives each winner at
@@ -70,7 +70,7 @@ function refundAll<Id>(bets: ReadonlyArray<StakeEntry<string, Id>>, poolWei: big
 
 /**
  * A winning market stake's total return: stake + floor(stake × (losing − fee) / winning), with
- * fee = floor(losing × feeBps / 10000). DESIGN "Markets": the fee is charged on the losing pool.
+ * fee = floor(losing × feeBps / 10000). docs/architecture.md "Markets": the fee is charged on the losing pool.
  */
 export function marketWinReturnWei(
   stakeWei: bigint,
@@ -86,7 +86,7 @@ export function marketWinReturnWei(
 }
 
 /**
- * DESIGN "Markets": winners get their stake back plus a pro-rata share of the losing pool after the
+ * docs/architecture.md "Markets": winners get their stake back plus a pro-rata share of the losing pool after the
  * fee (`bets.payout_amount` stores that full return). A void market, or one with no bet on the winning side,
  * refunds every stake and charges no fee.
  */
@@ -109,8 +109,8 @@ export function computeMarketPayouts<Id = string | number>(input: {
 }
 
 /**
- * DESIGN "Oracle rounds": winners share totalPool × (1 − fee) pro rata to stake. Deviation from
- * PancakeSwap kept from DESIGN: a draw, a cancelled round, or no bet on the winning side refunds
+ * docs/architecture.md "Oracle rounds": winners share totalPool × (1 − fee) pro rata to stake. Deviation from
+ * PancakeSwap kept from docs/architecture.md: a draw, a cancelled round, or no bet on the winning side refunds
  * every stake instead of giving the pool to the house.
  */
 export function computeRoundPayouts<Id = string | number>(input: {

@@ -8,8 +8,8 @@ import {
 } from './decimal.ts';
 import { WEI_PER_BNB } from './money.ts';
 
-// Spec §7/§9: prices are integers scaled by 1e8 (the Chainlink feed's 8 decimals). The API carries
-// them as decimal strings (API.md conventions); this module converts both ways without floats.
+// docs/product.md §7/§9: prices are integers scaled by 1e8 (the Chainlink feed's 8 decimals). The API carries
+// them as decimal strings (docs/api.md conventions); this module converts both ways without floats.
 
 export class PriceParseError extends DecimalParseError {
   override readonly name = 'PriceParseError';

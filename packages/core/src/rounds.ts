@@ -1,6 +1,6 @@
 import { NEXT_ROUND_WINDOW_S } from './constants.ts';
 
-// BNB UP/DOWN rounds (spec §4, DESIGN "Oracle rounds"). Times are unix seconds; the clock is a
+// BNB UP/DOWN rounds (docs/product.md §4, docs/architecture.md "Oracle rounds"). Times are unix seconds; the clock is a
 // parameter. Round n starts on the n-th interval boundary since the unix epoch, so every server
 // instance agrees on the schedule without talking to the others.
 
@@ -17,7 +17,7 @@ function assertTimings(t: RoundTimings): void {
   }
 }
 
-/** DESIGN: start = epoch × interval; lock = start + betting window; close = start + interval. */
+/** docs/architecture.md: start = epoch × interval; lock = start + betting window; close = start + interval. */
 export function roundSchedule(epoch: number, t: RoundTimings): RoundSchedule {
   assertTimings(t);
   if (!Number.isSafeInteger(epoch) || epoch < 0) {
@@ -33,7 +33,7 @@ export function epochAt(timeS: number, t: RoundTimings): number {
   return Math.floor(timeS / t.intervalS);
 }
 
-/** Spec §4: upcoming (0), live (1), locked (2), ended (3). */
+/** docs/product.md §4: upcoming (0), live (1), locked (2), ended (3). */
 export type RoundStatus = 'upcoming' | 'live' | 'locked' | 'ended';
 
 /** The status a round should have at `nowS` by time alone (betting is open in [start, lock)). */
@@ -53,7 +53,7 @@ const COUNTDOWN_TARGET = {
 } as const;
 
 /**
- * Spec §4 countdown: live → to lock ('betting closes in'); locked → to close ('result in');
+ * docs/product.md §4 countdown: live → to lock ('betting closes in'); locked → to close ('result in');
  * upcoming → to start ('starts in'); ended → 'ended'; 'processing' once the target time has
  * passed but the recorded status has not advanced yet. Seconds round up, so 0 means "passed".
  */
@@ -70,7 +70,7 @@ export function countdownLabel(
 
 export type RoundResult = 'bull' | 'bear' | 'draw';
 
-/** Spec §4: bull if the close price is above the lock price, bear if below, else draw. */
+/** docs/product.md §4: bull if the close price is above the lock price, bear if below, else draw. */
 export function roundResult(lockPrice: bigint, closePrice: bigint): RoundResult {
   if (closePrice > lockPrice) return 'bull';
   if (closePrice < lockPrice) return 'bear';
@@ -78,7 +78,7 @@ export function roundResult(lockPrice: bigint, closePrice: bigint): RoundResult 
 }
 
 /**
- * Spec §9: payout multiplier = total pool / the side's pool, 2 decimals (rounded down here),
+ * docs/product.md §9: payout multiplier = total pool / the side's pool, 2 decimals (rounded down here),
  * '1.00' when only that side has bets, '0.00' when the side (or the whole pool) is empty.
  */
 export function payoutMultiplier(totalWei: bigint, sideWei: bigint): string {
@@ -92,8 +92,8 @@ export function payoutMultiplier(totalWei: bigint, sideWei: bigint): string {
 type DisplayableRound = { epoch: number; status: RoundStatus; startTime: number };
 
 /**
- * Spec §4: current = the highest-epoch locked or live round, else the earliest upcoming round if
- * it starts within 900 s; previous = the latest ended round. `next` (API.md `GET /api/oracle/rounds`,
+ * docs/product.md §4: current = the highest-epoch locked or live round, else the earliest upcoming round if
+ * it starts within 900 s; previous = the latest ended round. `next` (docs/api.md `GET /api/oracle/rounds`,
  * label NEXT) is the earliest upcoming round that is not already `current`.
  */
 export function pickDisplayedRounds<T extends DisplayableRound>(

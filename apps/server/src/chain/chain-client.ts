@@ -13,7 +13,7 @@ export function createChainClient(settings: ChainSettings): PublicClient {
   return createPublicClient({
     chain,
     transport: http(settings.rpcUrl, { retryCount: 2, timeout: 10_000 }),
-    // Block time is read from the chain, not assumed (DESIGN: BSC moved to 450 ms).
+    // Block time is read from the chain, not assumed (docs/architecture.md: BSC moved to 450 ms).
     pollingInterval: 250,
   });
 }

@@ -11,7 +11,7 @@ import { isAddress, isHex, parseGwei } from 'viem';
 import { z } from 'zod';
 import { DEV_VAULT } from './dev-accounts.ts';
 
-// One typed config, read from the environment once at start-up (DESIGN "Configuration").
+// One typed config, read from the environment once at start-up (docs/architecture.md "Configuration").
 // Defaults run offline against the local chain; a bad value stops start-up naming the variable.
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');

@@ -18,13 +18,13 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
-// One schema for PGlite and PostgreSQL (DESIGN "database"). Money is NUMERIC(78,0) read as an
+// One schema for PGlite and PostgreSQL (docs/architecture.md "Chosen parts"). Money is NUMERIC(78,0) read as an
 // exact bigint; addresses are stored lower-case; times are timestamptz. No pg enums: text with
 // CHECK constraints keeps migrations free of schema-qualified types, so tests can run each file in
 // its own schema.
 
 const wei = (name: string) => numeric(name, { precision: 78, scale: 0, mode: 'bigint' });
-/** USD prices scaled by 1e8 (spec §9). */
+/** USD prices scaled by 1e8 (docs/product.md §9). */
 const price = (name: string) => numeric(name, { precision: 38, scale: 0, mode: 'bigint' });
 const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -36,7 +36,7 @@ const time = (name: string) => timestamp(name, { withTimezone: true, mode: 'date
 const isOneOf = (column: AnyColumn, values: readonly string[]): SQL =>
   sql`${column} in (${sql.raw(values.map((value) => `'${value}'`).join(', '))})`;
 
-/** Every inbound vault transfer we have seen, whatever became of it (DESIGN "Payment verification"). */
+/** Every inbound vault transfer we have seen, whatever became of it (docs/architecture.md "Payment verification"). */
 export const payments = pgTable(
   'payments',
   {
@@ -103,7 +103,7 @@ export const markets = pgTable(
     aiVerdict: text('ai_verdict'),
     aiConfidence: integer('ai_confidence'),
     aiSources: jsonb('ai_sources').$type<string[]>(),
-    /** Fixed at creation: what will judge this market (DESIGN "Markets"). */
+    /** Fixed at creation: what will judge this market (docs/architecture.md "Markets"). */
     resolverModel: text('resolver_model').notNull(),
     resolverPromptVersion: text('resolver_prompt_version').notNull(),
     contentHash: text('content_hash').notNull(),
@@ -211,7 +211,7 @@ export const marketResolutionEvents = pgTable(
 
 export type ReleasedItems = { bets: number[]; oracleBets: number[]; payments: number[] };
 
-/** Vault payouts: claims and refunds, one on-chain transfer each (DESIGN "Claims and payouts"). */
+/** Vault payouts: claims and refunds, one on-chain transfer each (docs/architecture.md "Claims and payouts"). */
 export const payouts = pgTable(
   'payouts',
   {
@@ -280,7 +280,7 @@ export const bets = pgTable(
     userAddress: text('user_address').notNull(),
     prediction: text('prediction').notNull(),
     amount: wei('amount').notNull(),
-    /** Spec §7: twice the stake, kept as the record value. */
+    /** docs/product.md §7: twice the stake, kept as the record value. */
     potentialPayout: wei('potential_payout').notNull(),
     /**
      * What the bet returns once its market settles, stake included: stake + profit on a win, the
@@ -322,7 +322,7 @@ export const oracleRounds = pgTable(
     closeTime: time('close_time').notNull(),
     lockPrice: price('lock_price'),
     closePrice: price('close_price'),
-    /** Which feed reading was used, so anyone can check it (DESIGN "Oracle rounds"). */
+    /** Which feed reading was used, so anyone can check it (docs/architecture.md "Oracle rounds"). */
     lockPriceRoundId: text('lock_price_round_id'),
     lockPriceAt: time('lock_price_at'),
     closePriceRoundId: text('close_price_round_id'),
@@ -386,7 +386,7 @@ export const oracleBets = pgTable(
   ],
 );
 
-/** Leaderboard aggregates, maintained at settlement (spec §7 leaderboard; issue 5: no scans). */
+/** Leaderboard aggregates, maintained at settlement (docs/product.md §7 leaderboard; issue 5: no scans). */
 export const userStats = pgTable(
   'user_stats',
   {
@@ -435,7 +435,7 @@ export const priceSamples = pgTable(
 
 /**
  * Realtime outbox: written in the same transaction as the change; a trigger NOTIFYs on insert, and
- * PostgreSQL delivers that only on commit (DESIGN "realtime").
+ * PostgreSQL delivers that only on commit (docs/architecture.md "Chosen parts").
  */
 export const outbox = pgTable('outbox', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -444,7 +444,7 @@ export const outbox = pgTable('outbox', {
   createdAt: time('created_at').notNull().defaultNow(),
 });
 
-/** Single-use nonces for operator signatures (DESIGN "Operators"). */
+/** Single-use nonces for operator signatures (docs/architecture.md "Operators"). */
 export const operatorNonces = pgTable('operator_nonces', {
   nonce: text('nonce').primaryKey(),
   expiresAt: time('expires_at').notNull(),
@@ -453,7 +453,7 @@ export const operatorNonces = pgTable('operator_nonces', {
 
 /**
  * Requests answered 202 (payment valid but not final yet): kept so a job records them once final,
- * even if the browser never posts again (API.md "pending").
+ * even if the browser never posts again (docs/api.md "Paid requests").
  */
 export const paymentRequests = pgTable(
   'payment_requests',
@@ -483,7 +483,7 @@ export const paymentRequests = pgTable(
  * Inbound vault transfers found on chain by reconciliation that were not known payments when
  * found: its work queue. The scan only writes rows here and moves its cursor, so no transfer can
  * hold it; each row is then settled on its own (recorded from its intent or request, or refunded),
- * with its failures, attempts and next try kept on it (DESIGN "Jobs").
+ * with its failures, attempts and next try kept on it (docs/architecture.md "Jobs").
  */
 export const vaultTransfers = pgTable(
   'vault_transfers',

@@ -7,7 +7,7 @@ import { defineRoute } from './define-route.ts';
 import { registerErrorHandling } from './error-handler.ts';
 
 // The contract is zod/mini, which carries no English messages of its own: these pin the exact
-// VALIDATION_FAILED texts outside clients see (../shared/API.md error shape), as they were with zod
+// VALIDATION_FAILED texts outside clients see (docs/api.md error shape), as they were with zod
 // classic. No zod classic is loaded in this file, so the English comes from defineRoute itself.
 
 const TX_HASH = `0x${'ab'.repeat(32)}`;

@@ -4,7 +4,7 @@ import { transientFault } from '../jobs/transient-error.ts';
 import { AppError } from './app-error.ts';
 
 /**
- * The one place errors become HTTP (../shared/API.md error shape). 5xx are logged with their
+ * The one place errors become HTTP (docs/api.md error shape). 5xx are logged with their
  * context and the client sees only a generic message.
  */
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -1,7 +1,7 @@
 import { HttpRequestError, LimitExceededRpcError, RpcRequestError, TimeoutError } from 'viem';
 import { AppError } from '../http/app-error.ts';
 
-// DESIGN "Jobs": a transient fault (RPC or database unreachable, rate-limited, timed out) is
+// docs/architecture.md "Jobs": a transient fault (RPC or database unreachable, rate-limited, timed out) is
 // retried and never read as a refusal; anything else about one row is that row's problem, recorded
 // on it, and the job moves on. This is the one place that tells the two apart.
 

@@ -7,7 +7,7 @@ import type { SerializedResponse } from '../http/http-caching.ts';
 import { readLeaderboard } from './read-leaderboard.ts';
 
 /**
- * Top winners from the maintained `user_stats` aggregates (spec §7 leaderboard): one indexed read,
+ * Top winners from the maintained `user_stats` aggregates (docs/product.md §7 leaderboard): one indexed read,
  * not a scan of every bet per request. Settlement keeps the aggregates current.
  */
 export function registerLeaderboardRoutes(app: FastifyInstance, { database }: AppDeps): void {

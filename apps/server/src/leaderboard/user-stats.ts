@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 
-// Leaderboard aggregates (spec §7): kept current as bets are placed and settled, in the same
+// Leaderboard aggregates (docs/product.md §7): kept current as bets are placed and settled, in the same
 // transaction, so GET /api/leaderboard is one indexed read. Winnings are profit: what a winning
 // bet returned beyond its stake (payout_amount − amount in both bet tables). Refunds count as
 // neither won nor settled.

@@ -19,7 +19,7 @@ import {
   type MarketRow,
 } from './markets-repository.ts';
 
-/** What will judge a market, fixed when it is created (DESIGN "Markets"). */
+/** What will judge a market, fixed when it is created (docs/architecture.md "Markets"). */
 export type ResolverIdentity = { model: string; promptVersion: string };
 
 export type MarketsServiceDeps = {
@@ -32,13 +32,13 @@ export type CreatedMarket = { market: MarketRow; bet: BetRow };
 
 /**
  * POST /api/markets: the creator's payment, verified on chain, becomes the market and its first
- * bet in one transaction (spec §7 "Create market", DESIGN "Payment verification").
+ * bet in one transaction (docs/product.md §7 "Create market", docs/architecture.md "Payment verification").
  */
 export async function createMarket(
   deps: MarketsServiceDeps,
   body: CreateMarketBody,
 ): Promise<AcceptPaymentResult<CreatedMarket>> {
-  // API.md: the payment commits to the body's strings exactly as sent.
+  // docs/api.md: the payment commits to the body's strings exactly as sent.
   const contentHash = marketContentHash(body);
   const intent: PaymentIntent = { kind: 'create', contentHash, prediction: body.prediction };
   const input = {
@@ -80,7 +80,7 @@ async function recordNewMarket(
     category: body.category,
     duration: body.duration,
     startTime: now,
-    // Spec §4: server now + 1 h or 24 h; never the browser's clock.
+    // docs/product.md §4: server now + 1 h or 24 h; never the browser's clock.
     deadline: marketDeadline(now, body.duration),
     status: 'active',
     totalYesAmount: yes ? amountWei : 0n,
@@ -100,7 +100,7 @@ async function recordNewMarket(
     amount: amountWei,
     potentialPayout: potentialPayoutRecordWei(amountWei),
     status: 'pending',
-    // Spec §6: the creator must take part and is labelled Creator.
+    // docs/product.md §6: the creator must take part and is labelled Creator.
     isCreator: true,
     paymentId: payment.paymentId,
     txHash: payment.txHash.toLowerCase(),

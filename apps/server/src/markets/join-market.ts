@@ -27,7 +27,7 @@ export type JoinedMarket = { bet: BetRow; market: MarketRow };
 /**
  * POST /api/markets/:id/bets: a verified payment becomes a bet, and the market's totals and counts
  * move in SQL in the same transaction. A valid payment that reaches a closed market is refused
- * with MARKET_CLOSED and kept as a refund (DESIGN "Payment verification").
+ * with MARKET_CLOSED and kept as a refund (docs/architecture.md "Payment verification").
  */
 export async function joinMarket(
   deps: MarketsServiceDeps,

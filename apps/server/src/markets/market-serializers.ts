@@ -74,7 +74,7 @@ export function toBetDto(row: BetRow, market: Pick<MarketRow, 'result'>): Bet {
   };
 }
 
-/** A bet with the market fields My Bets shows (spec §7: title, status, result, category, deadline). */
+/** A bet with the market fields My Bets shows (docs/product.md §7: title, status, result, category, deadline). */
 export function toUserBetDto(bet: BetRow, market: MarketRow): UserBet {
   return {
     ...toBetDto(bet, market),

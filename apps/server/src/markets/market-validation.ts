@@ -2,7 +2,7 @@ import { MIN_MARKET_BET_WEI } from '@pm/core/constants';
 import type { CreateMarketBody } from '@pm/core/contract/markets';
 import { AppError } from '../http/app-error.ts';
 
-// Spec §5 rules the contract's schemas cannot say, with the spec's messages. The web checks the
+// docs/product.md §5 rules the contract's schemas cannot say, with the spec's messages. The web checks the
 // same before paying; the server checks again because nothing from the browser is trusted.
 
 export function refuseCreateMarket(body: CreateMarketBody): AppError | null {
@@ -11,7 +11,7 @@ export function refuseCreateMarket(body: CreateMarketBody): AppError | null {
   return refuseAmount(BigInt(body.amountWei));
 }
 
-/** Spec §5/§9: a market bet (creating or joining) is at least 0.005 BNB. */
+/** docs/product.md §5/§9: a market bet (creating or joining) is at least 0.005 BNB. */
 export function refuseAmount(amountWei: bigint): AppError | null {
   return amountWei < MIN_MARKET_BET_WEI ? new AppError('AMOUNT_TOO_LOW') : null;
 }

@@ -23,7 +23,7 @@ export type MarketsModule = {
   service: MarketsService;
 };
 
-/** AI-judged YES/NO markets (spec §2 /predictions, /market/{id}, /my-bets), wired from the app's deps. */
+/** AI-judged YES/NO markets (docs/product.md §2 /predictions, /market/{id}, /my-bets), wired from the app's deps. */
 export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): MarketsModule {
   const { config, clock } = deps;
   const db = deps.database.db;

@@ -14,7 +14,7 @@ export type BetRow = typeof bets.$inferSelect;
 export type NewMarketRow = typeof markets.$inferInsert;
 export type NewBetRow = typeof bets.$inferInsert;
 
-/** Spec §4: the market list shows active and settling markets. */
+/** docs/product.md §4: the market list shows active and settling markets. */
 export const OPEN_STATUSES = ['active', 'settling'] as const;
 
 /**
@@ -66,7 +66,7 @@ export async function insertBet(tx: DbOrTx, values: NewBetRow): Promise<BetRow> 
 }
 
 /**
- * DESIGN "Markets": totals and counts move in SQL, in the bet's own transaction; never a value read
+ * docs/architecture.md "Markets": totals and counts move in SQL, in the bet's own transaction; never a value read
  * by a client and written back (the spec's read-modify-write loses concurrent bets).
  */
 export async function addBetToMarketTotals(
@@ -98,7 +98,7 @@ function after(time: PgColumn, id: PgColumn, cursor: PageCursor | undefined): SQ
 
 type MarketsPage = { category: MarketCategory | undefined; limit: number; cursor?: PageCursor };
 
-/** Spec §7: open markets newest first, optionally of one category, one page after `cursor`. */
+/** docs/product.md §7: open markets newest first, optionally of one category, one page after `cursor`. */
 export async function listOpenMarkets(db: DbOrTx, input: MarketsPage): Promise<MarketRow[]> {
   return db
     .select()
@@ -114,7 +114,7 @@ export async function listOpenMarkets(db: DbOrTx, input: MarketsPage): Promise<M
     .limit(input.limit);
 }
 
-/** Spec §7: settled markets, most recently updated first (Previous Rounds), one page after `cursor`. */
+/** docs/product.md §7: settled markets, most recently updated first (Previous Rounds), one page after `cursor`. */
 export async function listSettledMarkets(db: DbOrTx, input: MarketsPage): Promise<MarketRow[]> {
   return db
     .select()
@@ -131,7 +131,7 @@ export async function listSettledMarkets(db: DbOrTx, input: MarketsPage): Promis
 }
 
 /**
- * Open markets per category, for the chips (spec §2 /predictions): from the `market_counts`
+ * Open markets per category, for the chips (docs/product.md §2 /predictions): from the `market_counts`
  * aggregate that triggers keep in each market change's own transaction, not a count of the table.
  */
 export async function countOpenMarketsByCategory(
@@ -144,7 +144,7 @@ export async function countOpenMarketsByCategory(
     .groupBy(marketCounts.category);
 }
 
-/** Spec §7: a market's bets newest first. */
+/** docs/product.md §7: a market's bets newest first. */
 export async function listMarketBets(db: DbOrTx, marketId: number, limit: number): Promise<BetRow[]> {
   return db
     .select()
@@ -155,7 +155,7 @@ export async function listMarketBets(db: DbOrTx, marketId: number, limit: number
 }
 
 /**
- * Spec §7 My bets: a wallet's bets with their market, newest first, one page after `cursor`.
+ * docs/product.md §7 My bets: a wallet's bets with their market, newest first, one page after `cursor`.
  * `address` is lower-case.
  */
 export async function listUserBets(

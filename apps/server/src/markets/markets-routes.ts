@@ -8,7 +8,7 @@ import type { MarketsService } from './markets-service.ts';
 
 const MB = 1024 * 1024;
 
-/** The markets endpoints of API.md, each parsed in and out by its contract in @pm/core. */
+/** The markets endpoints of docs/api.md, each parsed in and out by its contract in @pm/core. */
 export function registerMarketsRoutes(app: FastifyInstance, service: MarketsService): void {
   // A bet publishes `markets` and `bets`; settlement and status changes publish `markets`.
   const lists = app.responseCache.store<SerializedResponse>({

@@ -25,7 +25,7 @@ import {
 } from './markets-repository.ts';
 import { listResolutionEvents, toResolutionEventDto } from './resolution-events.ts';
 
-/** Spec §7 "select all": the open list's first page is the contract's largest; more by cursor. */
+/** docs/product.md §7 "select all": the open list's first page is the contract's largest; more by cursor. */
 const OPEN_MARKETS_LIMIT = MARKETS_PAGE_MAX;
 /**
  * A market page lists at most this many bets, newest first. Totals and counts on the market stay

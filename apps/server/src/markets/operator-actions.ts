@@ -7,7 +7,7 @@ import { recordResolutionEvent } from './resolution-events.ts';
 import { isInReview, proposedVerdictOf } from './review-window.ts';
 import { type MarketOutcome, type SettlementSummary, settleMarket } from './settle-market.ts';
 
-// DESIGN "Operators": resolve or void a market by hand, from the ops CLI or the EIP-712-signed API
+// docs/architecture.md "Operators": resolve or void a market by hand, from the ops CLI or the EIP-712-signed API
 // (market-operator-routes.ts). Used when no AI is configured, or when the AI could not decide.
 // On a market whose AI verdict is in review (issue 11, decision 011) the same actions confirm it
 // (the proposed result) or overturn it (another result, or void); either way the operator's word

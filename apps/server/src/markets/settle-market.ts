@@ -9,7 +9,7 @@ import { publish } from '../realtime/publish.ts';
 import { lockMarket } from './markets-repository.ts';
 import { recordResolutionEvent } from './resolution-events.ts';
 
-// DESIGN "Markets", payout: parimutuel, fee on the losing pool, integer wei rounding down, dust to
+// docs/architecture.md "Markets", payout: parimutuel, fee on the losing pool, integer wei rounding down, dust to
 // the vault. payout_amount holds what the bet returns, stake included (decision 002, issue 13): a
 // win stake + profit, a refund the stake, a loss 0. Done in bulk SQL, one UPDATE per side, so a
 // market with 100k bets settles in seconds. The maths is core's computeMarketPayouts, term for term:

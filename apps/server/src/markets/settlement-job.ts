@@ -14,8 +14,8 @@ import { recordFailedAttempt } from './record-failed-attempt.ts';
 import { proposeVerdict, settleReviewedMarkets } from './review-window.ts';
 import { settleMarket } from './settle-market.ts';
 
-// DESIGN "Markets": at the deadline active → settling; the resolver decides; retries with backoff;
-// void + refund after the budget. DESIGN "Scale": safe on every instance at once — closing is one
+// docs/architecture.md "Markets": at the deadline active → settling; the resolver decides; retries with backoff;
+// void + refund after the budget. docs/architecture.md "Scale": safe on every instance at once — closing is one
 // conditional UPDATE, and a market is claimed for judging with FOR UPDATE SKIP LOCKED plus a lease.
 
 export type SettlementJobDeps = {

@@ -10,7 +10,7 @@ import { queryRows } from '../db/query-rows.ts';
 import { operatorNonces } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
 
-// DESIGN "Operators", docs/decisions/007-operator-signatures.md: an operator action from the API
+// docs/architecture.md "Operators", docs/decisions/007-operator-signatures.md: an operator action from the API
 // needs an EIP-712 signature, by an address in OPERATOR_ADDRESSES, of typed data naming this app
 // and chain, the action and its target, a single-use server nonce and the nonce's expiry.
 

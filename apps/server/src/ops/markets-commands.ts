@@ -12,7 +12,7 @@ import {
 import type { SettlementSummary } from '../markets/settle-market.ts';
 import { type OpsArgs, type OpsCommand, type OpsContext, UsageError } from './ops-commands.ts';
 
-// Operator commands for AI-judged markets (DESIGN "Operators", issue 3 "Ops CLI").
+// Operator commands for AI-judged markets (docs/architecture.md "Operators", issue 3 "Ops CLI").
 
 export const marketsCommands: OpsCommand[] = [
   {

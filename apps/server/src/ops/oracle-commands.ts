@@ -1,7 +1,7 @@
 import { createRoundEngine } from '../oracle/round-engine.ts';
 import type { OpsCommand, OpsContext } from './ops-commands.ts';
 
-// Operator commands for the BNB UP/DOWN rounds (DESIGN "Operators"): the same engine functions the
+// Operator commands for the BNB UP/DOWN rounds (docs/architecture.md "Operators"): the same engine functions the
 // signed API calls (POST /api/admin/oracle/genesis and /reset).
 
 export const oracleCommands: OpsCommand[] = [

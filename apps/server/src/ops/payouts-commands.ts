@@ -11,7 +11,7 @@ import { reissuePayout } from '../payouts/reissue-payout.ts';
 import { createVaultSigner } from '../payouts/vault-signer.ts';
 import { type OpsArgs, type OpsCommand, type OpsContext, UsageError } from './ops-commands.ts';
 
-// DESIGN "Operators", decision 002: see every payout that is not done, retry one, pay a held
+// docs/architecture.md "Operators", decision 002: see every payout that is not done, retry one, pay a held
 // refund, and re-issue a failed payout to another address its winner signed for. Advancing re-sends
 // the stored signed bytes (or replaces them at the same nonce when stuck): never a second payment.
 

@@ -23,7 +23,7 @@ export const OPEN_ROUND_STATUS_LIST = sql.raw(
 );
 
 /**
- * Spec §7: the open rounds by start time and the latest ended ones (5 each). Each is one range of a
+ * docs/product.md §7: the open rounds by start time and the latest ended ones (5 each). Each is one range of a
  * partial index (migration 0006); the filters are literal SQL so the planner can match them.
  */
 export async function listRoundsForDisplay(db: DbOrTx): Promise<{ open: RoundRow[]; ended: RoundRow[] }> {
@@ -99,7 +99,7 @@ export async function insertOracleBet(tx: DbOrTx, values: NewOracleBetRow): Prom
 }
 
 /**
- * DESIGN "Oracle rounds": the pools and counts move in SQL, in the bet's own transaction; never a
+ * docs/architecture.md "Oracle rounds": the pools and counts move in SQL, in the bet's own transaction; never a
  * value read and written back.
  */
 export async function addBetToRoundTotals(

@@ -6,7 +6,7 @@ import { authorizeOperator } from '../operators/operator-auth.ts';
 import type { OracleService, RoundsForDisplay } from './oracle-service.ts';
 import type { RoundEngine } from './round-engine.ts';
 
-/** The oracle endpoints of API.md: rounds and bets through the service, operator actions on the engine. */
+/** The oracle endpoints of docs/api.md: rounds and bets through the service, operator actions on the engine. */
 export function registerOracleRoutes(
   app: FastifyInstance,
   deps: AppDeps,

@@ -16,7 +16,7 @@ export type ReadRoundRows = (load: () => Promise<RoundsForDisplay>) => Promise<R
 export function createOracleService(deps: OracleServiceDeps) {
   const { payments, clock } = deps;
   return {
-    /** Spec §7: the open rounds by start time and the latest ended ones (5 each), shown by the §4 rules. */
+    /** docs/product.md §7: the open rounds by start time and the latest ended ones (5 each), shown by the §4 rules. */
     async listRounds(readRows: ReadRoundRows = (load) => load()): Promise<RoundsResponse> {
       const now = clock.now();
       const { open, ended } = await readRows(() => listRoundsForDisplay(payments.db));

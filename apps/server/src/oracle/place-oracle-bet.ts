@@ -18,13 +18,13 @@ import {
 } from './oracle-repository.ts';
 import { toWireOracleBet, toWireRound } from './oracle-rounds.ts';
 
-/** Spec §5: the oracle minimum has its own text (the shared AMOUNT_TOO_LOW text is the market one). */
+/** docs/product.md §5: the oracle minimum has its own text (the shared AMOUNT_TOO_LOW text is the market one). */
 export const ORACLE_AMOUNT_TOO_LOW_MESSAGE = 'Minimum bet is 0.01 BNB';
 
 export type PlacedOracleBet = { bet: OracleBet; round: Round };
 
 /**
- * POST /api/oracle/bets (API.md): a bet on a live round from a verified payment whose intent is
+ * POST /api/oracle/bets (docs/api.md): a bet on a live round from a verified payment whose intent is
  * `pm1:round:<epoch>:<position>`. Every refusal (below the minimum, unknown round, the round locked
  * meanwhile, the payment mined after lock) keeps a real payment as a refund owed (acceptPayment).
  */
@@ -89,7 +89,7 @@ export async function recordOracleBet(
     amountWei: bigint;
     paymentId: number;
     txHash: string;
-    /** The payment's block time: it must be before the round's lock (DESIGN "Payment verification"). */
+    /** The payment's block time: it must be before the round's lock (docs/architecture.md "Payment verification"). */
     blockTime: Date;
   },
 ): Promise<PlacedOracleBet> {

@@ -16,14 +16,14 @@ import { isRoundOpen, lockOpenRounds, OPEN_ROUND_STATUS_LIST } from './oracle-re
 import type { RoundRow, StoredRoundResult } from './oracle-rounds.ts';
 import { settleRoundPayouts } from './settle-round-payouts.ts';
 
-// The round engine (DESIGN "Oracle rounds", spec §4). Round n runs on the n-th ROUND_INTERVAL_S
+// The round engine (docs/architecture.md "Oracle rounds", docs/product.md §4). Round n runs on the n-th ROUND_INTERVAL_S
 // boundary: upcoming → live at start → locked at lock (lock price) → ended at close (close price,
 // result, payouts). Prices come from the stored samples at or just before each instant, never
 // from a live read, so a tick that runs late (or twice) decides exactly what a punctual one would,
 // and a catch-up after downtime finds no price for instants it missed and cancels those rounds
 // instead of inventing one.
 //
-// Safe on every instance at once (DESIGN "Scale"): a tick runs in one transaction under a
+// Safe on every instance at once (docs/architecture.md "Scale"): a tick runs in one transaction under a
 // try-advisory-lock (another instance busy → this one skips), and every transition is also a
 // conditional update, so nothing happens twice even without the lock.
 //
@@ -178,7 +178,7 @@ export function createRoundEngine(deps: RoundEngineDeps) {
   }
 
   /**
-   * The stored sample at or just before `instant` (DESIGN: a price older than ORACLE_MAX_AGE_S
+   * The stored sample at or just before `instant` (docs/architecture.md: a price older than ORACLE_MAX_AGE_S
    * counts as missing): positive, updated within maxAgeS of the instant, and — for feeds with
    * round ids — not from an older feed round than one already used (equal is fine: #56).
    */

@@ -4,7 +4,7 @@ import { execute } from '../db/query-rows.ts';
 import type { StoredRoundResult } from './oracle-rounds.ts';
 
 /**
- * Writes every bet's payout_amount for an ended round in one statement (DESIGN "Oracle rounds"),
+ * Writes every bet's payout_amount for an ended round in one statement (docs/architecture.md "Oracle rounds"),
  * the same maths as @pm/core/payouts computeRoundPayouts:
  * - bull/bear with bets on the winning side: fee = ⌊pool × feeBps / 10000⌋ is taken first, each
  *   winner gets ⌊stake × (pool − fee) / winningPool⌋ (stake included), each loser 0;

@@ -48,7 +48,7 @@ export type AcceptPaymentInput<T> = {
 export type AcceptPaymentResult<T> = { status: 'recorded'; value: T } | { status: 'pending'; txHash: string };
 
 /**
- * The one way a payment becomes a bet (DESIGN "Payment verification"): verified on chain first,
+ * The one way a payment becomes a bet (docs/architecture.md "Payment verification"): verified on chain first,
  * then payment + bet + totals + outbox in one transaction. A valid payment is never dropped: if the
  * bet is refused, the payment is stored as refund_due; if it is not final yet, the request is kept
  * and recorded by a job once it is.

@@ -2,7 +2,7 @@ import type { AppDeps } from '../app-deps.ts';
 import type { PaymentContext } from './accept-payment.ts';
 
 /**
- * How both games verify a payment (DESIGN "Payment verification"): on this chain, to this vault,
+ * How both games verify a payment (docs/architecture.md "Payment verification"): on this chain, to this vault,
  * with its confirmations and wait. One builder, so markets and oracle cannot drift apart.
  */
 export function createPaymentContext({ config, database, chain, clock }: AppDeps): PaymentContext {

@@ -41,7 +41,7 @@ export type ReconcileDeps = {
 };
 
 /**
- * DESIGN "Payment verification": every inbound vault transfer is eventually matched to a bet,
+ * docs/architecture.md "Payment verification": every inbound vault transfer is eventually matched to a bet,
  * recorded from its intent, or refunded — even if the browser never posted it. Two steps, so that
  * no transfer can stop the others (review F2, F3, F21):
  * 1. the scan reads final blocks from a cursor and queues every inbound transfer not already a

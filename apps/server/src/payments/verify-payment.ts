@@ -9,7 +9,7 @@ import {
 } from 'viem';
 import { AppError } from '../http/app-error.ts';
 
-// DESIGN "Payment verification": a payment counts only if every rule holds, checked against our
+// docs/architecture.md "Payment verification": a payment counts only if every rule holds, checked against our
 // own RPC. The transaction's data carries the payer's intent, so a stranger cannot post someone
 // else's fresh hash for another market or side.
 

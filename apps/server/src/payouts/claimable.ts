@@ -6,7 +6,7 @@ import { toWireOracleBet } from '../oracle/oracle-rounds.ts';
 import { listClaimable, sumClaimable } from './claimable-repository.ts';
 
 /**
- * What an address can claim now (spec §7 claimable reads, case-insensitive): settled market bets
+ * What an address can claim now (docs/product.md §7 claimable reads, case-insensitive): settled market bets
  * that won (stake + profit) or were refunded (stake), and ended rounds' payouts, not yet in a payout.
  */
 export async function readClaimable(db: DbOrTx, rawAddress: string): Promise<ClaimableResponse> {

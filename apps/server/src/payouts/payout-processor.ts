@@ -17,7 +17,7 @@ import {
 import { type PayoutProcessorDeps, type PayoutRow, SimulatedCrash } from './payout-processor-deps.ts';
 import { recordError, resignPayout, signNewPayout, signNonceRelease } from './sign-payout.ts';
 
-// DESIGN "Claims and payouts" (pattern: OpenZeppelin Relayer's EVM transaction states), decision 002.
+// docs/architecture.md "Claims and payouts" (pattern: OpenZeppelin Relayer's EVM transaction states), decision 002.
 // A payout is a row first; it gets its nonce when it is signed, and its raw transaction and hash are
 // stored before it is sent. On restart the stored bytes are sent again — never re-signed at a new
 // nonce while the old one could still mine. Only the background job replaces a stuck transaction

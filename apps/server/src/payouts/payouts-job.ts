@@ -38,7 +38,7 @@ export function createPayoutsJob(deps: PayoutsJobDeps): Job {
 export type RefundStepSummary = { created: number; held: number; failed: number };
 
 /**
- * One refund payout per payment owed back to its sender (DESIGN: every payment ends as a bet or a
+ * One refund payout per payment owed back to its sender (docs/architecture.md: every payment ends as a bet or a
  * refund), one payment at a time. A refund that would return no more than its gas, or less than
  * REFUND_MIN_WEI, or that cannot be delivered, is held for an operator (`refund_held`). A payment
  * whose step fails gets the error, an attempt and a later next try on its own row; the job moves on.

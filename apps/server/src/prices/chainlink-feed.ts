@@ -11,7 +11,7 @@ export const aggregatorV3Abi = parseAbi([
 const PRICE_DECIMALS = 8;
 
 /**
- * Chainlink BNB/USD read over RPC (DESIGN "Oracle rounds"). A reading counts only if
+ * Chainlink BNB/USD read over RPC (docs/architecture.md "Oracle rounds"). A reading counts only if
  * - answer > 0,
  * - updatedAt ≥ now − maxAgeS (PancakeSwap's check is inverted and accepts any old price:
  *   pancake-smart-contracts#55),

@@ -1,5 +1,5 @@
-// DESIGN "Oracle rounds": the BNB/USD price comes from one of three feeds behind one interface,
-// chosen by PRICE_FEED. Prices are integers scaled by 1e8 (spec §9, Chainlink's 8 decimals).
+// docs/architecture.md "Oracle rounds": the BNB/USD price comes from one of three feeds behind one interface,
+// chosen by PRICE_FEED. Prices are integers scaled by 1e8 (docs/product.md §9, Chainlink's 8 decimals).
 
 export type PriceSource = 'chainlink' | 'ticker' | 'simulated';
 

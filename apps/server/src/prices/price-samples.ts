@@ -7,7 +7,7 @@ import type { PriceReading, PriceSource } from './price-feed.ts';
 
 // The feed readings the server sampled (table price_samples). Lock and close prices are chosen
 // from these, never read live at settlement time, so a late or repeated settlement finds the same
-// price and a catch-up after downtime finds none (DESIGN "Oracle rounds").
+// price and a catch-up after downtime finds none (docs/architecture.md "Oracle rounds").
 
 export type PriceSample = typeof priceSamples.$inferSelect;
 

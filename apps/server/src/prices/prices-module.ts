@@ -10,7 +10,7 @@ import { createSimulatedFeed, type SimulatedFeed } from './simulated-feed.ts';
 import { createTickerFeed } from './ticker-feed.ts';
 
 /**
- * The BNB/USD price (DESIGN "Oracle rounds"): the feed chosen by PRICE_FEED, a sampler job that
+ * The BNB/USD price (docs/architecture.md "Oracle rounds"): the feed chosen by PRICE_FEED, a sampler job that
  * stores readings and publishes `prices`, and the read endpoints.
  */
 export function createPricesModule(deps: AppDeps, logger: FastifyBaseLogger) {

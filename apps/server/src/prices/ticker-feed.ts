@@ -5,7 +5,7 @@ import { type PriceFeed, PriceFeedError, type PriceReading } from './price-feed.
 
 // An exchange's public ticker (`GET …/api/v3/ticker/price?symbol=BNBUSDT` →
 // `{"symbol":"BNBUSDT","price":"612.34000000"}`), read by the server only: one upstream call serves
-// every client, and it works where the exchange is blocked for the browser (DESIGN "Oracle rounds").
+// every client, and it works where the exchange is blocked for the browser (docs/architecture.md "Oracle rounds").
 
 const TickerSchema = z.object({ symbol: z.string(), price: z.string() });
 

@@ -8,7 +8,7 @@ import {
 } from './resolver-prompt.ts';
 
 // A client for any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp):
-// DESIGN "Chosen parts", AI. One request per attempt; retries and backoff belong to the caller.
+// docs/architecture.md "Chosen parts", AI. One request per attempt; retries and backoff belong to the caller.
 
 export type ResolverInput = MarketText & {
   /** The model fixed on the market at creation. */

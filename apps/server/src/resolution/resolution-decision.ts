@@ -1,6 +1,6 @@
 import type { ResolverAnswer } from './resolver-answer.ts';
 
-// DESIGN "Markets": YES/NO at or above the confidence threshold, citing at least one source,
+// docs/architecture.md "Markets": YES/NO at or above the confidence threshold, citing at least one source,
 // settles the market; anything else (UNDECIDABLE, low confidence, no sources, an answer off-schema
 // or too large, an endpoint that failed) is a failed attempt, retried with exponential backoff
 // until the budget is spent, then the market is voided. The model has no retrieval: a verdict that

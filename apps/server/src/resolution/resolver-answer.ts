@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// What the resolver model answers (DESIGN "Markets"): a verdict, a confidence, an analysis and its
+// What the resolver model answers (docs/architecture.md "Markets"): a verdict, a confidence, an analysis and its
 // sources. Anything that does not fit the schema counts as UNDECIDABLE: a model's malformed output
 // must never settle a market.
 

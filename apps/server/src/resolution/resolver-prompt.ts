@@ -1,4 +1,4 @@
-// The prompt that judges a market (DESIGN "Markets"). Its version is stored on every market at
+// The prompt that judges a market (docs/architecture.md "Markets"). Its version is stored on every market at
 // creation, so a bettor knows what will judge; change the text → add a version. Markets are judged
 // by the prompt of their own version, so the old texts stay here as long as such markets may be
 // settling (docs/decisions/009).

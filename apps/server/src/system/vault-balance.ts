@@ -1,6 +1,6 @@
 import type { PublicClient } from 'viem';
 
-/** The vault's balance from the chain, cached briefly: every page polls it (spec §7: 10 s). */
+/** The vault's balance from the chain, cached briefly: every page polls it (docs/product.md §7: 10 s). */
 export function createVaultBalanceReader(client: PublicClient, address: `0x${string}`, ttlMs = 2_000) {
   let cached: { at: number; value: bigint } | undefined;
   let inFlight: Promise<bigint> | undefined;

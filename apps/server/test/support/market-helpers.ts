@@ -9,7 +9,7 @@ import type { TestApp } from './test-app.ts';
 import { localChain } from './test-chain.ts';
 
 // Real payments and real requests for market tests: each helper sends BNB to the vault with the
-// intent of API.md in the data, then posts to the endpoint through app.inject.
+// intent of docs/api.md in the data, then posts to the endpoint through app.inject.
 
 export type CreateFields = {
   description: string;

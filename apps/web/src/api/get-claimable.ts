@@ -13,7 +13,7 @@ export function getClaimable(
   return apiGet(`/api/users/${encodeURIComponent(address)}/claimable`, ClaimableResponseSchema, options);
 }
 
-/** Spec §7/§9: claimable market winnings every 10 s, oracle winnings every 5 s. */
+/** docs/product.md §7/§9: claimable market winnings every 10 s, oracle winnings every 5 s. */
 const REFRESH_BY_GAME = { markets: REFRESH_MS.claimableMarkets, oracle: REFRESH_MS.claimableOracle };
 
 export function claimableQueryOptions(address: string, game: keyof typeof REFRESH_BY_GAME) {

@@ -17,7 +17,7 @@ export function getPrice(options: { signal?: AbortSignal } = {}): Promise<PriceR
 export const PRICE_QUERY_KEY = ['price', 'BNB'] as const;
 
 /**
- * Spec §9: the price every 3 s while the realtime socket is down; while it is up each `prices` push
+ * docs/product.md §9: the price every 3 s while the realtime socket is down; while it is up each `prices` push
  * carries the new sample (the realtime hooks write `priceFromSample`) and nothing is polled
  * (decision 015).
  */

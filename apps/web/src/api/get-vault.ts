@@ -11,7 +11,7 @@ export function getVault(options: { signal?: AbortSignal } = {}): Promise<VaultR
 
 export const VAULT_QUERY_KEY = ['vault'] as const;
 
-/** Spec §7: vault balance every 10 s and on bets change. */
+/** docs/product.md §7: vault balance every 10 s and on bets change. */
 export function vaultQueryOptions() {
   return queryOptions({
     queryKey: VAULT_QUERY_KEY,

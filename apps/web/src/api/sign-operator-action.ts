@@ -7,7 +7,7 @@ import { apiGet } from '../lib/api-client.ts';
 import type { TypedDataSigner } from '../wallet/hooks/use-signed-action.ts';
 
 /**
- * DESIGN "Operators", docs/decisions/007: fetch a single-use nonce, have the operator's wallet sign
+ * docs/architecture.md "Operators", docs/decisions/007: fetch a single-use nonce, have the operator's wallet sign
  * the EIP-712 typed data of `request` on the deployment's chain, and return the fields every admin
  * endpoint takes. The server rebuilds the same typed data from the body and checks the signer.
  */

@@ -31,7 +31,7 @@ export function preloadPage(pathname: string): Promise<unknown> {
 }
 
 /**
- * Spec §2 routes other than the landing, inside the app layout (top bar, wallet, API). Loaded as
+ * docs/product.md §2 routes other than the landing, inside the app layout (top bar, wallet, API). Loaded as
  * one chunk with the layout, so what every page shares comes with it once.
  */
 export function Component() {

@@ -5,7 +5,7 @@ import { ErrorPage } from './error-page.tsx';
 type Props = { children: ReactNode; resetKey: string };
 type State = { failed: boolean };
 
-/** Spec §8: a rendering failure (or a route chunk that fails to load) shows the error page. */
+/** docs/product.md §8: a rendering failure (or a route chunk that fails to load) shows the error page. */
 class ErrorBoundary extends Component<Props, State> {
   override state: State = { failed: false };
 

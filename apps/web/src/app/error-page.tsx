@@ -5,7 +5,7 @@ import { Icon } from '../ui/icon.tsx';
 import { LogoMark } from '../ui/logo.tsx';
 
 /**
- * Spec §8: a rendering failure shows 'Unexpected Application Error!'. It stands alone (no router
+ * docs/product.md §8: a rendering failure shows 'Unexpected Application Error!'. It stands alone (no router
  * links, no providers) because whatever failed may be one of them.
  */
 export function ErrorPage() {

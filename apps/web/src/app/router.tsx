@@ -23,7 +23,7 @@ export async function preloadRoute(pathname: string): Promise<void> {
 }
 
 /**
- * Spec §2 routes, on wouter: React Router's ~13 kB gzip would not fit the landing page's JS budget
+ * docs/product.md §2 routes, on wouter: React Router's ~13 kB gzip would not fit the landing page's JS budget
  * (docs/decisions/006).
  */
 export function AppRouter() {

@@ -76,7 +76,7 @@ describe('translations', () => {
     expect(missing).toEqual([]);
   });
 
-  test('The language toggle names the other language (spec §2)', () => {
+  test('The language toggle names the other language (docs/product.md §2)', () => {
     expect(english.get('language.toggle')).toEqual(['中文']);
     expect(chinese.get('language.toggle')).toEqual(['English']);
   });

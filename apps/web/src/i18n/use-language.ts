@@ -1,7 +1,7 @@
 import type { Language } from './translate.ts';
 import { useTranslation } from './use-translation.ts';
 
-/** The active language and a toggle between the two (spec §4). */
+/** The active language and a toggle between the two (docs/product.md §4). */
 export function useLanguage() {
   const { language, i18n } = useTranslation();
   const other: Language = language === 'en' ? 'zh' : 'en';

@@ -22,7 +22,7 @@ type ApiPath<Method extends Route['method']> =
   | `${FilledPath<Extract<Route, { method: Method }>['path']>}?${string}`;
 
 /**
- * An API failure with the server's error code (../shared/API.md), or one of two client-side codes:
+ * An API failure with the server's error code (docs/api.md), or one of two client-side codes:
  * NETWORK (no answer) and UNEXPECTED_RESPONSE (an answer that does not match the contract).
  */
 export class ApiError extends Error {

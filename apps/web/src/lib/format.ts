@@ -62,7 +62,7 @@ function formatScaled(
 export type FormatBnbOptions = {
   /** The current language (useFormat() fills it in). Default 'en'. */
   language?: Language;
-  /** Fraction digits, 0..18; default 4 (spec §9: balances with 4 decimals). */
+  /** Fraction digits, 0..18; default 4 (docs/product.md §9: balances with 4 decimals). */
   decimals?: number;
   /** 'exceptZero' for a net P&L ("+0.5000 BNB" / "-0.5000 BNB"). Default 'auto'. */
   signDisplay?: SignDisplay;
@@ -95,7 +95,7 @@ export type FormatUsdOptions = {
 };
 
 /**
- * A USD amount, as a 1e8-scaled bigint (spec §9 prices; `usdValueOfWei`) or the API's decimal
+ * A USD amount, as a 1e8-scaled bigint (docs/product.md §9 prices; `usdValueOfWei`) or the API's decimal
  * text, as currency: "$5,993,443.06" (en) / "US$5,993,443.06" (zh).
  */
 export function formatUsd(usd: bigint | string, options: FormatUsdOptions = {}): string {

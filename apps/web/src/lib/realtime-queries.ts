@@ -13,7 +13,7 @@ export function useRealtimeConnected(): boolean {
 
 /**
  * A query's `refetchInterval`: none while the socket is open (events and reconnects refetch), the
- * spec §9 interval while it is down.
+ * docs/product.md §9 interval while it is down.
  */
 export function usePollingFallback(intervalMs: number): number | false {
   return useRealtimeConnected() ? false : intervalMs;

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 
 // One WebSocket to /api/realtime for the whole page, shared by every feature. The server pushes
 // `{topic, id?}` after each committed change; features refetch what they show, and only then
-// (decision 015). While the socket is down, queries poll at the spec §9 intervals as a fallback
+// (decision 015). While the socket is down, queries poll at the docs/product.md §9 intervals as a fallback
 // (realtime-queries.ts); on each (re)connect every topic is announced without an id, so each page
 // refetches what it may have missed (before its socket listened, while it was down, or on another
 // instance behind the load balancer).

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 const TICK_MS = 500;
 
 /**
- * The server's clock, in unix seconds, ticking: DESIGN says server time decides deadlines, never
+ * The server's clock, in unix seconds, ticking: docs/architecture.md says server time decides deadlines, never
  * the browser's. `serverTime` is what the server answered; `receivedAt` (Date.now() then) gives
  * the browser clock's offset, so a wrong browser clock shows the right countdown.
  */

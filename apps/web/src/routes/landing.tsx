@@ -3,7 +3,7 @@ import { Hero } from '../features/landing/components/hero.tsx';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { Logo } from '../ui/logo.tsx';
 
-/** Spec §2 landing: only the centred logo on top (no wallet: this page ships no wallet code). */
+/** docs/product.md §2 landing: only the centred logo on top (no wallet: this page ships no wallet code). */
 export function Component() {
   const { t } = useTranslation();
   return (

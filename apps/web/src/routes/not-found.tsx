@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { buttonClassName } from '../ui/button.tsx';
 
-/** Spec §2/§8: unknown routes show 'Oops! Page not found' and a Return to Home link. */
+/** docs/product.md §2/§8: unknown routes show 'Oops! Page not found' and a Return to Home link. */
 export function Component() {
   const { t } = useTranslation();
   return (

@@ -16,7 +16,7 @@ export function Component() {
   const { t } = useTranslation();
   const { address = '' } = useParams();
   const valid = AddressSchema.safeParse(address).success;
-  // DESIGN: addresses are shown checksummed, whatever case the link used.
+  // docs/architecture.md: addresses are shown checksummed, whatever case the link used.
   const shown = valid ? getAddress(address) : address;
   const short = valid ? shortenAddress(shown) : address;
   return (

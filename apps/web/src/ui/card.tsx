@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react';
 import { cx } from '../lib/cx.ts';
 
-/** DESIGN: cards with a thin border and generous spacing. */
+/** docs/architecture.md: cards with a thin border and generous spacing. */
 export function Card({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cx('rounded-xl border border-line bg-surface', className)} {...props} />;
 }

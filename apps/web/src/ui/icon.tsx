@@ -5,7 +5,7 @@ import { cx } from '../lib/cx.ts';
 export type { IconNode } from 'lucide';
 
 /**
- * A Lucide icon (DESIGN) drawn from its data: `<Icon node={Check} />` with `Check` from 'lucide'.
+ * A Lucide icon (docs/architecture.md) drawn from its data: `<Icon node={Check} />` with `Check` from 'lucide'.
  * One small component instead of lucide-react, whose per-icon runtime cost ~2 kB gzip on every
  * page (docs/decisions/006); each icon's data stays its own module, so a page ships only its own.
  * Same defaults as lucide-react: 24×24, stroke in the current colour, hidden from assistive

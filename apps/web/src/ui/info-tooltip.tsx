@@ -15,7 +15,7 @@ const EDGE_PX = 12;
 const GAP_PX = 8;
 
 /**
- * An info button with a tooltip (spec §2: open delay 700 ms). Hover opens it after the delay,
+ * An info button with a tooltip (docs/product.md §2: open delay 700 ms). Hover opens it after the delay,
  * keyboard focus at once, a tap toggles it on touch screens; Escape, blur, leaving and scrolling
  * close it. The text is the button's accessible description, so screen readers hear it on focus.
  * Hand-made rather than Radix Tooltip, whose positioning engine (~23 kB gzip) would not fit the

@@ -4,7 +4,7 @@ import { useTranslation } from '../i18n/use-translation.ts';
 import { Button } from './button.tsx';
 import { Icon } from './icon.tsx';
 
-/** Spec §2: shows '中文' while English is active and 'English' while Chinese is. */
+/** docs/product.md §2: shows '中文' while English is active and 'English' while Chinese is. */
 export function LanguageToggle() {
   const { t } = useTranslation();
   const { toggleLanguage, prefetchOtherLanguage } = useLanguage();

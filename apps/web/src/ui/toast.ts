@@ -31,7 +31,7 @@ export function subscribeToToasts(listener: () => void) {
 export const getToasts = () => toasts;
 
 /**
- * Spec §8 toasts, shown by <Toaster>. Ours rather than sonner's: a few lines where sonner's ~9 kB
+ * docs/product.md §8 toasts, shown by <Toaster>. Ours rather than sonner's: a few lines where sonner's ~9 kB
  * gzip counted against every page that shows one (issue 5, docs/decisions/006).
  */
 export const toast = {

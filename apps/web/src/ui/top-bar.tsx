@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { LanguageToggle } from './language-toggle.tsx';
 import { Logo } from './logo.tsx';
 
-/** Spec §2 "Shared top bar": logo to /, language toggle, and the wallet area given by the app. */
+/** docs/product.md §2 "Shared top bar": logo to /, language toggle, and the wallet area given by the app. */
 export function TopBar({ walletArea }: { walletArea: ReactNode }) {
   return (
     <header className="sticky top-0 z-40 border-b border-line bg-bg/90 backdrop-blur">

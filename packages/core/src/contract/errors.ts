@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 
 /**
- * Every error code the API answers with (../shared/API.md). The web keys its translated
+ * Every error code the API answers with (docs/api.md). The web keys its translated
  * messages by these codes; the server's English `message` is the spec's text where it has one.
  */
 export const ERROR_CODES = [
@@ -43,7 +43,7 @@ export const ErrorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-/** English messages; spec §5/§8 text where the spec has one. */
+/** English messages; docs/product.md §5/§8 text where the spec has one. */
 export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   BAD_REQUEST: 'The request could not be read.',
   VALIDATION_FAILED: 'Some fields are missing or invalid.',

@@ -27,7 +27,7 @@ const firstIssue = (result: {
 };
 
 describe('CreateMarketBodySchema', () => {
-  test('accepts the body of API.md, optional title and instructions left out', () => {
+  test('accepts the body of docs/api.md, optional title and instructions left out', () => {
     expect(CreateMarketBodySchema.parse(createBody)).toEqual(createBody);
   });
 

@@ -13,7 +13,7 @@ import {
 } from './primitives.ts';
 import { MarketReviewSchema, ResolutionEventSchema } from './review.ts';
 
-// Markets and their bets (spec §3 tables markets/bets; ../shared/API.md).
+// Markets and their bets (docs/product.md §3 tables markets/bets; docs/api.md).
 
 export const MarketStatusSchema = z.enum(['active', 'settling', 'settled']);
 export const BetStatusSchema = z.enum(['pending', 'won', 'lost', 'claimed', 'refunded']);
@@ -44,7 +44,7 @@ export const MarketSchema = z.object({
   aiConfidence: z.nullable(z.int().check(z.minimum(0), z.maximum(100))),
   /** Where the resolver found its evidence (URLs or named references); empty until settled. */
   aiSources: z.array(z.string()),
-  /** Fixed at creation so bettors know what will judge (DESIGN "Markets"). */
+  /** Fixed at creation so bettors know what will judge (docs/architecture.md "Markets"). */
   resolver: z.object({ model: z.string(), promptVersion: z.string(), contentHash: z.string() }),
   /** A proposed verdict in its review window, or waiting for an operator after a flag (issue 11). */
   review: z.optional(z.nullable(MarketReviewSchema)),
@@ -59,7 +59,7 @@ export const BetSchema = z.object({
   userAddress: AddressSchema,
   prediction: PredictionSchema,
   amountWei: WeiSchema,
-  /** Spec §7 record value: twice the stake. The UI shows the live pool estimate instead. */
+  /** docs/product.md §7 record value: twice the stake. The UI shows the live pool estimate instead. */
   potentialPayoutWei: WeiSchema,
   /** Profit on a win (spec: payout_amount); the claimable amount is profit + stake. */
   payoutWei: z.nullable(WeiSchema),
@@ -84,7 +84,7 @@ export type ListMarketsQuery = z.infer<typeof ListMarketsQuerySchema>;
 
 export const ListMarketsResponseSchema = z.object({
   markets: z.array(MarketSchema),
-  /** Open markets per category, for the chips (spec §2 /predictions). */
+  /** Open markets per category, for the chips (docs/product.md §2 /predictions). */
   counts: z.record(z.string(), z.int()),
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: z.nullable(z.string()),
@@ -99,7 +99,7 @@ export const MarketDetailResponseSchema = z.object({
 });
 export type MarketDetailResponse = z.infer<typeof MarketDetailResponseSchema>;
 
-// Spec §5 messages where the spec has one; defineRoute prefixes the field name.
+// docs/product.md §5 messages where the spec has one; defineRoute prefixes the field name.
 const categoryField = z.enum(CategorySchema.options, { error: 'Please select a category' });
 const predictionField = z.enum(PredictionSchema.options, { error: 'Please select your prediction' });
 
@@ -113,7 +113,7 @@ const paidSideFields = {
 export const CreateMarketBodySchema = z.strictObject({
   txHash: TxHashSchema,
   creatorAddress: AddressSchema,
-  /** Must not be blank after trimming (spec §5); checked by the server with the spec's message. */
+  /** Must not be blank after trimming (docs/product.md §5); checked by the server with the spec's message. */
   description: z.string().check(z.maxLength(MAX_DESCRIPTION_LENGTH)),
   title: z.optional(z.string().check(z.maxLength(MAX_TITLE_LENGTH))),
   resolutionInstructions: z.optional(z.string().check(z.maxLength(MAX_INSTRUCTIONS_LENGTH))),

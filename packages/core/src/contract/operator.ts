@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { MAX_OPERATOR_REASON_LENGTH, OPERATOR_DOMAIN_NAME, OPERATOR_DOMAIN_VERSION } from '../constants.ts';
 import { AddressSchema, IsoTimeSchema, PredictionSchema } from './primitives.ts';
 
-// Operator actions from the API (DESIGN "Operators", docs/decisions/007-operator-signatures.md):
+// Operator actions from the API (docs/architecture.md "Operators", docs/decisions/007-operator-signatures.md):
 // the operator's wallet signs EIP-712 typed data naming this app (domain name, version, chain id),
 // the action and what it acts on, a single-use server nonce and an expiry. The web signs with
 // wagmi's signTypedData from `operatorTypedData`, the server verifies the very same structure.

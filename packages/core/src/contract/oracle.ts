@@ -9,7 +9,7 @@ import {
   WeiSchema,
 } from './primitives.ts';
 
-// Oracle rounds and their bets (spec §3 oracle_rounds/oracle_bets; DESIGN "Oracle rounds").
+// Oracle rounds and their bets (docs/product.md §3 oracle_rounds/oracle_bets; docs/architecture.md "Oracle rounds").
 
 export const RoundStatusSchema = z.enum(['upcoming', 'live', 'locked', 'ended']);
 
@@ -31,7 +31,7 @@ export const RoundSchema = z.object({
   cancelReason: z.nullable(z.string()),
   /** The feed the prices came from (chainlink | ticker | simulated). */
   priceSource: z.nullable(z.string()),
-  /** The feed readings used (DESIGN "Oracle rounds": each round stores the round id and time it used). */
+  /** The feed readings used (docs/architecture.md "Oracle rounds": each round stores the round id and time it used). */
   lockPriceAt: z.nullable(IsoTimeSchema),
   lockFeedRoundId: z.nullable(z.string()),
   closePriceAt: z.nullable(IsoTimeSchema),
@@ -43,11 +43,11 @@ export const RoundsResponseSchema = z.object({
   current: z.nullable(RoundSchema),
   next: z.nullable(RoundSchema),
   previous: z.nullable(RoundSchema),
-  /** The latest ended rounds, newest first (spec §7/§9: 5). */
+  /** The latest ended rounds, newest first (docs/product.md §7/§9: 5). */
   recent: z.array(RoundSchema),
   /** False before the genesis round and after a reset: no round is upcoming, live or locked. */
   started: z.boolean(),
-  /** The server's clock: countdowns are computed against it, never the browser's (DESIGN). */
+  /** The server's clock: countdowns are computed against it, never the browser's (docs/architecture.md). */
   serverTime: IsoTimeSchema,
 });
 export type RoundsResponse = z.infer<typeof RoundsResponseSchema>;

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { MARKET_CATEGORIES, MARKET_DURATIONS, MAX_ROW_ID, POSITIONS, PREDICTIONS } from '../constants.ts';
 
-// Wire primitives of ../shared/API.md: wei as decimal-integer strings, addresses in any case,
+// Wire primitives of docs/api.md: wei as decimal-integer strings, addresses in any case,
 // ISO-8601 UTC times. Parsing to bigint happens at the edges (server handlers, web formatters).
 // The contract is written in zod/mini so the web bundle does not ship zod classic (~23 kB gzip).
 

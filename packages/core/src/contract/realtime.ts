@@ -17,7 +17,7 @@ export const PriceSampleMessageSchema = z.object({
 export type PriceSampleMessage = z.infer<typeof PriceSampleMessageSchema>;
 
 /**
- * What the server pushes on WS /api/realtime: ids only, clients refetch (DESIGN "Scale"); `prices`
+ * What the server pushes on WS /api/realtime: ids only, clients refetch (docs/architecture.md "Scale"); `prices`
  * alone carries its (small) sample. A message with no id means "refetch everything of this topic"
  * (sent after a lost LISTEN connection, and made up by the client itself on each (re)connect).
  */

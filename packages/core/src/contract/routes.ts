@@ -49,7 +49,7 @@ export type RouteSpec = {
 
 const paymentErrors = { 400: ErrorBodySchema, 409: ErrorBodySchema, 429: ErrorBodySchema };
 
-/** Every HTTP endpoint of ../shared/API.md, the one list the OpenAPI document is built from. */
+/** Every HTTP endpoint of docs/api.md, the one list the OpenAPI document is built from. */
 export const ROUTES = {
   health: {
     method: 'GET',

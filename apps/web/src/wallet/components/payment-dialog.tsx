@@ -17,7 +17,7 @@ export type RecordOutcome = 'recorded' | 'pending';
 type Step = 'ready' | 'wallet' | 'chain' | 'recording' | 'record-failed';
 
 /**
- * Spec §2/§4 "Send Payment to Vault": amount, vault address with copy, then the three progress
+ * docs/product.md §2/§4 "Send Payment to Vault": amount, vault address with copy, then the three progress
  * messages with a visible indicator. The payment carries its intent in `data`. Once the chain has
  * it, `record(hash)` posts it; if that fails the dialog offers Retry with the same hash, so a paid
  * bet is never lost to a server hiccup.

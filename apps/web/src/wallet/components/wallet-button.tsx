@@ -11,7 +11,7 @@ import { WrongNetwork } from './wrong-network.tsx';
 // The menu (and its balance read) loads only for a connected wallet.
 const WalletMenu = lazyWithPreload(() => import('./wallet-menu.tsx').then((module) => module.WalletMenu));
 
-/** The top bar's wallet area in its three states (spec §2, §4). */
+/** The top bar's wallet area in its three states (docs/product.md §2, §4). */
 export function WalletButton() {
   const { t } = useTranslation();
   const wallet = useWallet();

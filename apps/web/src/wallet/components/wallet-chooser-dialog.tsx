@@ -7,7 +7,7 @@ import { Button } from '../../ui/button.tsx';
 import { Icon } from '../../ui/icon.tsx';
 import { METAMASK_RDNS } from '../utils/order-connectors.ts';
 
-/** Several wallets installed: the user picks one, MetaMask listed first (spec §6). */
+/** Several wallets installed: the user picks one, MetaMask listed first (docs/product.md §6). */
 export function WalletChooserDialog({
   open,
   onOpenChange,

@@ -12,7 +12,7 @@ import { Toaster } from '../../ui/toaster.tsx';
 import { WalletContext } from '../wallet-context.ts';
 import { WalletMenu } from './wallet-menu.tsx';
 
-// Spec §2 wallet menu, and the WAI-ARIA menu button pattern it follows
+// docs/product.md §2 wallet menu, and the WAI-ARIA menu button pattern it follows
 // (https://www.w3.org/WAI/ARIA/apg/patterns/menu-button/).
 
 afterEach(cleanup);

@@ -12,7 +12,7 @@ import { toast } from '../../ui/toast.ts';
 import { useWallet } from '../hooks/use-wallet.ts';
 import { useWalletContext } from '../wallet-context.ts';
 
-/** Spec §2: the shortened address opens 'Wallet Info' with copy, explorer and disconnect. */
+/** docs/product.md §2: the shortened address opens 'Wallet Info' with copy, explorer and disconnect. */
 export function WalletMenu({ address }: { address: Address }) {
   const { t } = useTranslation();
   const short = shortenAddress(address);

@@ -40,7 +40,7 @@ function ConnectFlow({ chain, children }: { chain: Chain; children: ReactNode })
 
   const connectWith = (connector: Connector) => {
     setIsChoosing(false);
-    // Spec §6: ask for the deployment's chain while connecting.
+    // docs/product.md §6: ask for the deployment's chain while connecting.
     mutate(
       { connector, chainId: chain.id },
       { onError: (error) => toast.error(walletErrorMessage(error) ?? t('wallet.connectFailed')) },

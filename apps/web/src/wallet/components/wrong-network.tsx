@@ -9,7 +9,7 @@ import { walletErrorMessage } from '../utils/wallet-error-message.ts';
 import { useWalletContext } from '../wallet-context.ts';
 
 /**
- * Spec §2: connected on another chain → a red 'Wrong Network' button that disconnects. Beside it
+ * docs/product.md §2: connected on another chain → a red 'Wrong Network' button that disconnects. Beside it
  * we offer the switch (wallet_switchEthereumChain, adding the chain if the wallet lacks it), which
  * is what a user on the wrong chain usually wants.
  */

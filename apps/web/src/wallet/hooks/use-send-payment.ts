@@ -9,7 +9,7 @@ import { useWallet } from './use-wallet.ts';
 
 export type { Payment, PaymentResult } from '../utils/send-payment.ts';
 
-/** Spec §4 payment dialog: which message to show while a payment is under way. */
+/** docs/product.md §4 payment dialog: which message to show while a payment is under way. */
 export type PaymentStage = 'idle' | 'confirm-in-wallet' | 'waiting-for-confirmation' | 'confirmed' | 'failed';
 
 /** Starts loading the payment code early (the pay button calls it on hover and focus). */

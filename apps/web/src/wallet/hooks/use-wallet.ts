@@ -16,7 +16,7 @@ export type Wallet = {
   disconnect: () => void;
 };
 
-/** The connected wallet for any component under <WalletProvider> (spec §4 wallet states). */
+/** The connected wallet for any component under <WalletProvider> (docs/product.md §4 wallet states). */
 export function useWallet(): Wallet {
   const connection = useConnection();
   const { mutate: disconnect } = useDisconnect();

@@ -6,7 +6,7 @@ export const METAMASK_RDNS = 'io.metamask';
 type ConnectorLike = { id: string; type: string };
 
 /**
- * The wallets a user can connect with, best first (spec §6: MetaMask, else the first found).
+ * The wallets a user can connect with, best first (docs/product.md §6: MetaMask, else the first found).
  * Wallets announced through EIP-6963 come in discovery order; the generic injected connector is
  * offered only when nothing announced itself but `window.ethereum` exists (an older wallet), since
  * otherwise it is the same wallet again under a second name.

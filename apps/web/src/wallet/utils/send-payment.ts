@@ -26,7 +26,7 @@ export async function sendPayment(
   const hash = await sendTransaction(config, { ...payment, account, chainId });
   request.onSubmitted(hash);
   const receipt = await waitForTransactionReceipt(config, { hash, chainId });
-  // viem's wait does not throw on revert (DESIGN "Payment verification").
+  // viem's wait does not throw on revert (docs/architecture.md "Payment verification").
   if (receipt.status !== 'success') throw new PaymentRevertedError(hash);
   return { hash, receipt };
 }

@@ -1,5 +1,5 @@
 /**
- * The wallet's own words for a failure (spec §8: wallet error codes such as 4001 surface through
+ * The wallet's own words for a failure (docs/product.md §8: wallet error codes such as 4001 surface through
  * the wallet error message): the provider's message when the wallet answered with an RPC error,
  * else the short message of a viem or wagmi error, else the error's message. Read from the error's
  * fields (viem's RpcError carries the wallet's words in `details` beside a numeric `code`) rather

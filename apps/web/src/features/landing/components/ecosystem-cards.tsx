@@ -13,7 +13,7 @@ const APPS: AppCard[] = [
   { to: '/oracle-predictions', app: 'oracle', icon: <Icon node={Activity} className="size-6" /> },
 ];
 
-/** Spec §2 "Ecosystem": the two apps and a dashed 'More Apps Coming Soon' card. */
+/** docs/product.md §2 "Ecosystem": the two apps and a dashed 'More Apps Coming Soon' card. */
 export function EcosystemCards() {
   const { t } = useTranslation();
   return (

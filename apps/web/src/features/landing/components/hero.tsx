@@ -6,7 +6,7 @@ import { PointerHeadline } from './pointer-headline.tsx';
 
 const X_URL = 'https://x.com';
 
-/** Spec §2 hero: badge, headline, subtitle, 'Follow us on X', over 50 particles. */
+/** docs/product.md §2 hero: badge, headline, subtitle, 'Follow us on X', over 50 particles. */
 export function Hero() {
   const { t } = useTranslation();
   return (

@@ -7,7 +7,7 @@ const MAX_LINK_DISTANCE_PX = 110;
 const PARTICLE_COLOR = '240, 185, 11';
 
 /**
- * Spec §2: an animated background of 50 particles. Drawn on one canvas; the loop stops while the
+ * docs/product.md §2: an animated background of 50 particles. Drawn on one canvas; the loop stops while the
  * tab is hidden and never starts when the user prefers reduced motion (a still field instead).
  * `data-animating` says which, for the e2e tests.
  */

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 const REACH_PX = 140;
 
 /**
- * Spec §2: a headline whose letters change colour near the pointer. Letters are grouped by word
+ * docs/product.md §2: a headline whose letters change colour near the pointer. Letters are grouped by word
  * (Intl.Segmenter, so Chinese breaks between words too) and coloured straight on the DOM in one
  * animation frame per pointer move: no React render per mouse move.
  */

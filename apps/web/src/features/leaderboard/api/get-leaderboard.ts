@@ -20,7 +20,7 @@ export function getLeaderboard({
   );
 }
 
-/** Spec §7/§9: top 100, refreshed every 30 s. */
+/** docs/product.md §7/§9: top 100, refreshed every 30 s. */
 export function leaderboardQueryOptions(limit: number = LEADERBOARD_LIMIT) {
   return queryOptions({
     queryKey: ['leaderboard', { limit }],

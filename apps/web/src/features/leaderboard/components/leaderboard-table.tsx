@@ -15,7 +15,7 @@ import { useLeaderboard } from '../api/get-leaderboard.ts';
 const SKELETON_ROWS = 8;
 const PODIUM_COLORS = ['text-brand', 'text-[#c0c7d0]', 'text-[#d79b6b]'];
 
-/** Spec §2 /leaderboard: the top-100 table with its loading, error and empty states. */
+/** docs/product.md §2 /leaderboard: the top-100 table with its loading, error and empty states. */
 export function LeaderboardTable() {
   const { t } = useTranslation();
   const leaderboard = useLeaderboard();

@@ -5,7 +5,7 @@ import { apiGet } from '../../../lib/api-client.ts';
 import { usePollingFallback } from '../../../lib/realtime-queries.ts';
 import { MARKETS_QUERY_KEY } from './get-markets.ts';
 
-/** Spec §7 "Read one market": the market and its bets, newest first. */
+/** docs/product.md §7 "Read one market": the market and its bets, newest first. */
 export function marketQueryOptions(id: number) {
   return queryOptions({
     queryKey: marketQueryKey(id),

@@ -9,7 +9,7 @@ export type CategoryFilter = 'all' | MarketCategory;
 export const MARKETS_QUERY_KEY = ['markets'] as const;
 
 /**
- * Spec §7 "Read markets": open (active + settling), newest first, by category; refetched on realtime
+ * docs/product.md §7 "Read markets": open (active + settling), newest first, by category; refetched on realtime
  * `markets`/`bets`, every 30 s only while the socket is down (decision 015).
  */
 export function openMarketsQueryOptions(category: CategoryFilter) {
@@ -21,7 +21,7 @@ export function openMarketsQueryOptions(category: CategoryFilter) {
   });
 }
 
-/** Spec §7 "Read settled markets": newest-updated first, limit 10, every 30 s. */
+/** docs/product.md §7 "Read settled markets": newest-updated first, limit 10, every 30 s. */
 export function settledMarketsQueryOptions() {
   return queryOptions({
     queryKey: [...MARKETS_QUERY_KEY, 'settled'],

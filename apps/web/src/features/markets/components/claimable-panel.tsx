@@ -13,7 +13,7 @@ import { toast } from '../../../ui/toast.ts';
 import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 
-/** Spec §2 Claimable Winnings (connected wallets only): total, Claim, the spec's toasts. */
+/** docs/product.md §2 Claimable Winnings (connected wallets only): total, Claim, the spec's toasts. */
 export function ClaimablePanel({ betId }: { betId?: number }) {
   const { t, language } = useTranslation();
   const wallet = useWallet();

@@ -26,7 +26,7 @@ import { ChoiceGroup } from './choice-group.tsx';
 const COINS = ['BTC', 'ETH', 'BNB', 'SOL', 'XRP', 'ADA', 'AVAX', 'DOGE'] as const;
 const field = 'min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm';
 
-/** Spec §2 'Create Prediction Market', then the payment (intent pm1:create:<hash>:<side>). */
+/** docs/product.md §2 'Create Prediction Market', then the payment (intent pm1:create:<hash>:<side>). */
 export function CreateMarketDialog({
   open,
   onOpenChange,
@@ -53,7 +53,7 @@ export function CreateMarketDialog({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // Spec §5, in the spec's order.
+    // docs/product.md §5, in the spec's order.
     if (!wallet.isConnected || !wallet.address) return void toast.error(t('markets.validation.connect'));
     if (!category) return void toast.error(t('markets.validation.category'));
     if (!description.trim()) return void toast.error(t('markets.validation.description'));
@@ -229,7 +229,7 @@ export function CreateMarketDialog({
               )}
             </div>
           </div>
-          {/* Spec §2: the options are fixed; shown read-only so the creator knows what is asked. */}
+          {/* docs/product.md §2: the options are fixed; shown read-only so the creator knows what is asked. */}
           <p className="text-sm">
             <span className="font-medium">{t('markets.create.options')}:</span>{' '}
             <span className="font-semibold">{'YES / NO'}</span>

@@ -20,7 +20,7 @@ import { parseBnbOrNull } from '../utils/format.ts';
 import { recordErrorMessage } from '../utils/record-error.ts';
 import { ChoiceGroup } from './choice-group.tsx';
 
-/** Spec §2 'Join Prediction': YES/NO, amount, then the payment (intent pm1:bet:<id>:<side>). */
+/** docs/product.md §2 'Join Prediction': YES/NO, amount, then the payment (intent pm1:bet:<id>:<side>). */
 export function JoinMarketDialog({ market, onClose }: { market: Market | null; onClose: () => void }) {
   const { t } = useTranslation();
   const format = useFormat();

@@ -71,7 +71,7 @@ export function JoinMarketDialog(props: JoinProps) {
 }
 JoinMarketDialog.preload = JoinMarketDialogModule.preload;
 
-/** Spec §2 Claimable Winnings, for a connected wallet only. */
+/** docs/product.md §2 Claimable Winnings, for a connected wallet only. */
 export function ClaimablePanel(props: { betId?: number }) {
   const wallet = useWallet();
   if (!wallet.isConnected) return null;
@@ -82,7 +82,7 @@ export function ClaimablePanel(props: { betId?: number }) {
   );
 }
 
-/** A settled market's winnings of the connected wallet (spec §2 market page). */
+/** A settled market's winnings of the connected wallet (docs/product.md §2 market page). */
 export function MyWinnings(props: { marketId: number; address: string }) {
   return (
     <Suspense fallback={null}>
@@ -91,7 +91,7 @@ export function MyWinnings(props: { marketId: number; address: string }) {
   );
 }
 
-/** Resolve / void for a connected operator (DESIGN "Operators"); nothing for anyone else. */
+/** Resolve / void for a connected operator (docs/architecture.md "Operators"); nothing for anyone else. */
 export function MarketOperatorControls({ market, nowMs }: { market: Market; nowMs: number }) {
   const wallet = useWallet();
   const isOperator = useIsOperator(wallet.address);

@@ -13,7 +13,7 @@ import { formatShare } from '../utils/share.ts';
 import { JoinMarketDialog } from './lazy-parts.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 
-/** Spec §2 market card; the whole card links to /market/:id, Join Bet is its own button. */
+/** docs/product.md §2 market card; the whole card links to /market/:id, Join Bet is its own button. */
 export function MarketCard({
   market,
   nowMs,

@@ -29,7 +29,7 @@ import { SidePanel } from './side-panel.tsx';
 /** The resolver recorded on markets created while no AI was configured (server resolver-prompt.ts). */
 const OPERATOR_RESOLVER = 'operator';
 
-/** Spec §2 /market/{id}: banner, badges, tiles, YES and NO panels, side cards; live via realtime. */
+/** docs/product.md §2 /market/{id}: banner, badges, tiles, YES and NO panels, side cards; live via realtime. */
 export function MarketDetail({ marketId }: { marketId: string }) {
   const { t } = useTranslation();
   const format = useFormat();

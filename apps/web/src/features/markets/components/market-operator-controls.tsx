@@ -11,7 +11,7 @@ import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 import { type MarketOperatorDecision, runMarketOperatorAction } from '../api/market-operator-action.ts';
 
 /**
- * Resolve YES / Resolve NO / Void for an operator (DESIGN "Operators"), acting only with the
+ * Resolve YES / Resolve NO / Void for an operator (docs/architecture.md "Operators"), acting only with the
  * wallet's EIP-712 signature of the market, the decision and the reason bettors will read.
  * YES and NO only once betting has closed; void at any time before settlement.
  */

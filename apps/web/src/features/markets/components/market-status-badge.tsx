@@ -4,7 +4,7 @@ import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Badge, LiveDot } from '../../../ui/badge.tsx';
 
 /**
- * Spec §4: Live (active, before deadline), Closed (deadline passed), Completed (settled); and In
+ * docs/product.md §4: Live (active, before deadline), Closed (deadline passed), Completed (settled); and In
  * review while a proposed verdict waits for its window to end or for an operator (issue 11).
  */
 export function MarketStatusBadge({ market, nowMs }: { market: Market; nowMs: number }) {

@@ -28,7 +28,7 @@ function chipClassName(pressed: boolean) {
   );
 }
 
-/** Spec §2 /predictions: chips with counts, the market grid and its states, the side panels. */
+/** docs/product.md §2 /predictions: chips with counts, the market grid and its states, the side panels. */
 export function MarketsBoard({
   createOpen,
   onCreateOpenChange,
@@ -50,7 +50,7 @@ export function MarketsBoard({
       void import('../api/record-payment.ts').then((pending) => pending.retryPendingRecords());
   }, []);
   const counts = markets.data?.counts ?? {};
-  // Spec §2 footer "count of active bets": "bets" are markets throughout the spec, so it counts the
+  // docs/product.md §2 footer "count of active bets": "bets" are markets throughout the spec, so it counts the
   // listed markets still taking bets (spec-conformance 5.7), not the individual bets placed on them.
   const activeMarkets = (markets.data?.markets ?? []).filter((market) =>
     canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs)),

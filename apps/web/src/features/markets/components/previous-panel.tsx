@@ -8,7 +8,7 @@ import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { useSettledMarkets } from '../api/get-markets.ts';
 
-/** Spec §2 Previous Rounds: the last settled markets (limit 10, every 30 s). */
+/** docs/product.md §2 Previous Rounds: the last settled markets (limit 10, every 30 s). */
 export function PreviousPanel() {
   const { t } = useTranslation();
   const format = useFormat();

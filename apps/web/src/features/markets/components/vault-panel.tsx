@@ -10,7 +10,7 @@ import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { toast } from '../../../ui/toast.ts';
 
-/** Spec §2 Escrow Vault: balance with USD value, address with copy, and what the vault is for. */
+/** docs/product.md §2 Escrow Vault: balance with USD value, address with copy, and what the vault is for. */
 export function VaultPanel() {
   const { t } = useTranslation();
   const format = useFormat();

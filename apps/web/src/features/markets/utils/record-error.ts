@@ -3,7 +3,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 
 /**
- * What to tell the user when recording a paid bet fails (spec §8 'Failed to create market' /
+ * What to tell the user when recording a paid bet fails (docs/product.md §8 'Failed to create market' /
  * 'Failed to place bet', or the server's message). A refusal is final — the server keeps the money
  * as a refund — so the dialog closes; a network or server error can be retried with the same hash.
  */

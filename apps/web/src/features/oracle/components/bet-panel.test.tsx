@@ -6,7 +6,7 @@ import { renderWithApp, TEST_ACCOUNT } from '../../../app/test-app.tsx';
 import { dismissToast, getToasts } from '../../../ui/toast.ts';
 import { BetPanel } from './bet-panel.tsx';
 
-// Spec §5 oracle bet validation, in the spec's words, before any payment is attempted.
+// docs/product.md §5 oracle bet validation, in the spec's words, before any payment is attempted.
 
 afterEach(cleanup);
 

@@ -27,7 +27,7 @@ type Stage = 'idle' | 'paying' | 'recording';
 const MIN_BET_TEXT = formatBnb(MIN_ORACLE_BET_WEI, { decimals: 18, trim: true });
 
 /**
- * Spec §2/§5 bet panel: UP or DOWN, amount (step 0.01, default 0.01), the spec's validation toasts,
+ * docs/product.md §2/§5 bet panel: UP or DOWN, amount (step 0.01, default 0.01), the spec's validation toasts,
  * then the payment to the vault carrying its intent (pm1:round:<epoch>:<position>), its progress,
  * and the bet recorded by the server from the confirmed payment.
  */

@@ -11,8 +11,8 @@ import { CardSection } from '../../../ui/card-section.tsx';
 import { toast } from '../../../ui/toast.ts';
 
 /**
- * Spec §2 claimable winnings with Claim, for a connected wallet only: round winnings and refunds
- * (every 5 s, spec §9), paid from the vault by POST /api/claims scope 'oracle'.
+ * docs/product.md §2 claimable winnings with Claim, for a connected wallet only: round winnings and refunds
+ * (every 5 s, docs/product.md §9), paid from the vault by POST /api/claims scope 'oracle'.
  */
 export function ClaimableCard({ address }: { address: string }) {
   const { t, language } = useTranslation();

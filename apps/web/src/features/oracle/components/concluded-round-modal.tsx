@@ -7,7 +7,7 @@ import { roundPools } from '../utils/round-view.ts';
 import { FeedReading } from './feed-readings.tsx';
 import { ResultBadge } from './round-card.tsx';
 
-/** Spec §2/§4: a round concluded and its payouts are calculated; shown once per new ended epoch. */
+/** docs/product.md §2/§4: a round concluded and its payouts are calculated; shown once per new ended epoch. */
 export function ConcludedRoundModal({ round, onClose }: { round: Round | null; onClose: () => void }) {
   const { t } = useTranslation();
   const format = useFormat();

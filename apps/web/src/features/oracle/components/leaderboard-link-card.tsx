@@ -5,7 +5,7 @@ import { Badge } from '../../../ui/badge.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 
-/** Spec §2: the leaderboard link card, with daily prizes Coming Soon. */
+/** docs/product.md §2: the leaderboard link card, with daily prizes Coming Soon. */
 export function LeaderboardLinkCard() {
   const { t } = useTranslation();
   return (

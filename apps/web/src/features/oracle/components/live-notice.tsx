@@ -4,7 +4,7 @@ import { useAppConfig } from '../../../api/get-app-config.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Icon } from '../../../ui/icon.tsx';
 
-/** Spec §2 live-mode notice: bets are real payments, and where the prices come from. */
+/** docs/product.md §2 live-mode notice: bets are real payments, and where the prices come from. */
 export function LiveNotice() {
   const { t } = useTranslation();
   const { data: config } = useAppConfig();

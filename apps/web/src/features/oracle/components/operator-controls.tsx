@@ -9,7 +9,7 @@ import { runOperatorAction } from '../api/operator-action.ts';
 
 /**
  * Start Genesis Round / Reset Rounds, shown to an operator only and acting only with its signature
- * (DESIGN "Operators"): the wallet signs EIP-712 typed data of the action and a server nonce.
+ * (docs/architecture.md "Operators"): the wallet signs EIP-712 typed data of the action and a server nonce.
  */
 export function OperatorControls({ address, started }: { address: string; started: boolean }) {
   const { t } = useTranslation();

@@ -39,7 +39,7 @@ const ConcludedRoundModal = lazyWithPreload(() =>
 );
 
 /**
- * Spec §2 /oracle-predictions: live-mode notice, the current round (LIVE) with the bet panel, the
+ * docs/product.md §2 /oracle-predictions: live-mode notice, the current round (LIVE) with the bet panel, the
  * NEXT and LAST rounds, the BNB/USD price, claimable winnings, the leaderboard card, operator
  * controls for operators, and the concluded-round modal. Rounds refresh every second and on
  * realtime pushes; countdowns run on the server's clock.

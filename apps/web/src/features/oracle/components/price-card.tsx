@@ -11,7 +11,7 @@ import { useLivePrice } from '../hooks/use-live-price.ts';
 import { PriceChart } from './price-chart.tsx';
 
 /**
- * Spec §2 BNB/USD price card: the server's latest price (every 3 s and on realtime `prices`), its
+ * docs/product.md §2 BNB/USD price card: the server's latest price (every 3 s and on realtime `prices`), its
  * source ("Simulated" said plainly), and the last hour with the current round's lock price, lock and close (issue 11).
  */
 export function PriceCard({ currentRound }: { currentRound: Round | null }) {

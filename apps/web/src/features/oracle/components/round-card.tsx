@@ -14,9 +14,9 @@ import { RoundCountdown } from './round-countdown.tsx';
 export type RoundCardVariant = 'current' | 'next' | 'previous';
 
 /**
- * One round (spec §2 /oracle-predictions): LIVE (current), NEXT or LAST, with its prize pool, the
+ * One round (docs/product.md §2 /oracle-predictions): LIVE (current), NEXT or LAST, with its prize pool, the
  * UP and DOWN pools and payout multipliers, prices and result. Green UP and red DOWN always come
- * with an arrow and a label (DESIGN: never colour alone).
+ * with an arrow and a label (docs/architecture.md: never colour alone).
  */
 export function RoundCard({
   variant,
@@ -34,7 +34,7 @@ export function RoundCard({
 }) {
   const { t } = useTranslation();
   const format = useFormat();
-  // DESIGN: LIVE is the current round, NEXT an upcoming one (also when it is the one shown as current).
+  // docs/architecture.md: LIVE is the current round, NEXT an upcoming one (also when it is the one shown as current).
   const labelKey =
     variant === 'previous' ? 'last' : variant === 'next' || round.status === 'upcoming' ? 'next' : 'live';
   const label = t(`oracle.round.${labelKey}`);
@@ -203,7 +203,7 @@ function resultColour(round: Round): string {
   return 'text-fg';
 }
 
-/** BULL WON / BEAR WON / DRAW (spec §2), or CANCELLED when a price was missing. */
+/** BULL WON / BEAR WON / DRAW (docs/product.md §2), or CANCELLED when a price was missing. */
 export function ResultBadge({ round }: { round: Round }) {
   const { t } = useTranslation();
   switch (round.result) {
@@ -240,7 +240,7 @@ export function ResultBadge({ round }: { round: Round }) {
   }
 }
 
-/** Why every stake of an ended round came back, when it did (DESIGN deviation: refunds, not the house). */
+/** Why every stake of an ended round came back, when it did (docs/architecture.md deviation: refunds, not the house). */
 function RefundNote({ round }: { round: Round }) {
   const { t } = useTranslation();
   const pools = roundPools(round);

@@ -6,7 +6,7 @@ import { formatCountdown } from '../../../lib/format.ts';
 import { roundTimes } from '../utils/round-view.ts';
 
 /**
- * Spec §4 countdown, from the server's clock: 'betting closes in' (live), 'result in' (locked),
+ * docs/product.md §4 countdown, from the server's clock: 'betting closes in' (live), 'result in' (locked),
  * 'starts in' (upcoming), 'ended', and 'processing' once the instant passed but the server has not
  * moved the round on yet.
  */

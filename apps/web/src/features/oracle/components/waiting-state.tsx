@@ -6,7 +6,7 @@ import { Icon } from '../../../ui/icon.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 
 /**
- * Spec §2 waiting state: no round to show right now. Before genesis (or after a reset) it says the
+ * docs/product.md §2 waiting state: no round to show right now. Before genesis (or after a reset) it says the
  * genesis round has not started; otherwise rounds start by themselves.
  */
 export function WaitingState({

@@ -12,7 +12,7 @@ function browserStorage(): Storage | undefined {
 }
 
 /**
- * Spec §4: the round to announce in the concluded-round modal, if an ended epoch newer than the one
+ * docs/product.md §4: the round to announce in the concluded-round modal, if an ended epoch newer than the one
  * last seen (localStorage) just appeared. On the first visit the epoch is only stored.
  */
 /** `latestEnded` is undefined while the rounds are loading. */

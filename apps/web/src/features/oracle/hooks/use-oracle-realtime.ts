@@ -7,7 +7,7 @@ import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
 import { addSampleToHistory } from '../utils/price-push.ts';
 
 /**
- * Keeps what this page shows fresh from the page's one shared WebSocket (spec §7 realtime,
+ * Keeps what this page shows fresh from the page's one shared WebSocket (docs/product.md §7 realtime,
  * decision 015): a `rounds` event refetches the rounds (and the wallet's claimable), a `prices`
  * event carries its sample and costs no request. Polling is only the fallback while it is down.
  */

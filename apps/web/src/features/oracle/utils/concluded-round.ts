@@ -1,4 +1,4 @@
-// Spec §4: a modal announces a concluded round when an ended epoch newer than the last one seen
+// docs/product.md §4: a modal announces a concluded round when an ended epoch newer than the last one seen
 // (kept in localStorage) appears; on the first visit the epoch is only stored.
 
 export const LAST_SEEN_EPOCH_KEY = 'oracle:lastSeenEndedEpoch';

@@ -5,7 +5,7 @@ import { estimatedReturnWei, roundMultipliers, usdChange } from './round-view.ts
 const BNB = 10n ** 18n;
 
 describe('round view helpers', () => {
-  test('multipliers follow spec §9', () => {
+  test('multipliers follow docs/product.md §9', () => {
     expect(roundMultipliers({ totalUpWei: (3n * BNB).toString(), totalDownWei: BNB.toString() })).toEqual({
       up: '1.33',
       down: '4.00',
@@ -28,7 +28,7 @@ describe('round view helpers', () => {
   });
 });
 
-describe('concluded-round modal state (spec §4)', () => {
+describe('concluded-round modal state (docs/product.md §4)', () => {
   test('the first visit only stores the latest ended epoch', () => {
     expect(nextConcludedState(null, 10)).toEqual({ store: 10, announce: null });
     expect(nextConcludedState(null, undefined)).toEqual({ store: null, announce: null });

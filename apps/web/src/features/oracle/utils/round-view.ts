@@ -10,7 +10,7 @@ export function roundPools(round: Pick<Round, 'totalUpWei' | 'totalDownWei'>) {
   return { up, down, total: up + down };
 }
 
-/** Spec §9: total pool / side pool, 2 decimals; '1.00' one-sided, '0.00' empty. */
+/** docs/product.md §9: total pool / side pool, 2 decimals; '1.00' one-sided, '0.00' empty. */
 export function roundMultipliers(round: Pick<Round, 'totalUpWei' | 'totalDownWei'>) {
   const { up, down, total } = roundPools(round);
   return { up: payoutMultiplier(total, up), down: payoutMultiplier(total, down) };
