@@ -1,6 +1,9 @@
 import {
   MARKET_BET_STEP,
   MARKET_CATEGORIES,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_INSTRUCTIONS_LENGTH,
+  MAX_TITLE_LENGTH,
   type MarketCategory,
   MIN_MARKET_BET_WEI,
 } from '@pm/core/constants';
@@ -171,7 +174,7 @@ export function CreateMarketDialog({
             </label>
             <input
               id={`${id}-title`}
-              maxLength={120}
+              maxLength={MAX_TITLE_LENGTH}
               className={field}
               placeholder={t('markets.create.titlePlaceholder')}
               value={title}
@@ -185,7 +188,7 @@ export function CreateMarketDialog({
             <textarea
               id={`${id}-description`}
               rows={3}
-              maxLength={2000}
+              maxLength={MAX_DESCRIPTION_LENGTH}
               className={field}
               placeholder={t('markets.create.descriptionPlaceholder')}
               value={description}
@@ -199,7 +202,7 @@ export function CreateMarketDialog({
             <textarea
               id={`${id}-instructions`}
               rows={2}
-              maxLength={2000}
+              maxLength={MAX_INSTRUCTIONS_LENGTH}
               className={field}
               placeholder={t('markets.create.instructionsPlaceholder')}
               aria-describedby={`${id}-instructions-hint`}

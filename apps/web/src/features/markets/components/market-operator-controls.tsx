@@ -1,3 +1,4 @@
+import { MAX_OPERATOR_REASON_LENGTH } from '@pm/core/constants';
 import type { Market } from '@pm/core/contract/markets';
 import { ShieldCheck } from 'lucide';
 import { useId, useState } from 'react';
@@ -67,7 +68,7 @@ export function MarketOperatorControls({
       <textarea
         id={`${id}-reason`}
         rows={2}
-        maxLength={2000}
+        maxLength={MAX_OPERATOR_REASON_LENGTH}
         className="w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
         value={reason}
         onChange={(event) => setReason(event.target.value)}
