@@ -5,17 +5,13 @@ import { WalletProvider } from '../wallet/components/wallet-provider.tsx';
 // route (docs/decisions/006 budget; measured when issue 13 moved the wallet out of features/).
 
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { CircleAlert } from 'lucide';
 import { type ReactNode, Suspense } from 'react';
 import { appConfigQueryOptions } from '../api/get-app-config.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { apiErrorMessage } from '../lib/error-message.ts';
 import { createQueryClient } from '../lib/query-client.ts';
-import { Button } from '../ui/button.tsx';
-import { Card } from '../ui/card.tsx';
-import { Icon } from '../ui/icon.tsx';
+import { LoadFailed } from '../ui/load-failed.tsx';
 import { Skeleton } from '../ui/skeleton.tsx';
-import { StatusMessage } from '../ui/status-message.tsx';
 import { Toaster } from '../ui/toaster.tsx';
 import { TopBar } from '../ui/top-bar.tsx';
 
@@ -62,19 +58,7 @@ function AppFrame({ children }: { children: ReactNode }) {
         <PageSkeleton label={t('app.loading')} />
       ) : (
         <div className="mx-auto w-full max-w-6xl px-4 py-10">
-          <Card>
-            <StatusMessage
-              tone="error"
-              icon={<Icon node={CircleAlert} />}
-              action={
-                <Button variant="outline" onClick={() => void config.refetch()} disabled={config.isFetching}>
-                  {t('app.retry')}
-                </Button>
-              }
-            >
-              {apiErrorMessage(t, config.error, t('app.configFailed'))}
-            </StatusMessage>
-          </Card>
+          <LoadFailed query={config}>{apiErrorMessage(t, config.error, t('app.configFailed'))}</LoadFailed>
         </div>
       )}
     </Shell>

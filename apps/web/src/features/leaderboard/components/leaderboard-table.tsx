@@ -1,13 +1,13 @@
 import { shortenAddress } from '@pm/core/address';
 import type { LeaderboardEntry } from '@pm/core/contract/leaderboard';
-import { CircleAlert, Trophy } from 'lucide';
+import { Trophy } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { useFormat } from '../../../lib/format.ts';
-import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
+import { LoadFailed } from '../../../ui/load-failed.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { useLeaderboard } from '../api/get-leaderboard.ts';
@@ -40,25 +40,7 @@ export function LeaderboardTable() {
   }
 
   if (leaderboard.isError) {
-    return (
-      <Card>
-        <StatusMessage
-          tone="error"
-          icon={<Icon node={CircleAlert} />}
-          action={
-            <Button
-              variant="outline"
-              onClick={() => void leaderboard.refetch()}
-              disabled={leaderboard.isFetching}
-            >
-              {t('app.retry')}
-            </Button>
-          }
-        >
-          {t('leaderboard.loadFailed')}
-        </StatusMessage>
-      </Card>
-    );
+    return <LoadFailed query={leaderboard}>{t('leaderboard.loadFailed')}</LoadFailed>;
   }
 
   const { entries } = leaderboard.data;

@@ -1,5 +1,4 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { CircleAlert } from 'lucide';
 import { Suspense, useEffect } from 'react';
 import { useAppConfig } from '../../../api/get-app-config.ts';
 import { usePrice } from '../../../api/get-price.ts';
@@ -7,12 +6,10 @@ import { useIsOperator } from '../../../api/use-is-operator.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { useServerNow } from '../../../lib/use-server-now.ts';
-import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
 import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
+import { LoadFailed } from '../../../ui/load-failed.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
-import { StatusMessage } from '../../../ui/status-message.tsx';
 import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
 import { ROUNDS_QUERY_KEY, useRounds } from '../api/get-rounds.ts';
 import { mayHavePendingOracleBets } from '../api/pending-oracle-bets-key.ts';
@@ -83,23 +80,7 @@ export function OracleBoard() {
               <Skeleton className="h-32 w-full" />
             </Card>
           ) : rounds.isError && !data ? (
-            <Card>
-              <StatusMessage
-                tone="error"
-                icon={<Icon node={CircleAlert} />}
-                action={
-                  <Button
-                    variant="outline"
-                    onClick={() => void rounds.refetch()}
-                    disabled={rounds.isFetching}
-                  >
-                    {t('app.retry')}
-                  </Button>
-                }
-              >
-                {apiErrorMessage(t, rounds.error, t('oracle.loadFailed'))}
-              </StatusMessage>
-            </Card>
+            <LoadFailed query={rounds}>{apiErrorMessage(t, rounds.error, t('oracle.loadFailed'))}</LoadFailed>
           ) : current ? (
             <RoundCard variant="current" round={current} nowS={nowS} lastPriceUsd={price.data?.usd ?? null}>
               <BetPanel round={current} nowS={nowS} />
