@@ -9,16 +9,22 @@ import {
 } from '@pm/core/constants';
 import type { CreateMarketBody } from '@pm/core/contract/markets';
 import { encodeIntent, marketContentHash } from '@pm/core/intent';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { getAddress } from 'viem';
+import { useAppConfig } from '../../../api/get-app-config.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Modal } from '../../../ui/modal.tsx';
 import { toast } from '../../../ui/toast.ts';
+import { PaymentDialog } from '../../../wallet/components/payment-dialog.tsx';
 import { WalletButton } from '../../../wallet/components/wallet-button.tsx';
 import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
+import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
+import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
 import { parseBnbOrNull } from '../utils/format.ts';
+import { recordErrorMessage } from '../utils/record-error.ts';
 import { ChoiceGroup } from './choice-group.tsx';
-import { MarketPaymentDialog } from './market-payment-dialog.tsx';
 
 const COINS = ['BTC', 'ETH', 'BNB', 'SOL', 'XRP', 'ADA', 'AVAX', 'DOGE'] as const;
 const field = 'min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm';
@@ -34,6 +40,8 @@ export function CreateMarketDialog({
   const { t } = useTranslation();
   const id = useId();
   const wallet = useWallet();
+  const { data: config } = useAppConfig();
+  const queryClient = useQueryClient();
   const [category, setCategory] = useState<MarketCategory | ''>('');
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
@@ -281,15 +289,22 @@ export function CreateMarketDialog({
         </form>
       </Modal>
       {paying && body && (
-        <MarketPaymentDialog
-          record={{ kind: 'create', body }}
+        <PaymentDialog
+          open
+          onOpenChange={(next) => !next && setPaying(null)}
           amountWei={paying.amountWei}
+          vaultAddress={getAddress(config.vaultAddress)}
           data={intent}
-          onCancel={() => setPaying(null)}
-          onRecorded={() => {
+          recordingMessage={t('payment.creating')}
+          onPaid={(txHash) => savePendingRecord({ kind: 'create', body: { ...body, txHash } })}
+          record={(txHash) => recordAndForget({ kind: 'create', body: { ...body, txHash } })}
+          onRecorded={(outcome) => {
+            toast.success(outcome === 'recorded' ? t('markets.create.success') : t('payment.pending'));
             setPaying(null);
             onOpenChange(false);
+            void queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY });
           }}
+          recordErrorMessage={(error) => recordErrorMessage(t, error, t('markets.create.failed'))}
         />
       )}
     </>

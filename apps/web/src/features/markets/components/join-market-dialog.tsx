@@ -2,18 +2,23 @@ import { MARKET_BET_STEP, MIN_MARKET_BET_WEI } from '@pm/core/constants';
 import type { JoinMarketBody, Market } from '@pm/core/contract/markets';
 import { encodeIntent } from '@pm/core/intent';
 import { canJoinMarket, estimateMarketWinWei } from '@pm/core/market-rules';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { getAddress } from 'viem';
 import { useAppConfig } from '../../../api/get-app-config.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Modal } from '../../../ui/modal.tsx';
 import { toast } from '../../../ui/toast.ts';
+import { PaymentDialog } from '../../../wallet/components/payment-dialog.tsx';
 import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
+import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
+import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
 import { parseBnbOrNull } from '../utils/format.ts';
+import { recordErrorMessage } from '../utils/record-error.ts';
 import { ChoiceGroup } from './choice-group.tsx';
-import { MarketPaymentDialog } from './market-payment-dialog.tsx';
 
 /** docs/product.md §2 'Join Prediction': YES/NO, amount, then the payment (intent pm1:bet:<id>:<side>). */
 export function JoinMarketDialog({ market, onClose }: { market: Market | null; onClose: () => void }) {
@@ -23,6 +28,7 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
   const wallet = useWallet();
   const nowMs = useNowMs();
   const { data: config } = useAppConfig();
+  const queryClient = useQueryClient();
   const [prediction, setPrediction] = useState<'YES' | 'NO' | null>(null);
   const [amount, setAmount] = useState('0.005');
   const [paying, setPaying] = useState<{ body: Omit<JoinMarketBody, 'txHash'>; amountWei: bigint } | null>(
@@ -130,15 +136,26 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
         </form>
       </Modal>
       {paying && market && (
-        <MarketPaymentDialog
-          record={{ kind: 'join', marketId: market.id, body: paying.body }}
+        <PaymentDialog
+          open
+          onOpenChange={(next) => !next && setPaying(null)}
           amountWei={paying.amountWei}
+          vaultAddress={getAddress(config.vaultAddress)}
           data={encodeIntent({ kind: 'bet', marketId: market.id, prediction: paying.body.prediction })}
-          onCancel={() => setPaying(null)}
-          onRecorded={() => {
+          recordingMessage={t('payment.joining')}
+          onPaid={(txHash) =>
+            savePendingRecord({ kind: 'join', marketId: market.id, body: { ...paying.body, txHash } })
+          }
+          record={(txHash) =>
+            recordAndForget({ kind: 'join', marketId: market.id, body: { ...paying.body, txHash } })
+          }
+          onRecorded={(outcome) => {
+            toast.success(outcome === 'recorded' ? t('markets.join.success') : t('payment.pending'));
             setPaying(null);
             onClose();
+            void queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY });
           }}
+          recordErrorMessage={(error) => recordErrorMessage(t, error, t('markets.join.failed'))}
         />
       )}
     </>
