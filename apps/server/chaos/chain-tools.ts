@@ -16,7 +16,7 @@ import { sleep } from './server-process.ts';
 // The harness talks to the Hardhat node directly (never through the fault proxy): its own view of
 // the chain is the truth the invariants are checked against.
 
-export const chaosChain = defineChain({
+const chaosChain = defineChain({
   id: CHAIN_ID.local,
   name: 'Local Hardhat',
   nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },

@@ -76,13 +76,13 @@ const RequestSchema = z.object({
 });
 const CursorSchema = z.object({ name: z.string(), block_number: z.coerce.bigint() });
 
-export type PaymentRow = z.infer<typeof PaymentSchema>;
+type PaymentRow = z.infer<typeof PaymentSchema>;
 export type BetRow = z.infer<typeof BetSchema>;
 export type OracleBetRow = z.infer<typeof OracleBetSchema>;
 export type PayoutRow = z.infer<typeof PayoutSchema>;
-export type MarketRow = z.infer<typeof MarketSchema>;
-export type RoundRow = z.infer<typeof RoundSchema>;
-export type RequestRow = z.infer<typeof RequestSchema>;
+type MarketRow = z.infer<typeof MarketSchema>;
+type RoundRow = z.infer<typeof RoundSchema>;
+type RequestRow = z.infer<typeof RequestSchema>;
 
 export type DbSnapshot = {
   payments: PaymentRow[];

@@ -7,7 +7,7 @@ import { type ServerProcess, sleep } from './server-process.ts';
 // each lasting a second or a few. Every kind comes at least once early in a run (so the short
 // run in `npm test` sees them all), then they are drawn at random from the seed.
 
-export const FAULT_KINDS = [
+const FAULT_KINDS = [
   'kill -9',
   ...RPC_FAULT_KINDS.map((kind) => `rpc ${kind}` as const),
   'postgres outage',

@@ -54,7 +54,7 @@ export async function quiesce(deps: {
 }
 
 /** Every player claims whatever the server says is claimable. */
-export async function claimEverything(deps: { chain: ChainTools; api: ApiClient }): Promise<void> {
+async function claimEverything(deps: { chain: ChainTools; api: ApiClient }): Promise<void> {
   await Promise.all(
     deps.chain.players.map(async (player) => {
       const ip = '10.0.1.1';

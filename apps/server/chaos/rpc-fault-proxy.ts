@@ -9,7 +9,7 @@ import type { Random } from './prng.ts';
 // -32005, and (behind a load balancer) answer from a node a few blocks behind.
 
 export const RPC_FAULT_KINDS = ['drop', 'delay', 'http500', 'rateLimit', 'stale'] as const;
-export type RpcFaultKind = (typeof RPC_FAULT_KINDS)[number];
+type RpcFaultKind = (typeof RPC_FAULT_KINDS)[number];
 
 export type RpcFault = { kind: RpcFaultKind; probability: number };
 

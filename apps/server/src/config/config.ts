@@ -213,7 +213,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
 }
 
 /** Below this many blocks a payment on a chain without `finalized` could still be reorged out. */
-export const MIN_SAFE_CONFIRMATIONS = 64;
+const MIN_SAFE_CONFIRMATIONS = 64;
 
 /**
  * Settings that are fine on the local chain but lose real money anywhere else (docs/operations.md):
@@ -247,7 +247,7 @@ function unsafeProductionSettings(env: z.infer<typeof EnvSchema>): string[] {
 }
 
 /** Paid RPC providers put the key in the path (NodeReal `/v1/<key>`), the query or the user info. */
-export function urlCarriesSecret(raw: string): boolean {
+function urlCarriesSecret(raw: string): boolean {
   const url = new URL(raw);
   return (
     url.pathname.replace(/\/+$/, '') !== '' || url.search !== '' || url.username !== '' || url.password !== ''

@@ -15,7 +15,7 @@ declare module 'fastify' {
  * Weak: the bytes are ours, but a proxy that compresses them must not keep a strong validator
  * (nginx weakens it anyway), and the API serves no byte ranges, the only use of a strong one.
  */
-export function etagOf(body: string): string {
+function etagOf(body: string): string {
   return `W/"${hashBody(body)}"`;
 }
 

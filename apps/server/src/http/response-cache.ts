@@ -25,7 +25,7 @@ export type CachedStore<T> = {
 export const FRESH_READ_COOKIE = 'pm_fresh';
 const FRESH_READ_PATTERN = new RegExp(`(?:^|;\\s*)${FRESH_READ_COOKIE}=`);
 
-export function wantsFreshRead(request: RequestHeaders): boolean {
+function wantsFreshRead(request: RequestHeaders): boolean {
   const cookie = request.headers.cookie;
   return cookie !== undefined && FRESH_READ_PATTERN.test(cookie);
 }

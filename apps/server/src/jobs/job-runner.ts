@@ -47,5 +47,3 @@ export function createJobRunner(jobs: Job[], logger: FastifyBaseLogger) {
     },
   };
 }
-
-export type JobRunner = ReturnType<typeof createJobRunner>;

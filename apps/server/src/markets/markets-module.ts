@@ -62,6 +62,6 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
 }
 
 /** The judge a market gets at creation: the configured model, or an operator when no AI is set. */
-export function resolverIdentity(config: Config): ResolverIdentity {
+function resolverIdentity(config: Config): ResolverIdentity {
   return { model: config.ai.baseUrl ? config.ai.model : OPERATOR_RESOLVER, promptVersion: PROMPT_VERSION };
 }

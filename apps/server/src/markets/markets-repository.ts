@@ -15,7 +15,7 @@ export type NewMarketRow = typeof markets.$inferInsert;
 export type NewBetRow = typeof bets.$inferInsert;
 
 /** docs/product.md §4: the market list shows active and settling markets. */
-export const OPEN_STATUSES = ['active', 'settling'] as const;
+const OPEN_STATUSES = ['active', 'settling'] as const;
 
 /**
  * The open filter as literal SQL, not bound parameters: the partial indexes of migration 0006 are

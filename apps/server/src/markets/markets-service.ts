@@ -11,8 +11,8 @@ import type {
 import { MARKETS_PAGE_MAX } from '@pm/core/contract/markets';
 import { decodePageCursor, encodePageCursor } from '@pm/core/contract/page-cursor';
 import { USER_BETS_PAGE_DEFAULT, type UserBetsQuery, type UserBetsResponse } from '@pm/core/contract/users';
-import { type CreatedMarket, createMarket, type MarketsServiceDeps } from './create-market.ts';
-import { type JoinedMarket, joinMarket } from './join-market.ts';
+import { createMarket, type MarketsServiceDeps } from './create-market.ts';
+import { joinMarket } from './join-market.ts';
 import { listMarketOdds } from './market-odds.ts';
 import { toBetDto, toMarketDto, toUserBetDto } from './market-serializers.ts';
 import {
@@ -103,4 +103,3 @@ function readCursor(raw: string | undefined) {
 }
 
 export type MarketsService = ReturnType<typeof createMarketsService>;
-export type { CreatedMarket, JoinedMarket };

@@ -12,7 +12,7 @@ const KindSchema = z.enum(['proposed', 'flagged', 'confirmed', 'overturned', 'se
 const ResultSchema = z.enum(['YES', 'NO', 'VOID']).nullable();
 
 /** A timeline never grows past a handful of steps plus one per flag; this bounds a market page. */
-export const RESOLUTION_EVENTS_LIMIT = 200;
+const RESOLUTION_EVENTS_LIMIT = 200;
 
 export type ResolutionEventRow = typeof marketResolutionEvents.$inferSelect;
 

@@ -48,7 +48,7 @@ const ClaimedMarketSchema = z.object({
   resolver_prompt_version: z.string(),
   resolution_attempts: z.number(),
 });
-export type ClaimedMarket = z.infer<typeof ClaimedMarketSchema>;
+type ClaimedMarket = z.infer<typeof ClaimedMarketSchema>;
 
 export function createSettlementJob(deps: SettlementJobDeps): Job {
   return {
@@ -70,7 +70,7 @@ export function createSettlementJob(deps: SettlementJobDeps): Job {
 }
 
 /** Active markets past their deadline stop taking bets and wait for judgement. */
-export async function closeExpiredMarkets(db: Db, now: Date): Promise<number[]> {
+async function closeExpiredMarkets(db: Db, now: Date): Promise<number[]> {
   return db.transaction(async (tx) => {
     const rows = await queryRows(
       tx,
@@ -99,7 +99,7 @@ export function voidAfterTimeoutText(timeoutS: number): string {
  * when its window ends); a flagged one waits for an operator MARKET_RESOLUTION_TIMEOUT_S after its
  * window, then is voided too (decision 011).
  */
-export async function voidOverdueMarkets(deps: SettlementJobDeps): Promise<number[]> {
+async function voidOverdueMarkets(deps: SettlementJobDeps): Promise<number[]> {
   const now = deps.clock.now();
   const cutoff = new Date(now.getTime() - deps.resolutionTimeoutS * 1000);
   const overdue = await queryRows(

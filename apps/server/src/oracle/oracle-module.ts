@@ -39,5 +39,3 @@ export function createOracleModule(
   };
   return { engine, service, routes, jobs, pendingPaymentHandler };
 }
-
-export type OracleModule = ReturnType<typeof createOracleModule>;

@@ -11,7 +11,7 @@ import type { OracleBetRow, RoundRow } from './oracle-rounds.ts';
 export type NewOracleBetRow = typeof oracleBets.$inferInsert;
 
 /** Rounds not ended yet: taking bets soon, taking bets, or waiting for their close price. */
-export const OPEN_ROUND_STATUSES = ['upcoming', 'live', 'locked'] as const;
+const OPEN_ROUND_STATUSES = ['upcoming', 'live', 'locked'] as const;
 
 /**
  * The open list as literal SQL, `('upcoming', 'live', 'locked')`, not bound parameters: the partial

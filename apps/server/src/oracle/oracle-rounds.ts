@@ -14,7 +14,7 @@ export function parseRoundStatus(status: string): RoundStatus {
   throw new Error(`unknown round status ${status}`);
 }
 
-export function parseRoundResult(result: string | null): StoredRoundResult | null {
+function parseRoundResult(result: string | null): StoredRoundResult | null {
   if (result === null) return null;
   if (result === 'bull' || result === 'bear' || result === 'draw' || result === 'cancelled') return result;
   throw new Error(`unknown round result ${result}`);

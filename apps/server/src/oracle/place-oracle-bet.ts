@@ -19,7 +19,7 @@ import {
 import { toWireOracleBet, toWireRound } from './oracle-rounds.ts';
 
 /** docs/product.md §5: the oracle minimum has its own text (the shared AMOUNT_TOO_LOW text is the market one). */
-export const ORACLE_AMOUNT_TOO_LOW_MESSAGE = 'Minimum bet is 0.01 BNB';
+const ORACLE_AMOUNT_TOO_LOW_MESSAGE = 'Minimum bet is 0.01 BNB';
 
 export type PlacedOracleBet = { bet: OracleBet; round: Round };
 

@@ -32,7 +32,7 @@ import { settleRoundPayouts } from './settle-round-payouts.ts';
 // stops it. With `autoGenesis` (local chain) a database that never had a round starts by itself.
 
 /** Advisory lock (key, schema): per schema, so deployments or test files sharing a database never wait on each other. */
-export const ROUND_ENGINE_LOCK_KEY = 8_173_101;
+const ROUND_ENGINE_LOCK_KEY = 8_173_101;
 
 export type CancelReason = 'lock_price_missing' | 'close_price_missing' | 'reset';
 

@@ -64,14 +64,7 @@ export function createVaultReconciliationJob(deps: ReconcileDeps): Job {
   };
 }
 
-/** Runs both steps once (tests, ops). */
-export async function reconcileVault(deps: ReconcileDeps): Promise<{ scannedTo: bigint | null }> {
-  const scanned = await scanVaultTransfers(deps);
-  await settleVaultTransfers(deps);
-  return scanned;
-}
-
-export async function scanVaultTransfers(deps: ReconcileDeps): Promise<{ scannedTo: bigint | null }> {
+async function scanVaultTransfers(deps: ReconcileDeps): Promise<{ scannedTo: bigint | null }> {
   const head = await finalHead(deps);
   const [cursor] = await deps.db.select().from(chainCursors).where(eq(chainCursors.name, CURSOR));
   let next = cursor ? cursor.blockNumber + 1n : deps.startFrom === 'latest' ? head : 0n;
@@ -154,7 +147,7 @@ const QueuedSchema = z.object({
 type Queued = z.infer<typeof QueuedSchema>;
 
 /** Settles queued transfers one at a time; a transfer's failure is written on its row, never thrown. */
-export async function settleVaultTransfers(deps: ReconcileDeps): Promise<number> {
+async function settleVaultTransfers(deps: ReconcileDeps): Promise<number> {
   let settled = 0;
   for (let n = 0; n < (deps.maxTransfers ?? 50); n++) {
     const row = await claimNext(deps);

@@ -3,7 +3,7 @@ import type { PublicClient } from 'viem';
 import type { Db } from '../db/client.ts';
 import { payouts } from '../db/schema.ts';
 
-export type VaultOutflow = {
+type VaultOutflow = {
   txHash: string;
   to: string | null;
   valueWei: bigint;

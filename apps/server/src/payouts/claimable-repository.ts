@@ -10,7 +10,7 @@ import { bets, markets, oracleBets, oracleRounds } from '../db/schema.ts';
 // The status and amount conditions are SQL literals, not parameters: they must match the partial
 // indexes' predicates (bets_claimable_idx, oracle_bets_claimable_idx) for the planner to use them.
 
-export type ClaimableGames = 'markets' | 'oracle' | 'all';
+type ClaimableGames = 'markets' | 'oracle' | 'all';
 
 export type ListClaimableOptions = {
   /** Which game's bets; default both. */

@@ -26,7 +26,7 @@ import { recordError, resignPayout, signNewPayout, signNonceRelease } from './si
 const OPEN_STATUSES = ['created', 'signed', 'broadcast'];
 
 /** Written when the chain's final nonce is past a payout's and none of its hashes has a receipt. */
-export const NONCE_TAKEN_PREFIX = 'nonce used by another transaction: ';
+const NONCE_TAKEN_PREFIX = 'nonce used by another transaction: ';
 
 /**
  * Moves one payout as far as it can go now; answers it afterwards. `mayReplace` is for the
@@ -122,7 +122,7 @@ export async function advanceOpenPayouts(deps: PayoutProcessorDeps): Promise<{ f
   return { failed };
 }
 
-export async function loadPayout(db: DbOrTx, id: number): Promise<PayoutRow> {
+async function loadPayout(db: DbOrTx, id: number): Promise<PayoutRow> {
   const [row] = await db.select().from(payouts).where(eq(payouts.id, id));
   if (!row) throw new Error(`payout ${id} not found`);
   return row;

@@ -35,7 +35,7 @@ export function createPayoutsJob(deps: PayoutsJobDeps): Job {
   };
 }
 
-export type RefundStepSummary = { created: number; held: number; failed: number };
+type RefundStepSummary = { created: number; held: number; failed: number };
 
 /**
  * One refund payout per payment owed back to its sender (docs/architecture.md: every payment ends as a bet or a
@@ -43,7 +43,7 @@ export type RefundStepSummary = { created: number; held: number; failed: number 
  * REFUND_MIN_WEI, or that cannot be delivered, is held for an operator (`refund_held`). A payment
  * whose step fails gets the error, an attempt and a later next try on its own row; the job moves on.
  */
-export async function createRefundPayouts(deps: PayoutsJobDeps): Promise<RefundStepSummary> {
+async function createRefundPayouts(deps: PayoutsJobDeps): Promise<RefundStepSummary> {
   const summary: RefundStepSummary = { created: 0, held: 0, failed: 0 };
   const due = await deps.db
     .select({ id: payments.id })

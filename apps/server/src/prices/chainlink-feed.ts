@@ -3,7 +3,7 @@ import type { Clock } from '../chain/clock.ts';
 import { type PriceFeed, PriceFeedError, type PriceReading } from './price-feed.ts';
 
 /** The part of Chainlink's AggregatorV3Interface we read. */
-export const aggregatorV3Abi = parseAbi([
+const aggregatorV3Abi = parseAbi([
   'function decimals() view returns (uint8)',
   'function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)',
 ]);

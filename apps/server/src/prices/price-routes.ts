@@ -21,7 +21,7 @@ const STALE_AFTER_MS = 3 * SAMPLE_EVERY_MS;
 const MAX_STORED_PRICE = 10n ** 38n;
 
 /** Dev only: registered when the chain is local (31337), never in production. */
-export const DEV_SET_PRICE_ROUTE = {
+const DEV_SET_PRICE_ROUTE = {
   method: 'POST',
   path: '/api/dev/price',
   summary: 'Set the simulated BNB/USD price (local chain only)',

@@ -46,5 +46,3 @@ export function createPricesModule(deps: AppDeps, logger: FastifyBaseLogger) {
   const jobs: Job[] = [sampler.job];
   return { feed, sampler, simulated, routes, jobs };
 }
-
-export type PricesModule = ReturnType<typeof createPricesModule>;

@@ -30,8 +30,8 @@ export function decideResolution(answer: ResolverAnswer, minConfidence: number):
 }
 
 /** First retry after 5 minutes, doubling, at most 6 hours apart. */
-export const RETRY_BASE_S = 300;
-export const RETRY_MAX_S = 6 * 3600;
+const RETRY_BASE_S = 300;
+const RETRY_MAX_S = 6 * 3600;
 
 /** Seconds to wait after the `attempts`-th failed attempt (1-based). */
 export function retryDelayS(attempts: number): number {

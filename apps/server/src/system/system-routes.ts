@@ -12,7 +12,7 @@ import { createVaultBalanceReader } from './vault-balance.ts';
  * /api/health is free of rate limits (load balancers poll it), so it must cost next to nothing:
  * the database and chain check runs at most this often, whatever the request rate (review F8).
  */
-export const HEALTH_CHECK_EVERY_MS = 3_000;
+const HEALTH_CHECK_EVERY_MS = 3_000;
 
 export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { config, database, chain, clock } = deps;

@@ -15,7 +15,7 @@ import { insertRecordedPayment } from '../../src/payments/payments-repository.ts
 
 /** 2025-06-01T12:00:00Z: a 600 s boundary, so epoch E starts exactly at noon. */
 export const NOON_S = 1_748_779_200;
-export const TIMINGS = { intervalS: 600, bettingWindowS: 300 };
+const TIMINGS = { intervalS: 600, bettingWindowS: 300 };
 export const NOON_EPOCH = NOON_S / TIMINGS.intervalS;
 
 export const at = (offsetS: number) => new Date((NOON_S + offsetS) * 1000);

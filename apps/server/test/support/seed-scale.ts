@@ -27,7 +27,7 @@ export type SeededScale = {
 
 /** Address number `n` as a lower-case 0x address (SQL expression over `n`). */
 const addressSql = (n: string) => `'0x' || lpad(to_hex(${n}), 40, '0')`;
-export const seededAddress = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+const seededAddress = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 
 export async function seedScaleData(pool: pg.Pool, sizes: ScaleSizes): Promise<SeededScale> {
   const client = await pool.connect();

@@ -11,7 +11,7 @@ import {
 export type MessagesLoader = () => Promise<{ default: Messages }>;
 export type NamespaceLoaders = Record<string, Partial<Record<Language, MessagesLoader>>>;
 
-export type I18nSnapshot = { language: Language; t: TFunction };
+type I18nSnapshot = { language: Language; t: TFunction };
 
 export type I18n = {
   getSnapshot: () => I18nSnapshot;

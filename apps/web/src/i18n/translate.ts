@@ -8,10 +8,6 @@ import type shellEn from './en.json';
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-export function isLanguage(value: string): value is Language {
-  return LANGUAGES.some((language) => language === value);
-}
-
 /** A message tree as the locale files hold it: nested objects with strings at the leaves. */
 export type Messages = { [key: string]: string | Messages };
 

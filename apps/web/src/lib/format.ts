@@ -9,7 +9,7 @@ import { useTranslation } from '../i18n/use-translation.ts';
 // fraction is cut from the remainder, so no wei ever goes through a float.
 
 export type Language = 'en' | 'zh';
-export type SignDisplay = 'auto' | 'always' | 'exceptZero' | 'never';
+type SignDisplay = 'auto' | 'always' | 'exceptZero' | 'never';
 
 const LOCALES: Record<Language, string> = { en: 'en-US', zh: 'zh-CN' };
 

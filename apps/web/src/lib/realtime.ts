@@ -61,7 +61,7 @@ function connect(): void {
   };
 }
 
-export function subscribeRealtime(listener: Listener): () => void {
+function subscribeRealtime(listener: Listener): () => void {
   listeners.add(listener);
   connect();
   return () => {

@@ -249,7 +249,7 @@ export const hostileKey: fc.Arbitrary<string> = fc.oneof(
 /** One body field: its name and the raw JSON value it is sent with. */
 export type Field = [key: string, value: RawJson];
 
-export const objectText = (fields: Field[]): string =>
+const objectText = (fields: Field[]): string =>
   `{${fields.map(([key, value]) => `${json(key)}:${value}`).join(',')}}`;
 
 /**

@@ -10,10 +10,10 @@ import { useWallet } from './use-wallet.ts';
 export type { Payment, PaymentResult } from '../utils/send-payment.ts';
 
 /** docs/product.md §4 payment dialog: which message to show while a payment is under way. */
-export type PaymentStage = 'idle' | 'confirm-in-wallet' | 'waiting-for-confirmation' | 'confirmed' | 'failed';
+type PaymentStage = 'idle' | 'confirm-in-wallet' | 'waiting-for-confirmation' | 'confirmed' | 'failed';
 
 /** Starts loading the payment code early (the pay button calls it on hover and focus). */
-export const preloadPayment = () => import('../utils/send-payment.ts');
+const preloadPayment = () => import('../utils/send-payment.ts');
 
 /**
  * Sends BNB from the connected wallet on the deployment's chain and waits until the chain has it.

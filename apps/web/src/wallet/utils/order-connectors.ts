@@ -1,5 +1,5 @@
 /** The generic `injected()` connector's id; EIP-6963 connectors use the wallet's rdns instead. */
-export const GENERIC_INJECTED_ID = 'injected';
+const GENERIC_INJECTED_ID = 'injected';
 
 export const METAMASK_RDNS = 'io.metamask';
 

@@ -34,7 +34,7 @@ export function settledMarketsQueryOptions() {
 }
 
 /** Settled markets shown per page of the Settled filter. */
-export const SETTLED_PAGE_SIZE = 20;
+const SETTLED_PAGE_SIZE = 20;
 
 /** Issue 11: one page of every settled market, newest settled first, after `cursor` (null: the first). */
 export function settledMarketsPageQueryOptions(cursor: string | null) {

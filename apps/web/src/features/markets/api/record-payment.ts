@@ -21,7 +21,7 @@ export type PendingRecord =
   | { kind: 'create'; body: CreateMarketBody }
   | { kind: 'join'; marketId: number; body: JoinMarketBody };
 
-export async function recordPayment(record: PendingRecord): Promise<'recorded' | 'pending'> {
+async function recordPayment(record: PendingRecord): Promise<'recorded' | 'pending'> {
   const answer =
     record.kind === 'create'
       ? await apiPost('/api/markets', record.body, CreateAnswerSchema)
@@ -37,7 +37,7 @@ const StoredSchema = z.array(
   ]),
 );
 
-export function loadPendingRecords(): unknown[] {
+function loadPendingRecords(): unknown[] {
   try {
     const parsed = StoredSchema.safeParse(JSON.parse(window.localStorage.getItem(STORAGE_KEY) ?? '[]'));
     return parsed.success ? parsed.data : [];
@@ -55,7 +55,7 @@ export function savePendingRecord(record: PendingRecord): void {
   }
 }
 
-export function forgetPendingRecord(txHash: string): void {
+function forgetPendingRecord(txHash: string): void {
   try {
     const kept = loadPendingRecords().filter((item) => !JSON.stringify(item).includes(txHash));
     window.localStorage.setItem(STORAGE_KEY, JSON.stringify(kept));
