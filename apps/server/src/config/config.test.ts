@@ -84,9 +84,14 @@ describe('configuration off the local chain', () => {
 });
 
 describe('HTTP settings', () => {
-  test('no proxy is trusted and rate limiting is on unless configured', () => {
+  test('no proxy is trusted, rate limiting is on and answers are cached for a second unless configured', () => {
     const config = loadConfig({});
-    expect(config.http).toEqual({ trustProxy: 0, rateLimitPerMinute: 600, corsOrigins: [] });
+    expect(config.http).toEqual({
+      trustProxy: 0,
+      rateLimitPerMinute: 600,
+      corsOrigins: [],
+      responseCacheMs: 1000,
+    });
   });
 
   test('CORS_ORIGINS takes a list of origins and refuses anything else', () => {
