@@ -72,6 +72,17 @@ export type MarketCategory = (typeof MARKET_CATEGORIES)[number];
 export const PREDICTIONS = ['YES', 'NO'] as const;
 export type Prediction = (typeof PREDICTIONS)[number];
 
+/** docs/product.md §2 create dialog: the coins of a Price Oracle market (issue 19). */
+export const PRICE_SYMBOLS = ['BTC', 'ETH', 'BNB', 'SOL', 'XRP', 'ADA', 'AVAX', 'DOGE'] as const;
+export type PriceSymbol = (typeof PRICE_SYMBOLS)[number];
+
+/** A price market asks whether the coin ends strictly above or strictly below its target (issue 19). */
+export const COMPARISON_TYPES = ['above', 'below'] as const;
+export type ComparisonType = (typeof COMPARISON_TYPES)[number];
+
+/** docs/product.md §2: a Price Oracle target is in USD with at most 2 decimals (input step 0.01). */
+export const TARGET_PRICE_DECIMALS = 2;
+
 /** docs/product.md §3 (Oracle bet.position). */
 export const POSITIONS = ['bull', 'bear'] as const;
 export type Position = (typeof POSITIONS)[number];

@@ -1,10 +1,11 @@
 import { normalizeAddress } from '@pm/core/address';
-import type { CreateMarketBody } from '@pm/core/contract/markets';
+import type { CreateCustomMarketBody, CreateMarketBody } from '@pm/core/contract/markets';
 import { marketContentHash, type PaymentIntent } from '@pm/core/intent';
 import { deriveMarketTitle, marketDeadline, potentialPayoutRecordWei } from '@pm/core/market-rules';
 import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
+import { AppError } from '../http/app-error.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
@@ -38,6 +39,10 @@ export async function createMarket(
   deps: MarketsServiceDeps,
   body: CreateMarketBody,
 ): Promise<AcceptPaymentResult<CreatedMarket>> {
+  // Issue 19 builds price markets; until then such a body is refused before any payment is read.
+  if (body.betType === 'price_prediction') {
+    throw new AppError('VALIDATION_FAILED', 'Price markets are not open yet');
+  }
   // docs/api.md: the payment commits to the body's strings exactly as sent.
   const contentHash = marketContentHash(body);
   const intent: PaymentIntent = { kind: 'create', contentHash, prediction: body.prediction };
@@ -63,7 +68,7 @@ export async function createMarket(
 async function recordNewMarket(
   deps: MarketsServiceDeps,
   tx: Tx,
-  body: CreateMarketBody,
+  body: CreateCustomMarketBody,
   contentHash: string,
   payment: VerifiedPayment & { paymentId: number },
 ): Promise<CreatedMarket> {

@@ -1,11 +1,11 @@
 import { MIN_MARKET_BET_WEI } from '@pm/core/constants';
-import type { CreateMarketBody } from '@pm/core/contract/markets';
+import type { CreateCustomMarketBody } from '@pm/core/contract/markets';
 import { AppError } from '../http/app-error.ts';
 
 // docs/product.md §5 rules the contract's schemas cannot say, with the spec's messages. The web checks the
 // same before paying; the server checks again because nothing from the browser is trusted.
 
-export function refuseCreateMarket(body: CreateMarketBody): AppError | null {
+export function refuseCreateMarket(body: CreateCustomMarketBody): AppError | null {
   if (body.description.trim() === '')
     return new AppError('VALIDATION_FAILED', 'Please enter a bet description');
   return refuseAmount(BigInt(body.amountWei));

@@ -1,4 +1,4 @@
-import type { CreateMarketBody } from '@pm/core/contract/markets';
+import type { CreateCustomMarketBody } from '@pm/core/contract/markets';
 import { encodeIntent, marketContentHash, type PaymentIntent } from '@pm/core/intent';
 import type { FastifyBaseLogger } from 'fastify';
 import { createWalletClient, defineChain, http, parseEther } from 'viem';
@@ -9,7 +9,7 @@ import type { Db } from '../db/client.ts';
 import { markets } from '../db/schema.ts';
 import type { MarketsService } from './markets-service.ts';
 
-type DemoMarket = Omit<CreateMarketBody, 'txHash' | 'creatorAddress' | 'amountWei'> & {
+type DemoMarket = Omit<CreateCustomMarketBody, 'txHash' | 'creatorAddress' | 'amountWei'> & {
   player: number;
   amount: string;
   joins: Array<{ player: number; prediction: 'YES' | 'NO'; amount: string }>;

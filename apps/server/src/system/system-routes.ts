@@ -55,6 +55,14 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
         bettingWindowS: config.rounds.bettingWindowS,
         priceFeed: config.prices.feed,
         aiConfigured: Boolean(config.ai.baseUrl),
+        // Issue 18 fills these from the evidence settings; today the judge reads nothing.
+        resolution: {
+          models: config.ai.baseUrl ? [config.ai.model] : [],
+          searchProvider: null,
+          maxPages: 0,
+          minSources: 0,
+          minConfidence: config.ai.minConfidence,
+        },
         claimsEnabled: Boolean(config.vault.privateKey),
         operatorAddresses: [...config.operators],
         serverTime: clock.now().toISOString(),

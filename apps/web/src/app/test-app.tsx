@@ -37,6 +37,13 @@ export const testAppConfig: AppConfig = {
   bettingWindowS: 300,
   priceFeed: 'simulated',
   aiConfigured: true,
+  resolution: {
+    models: ['gpt-4o-mini'],
+    searchProvider: 'searxng',
+    maxPages: 25,
+    minSources: 2,
+    minConfidence: 70,
+  },
   claimsEnabled: true,
   operatorAddresses: [],
   serverTime: '2025-06-01T12:00:00.000Z',

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ResolutionSettingsSchema } from './evidence.ts';
 import { AddressSchema, IsoTimeSchema, WeiSchema } from './primitives.ts';
 
 /** What the web needs to know about this deployment; one build serves any chain. */
@@ -16,6 +17,8 @@ export const ConfigResponseSchema = z.object({
   bettingWindowS: z.int(),
   priceFeed: z.enum(['chainlink', 'ticker', 'simulated']),
   aiConfigured: z.boolean(),
+  /** What judges custom markets and how (issue 18): shown in "How resolution works". */
+  resolution: ResolutionSettingsSchema,
   claimsEnabled: z.boolean(),
   operatorAddresses: z.array(AddressSchema),
   serverTime: IsoTimeSchema,

@@ -1,14 +1,19 @@
 import * as z from 'zod/mini';
 import { MAX_DESCRIPTION_LENGTH, MAX_INSTRUCTIONS_LENGTH, MAX_TITLE_LENGTH } from '../constants.ts';
+import { MarketEvidenceSchema } from './evidence.ts';
 import { PageCursorSchema } from './page-cursor.ts';
 import {
   AddressSchema,
   CategorySchema,
+  ComparisonTypeSchema,
   DurationSchema,
   IsoTimeSchema,
   PaymentWeiSchema,
   PredictionSchema,
+  PriceSymbolSchema,
+  TargetPriceSchema,
   TxHashSchema,
+  UsdPriceSchema,
   WeiSchema,
 } from './primitives.ts';
 import { MarketReviewSchema, ResolutionEventSchema } from './review.ts';
@@ -27,10 +32,19 @@ export const MarketSchema = z.object({
   betType: z.enum(['custom_bet', 'price_prediction']),
   category: CategorySchema,
   duration: DurationSchema,
+  /** Price markets only (issue 19): the coin, the target and the feed's price at creation (USD). */
   targetSymbol: z.nullable(z.string()),
   targetPrice: z.nullable(z.string()),
   startPrice: z.nullable(z.string()),
   comparisonType: z.nullable(z.enum(['above', 'below'])),
+  /** Price markets: the feed reading that settled it (USD), null until settled from the feed. */
+  settlementPrice: z.optional(z.nullable(UsdPriceSchema)),
+  /** The feed's round id of that reading, where the feed has one (Chainlink). */
+  settlementRoundId: z.optional(z.nullable(z.string())),
+  /** When the feed says that reading was updated. */
+  settlementUpdatedAt: z.optional(z.nullable(IsoTimeSchema)),
+  /** The feed that decides a price market: an aggregator address, a ticker URL's host, or "simulated". */
+  priceFeed: z.optional(z.nullable(z.string())),
   startTime: IsoTimeSchema,
   deadline: IsoTimeSchema,
   status: MarketStatusSchema,
@@ -96,6 +110,8 @@ export const MarketDetailResponseSchema = z.object({
   bets: z.array(BetSchema),
   /** The resolution steps, oldest first: proposed, flagged, confirmed/overturned, settled (issue 11). */
   timeline: z.optional(z.array(ResolutionEventSchema)),
+  /** What the judge read and quoted for its latest attempt (issue 18); null before any attempt. */
+  evidence: z.optional(z.nullable(MarketEvidenceSchema)),
 });
 export type MarketDetailResponse = z.infer<typeof MarketDetailResponseSchema>;
 
@@ -110,7 +126,9 @@ const paidSideFields = {
   amountWei: PaymentWeiSchema,
 };
 
-export const CreateMarketBodySchema = z.strictObject({
+/** A custom (AI-judged) market: its text is what the judge reads. `betType` may be left out. */
+export const CreateCustomMarketBodySchema = z.strictObject({
+  betType: z.optional(z.literal('custom_bet')),
   txHash: TxHashSchema,
   creatorAddress: AddressSchema,
   /** Must not be blank after trimming (docs/product.md §5); checked by the server with the spec's message. */
@@ -121,6 +139,28 @@ export const CreateMarketBodySchema = z.strictObject({
   duration: DurationSchema,
   ...paidSideFields,
 });
+export type CreateCustomMarketBody = z.infer<typeof CreateCustomMarketBodySchema>;
+
+/**
+ * A Price Oracle market (issue 19): its terms replace the free text, the server writes the title
+ * and takes the category crypto; the payment intent commits to priceMarketContentHash(terms).
+ */
+export const CreatePriceMarketBodySchema = z.strictObject({
+  betType: z.literal('price_prediction'),
+  txHash: TxHashSchema,
+  creatorAddress: AddressSchema,
+  targetSymbol: PriceSymbolSchema,
+  comparisonType: ComparisonTypeSchema,
+  targetPrice: TargetPriceSchema,
+  duration: DurationSchema,
+  ...paidSideFields,
+});
+export type CreatePriceMarketBody = z.infer<typeof CreatePriceMarketBodySchema>;
+
+export const CreateMarketBodySchema = z.discriminatedUnion('betType', [
+  CreateCustomMarketBodySchema,
+  CreatePriceMarketBodySchema,
+]);
 export type CreateMarketBody = z.infer<typeof CreateMarketBodySchema>;
 
 export const CreateMarketResponseSchema = z.object({ market: MarketSchema, bet: BetSchema });

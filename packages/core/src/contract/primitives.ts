@@ -1,5 +1,13 @@
 import * as z from 'zod/mini';
-import { MARKET_CATEGORIES, MARKET_DURATIONS, MAX_ROW_ID, POSITIONS, PREDICTIONS } from '../constants.ts';
+import {
+  COMPARISON_TYPES,
+  MARKET_CATEGORIES,
+  MARKET_DURATIONS,
+  MAX_ROW_ID,
+  POSITIONS,
+  PREDICTIONS,
+  PRICE_SYMBOLS,
+} from '../constants.ts';
 
 // Wire primitives of docs/api.md: wei as decimal-integer strings, addresses in any case,
 // ISO-8601 UTC times. Parsing to bigint happens at the edges (server handlers, web formatters).
@@ -38,3 +46,14 @@ export const PredictionSchema = z.enum(PREDICTIONS);
 export const PositionSchema = z.enum(POSITIONS);
 export const CategorySchema = z.enum(MARKET_CATEGORIES);
 export const DurationSchema = z.enum(MARKET_DURATIONS);
+export const PriceSymbolSchema = z.enum(PRICE_SYMBOLS);
+export const ComparisonTypeSchema = z.enum(COMPARISON_TYPES);
+
+/**
+ * A price market's target in USD as the creator typed it: positive, at most 2 decimals, no sign,
+ * exponent or separators (issue 19). Sent exactly as typed: the create hash commits to this text.
+ */
+export const TargetPriceSchema = z.string().check(
+  z.regex(/^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$/, 'must be a USD price with at most 2 decimals'),
+  z.refine((text) => /[1-9]/.test(text), 'must be greater than 0'),
+);

@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import { ClaimBodySchema, ClaimResponseSchema } from './claims.ts';
 import { ConfigResponseSchema } from './config.ts';
 import { ErrorBodySchema } from './errors.ts';
+import { AnalyzeMarketBodySchema, AnalyzeMarketResponseSchema } from './evidence.ts';
 import { HealthResponseSchema } from './health.ts';
 import { HistoryResponseSchema, HistorySummarySchema } from './history.ts';
 import { HistoryQuerySchema, HistorySummaryQuerySchema } from './history-query.ts';
@@ -34,7 +35,14 @@ import {
   UserBetsResponseSchema,
   UserParamsSchema,
 } from './users.ts';
-import { PriceHistoryResponseSchema, PriceResponseSchema, VaultResponseSchema } from './vault.ts';
+import {
+  PriceHistoryQuerySchema,
+  PriceHistoryResponseSchema,
+  PriceParamsSchema,
+  PriceResponseSchema,
+  PricesResponseSchema,
+  VaultResponseSchema,
+} from './vault.ts';
 
 export type RouteSpec = {
   method: 'GET' | 'POST';
@@ -69,6 +77,13 @@ export const ROUTES = {
     summary: 'Open or settled markets, a page at a time',
     query: ListMarketsQuerySchema,
     responses: { 200: ListMarketsResponseSchema, 400: ErrorBodySchema },
+  },
+  analyzeMarket: {
+    method: 'POST',
+    path: '/api/markets/analyze',
+    summary: 'Ask the judge whether a question can be decided from public sources by its deadline',
+    body: AnalyzeMarketBodySchema,
+    responses: { 200: AnalyzeMarketResponseSchema, 400: ErrorBodySchema, 429: ErrorBodySchema },
   },
   getMarket: {
     method: 'GET',
@@ -242,16 +257,25 @@ export const ROUTES = {
     summary: 'Vault balance',
     responses: { 200: VaultResponseSchema },
   },
+  prices: {
+    method: 'GET',
+    path: '/api/prices',
+    summary: 'The latest USD price of every coin',
+    responses: { 200: PricesResponseSchema },
+  },
   price: {
     method: 'GET',
-    path: '/api/prices/BNB',
-    summary: 'BNB/USD price',
-    responses: { 200: PriceResponseSchema, 503: ErrorBodySchema },
+    path: '/api/prices/:symbol',
+    summary: "One coin's USD price",
+    params: PriceParamsSchema,
+    responses: { 200: PriceResponseSchema, 400: ErrorBodySchema, 503: ErrorBodySchema },
   },
   priceHistory: {
     method: 'GET',
-    path: '/api/prices/BNB/history',
-    summary: 'BNB/USD samples of the last hour',
-    responses: { 200: PriceHistoryResponseSchema },
+    path: '/api/prices/:symbol/history',
+    summary: "One coin's USD samples since a time (default the last hour, at most 24 h)",
+    params: PriceParamsSchema,
+    query: PriceHistoryQuerySchema,
+    responses: { 200: PriceHistoryResponseSchema, 400: ErrorBodySchema },
   },
 } as const satisfies Record<string, RouteSpec>;

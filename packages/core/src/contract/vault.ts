@@ -1,11 +1,15 @@
 import * as z from 'zod/mini';
-import { AddressSchema, IsoTimeSchema, UsdPriceSchema, WeiSchema } from './primitives.ts';
+import { AddressSchema, IsoTimeSchema, PriceSymbolSchema, UsdPriceSchema, WeiSchema } from './primitives.ts';
 
 export const VaultResponseSchema = z.object({ address: AddressSchema, balanceWei: WeiSchema });
 export type VaultResponse = z.infer<typeof VaultResponseSchema>;
 
+/** GET /api/prices/:symbol and /api/prices/:symbol/history: which coin (issue 19). */
+export const PriceParamsSchema = z.strictObject({ symbol: PriceSymbolSchema });
+export type PriceParams = z.infer<typeof PriceParamsSchema>;
+
 export const PriceResponseSchema = z.object({
-  symbol: z.literal('BNB'),
+  symbol: PriceSymbolSchema,
   usd: UsdPriceSchema,
   source: z.enum(['chainlink', 'ticker', 'simulated']),
   /** When the feed says the price was last updated. */
@@ -15,8 +19,16 @@ export const PriceResponseSchema = z.object({
 });
 export type PriceResponse = z.infer<typeof PriceResponseSchema>;
 
+/** GET /api/prices: the latest price of every coin (issue 19), for the board and the create dialog. */
+export const PricesResponseSchema = z.object({ prices: z.array(PriceResponseSchema) });
+export type PricesResponse = z.infer<typeof PricesResponseSchema>;
+
+/** GET /api/prices/:symbol/history: samples since this time (at most 24 h back; default the last hour). */
+export const PriceHistoryQuerySchema = z.strictObject({ since: z.optional(IsoTimeSchema) });
+export type PriceHistoryQuery = z.infer<typeof PriceHistoryQuerySchema>;
+
 export const PriceHistoryResponseSchema = z.object({
-  symbol: z.literal('BNB'),
+  symbol: PriceSymbolSchema,
   points: z.array(z.object({ usd: UsdPriceSchema, at: IsoTimeSchema })),
 });
 export type PriceHistoryResponse = z.infer<typeof PriceHistoryResponseSchema>;

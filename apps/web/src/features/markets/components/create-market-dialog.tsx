@@ -7,7 +7,7 @@ import {
   type MarketCategory,
   MIN_MARKET_BET_WEI,
 } from '@pm/core/constants';
-import type { CreateMarketBody } from '@pm/core/contract/markets';
+import type { CreateCustomMarketBody } from '@pm/core/contract/markets';
 import { encodeIntent, marketContentHash } from '@pm/core/intent';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
@@ -50,9 +50,10 @@ export function CreateMarketDialog({
   const [duration, setDuration] = useState<'hourly' | 'daily'>('hourly');
   const [prediction, setPrediction] = useState<'YES' | 'NO' | null>(null);
   const [amount, setAmount] = useState('0.005');
-  const [paying, setPaying] = useState<{ body: Omit<CreateMarketBody, 'txHash'>; amountWei: bigint } | null>(
-    null,
-  );
+  const [paying, setPaying] = useState<{
+    body: Omit<CreateCustomMarketBody, 'txHash'>;
+    amountWei: bigint;
+  } | null>(null);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

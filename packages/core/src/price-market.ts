@@ -1,0 +1,50 @@
+import { keccak256, stringToHex } from 'viem';
+import type { ComparisonType, MarketDuration, PriceSymbol } from './constants.ts';
+import { parseUsdPrice } from './price.ts';
+
+// Rules of a Price Oracle market (issue 19): "Will BTC be above $100,000.00 at 18:00 UTC?" is
+// decided by a price feed at the deadline, with no judge. Prices are integers scaled by 1e8, as in
+// the oracle game (docs/architecture.md "Money, time and identity"); nothing here uses a float.
+
+export type PriceMarketTerms = {
+  targetSymbol: PriceSymbol;
+  comparisonType: ComparisonType;
+  /** The target exactly as the creator sent it (a decimal string with at most 2 decimals). */
+  targetPrice: string;
+  duration: MarketDuration;
+};
+
+/**
+ * What a price-market creation's payment commits to (issue 19; custom markets keep decision 008):
+ * keccak256 of the UTF-8 JSON array `["price_prediction", targetSymbol, comparisonType,
+ * targetPrice exactly as sent, duration]`.
+ */
+export function priceMarketContentHash(terms: PriceMarketTerms): `0x${string}` {
+  const text = JSON.stringify([
+    'price_prediction',
+    terms.targetSymbol,
+    terms.comparisonType,
+    terms.targetPrice,
+    terms.duration,
+  ]);
+  return keccak256(stringToHex(text));
+}
+
+/** The target as a 1e8-scaled integer ("100000.5" → 10000050000000n). */
+export function targetPriceScaled(targetPrice: string): bigint {
+  return parseUsdPrice(targetPrice);
+}
+
+/**
+ * The outcome at a settlement price: "above" is strictly greater, "below" strictly less, so a price
+ * equal to the target is NO either way.
+ */
+export function priceMarketOutcome(input: {
+  comparisonType: ComparisonType;
+  targetScaled: bigint;
+  settlementScaled: bigint;
+}): 'YES' | 'NO' {
+  const { comparisonType, targetScaled, settlementScaled } = input;
+  const yes = comparisonType === 'above' ? settlementScaled > targetScaled : settlementScaled < targetScaled;
+  return yes ? 'YES' : 'NO';
+}
