@@ -1,6 +1,6 @@
 import { defineConfig } from 'hardhat/config';
 
-// The local chain for dev and tests (../shared/STACK-NOTES.md): chain id must be set here,
+// The local chain for dev and tests (docs/development.md "Local chain"): chain id must be set here,
 // `--chain-id` on the command line is ignored by Hardhat 3.
 export default defineConfig({
   networks: {

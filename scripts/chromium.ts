@@ -1,4 +1,4 @@
-// Debian's Chromium, never a downloaded browser (../shared/STACK-NOTES.md "Browser tests"), with the
+// Debian's Chromium, never a downloaded browser (docs/development.md "Browser tests"), with the
 // flags this machine needs: no sandbox as root, no GPU, and nothing that calls out to the network.
 // One list for the e2e suite, the web benchmark and the test orchestrator's check.
 
