@@ -15,7 +15,7 @@ import { registerMarketReviewRoutes } from './market-review-routes.ts';
 import { registerMarketsRoutes } from './markets-routes.ts';
 import { createMarketsService, type MarketsService } from './markets-service.ts';
 import { seedDemoMarkets } from './seed-demo-markets.ts';
-import { createSettlementJob } from './settlement-job.ts';
+import { createSettlementJobs, judgingLeaseMs } from './settlement-job.ts';
 
 export type MarketsModule = {
   routes: AppFeature;
@@ -38,15 +38,17 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
         timeoutMs: config.ai.timeoutMs,
       })
     : null;
-  const settlement = createSettlementJob({
+  const settlement = createSettlementJobs({
     db,
     clock,
     logger,
     resolver,
+    gatherer: null,
     minConfidence: config.ai.minConfidence,
+    minSources: config.evidence.minSources,
     maxAttempts: config.ai.maxAttempts,
     feeBps: config.fees.marketBps,
-    leaseMs: config.ai.timeoutMs + 60_000,
+    leaseMs: judgingLeaseMs({ aiTimeoutMs: config.ai.timeoutMs, models: config.ai.models.length }),
     resolutionTimeoutS: config.ai.resolutionTimeoutS,
     reviewWindowS: config.ai.reviewWindowS,
   });
@@ -75,7 +77,7 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
       registerMarketOperatorRoutes(app, deps);
       registerMarketReviewRoutes(app, deps);
     },
-    jobs: [settlement],
+    jobs: settlement,
     paymentHandlers: createMarketPaymentHandlers(service),
     seedDemoData: () => seedDemoMarkets({ config, db, service, logger }),
     service,
