@@ -6,14 +6,16 @@ import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
 import { createAiResolver } from '../resolution/ai-resolver.ts';
 import { OPERATOR_RESOLVER, PROMPT_VERSION } from '../resolution/resolver-prompt.ts';
+import { ANALYZE_PER_ADDRESS_PER_MINUTE, createAnalyzeLimits } from './analyze-limits.ts';
 import type { ResolverIdentity } from './create-market.ts';
+import { registerMarketAnalyzeRoutes } from './market-analyze-routes.ts';
 import { registerMarketOperatorRoutes } from './market-operator-routes.ts';
 import { createMarketPaymentHandlers } from './market-payment-handlers.ts';
 import { registerMarketReviewRoutes } from './market-review-routes.ts';
 import { registerMarketsRoutes } from './markets-routes.ts';
 import { createMarketsService, type MarketsService } from './markets-service.ts';
 import { seedDemoMarkets } from './seed-demo-markets.ts';
-import { createSettlementJob } from './settlement-job.ts';
+import { createSettlementJobs, judgingLeaseMs } from './settlement-job.ts';
 
 export type MarketsModule = {
   routes: AppFeature;
@@ -36,32 +38,60 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
         timeoutMs: config.ai.timeoutMs,
       })
     : null;
-  const settlement = createSettlementJob({
+  const settlement = createSettlementJobs({
     db,
     clock,
     logger,
     resolver,
+    gatherer: null,
     minConfidence: config.ai.minConfidence,
+    minSources: config.evidence.minSources,
     maxAttempts: config.ai.maxAttempts,
     feeBps: config.fees.marketBps,
-    leaseMs: config.ai.timeoutMs + 60_000,
+    leaseMs: judgingLeaseMs({ aiTimeoutMs: config.ai.timeoutMs, models: config.ai.models.length }),
     resolutionTimeoutS: config.ai.resolutionTimeoutS,
     reviewWindowS: config.ai.reviewWindowS,
   });
+  const analyzeLimits = createAnalyzeLimits({
+    clock,
+    perMinute: ANALYZE_PER_ADDRESS_PER_MINUTE,
+    perDay: config.ai.analyzeDailyLimit,
+  });
+  const analyzer = {
+    clock,
+    logger,
+    limits: analyzeLimits,
+    ai: config.ai.baseUrl
+      ? {
+          baseUrl: config.ai.baseUrl,
+          apiKey: config.ai.apiKey,
+          timeoutMs: config.ai.timeoutMs,
+          model: config.ai.models[0] ?? config.ai.model,
+        }
+      : null,
+  };
   return {
     routes: (app) => {
       registerMarketsRoutes(app, service);
+      registerMarketAnalyzeRoutes(app, analyzer);
       registerMarketOperatorRoutes(app, deps);
       registerMarketReviewRoutes(app, deps);
     },
-    jobs: [settlement],
+    jobs: settlement,
     paymentHandlers: createMarketPaymentHandlers(service),
     seedDemoData: () => seedDemoMarkets({ config, db, service, logger }),
     service,
   };
 }
 
-/** The judge a market gets at creation: the configured model, or an operator when no AI is set. */
+/**
+ * The judge a market gets at creation: the configured model, or an operator when no AI is set.
+ * With a second opinion (AI_MODELS), every model, comma-separated: bettors see what will judge
+ * (decision 019), and the settlement job asks exactly these.
+ */
 function resolverIdentity(config: Config): ResolverIdentity {
-  return { model: config.ai.baseUrl ? config.ai.model : OPERATOR_RESOLVER, promptVersion: PROMPT_VERSION };
+  return {
+    model: config.ai.baseUrl ? config.ai.models.join(',') : OPERATOR_RESOLVER,
+    promptVersion: PROMPT_VERSION,
+  };
 }
