@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { verifyEvidence } from '@pm/core/evidence-verification';
 import { loadConfig } from '../src/config/config.ts';
 import { createEvidenceGatherer } from '../src/evidence/evidence-gatherer.ts';
+import type { EvidenceBundle } from '../src/evidence/evidence-types.ts';
 import { createAiResolver } from '../src/resolution/ai-resolver.ts';
 import {
   type EvalOutcome,
@@ -64,7 +65,7 @@ async function evaluate(question: EvalQuestion): Promise<EvalOutcome> {
     deadline: question.deadline,
   };
   const base = { question, latencyMs: 0, promptTokens: 0, completionTokens: 0, pagesRead: 0 };
-  let bundle: Awaited<ReturnType<typeof gatherer.gather>>;
+  let bundle: EvidenceBundle;
   try {
     bundle = await gatherer.gather({ ...market, now });
   } catch (error) {
