@@ -118,3 +118,56 @@ describe('AI judge settings (security review F20)', () => {
     expect(() => loadConfig({ MARKET_RESOLUTION_TIMEOUT_S: '60' })).toThrow(/MARKET_RESOLUTION_TIMEOUT_S/);
   });
 });
+
+describe('evidence and second-opinion settings (issue 18, decision 019)', () => {
+  test('by default: AI_MODEL alone, no search, 25 pages, 2 sites, 200 analyses a day', () => {
+    const config = loadConfig({ AI_MODEL: 'm1' });
+    expect(config.ai.models).toEqual(['m1']);
+    expect(config.ai.analyzeDailyLimit).toBe(200);
+    expect(config.evidence).toEqual({
+      searchProvider: null,
+      searchUrl: undefined,
+      searchApiKey: undefined,
+      allowHosts: [],
+      maxPages: 25,
+      minSources: 2,
+    });
+  });
+
+  test('AI_MODELS lists every judge, trimmed', () => {
+    expect(loadConfig({ AI_MODEL: 'm1', AI_MODELS: ' a , b,,c ' }).ai.models).toEqual(['a', 'b', 'c']);
+  });
+
+  test('searxng needs SEARCH_URL, brave and tavily need SEARCH_API_KEY, naming the variable', () => {
+    expect(refusal(() => loadConfig({ SEARCH_PROVIDER: 'searxng' }))).toMatch(/SEARCH_URL/);
+    expect(refusal(() => loadConfig({ SEARCH_PROVIDER: 'brave' }))).toMatch(/SEARCH_API_KEY/);
+    expect(refusal(() => loadConfig({ SEARCH_PROVIDER: 'tavily' }))).toMatch(/SEARCH_API_KEY/);
+    expect(refusal(() => loadConfig({ SEARCH_PROVIDER: 'google' }))).toMatch(/SEARCH_PROVIDER/);
+    expect(
+      loadConfig({ SEARCH_PROVIDER: 'searxng', SEARCH_URL: 'http://127.0.0.1:8888' }).evidence.searchProvider,
+    ).toBe('searxng');
+  });
+
+  test('EVIDENCE_ALLOW_HOSTS takes host:port entries and is refused off the local chain', () => {
+    expect(
+      loadConfig({ EVIDENCE_ALLOW_HOSTS: '127.0.0.1:8080, localhost:9000' }).evidence.allowHosts,
+    ).toEqual(['127.0.0.1:8080', 'localhost:9000']);
+    expect(refusal(() => loadConfig({ EVIDENCE_ALLOW_HOSTS: 'http://127.0.0.1:8080' }))).toMatch(
+      /EVIDENCE_ALLOW_HOSTS/,
+    );
+    const offLocal = refusal(() =>
+      loadConfig({
+        CHAIN_ID: '97',
+        VAULT_ADDRESS: '0x0000000000000000000000000000000000000001',
+        PRICE_FEED: 'chainlink',
+        EVIDENCE_ALLOW_HOSTS: '127.0.0.1:8080',
+      }),
+    );
+    expect(offLocal).toMatch(/EVIDENCE_ALLOW_HOSTS: only allowed when CHAIN_ID is 31337/);
+  });
+
+  test('EVIDENCE_MIN_SOURCES and EVIDENCE_MAX_PAGES are bounded', () => {
+    expect(refusal(() => loadConfig({ EVIDENCE_MIN_SOURCES: '0' }))).toMatch(/EVIDENCE_MIN_SOURCES/);
+    expect(refusal(() => loadConfig({ EVIDENCE_MAX_PAGES: '1000' }))).toMatch(/EVIDENCE_MAX_PAGES/);
+  });
+});

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Config } from '../config/config.ts';
+import { createEvidenceGatherer } from '../evidence/evidence-gatherer.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
@@ -43,7 +44,7 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
     clock,
     logger,
     resolver,
-    gatherer: null,
+    gatherer: resolver ? evidenceGatherer(config, clock) : null,
     minConfidence: config.ai.minConfidence,
     minSources: config.evidence.minSources,
     maxAttempts: config.ai.maxAttempts,
@@ -82,6 +83,22 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
     seedDemoData: () => seedDemoMarkets({ config, db, service, logger }),
     service,
   };
+}
+
+/** What v3 markets are judged on (issue 18): the creator's URLs, then the search engine's results. */
+function evidenceGatherer(config: Config, clock: AppDeps['clock']) {
+  const { evidence } = config;
+  return createEvidenceGatherer(
+    {
+      search: evidence.searchProvider
+        ? { provider: evidence.searchProvider, url: evidence.searchUrl, apiKey: evidence.searchApiKey }
+        : null,
+      maxPages: evidence.maxPages,
+      allowHosts: [...evidence.allowHosts],
+    },
+    // Server time decides (docs/architecture.md): a page's fetchedAt follows the chain clock in dev.
+    { now: () => clock.now() },
+  );
 }
 
 /**

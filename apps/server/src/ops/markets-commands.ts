@@ -2,6 +2,7 @@ import { formatBnbWithUnit } from '@pm/core/money';
 import { and, asc, eq, gt, isNotNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { marketFlags, markets } from '../db/schema.ts';
+import { findLatestEvidence, toMarketEvidenceDto } from '../markets/evidence-repository.ts';
 import {
   confirmProposedVerdict,
   listMarketsAwaitingResolution,
@@ -84,6 +85,46 @@ export const marketsCommands: OpsCommand[] = [
           out(`    flagged by ${flag.address} at ${flag.createdAt.toISOString()}: ${flag.reason}`);
       }
       out(`${rows.length} flagged market(s) waiting for an operator.`);
+    },
+  },
+  {
+    name: 'markets:evidence',
+    usage: 'markets:evidence <id>',
+    summary: "Show the latest judged attempt's pages (hash, status) and citations, verified ✔ or not ✖.",
+    async run({ db, out }, args) {
+      const marketId = parseMarketId(args);
+      const found = await findLatestEvidence(db, marketId);
+      if (!found) {
+        out(`Market #${marketId} has no evidence: no attempt on evidence has been judged.`);
+        return;
+      }
+      const evidence = toMarketEvidenceDto(found);
+      out(
+        `Market #${marketId}, attempt ${evidence.attempt}: ${evidence.pagesRead} page(s) read from ${evidence.sitesRead} site(s); ` +
+          `search ${evidence.searchProvider ?? 'none'}; judged by ${evidence.models.join(', ')}`,
+      );
+      for (const query of evidence.queries) out(`  query: ${query}`);
+      out('Pages:');
+      for (const page of evidence.pages) {
+        out(
+          `  ${page.shownToJudge ? '*' : ' '} ${page.httpStatus ?? '---'} ${page.contentSha256 ?? '-'.repeat(64)} ${page.bytes}B ${page.finalUrl}` +
+            (page.finalUrl !== page.url ? ` (from ${page.url})` : '') +
+            (page.error ? `  error: ${page.error}` : ''),
+        );
+      }
+      out('Citations:');
+      if (evidence.citations.length === 0) out('  (none)');
+      for (const citation of evidence.citations) {
+        out(`  ${citation.verified ? '✔' : '✖'} ${citation.url}`);
+        out(`      "${citation.quote}"`);
+      }
+      const verification = evidence.verification;
+      out(
+        verification
+          ? `Verification: ${verification.status} (${verification.distinctSites} of ${verification.minSites} site(s) required)` +
+              (verification.reason ? `: ${verification.reason}` : '')
+          : 'Verification: none (the verdict was UNDECIDABLE or no model answered)',
+      );
     },
   },
   settlingCommand({

@@ -138,6 +138,28 @@ test('POST /api/markets never answers 5xx, answers errors in the API shape and r
   await fuzzHttp(fuzzer, postCase('POST /api/markets', fc.constant('/api/markets'), body, [201]), RUNS);
 });
 
+test('POST /api/markets/analyze never answers 5xx and records nothing (issue 18)', async () => {
+  const valid = fc
+    .tuple(
+      fields(
+        ['description', fc.oneof(fc.string({ maxLength: 200 }), hostileString).map(json)],
+        ['duration', oneOf(['hourly', 'daily']).map(json)],
+      ),
+      optionalFields(
+        ['title', fc.string({ maxLength: 120 }).map(json)],
+        ['resolutionInstructions', fc.string({ maxLength: 300 }).map(json)],
+      ),
+    )
+    .map(([required, optional]) => [...required, ...optional]);
+  const body = hostileBody(valid, bodyFieldKinds);
+  // The fuzz world has no AI: a valid body answers 200 aiConfigured false.
+  await fuzzHttp(
+    fuzzer,
+    postCase('POST /api/markets/analyze', fc.constant('/api/markets/analyze'), body, [200]),
+    RUNS / 5,
+  );
+});
+
 test('POST /api/markets/:id/bets never answers 5xx, answers errors in the API shape and records nothing', async () => {
   const valid = fields(
     ['txHash', anyValidHash().map(json)],
