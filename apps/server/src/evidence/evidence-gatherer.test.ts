@@ -129,6 +129,19 @@ describe('createEvidenceGatherer', () => {
     expect(bundle.passages.every((passage) => passage.pageIndex === 0)).toBe(true);
   });
 
+  it('ends on its own deadline, cutting the pages still being read or waiting', async () => {
+    for (const path of ['/hang1', '/hang2', '/hang3']) site.route(path, 'hang');
+    searchReturns(['/hang1', '/hang2', '/hang3']);
+    const started = Date.now();
+    const bundle = await createEvidenceGatherer(
+      settings({ concurrency: 1, pageTimeoutMs: 10_000, gatherTimeoutMs: 500 }),
+    ).gather(question({ description: 'No links.', resolutionInstructions: null }));
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(bundle.pages.map((page) => page.error)).toEqual(['ABORTED', 'ABORTED', 'ABORTED']);
+    // The pages still waiting their turn were never asked for.
+    expect(site.paths().filter((path) => path.startsWith('/hang'))).toEqual(['/hang1']);
+  });
+
   it("records a broken search engine and goes on with the creator's URLs", async () => {
     site.route('/official', article('Box score', 'The Lakers beat the Celtics.'));
     site.route('/second', article('Recap', 'Celtics fall to Lakers.'));

@@ -54,6 +54,7 @@ export function createEvidenceGatherer(
   return {
     async gather(question) {
       const limit = limitConcurrency(settings.concurrency);
+      const deadline = AbortSignal.timeout(settings.gatherTimeoutMs);
       const seen = new Set<string>();
       const planned: Array<{ url: string; fromCreator: boolean }> = [];
       const plan = (url: string, fromCreator: boolean) => {
@@ -72,6 +73,7 @@ export function createEvidenceGatherer(
           timeoutMs: settings.pageTimeoutMs,
           maxBytes: settings.maxBodyBytes,
           maxRedirects: settings.maxRedirects,
+          signal: deadline,
         });
         let title: string | null = null;
         let text = '';
@@ -111,7 +113,9 @@ export function createEvidenceGatherer(
           try {
             // The engine gets the same time as one page.
             if (!search) return [];
-            return await search(query, { signal: AbortSignal.timeout(settings.pageTimeoutMs) });
+            return await search(query, {
+              signal: AbortSignal.any([AbortSignal.timeout(settings.pageTimeoutMs), deadline]),
+            });
           } catch (error) {
             searchErrors.push(searchErrorText(error));
             return [] as SearchResult[];

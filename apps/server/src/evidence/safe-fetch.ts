@@ -62,6 +62,8 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
   let current = url;
   try {
     for (let redirects = 0; ; redirects++) {
+      // Nothing is looked up or opened once the caller has given up (the gather's deadline).
+      if (controller.signal.aborted) throw controller.signal.reason;
       const hop = await fetchOnce(current, options, controller.signal);
       if (hop.kind === 'done') return { url, finalUrl: current, ...hop.result };
       if (redirects >= options.maxRedirects) {
