@@ -19,12 +19,16 @@ function paragraph(seed: number, topic: string): string {
   return `<p>${Array.from({ length: 5 }, (_, n) => sentence(n)).join(' ')}</p>`;
 }
 
-/** An article of ~40 kB of HTML: navigation, a long body, a sidebar and a footer. */
+/** An article of ~25 kB of HTML: navigation, a long body, a sidebar and a footer. */
 function articlePage(index: number) {
-  const topic = index % 3 === 0 ? 'Bitcoin closed above 100,000 dollars on Binance.' : 'The session was quiet.';
+  const topic =
+    index % 3 === 0 ? 'Bitcoin closed above 100,000 dollars on Binance.' : 'The session was quiet.';
   const nav = Array.from({ length: 60 }, (_, i) => `<a href="/section/${i}">Section ${i}</a>`).join(' ');
   const body = Array.from({ length: 40 }, (_, i) => paragraph(index + i, topic)).join('\n');
-  const aside = Array.from({ length: 20 }, (_, i) => `<li><a href="/related/${i}">Related story ${i}</a></li>`).join('');
+  const aside = Array.from(
+    { length: 20 },
+    (_, i) => `<li><a href="/related/${i}">Related story ${i}</a></li>`,
+  ).join('');
   return html(
     `Page ${index} | Bench News`,
     `<nav>${nav}</nav><main><article><h1>Report ${index}</h1>${body}</article></main><aside><ul>${aside}</ul></aside><footer>Copyright, cookies, terms.</footer>`,
@@ -86,10 +90,19 @@ async function main() {
     globalThis.gc?.();
     const after = process.memoryUsage();
     times.sort((a, b) => a - b);
-    const bundleChars = kept.reduce((sum, bundle) => sum + bundle.pages.reduce((s, page) => s + page.text.length, 0), 0);
-    console.log(`evidence gather: ${runs} runs, ${PAGES} pages (${SLOW_PAGES} answer after ${SLOW_MS} ms), concurrency 6`);
-    console.log(`  pages read ${pagesRead}, passages shown ${passages}, ${site.requests.length} page requests in all`);
-    console.log(`  p50 ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms, max ${times.at(-1)?.toFixed(0)} ms`);
+    const bundleChars = kept.reduce(
+      (sum, bundle) => sum + bundle.pages.reduce((s, page) => s + page.text.length, 0),
+      0,
+    );
+    console.log(
+      `evidence gather: ${runs} runs, ${PAGES} pages (${SLOW_PAGES} answer after ${SLOW_MS} ms), concurrency 6`,
+    );
+    console.log(
+      `  pages read ${pagesRead}, passages shown ${passages}, ${site.requests.length} page requests in all`,
+    );
+    console.log(
+      `  p50 ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms, max ${times.at(-1)?.toFixed(0)} ms`,
+    );
     console.log(
       `  memory held by ${runs} bundles: heapUsed +${mb(after.heapUsed - before.heapUsed)}, rss +${mb(after.rss - before.rss)} (page text ${mb(bundleChars * 2)} as UTF-16)${globalThis.gc ? '' : ' (run with --expose-gc for exact figures)'}`,
     );
