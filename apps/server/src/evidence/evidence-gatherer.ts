@@ -79,6 +79,8 @@ export function createEvidenceGatherer(
         let text = '';
         let error = result.error;
         if (result.body !== null) {
+          // Reading is CPU on the server's event loop: let waiting requests run between pages.
+          await new Promise((resolve) => setImmediate(resolve));
           try {
             ({ title, text } = readPage(result.body, result.contentType));
             if (text === '') error = 'NO_TEXT';
