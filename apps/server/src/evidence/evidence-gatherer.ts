@@ -1,7 +1,7 @@
 import { type EvidenceSettings, resolveEvidenceSettings } from './evidence-settings.ts';
-import type { EvidenceBundle, EvidenceGatherer, EvidenceQuestion, FetchedPage } from './evidence-types.ts';
+import type { EvidenceBundle, EvidenceQuestion, FetchedPage } from './evidence-types.ts';
 import { limitConcurrency } from './limit-concurrency.ts';
-import { creatorUrls, normaliseUrl, searchQueries } from './question-sources.ts';
+import { creatorUrls, normaliseUrl, questionText, searchQueries } from './question-sources.ts';
 import { rankPassages } from './rank-passages.ts';
 import { readPage, siteOf } from './read-page.ts';
 import { defaultResolver, type Resolver, safeFetch } from './safe-fetch.ts';
@@ -32,10 +32,15 @@ export type EvidenceGathererDeps = {
 /** The bundle also says what went wrong with the search engine, when something did. */
 export type GatheredEvidence = EvidenceBundle & { searchErrors: string[] };
 
+/** An EvidenceGatherer (it is assignable to one) whose bundles also carry the search errors. */
+export type GatheredEvidenceGatherer = {
+  gather(question: EvidenceQuestion): Promise<GatheredEvidence>;
+};
+
 export function createEvidenceGatherer(
   input: EvidenceSettings,
   deps: EvidenceGathererDeps = {},
-): EvidenceGatherer & { gather(question: EvidenceQuestion): Promise<GatheredEvidence> } {
+): GatheredEvidenceGatherer {
   const settings = resolveEvidenceSettings(input);
   const lookup = deps.lookup ?? defaultResolver;
   const now = deps.now ?? (() => new Date());
@@ -49,6 +54,7 @@ export function createEvidenceGatherer(
   return {
     async gather(question) {
       const limit = limitConcurrency(settings.concurrency);
+      const deadline = AbortSignal.timeout(settings.gatherTimeoutMs);
       const seen = new Set<string>();
       const planned: Array<{ url: string; fromCreator: boolean }> = [];
       const plan = (url: string, fromCreator: boolean) => {
@@ -67,11 +73,14 @@ export function createEvidenceGatherer(
           timeoutMs: settings.pageTimeoutMs,
           maxBytes: settings.maxBodyBytes,
           maxRedirects: settings.maxRedirects,
+          signal: deadline,
         });
         let title: string | null = null;
         let text = '';
         let error = result.error;
         if (result.body !== null) {
+          // Reading is CPU on the server's event loop: let waiting requests run between pages.
+          await new Promise((resolve) => setImmediate(resolve));
           try {
             ({ title, text } = readPage(result.body, result.contentType));
             if (text === '') error = 'NO_TEXT';
@@ -106,7 +115,9 @@ export function createEvidenceGatherer(
           try {
             // The engine gets the same time as one page.
             if (!search) return [];
-            return await search(query, { signal: AbortSignal.timeout(settings.pageTimeoutMs) });
+            return await search(query, {
+              signal: AbortSignal.any([AbortSignal.timeout(settings.pageTimeoutMs), deadline]),
+            });
           } catch (error) {
             searchErrors.push(searchErrorText(error));
             return [] as SearchResult[];
@@ -130,12 +141,9 @@ export function createEvidenceGatherer(
           `search failed (${searchErrors.join('; ')}) and no page could be read`,
         );
       }
-      const questionText = [question.title, question.description, question.resolutionInstructions ?? ''].join(
-        '\n',
-      );
       const passages = rankPassages(
         pages.map((page) => ({ text: page.error === null ? page.text : '', fromCreator: page.fromCreator })),
-        questionText,
+        questionText(question),
         { tokenBudget: settings.passageTokenBudget, maxPassagesPerPage: settings.maxPassagesPerPage },
       );
       return { searchProvider: provider?.name ?? null, queries, pages, passages, searchErrors };

@@ -22,6 +22,8 @@ export type EvidenceSettings = {
   concurrency?: number;
   /** Redirects followed per page, each checked like the first URL. */
   maxRedirects?: number;
+  /** The whole gather: pages still being read then are cut (ABORTED), so an attempt never hangs. */
+  gatherTimeoutMs?: number;
 };
 
 export type ResolvedEvidenceSettings = Required<Omit<EvidenceSettings, 'search'>> & {
@@ -43,6 +45,7 @@ export const EVIDENCE_DEFAULTS = {
   maxPassagesPerPage: 4,
   concurrency: 6,
   maxRedirects: 3,
+  gatherTimeoutMs: 40_000,
 } as const satisfies Omit<ResolvedEvidenceSettings, 'search'>;
 
 export function resolveEvidenceSettings(settings: EvidenceSettings): ResolvedEvidenceSettings {

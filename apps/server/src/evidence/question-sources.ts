@@ -49,6 +49,13 @@ export function normaliseUrl(raw: string): string | null {
   return `${url.protocol}//${url.host}${path}${url.search}`;
 }
 
+/** The question as the ranker reads it: title, description and instructions without their URLs. */
+export function questionText(question: EvidenceQuestion): string {
+  return [question.title, question.description, question.resolutionInstructions ?? '']
+    .join('\n')
+    .replace(URL_PATTERN, ' ');
+}
+
 /**
  * Two or three queries: the title; the title with the description's and instructions' most frequent
  * key terms; and the resolution instructions' own words when there are any. Without URLs, bounded

@@ -7,6 +7,13 @@ import { getDomain } from 'tldts';
 // text. Block elements become paragraph breaks so the ranker can cut passages on them. The text is
 // only text: whatever instructions a page holds are data for the judge, which encodes them as such.
 
+/**
+ * Readability's cost grows faster than the page (about 1 s for 3,000 elements on our busy 2-core
+ * machine, 3 s for 9,000) and it runs on the server's event loop: past this many elements the page
+ * is read as its body's text instead, which costs only the parse (docs/decisions/018).
+ */
+export const MAX_READABILITY_ELEMENTS = 4_000;
+
 /** A page's text is capped: the ranker needs the best ~24k characters of 25 pages, not whole books. */
 export const MAX_TEXT_CHARS = 100_000;
 
@@ -62,8 +69,12 @@ export function readPage(body: string, contentType: string | null): ReadPage {
   let article: ReturnType<Readability<TextNode>['parse']> = null;
   try {
     // The serializer hands back the article's node, so we can walk its blocks.
-    article = new Readability<TextNode>(document as never, { serializer: (node) => node as never }).parse();
+    article = new Readability<TextNode>(document as never, {
+      serializer: (node) => node as never,
+      maxElemsToParse: MAX_READABILITY_ELEMENTS,
+    }).parse();
   } catch {
+    // Too many elements, or a document Readability cannot handle: the body's text below.
     article = null;
   }
   const root = (article?.content ?? document.body) as TextNode | null;

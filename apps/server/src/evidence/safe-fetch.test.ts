@@ -213,6 +213,19 @@ describe('safeFetch', () => {
       expect((await safeFetch(site.url('/latin1'), options())).body).toBe('caf\u00e9');
     });
 
+    it('decodes the charset an HTML page declares when the server names none', async () => {
+      const gbk = Buffer.from([0xb1, 0xc8, 0xcc, 0xd8, 0xb1, 0xd2]); // 比特币 in GBK
+      site.route('/gbk', {
+        headers: { 'content-type': 'text/html' },
+        body: Buffer.concat([
+          Buffer.from('<html><head><meta charset="gbk"></head><body><p>'),
+          gbk,
+          Buffer.from('</p></body></html>'),
+        ]),
+      });
+      expect((await safeFetch(site.url('/gbk'), options())).body).toContain('比特币');
+    });
+
     it('follows 3 redirects and refuses the 4th', async () => {
       for (let hop = 1; hop <= 4; hop++)
         site.route(`/hop${hop}`, { redirect: `/hop${hop + 1}`, status: 301 });

@@ -62,6 +62,8 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
   let current = url;
   try {
     for (let redirects = 0; ; redirects++) {
+      // Nothing is looked up or opened once the caller has given up (the gather's deadline).
+      if (controller.signal.aborted) throw controller.signal.reason;
       const hop = await fetchOnce(current, options, controller.signal);
       if (hop.kind === 'done') return { url, finalUrl: current, ...hop.result };
       if (redirects >= options.maxRedirects) {
@@ -227,9 +229,16 @@ function readBody(
   });
 }
 
-/** The charset the server named, UTF-8 otherwise (and when it named one we do not know). */
+/**
+ * The charset the server named, else the one an HTML page declares in a <meta> of its first 1024
+ * bytes (as browsers look for it: many Chinese sites serve GBK that way), else UTF-8; UTF-8 too for a
+ * label TextDecoder does not know.
+ */
 function decode(body: Buffer, contentType: string | null): string {
-  const charset = /charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1] ?? 'utf-8';
+  const charset =
+    /charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1] ??
+    /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 1024).toString('latin1'))?.[1] ??
+    'utf-8';
   try {
     return new TextDecoder(charset).decode(body);
   } catch {

@@ -56,8 +56,13 @@ export async function startWebStub() {
   const routes = new Map<string, WebReply | ((request: WebRequest) => WebReply)>();
   const requests: WebRequest[] = [];
   let closedFloods = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   const timers = new Set<NodeJS.Timeout>();
   const server = createServer((req, res) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.once('close', () => inFlight--);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -105,6 +110,11 @@ export async function startWebStub() {
     requests,
     /** Paths asked for (query included). */
     paths: () => requests.map((request) => request.path),
+    /** The most requests open at once since the last reset. */
+    maxInFlight: () => maxInFlight,
+    resetMaxInFlight() {
+      maxInFlight = inFlight;
+    },
     /** How many endless bodies the client stopped reading (the socket closed). */
     closedFloods: () => closedFloods,
     route(path: string, reply: WebReply | ((request: WebRequest) => WebReply)) {
