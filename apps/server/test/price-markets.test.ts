@@ -255,15 +255,19 @@ describe('settling a price market at its deadline', () => {
   });
 
   test('a reading sampled after the deadline but whose feed time is older than ORACLE_MAX_AGE_S does not count', async () => {
-    // The sample is taken after the deadline, but the held simulated price is re-read with a fresh
-    // time each sample, so this checks the query's window through its own bound instead.
+    // The simulated feed's time is the sampling time, so a sample taken ORACLE_MAX_AGE_S + 5 s after
+    // the deadline has a feed time outside the window: it is not the deadline's price.
     await p.setPrice('BTC', '97000');
     const { market } = await p.createPriceMarket({ targetPrice: '90000' });
     await t.advanceTime(3601 + t.config.prices.maxAgeS + 5);
     await p.setPrice('BTC', '99000');
     await settleJobs();
-    // Sampled too late after the deadline for its feed time to be within ORACLE_MAX_AGE_S of it.
     expect((await detail(market.id)).market.status).toBe('settling');
+    // And no later sample can qualify: once the wait is over it is void.
+    const waitS = priceSettlementGiveUpMs(t.config.prices.maxAgeS, t.config.ai.resolutionTimeoutS) / 1000;
+    await t.advanceTime(waitS);
+    await settleJobs();
+    expect((await detail(market.id)).market).toMatchObject({ status: 'settled', result: 'VOID' });
   });
 });
 
