@@ -274,6 +274,8 @@ describe('settling a price market at its deadline', () => {
 describe('the markets list', () => {
   test('?betType= lists only price markets or only custom ones; anything else is refused', async () => {
     await m.createMarket({ description: 'A custom question for the filter' });
+    await p.setPrice('ETH', '3000');
+    await p.createPriceMarket({ targetSymbol: 'ETH', targetPrice: '3300' });
     const list = async (query: string) =>
       ListMarketsResponseSchema.parse(
         (await t.app.inject({ method: 'GET', url: `/api/markets?${query}` })).json(),
