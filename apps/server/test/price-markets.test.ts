@@ -1,9 +1,11 @@
 import { ListMarketsResponseSchema, MarketDetailResponseSchema } from '@pm/core/contract/markets';
 import { priceMarketContentHash } from '@pm/core/price-market';
 import { eq } from 'drizzle-orm';
+import pino from 'pino';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bets, markets } from '../src/db/schema.ts';
+import { createSettlementJob } from '../src/markets/settlement-job.ts';
 import { priceSettlementGiveUpMs } from '../src/price-markets/price-settlement-job.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { priceMarketHelpers } from './support/price-market-helpers.ts';
@@ -268,6 +270,38 @@ describe('settling a price market at its deadline', () => {
     await t.advanceTime(waitS);
     await settleJobs();
     expect((await detail(market.id)).market).toMatchObject({ status: 'settled', result: 'VOID' });
+  });
+});
+
+describe('the AI settlement job', () => {
+  test('never asks a judge about a price market, even with AI configured; the price job settles it', async () => {
+    await p.setPrice('XRP', '2.2');
+    const { market } = await p.createPriceMarket({ targetSymbol: 'XRP', targetPrice: '2' });
+    await t.advanceTime(3601);
+    await p.setPrice('XRP', '2.5');
+    const asked: string[] = [];
+    const aiJob = createSettlementJob({
+      db: t.db,
+      clock: t.clock,
+      logger: pino({ level: 'silent' }),
+      resolver: {
+        async resolve(input) {
+          asked.push(input.title);
+          return { verdict: 'NO', confidence: 99, analysis: 'A judge must not decide this.', sources: [] };
+        },
+      },
+      minConfidence: 70,
+      maxAttempts: 3,
+      feeBps: 0,
+      leaseMs: 61_000,
+      resolutionTimeoutS: t.config.ai.resolutionTimeoutS,
+      reviewWindowS: 0,
+    });
+    await aiJob.run();
+    expect(asked).toEqual([]);
+    expect((await detail(market.id)).market).toMatchObject({ status: 'settling', result: null });
+    await runJob('price-market-settlement');
+    expect((await detail(market.id)).market).toMatchObject({ status: 'settled', result: 'YES' });
   });
 });
 
