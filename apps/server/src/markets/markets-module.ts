@@ -8,7 +8,7 @@ import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts'
 import { createAiResolver } from '../resolution/ai-resolver.ts';
 import { OPERATOR_RESOLVER, PROMPT_VERSION } from '../resolution/resolver-prompt.ts';
 import { ANALYZE_PER_ADDRESS_PER_MINUTE, createAnalyzeLimits } from './analyze-limits.ts';
-import type { ResolverIdentity } from './create-market.ts';
+import type { MarketsServiceDeps, ResolverIdentity } from './create-market.ts';
 import { registerMarketAnalyzeRoutes } from './market-analyze-routes.ts';
 import { registerMarketOperatorRoutes } from './market-operator-routes.ts';
 import { createMarketPaymentHandlers } from './market-payment-handlers.ts';
@@ -27,11 +27,20 @@ export type MarketsModule = {
 };
 
 /** AI-judged YES/NO markets (docs/product.md §2 /predictions, /market/{id}, /my-bets), wired from the app's deps. */
-export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): MarketsModule {
+export function createMarketsModule(
+  deps: AppDeps,
+  logger: FastifyBaseLogger,
+  options: { createPriceMarket?: MarketsServiceDeps['createPriceMarket'] } = {},
+): MarketsModule {
   const { config, clock } = deps;
   const db = deps.database.db;
   const payments = createPaymentContext(deps);
-  const service = createMarketsService({ payments, clock, resolver: resolverIdentity(config) });
+  const service = createMarketsService({
+    payments,
+    clock,
+    resolver: resolverIdentity(config),
+    createPriceMarket: options.createPriceMarket,
+  });
   const resolver = config.ai.baseUrl
     ? createAiResolver({
         baseUrl: config.ai.baseUrl,
