@@ -181,13 +181,26 @@ describe('verification properties', () => {
   });
 
   test('normalizeUrl is idempotent and refuses what is not http(s)', () => {
+    // Built from parts rather than fc.webUrl, which is slow to generate on a busy machine.
+    const url = fc
+      .tuple(
+        fc.constantFrom('http', 'https', 'HTTP', 'ftp'),
+        fc.constantFrom('example.com', 'WWW.Example.COM', 'bbc.co.uk', '127.0.0.1', '[::1]'),
+        fc.constantFrom('', ':80', ':443', ':8080'),
+        fc.array(fc.stringMatching(/^[a-zA-Z0-9._~%-]{0,8}$/), { maxLength: 4 }),
+        fc.boolean(),
+        fc.option(fc.stringMatching(/^[a-z0-9=&]{0,10}$/)),
+        fc.option(fc.stringMatching(/^[a-z0-9]{0,6}$/)),
+      )
+      .map(
+        ([scheme, host, port, path, slash, query, hash]) =>
+          `${scheme}://${host}${port}/${path.join('/')}${slash ? '/' : ''}${query === null ? '' : `?${query}`}${hash === null ? '' : `#${hash}`}`,
+      );
     fc.assert(
-      fc.property(fc.webUrl({ withFragments: true, withQueryParameters: true }), (url) => {
-        const once = normalizeUrl(url);
-        return once === null || normalizeUrl(once) === once;
+      fc.property(url, (raw) => {
+        const once = normalizeUrl(raw);
+        return once === null || (normalizeUrl(once) === once && !once.includes('#'));
       }),
-      // fc.webUrl is slow to generate; a hundred URLs cover the shapes.
-      { numRuns: 100 },
     );
     expect(normalizeUrl('javascript:alert(1)')).toBeNull();
     expect(normalizeUrl('not a url')).toBeNull();

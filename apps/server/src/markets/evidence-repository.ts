@@ -15,9 +15,9 @@ import type { FetchedPage, SearchProviderName } from '../evidence/evidence-types
 // replaces its rows, so an attempt number always shows one consistent set.
 
 /** Extracted text kept per page: enough to re-check any quote, bounded per row. */
-export const EVIDENCE_TEXT_MAX = 200_000;
+const EVIDENCE_TEXT_MAX = 200_000;
 
-export type EvidenceAttemptRecord = {
+type EvidenceAttemptRecord = {
   marketId: number;
   attempt: number;
   searchProvider: SearchProviderName | null;

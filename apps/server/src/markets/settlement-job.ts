@@ -43,7 +43,7 @@ const MARKETS_PER_RUN = 10;
 /** Markets judged at once per instance: gathering is mostly waiting on the network. */
 const JUDGING_CONCURRENCY = 3;
 /** The whole gathering of one attempt (search and every page) must end within this. */
-export const GATHER_TIMEOUT_MS = 120_000;
+const GATHER_TIMEOUT_MS = 120_000;
 
 /**
  * How long a claimed market is hidden from other instances: the gathering, then every model in

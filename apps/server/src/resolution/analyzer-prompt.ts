@@ -76,7 +76,7 @@ const AnalysisSchema = z.strictObject({
     return trimmed === '' ? null : trimmed;
   }),
 });
-export type MarketAnalysis = z.infer<typeof AnalysisSchema>;
+type MarketAnalysis = z.infer<typeof AnalysisSchema>;
 
 /** The model's content → an analysis, or null when it is not the schema's (never a guess). */
 export function parseAnalysis(content: string): MarketAnalysis | null {

@@ -37,8 +37,9 @@ describe('the eval question file', () => {
 
 describe('the eval report', () => {
   const [yes, no] = parseEvalQuestions(`${line()}\n${line({ answer: 'NO' })}`);
+  if (!yes || !no) throw new Error('no questions');
   const outcome = (question: typeof yes, got: EvalOutcome['outcome'], latencyMs: number): EvalOutcome => ({
-    question: question ?? parseEvalQuestions(line())[0]!,
+    question,
     outcome: got,
     reason: got === 'VOID' ? 'quote not found in the page' : null,
     latencyMs,

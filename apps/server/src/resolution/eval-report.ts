@@ -4,7 +4,7 @@ import { z } from 'zod';
 // questions whose answers are known. This file is its pure part, unit-tested: reading the question
 // file and turning outcomes into the report. The run itself is apps/server/eval/eval-resolver.ts.
 
-export const EvalQuestionSchema = z.strictObject({
+const EvalQuestionSchema = z.strictObject({
   title: z.string().optional(),
   description: z.string().min(1),
   resolutionInstructions: z.string().optional(),
