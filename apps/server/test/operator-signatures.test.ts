@@ -3,7 +3,7 @@ import { MarketOperatorResponseSchema, OperatorNonceResponseSchema } from '@pm/c
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { operatorNonces } from '../src/db/schema.ts';
-import { MAX_OUTSTANDING_NONCES, NONCE_TTL_MS } from '../src/operators/operator-auth.ts';
+import { NONCE_TTL_MS } from '../src/operators/operator-auth.ts';
 import { NONCE_RATE_LIMIT } from '../src/operators/operator-routes.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { fetchNonce, freshClientAddress, player, signOperatorAction } from './support/operator-helpers.ts';
@@ -192,21 +192,54 @@ describe('the nonce endpoint', () => {
     expect(response.json().error.code).toBe('RATE_LIMITED');
   });
 
-  test('unused nonces are capped; expired ones are pruned and issuing resumes', async () => {
+  test('strangers asking for nonces from many addresses cannot lock the operator out (issue 22)', async () => {
     await t.db.delete(operatorNonces);
-    for (let i = 0; i < MAX_OUTSTANDING_NONCES; i++) await fetchNonce(t);
-    const full = await t.app.inject({
-      method: 'GET',
-      url: '/api/admin/nonce',
-      remoteAddress: freshClientAddress(),
-    });
-    expect(full.statusCode).toBe(429);
-    expect(full.json().error.message).toBe(
-      'Too many operator nonces are waiting to be used. Try again in a few minutes.',
-    );
-    expect(await t.db.$count(operatorNonces)).toBe(MAX_OUTSTANDING_NONCES);
+    // The lock-out of issue 22: ten addresses took the old table's 100 outstanding nonces every
+    // five minutes. Twenty addresses now take 200, and issuing stores nothing.
+    for (let a = 0; a < 20; a++) {
+      const remoteAddress = freshClientAddress();
+      for (let i = 0; i < NONCE_RATE_LIMIT.max; i++) await fetchNonce(t, remoteAddress);
+    }
+    expect(await t.db.$count(operatorNonces)).toBe(0);
 
+    const market = await closedMarket('nonce-lockout');
+    const request = { action: 'market.void', marketId: market.id, result: 'VOID', reason: 'Test.' } as const;
+    const signed = await signOperatorAction(t, operator(), request);
+    const response = await post(market.id, 'void', { ...signed, reason: 'Test.' });
+    expect(response.statusCode).toBe(200);
+    expect((await detail(market.id)).market).toMatchObject({ status: 'settled', result: 'VOID' });
+    // Only the used nonce is kept, so the same signature is refused.
+    expect(await t.db.$count(operatorNonces)).toBe(1);
+    expectRefused(
+      await post(market.id, 'void', { ...signed, reason: 'Test.' }),
+      'The nonce is unknown, used or expired.',
+    );
+  });
+
+  test('a nonce of the right shape that this server did not make is refused', async () => {
+    const { market } = await m.createMarket({ title: 'forged-nonce' });
+    const request = { action: 'market.void', marketId: market.id, result: 'VOID', reason: 'Test.' } as const;
+    const issued = await fetchNonce(t);
+    // Another random half with the issued MAC, and the issued random half with a made-up MAC.
+    for (const nonce of [
+      '0'.repeat(32) + issued.nonce.slice(32),
+      issued.nonce.slice(0, 32) + 'a'.repeat(64),
+    ]) {
+      const signed = await signOperatorAction(t, operator(), request, { nonce, expiry: issued.expiry });
+      expectRefused(
+        await post(market.id, 'void', { ...signed, reason: 'Test.' }),
+        'The nonce is unknown, used or expired.',
+      );
+    }
+    expect((await detail(market.id)).market.status).toBe('active');
+  });
+
+  test('used nonces are pruned once expired', async () => {
     await t.advanceTime(NONCE_TTL_MS / 1000 + 1);
+    const market = await closedMarket('nonce-prune');
+    const request = { action: 'market.void', marketId: market.id, result: 'VOID', reason: 'Test.' } as const;
+    const signed = await signOperatorAction(t, operator(), request);
+    expect((await post(market.id, 'void', { ...signed, reason: 'Test.' })).statusCode).toBe(200);
     const fresh = OperatorNonceResponseSchema.parse(await fetchNonce(t));
     expect(fresh.expiry * 1000).toBe(Date.parse(fresh.expiresAt));
     expect(await t.db.$count(operatorNonces)).toBe(1);

@@ -1,55 +1,63 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type OperatorRequest, operatorTypedData } from '@pm/core/contract/operator';
-import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { lte } from 'drizzle-orm';
 import { verifyTypedData } from 'viem';
-import { z } from 'zod';
 import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Db } from '../db/client.ts';
-import { queryRows } from '../db/query-rows.ts';
 import { operatorNonces } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
+import { createServerSecret } from './server-secret.ts';
 
 // docs/architecture.md "Operators", docs/decisions/007-operator-signatures.md: an operator action from the API
 // needs an EIP-712 signature, by an address in OPERATOR_ADDRESSES, of typed data naming this app
 // and chain, the action and its target, a single-use server nonce and the nonce's expiry.
 
 export const NONCE_TTL_MS = 5 * 60_000;
+
 /**
- * Issuing is public (the operator's page asks before signing), so the table must stay bounded:
- * at most this many unused, unexpired nonces at once (security review F17). A handful of
- * operators needs a few; past the cap, issuing answers 429 until some expire (NONCE_TTL_MS).
+ * Issue 22: issuing a nonce writes nothing and has no shared cap, so requests from any number of
+ * client addresses cannot lock the operators out (the table of outstanding nonces this replaces
+ * held at most 100, and ten addresses filled it every five minutes). A nonce is 16 random bytes
+ * and the HMAC-SHA256 of them and its expiry under the deployment's key, so only this deployment
+ * can make one and its expiry cannot be changed; it is stored only once used, so a replay is
+ * refused. The endpoint's per-address rate limit stays, for load only.
  */
-export const MAX_OUTSTANDING_NONCES = 100;
+const NONCE_KEY_NAME = 'operator-nonce-hmac';
+const nonceKeys = new WeakMap<Db, () => Promise<Buffer>>();
+function nonceKey(db: Db): Promise<Buffer> {
+  let key = nonceKeys.get(db);
+  if (!key) {
+    key = createServerSecret(db, NONCE_KEY_NAME);
+    nonceKeys.set(db, key);
+  }
+  return key();
+}
+
+const NONCE_FORMAT = /^([0-9a-f]{32})([0-9a-f]{64})$/;
+
+function nonceMac(key: Buffer, random: string, expiry: number): Buffer {
+  return createHmac('sha256', key).update(`${random}:${expiry}`).digest();
+}
+
+/** Whether `nonce` was issued by this deployment for exactly `expiry` (constant-time compare). */
+async function isIssuedNonce(db: Db, nonce: string, expiry: number): Promise<boolean> {
+  const parts = NONCE_FORMAT.exec(nonce);
+  if (!parts?.[1] || !parts[2]) return false;
+  const expected = nonceMac(await nonceKey(db), parts[1], expiry);
+  return timingSafeEqual(expected, Buffer.from(parts[2], 'hex'));
+}
 
 export async function issueOperatorNonce(
   db: Db,
   clock: Clock,
 ): Promise<{ nonce: string; expiresAt: Date; expiry: number }> {
   const now = clock.now();
-  // Whole seconds: the expiry is signed as unix seconds and compared with this row exactly.
+  // Whole seconds: the expiry is signed as unix seconds and bound into the nonce's MAC.
   const expiry = Math.floor((now.getTime() + NONCE_TTL_MS) / 1000);
-  const expiresAt = new Date(expiry * 1000);
-  const nonce = randomBytes(24).toString('hex');
-  // Expired nonces, used or not, are worth nothing: a signature over one is refused anyway.
-  await db.delete(operatorNonces).where(lte(operatorNonces.expiresAt, now));
-  // Count and insert in one statement, so concurrent requests cannot all pass one stale count.
-  const inserted = await queryRows(
-    db,
-    sql`insert into operator_nonces (nonce, expires_at)
-        select ${nonce}, ${expiresAt}
-        where (select count(*) from operator_nonces
-               where used_at is null and expires_at > ${now}) < ${MAX_OUTSTANDING_NONCES}
-        returning nonce`,
-    z.object({ nonce: z.string() }),
-  );
-  if (inserted.length === 0) {
-    throw new AppError(
-      'RATE_LIMITED',
-      'Too many operator nonces are waiting to be used. Try again in a few minutes.',
-    );
-  }
-  return { nonce, expiresAt, expiry };
+  const random = randomBytes(16).toString('hex');
+  const nonce = random + nonceMac(await nonceKey(db), random, expiry).toString('hex');
+  return { nonce, expiresAt: new Date(expiry * 1000), expiry };
 }
 
 export type OperatorSignature = { address: string; nonce: string; expiry: number; signature: string };
@@ -57,7 +65,8 @@ export type OperatorSignature = { address: string; nonce: string; expiry: number
 /**
  * Throws UNAUTHORIZED unless `signed` is an EIP-712 signature of `request` on this chain by an
  * operator, over a nonce this server issued with that very expiry, unused and unexpired; then
- * uses the nonce up (one atomic UPDATE, so two requests with one signature cannot both pass).
+ * uses the nonce up (one atomic insert of the used nonce, so two requests with one signature cannot
+ * both pass).
  */
 export async function authorizeOperator(
   deps: { db: Db; clock: Clock; operators: readonly string[]; chainId: number },
@@ -84,17 +93,16 @@ export async function authorizeOperator(
       'The signature does not match the operator address, this action or this chain.',
     );
   }
+  if (!(await isIssuedNonce(deps.db, signed.nonce, signed.expiry))) {
+    throw new AppError('UNAUTHORIZED', 'The nonce is unknown, used or expired.');
+  }
+  // Used nonces of the past are worth nothing once expired: a signature over one is refused anyway.
+  await deps.db.delete(operatorNonces).where(lte(operatorNonces.expiresAt, now));
+  // One atomic insert, so two requests with one signature cannot both pass.
   const used = await deps.db
-    .update(operatorNonces)
-    .set({ usedAt: sql`now()` })
-    .where(
-      and(
-        eq(operatorNonces.nonce, signed.nonce),
-        isNull(operatorNonces.usedAt),
-        eq(operatorNonces.expiresAt, new Date(signed.expiry * 1000)),
-        gt(operatorNonces.expiresAt, now),
-      ),
-    )
+    .insert(operatorNonces)
+    .values({ nonce: signed.nonce, expiresAt: new Date(signed.expiry * 1000), usedAt: now })
+    .onConflictDoNothing()
     .returning({ nonce: operatorNonces.nonce });
   if (used.length === 0) throw new AppError('UNAUTHORIZED', 'The nonce is unknown, used or expired.');
   return address;

@@ -5,8 +5,8 @@ import { defineRoute } from '../http/define-route.ts';
 import { issueOperatorNonce } from './operator-auth.ts';
 
 /**
- * Nonces issued to one client address per minute. An operator signs one per action; the limit and
- * the cap on outstanding nonces keep the public endpoint from filling the table (review F17).
+ * Nonces issued to one client address per minute: load control only. Issuing stores nothing and
+ * has no shared cap (issue 22), so strangers asking from many addresses cannot lock operators out.
  */
 export const NONCE_RATE_LIMIT = { max: 10, timeWindow: '1 minute' };
 
