@@ -18,7 +18,11 @@ import { createSettlementJob } from './settlement-job.ts';
 export type MarketsModule = {
   routes: AppFeature;
   jobs: Job[];
-  paymentHandlers: { market_create: PendingPaymentHandler; market_bet: PendingPaymentHandler };
+  paymentHandlers: {
+    market_create: PendingPaymentHandler;
+    market_bet: PendingPaymentHandler;
+    market_flag: PendingPaymentHandler;
+  };
   seedDemoData: () => Promise<void>;
   service: MarketsService;
 };
@@ -28,7 +32,12 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
   const { config, clock } = deps;
   const db = deps.database.db;
   const payments = createPaymentContext(deps);
-  const service = createMarketsService({ payments, clock, resolver: resolverIdentity(config) });
+  const service = createMarketsService({
+    payments,
+    clock,
+    resolver: resolverIdentity(config),
+    flagBond: config.flagBond,
+  });
   const resolver = config.ai.baseUrl
     ? createAiResolver({
         baseUrl: config.ai.baseUrl,
@@ -52,7 +61,7 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
     routes: (app) => {
       registerMarketsRoutes(app, service);
       registerMarketOperatorRoutes(app, deps);
-      registerMarketReviewRoutes(app, deps);
+      registerMarketReviewRoutes(app, service);
     },
     jobs: [settlement],
     paymentHandlers: createMarketPaymentHandlers(service),
