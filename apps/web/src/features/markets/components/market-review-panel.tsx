@@ -4,7 +4,7 @@ import type { ResolutionEvent } from '@pm/core/contract/review';
 import { History, Hourglass } from 'lucide';
 import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { formatCountdown, formatDateTime } from '../../../lib/format.ts';
+import { formatCountdown, formatDateTime, useFormat } from '../../../lib/format.ts';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
@@ -97,8 +97,13 @@ export function MarketReviewPanel({
             </p>
             <p className="text-xs text-muted">{t('review.claimsWait')}</p>
             {flaggedByMe && <p className="text-xs">{t('review.flag.done')}</p>}
-            {canFlag && wallet.address && (
-              <FlagVerdictForm marketId={market.id} address={wallet.address} nowMs={nowMs} />
+            {canFlag && wallet.address && review.bondWei && (
+              <FlagVerdictForm
+                marketId={market.id}
+                address={wallet.address}
+                nowMs={nowMs}
+                bondWei={review.bondWei}
+              />
             )}
           </section>
         )}
@@ -108,8 +113,19 @@ export function MarketReviewPanel({
   );
 }
 
+type EventKey = ResolutionEvent['kind'] | 'settledSystem' | 'flaggedBond';
+
+/** The timeline's line for one event; a flag shows its bond, a bond's fate its amounts (issue 22). */
+function eventKey(event: ResolutionEvent): EventKey {
+  if (event.kind === 'settled' && event.actor === 'system') return 'settledSystem';
+  if (event.kind === 'flagged' && event.amountWei) return 'flaggedBond';
+  return event.kind;
+}
+
 function Timeline({ events }: { events: ResolutionEvent[] }) {
   const { t, language } = useTranslation();
+  const format = useFormat();
+  const bnb = (wei: string | null | undefined) => format.bnb(wei ?? '0', { decimals: 5, trim: true });
   return (
     <section aria-labelledby="timeline-title" className="flex flex-col gap-2">
       <h2 id="timeline-title" className="flex items-center gap-2 font-semibold text-muted">
@@ -120,18 +136,17 @@ function Timeline({ events }: { events: ResolutionEvent[] }) {
         {events.map((event) => (
           <li key={event.id} className="flex flex-col">
             <span className="font-medium">
-              {t(
-                `review.events.${event.kind === 'settled' && event.actor === 'system' ? 'settledSystem' : event.kind}`,
-                {
-                  result: event.result ?? '',
-                  actor: actorLabel(event.actor),
-                },
-              )}
+              {t(`review.events.${eventKey(event)}`, {
+                result: event.result ?? '',
+                actor: actorLabel(event.actor),
+                amount: bnb(event.amountWei),
+                reward: bnb(event.rewardWei),
+              })}
             </span>
             <time dateTime={event.at} className="text-xs text-muted">
               {formatDateTime(event.at, language)}
             </time>
-            {event.detail && (
+            {event.detail && !event.kind.startsWith('bond_') && (
               <span className="whitespace-pre-wrap break-words text-xs">
                 {event.kind === 'flagged' ? `“${event.detail}”` : event.detail}
               </span>
