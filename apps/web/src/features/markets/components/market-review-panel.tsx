@@ -113,12 +113,13 @@ export function MarketReviewPanel({
   );
 }
 
-type EventKey = ResolutionEvent['kind'] | 'settledSystem' | 'flaggedBond';
+type EventKey = ResolutionEvent['kind'] | 'settledSystem' | 'flaggedBond' | 'bond_returnedNoReward';
 
 /** The timeline's line for one event; a flag shows its bond, a bond's fate its amounts (issue 22). */
 function eventKey(event: ResolutionEvent): EventKey {
   if (event.kind === 'settled' && event.actor === 'system') return 'settledSystem';
   if (event.kind === 'flagged' && event.amountWei) return 'flaggedBond';
+  if (event.kind === 'bond_returned' && (event.rewardWei ?? '0') === '0') return 'bond_returnedNoReward';
   return event.kind;
 }
 
