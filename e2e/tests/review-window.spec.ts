@@ -34,9 +34,10 @@ test('A proposed verdict is flagged by a bettor, overturned by an operator, and 
 
   await setAiVerdict({ verdict: 'YES', confidence: 88, analysis: 'The e2e judge believes it happened.' });
   await advanceChainTime(3601);
-  await eventually(async () => (await getMarket(market.id)).market.review, 30_000);
-  // Opened after the jump in chain time: the page reads the server's clock when it loads.
+  // Opened after the jump in chain time (the page reads the server's clock when it loads), and
+  // before the proposal: the 20 s window has to hold a signature, a bond payment and the flag.
   const page = await openWithWallet(browser, noBettor, `/market/${market.id}`);
+  await eventually(async () => (await getMarket(market.id)).market.review, 30_000);
 
   // Proposed: the verdict, its confidence and a countdown; the In review badge; nothing to claim.
   const review = page.getByRole('region', { name: 'Verdict under review' });

@@ -662,6 +662,9 @@ describe('A flagged verdict', () => {
     expect(paid + settled.feeKeptWei + settled.dustWei).toBe(parseEther('0.06') + BOND);
     expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
     expect((await bondsOf(marketId))[0]).toMatchObject({ status: 'forfeited', returnWei: 0n });
+    // The flagger's P&L counts the forfeited bond: −0.03 stake lost, −0.01 bond.
+    const summary = await t.app.inject({ method: 'GET', url: `/api/users/${bettor.address}/summary` });
+    expect(summary.json()).toMatchObject({ netWei: String(-(parseEther('0.03') + BOND)) });
     expect((await ops('markets:confirm', String(marketId), '--note', 'Again')).code).toBe(1);
   });
 

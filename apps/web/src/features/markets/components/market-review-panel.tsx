@@ -2,6 +2,7 @@ import { shortenAddress } from '@pm/core/address';
 import type { Bet, Market } from '@pm/core/contract/markets';
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { History, Hourglass } from 'lucide';
+import { useRef } from 'react';
 import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { formatCountdown, formatDateTime, useFormat } from '../../../lib/format.ts';
@@ -36,7 +37,6 @@ export function MarketReviewPanel({
   const wallet = useWallet();
   const review = market.review ?? null;
   const inReview = market.status === 'settling' && review !== null;
-  if (!inReview && timeline.length === 0) return null;
 
   const msLeft = review ? Date.parse(review.endsAt) - nowMs : 0;
   const me = wallet.address?.toLowerCase();
@@ -45,7 +45,13 @@ export function MarketReviewPanel({
     me !== undefined &&
     timeline.some((event) => event.kind === 'flagged' && event.actor.toLowerCase() === me);
   const canFlag = inReview && msLeft > 0 && isBettor && !flaggedByMe && wallet.address !== undefined;
+  // Issue 22: once offered, the form (and its payment dialog) stays while the verdict is in review,
+  // so the window's end cannot unmount a bond being paid; the server refunds a bond paid too late.
+  const bondRef = useRef<string | null>(null);
+  if (canFlag && review?.bondWei) bondRef.current = review.bondWei;
+  const bondWei = inReview && !flaggedByMe ? bondRef.current : null;
 
+  if (!inReview && timeline.length === 0) return null;
   return (
     <Card className="p-4">
       <div className="flex flex-col gap-3 text-sm">
@@ -97,12 +103,12 @@ export function MarketReviewPanel({
             </p>
             <p className="text-xs text-muted">{t('review.claimsWait')}</p>
             {flaggedByMe && <p className="text-xs">{t('review.flag.done')}</p>}
-            {canFlag && wallet.address && review.bondWei && (
+            {bondWei && wallet.address && (
               <FlagVerdictForm
                 marketId={market.id}
                 address={wallet.address}
                 nowMs={nowMs}
-                bondWei={review.bondWei}
+                bondWei={bondWei}
               />
             )}
           </section>
