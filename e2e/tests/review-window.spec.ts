@@ -4,11 +4,11 @@ import { parseEther } from 'viem';
 import { devAddress, eventually, getMarket } from '../support/api.ts';
 import { advanceChainTime, balanceOf, setAiVerdict } from '../support/chain.ts';
 import { baseUrl, expect, test } from '../support/fixtures.ts';
-import { createContestedMarket, openWithWallet } from '../support/helpers.ts';
+import { connectWallet, createContestedMarket, openWithWallet } from '../support/helpers.ts';
 
 // Issue 11 end to end: the AI's verdict is proposed, a bettor flags it with a wallet signature, the
 // window ends and nothing pays, an operator overturns it from the market page, and only then does
-// the other side claim, checked to the wei on chain. The e2e stack's window is 20 s (global-setup).
+// the other side claim, checked to the wei on chain. The e2e stack's window is 40 s (global-setup).
 // Issue 22: the flag carries a bond paid from the wallet; overturned, it comes back on chain by itself.
 
 /** max(0.01 BNB, 5% of the 0.03 BNB pool): the minimum. */
@@ -22,7 +22,7 @@ async function claimableCount(address: string): Promise<number> {
 test('A proposed verdict is flagged by a bettor, overturned by an operator, and only then claimed exactly', async ({
   browser,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(180_000);
   const yesBettor = devAddress(4);
   const noBettor = devAddress(5);
   const description = `Will the review window e2e market ${Date.now()} be overturned?`;
@@ -33,10 +33,14 @@ test('A proposed verdict is flagged by a bettor, overturned by an operator, and 
   });
 
   await setAiVerdict({ verdict: 'YES', confidence: 88, analysis: 'The e2e judge believes it happened.' });
-  await advanceChainTime(3601);
-  // Opened after the jump in chain time (the page reads the server's clock when it loads), and
-  // before the proposal: the 20 s window has to hold a signature, a bond payment and the flag.
+  // Opened before the jump in chain time so the page's code is loaded and compiled, then reloaded
+  // after it (the page reads the server's clock when it loads): the 40 s window has to hold a
+  // signature, a bond payment and the flag.
   const page = await openWithWallet(browser, noBettor, `/market/${market.id}`);
+  await advanceChainTime(3601);
+  await page.reload();
+  // The test wallet forgets its connection on reload, as a locked wallet would.
+  await connectWallet(page);
   await eventually(async () => (await getMarket(market.id)).market.review, 30_000);
 
   // Proposed: the verdict, its confidence and a countdown; the In review badge; nothing to claim.
@@ -77,7 +81,7 @@ test('A proposed verdict is flagged by a bettor, overturned by an operator, and 
           ConfigResponseSchema.parse(await (await fetch(`${baseUrl()}/api/config`)).json()).serverTime,
         ),
       {
-        timeout: 40_000,
+        timeout: 60_000,
       },
     )
     .toBeGreaterThan(Date.parse(proposal.endsAt) + 6_000);
