@@ -110,13 +110,28 @@ describe('The review panel', () => {
   });
 
   test('in Chinese too', async () => {
-    api.serve(inReview(), { timeline: [event({})] });
+    api.serve(inReview(), {
+      timeline: [
+        event({}),
+        event({
+          id: 2,
+          kind: 'bond_forfeited',
+          actor: BETTOR.toLowerCase(),
+          result: null,
+          amountWei: '10000000000000000',
+          rewardWei: '0',
+        }),
+      ],
+    });
     await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
     expect((await screen.findByRole('region', { name: '裁决审核中' }, SLOW)).textContent).toContain(
       '提议裁决：YES',
     );
     expect(screen.getByRole('region', { name: '裁决时间线' }).textContent).toContain(
       '模型 gpt-4o-mini 提议 YES',
+    );
+    expect(screen.getByRole('region', { name: '裁决时间线' }).textContent).toContain(
+      '0x3c44...93bc 的保证金（0.01 BNB）已归获胜者（裁决被确认）',
     );
     expect(screen.getByText('审核中').textContent).toBe('审核中');
   });
