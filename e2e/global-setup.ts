@@ -46,9 +46,10 @@ export default async function globalSetup() {
       OPERATOR_ADDRESSES: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
       AI_BASE_URL: ai.url,
       AI_API_KEY: 'stub',
-      // A short review window (issue 11): review-window.spec.ts flags a proposed verdict within it;
+      // A short review window (issue 11): review-window.spec.ts flags a proposed verdict within it,
+      // with a bond payment since issue 22 (40 s: a wallet connects in ~10 s on a busy CI machine);
       // the specs that wait for a verdict to settle wait these seconds more.
-      RESOLUTION_REVIEW_WINDOW_S: '20',
+      RESOLUTION_REVIEW_WINDOW_S: '40',
     },
     log: (line) => {
       if (process.env.E2E_SERVER_LOG) process.stdout.write(`[server] ${line}\n`);

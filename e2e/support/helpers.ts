@@ -58,7 +58,7 @@ export async function settleMarkets(ids: number[]) {
       await eventually(async () => {
         const { market } = await getMarket(id);
         return market.status === 'settled' ? market : null;
-      }, 45_000),
+      }, 75_000),
     );
   }
   return settled;

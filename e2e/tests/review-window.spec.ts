@@ -4,11 +4,15 @@ import { parseEther } from 'viem';
 import { devAddress, eventually, getMarket } from '../support/api.ts';
 import { advanceChainTime, balanceOf, setAiVerdict } from '../support/chain.ts';
 import { baseUrl, expect, test } from '../support/fixtures.ts';
-import { createContestedMarket, openWithWallet } from '../support/helpers.ts';
+import { connectWallet, createContestedMarket, openWithWallet } from '../support/helpers.ts';
 
 // Issue 11 end to end: the AI's verdict is proposed, a bettor flags it with a wallet signature, the
 // window ends and nothing pays, an operator overturns it from the market page, and only then does
-// the other side claim, checked to the wei on chain. The e2e stack's window is 20 s (global-setup).
+// the other side claim, checked to the wei on chain. The e2e stack's window is 40 s (global-setup).
+// Issue 22: the flag carries a bond paid from the wallet; overturned, it comes back on chain by itself.
+
+/** max(0.01 BNB, 5% of the 0.03 BNB pool): the minimum. */
+const BOND = parseEther('0.01');
 
 async function claimableCount(address: string): Promise<number> {
   const response = await fetch(`${baseUrl()}/api/users/${address}/claimable`);
@@ -18,7 +22,7 @@ async function claimableCount(address: string): Promise<number> {
 test('A proposed verdict is flagged by a bettor, overturned by an operator, and only then claimed exactly', async ({
   browser,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(180_000);
   const yesBettor = devAddress(4);
   const noBettor = devAddress(5);
   const description = `Will the review window e2e market ${Date.now()} be overturned?`;
@@ -29,10 +33,15 @@ test('A proposed verdict is flagged by a bettor, overturned by an operator, and 
   });
 
   await setAiVerdict({ verdict: 'YES', confidence: 88, analysis: 'The e2e judge believes it happened.' });
-  await advanceChainTime(3601);
-  await eventually(async () => (await getMarket(market.id)).market.review, 30_000);
-  // Opened after the jump in chain time: the page reads the server's clock when it loads.
+  // Opened before the jump in chain time so the page's code is loaded and compiled, then reloaded
+  // after it (the page reads the server's clock when it loads): the 40 s window has to hold a
+  // signature, a bond payment and the flag.
   const page = await openWithWallet(browser, noBettor, `/market/${market.id}`);
+  await advanceChainTime(3601);
+  await page.reload();
+  // The test wallet forgets its connection on reload, as a locked wallet would.
+  await connectWallet(page);
+  await eventually(async () => (await getMarket(market.id)).market.review, 30_000);
 
   // Proposed: the verdict, its confidence and a countdown; the In review badge; nothing to claim.
   const review = page.getByRole('region', { name: 'Verdict under review' });
@@ -43,15 +52,22 @@ test('A proposed verdict is flagged by a bettor, overturned by an operator, and 
   await expect(page.getByText('In review', { exact: true })).toBeVisible();
   expect(await claimableCount(yesBettor)).toBe(0);
 
-  // The NO bettor flags it, signing with the wallet.
+  // The NO bettor flags it: the form shows the bond and its fate; sign, pay the bond, post.
   const form = review.getByRole('form', { name: 'Flag this verdict' });
+  await expect(form).toContainText('Bond: 0.01 BNB');
+  await expect(form).toContainText('your bond comes back in full plus a reward');
   await form.getByLabel('Why is the verdict wrong?').fill('It was cancelled: see the organiser’s notice.');
-  await form.getByRole('button', { name: 'Sign and flag' }).click();
+  await form.getByRole('button', { name: 'Sign, pay the bond and flag' }).click();
+  const payment = page.getByRole('dialog', { name: 'Send Payment to Vault' });
+  await expect(payment).toBeVisible({ timeout: 15_000 });
+  await payment.getByRole('button', { name: 'Send Payment' }).click();
   await expect(page.getByText('Your flag was recorded: an operator will review the verdict.')).toBeVisible({
-    timeout: 15_000,
+    timeout: 20_000,
   });
+  const afterBond = await balanceOf(noBettor);
   const timeline = page.getByRole('region', { name: 'Resolution timeline' });
   await expect(timeline).toContainText('Flagged by 0x');
+  await expect(timeline).toContainText('with a bond of 0.01 BNB');
   await expect(timeline).toContainText('“It was cancelled: see the organiser’s notice.”');
   await expect(review).toContainText('Flagged by 1 bettor(s)');
 
@@ -65,7 +81,7 @@ test('A proposed verdict is flagged by a bettor, overturned by an operator, and 
           ConfigResponseSchema.parse(await (await fetch(`${baseUrl()}/api/config`)).json()).serverTime,
         ),
       {
-        timeout: 40_000,
+        timeout: 60_000,
       },
     )
     .toBeGreaterThan(Date.parse(proposal.endsAt) + 6_000);
@@ -89,9 +105,13 @@ test('A proposed verdict is flagged by a bettor, overturned by an operator, and 
     'flagged',
     'overturned',
     'settled',
+    'bond_returned',
   ]);
   await expect(page.getByText('Settled: NO')).toBeVisible({ timeout: 15_000 });
   await expect(timeline).toContainText('Overturned to NO by operator');
+  // The bond's fate on the timeline, and the bond back in the wallet by itself (the refund path).
+  await expect(timeline).toContainText(/Bond of 0x\S+ returned: 0\.01 BNB \(verdict overturned/);
+  await expect.poll(() => balanceOf(noBettor), { timeout: 30_000 }).toBe(afterBond + BOND);
 
   // Only now: the NO bettor claims stake + the YES pool (the e2e stack charges no fee), to the wei.
   const before = await balanceOf(noBettor);

@@ -1,14 +1,16 @@
 import { MarketDetailResponseSchema } from '@pm/core/contract/markets';
 import { FlagMarketResponseSchema, flagTypedData } from '@pm/core/contract/review';
 import { ClaimableResponseSchema } from '@pm/core/contract/users';
+import { computeBondedMarketPayouts } from '@pm/core/flag-bonds';
+import { encodeIntent } from '@pm/core/intent';
 import { computeMarketPayouts } from '@pm/core/payouts';
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
-import { parseEther } from 'viem';
+import { createWalletClient, type Hash, http, parseEther, publicActions } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/config.ts';
-import { bets, marketFlags, markets } from '../src/db/schema.ts';
+import { bets, marketFlags, markets, payments, payouts } from '../src/db/schema.ts';
 import { createSettlementJob, voidAfterTimeoutText } from '../src/markets/settlement-job.ts';
 import { marketsCommands } from '../src/ops/markets-commands.ts';
 import { createAiResolver } from '../src/resolution/ai-resolver.ts';
@@ -18,8 +20,10 @@ import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { player, signOperatorAction } from './support/operator-helpers.ts';
 import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
+import { localChain } from './support/test-chain.ts';
 
 // Issue 11, docs/decisions/011: an AI verdict is proposed and reviewed before anything is paid.
+// Issue 22: a flag carries a bond paid to the vault; its fate is settled with the market.
 
 const FEE_BPS = 200;
 const WINDOW_S = 600;
@@ -79,6 +83,34 @@ const claimable = async (address: string) =>
 
 const newAccount = () => privateKeyToAccount(generatePrivateKey());
 
+/** The bond of the markets here: pools of 0.06 BNB, 5% is below the 0.01 BNB minimum. */
+const BOND = parseEther('0.01');
+
+const walletOf = (account: PrivateKeyAccount) =>
+  createWalletClient({ chain: localChain, transport: http(t.chain.rpcUrl), account }).extend(publicActions);
+
+/** Sends `amountWei` to the vault with the flag intent of `marketId` (or other data). */
+async function payBond(
+  account: PrivateKeyAccount,
+  marketId: number,
+  amountWei = BOND,
+  data: `0x${string}` = encodeIntent({ kind: 'flag', marketId }),
+): Promise<Hash> {
+  const wallet = walletOf(account);
+  const hash = await wallet.sendTransaction({
+    account,
+    chain: localChain,
+    to: t.config.vault.address,
+    value: amountWei,
+    data,
+  });
+  await wallet.waitForTransactionReceipt({ hash });
+  return hash;
+}
+
+const paymentOf = async (txHash: string) =>
+  (await t.db.select().from(payments).where(eq(payments.txHash, txHash.toLowerCase())))[0];
+
 /** A settling market judged by the stub, with YES and NO bets from accounts that can sign. */
 async function marketInReview(title: string, sides: Array<'YES' | 'NO'> = ['YES', 'NO', 'NO']) {
   const bettors = sides.map(() => newAccount());
@@ -92,6 +124,9 @@ async function marketInReview(title: string, sides: Array<'YES' | 'NO'> = ['YES'
       user: bettors[index]?.address.toLowerCase(),
     })),
   });
+  // Each bettor can pay a bond (and its gas) from the wallet.
+  for (const bettor of bettors)
+    await t.chain.testClient.setBalance({ address: bettor.address, value: parseEther('1') });
   await settle();
   return { marketId, betIds, bettors };
 }
@@ -112,6 +147,18 @@ async function flagBody(
     }),
   );
   return { address: account.address, reason, expiry, signature };
+}
+
+/** A signed flag with a bond paid for it (`bond` lets a test break one thing at a time). */
+async function bondedFlag(
+  account: PrivateKeyAccount,
+  marketId: number,
+  reason: string,
+  bond: { amountWei?: bigint; txHash?: Hash } = {},
+) {
+  const amountWei = bond.amountWei ?? BOND;
+  const txHash = bond.txHash ?? (await payBond(account, marketId, amountWei));
+  return { ...(await flagBody(account, marketId, reason)), txHash, amountWei: amountWei.toString() };
 }
 
 async function postFlag(marketId: number, body: object) {
@@ -213,18 +260,33 @@ describe('A proposed verdict', () => {
 });
 
 describe('Flags', () => {
-  test('A bettor flags once with a signed reason; the flag is on the timeline', async () => {
+  test('The bond is max(0.01 BNB, 5% of the pool) unless configured, shown in the config and on the market', async () => {
+    expect(loadConfig({}).flagBond).toEqual({ minWei: 10n ** 16n, bps: 500 });
+    expect(() => loadConfig({ FLAG_BOND_MIN_WEI: '0' })).toThrow();
+    expect(() => loadConfig({ FLAG_BOND_BPS: '10001' })).toThrow();
+    const config = (await t.app.inject({ method: 'GET', url: '/api/config' })).json();
+    expect(config).toMatchObject({ flagBondMinWei: String(10n ** 16n), flagBondBps: 500 });
+    const { marketId } = await marketInReview('Bond shown');
+    expect((await detail(marketId)).market.review?.bondWei).toBe(String(BOND));
+  });
+
+  test('A bettor flags once with a signed reason and a bond; the flag and its bond are on the timeline', async () => {
     const { marketId, bettors } = await marketInReview('Flag once');
     const [, bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
-    const response = await postFlag(marketId, await flagBody(bettor, marketId, 'The match was postponed.'));
+    const body = await bondedFlag(bettor, marketId, 'The match was postponed.');
+    const response = await postFlag(marketId, body);
     expect(response.statusCode).toBe(201);
     expect(FlagMarketResponseSchema.parse(response.json()).event).toMatchObject({
       kind: 'flagged',
       actor: bettor.address.toLowerCase(),
       detail: 'The match was postponed.',
+      amountWei: String(BOND),
     });
-    const again = await postFlag(marketId, await flagBody(bettor, marketId, 'Still wrong.'));
+    expect(await paymentOf(body.txHash)).toMatchObject({ status: 'recorded', purpose: 'market_flag' });
+    // The same request again answers the same flag; the same bond for another flag is refused.
+    expect((await postFlag(marketId, body)).statusCode).toBe(201);
+    const again = await postFlag(marketId, await bondedFlag(bettor, marketId, 'Still wrong.'));
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ error: { code: 'ALREADY_FLAGGED' } });
 
@@ -233,32 +295,84 @@ describe('Flags', () => {
     expect(after.timeline?.map((event) => event.kind)).toEqual(['proposed', 'flagged']);
   });
 
+  test('A flag without a bond is refused with nothing changed', async () => {
+    const { marketId, bettors } = await marketInReview('No bond');
+    const [bettor] = bettors;
+    if (!bettor) throw new Error('no bettor');
+    const unpaid = await flagBody(bettor, marketId, 'Free option');
+    const missing = await postFlag(marketId, unpaid);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED' } });
+    const unknownTx = await postFlag(marketId, {
+      ...unpaid,
+      txHash: `0x${'ab'.repeat(32)}`,
+      amountWei: String(BOND),
+    });
+    expect(unknownTx.json()).toMatchObject({ error: { code: 'TX_NOT_FOUND' } });
+    // A bet's payment is not a bond.
+    const betPaid = await payBond(
+      bettor,
+      marketId,
+      BOND,
+      encodeIntent({ kind: 'bet', marketId, prediction: 'YES' }),
+    );
+    const wrongIntent = await postFlag(marketId, { ...unpaid, txHash: betPaid, amountWei: String(BOND) });
+    expect(wrongIntent.json()).toMatchObject({ error: { code: 'INTENT_MISMATCH' } });
+    expect(await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId))).toEqual([]);
+    expect((await detail(marketId)).market.review?.flagCount).toBe(0);
+  });
+
   test('Refused flags change nothing: non-bettor, bad signatures, replay elsewhere, bad reasons', async () => {
     const { marketId, bettors } = await marketInReview('Refusals');
     const [bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
     const stranger = newAccount();
     const now = Math.floor(t.clock.now().getTime() / 1000);
+    const bond = { txHash: `0x${'cd'.repeat(32)}`, amountWei: String(BOND) };
     const cases: Array<[string, object, number, string]> = [
-      ['non-bettor', await flagBody(stranger, marketId, 'I never bet'), 403, 'NOT_A_BETTOR'],
-      ['other chain', await flagBody(bettor, marketId, 'Wrong', { chainId: 56 }), 401, 'UNAUTHORIZED'],
+      [
+        'other chain',
+        { ...(await flagBody(bettor, marketId, 'Wrong', { chainId: 56 })), ...bond },
+        401,
+        'UNAUTHORIZED',
+      ],
       [
         'other market',
-        await flagBody(bettor, marketId, 'Wrong', { marketId: marketId + 1 }),
+        { ...(await flagBody(bettor, marketId, 'Wrong', { marketId: marketId + 1 })), ...bond },
         401,
         'UNAUTHORIZED',
       ],
-      ['other reason', await flagBody(bettor, marketId, 'Wrong', { reason: 'Right' }), 401, 'UNAUTHORIZED'],
+      [
+        'other reason',
+        { ...(await flagBody(bettor, marketId, 'Wrong', { reason: 'Right' })), ...bond },
+        401,
+        'UNAUTHORIZED',
+      ],
       [
         "someone else's signature",
-        { ...(await flagBody(stranger, marketId, 'Wrong')), address: bettor.address },
+        { ...(await flagBody(stranger, marketId, 'Wrong')), address: bettor.address, ...bond },
         401,
         'UNAUTHORIZED',
       ],
-      ['expired', await flagBody(bettor, marketId, 'Wrong', { expiry: now - 1 }), 401, 'UNAUTHORIZED'],
-      ['far expiry', await flagBody(bettor, marketId, 'Wrong', { expiry: now + 86_400 }), 400, 'BAD_REQUEST'],
-      ['too long', await flagBody(bettor, marketId, 'x'.repeat(281)), 400, 'VALIDATION_FAILED'],
-      ['blank', await flagBody(bettor, marketId, '   '), 400, 'VALIDATION_FAILED'],
+      [
+        'expired',
+        { ...(await flagBody(bettor, marketId, 'Wrong', { expiry: now - 1 })), ...bond },
+        401,
+        'UNAUTHORIZED',
+      ],
+      [
+        'far expiry',
+        { ...(await flagBody(bettor, marketId, 'Wrong', { expiry: now + 86_400 })), ...bond },
+        400,
+        'BAD_REQUEST',
+      ],
+      [
+        'too long',
+        { ...(await flagBody(bettor, marketId, 'x'.repeat(281))), ...bond },
+        400,
+        'VALIDATION_FAILED',
+      ],
+      ['blank', { ...(await flagBody(bettor, marketId, '   ')), ...bond }, 400, 'VALIDATION_FAILED'],
     ];
     for (const [name, body, status, code] of cases) {
       const response = await postFlag(marketId, body);
@@ -272,31 +386,126 @@ describe('Flags', () => {
     expect((await detail(marketId)).market.review?.flagCount).toBe(0);
   });
 
-  test('No flag after the window, nor on a market with no verdict in review', async () => {
+  test('A bond from a non-bettor, or of the wrong amount, is refused and kept as a refund', async () => {
+    const { marketId, bettors } = await marketInReview('Refunded bonds');
+    const [bettor] = bettors;
+    if (!bettor) throw new Error('no bettor');
+    const stranger = newAccount();
+    await t.chain.testClient.setBalance({ address: stranger.address, value: parseEther('1') });
+    const strangers = await bondedFlag(stranger, marketId, 'I never bet');
+    const refused = await postFlag(marketId, strangers);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: { code: 'NOT_A_BETTOR' } });
+    expect(await paymentOf(strangers.txHash)).toMatchObject({
+      status: 'refund_due',
+      refundReason: 'NOT_A_BETTOR',
+      amount: BOND,
+    });
+    const short = await bondedFlag(bettor, marketId, 'Too cheap', { amountWei: BOND - 1n });
+    const wrong = await postFlag(marketId, short);
+    expect(wrong.json()).toMatchObject({ error: { code: 'WRONG_AMOUNT' } });
+    expect(await paymentOf(short.txHash)).toMatchObject({
+      status: 'refund_due',
+      refundReason: 'WRONG_AMOUNT',
+    });
+    expect(await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId))).toEqual([]);
+
+    // The payouts job pays each refund back, to the wei.
+    await t.runJobs();
+    const refunded = await paymentOf(short.txHash);
+    const [payout] = await t.db
+      .select()
+      .from(payouts)
+      .where(eq(payouts.id, refunded?.refundPayoutId ?? 0));
+    expect(payout).toMatchObject({
+      kind: 'refund',
+      amount: BOND - 1n,
+      toAddress: bettor.address.toLowerCase(),
+    });
+  });
+
+  test('No flag after the window, nor on a market with no verdict in review; a bond paid late is refunded', async () => {
     const { marketId, bettors } = await marketInReview('Too late');
     const [bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
     await t.advanceTime(WINDOW_S);
-    const late = await postFlag(marketId, await flagBody(bettor, marketId, 'Late'));
+    const lateBody = await bondedFlag(bettor, marketId, 'Late');
+    const late = await postFlag(marketId, lateBody);
     expect(late.statusCode).toBe(409);
     expect(late.json()).toMatchObject({ error: { code: 'REVIEW_CLOSED' } });
+    expect(await paymentOf(lateBody.txHash)).toMatchObject({
+      status: 'refund_due',
+      refundReason: 'REVIEW_CLOSED',
+    });
     await settle();
-    const settledFlag = await postFlag(marketId, await flagBody(bettor, marketId, 'Settled'));
+    const settledBody = await bondedFlag(bettor, marketId, 'Settled');
+    const settledFlag = await postFlag(marketId, settledBody);
     expect(settledFlag.json()).toMatchObject({ error: { code: 'NOT_IN_REVIEW' } });
+    expect(await paymentOf(settledBody.txHash)).toMatchObject({
+      status: 'refund_due',
+      refundReason: 'NOT_IN_REVIEW',
+    });
     expect((await detail(marketId)).market.status).toBe('settled');
-    const missing = await postFlag(999_999, await flagBody(bettor, 999_999, 'Nowhere'));
+    const missing = await postFlag(999_999, {
+      ...(await flagBody(bettor, 999_999, 'Nowhere')),
+      txHash: `0x${'ef'.repeat(32)}`,
+      amountWei: String(BOND),
+    });
     expect(missing.statusCode).toBe(404);
+  });
+
+  test("A flag and the window's end are ordered by the market lock: never both", async () => {
+    const { marketId, bettors } = await marketInReview('Race the window');
+    const [, bettor] = bettors;
+    if (!bettor) throw new Error('no bettor');
+    await t.advanceTime(WINDOW_S - 20);
+    const body = await bondedFlag(bettor, marketId, 'Just in time');
+    await t.advanceTime(18);
+    const [flag] = await Promise.all([postFlag(marketId, body), settle()]);
+    const after = await detail(marketId);
+    const flagged = flag.statusCode === 201;
+    // Never both: a recorded flag holds the market (and its bond); a refused one is refunded.
+    if (flagged) expect(after.market.status).toBe('settling');
+    expect((await paymentOf(body.txHash))?.status).toBe(flagged ? 'recorded' : 'refund_due');
+    await t.advanceTime(5);
+    await settle();
+    expect((await detail(marketId)).market.status).toBe(flagged ? 'settling' : 'settled');
+  });
+
+  test('Concurrent flags from two bettors are both recorded with their bonds', async () => {
+    const { marketId, bettors } = await marketInReview('Two flags');
+    const [first, second] = bettors;
+    if (!first || !second) throw new Error('no bettors');
+    const bodies = await Promise.all([
+      bondedFlag(first, marketId, 'One'),
+      bondedFlag(second, marketId, 'Two'),
+    ]);
+    const responses = await Promise.all(bodies.map((body) => postFlag(marketId, body)));
+    expect(responses.map((response) => response.statusCode)).toEqual([201, 201]);
+    expect((await detail(marketId)).market.review?.flagCount).toBe(2);
   });
 });
 
+/** The flags' bond rows of a market, by flagger. */
+const bondsOf = async (marketId: number) =>
+  t.db
+    .select({
+      address: marketFlags.address,
+      status: marketFlags.bondStatus,
+      returnWei: marketFlags.bondReturnAmount,
+      rewardWei: marketFlags.bondRewardAmount,
+    })
+    .from(marketFlags)
+    .where(and(eq(marketFlags.marketId, marketId)))
+    .orderBy(marketFlags.id);
+
 describe('A flagged verdict', () => {
-  test('waits for an operator after the window, who overturns it to NO: the NO side is paid exactly', async () => {
+  test('waits for an operator after the window, who overturns it to NO: the bond comes back with a reward, exact to the wei', async () => {
     const { marketId, betIds, bettors } = await marketInReview('Overturn to NO');
     const [, noBettor] = bettors;
     if (!noBettor) throw new Error('no bettor');
-    expect(
-      (await postFlag(marketId, await flagBody(noBettor, marketId, 'It did not happen.'))).statusCode,
-    ).toBe(201);
+    const flag = await bondedFlag(noBettor, marketId, 'It did not happen.');
+    expect((await postFlag(marketId, flag)).statusCode).toBe(201);
     await t.advanceTime(WINDOW_S + 5);
     await settle();
     expect((await detail(marketId)).market.status).toBe('settling');
@@ -327,36 +536,73 @@ describe('A flagged verdict', () => {
       aiVerdict: 'The event was called off.',
     });
     const operatorAddress = operator.account.address.toLowerCase();
+    const flagger = noBettor.address.toLowerCase();
     expect(after.timeline?.map((event) => [event.kind, event.actor, event.result])).toEqual([
       ['proposed', MODEL, 'YES'],
-      ['flagged', noBettor.address.toLowerCase(), null],
+      ['flagged', flagger, null],
       ['overturned', operatorAddress, 'NO'],
       ['settled', operatorAddress, 'NO'],
+      ['bond_returned', flagger, null],
     ]);
-    const { payouts } = computeMarketPayouts({
+    const settled = computeBondedMarketPayouts({
       bets: [
         { id: betIds[0] ?? 0, side: 'YES', amountWei: parseEther('0.01') },
         { id: betIds[1] ?? 0, side: 'NO', amountWei: parseEther('0.02') },
         { id: betIds[2] ?? 0, side: 'NO', amountWei: parseEther('0.03') },
       ],
+      bonds: [{ id: flagger, amountWei: BOND }],
+      proposedResult: 'YES',
       result: 'NO',
       feeBps: FEE_BPS,
     });
+    // The fee on the 0.01 BNB losing pool at 2% is 0.0002 BNB, all of it the flagger's reward.
+    const rewardWei = parseEther('0.0002');
+    expect(settled.bonds.bonds).toEqual([
+      { id: flagger, bondWei: BOND, returnWei: BOND + rewardWei, rewardWei },
+    ]);
+    expect(after.timeline?.at(-1)).toMatchObject({
+      amountWei: String(BOND + rewardWei),
+      rewardWei: String(rewardWei),
+    });
     const rows = await betRows(betIds);
-    // payout_amount is the full return, stake included (decision 002).
+    // payout_amount is the full return, stake included (decision 002); the bond changes no bet.
     expect(rows.map((bet) => [bet.status, bet.payoutAmount])).toEqual([
       ['lost', 0n],
-      ['won', payouts.find((payout) => payout.id === betIds[1])?.returnWei],
-      ['won', payouts.find((payout) => payout.id === betIds[2])?.returnWei],
+      ['won', settled.bets.payouts.find((payout) => payout.id === betIds[1])?.returnWei],
+      ['won', settled.bets.payouts.find((payout) => payout.id === betIds[2])?.returnWei],
     ]);
     expect((await claimable(noBettor.address)).markets.count).toBe(1);
+    expect(await bondsOf(marketId)).toEqual([
+      { address: flagger, status: 'returned', returnWei: BOND + rewardWei, rewardWei },
+    ]);
+    expect(await paymentOf(flag.txHash)).toMatchObject({
+      status: 'refund_due',
+      refundReason: 'FLAG_BOND_RETURNED',
+      refundAmount: BOND + rewardWei,
+    });
+
+    // The refund path pays bond + reward back to the flagger, on chain, to the wei.
+    const before = await t.chain.publicClient.getBalance({ address: noBettor.address });
+    await t.runJobs();
+    const refund = await paymentOf(flag.txHash);
+    const [payout] = await t.db
+      .select()
+      .from(payouts)
+      .where(eq(payouts.id, refund?.refundPayoutId ?? 0));
+    expect(payout).toMatchObject({ kind: 'refund', amount: BOND + rewardWei, toAddress: flagger });
+    for (let i = 0; i < 5 && (await paymentOf(flag.txHash))?.status !== 'refunded'; i++) await t.runJobs();
+    expect((await paymentOf(flag.txHash))?.status).toBe('refunded');
+    expect(await t.chain.publicClient.getBalance({ address: noBettor.address })).toBe(
+      before + BOND + rewardWei,
+    );
   });
 
-  test('overturned to VOID from the ops CLI refunds every stake', async () => {
+  test('overturned to VOID from the ops CLI refunds every stake and the bond', async () => {
     const { marketId, betIds, bettors } = await marketInReview('Overturn to VOID');
     const [bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
-    await postFlag(marketId, await flagBody(bettor, marketId, 'Ambiguous question.'));
+    const flag = await bondedFlag(bettor, marketId, 'Ambiguous question.');
+    await postFlag(marketId, flag);
     const result = await ops(
       'markets:overturn',
       String(marketId),
@@ -369,19 +615,23 @@ describe('A flagged verdict', () => {
     expect((await betRows(betIds)).map((bet) => bet.status)).toEqual(['refunded', 'refunded', 'refunded']);
     expect((await claimable(bettor.address)).markets.totalWei).toBe(String(parseEther('0.01')));
     const timeline = (await detail(marketId)).timeline ?? [];
+    const flagger = bettor.address.toLowerCase();
     expect(timeline.map((event) => [event.kind, event.actor])).toEqual([
       ['proposed', MODEL],
-      ['flagged', bettor.address.toLowerCase()],
+      ['flagged', flagger],
       ['overturned', 'ops CLI'],
       ['settled', 'ops CLI'],
+      ['bond_returned_void', flagger],
     ]);
+    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'refund_due', refundAmount: BOND });
   });
 
-  test('confirmed by an operator keeps the AI verdict', async () => {
-    const { marketId, bettors } = await marketInReview('Confirmed');
-    const [, bettor] = bettors;
+  test('confirmed by an operator keeps the AI verdict, and the bond goes to the winners pro rata, exact to the wei', async () => {
+    const { marketId, betIds, bettors } = await marketInReview('Confirmed', ['YES', 'YES', 'NO']);
+    const [, , bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
-    await postFlag(marketId, await flagBody(bettor, marketId, 'I disagree.'));
+    const flag = await bondedFlag(bettor, marketId, 'I disagree.');
+    await postFlag(marketId, flag);
     expect((await ops('markets:confirm', String(marketId), '--note', 'Checked the sources.')).code).toBe(0);
     const after = await detail(marketId);
     expect(after.market).toMatchObject({ status: 'settled', result: 'YES', aiConfidence: 91 });
@@ -390,15 +640,43 @@ describe('A flagged verdict', () => {
       'flagged',
       'confirmed',
       'settled',
+      'bond_forfeited',
     ]);
+    const settled = computeBondedMarketPayouts({
+      bets: [
+        { id: betIds[0] ?? 0, side: 'YES', amountWei: parseEther('0.01') },
+        { id: betIds[1] ?? 0, side: 'YES', amountWei: parseEther('0.02') },
+        { id: betIds[2] ?? 0, side: 'NO', amountWei: parseEther('0.03') },
+      ],
+      bonds: [{ id: 1, amountWei: BOND }],
+      proposedResult: 'YES',
+      result: 'YES',
+      feeBps: FEE_BPS,
+    });
+    const rows = await betRows(betIds);
+    expect(rows.map((bet) => bet.payoutAmount)).toEqual([
+      settled.bets.payouts[0]?.returnWei,
+      settled.bets.payouts[1]?.returnWei,
+      0n,
+    ]);
+    // Winners share 0.03 − 2% fee + the 0.01 bond = 0.0394 BNB: 1/3 and 2/3 of it.
+    expect(rows[0]?.payoutAmount).toBe(parseEther('0.01') + parseEther('0.0394') / 3n);
+    const paid = (rows[0]?.payoutAmount ?? 0n) + (rows[1]?.payoutAmount ?? 0n);
+    expect(paid + settled.feeKeptWei + settled.dustWei).toBe(parseEther('0.06') + BOND);
+    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
+    expect((await bondsOf(marketId))[0]).toMatchObject({ status: 'forfeited', returnWei: 0n });
+    // The flagger's P&L counts the forfeited bond: −0.03 stake lost, −0.01 bond.
+    const summary = await t.app.inject({ method: 'GET', url: `/api/users/${bettor.address}/summary` });
+    expect(summary.json()).toMatchObject({ netWei: String(-(parseEther('0.03') + BOND)) });
     expect((await ops('markets:confirm', String(marketId), '--note', 'Again')).code).toBe(1);
   });
 
-  test('with no operator, is voided and refunded once the resolution timeout has passed after its window', async () => {
+  test('with no operator, is voided and refunded once the resolution timeout has passed after its window, the bond too', async () => {
     const { marketId, betIds, bettors } = await marketInReview('Nobody came');
     const [bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
-    await postFlag(marketId, await flagBody(bettor, marketId, 'Wrong.'));
+    const flag = await bondedFlag(bettor, marketId, 'Wrong.');
+    await postFlag(marketId, flag);
     await t.advanceTime(WINDOW_S + t.config.ai.resolutionTimeoutS - 60);
     await settle();
     expect((await detail(marketId)).market.status).toBe('settling');
@@ -412,5 +690,14 @@ describe('A flagged verdict', () => {
     expect((await betRows(betIds)).map((bet) => bet.status)).toEqual(['refunded', 'refunded', 'refunded']);
     const [row] = await t.db.select().from(markets).where(eq(markets.id, marketId));
     expect(row?.flagCount).toBe(1);
+    expect((await detail(marketId)).timeline?.at(-1)).toMatchObject({
+      kind: 'bond_returned_void',
+      amountWei: String(BOND),
+    });
+    expect(await paymentOf(flag.txHash)).toMatchObject({
+      status: 'refund_due',
+      refundReason: 'FLAG_BOND_RETURNED_VOID',
+      refundAmount: BOND,
+    });
   });
 });

@@ -21,6 +21,7 @@ describe('intentText', () => {
     );
     expect(intentText({ kind: 'bet', marketId: 42, prediction: 'NO' })).toBe('pm1:bet:42:NO');
     expect(intentText({ kind: 'round', epoch: 2_914_632, position: 'bull' })).toBe('pm1:round:2914632:bull');
+    expect(intentText({ kind: 'flag', marketId: 42 })).toBe('pm1:flag:42');
   });
 
   test('writes the content hash in lower case', () => {
@@ -34,6 +35,8 @@ describe('intentText', () => {
     expect(() => intentText({ kind: 'bet', marketId: 0, prediction: 'NO' })).toThrow(RangeError);
     expect(() => intentText({ kind: 'bet', marketId: 1.5, prediction: 'NO' })).toThrow(RangeError);
     expect(() => intentText({ kind: 'round', epoch: 2 ** 53, position: 'bear' })).toThrow(RangeError);
+    expect(() => intentText({ kind: 'flag', marketId: 0 })).toThrow(RangeError);
+    expect(() => intentText({ kind: 'flag', marketId: MAX_ROW_ID + 1 })).toThrow(RangeError);
     expect(() => intentText({ kind: 'create', contentHash: '0x1234', prediction: 'YES' })).toThrow(
       RangeError,
     );
@@ -65,6 +68,7 @@ describe('encodeIntent and decodeIntent', () => {
         epoch: id,
         position: fc.constantFrom('bull' as const, 'bear' as const),
       }),
+      fc.record({ kind: fc.constant('flag' as const), marketId: fc.integer({ min: 1, max: MAX_ROW_ID }) }),
     );
     fc.assert(
       fc.property(intentArb, (intent) => {
@@ -132,6 +136,32 @@ describe('encodeIntent and decodeIntent', () => {
     // A UTF-8 byte-order mark is silently dropped by TextDecoder.
     expect(decodeIntent(`0xefbbbf${stringToHex('pm1:bet:7:YES').slice(2)}`)).toBeNull();
     expect(decodeIntent(`${stringToHex('pm1:bet:7:YES')}ff`)).toBeNull();
+  });
+});
+
+describe('the flag bond intent (issue 22)', () => {
+  test('names one market, in one spelling only', () => {
+    expect(decodeIntent(stringToHex('pm1:flag:7'))).toEqual({ kind: 'flag', marketId: 7 });
+    for (const text of [
+      'pm1:flag:07',
+      'pm1:flag:0',
+      'pm1:flag:7:YES',
+      'pm1:flag:',
+      `pm1:flag:${MAX_ROW_ID + 1}`,
+    ]) {
+      expect(decodeIntent(stringToHex(text))).toBeNull();
+    }
+  });
+
+  test('a bond is never the same intent as a bet on the same market', () => {
+    expect(sameIntent({ kind: 'flag', marketId: 1 }, { kind: 'flag', marketId: 1 })).toBe(true);
+    expect(sameIntent({ kind: 'flag', marketId: 1 }, { kind: 'flag', marketId: 2 })).toBe(false);
+    expect(sameIntent({ kind: 'flag', marketId: 1 }, { kind: 'bet', marketId: 1, prediction: 'YES' })).toBe(
+      false,
+    );
+    expect(sameIntent({ kind: 'bet', marketId: 1, prediction: 'YES' }, { kind: 'flag', marketId: 1 })).toBe(
+      false,
+    );
   });
 });
 

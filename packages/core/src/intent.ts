@@ -8,7 +8,9 @@ import { MAX_ROW_ID, type Position, type Prediction } from './constants.ts';
 export type PaymentIntent =
   | { kind: 'create'; contentHash: `0x${string}`; prediction: Prediction }
   | { kind: 'bet'; marketId: number; prediction: Prediction }
-  | { kind: 'round'; epoch: number; position: Position };
+  | { kind: 'round'; epoch: number; position: Position }
+  /** A bond for flagging a market's proposed verdict (issue 22, docs/decisions/011). */
+  | { kind: 'flag'; marketId: number };
 
 const INTENT_PREFIX = 'pm1';
 const CONTENT_HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -18,6 +20,7 @@ const POSITIVE_DECIMAL = /^[1-9][0-9]*$/;
 const CREATE_TEXT = /^pm1:create:(0x[0-9a-f]{64}):(YES|NO)$/;
 const BET_TEXT = /^pm1:bet:([1-9][0-9]*):(YES|NO)$/;
 const ROUND_TEXT = /^pm1:round:([1-9][0-9]*):(bull|bear)$/;
+const FLAG_TEXT = /^pm1:flag:([1-9][0-9]*)$/;
 
 function assertPositiveId(value: number, name: string, max: number): void {
   if (!Number.isSafeInteger(value) || value <= 0 || value > max) {
@@ -25,7 +28,10 @@ function assertPositiveId(value: number, name: string, max: number): void {
   }
 }
 
-/** 'pm1:create:<0x…64 lower-case hex>:YES' | 'pm1:bet:<marketId>:NO' | 'pm1:round:<epoch>:bull'. */
+/**
+ * 'pm1:create:<0x…64 lower-case hex>:YES' | 'pm1:bet:<marketId>:NO' | 'pm1:round:<epoch>:bull' |
+ * 'pm1:flag:<marketId>'.
+ */
 export function intentText(intent: PaymentIntent): string {
   switch (intent.kind) {
     case 'create':
@@ -37,6 +43,9 @@ export function intentText(intent: PaymentIntent): string {
     case 'round':
       assertPositiveId(intent.epoch, 'epoch', Number.MAX_SAFE_INTEGER);
       return `${INTENT_PREFIX}:round:${intent.epoch}:${intent.position}`;
+    case 'flag':
+      assertPositiveId(intent.marketId, 'marketId', MAX_ROW_ID);
+      return `${INTENT_PREFIX}:flag:${intent.marketId}`;
   }
 }
 
@@ -90,6 +99,11 @@ export function decodeIntent(data: `0x${string}` | string | undefined): PaymentI
     const position = parsePosition(round[2]);
     return epoch !== null && position ? { kind: 'round', epoch, position } : null;
   }
+  const flag = FLAG_TEXT.exec(text);
+  if (flag) {
+    const marketId = parseId(flag[1], MAX_ROW_ID);
+    return marketId !== null ? { kind: 'flag', marketId } : null;
+  }
   return null;
 }
 
@@ -106,6 +120,8 @@ export function sameIntent(a: PaymentIntent, b: PaymentIntent): boolean {
       return b.kind === 'bet' && a.marketId === b.marketId && a.prediction === b.prediction;
     case 'round':
       return b.kind === 'round' && a.epoch === b.epoch && a.position === b.position;
+    case 'flag':
+      return b.kind === 'flag' && a.marketId === b.marketId;
   }
 }
 

@@ -62,6 +62,11 @@ export const payments = pgTable(
     refundAttempts: integer('refund_attempts').notNull().default(0),
     refundLastError: text('refund_last_error'),
     refundNextAttemptAt: time('refund_next_attempt_at'),
+    /**
+     * What is owed back when it is not `amount`: a flag's bond returned with its reward out of the
+     * market's fee (issue 22). Null: the amount paid.
+     */
+    refundAmount: wei('refund_amount'),
     createdAt: time('created_at').notNull().defaultNow(),
   },
   (t) => [
@@ -69,11 +74,12 @@ export const payments = pgTable(
     index('payments_refund_due_idx').on(t.status).where(sql`status = 'refund_due'`),
     check(
       'payments_purpose_check',
-      sql`${t.purpose} in ('market_create', 'market_bet', 'oracle_bet', 'unknown')`,
+      sql`${t.purpose} in ('market_create', 'market_bet', 'oracle_bet', 'market_flag', 'unknown')`,
     ),
     check('payments_status_check', sql`${t.status} in ('recorded', 'refund_due', 'refund_held', 'refunded')`),
     // A 0-wei payment moves no money; it must never become a 0-wei refund (review F1).
     check('payments_amount_check', sql`${t.amount} > 0`),
+    check('payments_refund_amount_check', sql`${t.refundAmount} is null or ${t.refundAmount} >= ${t.amount}`),
   ],
 );
 
@@ -190,10 +196,26 @@ export const marketFlags = pgTable(
     reason: text('reason').notNull(),
     expiry: bigint('expiry', { mode: 'number' }).notNull(),
     signature: text('signature').notNull(),
+    /**
+     * Issue 22: the flag's bond, a payment of purpose market_flag (null on flags from before bonds).
+     * held until the market settles, then returned (overturned: bond + reward), forfeited (confirmed:
+     * to the winners) or returned_void (the market refunded every stake).
+     */
+    bondPaymentId: integer('bond_payment_id').references(() => payments.id),
+    bondAmount: wei('bond_amount'),
+    bondStatus: text('bond_status'),
+    /** What went back to the flagger (bond + reward), and the reward in it, once settled. */
+    bondReturnAmount: wei('bond_return_amount'),
+    bondRewardAmount: wei('bond_reward_amount'),
     createdAt: time('created_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('market_flags_market_address_unique').on(t.marketId, t.address),
+    uniqueIndex('market_flags_bond_payment_unique').on(t.bondPaymentId),
+    check(
+      'market_flags_bond_status_check',
+      sql`${t.bondStatus} is null or ${t.bondStatus} in ('held', 'returned', 'forfeited', 'returned_void')`,
+    ),
     check(
       'market_flags_reason_check',
       sql`char_length(${t.reason}) between 1 and ${sql.raw(String(FLAG_REASON_MAX))}`,
@@ -213,13 +235,17 @@ export const marketResolutionEvents = pgTable(
     actor: text('actor').notNull(),
     result: text('result'),
     detail: text('detail'),
+    /** Issue 22: a flag's bond (flagged), or what went back to the flagger (bond_*). */
+    amount: wei('amount'),
+    /** The reward out of the fee within `amount` (bond_returned). */
+    reward: wei('reward'),
     createdAt: time('created_at').notNull(),
   },
   (t) => [
     index('market_resolution_events_market_idx').on(t.marketId, t.id),
     check(
       'market_resolution_events_kind_check',
-      sql`${t.kind} in ('proposed', 'flagged', 'confirmed', 'overturned', 'settled')`,
+      sql`${t.kind} in ('proposed', 'flagged', 'confirmed', 'overturned', 'settled', 'bond_returned', 'bond_forfeited', 'bond_returned_void')`,
     ),
     check(
       'market_resolution_events_result_check',

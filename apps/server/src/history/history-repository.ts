@@ -174,9 +174,14 @@ const SummaryRowSchema = z.object({
   wagered: z.coerce.bigint(),
   net: z.coerce.bigint(),
   best_win: z.coerce.bigint().nullable(),
+  bonds_net: z.coerce.bigint(),
 });
 
-/** A wallet's P&L in one aggregate over both games (decision 012 defines each figure). */
+/**
+ * A wallet's P&L in one aggregate over both games (decision 012 defines each figure). Issue 22: a
+ * market's settled flag bonds count in the net: a forfeited bond −bond, a returned one its reward
+ * (0 on a void). A bond still held counts nothing yet, as a pending bet does.
+ */
 export async function summarizeHistory(
   db: DbOrTx,
   input: { address: string; game: HistoryGameFilter },
@@ -193,7 +198,8 @@ export async function summarizeHistory(
                count(*) filter (where h.result = 'refunded') as refunded,
                coalesce(sum(h.stake), 0)::text as wagered,
                coalesce(sum(h.net) filter (where h.result <> 'pending'), 0)::text as net,
-               (max(h.net) filter (where h.result = 'won'))::text as best_win
+               (max(h.net) filter (where h.result = 'won'))::text as best_win,
+               ${input.game === 'oracle' ? sql`'0'` : bondsNet(input.address)} as bonds_net
         from (${sql.join(parts, sql` union all `)}) h`,
     SummaryRowSchema,
   );
@@ -201,10 +207,17 @@ export async function summarizeHistory(
   const decided = row.won + row.lost;
   return {
     address: input.address,
-    netWei: row.net.toString(),
+    netWei: (row.net + row.bonds_net).toString(),
     totalWageredWei: row.wagered.toString(),
     bestWinWei: row.best_win === null ? null : row.best_win.toString(),
     winRate: decided === 0 ? null : row.won / decided,
     counts: { total: row.total, pending: row.pending, won: row.won, lost: row.lost, refunded: row.refunded },
   };
+}
+
+/** What a wallet's settled flag bonds came to: Σ (returned − bond), negative when forfeited. */
+function bondsNet(address: string): SQL {
+  return sql`(select coalesce(sum(coalesce(f.bond_return_amount, 0) - f.bond_amount), 0)::text
+              from market_flags f
+              where f.address = ${address} and f.bond_status in ('returned', 'forfeited', 'returned_void'))`;
 }

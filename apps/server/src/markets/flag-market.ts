@@ -1,13 +1,19 @@
 import { normalizeAddress } from '@pm/core/address';
+import { MAX_ROW_ID } from '@pm/core/constants';
 import { FLAG_SIGNATURE_MAX_TTL_S, type FlagMarketBody, flagTypedData } from '@pm/core/contract/review';
+import { flagBondWei } from '@pm/core/flag-bonds';
 import { and, eq, sql } from 'drizzle-orm';
 import { verifyTypedData } from 'viem';
 import { parseHex } from '../chain/parse-hex.ts';
-import type { Db } from '../db/client.ts';
-import { bets, marketFlags, markets } from '../db/schema.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { bets, marketFlags, marketResolutionEvents, markets } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
+import { type AcceptPaymentResult, acceptPayment } from '../payments/accept-payment.ts';
+import { refusePayment } from '../payments/refuse-payment.ts';
+import type { VerifiedPayment } from '../payments/verify-payment.ts';
 import { publish } from '../realtime/publish.ts';
-import { lockMarket } from './markets-repository.ts';
+import type { MarketsServiceDeps } from './create-market.ts';
+import { findMarket, lockMarket, type MarketRow } from './markets-repository.ts';
 import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events.ts';
 import { isInReview } from './review-window.ts';
 
@@ -17,77 +23,171 @@ import { isInReview } from './review-window.ts';
 // FLAG_SIGNATURE_MAX_TTL_S ahead, and an address flags a market once (unique index). Only ECDSA
 // signatures are checked (viem's pure verifyTypedData): an EOA, or an EIP-7702 account signing
 // with its own key; a contract wallet (ERC-1271) cannot flag.
+// Issue 22: a flag carries a bond, a vault payment with the intent pm1:flag:<id>, accepted through
+// the one payment path (acceptPayment): verified on chain, recorded with the flag in one
+// transaction, or — whatever refuses the flag — kept as a refund owed to the payer. settle-market.ts
+// decides the bond's fate (core's flag-bonds.ts).
 
-/** Records the flag, or throws with nothing changed. */
+/** FLAG_BOND_MIN_WEI and FLAG_BOND_BPS. */
+export type FlagBondSettings = { minWei: bigint; bps: number };
+
+export type FlagMarketDeps = MarketsServiceDeps & { flagBond: FlagBondSettings };
+
+/** The bond a flag of this market costs: fixed by its pool, which takes no bet after the deadline. */
+export function marketFlagBondWei(market: MarketRow, settings: FlagBondSettings): bigint {
+  return flagBondWei({
+    poolWei: market.totalYesAmount + market.totalNoAmount,
+    minWei: settings.minWei,
+    bps: settings.bps,
+  });
+}
+
+/**
+ * Records the flag with its bond, answers 202 while the bond is not final (the pending-payments
+ * job replays the request), or throws: a refusal changes nothing but keeps a real bond as a refund.
+ */
 export async function flagMarket(
-  db: Db,
-  input: { marketId: number; body: FlagMarketBody; chainId: number; now: Date },
-): Promise<ResolutionEventRow> {
-  const { body, now } = input;
+  deps: FlagMarketDeps,
+  marketId: number,
+  body: FlagMarketBody,
+): Promise<AcceptPaymentResult<ResolutionEventRow>> {
   const address = normalizeAddress(body.address);
-  const nowS = Math.floor(now.getTime() / 1000);
-  if (body.expiry <= nowS) throw new AppError('UNAUTHORIZED', 'The signature has expired. Sign again.');
+  const input = {
+    claim: {
+      txHash: parseHex(body.txHash, { bytes: 32 }),
+      from: address,
+      amountWei: BigInt(body.amountWei),
+      intent: { kind: 'flag' as const, marketId },
+    },
+    purpose: 'market_flag' as const,
+    request: { marketId, body },
+  };
+  // No bond can name a market id past what the database stores (its intent does not decode).
+  if (marketId > MAX_ROW_ID) throw new AppError('MARKET_NOT_FOUND');
+  // A bad signature touches no payment: anyone may post someone's bond hash with their address,
+  // and must not turn their bond into a refund before their own request arrives. A bond nobody
+  // flags with is refunded by vault reconciliation after its grace (UNCLAIMED_FLAG_BOND).
+  const badSignature = await checkSignature(deps, marketId, body);
+  if (badSignature) throw badSignature;
+  if (!(await findMarket(deps.payments.db, marketId))) {
+    return refusePayment(deps.payments, input, new AppError('MARKET_NOT_FOUND'));
+  }
+  return acceptPayment(deps.payments, {
+    ...input,
+    record: (tx, payment) => recordFlag(deps, tx, marketId, body, payment),
+    findRecorded: findFlagByPayment,
+  });
+}
+
+async function checkSignature(
+  deps: FlagMarketDeps,
+  marketId: number,
+  body: FlagMarketBody,
+): Promise<AppError | null> {
+  const nowS = Math.floor(deps.clock.now().getTime() / 1000);
+  if (body.expiry <= nowS) return new AppError('UNAUTHORIZED', 'The signature has expired. Sign again.');
   if (body.expiry > nowS + FLAG_SIGNATURE_MAX_TTL_S) {
-    throw new AppError(
+    return new AppError(
       'BAD_REQUEST',
       `The signature's expiry must be at most ${FLAG_SIGNATURE_MAX_TTL_S / 60} minutes ahead.`,
     );
   }
   const valid = await verifyTypedData({
-    address,
+    address: normalizeAddress(body.address),
     ...flagTypedData({
-      chainId: input.chainId,
-      marketId: input.marketId,
+      chainId: deps.payments.verifier.chainId,
+      marketId,
       reason: body.reason,
       expiry: body.expiry,
     }),
     signature: parseHex(body.signature),
   }).catch(() => false);
-  if (!valid) {
-    throw new AppError(
-      'UNAUTHORIZED',
-      'The signature does not match this address, this market, this reason or this chain.',
-    );
-  }
+  return valid
+    ? null
+    : new AppError(
+        'UNAUTHORIZED',
+        'The signature does not match this address, this market, this reason or this chain.',
+      );
+}
 
-  return db.transaction(async (tx) => {
-    // The row lock orders this flag against the window's end (settleReviewedMarkets locks too).
-    const market = await lockMarket(tx, input.marketId);
-    if (!market) throw new AppError('MARKET_NOT_FOUND');
-    if (!isInReview(market) || !market.reviewEndsAt) throw new AppError('NOT_IN_REVIEW');
-    if (market.reviewEndsAt.getTime() <= now.getTime()) throw new AppError('REVIEW_CLOSED');
-    const [bet] = await tx
-      .select({ id: bets.id })
-      .from(bets)
-      .where(and(eq(bets.marketId, market.id), eq(bets.userAddress, address)))
-      .limit(1);
-    if (!bet) throw new AppError('NOT_A_BETTOR');
-    const inserted = await tx
-      .insert(marketFlags)
-      .values({
-        marketId: market.id,
-        address,
-        reason: body.reason,
-        expiry: body.expiry,
-        signature: body.signature,
-        createdAt: now,
-      })
-      .onConflictDoNothing()
-      .returning({ id: marketFlags.id });
-    if (inserted.length === 0) throw new AppError('ALREADY_FLAGGED');
-    await tx
-      .update(markets)
-      .set({ flagCount: sql`${markets.flagCount} + 1`, updatedAt: now })
-      .where(eq(markets.id, market.id));
-    const event = await recordResolutionEvent(tx, {
+async function recordFlag(
+  deps: FlagMarketDeps,
+  tx: Tx,
+  marketId: number,
+  body: FlagMarketBody,
+  payment: VerifiedPayment & { paymentId: number },
+): Promise<ResolutionEventRow> {
+  const now = deps.clock.now();
+  const address = normalizeAddress(body.address);
+  // The row lock orders this flag against the window's end (settleReviewedMarkets locks too).
+  const market = await lockMarket(tx, marketId);
+  if (!market) throw new AppError('MARKET_NOT_FOUND');
+  if (!isInReview(market) || !market.reviewEndsAt) throw new AppError('NOT_IN_REVIEW');
+  // Paid and recorded while the window is open: a bond mined after it closed is refunded.
+  const endsAt = market.reviewEndsAt.getTime();
+  if (endsAt <= now.getTime() || payment.blockTime.getTime() >= endsAt) throw new AppError('REVIEW_CLOSED');
+  const [bet] = await tx
+    .select({ id: bets.id })
+    .from(bets)
+    .where(and(eq(bets.marketId, market.id), eq(bets.userAddress, address)))
+    .limit(1);
+  if (!bet) throw new AppError('NOT_A_BETTOR');
+  const bondWei = marketFlagBondWei(market, deps.flagBond);
+  if (payment.amountWei !== bondWei) {
+    throw new AppError('WRONG_AMOUNT', `A flag of this market needs a bond of exactly ${bondWei} wei.`);
+  }
+  const inserted = await tx
+    .insert(marketFlags)
+    .values({
       marketId: market.id,
-      kind: 'flagged',
-      actor: address,
-      result: null,
-      detail: body.reason,
-      at: now,
-    });
-    await publish(tx, { topic: 'markets', id: market.id });
-    return event;
+      address,
+      reason: body.reason,
+      expiry: body.expiry,
+      signature: body.signature,
+      bondPaymentId: payment.paymentId,
+      bondAmount: bondWei,
+      bondStatus: 'held',
+      createdAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: marketFlags.id });
+  if (inserted.length === 0) throw new AppError('ALREADY_FLAGGED');
+  await tx
+    .update(markets)
+    .set({ flagCount: sql`${markets.flagCount} + 1`, updatedAt: now })
+    .where(eq(markets.id, market.id));
+  const event = await recordResolutionEvent(tx, {
+    marketId: market.id,
+    kind: 'flagged',
+    actor: address,
+    result: null,
+    detail: body.reason,
+    amountWei: bondWei,
+    at: now,
   });
+  await publish(tx, { topic: 'markets', id: market.id });
+  await publish(tx, { topic: 'vault' });
+  return event;
+}
+
+/** The flag a bond already became: the answer to the same request sent again. */
+async function findFlagByPayment(db: Db, paymentId: number): Promise<ResolutionEventRow | undefined> {
+  const [flag] = await db
+    .select({ marketId: marketFlags.marketId, address: marketFlags.address })
+    .from(marketFlags)
+    .where(eq(marketFlags.bondPaymentId, paymentId))
+    .limit(1);
+  if (!flag) return undefined;
+  const [event] = await db
+    .select()
+    .from(marketResolutionEvents)
+    .where(
+      and(
+        eq(marketResolutionEvents.marketId, flag.marketId),
+        eq(marketResolutionEvents.kind, 'flagged'),
+        eq(marketResolutionEvents.actor, flag.address),
+      ),
+    )
+    .limit(1);
+  return event;
 }

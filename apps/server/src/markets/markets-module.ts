@@ -21,7 +21,11 @@ import { createSettlementJobs, judgingLeaseMs } from './settlement-job.ts';
 export type MarketsModule = {
   routes: AppFeature;
   jobs: Job[];
-  paymentHandlers: { market_create: PendingPaymentHandler; market_bet: PendingPaymentHandler };
+  paymentHandlers: {
+    market_create: PendingPaymentHandler;
+    market_bet: PendingPaymentHandler;
+    market_flag: PendingPaymentHandler;
+  };
   seedDemoData: () => Promise<void>;
   service: MarketsService;
 };
@@ -40,6 +44,7 @@ export function createMarketsModule(
     clock,
     resolver: resolverIdentity(config),
     createPriceMarket: options.createPriceMarket,
+    flagBond: config.flagBond,
   });
   const resolver = config.ai.baseUrl
     ? createAiResolver({
@@ -85,7 +90,7 @@ export function createMarketsModule(
       registerMarketsRoutes(app, service);
       registerMarketAnalyzeRoutes(app, analyzer);
       registerMarketOperatorRoutes(app, deps);
-      registerMarketReviewRoutes(app, deps);
+      registerMarketReviewRoutes(app, service);
     },
     jobs: settlement,
     paymentHandlers: createMarketPaymentHandlers(service),

@@ -10,9 +10,11 @@ import type {
 } from '@pm/core/contract/markets';
 import { MARKETS_PAGE_MAX } from '@pm/core/contract/markets';
 import { decodePageCursor, encodePageCursor } from '@pm/core/contract/page-cursor';
+import type { FlagMarketBody } from '@pm/core/contract/review';
 import { USER_BETS_PAGE_DEFAULT, type UserBetsQuery, type UserBetsResponse } from '@pm/core/contract/users';
-import { createMarket, type MarketsServiceDeps } from './create-market.ts';
+import { createMarket } from './create-market.ts';
 import { findLatestEvidence, toMarketEvidenceDto } from './evidence-repository.ts';
+import { type FlagMarketDeps, flagMarket, marketFlagBondWei } from './flag-market.ts';
 import { joinMarket } from './join-market.ts';
 import { listMarketOdds } from './market-odds.ts';
 import { toBetDto, toMarketDto, toUserBetDto } from './market-serializers.ts';
@@ -25,6 +27,7 @@ import {
   listUserBets,
 } from './markets-repository.ts';
 import { listResolutionEvents, toResolutionEventDto } from './resolution-events.ts';
+import { isInReview } from './review-window.ts';
 
 /** docs/product.md §7 "select all": the open list's first page is the contract's largest; more by cursor. */
 const OPEN_MARKETS_LIMIT = MARKETS_PAGE_MAX;
@@ -34,11 +37,12 @@ const OPEN_MARKETS_LIMIT = MARKETS_PAGE_MAX;
  */
 export const MARKET_DETAIL_BETS_LIMIT = 1000;
 
-export function createMarketsService(deps: MarketsServiceDeps) {
+export function createMarketsService(deps: FlagMarketDeps) {
   const db = deps.payments.db;
   return {
     createMarket: (body: CreateMarketBody) => createMarket(deps, body),
     joinMarket: (marketId: number, body: JoinMarketBody) => joinMarket(deps, marketId, body),
+    flagMarket: (marketId: number, body: FlagMarketBody) => flagMarket(deps, marketId, body),
 
     async listMarkets(query: ListMarketsQuery): Promise<ListMarketsResponse> {
       const category = query.category === 'all' ? undefined : query.category;
@@ -68,8 +72,17 @@ export function createMarketsService(deps: MarketsServiceDeps) {
       const bets = await listMarketBets(db, id, MARKET_DETAIL_BETS_LIMIT);
       const timeline = await listResolutionEvents(db, id);
       const evidence = await findLatestEvidence(db, id);
+      const dto = toMarketDto(market);
+      // Issue 22: the exact bond a flag costs now, on the page that offers the flag form.
+      if (
+        dto.review &&
+        isInReview(market) &&
+        (market.reviewEndsAt?.getTime() ?? 0) > deps.clock.now().getTime()
+      ) {
+        dto.review.bondWei = marketFlagBondWei(market, deps.flagBond).toString();
+      }
       return {
-        market: toMarketDto(market),
+        market: dto,
         bets: bets.map((bet) => toBetDto(bet, market)),
         timeline: timeline.map(toResolutionEventDto),
         evidence: evidence ? toMarketEvidenceDto(evidence) : null,

@@ -8,7 +8,16 @@ import { marketResolutionEvents } from '../db/schema.ts';
 // settled. Written in the transaction of the step it records, so the timeline never shows a step
 // that was rolled back.
 
-const KindSchema = z.enum(['proposed', 'flagged', 'confirmed', 'overturned', 'settled']);
+const KindSchema = z.enum([
+  'proposed',
+  'flagged',
+  'confirmed',
+  'overturned',
+  'settled',
+  'bond_returned',
+  'bond_forfeited',
+  'bond_returned_void',
+]);
 const ResultSchema = z.enum(['YES', 'NO', 'VOID']).nullable();
 
 /** A timeline never grows past a handful of steps plus one per flag; this bounds a market page. */
@@ -24,6 +33,9 @@ export async function recordResolutionEvent(
     actor: string;
     result: 'YES' | 'NO' | 'VOID' | null;
     detail: string | null;
+    /** A flag's bond, or what went back to the flagger (issue 22). */
+    amountWei?: bigint | null;
+    rewardWei?: bigint | null;
     at: Date;
   },
 ): Promise<ResolutionEventRow> {
@@ -35,6 +47,8 @@ export async function recordResolutionEvent(
       actor: input.actor,
       result: input.result,
       detail: input.detail,
+      amount: input.amountWei ?? null,
+      reward: input.rewardWei ?? null,
       createdAt: input.at,
     })
     .returning();
@@ -58,6 +72,8 @@ export function toResolutionEventDto(row: ResolutionEventRow): ResolutionEvent {
     actor: row.actor,
     result: ResultSchema.parse(row.result),
     detail: row.detail,
+    amountWei: row.amount?.toString() ?? null,
+    rewardWei: row.reward?.toString() ?? null,
     at: row.createdAt.toISOString(),
   };
 }

@@ -136,5 +136,7 @@ export function toMarketReviewDto(market: MarketRow): MarketReview | null {
     proposedAt: market.proposedAt.toISOString(),
     endsAt: market.reviewEndsAt.toISOString(),
     flagCount: market.flagCount,
+    // Issue 22: set by the market's own page while flags are open (markets-service getMarket).
+    bondWei: null,
   };
 }

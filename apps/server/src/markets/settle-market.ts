@@ -1,9 +1,10 @@
+import { type BondSettlement, marketDistributableWei, settleFlagBonds } from '@pm/core/flag-bonds';
 import { bpsOf } from '@pm/core/money';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
 import { execute, queryRows } from '../db/query-rows.ts';
-import { markets } from '../db/schema.ts';
+import { marketFlags, markets, payments } from '../db/schema.ts';
 import { recordMarketSettlement } from '../leaderboard/user-stats.ts';
 import { publish } from '../realtime/publish.ts';
 import { lockMarket } from './markets-repository.ts';
@@ -16,6 +17,10 @@ import { recordResolutionEvent } from './resolution-events.ts';
 //   fee          = floor(losing × feeBps / 10000)      (bpsOf, in TypeScript, on two totals)
 //   profit(bet)  = floor(stake × (losing − fee) / winning)   (div(), exact NUMERIC, in SQL)
 // div() truncates, which is floor for these non-negative numbers; `/` on NUMERIC would round.
+// Issue 22: the flags' bonds settle here too, as core's settleFlagBonds says: a confirmed verdict
+// adds them to what the winners share (distributable = losing − fee + forfeited bonds, core's
+// marketDistributableWei); an overturned one, or a refunded market, hands each back through the
+// refund path (the bond's payment becomes refund_due, refund_amount = bond + reward).
 
 export type MarketOutcome = 'YES' | 'NO' | 'VOID';
 
@@ -77,6 +82,23 @@ export async function settleMarket(
   const noWei = BigInt(pools?.no ?? '0');
   const poolWei = yesWei + noWei;
   const winningWei = outcome === 'YES' ? yesWei : outcome === 'NO' ? noWei : 0n;
+  const feeWei = winningWei === 0n ? 0n : bpsOf(poolWei - winningWei, input.feeBps);
+  const held = await tx
+    .select({
+      id: marketFlags.id,
+      address: marketFlags.address,
+      amountWei: marketFlags.bondAmount,
+      paymentId: marketFlags.bondPaymentId,
+    })
+    .from(marketFlags)
+    .where(and(eq(marketFlags.marketId, marketId), eq(marketFlags.bondStatus, 'held')));
+  const bonds = settleFlagBonds({
+    bonds: held.flatMap((flag) => (flag.amountWei ? [{ id: flag, amountWei: flag.amountWei }] : [])),
+    proposedResult: ProposedSchema.parse(market.proposedResult ?? outcome),
+    outcome,
+    winningPoolWei: winningWei,
+    feeWei,
+  });
 
   let summary: SettlementSummary;
   if (winningWei === 0n) {
@@ -98,8 +120,12 @@ export async function settleMarket(
     };
   } else {
     const losingWei = poolWei - winningWei;
-    const feeWei = bpsOf(losingWei, input.feeBps);
-    const distributable = sql`${(losingWei - feeWei).toString()}::numeric`;
+    const distributableWei = marketDistributableWei({
+      losingPoolWei: losingWei,
+      feeWei,
+      forfeitedBondsWei: bonds.forfeitedWei,
+    });
+    const distributable = sql`${distributableWei.toString()}::numeric`;
     const winning = sql`${winningWei.toString()}::numeric`;
     const winningBets = await execute(
       tx,
@@ -119,7 +145,8 @@ export async function settleMarket(
       losingBets,
       refundedBets: 0,
       poolWei,
-      feeWei,
+      // What the market keeps: its fee less the flaggers' rewards (issue 22).
+      feeWei: feeWei - bonds.rewardWei,
     };
   }
 
@@ -143,8 +170,64 @@ export async function settleMarket(
     detail: input.detail ?? input.verdict.analysis,
     at: input.now,
   });
+  await settleBonds(tx, { marketId, bonds, now: input.now });
   await recordMarketSettlement(tx, marketId);
   await publish(tx, { topic: 'markets', id: marketId });
   await publish(tx, { topic: 'bets', marketId });
   return summary;
+}
+
+const ProposedSchema = z.enum(['YES', 'NO', 'VOID']);
+
+type HeldBond = { id: number; address: string; paymentId: number | null };
+
+const BOND_EVENT = {
+  returned: 'bond_returned',
+  forfeited: 'bond_forfeited',
+  returned_void: 'bond_returned_void',
+} as const;
+
+const BOND_DETAIL = {
+  returned: 'The verdict was overturned: the bond goes back with a reward out of the fee.',
+  forfeited: 'The verdict was confirmed: the bond goes to the winners.',
+  returned_void: 'The market refunded every stake: the bond goes back.',
+} as const;
+
+/**
+ * Writes each bond's fate (issue 22): the flag's status and amounts, a returned bond's payment as
+ * a refund owed (the payouts job pays refund_amount back to the flagger), and a timeline event.
+ */
+async function settleBonds(
+  tx: DbOrTx,
+  input: { marketId: number; bonds: BondSettlement<HeldBond>; now: Date },
+): Promise<void> {
+  const { fate } = input.bonds;
+  if (!fate) return;
+  for (const bond of input.bonds.bonds) {
+    await tx
+      .update(marketFlags)
+      .set({ bondStatus: fate, bondReturnAmount: bond.returnWei, bondRewardAmount: bond.rewardWei })
+      .where(eq(marketFlags.id, bond.id.id));
+    if (bond.returnWei > 0n && bond.id.paymentId !== null) {
+      await tx
+        .update(payments)
+        .set({
+          status: 'refund_due',
+          refundReason: fate === 'returned' ? 'FLAG_BOND_RETURNED' : 'FLAG_BOND_RETURNED_VOID',
+          refundAmount: bond.returnWei,
+        })
+        .where(and(eq(payments.id, bond.id.paymentId), eq(payments.status, 'recorded')));
+    }
+    await recordResolutionEvent(tx, {
+      marketId: input.marketId,
+      kind: BOND_EVENT[fate],
+      actor: bond.id.address,
+      result: null,
+      detail: BOND_DETAIL[fate],
+      amountWei: fate === 'forfeited' ? bond.bondWei : bond.returnWei,
+      rewardWei: bond.rewardWei,
+      at: input.now,
+    });
+  }
+  await publish(tx, { topic: 'vault' });
 }

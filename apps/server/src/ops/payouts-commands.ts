@@ -4,6 +4,7 @@ import { isHex } from 'viem';
 import { createChainClient } from '../chain/chain-client.ts';
 import { payments, payouts } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
+import { owedBackWei } from '../payments/payments-repository.ts';
 import { auditVaultOutflows } from '../payouts/audit-vault-outflows.ts';
 import { advancePayout } from '../payouts/payout-processor.ts';
 import type { PayoutProcessorDeps } from '../payouts/payout-processor-deps.ts';
@@ -88,7 +89,7 @@ export const payoutsCommands: OpsCommand[] = [
       }
       for (const payment of held) {
         out(
-          `payment #${payment.id} refund held  ${formatBnbWithUnit(payment.amount)} (${payment.amount} wei) → ${payment.fromAddress}  ` +
+          `payment #${payment.id} refund held  ${formatBnbWithUnit(owedBackWei(payment))} (${owedBackWei(payment)} wei) → ${payment.fromAddress}  ` +
             `age ${formatAge(now - payment.createdAt.getTime())}`,
         );
         if (payment.refundLastError) out(`    why: ${payment.refundLastError}`);
@@ -131,7 +132,7 @@ export const payoutsCommands: OpsCommand[] = [
           )
           .for('update');
         if (!payment) throw new AppError('BAD_REQUEST', `Payment #${paymentId} is not a held refund.`);
-        if (payment.amount <= 0n)
+        if (owedBackWei(payment) <= 0n)
           throw new AppError('BAD_REQUEST', `Payment #${paymentId} has nothing to refund (0 wei).`);
         const [created] = await tx
           .insert(payouts)
@@ -139,7 +140,7 @@ export const payoutsCommands: OpsCommand[] = [
             chainId: config.chain.id,
             fromAddress: signer.address,
             toAddress: payment.fromAddress.toLowerCase(),
-            amount: payment.amount,
+            amount: owedBackWei(payment),
             nonce: null,
             kind: 'refund',
           })

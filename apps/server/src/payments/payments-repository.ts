@@ -4,7 +4,8 @@ import { payments } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
 import type { VerifiedPayment } from './verify-payment.ts';
 
-export type PaymentPurpose = 'market_create' | 'market_bet' | 'oracle_bet';
+/** market_flag: a flag's bond (issue 22), held until its market settles. */
+export type PaymentPurpose = 'market_create' | 'market_bet' | 'oracle_bet' | 'market_flag';
 
 export type KnownPayment = {
   id: number;
@@ -13,6 +14,14 @@ export type KnownPayment = {
   intent: string;
   status: string;
 };
+
+/**
+ * What a refund of this payment pays back: its amount, or more when it is a flag's bond returned
+ * with a reward out of the market's fee (issue 22, refund_amount). Every refund path reads this.
+ */
+export function owedBackWei(payment: { amount: bigint; refundAmount: bigint | null }): bigint {
+  return payment.refundAmount ?? payment.amount;
+}
 
 /** The payment already stored under this hash, if any. */
 export async function findKnownPayment(

@@ -19,7 +19,7 @@ const LEASE_S = 60;
 const ClaimedSchema = z.object({
   id: z.number(),
   chain_id: z.number(),
-  purpose: z.enum(['market_create', 'market_bet', 'oracle_bet']),
+  purpose: z.enum(['market_create', 'market_bet', 'oracle_bet', 'market_flag']),
   request: z.record(z.string(), z.unknown()),
   attempts: z.number(),
   tx_hash: z.string(),

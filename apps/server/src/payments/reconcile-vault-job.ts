@@ -227,7 +227,10 @@ async function settleTransfer(deps: ReconcileDeps, row: Queued): Promise<void> {
         ? 'RECORD_FAILED'
         : intent?.kind === 'create'
           ? 'UNCLAIMED_CREATE'
-          : 'NO_INTENT';
+          : // A bond's intent names the market, not the reason and signature a flag needs (issue 22).
+            intent?.kind === 'flag'
+            ? 'UNCLAIMED_FLAG_BOND'
+            : 'NO_INTENT';
   await insertRefundDuePayment(deps.db, {
     chainId: deps.chainId,
     payment: {
@@ -252,6 +255,7 @@ const PURPOSE_OF_INTENT: Record<PaymentIntent['kind'], PaymentPurpose> = {
   create: 'market_create',
   bet: 'market_bet',
   round: 'oracle_bet',
+  flag: 'market_flag',
 };
 
 /**
@@ -301,7 +305,7 @@ async function record(
   return 'waiting';
 }
 
-const PurposeSchema = z.enum(['market_create', 'market_bet', 'oracle_bet']);
+const PurposeSchema = z.enum(['market_create', 'market_bet', 'oracle_bet', 'market_flag']);
 
 async function paymentStatus(deps: ReconcileDeps, txHash: string): Promise<string | undefined> {
   const [row] = await deps.db

@@ -3,6 +3,7 @@ import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { isAddress } from 'viem';
 import { payments, payouts } from '../db/schema.ts';
 import type { Job } from '../jobs/job-runner.ts';
+import { owedBackWei } from '../payments/payments-repository.ts';
 import { cappedMarketFees, describeError, isExecutionReverted } from './payout-chain.ts';
 import { advanceOpenPayouts } from './payout-processor.ts';
 import type { PayoutProcessorDeps } from './payout-processor-deps.ts';
@@ -91,18 +92,19 @@ async function refundOne(
   const to = payment.fromAddress;
   if (!isAddress(to, { strict: false })) throw new Error(`the payer ${JSON.stringify(to)} is not an address`);
 
+  const owedWei = owedBackWei(payment);
   let holdReason: string | null = null;
-  if (payment.amount <= 0n) {
-    holdReason = refundHoldReason({ amountWei: payment.amount, gasCostWei: 0n, minWei: deps.refundMinWei });
+  if (owedWei <= 0n) {
+    holdReason = refundHoldReason({ amountWei: owedWei, gasCostWei: 0n, minWei: deps.refundMinWei });
   } else {
     try {
       const estimate = await deps.chain.estimateGas({
         account: deps.signer.address,
         to,
-        value: payment.amount,
+        value: owedWei,
       });
       holdReason = refundHoldReason({
-        amountWei: payment.amount,
+        amountWei: owedWei,
         gasCostWei: payoutGasLimit(estimate) * maxFeePerGas,
         minWei: deps.refundMinWei,
       });
@@ -135,7 +137,7 @@ async function refundOne(
         chainId: deps.chainId,
         fromAddress: deps.signer.address,
         toAddress: to.toLowerCase(),
-        amount: locked.amount,
+        amount: owedBackWei(locked),
         nonce: null,
         kind: 'refund',
       })

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Db, Tx } from '../db/client.ts';
 import { bets, markets, oracleBets, payments, payouts } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
+import { owedBackWei } from '../payments/payments-repository.ts';
 import { claimableMarketBet, claimableRoundBet, sumPayouts } from './claimable-repository.ts';
 import { linkPayoutBets } from './link-payout-bets.ts';
 import type { PayoutRow } from './payout-processor-deps.ts';
@@ -54,7 +55,7 @@ export async function reissuePayout(
     const total =
       sumPayouts(items.bets) +
       sumPayouts(items.oracleBets) +
-      items.payments.reduce((sum, payment) => sum + payment.amount, 0n);
+      items.payments.reduce((sum, payment) => sum + owedBackWei(payment), 0n);
     if (total <= 0n) throw new AppError('BAD_REQUEST', `Nothing of payout #${failed.id} is left to pay.`);
     const [payout] = await tx
       .insert(payouts)

@@ -51,6 +51,8 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
         minOracleBetWei: MIN_ORACLE_BET_WEI.toString(),
         marketFeeBps: config.fees.marketBps,
         oracleFeeBps: config.fees.oracleBps,
+        flagBondMinWei: config.flagBond.minWei.toString(),
+        flagBondBps: config.flagBond.bps,
         roundIntervalS: config.rounds.intervalS,
         bettingWindowS: config.rounds.bettingWindowS,
         priceFeed: config.prices.feed,

@@ -33,6 +33,8 @@ export const testAppConfig: AppConfig = {
   minOracleBetWei: '10000000000000000',
   marketFeeBps: 0,
   oracleFeeBps: 0,
+  flagBondMinWei: '10000000000000000',
+  flagBondBps: 500,
   roundIntervalS: 600,
   bettingWindowS: 300,
   priceFeed: 'simulated',

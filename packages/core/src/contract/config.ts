@@ -13,6 +13,9 @@ export const ConfigResponseSchema = z.object({
   minOracleBetWei: WeiSchema,
   marketFeeBps: z.int(),
   oracleFeeBps: z.int(),
+  /** Issue 22: a flag's bond is max(flagBondMinWei, flagBondBps × the market's pool / 10000). */
+  flagBondMinWei: WeiSchema,
+  flagBondBps: z.int(),
   roundIntervalS: z.int(),
   bettingWindowS: z.int(),
   priceFeed: z.enum(['chainlink', 'ticker', 'simulated']),

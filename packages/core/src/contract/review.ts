@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { OPERATOR_DOMAIN_NAME, OPERATOR_DOMAIN_VERSION } from '../constants.ts';
-import { AddressSchema, IsoTimeSchema } from './primitives.ts';
+import { AddressSchema, IsoTimeSchema, PaymentWeiSchema, TxHashSchema, WeiSchema } from './primitives.ts';
 
 // The resolution review window (issue 11, docs/decisions/011-resolution-review-window.md): an AI
 // verdict is first proposed; until the window ends a bettor of the market may flag it, signed by
@@ -35,12 +35,18 @@ export const FlagReasonSchema = z
   .string()
   .check(z.minLength(1), z.maxLength(FLAG_REASON_MAX), z.regex(/\S/, 'must not be blank'));
 
-/** POST /api/markets/:id/flags */
+/**
+ * POST /api/markets/:id/flags. Issue 22: a flag carries its bond, a vault transfer from `address`
+ * of exactly the market's `review.bondWei` with the intent `pm1:flag:<marketId>` as data; the
+ * signature still binds the reason. The bond goes through the usual payment checks.
+ */
 export const FlagMarketBodySchema = z.strictObject({
   address: AddressSchema,
   reason: FlagReasonSchema,
   expiry: z.int().check(z.positive()),
   signature: z.string().check(z.regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 0x-prefixed 65-byte hex signature')),
+  txHash: TxHashSchema,
+  amountWei: PaymentWeiSchema,
 });
 export type FlagMarketBody = z.infer<typeof FlagMarketBodySchema>;
 
@@ -50,6 +56,10 @@ export const ResolutionEventKindSchema = z.enum([
   'confirmed',
   'overturned',
   'settled',
+  // Issue 22: what became of a flag's bond when the market settled (actor: the flagger).
+  'bond_returned',
+  'bond_forfeited',
+  'bond_returned_void',
 ]);
 export type ResolutionEventKind = z.infer<typeof ResolutionEventKindSchema>;
 
@@ -61,6 +71,10 @@ export const ResolutionEventSchema = z.object({
   result: z.nullable(z.enum(['YES', 'NO', 'VOID'])),
   /** The flag's reason, the operator's note, or how the market settled. */
   detail: z.nullable(z.string()),
+  /** A flag's bond (flagged), or what went back to the flagger, bond and reward (bond_*); else null. */
+  amountWei: z.optional(z.nullable(WeiSchema)),
+  /** The reward in amountWei out of the market's fee (bond_returned); else null. */
+  rewardWei: z.optional(z.nullable(WeiSchema)),
   at: IsoTimeSchema,
 });
 export type ResolutionEvent = z.infer<typeof ResolutionEventSchema>;
@@ -77,6 +91,11 @@ export const MarketReviewSchema = z.object({
   /** Server time at which an unflagged verdict settles. */
   endsAt: IsoTimeSchema,
   flagCount: z.int(),
+  /**
+   * Issue 22: the exact bond a flag costs now, max(FLAG_BOND_MIN_WEI, FLAG_BOND_BPS × pool / 10000),
+   * on GET /api/markets/:id while the window is open; null in lists and once it closed.
+   */
+  bondWei: z.nullable(WeiSchema),
 });
 export type MarketReview = z.infer<typeof MarketReviewSchema>;
 

@@ -237,16 +237,16 @@ export const ROUTES = {
     method: 'POST',
     path: '/api/markets/:id/flags',
     summary:
-      'Flag a proposed verdict during its review window (a bettor\'s EIP-712 signature: domain {name "BNB Predict", version "1", chainId}, FlagMarket {marketId, reason, expiry})',
+      'Flag a proposed verdict during its review window with a bond paid to the vault (intent pm1:flag:<id>, exactly review.bondWei) and a bettor\'s EIP-712 signature: domain {name "BNB Predict", version "1", chainId}, FlagMarket {marketId, reason, expiry}',
     params: MarketIdParamsSchema,
     body: FlagMarketBodySchema,
     responses: {
       201: FlagMarketResponseSchema,
-      400: ErrorBodySchema,
+      202: PendingPaymentResponseSchema,
       401: ErrorBodySchema,
       403: ErrorBodySchema,
       404: ErrorBodySchema,
-      409: ErrorBodySchema,
+      ...paymentErrors,
     },
   },
   leaderboard: {

@@ -1,82 +1,139 @@
+import type { FlagMarketBody } from '@pm/core/contract/review';
 import { FLAG_REASON_MAX } from '@pm/core/contract/review';
+import { encodeIntent } from '@pm/core/intent';
+import { useQueryClient } from '@tanstack/react-query';
 import { Flag } from 'lucide';
 import { type FormEvent, useId, useState } from 'react';
+import { getAddress } from 'viem';
+import { useSignTypedData } from 'wagmi';
+import { useAppConfig } from '../../../api/get-app-config.ts';
 import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { toast } from '../../../ui/toast.ts';
-import { useSignedAction } from '../../../wallet/hooks/use-signed-action.ts';
-import { flagMarket } from '../api/flag-market.ts';
+import { PaymentDialog } from '../../../wallet/components/payment-dialog.tsx';
+import { walletErrorMessage } from '../../../wallet/utils/wallet-error-message.ts';
+import { postFlag, type SignedFlag, signFlag } from '../api/flag-market.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
+import { recordErrorMessage } from '../utils/record-error.ts';
 
 /**
  * A bettor flags the proposed verdict with a short reason, signed by their wallet (EIP-712, issue
- * 11). Loaded only when shown: to a connected bettor of the market during its review window.
+ * 11), and a bond paid to the vault (issue 22): sign, then the same payment step as a bet (BNB to
+ * the vault with the intent pm1:flag:<id> as data), then the flag is posted with the bond's hash.
+ * The form says what the bond costs and what becomes of it. Loaded only when shown: to a connected
+ * bettor of the market during its review window.
  */
 export function FlagVerdictForm({
   marketId,
   address,
   nowMs,
+  bondWei,
 }: {
   marketId: number;
   address: string;
   nowMs: number;
+  /** The exact bond, from the server (market.review.bondWei). */
+  bondWei: string;
 }) {
   useNamespace('review');
   const { t } = useTranslation();
+  const format = useFormat();
   const id = useId();
+  const queryClient = useQueryClient();
+  const { data: config } = useAppConfig();
+  const signTypedData = useSignTypedData();
   const [reason, setReason] = useState('');
-  const flag = useSignedAction({
-    address,
-    action: (signer) => flagMarket(signer, { marketId, reason, nowS: nowMs / 1000 }),
-    onSuccess: () => {
-      toast.success(t('review.flag.sent'));
-      setReason('');
-    },
-    failedMessage: t('review.flag.failed'),
-    invalidates: MARKETS_QUERY_KEY,
-  });
-  const submit = (event: FormEvent) => {
+  const [signing, setSigning] = useState(false);
+  const [signed, setSigned] = useState<SignedFlag | null>(null);
+  const bond = format.bnb(bondWei, { decimals: 4, trim: true });
+
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!reason.trim()) return void toast.error(t('review.flag.reasonRequired'));
-    flag.mutate();
+    setSigning(true);
+    try {
+      const signer = {
+        address,
+        chainId: config.chainId,
+        signTypedData: (typed: Parameters<typeof signTypedData.mutateAsync>[0]) =>
+          signTypedData.mutateAsync({ ...typed, account: getAddress(address) }),
+      };
+      setSigned(await signFlag(signer, { marketId, reason, nowS: nowMs / 1000 }));
+    } catch (error) {
+      toast.error(walletErrorMessage(error) ?? t('review.flag.failed'));
+    } finally {
+      setSigning(false);
+    }
+  };
+
+  const body = (txHash: string): FlagMarketBody => {
+    if (!signed) throw new Error('no signed flag');
+    return { ...signed, txHash, amountWei: bondWei };
   };
 
   return (
-    <form
-      aria-labelledby={`${id}-title`}
-      onSubmit={submit}
-      className="flex flex-col gap-2 rounded-lg border border-no/40 bg-surface p-3 text-sm"
-    >
-      <h3 id={`${id}-title`} className="flex items-center gap-2 font-semibold">
-        <Icon node={Flag} aria-hidden="true" className="size-4 text-no" />
-        {t('review.flag.title')}
-      </h3>
-      <p className="text-xs text-muted">{t('review.flag.hint')}</p>
-      <label htmlFor={`${id}-reason`} className="font-medium">
-        {t('review.flag.reason')}
-      </label>
-      <textarea
-        id={`${id}-reason`}
-        rows={3}
-        maxLength={FLAG_REASON_MAX}
-        aria-describedby={`${id}-count`}
-        className="w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
-        value={reason}
-        onChange={(event) => setReason(event.target.value)}
-      />
-      <p id={`${id}-count`} className="self-end text-xs tabular-nums text-muted">
-        {t('review.flag.count', { count: reason.length, max: FLAG_REASON_MAX })}
-      </p>
-      <Button type="submit" variant="danger" disabled={flag.isPending}>
-        {t('review.flag.submit')}
-      </Button>
-      {flag.isPending && (
-        <p role="status" className="text-xs text-brand">
-          {t('review.flag.signing')}
+    <>
+      <form
+        aria-labelledby={`${id}-title`}
+        onSubmit={submit}
+        className="flex flex-col gap-2 rounded-lg border border-no/40 bg-surface p-3 text-sm"
+      >
+        <h3 id={`${id}-title`} className="flex items-center gap-2 font-semibold">
+          <Icon node={Flag} aria-hidden="true" className="size-4 text-no" />
+          {t('review.flag.title')}
+        </h3>
+        <p className="text-xs text-muted">{t('review.flag.hint')}</p>
+        <p className="font-semibold tabular-nums" data-testid="flag-bond">
+          {t('review.flag.bond', { amount: bond })}
         </p>
+        <p className="text-xs text-muted">{t('review.flag.bondFate')}</p>
+        <label htmlFor={`${id}-reason`} className="font-medium">
+          {t('review.flag.reason')}
+        </label>
+        <textarea
+          id={`${id}-reason`}
+          rows={3}
+          maxLength={FLAG_REASON_MAX}
+          aria-describedby={`${id}-count`}
+          className="w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+        />
+        <p id={`${id}-count`} className="self-end text-xs tabular-nums text-muted">
+          {t('review.flag.count', { count: reason.length, max: FLAG_REASON_MAX })}
+        </p>
+        <Button type="submit" variant="danger" disabled={signing || signed !== null}>
+          {t('review.flag.submit')}
+        </Button>
+        {signing && (
+          <p role="status" className="text-xs text-brand">
+            {t('review.flag.signing')}
+          </p>
+        )}
+      </form>
+      {signed && (
+        <PaymentDialog
+          open
+          onOpenChange={(next) => !next && setSigned(null)}
+          amountWei={BigInt(bondWei)}
+          vaultAddress={getAddress(config.vaultAddress)}
+          data={encodeIntent({ kind: 'flag', marketId })}
+          recordingMessage={t('review.flag.recording')}
+          // A bond nobody posts is refunded by the server's reconciliation after its grace.
+          onPaid={() => {}}
+          record={(txHash) => postFlag(marketId, body(txHash))}
+          onRecorded={(outcome) => {
+            toast.success(outcome === 'recorded' ? t('review.flag.sent') : t('review.flag.pending'));
+            setSigned(null);
+            setReason('');
+            void queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY });
+          }}
+          recordErrorMessage={(error) => recordErrorMessage(t, error, t('review.flag.failed'))}
+        />
       )}
-    </form>
+    </>
   );
 }

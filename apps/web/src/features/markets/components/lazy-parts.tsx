@@ -104,7 +104,12 @@ export function MarketOperatorControls({ market, nowMs }: { market: Market; nowM
 }
 
 /** The flag form (typed-data signing), for a connected bettor during a review window (issue 11). */
-export function FlagVerdictForm(props: { marketId: number; address: string; nowMs: number }) {
+export function FlagVerdictForm(props: {
+  marketId: number;
+  address: string;
+  nowMs: number;
+  bondWei: string;
+}) {
   return (
     <Suspense fallback={null}>
       <FlagVerdictFormModule {...props} />

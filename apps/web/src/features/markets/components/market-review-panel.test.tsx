@@ -34,6 +34,7 @@ const inReview = (flagCount = 0) =>
       proposedAt: '2025-06-01T11:50:00.000Z',
       endsAt: '2025-06-01T12:10:00.000Z',
       flagCount,
+      bondWei: '10000000000000000',
     },
   });
 
@@ -81,6 +82,15 @@ describe('The review panel', () => {
         }),
         event({ id: 3, kind: 'overturned', actor: OPERATOR.toLowerCase(), result: 'NO', detail: 'Checked.' }),
         event({ id: 4, kind: 'settled', actor: OPERATOR.toLowerCase(), result: 'NO', detail: null }),
+        event({
+          id: 5,
+          kind: 'bond_returned',
+          actor: BETTOR.toLowerCase(),
+          result: null,
+          detail: 'The verdict was overturned: the bond goes back with a reward out of the fee.',
+          amountWei: '10200000000000000',
+          rewardWei: '200000000000000',
+        }),
       ],
     });
     await renderWithApp(<MarketDetail marketId="1" />);
@@ -91,6 +101,7 @@ describe('The review panel', () => {
       'Flagged by 0x3c44...93bc',
       'Overturned to NO by operator 0x7099...79c8',
       'Settled NO by 0x7099...79c8',
+      'Bond of 0x3c44...93bc returned: 0.0102 BNB, of which 0.0002 BNB reward from the fee (verdict overturned)',
     ]);
     expect(items[1]?.textContent).toContain('“It was postponed.”');
     expect(screen.getByRole('region', { name: 'Verdict under review' }).textContent).toContain(
@@ -99,13 +110,28 @@ describe('The review panel', () => {
   });
 
   test('in Chinese too', async () => {
-    api.serve(inReview(), { timeline: [event({})] });
+    api.serve(inReview(), {
+      timeline: [
+        event({}),
+        event({
+          id: 2,
+          kind: 'bond_forfeited',
+          actor: BETTOR.toLowerCase(),
+          result: null,
+          amountWei: '10000000000000000',
+          rewardWei: '0',
+        }),
+      ],
+    });
     await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
     expect((await screen.findByRole('region', { name: '裁决审核中' }, SLOW)).textContent).toContain(
       '提议裁决：YES',
     );
     expect(screen.getByRole('region', { name: '裁决时间线' }).textContent).toContain(
       '模型 gpt-4o-mini 提议 YES',
+    );
+    expect(screen.getByRole('region', { name: '裁决时间线' }).textContent).toContain(
+      '0x3c44...93bc 的保证金（0.01 BNB）已归获胜者（裁决被确认）',
     );
     expect(screen.getByText('审核中').textContent).toBe('审核中');
   });
@@ -118,7 +144,12 @@ describe('The flag form', () => {
     const form = await screen.findByRole('form', { name: 'Flag this verdict' }, SLOW);
     const reason = within(form).getByLabelText('Why is the verdict wrong?');
     expect(reason.getAttribute('maxLength')).toBe('280');
-    expect(within(form).getByRole('button', { name: 'Sign and flag' }).hasAttribute('disabled')).toBe(false);
+    expect(
+      within(form).getByRole('button', { name: 'Sign, pay the bond and flag' }).hasAttribute('disabled'),
+    ).toBe(false);
+    // Issue 22: the bond and what becomes of it.
+    expect(within(form).getByText('Bond: 0.01 BNB').textContent).toBe('Bond: 0.01 BNB');
+    expect(form.textContent).toContain('your bond goes to the winners');
     expect(within(form).getByText('0 / 280').textContent).toBe('0 / 280');
   });
 

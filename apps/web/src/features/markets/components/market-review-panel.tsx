@@ -2,9 +2,10 @@ import { shortenAddress } from '@pm/core/address';
 import type { Bet, Market } from '@pm/core/contract/markets';
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { History, Hourglass } from 'lucide';
+import { useRef } from 'react';
 import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { formatCountdown, formatDateTime } from '../../../lib/format.ts';
+import { formatCountdown, formatDateTime, useFormat } from '../../../lib/format.ts';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
@@ -36,7 +37,6 @@ export function MarketReviewPanel({
   const wallet = useWallet();
   const review = market.review ?? null;
   const inReview = market.status === 'settling' && review !== null;
-  if (!inReview && timeline.length === 0) return null;
 
   const msLeft = review ? Date.parse(review.endsAt) - nowMs : 0;
   const me = wallet.address?.toLowerCase();
@@ -45,7 +45,13 @@ export function MarketReviewPanel({
     me !== undefined &&
     timeline.some((event) => event.kind === 'flagged' && event.actor.toLowerCase() === me);
   const canFlag = inReview && msLeft > 0 && isBettor && !flaggedByMe && wallet.address !== undefined;
+  // Issue 22: once offered, the form (and its payment dialog) stays while the verdict is in review,
+  // so the window's end cannot unmount a bond being paid; the server refunds a bond paid too late.
+  const bondRef = useRef<string | null>(null);
+  if (canFlag && review?.bondWei) bondRef.current = review.bondWei;
+  const bondWei = inReview && !flaggedByMe ? bondRef.current : null;
 
+  if (!inReview && timeline.length === 0) return null;
   return (
     <Card className="p-4">
       <div className="flex flex-col gap-3 text-sm">
@@ -97,8 +103,13 @@ export function MarketReviewPanel({
             </p>
             <p className="text-xs text-muted">{t('review.claimsWait')}</p>
             {flaggedByMe && <p className="text-xs">{t('review.flag.done')}</p>}
-            {canFlag && wallet.address && (
-              <FlagVerdictForm marketId={market.id} address={wallet.address} nowMs={nowMs} />
+            {bondWei && wallet.address && (
+              <FlagVerdictForm
+                marketId={market.id}
+                address={wallet.address}
+                nowMs={nowMs}
+                bondWei={bondWei}
+              />
             )}
           </section>
         )}
@@ -108,8 +119,20 @@ export function MarketReviewPanel({
   );
 }
 
+type EventKey = ResolutionEvent['kind'] | 'settledSystem' | 'flaggedBond' | 'bond_returnedNoReward';
+
+/** The timeline's line for one event; a flag shows its bond, a bond's fate its amounts (issue 22). */
+function eventKey(event: ResolutionEvent): EventKey {
+  if (event.kind === 'settled' && event.actor === 'system') return 'settledSystem';
+  if (event.kind === 'flagged' && event.amountWei) return 'flaggedBond';
+  if (event.kind === 'bond_returned' && (event.rewardWei ?? '0') === '0') return 'bond_returnedNoReward';
+  return event.kind;
+}
+
 function Timeline({ events }: { events: ResolutionEvent[] }) {
   const { t, language } = useTranslation();
+  const format = useFormat();
+  const bnb = (wei: string | null | undefined) => format.bnb(wei ?? '0', { decimals: 5, trim: true });
   return (
     <section aria-labelledby="timeline-title" className="flex flex-col gap-2">
       <h2 id="timeline-title" className="flex items-center gap-2 font-semibold text-muted">
@@ -120,18 +143,17 @@ function Timeline({ events }: { events: ResolutionEvent[] }) {
         {events.map((event) => (
           <li key={event.id} className="flex flex-col">
             <span className="font-medium">
-              {t(
-                `review.events.${event.kind === 'settled' && event.actor === 'system' ? 'settledSystem' : event.kind}`,
-                {
-                  result: event.result ?? '',
-                  actor: actorLabel(event.actor),
-                },
-              )}
+              {t(`review.events.${eventKey(event)}`, {
+                result: event.result ?? '',
+                actor: actorLabel(event.actor),
+                amount: bnb(event.amountWei),
+                reward: bnb(event.rewardWei),
+              })}
             </span>
             <time dateTime={event.at} className="text-xs text-muted">
               {formatDateTime(event.at, language)}
             </time>
-            {event.detail && (
+            {event.detail && !event.kind.startsWith('bond_') && (
               <span className="whitespace-pre-wrap break-words text-xs">
                 {event.kind === 'flagged' ? `“${event.detail}”` : event.detail}
               </span>
