@@ -32,6 +32,15 @@ const SettledMarketsModule = lazyWithPreload(() =>
 const MyWinningsModule = lazyWithPreload(() =>
   import('./my-winnings.tsx').then((module) => module.MyWinnings),
 );
+const EvidenceSectionModule = lazyWithPreload(() =>
+  import('./evidence-section.tsx').then((module) => module.EvidenceSection),
+);
+const HowResolutionWorksModule = lazyWithPreload(() =>
+  import('./how-resolution-works.tsx').then((module) => module.HowResolutionWorks),
+);
+const AnalyzeResultModule = lazyWithPreload(() =>
+  import('./analyze-result.tsx').then((module) => module.AnalyzeResult),
+);
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
 );
@@ -135,3 +144,31 @@ export function MarketReviewPanel(props: ComponentProps<typeof MarketReviewPanel
     </Suspense>
   );
 }
+
+/** Issue 18: what the judge read and quoted, once a market has had a resolution attempt. */
+export function EvidenceSection(props: ComponentProps<typeof EvidenceSectionModule>) {
+  return (
+    <Suspense fallback={<Skeleton className="h-48 w-full" />}>
+      <EvidenceSectionModule {...props} />
+    </Suspense>
+  );
+}
+
+/** The "How resolution works" card with the deployment's real settings (its strings load with it). */
+export function HowResolutionWorks(props: ComponentProps<typeof HowResolutionWorksModule>) {
+  return (
+    <Suspense fallback={<Skeleton className="h-40 w-full" />}>
+      <HowResolutionWorksModule {...props} />
+    </Suspense>
+  );
+}
+
+/** The create dialog's analysis (issue 18): loaded when the Analyze button is reached. */
+export function AnalyzeResult(props: ComponentProps<typeof AnalyzeResultModule>) {
+  return (
+    <Suspense fallback={null}>
+      <AnalyzeResultModule {...props} />
+    </Suspense>
+  );
+}
+AnalyzeResult.preload = AnalyzeResultModule.preload;

@@ -1,0 +1,67 @@
+import type { MarketDuration } from '@pm/core/constants';
+import { LoaderCircle } from 'lucide';
+import { useTranslation } from '../../../i18n/use-translation.ts';
+import { Button } from '../../../ui/button.tsx';
+import { Icon } from '../../../ui/icon.tsx';
+import { toast } from '../../../ui/toast.ts';
+import { useAnalyzeMarket } from '../api/analyze-market.ts';
+import { AnalyzeResult } from './lazy-parts.tsx';
+
+/**
+ * docs/product.md §2 "AI resolution instructions with Analyze button", for real (issue 18): asks
+ * the judge whether the question can be decided from public sources by its deadline, and offers
+ * its suggested instructions. An empty description is refused here, without a request (§5).
+ */
+export function AnalyzeMarket({
+  description,
+  title,
+  instructions,
+  duration,
+  onUseInstructions,
+}: {
+  description: string;
+  title: string;
+  instructions: string;
+  duration: MarketDuration;
+  onUseInstructions: (instructions: string) => void;
+}) {
+  const { t } = useTranslation();
+  const analyze = useAnalyzeMarket();
+  const run = () => {
+    if (!description.trim()) return void toast.error(t('markets.validation.descriptionFirst'));
+    if (analyze.isPending) return;
+    analyze.mutate({
+      description,
+      ...(title.trim() ? { title } : {}),
+      ...(instructions.trim() ? { resolutionInstructions: instructions } : {}),
+      duration,
+    });
+  };
+  return (
+    <div className="flex flex-col items-start gap-2">
+      <Button
+        variant="outline"
+        size="sm"
+        aria-busy={analyze.isPending}
+        onClick={run}
+        onPointerEnter={AnalyzeResult.preload}
+        onFocus={AnalyzeResult.preload}
+      >
+        {analyze.isPending && (
+          <Icon node={LoaderCircle} aria-hidden="true" className="size-4 motion-safe:animate-spin" />
+        )}
+        {analyze.isPending ? t('markets.create.analyzing') : t('markets.create.analyze')}
+      </Button>
+      {!analyze.isPending && (analyze.data || analyze.error) && (
+        <AnalyzeResult
+          // A new answer starts with its suggestion not yet taken.
+          key={analyze.submittedAt}
+          result={analyze.data ?? null}
+          error={analyze.error}
+          onRetry={run}
+          onUseInstructions={onUseInstructions}
+        />
+      )}
+    </div>
+  );
+}
