@@ -164,8 +164,8 @@ describe('The Analyze button', () => {
   });
 
   test.each([
-    ['ANALYZE_RATE_LIMITED', /please wait a minute and try again/, true],
-    ['ANALYZE_DAILY_LIMIT', /analysis budget is used up/, false],
+    ['ANALYZE_RATE_LIMITED', /Please wait a minute and try again/, true],
+    ['ANALYZE_DAILY_LIMIT', /Try again tomorrow/, false],
   ])('a 429 %s gets its clear message', async (code, message, retry) => {
     answer = { status: 429, body: { error: { code, message: 'limited' } } };
     await render();
