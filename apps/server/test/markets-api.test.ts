@@ -468,3 +468,24 @@ describe('reading markets', () => {
     expect(response.statusCode).toBe(400);
   });
 });
+
+describe('analyzing a question without AI', () => {
+  test('the answer says no AI is configured (an operator decides), and a new market has no evidence yet', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/markets/analyze',
+      payload: { description: 'Will BNB close above $700 today?', duration: 'hourly' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      aiConfigured: false,
+      decidable: null,
+      problems: [],
+      suggestedInstructions: null,
+      model: null,
+    });
+    const { market } = await m.createMarket({ prediction: 'YES' }, { amountWei: parseEther('0.01') });
+    const detail = await t.app.inject(`/api/markets/${market.id}`);
+    expect(detail.json().evidence).toBeNull();
+  });
+});

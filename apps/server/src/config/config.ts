@@ -44,6 +44,17 @@ const originList = z
     return origins;
   });
 
+/** A comma-separated list, items trimmed, blanks dropped. */
+const commaList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
 const EnvSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: int(0, 65535).default(8787),
@@ -96,6 +107,17 @@ const EnvSchema = z.object({
   MARKET_RESOLUTION_TIMEOUT_S: int(3600, 90 * 86_400).default(DEFAULT_MARKET_RESOLUTION_TIMEOUT_S),
   // Issue 11, decision 011: seconds a proposed AI verdict stays open to flags; 0 settles at once.
   RESOLUTION_REVIEW_WINDOW_S: int(0, 30 * 86_400).default(3600),
+  // Issue 18, decision 019: the judge's second opinion and the evidence it reads.
+  AI_MODELS: commaList,
+  SEARCH_PROVIDER: z.enum(['searxng', 'brave', 'tavily']).optional(),
+  SEARCH_URL: z.url().optional(),
+  SEARCH_API_KEY: optionalText,
+  EVIDENCE_ALLOW_HOSTS: commaList.pipe(
+    z.array(z.string().regex(/^[^\s:/]+:[0-9]{1,5}$/, 'must be host:port entries, comma-separated')),
+  ),
+  EVIDENCE_MAX_PAGES: int(1, 100).default(25),
+  EVIDENCE_MIN_SOURCES: int(1, 10).default(2),
+  ANALYZE_DAILY_LIMIT: int(0, 1_000_000).default(200),
   OPERATOR_ADDRESSES: z
     .string()
     .default('')
@@ -153,6 +175,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       'Invalid configuration:\n  BETTING_WINDOW_S: must be shorter than ROUND_INTERVAL_S',
     );
   }
+  const evidence = evidenceSettings(env);
   const unsafe = unsafeProductionSettings(env);
   if (unsafe.length > 0) throw new ConfigError(`Invalid configuration:\n${unsafe.join('\n')}`);
   return {
@@ -200,7 +223,12 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       maxAttempts: env.AI_MAX_ATTEMPTS,
       resolutionTimeoutS: env.MARKET_RESOLUTION_TIMEOUT_S,
       reviewWindowS: env.RESOLUTION_REVIEW_WINDOW_S,
+      /** Every model judges the same evidence; a market settles only when they agree (decision 019). */
+      models: env.AI_MODELS.length > 0 ? env.AI_MODELS : [env.AI_MODEL],
+      /** Model calls per day for POST /api/markets/analyze on this instance. */
+      analyzeDailyLimit: env.ANALYZE_DAILY_LIMIT,
     },
+    evidence,
     operators: env.OPERATOR_ADDRESSES,
     rounds: { intervalS: env.ROUND_INTERVAL_S, bettingWindowS: env.BETTING_WINDOW_S },
     fees: { marketBps: env.MARKET_FEE_BPS, oracleBps: env.ORACLE_FEE_BPS },
@@ -210,6 +238,35 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     demoData: env.DEMO_DATA,
     webDist: env.WEB_DIST,
   } as const;
+}
+
+/**
+ * What the evidence gatherer reads (issue 18, decision 019). SEARCH_URL is searxng's base URL;
+ * brave and tavily need SEARCH_API_KEY. EVIDENCE_ALLOW_HOSTS lets the gatherer read loopback pages
+ * (tests, a local SearXNG) and is refused off the local chain: it opens the SSRF guard.
+ */
+function evidenceSettings(env: z.infer<typeof EnvSchema>) {
+  const problems: string[] = [];
+  if (env.SEARCH_PROVIDER === 'searxng' && !env.SEARCH_URL) {
+    problems.push('  SEARCH_URL: required when SEARCH_PROVIDER is searxng (its base URL)');
+  }
+  if ((env.SEARCH_PROVIDER === 'brave' || env.SEARCH_PROVIDER === 'tavily') && !env.SEARCH_API_KEY) {
+    problems.push(`  SEARCH_API_KEY: required when SEARCH_PROVIDER is ${env.SEARCH_PROVIDER}`);
+  }
+  if (env.EVIDENCE_ALLOW_HOSTS.length > 0 && env.CHAIN_ID !== CHAIN_ID.local) {
+    problems.push(
+      `  EVIDENCE_ALLOW_HOSTS: only allowed when CHAIN_ID is ${CHAIN_ID.local} (it lets the judge read private addresses)`,
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return {
+    searchProvider: env.SEARCH_PROVIDER ?? null,
+    searchUrl: env.SEARCH_URL,
+    searchApiKey: env.SEARCH_API_KEY,
+    allowHosts: env.EVIDENCE_ALLOW_HOSTS,
+    maxPages: env.EVIDENCE_MAX_PAGES,
+    minSources: env.EVIDENCE_MIN_SOURCES,
+  };
 }
 
 /** Below this many blocks a payment on a chain without `finalized` could still be reorged out. */

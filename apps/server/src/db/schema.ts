@@ -209,6 +209,84 @@ export const marketResolutionEvents = pgTable(
   ],
 );
 
+/** One row per judged attempt of a market (issue 18, decision 019): what was asked, cited and checked. */
+export const marketEvidenceAttempts = pgTable(
+  'market_evidence_attempts',
+  {
+    id: serial('id').primaryKey(),
+    marketId: integer('market_id')
+      .notNull()
+      .references(() => markets.id),
+    /** The market's resolution attempt (1-based): resolution_attempts + 1 when it was judged. */
+    attempt: integer('attempt').notNull(),
+    searchProvider: text('search_provider'),
+    queries: jsonb('queries').$type<string[]>().notNull(),
+    /** Every model that judged, in order (the first is the market's judge, the rest second opinions). */
+    models: jsonb('models').$type<string[]>().notNull(),
+    /** Each model's answer: verdict, confidence, analysis, and its citations' verification. */
+    verdicts: jsonb('verdicts').$type<EvidenceVerdictRecord[]>().notNull(),
+    /** The citations shown to bettors: the first model's, each with whether the server verified it. */
+    citations: jsonb('citations').$type<EvidenceCitationRecord[]>().notNull(),
+    verificationStatus: text('verification_status'),
+    verificationReason: text('verification_reason'),
+    distinctSites: integer('distinct_sites').notNull().default(0),
+    minSites: integer('min_sites').notNull(),
+    createdAt: time('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('market_evidence_attempts_market_attempt_unique').on(t.marketId, t.attempt),
+    check(
+      'market_evidence_attempts_status_check',
+      sql`${t.verificationStatus} is null or ${t.verificationStatus} in ('verified', 'failed')`,
+    ),
+  ],
+);
+
+/** Every page read (or tried) for a market attempt, with the sha256 of its body as received. */
+export const marketEvidencePages = pgTable(
+  'market_evidence_pages',
+  {
+    id: serial('id').primaryKey(),
+    marketId: integer('market_id')
+      .notNull()
+      .references(() => markets.id),
+    attempt: integer('attempt').notNull(),
+    /** Its place in the gatherer's list (the creator's URLs first). */
+    position: integer('position').notNull(),
+    url: text('url').notNull(),
+    finalUrl: text('final_url').notNull(),
+    site: text('site').notNull(),
+    title: text('title'),
+    httpStatus: integer('http_status'),
+    fetchedAt: time('fetched_at').notNull(),
+    bytes: integer('bytes').notNull(),
+    contentSha256: text('content_sha256'),
+    /** The extracted text, capped (EVIDENCE_TEXT_MAX): what quotes were verified against. */
+    text: text('text').notNull(),
+    shownToJudge: boolean('shown_to_judge').notNull(),
+    error: text('error'),
+    fromCreator: boolean('from_creator').notNull(),
+  },
+  (t) => [index('market_evidence_pages_market_attempt_idx').on(t.marketId, t.attempt, t.position)],
+);
+
+export type EvidenceCitationRecord = {
+  url: string;
+  quote: string;
+  /** The page (its position) the url names, null when none read for this attempt has it. */
+  position: number | null;
+  verified: boolean;
+  problem: string | null;
+};
+export type EvidenceVerdictRecord = {
+  model: string;
+  verdict: 'YES' | 'NO' | 'UNDECIDABLE';
+  confidence: number;
+  analysis: string;
+  citations: EvidenceCitationRecord[];
+  verification: { status: 'verified' | 'failed'; reason: string | null; distinctSites: number } | null;
+};
+
 export type ReleasedItems = { bets: number[]; oracleBets: number[]; payments: number[] };
 
 /** Vault payouts: claims and refunds, one on-chain transfer each (docs/architecture.md "Claims and payouts"). */

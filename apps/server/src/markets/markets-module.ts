@@ -6,7 +6,9 @@ import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
 import { createAiResolver } from '../resolution/ai-resolver.ts';
 import { OPERATOR_RESOLVER, PROMPT_VERSION } from '../resolution/resolver-prompt.ts';
+import { ANALYZE_PER_ADDRESS_PER_MINUTE, createAnalyzeLimits } from './analyze-limits.ts';
 import type { ResolverIdentity } from './create-market.ts';
+import { registerMarketAnalyzeRoutes } from './market-analyze-routes.ts';
 import { registerMarketOperatorRoutes } from './market-operator-routes.ts';
 import { createMarketPaymentHandlers } from './market-payment-handlers.ts';
 import { registerMarketReviewRoutes } from './market-review-routes.ts';
@@ -48,9 +50,28 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
     resolutionTimeoutS: config.ai.resolutionTimeoutS,
     reviewWindowS: config.ai.reviewWindowS,
   });
+  const analyzeLimits = createAnalyzeLimits({
+    clock,
+    perMinute: ANALYZE_PER_ADDRESS_PER_MINUTE,
+    perDay: config.ai.analyzeDailyLimit,
+  });
+  const analyzer = {
+    clock,
+    logger,
+    limits: analyzeLimits,
+    ai: config.ai.baseUrl
+      ? {
+          baseUrl: config.ai.baseUrl,
+          apiKey: config.ai.apiKey,
+          timeoutMs: config.ai.timeoutMs,
+          model: config.ai.models[0] ?? config.ai.model,
+        }
+      : null,
+  };
   return {
     routes: (app) => {
       registerMarketsRoutes(app, service);
+      registerMarketAnalyzeRoutes(app, analyzer);
       registerMarketOperatorRoutes(app, deps);
       registerMarketReviewRoutes(app, deps);
     },
@@ -61,7 +82,14 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
   };
 }
 
-/** The judge a market gets at creation: the configured model, or an operator when no AI is set. */
+/**
+ * The judge a market gets at creation: the configured model, or an operator when no AI is set.
+ * With a second opinion (AI_MODELS), every model, comma-separated: bettors see what will judge
+ * (decision 019), and the settlement job asks exactly these.
+ */
 function resolverIdentity(config: Config): ResolverIdentity {
-  return { model: config.ai.baseUrl ? config.ai.model : OPERATOR_RESOLVER, promptVersion: PROMPT_VERSION };
+  return {
+    model: config.ai.baseUrl ? config.ai.models.join(',') : OPERATOR_RESOLVER,
+    promptVersion: PROMPT_VERSION,
+  };
 }

@@ -12,6 +12,7 @@ import { MARKETS_PAGE_MAX } from '@pm/core/contract/markets';
 import { decodePageCursor, encodePageCursor } from '@pm/core/contract/page-cursor';
 import { USER_BETS_PAGE_DEFAULT, type UserBetsQuery, type UserBetsResponse } from '@pm/core/contract/users';
 import { createMarket, type MarketsServiceDeps } from './create-market.ts';
+import { findLatestEvidence, toMarketEvidenceDto } from './evidence-repository.ts';
 import { joinMarket } from './join-market.ts';
 import { listMarketOdds } from './market-odds.ts';
 import { toBetDto, toMarketDto, toUserBetDto } from './market-serializers.ts';
@@ -66,10 +67,12 @@ export function createMarketsService(deps: MarketsServiceDeps) {
       if (!market) return null;
       const bets = await listMarketBets(db, id, MARKET_DETAIL_BETS_LIMIT);
       const timeline = await listResolutionEvents(db, id);
+      const evidence = await findLatestEvidence(db, id);
       return {
         market: toMarketDto(market),
         bets: bets.map((bet) => toBetDto(bet, market)),
         timeline: timeline.map(toResolutionEventDto),
+        evidence: evidence ? toMarketEvidenceDto(evidence) : null,
       };
     },
 

@@ -41,13 +41,15 @@ beforeEach(() => {
   stub.requests.length = 0;
 });
 
+const V2 = 'market-resolver-v2';
 const NOW = new Date('2026-03-02T10:00:00.000Z');
 const DEADLINE = new Date('2026-03-02T09:00:00.000Z');
 
 function input(overrides: Partial<ResolverInput> = {}): ResolverInput {
   return {
     model: 'judge-model',
-    promptVersion: PROMPT_VERSION,
+    // These tests are v2's (sources, no evidence); v3's are below.
+    promptVersion: V2,
     title: 'BNB above $700?',
     description: 'Will BNB close above $700 on March 2?',
     resolutionInstructions: 'Use the Binance daily close.',
@@ -203,7 +205,7 @@ describe('the AI resolver', () => {
       stub.requests.length = 0;
       await resolver().resolve(input(market));
       const { system, user } = messagesOf(stub.requests[0]);
-      expect(system, name).toBe(systemPromptFor(PROMPT_VERSION));
+      expect(system, name).toBe(systemPromptFor(V2));
       // One opening and one closing tag: the creator's text can neither close the block nor open another.
       expect(user.split(MARKET_DATA_OPEN), name).toHaveLength(2);
       expect(user.split(MARKET_DATA_CLOSE), name).toHaveLength(2);
@@ -225,8 +227,7 @@ describe('the AI resolver', () => {
 });
 
 describe('prompt versions', () => {
-  test('new markets get v2, which refuses instructions that change the question and unsourced verdicts', async () => {
-    expect(PROMPT_VERSION).toBe('market-resolver-v2');
+  test('v2 refuses instructions that change the question and unsourced verdicts', async () => {
     stub.reply(() => verdict());
     await resolver().resolve(input());
     const { system } = messagesOf(stub.requests[0]);
@@ -236,7 +237,11 @@ describe('prompt versions', () => {
   });
 
   test('a market created under v1 is still judged by the v1 text it was created with', async () => {
-    expect(JUDGED_PROMPT_VERSIONS).toEqual(['market-resolver-v1', 'market-resolver-v2']);
+    expect(JUDGED_PROMPT_VERSIONS).toEqual([
+      'market-resolver-v1',
+      'market-resolver-v2',
+      'market-resolver-v3',
+    ]);
     stub.reply(() => verdict());
     await resolver().resolve(input({ promptVersion: 'market-resolver-v1' }));
     const { system } = messagesOf(stub.requests[0]);

@@ -55,12 +55,12 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
         bettingWindowS: config.rounds.bettingWindowS,
         priceFeed: config.prices.feed,
         aiConfigured: Boolean(config.ai.baseUrl),
-        // Issue 18 fills these from the evidence settings; today the judge reads nothing.
+        // Issue 18, decision 019: what judges new markets and what it reads.
         resolution: {
-          models: config.ai.baseUrl ? [config.ai.model] : [],
-          searchProvider: null,
-          maxPages: 0,
-          minSources: 0,
+          models: config.ai.baseUrl ? [...config.ai.models] : [],
+          searchProvider: config.evidence.searchProvider,
+          maxPages: config.evidence.maxPages,
+          minSources: config.evidence.minSources,
           minConfidence: config.ai.minConfidence,
         },
         claimsEnabled: Boolean(config.vault.privateKey),

@@ -32,6 +32,9 @@ export const ERROR_CODES = [
   'NOT_A_BETTOR',
   'ALREADY_FLAGGED',
   'RATE_LIMITED',
+  'ANALYZE_RATE_LIMITED',
+  'ANALYZE_DAILY_LIMIT',
+  'ANALYZE_UNAVAILABLE',
   'CHAIN_UNAVAILABLE',
   'INTERNAL',
 ] as const;
@@ -72,6 +75,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   NOT_A_BETTOR: 'Only an address that bet on this market can flag its verdict.',
   ALREADY_FLAGGED: 'This address has already flagged this verdict.',
   RATE_LIMITED: 'Too many requests. Please wait a moment and try again.',
+  ANALYZE_RATE_LIMITED: 'You can analyze 5 questions a minute. Please wait a minute and try again.',
+  ANALYZE_DAILY_LIMIT:
+    'The judge has answered as many questions as this server allows today. Try again tomorrow, or publish without an analysis.',
+  ANALYZE_UNAVAILABLE: 'The judge could not analyze the question right now. Please try again later.',
   CHAIN_UNAVAILABLE: 'The chain could not be reached. Please try again.',
   INTERNAL: 'Something went wrong on our side. Please try again.',
 };

@@ -83,7 +83,12 @@ export const ROUTES = {
     path: '/api/markets/analyze',
     summary: 'Ask the judge whether a question can be decided from public sources by its deadline',
     body: AnalyzeMarketBodySchema,
-    responses: { 200: AnalyzeMarketResponseSchema, 400: ErrorBodySchema, 429: ErrorBodySchema },
+    responses: {
+      200: AnalyzeMarketResponseSchema,
+      400: ErrorBodySchema,
+      429: ErrorBodySchema,
+      503: ErrorBodySchema,
+    },
   },
   getMarket: {
     method: 'GET',
