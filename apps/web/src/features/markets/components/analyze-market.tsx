@@ -1,11 +1,19 @@
 import type { MarketDuration } from '@pm/core/constants';
 import { LoaderCircle } from 'lucide';
+import { Suspense } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
+import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
 import { toast } from '../../../ui/toast.ts';
 import { useAnalyzeMarket } from '../api/analyze-market.ts';
-import { AnalyzeResult } from './lazy-parts.tsx';
+
+// The answer (and the strings it needs) loads when the button is reached, not with the dialog.
+// Not from lazy-parts.tsx: the dialog's chunk importing the page's lazy parts regroups the chunks
+// shared with every route (docs/decisions/006).
+const AnalyzeResult = lazyWithPreload(() =>
+  import('./analyze-result.tsx').then((module) => module.AnalyzeResult),
+);
 
 /**
  * docs/product.md §2 "AI resolution instructions with Analyze button", for real (issue 18): asks
@@ -53,14 +61,16 @@ export function AnalyzeMarket({
         {analyze.isPending ? t('markets.create.analyzing') : t('markets.create.analyze')}
       </Button>
       {!analyze.isPending && (analyze.data || analyze.error) && (
-        <AnalyzeResult
-          // A new answer starts with its suggestion not yet taken.
-          key={analyze.submittedAt}
-          result={analyze.data ?? null}
-          error={analyze.error}
-          onRetry={run}
-          onUseInstructions={onUseInstructions}
-        />
+        <Suspense fallback={null}>
+          <AnalyzeResult
+            // A new answer starts with its suggestion not yet taken.
+            key={analyze.submittedAt}
+            result={analyze.data ?? null}
+            error={analyze.error}
+            onRetry={run}
+            onUseInstructions={onUseInstructions}
+          />
+        </Suspense>
       )}
     </div>
   );

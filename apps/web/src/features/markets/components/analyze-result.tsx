@@ -1,12 +1,10 @@
 import type { AnalyzeMarketResponse } from '@pm/core/contract/evidence';
-import { CircleAlert } from 'lucide';
 import { useId, useState } from 'react';
 import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { Button } from '../../../ui/button.tsx';
-import { Icon } from '../../../ui/icon.tsx';
 
 /** The analysis' 429 answers (issue 18): a per-address rate and the deployment's daily AI budget. */
 const LIMIT_CODES = ['ANALYZE_RATE_LIMITED', 'ANALYZE_DAILY_LIMIT'] as const;
@@ -41,10 +39,7 @@ export function AnalyzeResult({
     const retryable = code !== 'ANALYZE_DAILY_LIMIT' && code !== 'VALIDATION_FAILED';
     return (
       <div role="alert" className="flex w-full flex-col items-start gap-2 text-sm text-no">
-        <p className="flex items-start gap-2">
-          <Icon node={CircleAlert} aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          {message}
-        </p>
+        <p>{message}</p>
         {retryable && (
           <Button variant="outline" size="sm" onClick={onRetry}>
             {t('evidence.analyze.retry')}

@@ -5,16 +5,17 @@ import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
-import { isOperatorJudged } from './judge-badge.tsx';
 
 /**
  * docs/product.md §2 side card "How resolution works", with the deployment's real settings (issue
  * 18): the model(s) fixed in the market at creation, how many pages are read and from where
  * (search, or only the links the creator wrote), how many sites the quotes must come from and the
  * confidence a verdict needs (GET /api/config `resolution`). Never a number that is not true: a
- * market without an AI judge says an operator decides.
+ * market without an AI judge says an operator decides. `operatorJudged` comes from the page, which
+ * has the rule already (judge-badge.tsx): one module shared by the page and this lazy chunk would be a
+ * chunk of its own on every market page (docs/decisions/006).
  */
-export function HowResolutionWorks({ market }: { market: Market }) {
+export function HowResolutionWorks({ market, operatorJudged }: { market: Market; operatorJudged: boolean }) {
   useNamespace('evidence');
   const { t } = useTranslation();
   const { data: config } = useAppConfig();
@@ -33,7 +34,7 @@ export function HowResolutionWorks({ market }: { market: Market }) {
           <Icon node={Gavel} aria-hidden="true" className="size-4 text-brand" />
           {t('markets.detail.howTitle')}
         </h2>
-        {isOperatorJudged(market) ? (
+        {operatorJudged ? (
           <p>{t('evidence.how.operator')}</p>
         ) : (
           <>

@@ -38,9 +38,6 @@ const EvidenceSectionModule = lazyWithPreload(() =>
 const HowResolutionWorksModule = lazyWithPreload(() =>
   import('./how-resolution-works.tsx').then((module) => module.HowResolutionWorks),
 );
-const AnalyzeResultModule = lazyWithPreload(() =>
-  import('./analyze-result.tsx').then((module) => module.AnalyzeResult),
-);
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
 );
@@ -162,13 +159,3 @@ export function HowResolutionWorks(props: ComponentProps<typeof HowResolutionWor
     </Suspense>
   );
 }
-
-/** The create dialog's analysis (issue 18): loaded when the Analyze button is reached. */
-export function AnalyzeResult(props: ComponentProps<typeof AnalyzeResultModule>) {
-  return (
-    <Suspense fallback={null}>
-      <AnalyzeResultModule {...props} />
-    </Suspense>
-  );
-}
-AnalyzeResult.preload = AnalyzeResultModule.preload;

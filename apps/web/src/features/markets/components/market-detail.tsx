@@ -15,7 +15,7 @@ import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
 import { useMarket } from '../api/get-market.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
-import { JudgeBadge } from './judge-badge.tsx';
+import { isOperatorJudged, JudgeBadge } from './judge-badge.tsx';
 import {
   ClaimablePanel,
   EvidenceSection,
@@ -174,7 +174,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
             </dl>
           </section>
         </Card>
-        <HowResolutionWorks market={market} />
+        <HowResolutionWorks market={market} operatorJudged={isOperatorJudged(market)} />
         <Card className="p-4">
           <section aria-labelledby="summary-title" className="flex flex-col gap-2 text-sm">
             <h2 id="summary-title" className="flex items-center gap-2 font-semibold text-muted">
