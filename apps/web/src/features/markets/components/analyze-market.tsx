@@ -2,6 +2,8 @@ import type { MarketDuration } from '@pm/core/constants';
 import { LoaderCircle } from 'lucide';
 import { Suspense } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
@@ -45,6 +47,17 @@ export function AnalyzeMarket({
       duration,
     });
   };
+  // Worked out here, not in the lazy answer: its chunk importing the API client would split the
+  // contract's shared chunk on every route (docs/decisions/006).
+  const code = analyze.error instanceof ApiError ? analyze.error.code : '';
+  const failure = analyze.error
+    ? {
+        // 429 ANALYZE_RATE_LIMITED / ANALYZE_DAILY_LIMIT, NETWORK, …: each code has its message.
+        message: apiErrorMessage(t, analyze.error, t('errors.NETWORK')),
+        // A day's budget used up or a refused text does not change with a retry.
+        retryable: code !== 'ANALYZE_DAILY_LIMIT' && code !== 'VALIDATION_FAILED',
+      }
+    : null;
   return (
     <div className="flex flex-col items-start gap-2">
       <Button
@@ -66,7 +79,7 @@ export function AnalyzeMarket({
             // A new answer starts with its suggestion not yet taken.
             key={analyze.submittedAt}
             result={analyze.data ?? null}
-            error={analyze.error}
+            failure={failure}
             onRetry={run}
             onUseInstructions={onUseInstructions}
           />

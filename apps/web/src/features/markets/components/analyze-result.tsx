@@ -2,14 +2,7 @@ import type { AnalyzeMarketResponse } from '@pm/core/contract/evidence';
 import { useId, useState } from 'react';
 import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { ApiError } from '../../../lib/api-client.ts';
-import { apiErrorMessage } from '../../../lib/error-message.ts';
 import { Button } from '../../../ui/button.tsx';
-
-/** The analysis' 429 answers (issue 18): a per-address rate and the deployment's daily AI budget. */
-const LIMIT_CODES = ['ANALYZE_RATE_LIMITED', 'ANALYZE_DAILY_LIMIT'] as const;
-const isLimitCode = (code: string): code is (typeof LIMIT_CODES)[number] =>
-  LIMIT_CODES.some((known) => known === code);
 
 /**
  * What the Analyze button got back (issue 18): the problems the judge sees, its suggested
@@ -18,12 +11,13 @@ const isLimitCode = (code: string): code is (typeof LIMIT_CODES)[number] =>
  */
 export function AnalyzeResult({
   result,
-  error,
+  failure,
   onRetry,
   onUseInstructions,
 }: {
   result: AnalyzeMarketResponse | null;
-  error: Error | null;
+  /** Why there is no result, said by the button's module (it has the API error types). */
+  failure: { message: string; retryable: boolean } | null;
   onRetry: () => void;
   onUseInstructions: (instructions: string) => void;
 }) {
@@ -32,15 +26,11 @@ export function AnalyzeResult({
   const id = useId();
   const [used, setUsed] = useState(false);
 
-  if (error || !result) {
-    const code = error instanceof ApiError ? error.code : '';
-    const message = isLimitCode(code) ? t(`errors.${code}`) : apiErrorMessage(t, error, t('errors.NETWORK'));
-    // A daily budget used up or a refused text does not change with a retry.
-    const retryable = code !== 'ANALYZE_DAILY_LIMIT' && code !== 'VALIDATION_FAILED';
+  if (failure || !result) {
     return (
       <div role="alert" className="flex w-full flex-col items-start gap-2 text-sm text-no">
-        <p>{message}</p>
-        {retryable && (
+        <p>{failure?.message}</p>
+        {failure?.retryable && (
           <Button variant="outline" size="sm" onClick={onRetry}>
             {t('evidence.analyze.retry')}
           </Button>
