@@ -20,9 +20,12 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const settle = async () => {
-  const job = t.features.jobs.find((candidate) => candidate.name === 'market-settlement');
-  if (!job) throw new Error('no settlement job');
-  await job.run();
+  // Closing and voiding, then judging: two jobs since issue 18, one pass of both here.
+  for (const name of ['market-settlement', 'market-judging']) {
+    const job = t.features.jobs.find((candidate) => candidate.name === name);
+    if (!job) throw new Error(`no ${name} job`);
+    await job.run();
+  }
 };
 
 const ops = (...argv: string[]) => runOps(t, marketsCommands, ...argv);

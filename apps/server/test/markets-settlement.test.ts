@@ -17,7 +17,7 @@ import {
   startAiStub,
   verdict,
 } from './support/ai-stub.ts';
-import { insertMarketWithBets } from './support/market-fixtures.ts';
+import { insertMarketWithBets, LEGACY_PROMPT_VERSION } from './support/market-fixtures.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
@@ -60,9 +60,12 @@ function titleOf(request: Parameters<StubHandler>[0]): string {
 const requestsFor = (title: string) => stub.requests.filter((request) => titleOf(request) === title);
 
 const settle = async () => {
-  const job = t.features.jobs.find((candidate) => candidate.name === 'market-settlement');
-  if (!job) throw new Error('no settlement job');
-  await job.run();
+  // Closing and voiding, then judging: two jobs since issue 18, one pass of both here.
+  for (const name of ['market-settlement', 'market-judging']) {
+    const job = t.features.jobs.find((candidate) => candidate.name === name);
+    if (!job) throw new Error(`no ${name} job`);
+    await job.run();
+  }
 };
 
 const detail = async (id: number) =>
@@ -81,6 +84,11 @@ async function marketWithThreeBets(title: string, sides: ['YES' | 'NO', 'YES' | 
   );
   await m.joinMarket(market.id, { player: 1, prediction: sides[1], amountWei: parseEther('0.03') });
   await m.joinMarket(market.id, { player: 2, prediction: sides[2], amountWei: parseEther('0.01') });
+  // New markets are v3 (evidence-judging.test.ts); these tests are about settlement with v2's judge.
+  await t.db
+    .update(markets)
+    .set({ resolverPromptVersion: LEGACY_PROMPT_VERSION })
+    .where(eq(markets.id, market.id));
   return market;
 }
 
@@ -417,7 +425,6 @@ describe('verdicts that must not settle, and markets nobody can judge', () => {
     const ids = [];
     for (const title of ['no-sources', 'oversized', 'off-schema'])
       ids.push((await settlingMarket(title)).marketId);
-
     await settle();
     const rows = await t.db.select().from(markets).where(inArray(markets.id, ids));
     for (const row of rows) {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Config } from '../config/config.ts';
+import { createEvidenceGatherer } from '../evidence/evidence-gatherer.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
@@ -15,7 +16,7 @@ import { registerMarketReviewRoutes } from './market-review-routes.ts';
 import { registerMarketsRoutes } from './markets-routes.ts';
 import { createMarketsService, type MarketsService } from './markets-service.ts';
 import { seedDemoMarkets } from './seed-demo-markets.ts';
-import { createSettlementJob } from './settlement-job.ts';
+import { createSettlementJobs, judgingLeaseMs } from './settlement-job.ts';
 
 export type MarketsModule = {
   routes: AppFeature;
@@ -38,15 +39,17 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
         timeoutMs: config.ai.timeoutMs,
       })
     : null;
-  const settlement = createSettlementJob({
+  const settlement = createSettlementJobs({
     db,
     clock,
     logger,
     resolver,
+    gatherer: resolver ? evidenceGatherer(config, clock) : null,
     minConfidence: config.ai.minConfidence,
+    minSources: config.evidence.minSources,
     maxAttempts: config.ai.maxAttempts,
     feeBps: config.fees.marketBps,
-    leaseMs: config.ai.timeoutMs + 60_000,
+    leaseMs: judgingLeaseMs({ aiTimeoutMs: config.ai.timeoutMs, models: config.ai.models.length }),
     resolutionTimeoutS: config.ai.resolutionTimeoutS,
     reviewWindowS: config.ai.reviewWindowS,
   });
@@ -75,11 +78,27 @@ export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): M
       registerMarketOperatorRoutes(app, deps);
       registerMarketReviewRoutes(app, deps);
     },
-    jobs: [settlement],
+    jobs: settlement,
     paymentHandlers: createMarketPaymentHandlers(service),
     seedDemoData: () => seedDemoMarkets({ config, db, service, logger }),
     service,
   };
+}
+
+/** What v3 markets are judged on (issue 18): the creator's URLs, then the search engine's results. */
+function evidenceGatherer(config: Config, clock: AppDeps['clock']) {
+  const { evidence } = config;
+  return createEvidenceGatherer(
+    {
+      search: evidence.searchProvider
+        ? { provider: evidence.searchProvider, url: evidence.searchUrl, apiKey: evidence.searchApiKey }
+        : null,
+      maxPages: evidence.maxPages,
+      allowHosts: [...evidence.allowHosts],
+    },
+    // Server time decides (docs/architecture.md): a page's fetchedAt follows the chain clock in dev.
+    { now: () => clock.now() },
+  );
 }
 
 /**

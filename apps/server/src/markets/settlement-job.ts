@@ -4,14 +4,13 @@ import { z } from 'zod';
 import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
+import type { EvidenceGatherer } from '../evidence/evidence-types.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { publish } from '../realtime/publish.ts';
 import type { MarketResolver } from '../resolution/ai-resolver.ts';
-import { decideResolution } from '../resolution/resolution-decision.ts';
-import type { ResolverAnswer } from '../resolution/resolver-answer.ts';
 import { JUDGED_PROMPT_VERSIONS, OPERATOR_RESOLVER } from '../resolution/resolver-prompt.ts';
-import { recordFailedAttempt } from './record-failed-attempt.ts';
-import { proposeVerdict, settleReviewedMarkets } from './review-window.ts';
+import { type ClaimedMarket, type JudgeDeps, judgeMarket } from './judge-market.ts';
+import { settleReviewedMarkets } from './review-window.ts';
 import { settleMarket } from './settle-market.ts';
 
 // docs/architecture.md "Markets": at the deadline active → settling; the resolver decides; retries with backoff;
@@ -24,7 +23,11 @@ export type SettlementJobDeps = {
   logger: FastifyBaseLogger;
   /** Null when no AI is configured: settling markets then wait for an operator (ops CLI). */
   resolver: MarketResolver | null;
+  /** What v3 markets are judged on (issue 18); null: no pages, so they never settle by AI. */
+  gatherer?: EvidenceGatherer | null;
   minConfidence: number;
+  /** EVIDENCE_MIN_SOURCES (decision 019); default 2. */
+  minSources?: number;
   maxAttempts: number;
   feeBps: number;
   /** How long a claimed market stays invisible to other instances while it is being judged. */
@@ -37,6 +40,18 @@ export type SettlementJobDeps = {
 
 /** At most this many markets are judged per run; the rest wait for the next tick. */
 const MARKETS_PER_RUN = 10;
+/** Markets judged at once per instance: gathering is mostly waiting on the network. */
+const JUDGING_CONCURRENCY = 3;
+/** The whole gathering of one attempt (search and every page) must end within this. */
+export const GATHER_TIMEOUT_MS = 120_000;
+
+/**
+ * How long a claimed market is hidden from other instances: the gathering, then every model in
+ * turn at worst, plus a margin. If this instance dies, another takes it up after the lease.
+ */
+export function judgingLeaseMs(input: { aiTimeoutMs: number; models: number }): number {
+  return GATHER_TIMEOUT_MS + input.aiTimeoutMs * Math.max(1, input.models) + 60_000;
+}
 
 const ClaimedMarketSchema = z.object({
   id: z.number(),
@@ -48,25 +63,61 @@ const ClaimedMarketSchema = z.object({
   resolver_prompt_version: z.string(),
   resolution_attempts: z.number(),
 });
-type ClaimedMarket = z.infer<typeof ClaimedMarketSchema>;
 
+/**
+ * The two jobs of market settlement, run apart (docs/architecture.md "Jobs": each job has its own
+ * timer, one run at a time): closing, settling reviewed verdicts and voiding overdue markets never
+ * wait behind a judgement that gathers pages and asks models for minutes.
+ */
+export function createSettlementJobs(deps: SettlementJobDeps): [Job, Job] {
+  return [
+    {
+      name: 'market-settlement',
+      intervalMs: 5_000,
+      async run() {
+        await closeExpiredMarkets(deps.db, deps.clock.now());
+        await settleReviewedMarkets(deps.db, { now: deps.clock.now(), feeBps: deps.feeBps });
+        await voidOverdueMarkets(deps);
+      },
+    },
+    { name: 'market-judging', intervalMs: 5_000, run: () => judgeDueMarkets(deps) },
+  ];
+}
+
+/** Both, one after the other, as one job: one full pass (tests, a second instance in a test). */
 export function createSettlementJob(deps: SettlementJobDeps): Job {
+  const [settlement, judging] = createSettlementJobs(deps);
   return {
     name: 'market-settlement',
     intervalMs: 5_000,
     async run() {
-      await closeExpiredMarkets(deps.db, deps.clock.now());
-      await settleReviewedMarkets(deps.db, { now: deps.clock.now(), feeBps: deps.feeBps });
-      await voidOverdueMarkets(deps);
-      const resolver = deps.resolver;
-      if (!resolver) return;
-      for (let i = 0; i < MARKETS_PER_RUN; i++) {
-        const market = await claimMarketToJudge(deps);
-        if (!market) break;
-        await judgeMarket(deps, resolver, market);
-      }
+      await settlement.run();
+      await judging.run();
     },
   };
+}
+
+/** Up to MARKETS_PER_RUN due markets, JUDGING_CONCURRENCY at a time, each claimed as it starts. */
+async function judgeDueMarkets(deps: SettlementJobDeps): Promise<void> {
+  const resolver = deps.resolver;
+  if (!resolver) return;
+  const judge: JudgeDeps = {
+    ...deps,
+    resolver,
+    gatherer: deps.gatherer ?? null,
+    minSources: deps.minSources ?? 2,
+    gatherTimeoutMs: GATHER_TIMEOUT_MS,
+  };
+  let budget = MARKETS_PER_RUN;
+  const worker = async () => {
+    while (budget > 0) {
+      budget -= 1;
+      const market = await claimMarketToJudge(deps);
+      if (!market) return;
+      await judgeMarket(judge, market);
+    }
+  };
+  await Promise.all(Array.from({ length: JUDGING_CONCURRENCY }, worker));
 }
 
 /** Active markets past their deadline stop taking bets and wait for judgement. */
@@ -161,71 +212,4 @@ async function claimMarketToJudge(deps: SettlementJobDeps): Promise<ClaimedMarke
     ClaimedMarketSchema,
   );
   return row;
-}
-
-async function judgeMarket(deps: SettlementJobDeps, resolver: MarketResolver, market: ClaimedMarket) {
-  let answer: ResolverAnswer | null = null;
-  let failure = '';
-  try {
-    answer = await resolver.resolve({
-      model: market.resolver_model,
-      promptVersion: market.resolver_prompt_version,
-      title: market.title,
-      description: market.description,
-      resolutionInstructions: market.resolution_instructions,
-      deadline: market.deadline,
-      now: deps.clock.now(),
-    });
-  } catch (error) {
-    failure = error instanceof Error ? error.message : String(error);
-    deps.logger.warn({ err: error, marketId: market.id }, 'market resolver failed');
-  }
-  const decision = answer
-    ? decideResolution(answer, deps.minConfidence)
-    : { kind: 'retry' as const, reason: failure };
-  const now = deps.clock.now();
-  if (decision.kind === 'settle' && deps.reviewWindowS > 0) {
-    const proposed = await deps.db.transaction((tx) =>
-      proposeVerdict(tx, {
-        marketId: market.id,
-        verdict: {
-          result: decision.result,
-          model: market.resolver_model,
-          promptVersion: market.resolver_prompt_version,
-          confidence: decision.answer.confidence,
-          analysis: decision.answer.analysis,
-          sources: decision.answer.sources,
-        },
-        windowS: deps.reviewWindowS,
-        now,
-      }),
-    );
-    if (proposed) deps.logger.info({ marketId: market.id, result: decision.result }, 'verdict proposed');
-    return;
-  }
-  if (decision.kind === 'settle') {
-    const summary = await deps.db.transaction((tx) =>
-      settleMarket(tx, {
-        marketId: market.id,
-        outcome: decision.result,
-        verdict: {
-          analysis: decision.answer.analysis,
-          confidence: decision.answer.confidence,
-          sources: decision.answer.sources,
-        },
-        feeBps: deps.feeBps,
-        now,
-        from: ['settling'],
-        actor: market.resolver_model,
-        detail: `Settled at once (no review window). Confidence ${decision.answer.confidence}. ${decision.answer.analysis}`,
-      }),
-    );
-    if (summary)
-      deps.logger.info(
-        { ...summary, poolWei: String(summary.poolWei), feeWei: String(summary.feeWei) },
-        'market settled',
-      );
-    return;
-  }
-  await recordFailedAttempt(deps, market, decision.reason, now);
 }

@@ -81,16 +81,24 @@ export async function requestChatCompletion(
     response_format: request.responseFormat,
   };
   let text: string;
-  try {
-    const response = await fetch(url, {
+  // Covers both tries and the body too: a server that stalls mid-answer times out the same way.
+  const signal = AbortSignal.timeout(settings.timeoutMs);
+  const send = () =>
+    fetch(url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
       },
       body: JSON.stringify(body),
-      // Covers the body too: a server that stalls mid-answer times out the same way.
-      signal: AbortSignal.timeout(settings.timeoutMs),
+      signal,
+    });
+  try {
+    // A pooled keep-alive socket the server has just closed fails before any answer (ECONNRESET):
+    // the request never reached the model, so it is sent once more on a fresh connection.
+    const response = await send().catch((error: unknown) => {
+      if (signal.aborted || !isStaleSocket(error)) throw error;
+      return send();
     });
     text = await readTextCapped(response, MAX_RESPONSE_BYTES);
     if (!response.ok) {
@@ -108,6 +116,12 @@ export async function requestChatCompletion(
     );
   }
   return readCompletion(text);
+}
+
+function isStaleSocket(error: unknown): boolean {
+  const cause = error instanceof Error ? error.cause : undefined;
+  const code = cause && typeof cause === 'object' && 'code' in cause ? cause.code : undefined;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
 }
 
 /**

@@ -1,13 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../src/db/client.ts';
 import { bets, markets, payments } from '../../src/db/schema.ts';
-import { PROMPT_VERSION } from '../../src/resolution/resolver-prompt.ts';
 
 // Markets written straight to the database, for settlement maths and listings where paying for
 // every bet on chain would add nothing but time. Endpoint tests use real payments instead.
 
 /** `at`: when the bet was placed (default: the market's `now`). */
 export type FixtureBet = { prediction: 'YES' | 'NO'; amountWei: bigint; user?: string; at?: Date };
+
+/**
+ * Fixture markets are v2 unless a test says otherwise: they test settlement, review and listings
+ * with a judge that answers with sources; v3 (evidence, citations) has its own tests
+ * (evidence-judging.test.ts).
+ */
+export const LEGACY_PROMPT_VERSION = 'market-resolver-v2';
 
 const randomAddress = () => `0x${randomBytes(20).toString('hex')}`;
 
@@ -46,7 +52,7 @@ export async function insertMarketWithBets(
       result: input.result ?? null,
       aiConfidence: input.aiConfidence ?? null,
       resolverModel: input.resolverModel ?? 'operator',
-      resolverPromptVersion: input.resolverPromptVersion ?? PROMPT_VERSION,
+      resolverPromptVersion: input.resolverPromptVersion ?? LEGACY_PROMPT_VERSION,
       contentHash: `0x${randomBytes(32).toString('hex')}`,
       nextResolutionAt: now,
       createdAt: new Date(now.getTime() - 3_600_000),

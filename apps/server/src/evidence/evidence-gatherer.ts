@@ -1,0 +1,151 @@
+import { type EvidenceSettings, resolveEvidenceSettings } from './evidence-settings.ts';
+import type { EvidenceBundle, EvidenceGatherer, EvidenceQuestion, FetchedPage } from './evidence-types.ts';
+import { limitConcurrency } from './limit-concurrency.ts';
+import { creatorUrls, normaliseUrl, searchQueries } from './question-sources.ts';
+import { rankPassages } from './rank-passages.ts';
+import { readPage, siteOf } from './read-page.ts';
+import { defaultResolver, type Resolver, safeFetch } from './safe-fetch.ts';
+import { createSearchProvider, type SearchProvider, type SearchResult } from './search-providers.ts';
+
+// Issue 18: what the judge reads before it decides. The creator's URLs first (the sources the
+// bettors were promised), then the search engine's results for queries made from the market's own
+// text, deduplicated, at most maxPages, read a few at a time through the SSRF-safe fetch, their
+// article text ranked against the question within a token budget. One bad page is a value on its
+// FetchedPage; the gather fails (to be retried) only when search failed AND nothing could be read.
+
+/** The attempt could not run: the search engine failed and no page could be read. Retry later. */
+export class EvidenceUnavailableError extends Error {
+  override name = 'EvidenceUnavailableError';
+  readonly code = 'EVIDENCE_UNAVAILABLE';
+}
+
+export type EvidenceGathererDeps = {
+  /** Name → addresses; tests inject one so no real DNS is asked. */
+  lookup?: Resolver;
+  /** For the search engine's API only (pages go through safeFetch). */
+  fetchImpl?: typeof fetch;
+  /** Replaces the provider made from settings.search (tests). */
+  searchProvider?: SearchProvider | null;
+  now?: () => Date;
+};
+
+/** The bundle also says what went wrong with the search engine, when something did. */
+export type GatheredEvidence = EvidenceBundle & { searchErrors: string[] };
+
+export function createEvidenceGatherer(
+  input: EvidenceSettings,
+  deps: EvidenceGathererDeps = {},
+): EvidenceGatherer & { gather(question: EvidenceQuestion): Promise<GatheredEvidence> } {
+  const settings = resolveEvidenceSettings(input);
+  const lookup = deps.lookup ?? defaultResolver;
+  const now = deps.now ?? (() => new Date());
+  const provider =
+    deps.searchProvider !== undefined
+      ? deps.searchProvider
+      : settings.search
+        ? createSearchProvider(settings.search, deps.fetchImpl)
+        : null;
+
+  return {
+    async gather(question) {
+      const limit = limitConcurrency(settings.concurrency);
+      const seen = new Set<string>();
+      const planned: Array<{ url: string; fromCreator: boolean }> = [];
+      const plan = (url: string, fromCreator: boolean) => {
+        const key = normaliseUrl(url);
+        if (key === null || seen.has(key) || planned.length >= settings.maxPages) return false;
+        seen.add(key);
+        planned.push({ url, fromCreator });
+        return true;
+      };
+      const read = (url: string, fromCreator: boolean) => limit(() => readOne(url, fromCreator));
+      const readOne = async (url: string, fromCreator: boolean): Promise<FetchedPage> => {
+        const result = await safeFetch(url, {
+          lookup,
+          allowHosts: settings.allowHosts,
+          userAgent: settings.userAgent,
+          timeoutMs: settings.pageTimeoutMs,
+          maxBytes: settings.maxBodyBytes,
+          maxRedirects: settings.maxRedirects,
+        });
+        let title: string | null = null;
+        let text = '';
+        let error = result.error;
+        if (result.body !== null) {
+          try {
+            ({ title, text } = readPage(result.body, result.contentType));
+            if (text === '') error = 'NO_TEXT';
+          } catch {
+            error = 'UNREADABLE';
+          }
+        }
+        return {
+          url: result.url,
+          finalUrl: result.finalUrl,
+          site: siteOf(result.finalUrl),
+          title,
+          httpStatus: result.httpStatus,
+          fetchedAt: now(),
+          bytes: result.bytes,
+          contentSha256: result.contentSha256,
+          text,
+          error,
+          fromCreator,
+        };
+      };
+
+      // The creator's pages start at once; the search runs beside them.
+      const creatorReads = creatorUrls(question)
+        .filter((url) => plan(url, true))
+        .map((url) => read(url, true));
+      const queries = provider ? searchQueries(question) : [];
+      const search = provider?.search.bind(provider);
+      const searchErrors: string[] = [];
+      const resultLists = await Promise.all(
+        queries.map(async (query) => {
+          try {
+            // The engine gets the same time as one page.
+            if (!search) return [];
+            return await search(query, { signal: AbortSignal.timeout(settings.pageTimeoutMs) });
+          } catch (error) {
+            searchErrors.push(searchErrorText(error));
+            return [] as SearchResult[];
+          }
+        }),
+      );
+      // Interleaved: each query's first result, then each one's second, and so on.
+      const searchReads: Array<Promise<FetchedPage>> = [];
+      const longest = Math.max(0, ...resultLists.map((list) => list.length));
+      for (let rank = 0; rank < longest; rank++) {
+        for (const list of resultLists) {
+          const result = list[rank];
+          if (result && plan(result.url, false)) searchReads.push(read(result.url, false));
+        }
+      }
+      const pages = await Promise.all([...creatorReads, ...searchReads]);
+
+      const searchFailed = queries.length > 0 && searchErrors.length === queries.length;
+      if (searchFailed && !pages.some((page) => page.error === null)) {
+        throw new EvidenceUnavailableError(
+          `search failed (${searchErrors.join('; ')}) and no page could be read`,
+        );
+      }
+      const questionText = [question.title, question.description, question.resolutionInstructions ?? ''].join(
+        '\n',
+      );
+      const passages = rankPassages(
+        pages.map((page) => ({ text: page.error === null ? page.text : '', fromCreator: page.fromCreator })),
+        questionText,
+        { tokenBudget: settings.passageTokenBudget, maxPassagesPerPage: settings.maxPassagesPerPage },
+      );
+      return { searchProvider: provider?.name ?? null, queries, pages, passages, searchErrors };
+    },
+  };
+}
+
+function searchErrorText(error: unknown): string {
+  if (error instanceof Error && error.name === 'SearchFailedError') return error.message;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return 'SEARCH_TIMEOUT';
+  return `SEARCH_FAILED: ${error instanceof Error ? error.message : String(error)}`;
+}

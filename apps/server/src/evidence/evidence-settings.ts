@@ -1,0 +1,55 @@
+import type { SearchSettings } from './search-providers.ts';
+
+// The gatherer's knobs (issue 18, docs/decisions/018-evidence-gathering.md). The server's config owns
+// the environment variables and passes plain values here; everything but `search` has a default.
+
+export type EvidenceSettings = {
+  /** null: no search engine; only the URLs the creator named are read. */
+  search: SearchSettings | null;
+  /** Pages read per attempt, the creator's included (EVIDENCE_MAX_PAGES). */
+  maxPages?: number;
+  /** Loopback "host:port" pairs that may be read although loopback, for tests and demos only. */
+  allowHosts?: string[];
+  userAgent?: string;
+  /** One page's whole read: lookup, connection, redirects and body. */
+  pageTimeoutMs?: number;
+  /** Body bytes read per page; past them the page is cut and recorded as TOO_LARGE. */
+  maxBodyBytes?: number;
+  /** What the judge is shown, in tokens (about four characters each). */
+  passageTokenBudget?: number;
+  maxPassagesPerPage?: number;
+  /** Pages read at once. */
+  concurrency?: number;
+  /** Redirects followed per page, each checked like the first URL. */
+  maxRedirects?: number;
+};
+
+export type ResolvedEvidenceSettings = Required<Omit<EvidenceSettings, 'search'>> & {
+  search: SearchSettings | null;
+};
+
+/** Names the bot and where a site owner can read why it came, as crawlers are expected to. */
+export function evidenceUserAgent(publicUrl?: string | null): string {
+  return publicUrl ? `BNBPredictEvidenceBot/1.0 (+${publicUrl})` : 'BNBPredictEvidenceBot/1.0';
+}
+
+export const EVIDENCE_DEFAULTS = {
+  maxPages: 25,
+  allowHosts: [] as string[],
+  userAgent: evidenceUserAgent(),
+  pageTimeoutMs: 10_000,
+  maxBodyBytes: 2 * 1024 * 1024,
+  passageTokenBudget: 6_000,
+  maxPassagesPerPage: 4,
+  concurrency: 6,
+  maxRedirects: 3,
+} as const satisfies Omit<ResolvedEvidenceSettings, 'search'>;
+
+export function resolveEvidenceSettings(settings: EvidenceSettings): ResolvedEvidenceSettings {
+  const defined = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+  return {
+    ...EVIDENCE_DEFAULTS,
+    allowHosts: [...EVIDENCE_DEFAULTS.allowHosts],
+    ...defined,
+  } as ResolvedEvidenceSettings;
+}
