@@ -67,12 +67,29 @@ export async function startFixtureSite(name: string, host: '127.0.0.1' | 'localh
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page.html);
   });
   const port = await listen(server);
+  // Where localhost also names ::1 and lists it first, the gatherer connects there: listen on it
+  // too (loopback still), when the machine has IPv6 and the port is free there.
+  const v6 = host === 'localhost' ? await alsoOnIpv6Loopback(server, port) : null;
   return {
     name,
     origin: `http://${host}:${port}`,
     hostPort: `${host}:${port}`,
-    close: () => closeServer(server),
+    close: async () => {
+      if (v6) await closeServer(v6);
+      await closeServer(server);
+    },
   };
+}
+
+async function alsoOnIpv6Loopback(first: Server, port: number): Promise<Server | null> {
+  const twin = createServer((request, response) => first.emit('request', request, response));
+  try {
+    twin.listen(port, '::1');
+    await once(twin, 'listening');
+    return twin;
+  } catch {
+    return null;
+  }
 }
 
 /** The words of a query as a URL path segment. */
