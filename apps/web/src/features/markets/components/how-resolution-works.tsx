@@ -1,7 +1,6 @@
 import type { Market } from '@pm/core/contract/markets';
 import { Gavel } from 'lucide';
 import { useAppConfig } from '../../../api/get-app-config.ts';
-import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
@@ -11,12 +10,11 @@ import { Icon } from '../../../ui/icon.tsx';
  * 18): the model(s) fixed in the market at creation, how many pages are read and from where
  * (search, or only the links the creator wrote), how many sites the quotes must come from and the
  * confidence a verdict needs (GET /api/config `resolution`). Never a number that is not true: a
- * market without an AI judge says an operator decides. `operatorJudged` comes from the page, which
- * has the rule already (judge-badge.tsx): one module shared by the page and this lazy chunk would be a
- * chunk of its own on every market page (docs/decisions/006).
+ * market without an AI judge (`operatorJudged`, judge-badge.tsx) says an operator decides. Part of
+ * the page, its strings in the markets namespace: as a lazy chunk with a namespace of its own it
+ * cost ~2 kB on every market page (docs/decisions/006).
  */
 export function HowResolutionWorks({ market, operatorJudged }: { market: Market; operatorJudged: boolean }) {
-  useNamespace('evidence');
   const { t } = useTranslation();
   const { data: config } = useAppConfig();
   const settings = config.resolution;
@@ -35,15 +33,13 @@ export function HowResolutionWorks({ market, operatorJudged }: { market: Market;
           {t('markets.detail.howTitle')}
         </h2>
         {operatorJudged ? (
-          <p>{t('evidence.how.operator')}</p>
+          <p>{t('markets.how.operator')}</p>
         ) : (
           <>
             <p>
-              {settings.searchProvider
-                ? t('evidence.how.search', values)
-                : t('evidence.how.noSearch', values)}
+              {settings.searchProvider ? t('markets.how.search', values) : t('markets.how.noSearch', values)}
             </p>
-            <p>{t('evidence.how.otherwise')}</p>
+            <p>{t('markets.how.otherwise')}</p>
           </>
         )}
         <p className="text-xs text-muted">

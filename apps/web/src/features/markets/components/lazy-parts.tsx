@@ -35,9 +35,6 @@ const MyWinningsModule = lazyWithPreload(() =>
 const EvidenceSectionModule = lazyWithPreload(() =>
   import('./evidence-section.tsx').then((module) => module.EvidenceSection),
 );
-const HowResolutionWorksModule = lazyWithPreload(() =>
-  import('./how-resolution-works.tsx').then((module) => module.HowResolutionWorks),
-);
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
 );
@@ -147,15 +144,6 @@ export function EvidenceSection(props: ComponentProps<typeof EvidenceSectionModu
   return (
     <Suspense fallback={<Skeleton className="h-48 w-full" />}>
       <EvidenceSectionModule {...props} />
-    </Suspense>
-  );
-}
-
-/** The "How resolution works" card with the deployment's real settings (its strings load with it). */
-export function HowResolutionWorks(props: ComponentProps<typeof HowResolutionWorksModule>) {
-  return (
-    <Suspense fallback={<Skeleton className="h-40 w-full" />}>
-      <HowResolutionWorksModule {...props} />
     </Suspense>
   );
 }

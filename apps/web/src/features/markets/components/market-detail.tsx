@@ -15,11 +15,11 @@ import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
 import { useMarket } from '../api/get-market.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
+import { HowResolutionWorks } from './how-resolution-works.tsx';
 import { isOperatorJudged, JudgeBadge } from './judge-badge.tsx';
 import {
   ClaimablePanel,
   EvidenceSection,
-  HowResolutionWorks,
   JoinMarketDialog,
   MarketOperatorControls,
   MarketReviewPanel,
