@@ -17,6 +17,11 @@ export const LOCALE_LOADERS = {
     en: () => import('../features/markets/locales/review/en.json'),
     zh: () => import('../features/markets/locales/review/zh.json'),
   },
+  /** Issue 18: the evidence section, "How resolution works" and the analysis: lazy parts only. */
+  evidence: {
+    en: () => import('../features/markets/locales/evidence/en.json'),
+    zh: () => import('../features/markets/locales/evidence/zh.json'),
+  },
   oracle: {
     en: () => import('../features/oracle/locales/en.json'),
     zh: () => import('../features/oracle/locales/zh.json'),

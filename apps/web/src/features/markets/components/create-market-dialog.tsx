@@ -24,6 +24,7 @@ import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
 import { parseBnbOrNull } from '../utils/format.ts';
 import { recordErrorMessage } from '../utils/record-error.ts';
+import { AnalyzeMarket } from './analyze-market.tsx';
 import { ChoiceGroup } from './choice-group.tsx';
 
 const COINS = ['BTC', 'ETH', 'BNB', 'SOL', 'XRP', 'ADA', 'AVAX', 'DOGE'] as const;
@@ -46,7 +47,6 @@ export function CreateMarketDialog({
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [instructions, setInstructions] = useState('');
-  const [analysis, setAnalysis] = useState(false);
   const [duration, setDuration] = useState<'hourly' | 'daily'>('hourly');
   const [prediction, setPrediction] = useState<'YES' | 'NO' | null>(null);
   const [amount, setAmount] = useState('0.005');
@@ -213,25 +213,13 @@ export function CreateMarketDialog({
             <p id={`${id}-instructions-hint`} className="text-xs text-muted">
               {t('markets.create.instructionsHint')}
             </p>
-            <div className="flex items-start gap-2">
-              <Button
-                type="button"
-                variant="outline"
-                size="sm"
-                onClick={() =>
-                  description.trim()
-                    ? setAnalysis(true)
-                    : toast.error(t('markets.validation.descriptionFirst'))
-                }
-              >
-                {t('markets.create.analyze')}
-              </Button>
-              {analysis && (
-                <p role="status" className="text-xs text-muted">
-                  {t('markets.create.analysis')}
-                </p>
-              )}
-            </div>
+            <AnalyzeMarket
+              description={description}
+              title={title}
+              instructions={instructions}
+              duration={duration}
+              onUseInstructions={setInstructions}
+            />
           </div>
           {/* docs/product.md §2: the options are fixed; shown read-only so the creator knows what is asked. */}
           <p className="text-sm">

@@ -32,6 +32,9 @@ const SettledMarketsModule = lazyWithPreload(() =>
 const MyWinningsModule = lazyWithPreload(() =>
   import('./my-winnings.tsx').then((module) => module.MyWinnings),
 );
+const EvidenceSectionModule = lazyWithPreload(() =>
+  import('./evidence-section.tsx').then((module) => module.EvidenceSection),
+);
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
 );
@@ -137,6 +140,15 @@ export function MarketReviewPanel(props: ComponentProps<typeof MarketReviewPanel
   return (
     <Suspense fallback={<Skeleton className="h-32 w-full" />}>
       <MarketReviewPanelModule {...props} />
+    </Suspense>
+  );
+}
+
+/** Issue 18: what the judge read and quoted, once a market has had a resolution attempt. */
+export function EvidenceSection(props: ComponentProps<typeof EvidenceSectionModule>) {
+  return (
+    <Suspense fallback={<Skeleton className="h-48 w-full" />}>
+      <EvidenceSectionModule {...props} />
     </Suspense>
   );
 }

@@ -1,7 +1,7 @@
 import { shortenAddress } from '@pm/core/address';
 import type { Market } from '@pm/core/contract/markets';
 import { canJoinMarket, favourability } from '@pm/core/market-rules';
-import { CircleAlert, Gavel, Info, Scale, Users } from 'lucide';
+import { CircleAlert, Info, Scale, Users } from 'lucide';
 import { useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -15,8 +15,11 @@ import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
 import { useMarket } from '../api/get-market.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
+import { HowResolutionWorks } from './how-resolution-works.tsx';
+import { isOperatorJudged, JudgeBadge } from './judge-badge.tsx';
 import {
   ClaimablePanel,
+  EvidenceSection,
   JoinMarketDialog,
   MarketOperatorControls,
   MarketReviewPanel,
@@ -25,9 +28,6 @@ import {
 import { MarketStatusBadge } from './market-status-badge.tsx';
 import { OddsChart } from './odds-chart.tsx';
 import { SidePanel } from './side-panel.tsx';
-
-/** The resolver recorded on markets created while no AI was configured (server resolver-prompt.ts). */
-const OPERATOR_RESOLVER = 'operator';
 
 /** docs/product.md §2 /market/{id}: banner, badges, tiles, YES and NO panels, side cards; live via realtime. */
 export function MarketDetail({ marketId }: { marketId: string }) {
@@ -52,7 +52,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
       </Card>
     );
   }
-  const { market, bets, timeline = [] } = detail.data;
+  const { market, bets, timeline = [], evidence = null } = detail.data;
   const pool = BigInt(market.totalYesWei) + BigInt(market.totalNoWei);
   const split = favourability(BigInt(market.totalYesWei), BigInt(market.totalNoWei));
   const canJoin = canJoinMarket(
@@ -83,14 +83,11 @@ export function MarketDetail({ marketId }: { marketId: string }) {
           </Card>
         )}
         <MarketReviewPanel market={market} bets={bets} timeline={timeline} nowMs={nowMs} />
+        {evidence && <EvidenceSection evidence={evidence} />}
         <div className="flex flex-wrap items-center gap-2">
           <MarketStatusBadge market={market} nowMs={nowMs} />
           <Badge>{t(`markets.categories.${market.category}`)}</Badge>
-          <Badge tone="brand">
-            {market.betType === 'price_prediction'
-              ? t('markets.create.priceOracle')
-              : t('markets.detail.aiJudged')}
-          </Badge>
+          <JudgeBadge market={market} />
           {market.status === 'settling' && !market.review && <Badge>{t('markets.detail.awaiting')}</Badge>}
         </div>
         <h2 className="text-xl font-bold break-words">{market.title}</h2>
@@ -177,28 +174,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
             </dl>
           </section>
         </Card>
-        <Card className="p-4">
-          <section aria-labelledby="how-title" className="flex flex-col gap-2 text-sm">
-            <h2 id="how-title" className="flex items-center gap-2 font-semibold text-muted">
-              <Icon node={Gavel} aria-hidden="true" className="size-4 text-brand" />
-              {t('markets.detail.howTitle')}
-            </h2>
-            <p>
-              {market.resolver.model === OPERATOR_RESOLVER
-                ? t('markets.detail.howOperator')
-                : t('markets.detail.how')}
-            </p>
-            <p className="text-xs text-muted">
-              {t('markets.detail.resolver', {
-                model: market.resolver.model,
-                version: market.resolver.promptVersion,
-              })}
-            </p>
-            <p className="break-all text-xs text-muted">
-              {t('markets.detail.contentHash')}: <code>{market.resolver.contentHash}</code>
-            </p>
-          </section>
-        </Card>
+        <HowResolutionWorks market={market} operatorJudged={isOperatorJudged(market)} />
         <Card className="p-4">
           <section aria-labelledby="summary-title" className="flex flex-col gap-2 text-sm">
             <h2 id="summary-title" className="flex items-center gap-2 font-semibold text-muted">

@@ -1,3 +1,4 @@
+import type { MarketEvidence } from '@pm/core/contract/evidence';
 import type { MarketOddsPoint } from '@pm/core/contract/market-odds';
 import type { Bet, Market } from '@pm/core/contract/markets';
 import type { ResolutionEvent } from '@pm/core/contract/review';
@@ -66,28 +67,39 @@ export function testBet(overrides: Partial<Bet> = {}): Bet {
 
 /**
  * A loopback API answering GET /api/markets/:id with `market` (its bets and timeline as served),
- * GET /api/markets/:id/odds with `odds` (none by default) and empty claimables.
+ * GET /api/markets/:id/odds with `odds` (none by default) and empty claimables; the market's
+ * `evidence` (issue 18) when given.
  */
 export async function startMarketApi() {
   let market = testMarket();
   let bets: Bet[] = [];
   let timeline: ResolutionEvent[] = [];
   let odds: MarketOddsPoint[] = [];
+  let evidence: MarketEvidence | null = null;
   const api = await startTestApi((request) => {
     const url = request.url ?? '';
     if (/^\/api\/markets\/\d+\/odds/.test(url)) return { body: { marketId: market.id, points: odds } };
     return {
       body: url.startsWith('/api/markets/')
-        ? { market, bets, timeline }
+        ? { market, bets, timeline, evidence }
         : { markets: { totalWei: '0', count: 0, bets: [] }, oracle: { totalWei: '0', count: 0, bets: [] } },
     };
   });
   return {
-    serve(next: Market, more: { bets?: Bet[]; timeline?: ResolutionEvent[]; odds?: MarketOddsPoint[] } = {}) {
+    serve(
+      next: Market,
+      more: {
+        bets?: Bet[];
+        timeline?: ResolutionEvent[];
+        odds?: MarketOddsPoint[];
+        evidence?: MarketEvidence | null;
+      } = {},
+    ) {
       market = next;
       bets = more.bets ?? [];
       timeline = more.timeline ?? [];
       odds = more.odds ?? [];
+      evidence = more.evidence ?? null;
     },
     close: api.close,
   };
