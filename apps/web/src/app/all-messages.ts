@@ -1,4 +1,6 @@
 import marketsEn from '../features/markets/locales/en.json';
+import priceEn from '../features/markets/locales/price/en.json';
+import priceZh from '../features/markets/locales/price/zh.json';
 import reviewEn from '../features/markets/locales/review/en.json';
 import reviewZh from '../features/markets/locales/review/zh.json';
 import marketsZh from '../features/markets/locales/zh.json';
@@ -16,6 +18,6 @@ import shellZh from '../i18n/zh.json';
  * component tests). The app itself loads them on demand (locale-loaders.ts).
  */
 export const ALL_MESSAGES = {
-  en: { ...shellEn, ...appEn, ...marketsEn, ...reviewEn, ...oracleEn, ...myBetsEn },
-  zh: { ...shellZh, ...appZh, ...marketsZh, ...reviewZh, ...oracleZh, ...myBetsZh },
+  en: { ...shellEn, ...appEn, ...marketsEn, ...reviewEn, ...priceEn, ...oracleEn, ...myBetsEn },
+  zh: { ...shellZh, ...appZh, ...marketsZh, ...reviewZh, ...priceZh, ...oracleZh, ...myBetsZh },
 };

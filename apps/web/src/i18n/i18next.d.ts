@@ -1,5 +1,6 @@
 import 'i18next';
 import type marketsEn from '../features/markets/locales/en.json';
+import type priceEn from '../features/markets/locales/price/en.json';
 import type reviewEn from '../features/markets/locales/review/en.json';
 import type myBetsEn from '../features/my-bets/locales/en.json';
 import type oracleEn from '../features/oracle/locales/en.json';
@@ -10,7 +11,12 @@ declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
     resources: {
-      translation: typeof en & typeof oracleEn & typeof marketsEn & typeof reviewEn & typeof myBetsEn;
+      translation: typeof en &
+        typeof oracleEn &
+        typeof marketsEn &
+        typeof reviewEn &
+        typeof priceEn &
+        typeof myBetsEn;
     };
   }
 }

@@ -1,4 +1,5 @@
 import type marketsEn from '../features/markets/locales/en.json';
+import type priceEn from '../features/markets/locales/price/en.json';
 import type reviewEn from '../features/markets/locales/review/en.json';
 import type myBetsEn from '../features/my-bets/locales/en.json';
 import type oracleEn from '../features/oracle/locales/en.json';
@@ -16,6 +17,7 @@ type AllMessages = typeof shellEn &
   typeof appEn &
   typeof marketsEn &
   typeof reviewEn &
+  typeof priceEn &
   typeof oracleEn &
   typeof myBetsEn;
 

@@ -13,7 +13,7 @@ type SignDisplay = 'auto' | 'always' | 'exceptZero' | 'never';
 
 const LOCALES: Record<Language, string> = { en: 'en-US', zh: 'zh-CN' };
 
-type Style = { style: 'decimal' } | { style: 'currency'; currency: 'USD' };
+type Style = { style: 'decimal' } | { style: 'currency'; currency: 'USD' } | { style: 'percent' };
 
 // Not cached: a formatter costs microseconds, and every byte here is on each route (decision 006).
 const numberFormat = (language: Language, options: Intl.NumberFormatOptions) =>
@@ -129,6 +129,15 @@ export function formatPercent(ratio: number, options: FormatPercentOptions = {})
   return numberFormat(language, { style: 'percent', maximumFractionDigits: decimals, signDisplay }).format(
     ratio,
   );
+}
+
+/**
+ * Basis points (1/100 of a percent, a bigint worked out from scaled integers) as a percentage with
+ * 2 decimals: 150n → "+1.50%" with signDisplay 'exceptZero'. Exact: no float on the way.
+ */
+export function formatBps(bps: bigint, options: Omit<FormatPercentOptions, 'decimals'> = {}): string {
+  const { language = 'en', signDisplay = 'auto' } = options;
+  return formatScaled(bps, 2, 2, language, { style: 'percent' }, signDisplay);
 }
 
 /** A plain count with digit grouping: "1,234". */
