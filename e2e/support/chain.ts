@@ -1,4 +1,5 @@
-import { createPublicClient, createTestClient, http } from 'viem';
+import { createPublicClient, createTestClient, http, keccak256, parseEther, stringToHex } from 'viem';
+import { privateKeyToAddress } from 'viem/accounts';
 import { rpcUrl } from './fixtures.ts';
 
 // The local chain from a test's side: read balances, move time. The server's clock follows the
@@ -34,4 +35,16 @@ export async function setAiVerdict(verdict: {
 /** Puts code at an address (a contract wallet), or removes it with '0x'. */
 export async function setCode(address: `0x${string}`, bytecode: `0x${string}`): Promise<void> {
   await createTestClient({ mode: 'hardhat', transport: http(rpcUrl()) }).setCode({ address, bytecode });
+}
+
+/**
+ * A new account of its own, funded with 100 BNB and unlocked on the node (impersonated), so a spec
+ * that claims or counts bets shares no history with the specs using the 20 dev accounts.
+ */
+export async function fundedFreshAccount(label: string): Promise<`0x${string}`> {
+  const address = privateKeyToAddress(keccak256(stringToHex(`e2e:${label}`)));
+  const client = createTestClient({ mode: 'hardhat', transport: http(rpcUrl()) });
+  await client.impersonateAccount({ address });
+  await client.setBalance({ address, value: parseEther('100') });
+  return address;
 }
