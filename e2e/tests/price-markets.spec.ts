@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { parseEther } from 'viem';
 import { eventually, getMarket, joinMarketViaApi } from '../support/api.ts';
 import { advanceChainTime, balanceOf, fundedFreshAccount } from '../support/chain.ts';
@@ -27,7 +28,9 @@ test('A price market is created, listed under Price, charted, settled by the fee
   await form.getByRole('radio', { name: /Above/ }).check();
   await form.getByLabel('Target price (USD)').fill('50500');
   await expect(form.getByTestId('target-gap')).toHaveText('Target is +1.00% from the current price');
-  await expect(form.getByTestId('title-preview')).toHaveText(/^Will BTC be above \$50,500\.00 at \d\d:\d\d UTC\?$/);
+  await expect(form.getByTestId('title-preview')).toHaveText(
+    /^Will BTC be above \$50,500\.00 at \d\d:\d\d UTC\?$/,
+  );
   await form.getByText('YES', { exact: true }).click();
   await form.getByLabel('Amount (BNB)').fill('0.01');
   await form.getByRole('button', { name: 'Create', exact: true }).click();
@@ -37,7 +40,10 @@ test('A price market is created, listed under Price, charted, settled by the fee
 
   // The Price chip lists it, with its coin, target, live price and gap.
   await page.getByRole('button', { name: 'Price', exact: true }).click();
-  await expect(page.getByRole('button', { name: 'Price', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('button', { name: 'Price', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   const card = page.getByRole('article').filter({ hasText: 'BTC above $50,500.00' }).first();
   await expect(card).toBeVisible({ timeout: 15_000 });
   await expect(card.getByTestId('card-gap')).toHaveText('+1.00%');
@@ -56,12 +62,18 @@ test('A price market is created, listed under Price, charted, settled by the fee
   await joinMarketViaApi({ marketId, from: joiner, prediction: 'NO', amountWei: parseEther('0.02') });
   await expect(page.getByText('Price Oracle', { exact: true }).first()).toBeVisible();
   const chart = page.getByTestId('market-price-chart');
-  await expect(chart).toHaveAttribute('aria-label', /BTC price chart: now \$50,000\.0000, target \$50,500\.00/, {
-    timeout: 30_000,
-  });
+  await expect(chart).toHaveAttribute(
+    'aria-label',
+    /BTC price chart: now \$50,000\.0000, target \$50,500\.00/,
+    {
+      timeout: 30_000,
+    },
+  );
   await expect(chart.locator('canvas').first()).toBeAttached();
   await expect(page.getByTestId('settlement')).toContainText('strictly above $50,500.00');
-  await expect(page.getByRole('region', { name: 'How resolution works' })).toContainText('the price feed decides');
+  await expect(page.getByRole('region', { name: 'How resolution works' })).toContainText(
+    'the price feed decides',
+  );
 
   // The deadline passes with BTC above the target: the feed settles it YES.
   await setDevPrice('51000.00', 'BTC');
@@ -83,11 +95,56 @@ test('A price market is created, listed under Price, charted, settled by the fee
   await page.getByRole('button', { name: /^钱包 0x/ }).click();
   await page.getByRole('menuitem', { name: '我的下注' }).click();
   await expect(page.getByRole('heading', { level: 1, name: '我的下注' })).toBeVisible();
-  const row = page.getByRole('main').getByRole('listitem').filter({ hasText: settled?.title ?? '' });
+  const row = page
+    .getByRole('main')
+    .getByRole('listitem')
+    .filter({ hasText: settled?.title ?? '' });
   const before = await balanceOf(creator);
   await row.getByRole('button', { name: '领取奖金' }).click();
   await expect(page.getByText(/已成功从 1 笔获胜下注中领取 0\.0300 BNB！/)).toBeVisible({ timeout: 20_000 });
   expect((await balanceOf(creator)) - before).toBe(parseEther('0.03'));
 
   await page.context().close();
+});
+
+test.describe('at 360 px, in Chinese', () => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('The Price Oracle form fits a phone, works from the keyboard and has no serious accessibility violation', async ({
+    browser,
+  }) => {
+    const account = await fundedFreshAccount(`price-mobile-${Date.now()}`);
+    const page = await openWithWallet(browser, account, '/predictions');
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.getByRole('button', { name: '中文' }).click();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    await page.getByRole('button', { name: '创建预测' }).first().click();
+    const form = page.getByRole('dialog');
+    await form.getByRole('radio', { name: /价格预言机/ }).check();
+    // The coins are one radio group: arrow keys move between them.
+    await form.getByRole('radio', { name: 'BTC' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(form.getByRole('radio', { name: 'ETH' })).toBeChecked();
+    await expect(form.getByTestId('coin-price')).toContainText('ETH');
+    await form.getByLabel('目标价格（美元）').fill('1.234');
+    await expect(form.getByText('目标价格必须是正的美元金额，最多 2 位小数。')).toBeVisible();
+    await form.getByLabel('目标价格（美元）').fill('4000');
+    await expect(form.getByTestId('title-preview')).toHaveText(
+      /^ETH 在 UTC \d\d:\d\d 时会高于 US\$4,000\.00 吗？$/,
+    );
+
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(360);
+    const results = await new AxeBuilder({ page })
+      .include('[role="dialog"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    const blocking = results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map(
+        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+      );
+    expect(blocking).toEqual([]);
+    await page.context().close();
+  });
 });

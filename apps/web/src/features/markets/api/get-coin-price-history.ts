@@ -18,7 +18,7 @@ export function getCoinPriceHistory(
 
 const HISTORY_REFRESH_MS = 30_000;
 
-export const coinPriceHistoryQueryKey = (symbol: PriceSymbol, since: string) =>
+const coinPriceHistoryQueryKey = (symbol: PriceSymbol, since: string) =>
   ['price-history', symbol, since] as const;
 
 export function coinPriceHistoryQueryOptions(symbol: PriceSymbol, since: string) {
