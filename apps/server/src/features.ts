@@ -9,6 +9,7 @@ import { createOracleModule } from './oracle/oracle-module.ts';
 import { createPendingPaymentsJob } from './payments/pending-payments-job.ts';
 import { createVaultReconciliationJob } from './payments/reconcile-vault-job.ts';
 import { createPayoutsModule } from './payouts/payouts-module.ts';
+import { createPriceMarketsModule } from './price-markets/price-markets-module.ts';
 import { createPricesModule } from './prices/prices-module.ts';
 import { createPruneOutboxJob } from './realtime/prune-outbox-job.ts';
 import { registerSystemRoutes } from './system/system-routes.ts';
@@ -27,9 +28,16 @@ export type Features = {
  */
 export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Features {
   const payouts = createPayoutsModule(deps, logger);
-  const markets = createMarketsModule(deps, logger);
   const prices = createPricesModule(deps, logger);
-  const oracle = createOracleModule(deps, logger, { priceSource: prices.feed.source });
+  const priceMarkets = createPriceMarketsModule(deps, logger, {
+    source: prices.source,
+    feedLabel: prices.coins.feedLabel,
+  });
+  const markets = createMarketsModule(deps, logger, { createPriceMarket: priceMarkets.createPriceMarket });
+  const oracle = createOracleModule(deps, logger, { priceSource: prices.source });
+  // A real feed is checked once at start-up: a coin that does not answer is logged and stays
+  // unavailable until it does (decision 020).
+  if (deps.config.prices.feed === 'chainlink' && deps.config.jobs) void prices.checkFeeds().catch(() => {});
   // How each kind of payment is recorded when no browser request is at hand: a 202 replayed once
   // final, or a transfer found on chain by reconciliation.
   const paymentHandlers = { oracle_bet: oracle.pendingPaymentHandler, ...markets.paymentHandlers };
@@ -71,6 +79,8 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       pendingPayments,
       reconciliation,
       ...markets.jobs,
+      // After the markets job, which moves a price market to settling at its deadline.
+      ...priceMarkets.jobs,
       createPruneOutboxJob(deps.database.db),
     ],
     seedDemoData: () => markets.seedDemoData(),

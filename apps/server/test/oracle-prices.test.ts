@@ -1,4 +1,10 @@
-import { PriceHistoryResponseSchema, PriceResponseSchema } from '@pm/core/contract/vault';
+import { PRICE_SYMBOLS } from '@pm/core/constants';
+import {
+  PriceHistoryResponseSchema,
+  PriceResponseSchema,
+  PricesResponseSchema,
+} from '@pm/core/contract/vault';
+import { parseUsdPrice } from '@pm/core/price';
 import { desc, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -32,9 +38,13 @@ describe('BNB price endpoints', () => {
     expect(body).toMatchObject({ symbol: 'BNB', source: 'simulated', stale: false });
     const events = await t.db.select().from(outbox).where(eq(outbox.topic, 'prices'));
     expect(events.length).toBeGreaterThan(0);
-    // The push carries the sample itself, so a page shows it without asking (decision 015).
-    expect(events.at(-1)?.payload).toEqual({
+    // The push carries the sample itself and its coin, so a page shows it without asking (decision 015).
+    const bnbEvents = events.filter(
+      (event) => (event.payload as { sample?: { symbol?: string } }).sample?.symbol === 'BNB',
+    );
+    expect(bnbEvents.at(-1)?.payload).toEqual({
       sample: {
+        symbol: 'BNB',
         usd: body.usd,
         source: 'simulated',
         updatedAt: body.updatedAt,
@@ -51,7 +61,12 @@ describe('BNB price endpoints', () => {
     // Held by default: the sampler keeps reading it.
     await t.advanceTime(3);
     await t.runJobs();
-    const [latest] = await t.db.select().from(priceSamples).orderBy(desc(priceSamples.sampledAt)).limit(1);
+    const [latest] = await t.db
+      .select()
+      .from(priceSamples)
+      .where(eq(priceSamples.symbol, 'BNB'))
+      .orderBy(desc(priceSamples.sampledAt))
+      .limit(1);
     expect(latest?.price).toBe(612_34000000n);
   });
 
@@ -98,7 +113,7 @@ describe('BNB price endpoints', () => {
     const samplers = [1, 2].map((seed) =>
       createPriceSampler({
         db: t.db,
-        feed: createSimulatedFeed({ clock: t.clock, seed }),
+        feeds: new Map([['BNB', createSimulatedFeed({ clock: t.clock, seed })] as const]),
         clock: t.clock,
         logger,
       }),
@@ -107,6 +122,64 @@ describe('BNB price endpoints', () => {
     await Promise.all(samplers.map((sampler) => sampler.job.run()));
     await Promise.all(samplers.map((sampler) => sampler.job.run()));
     expect((await t.db.select().from(priceSamples)).length).toBe(before + 1);
+  });
+});
+
+describe("every coin's price (issue 19)", () => {
+  test('one sampler run stores a sample of each of the eight coins, and GET /api/prices lists them', async () => {
+    await t.advanceTime(5);
+    await t.runJobs();
+    const body = PricesResponseSchema.parse(
+      (await t.app.inject({ method: 'GET', url: '/api/prices' })).json(),
+    );
+    expect(body.prices.map((price) => price.symbol).sort()).toEqual([...PRICE_SYMBOLS].sort());
+    for (const price of body.prices) expect(price).toMatchObject({ source: 'simulated', stale: false });
+  });
+
+  test('each coin walks from a realistic price of its own, so BTC and DOGE are far apart', async () => {
+    const btc = PriceResponseSchema.parse(
+      (await t.app.inject({ method: 'GET', url: '/api/prices/BTC' })).json(),
+    );
+    const doge = PriceResponseSchema.parse(
+      (await t.app.inject({ method: 'GET', url: '/api/prices/DOGE' })).json(),
+    );
+    expect(btc.symbol).toBe('BTC');
+    expect(parseUsdPrice(btc.usd)).toBeGreaterThan(10_000_00000000n);
+    expect(parseUsdPrice(doge.usd)).toBeLessThan(10_00000000n);
+  });
+
+  test('the dev price control sets one coin when given its symbol and leaves the others alone', async () => {
+    const bnbBefore = PriceResponseSchema.parse((await getPrice()).json()).usd;
+    const response = await setPrice({ symbol: 'ETH', usd: '4000.5' });
+    expect(response.statusCode).toBe(200);
+    expect(PriceResponseSchema.parse(response.json())).toMatchObject({ symbol: 'ETH', usd: '4000.50000000' });
+    const eth = PriceResponseSchema.parse(
+      (await t.app.inject({ method: 'GET', url: '/api/prices/ETH' })).json(),
+    );
+    expect(eth.usd).toBe('4000.50000000');
+    expect(PriceResponseSchema.parse((await getPrice()).json()).usd).toBe(bnbBefore);
+  });
+
+  test('a coin that is not one of the eight is 400, for the price and its history', async () => {
+    for (const url of ['/api/prices/SHIB', '/api/prices/btc', '/api/prices/SHIB/history']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(400);
+    }
+    expect((await setPrice({ symbol: 'SHIB', usd: '1' })).statusCode).toBe(400);
+  });
+
+  test('?since= limits the history to samples from that time on', async () => {
+    await t.advanceTime(40);
+    const since = t.clock.now().toISOString();
+    await t.advanceTime(1);
+    await setPrice({ symbol: 'SOL', usd: '150' });
+    const url = `/api/prices/SOL/history?since=${encodeURIComponent(since)}`;
+    const body = PriceHistoryResponseSchema.parse((await t.app.inject({ method: 'GET', url })).json());
+    expect(body.symbol).toBe('SOL');
+    expect(body.points.map((point) => point.usd)).toEqual(['150.00000000']);
+    for (const point of body.points) expect(Date.parse(point.at)).toBeGreaterThanOrEqual(Date.parse(since));
+    const bad = await t.app.inject({ method: 'GET', url: '/api/prices/SOL/history?since=yesterday' });
+    expect(bad.statusCode).toBe(400);
   });
 });
 

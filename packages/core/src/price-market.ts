@@ -1,6 +1,6 @@
 import { keccak256, stringToHex } from 'viem';
 import type { ComparisonType, MarketDuration, PriceSymbol } from './constants.ts';
-import { parseUsdPrice } from './price.ts';
+import { formatUsdPrice, parseUsdPrice } from './price.ts';
 
 // Rules of a Price Oracle market (issue 19): "Will BTC be above $100,000.00 at 18:00 UTC?" is
 // decided by a price feed at the deadline, with no judge. Prices are integers scaled by 1e8, as in
@@ -47,4 +47,51 @@ export function priceMarketOutcome(input: {
   const { comparisonType, targetScaled, settlementScaled } = input;
   const yes = comparisonType === 'above' ? settlementScaled > targetScaled : settlementScaled < targetScaled;
   return yes ? 'YES' : 'NO';
+}
+
+/** "100000.5" → "100,000.50": the target as the title shows it, in whole cents, grouped by thousands. */
+export function formatTargetUsd(targetPrice: string): string {
+  const cents = formatUsdPrice(targetPriceScaled(targetPrice), 2);
+  const [whole = '0', fraction = '00'] = cents.split('.');
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+}
+
+/**
+ * The parts a title is made of, so the web can say the same in either language from the market's
+ * terms (issue 19): the coin, above/below, the target in USD and the deadline's UTC time and date.
+ */
+export type PriceMarketTitleParts = {
+  symbol: PriceSymbol;
+  comparison: ComparisonType;
+  /** "100,000.00" (no currency sign). */
+  target: string;
+  /** "18:00" in UTC. */
+  timeUtc: string;
+  /** "2026-11-25" in UTC. */
+  dateUtc: string;
+};
+
+export function priceMarketTitleParts(input: {
+  targetSymbol: PriceSymbol;
+  comparisonType: ComparisonType;
+  targetPrice: string;
+  deadline: Date;
+}): PriceMarketTitleParts {
+  const iso = input.deadline.toISOString();
+  return {
+    symbol: input.targetSymbol,
+    comparison: input.comparisonType,
+    target: formatTargetUsd(input.targetPrice),
+    timeUtc: iso.slice(11, 16),
+    dateUtc: iso.slice(0, 10),
+  };
+}
+
+/**
+ * The English title the server stores: "Will BTC be above $100,000.00 at 18:00 UTC on 2026-11-25?".
+ * The date is part of it because a daily market's 18:00 could be today's or tomorrow's.
+ */
+export function priceMarketTitle(input: Parameters<typeof priceMarketTitleParts>[0]): string {
+  const parts = priceMarketTitleParts(input);
+  return `Will ${parts.symbol} be ${parts.comparison} $${parts.target} at ${parts.timeUtc} UTC on ${parts.dateUtc}?`;
 }

@@ -6,9 +6,12 @@ import {
   DEFAULT_PENDING_PAYMENT_EXPIRY_S,
   DEFAULT_ROUND_INTERVAL_S,
   MIN_AI_CONFIDENCE_FLOOR,
+  PRICE_SYMBOLS,
+  type PriceSymbol,
 } from '@pm/core/constants';
 import { isAddress, isHex, parseGwei } from 'viem';
 import { z } from 'zod';
+import { CHAINLINK_BSC_MAINNET_USD_FEEDS } from '../prices/chainlink-feeds.ts';
 import { DEV_VAULT } from './dev-accounts.ts';
 
 // One typed config, read from the environment once at start-up (docs/architecture.md "Configuration").
@@ -28,6 +31,25 @@ const optionalText = z
   .string()
   .optional()
   .transform((v) => (v ? v : undefined));
+/** `BTC=0x…,ETH=0x…`: per-coin Chainlink aggregator overrides (issue 19). */
+const feedAddressList = z
+  .string()
+  .default('')
+  .transform((v, ctx) => {
+    const entries: Partial<Record<PriceSymbol, `0x${string}`>> = {};
+    for (const item of v.split(',').map((s) => s.trim())) {
+      if (!item) continue;
+      const [symbol = '', value = ''] = item.split('=').map((s) => s.trim());
+      if (!(PRICE_SYMBOLS as readonly string[]).includes(symbol)) {
+        ctx.addIssue({ code: 'custom', message: `'${symbol}' is not one of ${PRICE_SYMBOLS.join(', ')}` });
+      } else if (!isAddress(value, { strict: false })) {
+        ctx.addIssue({ code: 'custom', message: `${symbol}: '${value}' is not an address` });
+      } else {
+        entries[symbol as PriceSymbol] = value.toLowerCase() as `0x${string}`;
+      }
+    }
+    return entries;
+  });
 /** A comma-separated list of browser origins (`https://app.example.com`), each reduced to its origin. */
 const originList = z
   .string()
@@ -83,9 +105,14 @@ const EnvSchema = z.object({
   DATABASE_URL: optionalText,
   DATA_DIR: z.string().default('.data'),
   PRICE_FEED: z.enum(['chainlink', 'ticker', 'simulated']).default('simulated'),
+  // BNB's aggregator (kept from before issue 19); the other coins' default to Chainlink's BSC mainnet
+  // proxies (prices/chainlink-feeds.ts), each overridable in CHAINLINK_FEED_ADDRESSES.
   CHAINLINK_FEED_ADDRESS: address.default('0x0567f2323251f0aab15c8dfb1967e4e8a7d42aee'),
+  CHAINLINK_FEED_ADDRESSES: feedAddressList,
   CHAINLINK_RPC_URL: z.url().optional(),
-  TICKER_URL: z.url().default('https://api.binance.com/api/v3/ticker/price?symbol=BNBUSDT'),
+  // A ticker URL per coin (issue 19): `{symbol}` is replaced by the coin's pair (BTCUSDT…); without
+  // it, the URL's `symbol` query parameter is set to the pair, so the old BNBUSDT URL still works.
+  TICKER_URL: z.url().default('https://api.binance.com/api/v3/ticker/price?symbol={symbol}'),
   ORACLE_MAX_AGE_S: int(1, 86_400).default(120),
   AI_BASE_URL: optionalText,
   AI_API_KEY: optionalText,
@@ -187,6 +214,12 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     prices: {
       feed: env.PRICE_FEED,
       chainlinkAddress: env.CHAINLINK_FEED_ADDRESS,
+      /** Every coin's aggregator: Chainlink's BSC mainnet proxies, BNB's from CHAINLINK_FEED_ADDRESS, then the overrides. */
+      chainlinkAddresses: {
+        ...CHAINLINK_BSC_MAINNET_USD_FEEDS,
+        BNB: env.CHAINLINK_FEED_ADDRESS,
+        ...env.CHAINLINK_FEED_ADDRESSES,
+      } as Readonly<Record<PriceSymbol, `0x${string}`>>,
       chainlinkRpcUrl: env.CHAINLINK_RPC_URL ?? env.RPC_URL,
       tickerUrl: env.TICKER_URL,
       maxAgeS: env.ORACLE_MAX_AGE_S,

@@ -92,6 +92,14 @@ export const markets = pgTable(
     targetPrice: price('target_price'),
     startPrice: price('start_price'),
     comparisonType: text('comparison_type'),
+    /**
+     * Price markets (issue 19, decision 020): the feed that decides it (an aggregator address, a
+     * ticker host or "simulated"), fixed at creation, and the sampled reading that settled it.
+     */
+    priceFeed: text('price_feed'),
+    settlementPrice: price('settlement_price'),
+    settlementRoundId: text('settlement_round_id'),
+    settlementUpdatedAt: time('settlement_updated_at'),
     startTime: time('start_time').notNull(),
     deadline: time('deadline').notNull(),
     status: text('status').notNull().default('active'),
@@ -139,6 +147,17 @@ export const markets = pgTable(
     index('markets_settled_category_updated_idx')
       .on(t.category, t.updatedAt, t.id)
       .where(sql`status = 'settled'`),
+    // Migration 0009 (issue 19): the ?betType= filter is one ordered index range too (decision 016).
+    index('markets_open_bet_type_created_idx')
+      .on(t.betType, t.createdAt, t.id)
+      .where(sql`status in ('active', 'settling')`),
+    index('markets_settled_bet_type_updated_idx')
+      .on(t.betType, t.updatedAt, t.id)
+      .where(sql`status = 'settled'`),
+    // The price-market settlement job's queue: settling price markets, by deadline.
+    index('markets_price_settling_deadline_idx')
+      .on(t.deadline, t.id)
+      .where(sql`status = 'settling' and bet_type = 'price_prediction'`),
     check('markets_status_check', sql`${t.status} in ('active', 'settling', 'settled')`),
     check('markets_result_check', sql`${t.result} is null or ${t.result} in ('YES', 'NO', 'VOID')`),
     check('markets_category_check', isOneOf(t.category, MARKET_CATEGORIES)),
@@ -424,13 +443,19 @@ export const priceSamples = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     source: text('source').notNull(),
+    /** Which coin (issue 19); rows from before migration 0009 are BNB's. */
+    symbol: text('symbol').notNull().default('BNB'),
     price: price('price').notNull(),
     feedRoundId: text('feed_round_id'),
     /** When the feed says the price was updated, not when we read it. */
     updatedAt: time('updated_at').notNull(),
     sampledAt: time('sampled_at').notNull(),
   },
-  (t) => [index('price_samples_sampled_idx').on(t.sampledAt)],
+  (t) => [
+    index('price_samples_sampled_idx').on(t.sampledAt),
+    // Each coin's latest sample and its samples around an instant (issue 19).
+    index('price_samples_symbol_sampled_idx').on(t.symbol, t.sampledAt),
+  ],
 );
 
 /**

@@ -1,5 +1,9 @@
 import { normalizeAddress } from '@pm/core/address';
-import type { CreateCustomMarketBody, CreateMarketBody } from '@pm/core/contract/markets';
+import type {
+  CreateCustomMarketBody,
+  CreateMarketBody,
+  CreatePriceMarketBody,
+} from '@pm/core/contract/markets';
 import { marketContentHash, type PaymentIntent } from '@pm/core/intent';
 import { deriveMarketTitle, marketDeadline, potentialPayoutRecordWei } from '@pm/core/market-rules';
 import type { Clock } from '../chain/clock.ts';
@@ -18,6 +22,7 @@ import {
   insertBet,
   insertMarket,
   type MarketRow,
+  type NewMarketRow,
 } from './markets-repository.ts';
 
 /** What will judge a market, fixed when it is created (docs/architecture.md "Markets"). */
@@ -27,6 +32,8 @@ export type MarketsServiceDeps = {
   payments: PaymentContext;
   clock: Clock;
   resolver: ResolverIdentity;
+  /** Price Oracle markets (issue 19), created by apps/server/src/price-markets; absent: refused. */
+  createPriceMarket?: (body: CreatePriceMarketBody) => Promise<AcceptPaymentResult<CreatedMarket>>;
 };
 
 export type CreatedMarket = { market: MarketRow; bet: BetRow };
@@ -39,9 +46,10 @@ export async function createMarket(
   deps: MarketsServiceDeps,
   body: CreateMarketBody,
 ): Promise<AcceptPaymentResult<CreatedMarket>> {
-  // Issue 19 builds price markets; until then such a body is refused before any payment is read.
+  // Issue 19: a price market's terms, hash and start price are its own module's (price-markets/).
   if (body.betType === 'price_prediction') {
-    throw new AppError('VALIDATION_FAILED', 'Price markets are not open yet');
+    if (!deps.createPriceMarket) throw new AppError('VALIDATION_FAILED', 'Price markets are not open');
+    return deps.createPriceMarket(body);
   }
   // docs/api.md: the payment commits to the body's strings exactly as sent.
   const contentHash = marketContentHash(body);
@@ -73,35 +81,73 @@ async function recordNewMarket(
   payment: VerifiedPayment & { paymentId: number },
 ): Promise<CreatedMarket> {
   const now = deps.clock.now();
+  return insertMarketWithCreatorBet(tx, {
+    values: {
+      title: deriveMarketTitle(body.description, body.title),
+      description: body.description,
+      resolutionInstructions: body.resolutionInstructions ?? null,
+      betType: 'custom_bet',
+      category: body.category,
+      duration: body.duration,
+      // docs/product.md §4: server now + 1 h or 24 h; never the browser's clock.
+      deadline: marketDeadline(now, body.duration),
+      resolverModel: deps.resolver.model,
+      resolverPromptVersion: deps.resolver.promptVersion,
+      contentHash,
+    },
+    prediction: body.prediction,
+    payment,
+    now,
+  });
+}
+
+type MarketTerms = Omit<
+  NewMarketRow,
+  | 'creatorAddress'
+  | 'startTime'
+  | 'status'
+  | 'totalYesAmount'
+  | 'totalNoAmount'
+  | 'yesCount'
+  | 'noCount'
+  | 'createdAt'
+  | 'updatedAt'
+>;
+
+/**
+ * A paid creation's rows, inside acceptPayment's transaction: the market with the creator's stake
+ * in its totals, the creator's bet, the leaderboard count and the realtime events. Custom and
+ * price markets (issue 19) share it; only their terms differ.
+ */
+export async function insertMarketWithCreatorBet(
+  tx: Tx,
+  input: {
+    values: MarketTerms;
+    prediction: 'YES' | 'NO';
+    payment: VerifiedPayment & { paymentId: number };
+    now: Date;
+  },
+): Promise<CreatedMarket> {
+  const { payment, now } = input;
   const creator = normalizeAddress(payment.from);
   const amountWei = payment.amountWei;
-  const yes = body.prediction === 'YES';
+  const yes = input.prediction === 'YES';
   const market = await insertMarket(tx, {
+    ...input.values,
     creatorAddress: creator,
-    title: deriveMarketTitle(body.description, body.title),
-    description: body.description,
-    resolutionInstructions: body.resolutionInstructions ?? null,
-    betType: 'custom_bet',
-    category: body.category,
-    duration: body.duration,
     startTime: now,
-    // docs/product.md §4: server now + 1 h or 24 h; never the browser's clock.
-    deadline: marketDeadline(now, body.duration),
     status: 'active',
     totalYesAmount: yes ? amountWei : 0n,
     totalNoAmount: yes ? 0n : amountWei,
     yesCount: yes ? 1 : 0,
     noCount: yes ? 0 : 1,
-    resolverModel: deps.resolver.model,
-    resolverPromptVersion: deps.resolver.promptVersion,
-    contentHash,
     createdAt: now,
     updatedAt: now,
   });
   const bet = await insertBet(tx, {
     marketId: market.id,
     userAddress: creator,
-    prediction: body.prediction,
+    prediction: input.prediction,
     amount: amountWei,
     potentialPayout: potentialPayoutRecordWei(amountWei),
     status: 'pending',

@@ -1,6 +1,7 @@
 import { type Bet, BetStatusSchema, type Market, MarketStatusSchema } from '@pm/core/contract/markets';
 import { CategorySchema, DurationSchema, PredictionSchema } from '@pm/core/contract/primitives';
 import type { UserBet } from '@pm/core/contract/users';
+import { formatUsdPrice } from '@pm/core/price';
 import { z } from 'zod';
 import type { BetRow, MarketRow } from './markets-repository.ts';
 import { toMarketReviewDto } from './review-window.ts';
@@ -23,9 +24,14 @@ export function toMarketDto(row: MarketRow): Market {
     category: CategorySchema.parse(row.category),
     duration: DurationSchema.parse(row.duration),
     targetSymbol: row.targetSymbol,
-    targetPrice: row.targetPrice?.toString() ?? null,
-    startPrice: row.startPrice?.toString() ?? null,
+    // Prices are 1e8-scaled integers in the table and USD decimal strings on the wire (issue 19).
+    targetPrice: row.targetPrice === null ? null : formatUsdPrice(row.targetPrice, 2),
+    startPrice: row.startPrice === null ? null : formatUsdPrice(row.startPrice, 8),
     comparisonType: ComparisonSchema.parse(row.comparisonType),
+    settlementPrice: row.settlementPrice === null ? null : formatUsdPrice(row.settlementPrice, 8),
+    settlementRoundId: row.settlementRoundId,
+    settlementUpdatedAt: row.settlementUpdatedAt?.toISOString() ?? null,
+    priceFeed: row.priceFeed,
     startTime: row.startTime.toISOString(),
     deadline: row.deadline.toISOString(),
     status: MarketStatusSchema.parse(row.status),

@@ -6,7 +6,7 @@ import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
 import { createAiResolver } from '../resolution/ai-resolver.ts';
 import { OPERATOR_RESOLVER, PROMPT_VERSION } from '../resolution/resolver-prompt.ts';
-import type { ResolverIdentity } from './create-market.ts';
+import type { MarketsServiceDeps, ResolverIdentity } from './create-market.ts';
 import { registerMarketOperatorRoutes } from './market-operator-routes.ts';
 import { createMarketPaymentHandlers } from './market-payment-handlers.ts';
 import { registerMarketReviewRoutes } from './market-review-routes.ts';
@@ -24,11 +24,20 @@ export type MarketsModule = {
 };
 
 /** AI-judged YES/NO markets (docs/product.md §2 /predictions, /market/{id}, /my-bets), wired from the app's deps. */
-export function createMarketsModule(deps: AppDeps, logger: FastifyBaseLogger): MarketsModule {
+export function createMarketsModule(
+  deps: AppDeps,
+  logger: FastifyBaseLogger,
+  options: { createPriceMarket?: MarketsServiceDeps['createPriceMarket'] } = {},
+): MarketsModule {
   const { config, clock } = deps;
   const db = deps.database.db;
   const payments = createPaymentContext(deps);
-  const service = createMarketsService({ payments, clock, resolver: resolverIdentity(config) });
+  const service = createMarketsService({
+    payments,
+    clock,
+    resolver: resolverIdentity(config),
+    createPriceMarket: options.createPriceMarket,
+  });
   const resolver = config.ai.baseUrl
     ? createAiResolver({
         baseUrl: config.ai.baseUrl,

@@ -25,6 +25,16 @@ const OPEN_STATUSES = ['active', 'settling'] as const;
 const isOpen = sql`${markets.status} in ('active', 'settling')`;
 const isSettled = sql`${markets.status} = 'settled'`;
 
+/**
+ * The bet-type filter as literal SQL too (the value is one of two constants, never input text), so
+ * the planner can use the partial (bet_type, …) indexes of migration 0009 with a generic plan.
+ */
+function betTypeIs(betType: MarketsPage['betType']): SQL | undefined {
+  if (betType === 'price_prediction') return sql`${markets.betType} = 'price_prediction'`;
+  if (betType === 'custom_bet') return sql`${markets.betType} = 'custom_bet'`;
+  return undefined;
+}
+
 export async function findMarket(db: DbOrTx, id: number): Promise<MarketRow | undefined> {
   // Bounded before the query: an id past the int4 column is no market, not a database error (F2).
   if (id > MAX_ROW_ID) return undefined;
@@ -96,7 +106,13 @@ function after(time: PgColumn, id: PgColumn, cursor: PageCursor | undefined): SQ
   return or(lt(time, cursor.at), and(eq(time, cursor.at), lt(id, cursor.id)));
 }
 
-type MarketsPage = { category: MarketCategory | undefined; limit: number; cursor?: PageCursor };
+type MarketsPage = {
+  category: MarketCategory | undefined;
+  /** Only price markets or only custom ones (issue 19); undefined: both. */
+  betType?: 'price_prediction' | 'custom_bet' | undefined;
+  limit: number;
+  cursor?: PageCursor;
+};
 
 /** docs/product.md §7: open markets newest first, optionally of one category, one page after `cursor`. */
 export async function listOpenMarkets(db: DbOrTx, input: MarketsPage): Promise<MarketRow[]> {
@@ -107,6 +123,7 @@ export async function listOpenMarkets(db: DbOrTx, input: MarketsPage): Promise<M
       and(
         isOpen,
         input.category ? eq(markets.category, input.category) : undefined,
+        betTypeIs(input.betType),
         after(markets.createdAt, markets.id, input.cursor),
       ),
     )
@@ -123,6 +140,7 @@ export async function listSettledMarkets(db: DbOrTx, input: MarketsPage): Promis
       and(
         isSettled,
         input.category ? eq(markets.category, input.category) : undefined,
+        betTypeIs(input.betType),
         after(markets.updatedAt, markets.id, input.cursor),
       ),
     )

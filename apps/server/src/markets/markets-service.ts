@@ -44,7 +44,7 @@ export function createMarketsService(deps: MarketsServiceDeps) {
       const settled = query.status === 'settled';
       const limit = query.limit ?? (settled ? SETTLED_MARKETS_LIMIT : OPEN_MARKETS_LIMIT);
       // One row more than the page tells whether another page follows.
-      const page = { category, limit: limit + 1, cursor: readCursor(query.cursor) };
+      const page = { category, betType: query.betType, limit: limit + 1, cursor: readCursor(query.cursor) };
       const rows = settled ? await listSettledMarkets(db, page) : await listOpenMarkets(db, page);
       const shown = rows.slice(0, limit);
       const last = shown.at(-1);

@@ -105,7 +105,7 @@ async function voidOverdueMarkets(deps: SettlementJobDeps): Promise<number[]> {
   const overdue = await queryRows(
     deps.db,
     sql`select id from markets
-        where status = 'settling'
+        where status = 'settling' and bet_type <> 'price_prediction'
           and ((proposed_at is null and deadline <= ${cutoff})
                or (proposed_at is not null and flag_count > 0 and review_ends_at <= ${cutoff}))
         order by deadline, id limit ${MARKETS_PER_RUN}`,
@@ -148,7 +148,7 @@ async function claimMarketToJudge(deps: SettlementJobDeps): Promise<ClaimedMarke
     sql`update markets set next_resolution_at = ${leaseUntil}
         where id = (select id from markets
                     where status = 'settling' and next_resolution_at <= ${now}
-                      and proposed_at is null
+                      and proposed_at is null and bet_type <> 'price_prediction'
                       and resolver_model <> ${OPERATOR_RESOLVER}
                       and resolver_prompt_version in (${sql.join(
                         JUDGED_PROMPT_VERSIONS.map((version) => sql`${version}`),

@@ -11,7 +11,10 @@ const aggregatorV3Abi = parseAbi([
 const PRICE_DECIMALS = 8;
 
 /**
- * Chainlink BNB/USD read over RPC (docs/architecture.md "Oracle rounds"). A reading counts only if
+ * One coin's Chainlink USD aggregator read over RPC (docs/architecture.md "Oracle rounds"; every coin
+ * of issue 19 has its own). A reading counts only if
+ * - the aggregator answers with 8 decimals (every USD proxy we use does; one that does not is the
+ *   wrong contract, so the coin is unavailable rather than mis-scaled — decision 020),
  * - answer > 0,
  * - updatedAt ≥ now − maxAgeS (PancakeSwap's check is inverted and accepts any old price:
  *   pancake-smart-contracts#55),
@@ -54,6 +57,12 @@ export function createChainlinkFeed(deps: {
           cause: error,
         });
       }
+      if (feedDecimals !== PRICE_DECIMALS) {
+        throw new PriceFeedError(
+          'BAD_RESPONSE',
+          `The aggregator at ${deps.address} answers with ${feedDecimals} decimals, not ${PRICE_DECIMALS}`,
+        );
+      }
       const [roundId, answer, , updatedAtS] = data;
       if (answer <= 0n) throw new PriceFeedError('NON_POSITIVE', `Chainlink answered ${answer}`);
       const updatedAt = new Date(Number(updatedAtS) * 1000);
@@ -72,7 +81,7 @@ export function createChainlinkFeed(deps: {
       }
       lastRoundId = roundId;
       return {
-        price: scaleTo8(answer, feedDecimals),
+        price: answer,
         updatedAt,
         roundId: roundId.toString(),
         source: 'chainlink',
@@ -80,11 +89,4 @@ export function createChainlinkFeed(deps: {
       };
     },
   };
-}
-
-/** An answer with the feed's decimals → USD × 1e8 (rounded down when the feed has more decimals). */
-function scaleTo8(answer: bigint, decimals: number): bigint {
-  if (decimals === PRICE_DECIMALS) return answer;
-  if (decimals < PRICE_DECIMALS) return answer * 10n ** BigInt(PRICE_DECIMALS - decimals);
-  return answer / 10n ** BigInt(decimals - PRICE_DECIMALS);
 }

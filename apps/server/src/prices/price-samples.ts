@@ -1,4 +1,5 @@
-import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import type { PriceSymbol } from '@pm/core/constants';
+import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
@@ -11,9 +12,15 @@ import type { PriceReading, PriceSource } from './price-feed.ts';
 
 export type PriceSample = typeof priceSamples.$inferSelect;
 
-export async function insertPriceSample(db: DbOrTx, reading: PriceReading, sampledAt: Date): Promise<void> {
+export async function insertPriceSample(
+  db: DbOrTx,
+  symbol: PriceSymbol,
+  reading: PriceReading,
+  sampledAt: Date,
+): Promise<void> {
   await db.insert(priceSamples).values({
     source: reading.source,
+    symbol,
     price: reading.price,
     feedRoundId: reading.roundId,
     updatedAt: reading.updatedAt,
@@ -21,11 +28,16 @@ export async function insertPriceSample(db: DbOrTx, reading: PriceReading, sampl
   });
 }
 
-export async function latestPriceSample(db: DbOrTx, source: PriceSource): Promise<PriceSample | undefined> {
+/** A coin's latest sample (BNB's when no symbol is given: the oracle game's coin). */
+export async function latestPriceSample(
+  db: DbOrTx,
+  source: PriceSource,
+  symbol: PriceSymbol = 'BNB',
+): Promise<PriceSample | undefined> {
   const [row] = await db
     .select()
     .from(priceSamples)
-    .where(eq(priceSamples.source, source))
+    .where(and(eq(priceSamples.symbol, symbol), eq(priceSamples.source, source)))
     .orderBy(desc(priceSamples.sampledAt))
     .limit(1);
   return row;
@@ -34,7 +46,7 @@ export async function latestPriceSample(db: DbOrTx, source: PriceSource): Promis
 /** The sample taken at or just before `instant`, if one was taken within `withinS` before it. */
 export async function priceSampleAt(
   db: DbOrTx,
-  input: { source: PriceSource; instant: Date; withinS: number },
+  input: { source: PriceSource; symbol?: PriceSymbol; instant: Date; withinS: number },
 ): Promise<PriceSample | undefined> {
   const earliest = new Date(input.instant.getTime() - input.withinS * 1000);
   const [row] = await db
@@ -42,6 +54,7 @@ export async function priceSampleAt(
     .from(priceSamples)
     .where(
       and(
+        eq(priceSamples.symbol, input.symbol ?? 'BNB'),
         eq(priceSamples.source, input.source),
         lte(priceSamples.sampledAt, input.instant),
         gte(priceSamples.sampledAt, earliest),
@@ -52,6 +65,47 @@ export async function priceSampleAt(
   return row;
 }
 
+/**
+ * The settlement reading of a price market (decision 020): the first sample taken at or after
+ * `deadline` whose feed time (updatedAt) lies within `maxAgeS` of the deadline, either side.
+ */
+export async function firstFreshSampleAfter(
+  db: DbOrTx,
+  input: { source: PriceSource; symbol: PriceSymbol; deadline: Date; maxAgeS: number },
+): Promise<PriceSample | undefined> {
+  const maxAgeMs = input.maxAgeS * 1000;
+  const [row] = await db
+    .select()
+    .from(priceSamples)
+    .where(
+      and(
+        eq(priceSamples.symbol, input.symbol),
+        eq(priceSamples.source, input.source),
+        gte(priceSamples.sampledAt, input.deadline),
+        gte(priceSamples.updatedAt, new Date(input.deadline.getTime() - maxAgeMs)),
+        lte(priceSamples.updatedAt, new Date(input.deadline.getTime() + maxAgeMs)),
+      ),
+    )
+    .orderBy(asc(priceSamples.sampledAt), asc(priceSamples.id))
+    .limit(1);
+  return row;
+}
+
+/** When each coin was last sampled, among samples since `since` (the sampler's "is it due" check). */
+export async function latestSampleTimes(
+  db: DbOrTx,
+  input: { source: PriceSource; since: Date },
+): Promise<Map<string, Date>> {
+  const rows = await queryRows(
+    db,
+    sql`select symbol, max(sampled_at) as at from price_samples
+        where source = ${input.source} and sampled_at >= ${input.since}
+        group by symbol`,
+    z.object({ symbol: z.string(), at: z.union([z.date(), z.string()]) }),
+  );
+  return new Map(rows.map((row) => [row.symbol, new Date(row.at)]));
+}
+
 const HistoryRowSchema = z.object({ price: z.string(), sampled_at: z.union([z.date(), z.string()]) });
 
 /**
@@ -60,7 +114,7 @@ const HistoryRowSchema = z.object({ price: z.string(), sampled_at: z.union([z.da
  */
 export async function priceHistory(
   db: DbOrTx,
-  input: { source: PriceSource; since: Date; bucketS: number },
+  input: { source: PriceSource; symbol: PriceSymbol; since: Date; bucketS: number },
 ): Promise<Array<{ price: bigint; at: Date }>> {
   const rows = await queryRows(
     db,
@@ -68,7 +122,7 @@ export async function priceHistory(
           select distinct on (bucket) price, sampled_at from (
             select price, sampled_at, floor(extract(epoch from sampled_at) / ${input.bucketS}) as bucket
             from price_samples
-            where source = ${input.source} and sampled_at >= ${input.since}
+            where symbol = ${input.symbol} and source = ${input.source} and sampled_at >= ${input.since}
           ) bucketed
           order by bucket, sampled_at desc
         ) thinned order by sampled_at`,

@@ -2,47 +2,63 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createPublicClient, http } from 'viem';
 import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Job } from '../jobs/job-runner.ts';
-import { createChainlinkFeed } from './chainlink-feed.ts';
-import type { PriceFeed } from './price-feed.ts';
+import { createCoinFeeds } from './price-feeds.ts';
 import { registerPriceRoutes } from './price-routes.ts';
 import { createPriceSampler } from './price-sampler.ts';
-import { createSimulatedFeed, type SimulatedFeed } from './simulated-feed.ts';
-import { createTickerFeed } from './ticker-feed.ts';
 
 /**
- * The BNB/USD price (docs/architecture.md "Oracle rounds"): the feed chosen by PRICE_FEED, a sampler job that
- * stores readings and publishes `prices`, and the read endpoints.
+ * Every coin's USD price (docs/architecture.md "Oracle rounds", issue 19): the feeds chosen by
+ * PRICE_FEED, one sampler job that stores a reading per coin and publishes `prices`, and the read
+ * endpoints. The oracle game (BNB) and price markets (every coin) both read the stored samples.
  */
 export function createPricesModule(deps: AppDeps, logger: FastifyBaseLogger) {
   const { config, clock } = deps;
-  let simulated: SimulatedFeed | null = null;
-  let feed: PriceFeed;
-  switch (config.prices.feed) {
-    case 'chainlink': {
-      // The aggregator may live on another chain than the deployment (say, mainnet prices for a
-      // testnet deployment): read it through its own RPC when CHAINLINK_RPC_URL says so.
-      const client =
-        config.prices.chainlinkRpcUrl === config.chain.rpcUrl
-          ? deps.chain
-          : createPublicClient({ transport: http(config.prices.chainlinkRpcUrl, { timeout: 5_000 }) });
-      feed = createChainlinkFeed({
-        client,
-        address: config.prices.chainlinkAddress,
-        maxAgeS: config.prices.maxAgeS,
-        clock,
-      });
-      break;
-    }
-    case 'ticker':
-      feed = createTickerFeed({ url: config.prices.tickerUrl, clock });
-      break;
-    case 'simulated':
-      simulated = createSimulatedFeed({ clock });
-      feed = simulated;
-      break;
-  }
-  const sampler = createPriceSampler({ db: deps.database.db, feed, clock, logger });
-  const routes: AppFeature = (app) => registerPriceRoutes(app, deps, { feed, sampler, simulated });
+  const coins = createCoinFeeds({
+    config,
+    clock,
+    // The aggregators may live on another chain than the deployment (say, mainnet prices for a
+    // testnet deployment): read them through their own RPC when CHAINLINK_RPC_URL says so.
+    chainlinkClient: () =>
+      config.prices.chainlinkRpcUrl === config.chain.rpcUrl
+        ? deps.chain
+        : createPublicClient({ transport: http(config.prices.chainlinkRpcUrl, { timeout: 5_000 }) }),
+  });
+  const sampler = createPriceSampler({ db: deps.database.db, feeds: coins.feeds, clock, logger });
+  const routes: AppFeature = (app) => registerPriceRoutes(app, deps, { coins, sampler });
   const jobs: Job[] = [sampler.job];
-  return { feed, sampler, simulated, routes, jobs };
+  return {
+    source: coins.source,
+    coins,
+    sampler,
+    routes,
+    jobs,
+    /**
+     * Start-up check on a real feed (decision 020): each coin is read once and logged as usable or
+     * not (Chainlink: 8 decimals and a round within ORACLE_MAX_AGE_S). A coin that fails is not
+     * refused at start-up: it simply has no fresh sample, so it reads as PRICE_UNAVAILABLE and no
+     * price market on it can be created, until its feed answers; the other coins go on.
+     */
+    async checkFeeds(): Promise<Record<string, 'ok' | string>> {
+      const report: Record<string, string> = {};
+      if (coins.source !== 'chainlink') return report;
+      await Promise.all(
+        [...coins.feeds].map(async ([symbol, feed]) => {
+          try {
+            await feed.read();
+            report[symbol] = 'ok';
+          } catch (error) {
+            report[symbol] = error instanceof Error ? error.message : String(error);
+          }
+        }),
+      );
+      const unavailable = Object.entries(report).filter(([, status]) => status !== 'ok');
+      if (unavailable.length > 0)
+        logger.error(
+          { source: coins.source, unavailable: Object.fromEntries(unavailable) },
+          'price feeds unavailable at start-up',
+        );
+      else logger.info({ source: coins.source }, 'every coin has a usable price feed');
+      return report;
+    },
+  };
 }

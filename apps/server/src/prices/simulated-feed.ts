@@ -9,7 +9,8 @@ import type { PriceFeed, PriceReading } from './price-feed.ts';
 // the local chain only.
 
 const DEFAULT_START = 600_00000000n; // 600 USD × 1e8
-const MIN_PRICE = 1_00000000n; // never walks below 1 USD
+/** The walk never goes below this share of its start (1/100), so DOGE at 0.35 USD has room to move. */
+const MIN_PRICE_DIVISOR = 100n;
 
 export type SimulatedFeed = PriceFeed & {
   /** The next reading answers exactly `price`; with `hold`, every reading does until the next call. */
@@ -21,6 +22,7 @@ export type SimulatedFeed = PriceFeed & {
 export function createSimulatedFeed(deps: { clock: Clock; seed?: number; start?: bigint }): SimulatedFeed {
   const random = mulberry32(deps.seed ?? randomBytes(4).readUInt32BE(0));
   let price = deps.start ?? DEFAULT_START;
+  const minPrice = price / MIN_PRICE_DIVISOR > 0n ? price / MIN_PRICE_DIVISOR : 1n;
   let next: bigint | undefined;
   let held = false;
   let readings = 0;
@@ -40,10 +42,10 @@ export function createSimulatedFeed(deps: { clock: Clock; seed?: number; start?:
         price = next;
         if (!held) next = undefined;
       } else {
-        // A step of up to ±0.05 % (±5000 parts in 10^7): the feel of a calm few seconds of BNB/USD.
+        // A step of up to ±0.05 % (±5000 parts in 10^7): the feel of a calm few seconds of a coin's USD price.
         const step = BigInt(Math.round((random() * 2 - 1) * 5000));
         price += (price * step) / 10_000_000n;
-        if (price < MIN_PRICE) price = MIN_PRICE;
+        if (price < minPrice) price = minPrice;
       }
       readings += 1;
       return {

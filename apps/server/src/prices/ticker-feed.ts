@@ -7,6 +7,19 @@ import { type PriceFeed, PriceFeedError, type PriceReading } from './price-feed.
 // `{"symbol":"BNBUSDT","price":"612.34000000"}`), read by the server only: one upstream call serves
 // every client, and it works where the exchange is blocked for the browser (docs/architecture.md "Oracle rounds").
 
+/**
+ * The ticker URL of one coin (issue 19): TICKER_URL's `{symbol}` becomes the coin's USDT pair
+ * (BTCUSDT…); without one, the URL's `symbol` query parameter is set to it, so the old
+ * `…?symbol=BNBUSDT` value keeps working for BNB and serves the other coins too.
+ */
+export function tickerUrlFor(template: string, symbol: string): string {
+  const pair = `${symbol}USDT`;
+  if (template.includes('{symbol}')) return template.replaceAll('{symbol}', pair);
+  const url = new URL(template);
+  url.searchParams.set('symbol', pair);
+  return url.toString();
+}
+
 const TickerSchema = z.object({ symbol: z.string(), price: z.string() });
 
 export function createTickerFeed(deps: {

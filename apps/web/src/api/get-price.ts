@@ -31,7 +31,13 @@ export function priceQueryOptions() {
 
 /** GET /api/prices/BNB as it stands right after the server stored `sample` (fresh, so not stale). */
 export function priceFromSample(sample: PriceSampleMessage): PriceResponse {
-  return { symbol: 'BNB', usd: sample.usd, source: sample.source, updatedAt: sample.updatedAt, stale: false };
+  return {
+    symbol: sample.symbol,
+    usd: sample.usd,
+    source: sample.source,
+    updatedAt: sample.updatedAt,
+    stale: false,
+  };
 }
 
 /** Refetched on realtime `prices` without a sample; every 3 s only while the socket is down. */

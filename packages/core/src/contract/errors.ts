@@ -53,7 +53,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ROUND_NOT_FOUND: 'Round not found.',
   ROUND_NOT_LIVE: 'You can only bet on live rounds',
   ROUNDS_ALREADY_STARTED: 'Rounds are already running.',
-  PRICE_UNAVAILABLE: 'The BNB price is unavailable right now.',
+  PRICE_UNAVAILABLE: 'The price is unavailable right now.',
   AMOUNT_TOO_LOW: 'Minimum amount is 0.005 BNB',
   TX_NOT_FOUND: 'The payment transaction was not found on chain.',
   TX_FAILED: 'The payment transaction failed on chain.',

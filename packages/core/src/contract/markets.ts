@@ -90,6 +90,8 @@ export const MARKETS_PAGE_MAX = 200;
 export const ListMarketsQuerySchema = z.strictObject({
   category: z.optional(z.union([CategorySchema, z.literal('all')])),
   status: z.optional(z.enum(['open', 'settled'])),
+  /** Only markets of this kind (issue 19): Price Oracle markets or custom (AI-judged) ones. */
+  betType: z.optional(z.enum(['price_prediction', 'custom_bet'])),
   limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MARKETS_PAGE_MAX))),
   /** The `nextCursor` of the page before. */
   cursor: z.optional(PageCursorSchema),

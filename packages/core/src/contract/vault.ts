@@ -33,8 +33,10 @@ export const PriceHistoryResponseSchema = z.object({
 });
 export type PriceHistoryResponse = z.infer<typeof PriceHistoryResponseSchema>;
 
-/** Dev only (local chain): POST /api/dev/price sets the simulated feed's price. */
+/** Dev only (local chain): POST /api/dev/price sets the simulated feed's price of one coin. */
 export const DevSetPriceBodySchema = z.strictObject({
+  /** Which coin (issue 19); BNB when left out, as before. */
+  symbol: z.optional(PriceSymbolSchema),
   usd: UsdPriceSchema,
   /** true (default): the price stays there until the next call; false: the random walk continues from it. */
   hold: z.optional(z.boolean()),

@@ -36,8 +36,10 @@ export function useMarketsRealtime(): void {
         invalidate(VAULT_QUERY_KEY);
         break;
       case 'prices':
-        if (message.sample) queryClient.setQueryData(PRICE_QUERY_KEY, priceFromSample(message.sample));
-        else invalidate(PRICE_QUERY_KEY);
+        // Every coin is pushed (issue 19); this query is BNB's.
+        if (!message.sample) invalidate(PRICE_QUERY_KEY);
+        else if (message.sample.symbol === 'BNB')
+          queryClient.setQueryData(PRICE_QUERY_KEY, priceFromSample(message.sample));
         break;
       default:
         break;

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { addSampleToHistory } from './price-push.ts';
 
 const sample = (usd: string, sampledAt: string) => ({
+  symbol: 'BNB' as const,
   usd,
   source: 'simulated' as const,
   updatedAt: sampledAt,

@@ -1,0 +1,43 @@
+import type { CreatePriceMarketBody } from '@pm/core/contract/markets';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../app-deps.ts';
+import type { Job } from '../jobs/job-runner.ts';
+import { createPaymentContext } from '../payments/create-payment-context.ts';
+import type { PriceSource } from '../prices/price-feed.ts';
+import { createPriceMarket } from './create-price-market.ts';
+import { createPriceSettlementJob } from './price-settlement-job.ts';
+
+/**
+ * Price Oracle markets (issue 19, decision 020): created through POST /api/markets (the markets
+ * module hands a price body here), settled from the prices module's samples by their own job.
+ */
+export function createPriceMarketsModule(
+  deps: AppDeps,
+  logger: FastifyBaseLogger,
+  prices: { source: PriceSource; feedLabel: (symbol: CreatePriceMarketBody['targetSymbol']) => string },
+) {
+  const { config, clock } = deps;
+  const db = deps.database.db;
+  const payments = createPaymentContext(deps);
+  const priceDeps = {
+    db,
+    payments,
+    clock,
+    prices: { source: prices.source, feedLabel: prices.feedLabel, maxAgeS: config.prices.maxAgeS },
+  };
+  const jobs: Job[] = [
+    createPriceSettlementJob({
+      db,
+      clock,
+      logger,
+      source: prices.source,
+      maxAgeS: config.prices.maxAgeS,
+      resolutionTimeoutS: config.ai.resolutionTimeoutS,
+      feeBps: config.fees.marketBps,
+    }),
+  ];
+  return {
+    createPriceMarket: (body: CreatePriceMarketBody) => createPriceMarket(priceDeps, body),
+    jobs,
+  };
+}
