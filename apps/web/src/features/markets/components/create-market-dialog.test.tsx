@@ -47,7 +47,7 @@ describe('CreateMarketDialog, Price Oracle', () => {
     );
     // testAppConfig's server time is 12:00 UTC: an hourly market closes at 13:00.
     expect(within(dialog).getByTestId('title-preview').textContent).toBe(
-      'Will BTC be above $101,500.00 at 13:00 UTC?',
+      'Will BTC be above $101,500.00 at 13:00 UTC on 2025-06-01?',
     );
     fireEvent.click(within(dialog).getByRole('radio', { name: /Below/ }));
     fireEvent.click(within(dialog).getByRole('radio', { name: /ETH/ }));
@@ -57,7 +57,7 @@ describe('CreateMarketDialog, Price Oracle', () => {
       'Target is -5.01% from the current price',
     );
     expect(within(dialog).getByTestId('title-preview').textContent).toBe(
-      'Will ETH be below $3,800.00 at 13:00 UTC?',
+      'Will ETH be below $3,800.00 at 13:00 UTC on 2025-06-01?',
     );
   });
 
@@ -93,7 +93,7 @@ describe('CreateMarketDialog, Price Oracle', () => {
     fireEvent.change(within(dialog).getByLabelText('目标价格（美元）'), { target: { value: '95000' } });
     expect(await within(dialog).findByText('目标价距当前价格 -5.00%', {}, WAIT)).toBeVisible();
     expect(within(dialog).getByTestId('title-preview').textContent).toBe(
-      'BTC 在 UTC 13:00 时会高于 US$95,000.00 吗？',
+      'BTC 在 UTC 2025-06-01 13:00 时会高于 $95,000.00 吗？',
     );
   });
 });

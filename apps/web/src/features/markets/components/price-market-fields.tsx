@@ -1,18 +1,19 @@
 import {
   type ComparisonType,
-  MARKET_DURATION_S,
   type MarketDuration,
   PRICE_SYMBOLS,
   type PriceSymbol,
 } from '@pm/core/constants';
+import { marketDeadline } from '@pm/core/market-rules';
 import { parseUsdPrice } from '@pm/core/price';
+import { priceMarketTitleParts } from '@pm/core/price-market';
 import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { formatBps, useFormat } from '../../../lib/format.ts';
 import { useCoinPrice } from '../api/get-coin-price.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
-import { checkTargetPrice, targetGapBps, utcClock } from '../utils/price-terms.ts';
+import { checkTargetPrice, targetGapBps } from '../utils/price-terms.ts';
 import { ChoiceGroup } from './choice-group.tsx';
 import { CoinIcon } from './coin-icon.tsx';
 
@@ -44,12 +45,19 @@ export function PriceMarketFields({
   const invalid = !check.ok && check.reason === 'invalid';
   const currentScaled = price.data ? parseUsdPrice(price.data.usd) : null;
   const gap = check.ok && currentScaled !== null ? targetGapBps(currentScaled, check.scaled) : null;
-  // The deadline the server will set: its clock now plus the duration (docs/product.md §4).
-  const deadlineMs = nowMs + MARKET_DURATION_S[duration] * 1000;
+  // The deadline the server will set: its clock now plus the duration (docs/product.md §4); the
+  // parts are core's, the ones the server's English title is made of.
+  const parts = priceMarketTitleParts({
+    targetSymbol: terms.symbol,
+    comparisonType: terms.comparison,
+    targetPrice: check.ok ? check.target : '0',
+    deadline: marketDeadline(new Date(nowMs), duration),
+  });
   const preview = t(`price.title.${terms.comparison}`, {
-    symbol: terms.symbol,
-    target: check.ok ? format.usd(check.scaled) : '…',
-    time: utcClock(deadlineMs),
+    symbol: parts.symbol,
+    target: check.ok ? parts.target : '…',
+    time: parts.timeUtc,
+    date: parts.dateUtc,
   });
 
   return (

@@ -18,6 +18,8 @@ import { asPriceSymbol } from './coin-icon.tsx';
 const CHART_HEIGHT = 200;
 const USD_SCALE = 1e8;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/** A sample a little after the reading still belongs to the market's period. */
+const SLACK_S = 60;
 
 /** A scaled USD price as a number, for drawing only (the comparisons stay on the bigint). */
 const usdValue = (usd: string) => Number(parseUsdPrice(usd)) / USD_SCALE;
@@ -115,17 +117,24 @@ function PriceHistoryChart({ market, symbol }: { market: Market; symbol: PriceSy
     const usd = new Intl.NumberFormat(language, { style: 'currency', currency: 'USD' });
     return (value: number) => usd.format(value);
   }, [language]);
+  // The history reaches to now: a closed market's chart stops at its settlement reading's time.
+  const until = open
+    ? Number.POSITIVE_INFINITY
+    : seconds(market.settlementUpdatedAt ?? market.deadline) + SLACK_S;
+  const samples = useMemo(
+    () => (history.data?.points ?? []).filter((point) => seconds(point.at) <= until),
+    [history.data, until],
+  );
   const points = useMemo(
-    () =>
-      (history.data?.points ?? []).map((point) => ({ time: seconds(point.at), value: usdValue(point.usd) })),
-    [history.data],
+    () => samples.map((point) => ({ time: seconds(point.at), value: usdValue(point.usd) })),
+    [samples],
   );
   const targetPrice = market.targetPrice ?? '0';
   const priceLine = useMemo(() => ({ value: usdValue(targetPrice), title: '' }), [targetPrice]);
   const startText = t('price.chart.startMark');
   const startTime = seconds(market.startTime);
   const marks = useMemo(() => [{ time: startTime, text: startText }], [startTime, startText]);
-  const last = history.data?.points.at(-1);
+  const last = samples.at(-1);
   const target = format.usd(targetPrice);
   return (
     <Card className="p-4">

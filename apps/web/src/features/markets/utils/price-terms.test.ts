@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { checkTargetPrice, targetGapBps, utcClock } from './price-terms.ts';
+import { checkTargetPrice, targetGapBps } from './price-terms.ts';
 
 describe('checkTargetPrice', () => {
   test('A positive USD price with at most 2 decimals is taken as typed, with its scaled value', () => {
@@ -50,9 +50,4 @@ describe('targetGapBps', () => {
       ),
     );
   });
-});
-
-test('utcClock gives the deadline as UTC hours and minutes', () => {
-  expect(utcClock(Date.parse('2026-11-25T18:00:59.000Z'))).toBe('18:00');
-  expect(utcClock(Date.parse('2026-11-25T07:05:00.000+08:00'))).toBe('23:05');
 });

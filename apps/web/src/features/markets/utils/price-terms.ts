@@ -25,9 +25,3 @@ export function targetGapBps(currentScaled: bigint, targetScaled: bigint): bigin
   if (currentScaled <= 0n) return null;
   return ((targetScaled - currentScaled) * 10_000n) / currentScaled;
 }
-
-/** A deadline as the generated title shows it: the UTC hour and minute, "18:00". */
-export function utcClock(deadlineMs: number): string {
-  const date = new Date(deadlineMs);
-  return `${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`;
-}
