@@ -12,6 +12,7 @@ import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { TimeChart } from '../../../ui/time-chart.tsx';
+import { useCoinPrice } from '../api/get-coin-price.ts';
 import { useCoinPriceHistory } from '../api/get-coin-price-history.ts';
 import { asPriceSymbol } from './coin-icon.tsx';
 
@@ -121,9 +122,17 @@ function PriceHistoryChart({ market, symbol }: { market: Market; symbol: PriceSy
   const until = open
     ? Number.POSITIVE_INFINITY
     : seconds(market.settlementUpdatedAt ?? market.deadline) + SLACK_S;
+  // The feed's price at creation starts the line and, while open, the live price ends it: a new
+  // market has a line before its first stored sample (the history keeps one per 30 s).
+  const live = useCoinPrice(open ? symbol : null).data;
   const samples = useMemo(
-    () => (history.data?.points ?? []).filter((point) => seconds(point.at) <= until),
-    [history.data, until],
+    () =>
+      withEnds(
+        (history.data?.points ?? []).filter((point) => seconds(point.at) <= until),
+        market.startPrice ? { usd: market.startPrice, at: market.startTime } : null,
+        live ? { usd: live.usd, at: live.updatedAt } : null,
+      ),
+    [history.data, until, market.startPrice, market.startTime, live],
   );
   const points = useMemo(
     () => samples.map((point) => ({ time: seconds(point.at), value: usdValue(point.usd) })),
@@ -172,6 +181,21 @@ function PriceHistoryChart({ market, symbol }: { market: Market; symbol: PriceSy
       </section>
     </Card>
   );
+}
+
+type Sample = { usd: string; at: string };
+
+/**
+ * The samples in time order, one per second (the chart needs strictly increasing times), with the
+ * start before them and the live price after them when they are outside the stored ones.
+ */
+function withEnds(samples: Sample[], start: Sample | null, live: Sample | null): Sample[] {
+  const bySecond = new Map<number, Sample>();
+  for (const sample of [...(start ? [start] : []), ...samples]) bySecond.set(seconds(sample.at), sample);
+  const sorted = [...bySecond.entries()].sort(([a], [b]) => a - b);
+  const lastSecond = sorted.at(-1)?.[0] ?? Number.NEGATIVE_INFINITY;
+  if (live && seconds(live.at) > lastSecond) sorted.push([seconds(live.at), live]);
+  return sorted.map(([, sample]) => sample);
 }
 
 /** "How resolution works" for a price market (issue 19): the feed decides, not a judge. */
