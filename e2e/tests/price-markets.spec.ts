@@ -113,6 +113,8 @@ test.describe('at 360 px, in Chinese', () => {
   test('The Price Oracle form fits a phone, works from the keyboard and has no serious accessibility violation', async ({
     browser,
   }) => {
+    // axe on a loaded machine takes its time.
+    test.setTimeout(90_000);
     const account = await fundedFreshAccount(`price-mobile-${Date.now()}`);
     const page = await openWithWallet(browser, account, '/predictions');
     await page.setViewportSize({ width: 360, height: 740 });
