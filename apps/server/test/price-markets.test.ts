@@ -1,9 +1,11 @@
 import { ListMarketsResponseSchema, MarketDetailResponseSchema } from '@pm/core/contract/markets';
 import { priceMarketContentHash } from '@pm/core/price-market';
 import { eq } from 'drizzle-orm';
+import pino from 'pino';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bets, markets } from '../src/db/schema.ts';
+import { createSettlementJob } from '../src/markets/settlement-job.ts';
 import { priceSettlementGiveUpMs } from '../src/price-markets/price-settlement-job.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { priceMarketHelpers } from './support/price-market-helpers.ts';
@@ -255,21 +257,59 @@ describe('settling a price market at its deadline', () => {
   });
 
   test('a reading sampled after the deadline but whose feed time is older than ORACLE_MAX_AGE_S does not count', async () => {
-    // The sample is taken after the deadline, but the held simulated price is re-read with a fresh
-    // time each sample, so this checks the query's window through its own bound instead.
+    // The simulated feed's time is the sampling time, so a sample taken ORACLE_MAX_AGE_S + 5 s after
+    // the deadline has a feed time outside the window: it is not the deadline's price.
     await p.setPrice('BTC', '97000');
     const { market } = await p.createPriceMarket({ targetPrice: '90000' });
     await t.advanceTime(3601 + t.config.prices.maxAgeS + 5);
     await p.setPrice('BTC', '99000');
     await settleJobs();
-    // Sampled too late after the deadline for its feed time to be within ORACLE_MAX_AGE_S of it.
     expect((await detail(market.id)).market.status).toBe('settling');
+    // And no later sample can qualify: once the wait is over it is void.
+    const waitS = priceSettlementGiveUpMs(t.config.prices.maxAgeS, t.config.ai.resolutionTimeoutS) / 1000;
+    await t.advanceTime(waitS);
+    await settleJobs();
+    expect((await detail(market.id)).market).toMatchObject({ status: 'settled', result: 'VOID' });
+  });
+});
+
+describe('the AI settlement job', () => {
+  test('never asks a judge about a price market, even with AI configured; the price job settles it', async () => {
+    await p.setPrice('XRP', '2.2');
+    const { market } = await p.createPriceMarket({ targetSymbol: 'XRP', targetPrice: '2' });
+    await t.advanceTime(3601);
+    await p.setPrice('XRP', '2.5');
+    const asked: string[] = [];
+    const aiJob = createSettlementJob({
+      db: t.db,
+      clock: t.clock,
+      logger: pino({ level: 'silent' }),
+      resolver: {
+        async resolve(input) {
+          asked.push(input.title);
+          return { verdict: 'NO', confidence: 99, analysis: 'A judge must not decide this.', sources: [] };
+        },
+      },
+      minConfidence: 70,
+      maxAttempts: 3,
+      feeBps: 0,
+      leaseMs: 61_000,
+      resolutionTimeoutS: t.config.ai.resolutionTimeoutS,
+      reviewWindowS: 0,
+    });
+    await aiJob.run();
+    expect(asked).toEqual([]);
+    expect((await detail(market.id)).market).toMatchObject({ status: 'settling', result: null });
+    await runJob('price-market-settlement');
+    expect((await detail(market.id)).market).toMatchObject({ status: 'settled', result: 'YES' });
   });
 });
 
 describe('the markets list', () => {
   test('?betType= lists only price markets or only custom ones; anything else is refused', async () => {
     await m.createMarket({ description: 'A custom question for the filter' });
+    await p.setPrice('ETH', '3000');
+    await p.createPriceMarket({ targetSymbol: 'ETH', targetPrice: '3300' });
     const list = async (query: string) =>
       ListMarketsResponseSchema.parse(
         (await t.app.inject({ method: 'GET', url: `/api/markets?${query}` })).json(),

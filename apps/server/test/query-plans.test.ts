@@ -16,7 +16,8 @@ import {
 } from '../src/markets/markets-repository.ts';
 import { listRoundsForDisplay } from '../src/oracle/oracle-repository.ts';
 import { readClaimable } from '../src/payouts/claimable.ts';
-import { latestPriceSample } from '../src/prices/price-samples.ts';
+import { listSettlingPriceMarkets } from '../src/price-markets/price-markets-repository.ts';
+import { firstFreshSampleAfter, latestPriceSample } from '../src/prices/price-samples.ts';
 import { seedScaleData } from './support/seed-scale.ts';
 
 // Issue 12 "Query shape": at 1M bets every hot read is an index range, never a scan of a big table.
@@ -119,6 +120,21 @@ describe.skipIf(!url)('hot reads at 1M bets (PostgreSQL)', () => {
       () => listOpenMarkets(db, { category: undefined, limit: 51, cursor: seeded.cursor }),
     ],
     ['settled markets', () => listSettledMarkets(db, { category: 'crypto', limit: 21 })],
+    // Issue 19: the ?betType= filter (partial indexes of migration 0009).
+    [
+      'open price markets',
+      () => listOpenMarkets(db, { category: undefined, betType: 'price_prediction', limit: 51 }),
+    ],
+    [
+      'open custom markets, next page',
+      () =>
+        listOpenMarkets(db, { category: undefined, betType: 'custom_bet', limit: 51, cursor: seeded.cursor }),
+    ],
+    [
+      'settled price markets',
+      () => listSettledMarkets(db, { category: undefined, betType: 'price_prediction', limit: 21 }),
+    ],
+    ['price markets to settle', () => listSettlingPriceMarkets(db, 20)],
     ['one market', () => findMarket(db, seeded.busyMarketId)],
     ['one market’s bets', () => listMarketBets(db, seeded.busyMarketId, 1000)],
     ['a user’s bets', () => listUserBets(db, { address: seeded.busyAddress, limit: 21 })],
@@ -126,6 +142,17 @@ describe.skipIf(!url)('hot reads at 1M bets (PostgreSQL)', () => {
     ['leaderboard', () => readLeaderboard(db, 100)],
     ['oracle rounds', () => listRoundsForDisplay(db)],
     ['price', () => latestPriceSample(db, 'simulated')],
+    ['one coin’s price', () => latestPriceSample(db, 'simulated', 'BTC')],
+    [
+      'a price market’s settlement reading',
+      () =>
+        firstFreshSampleAfter(db, {
+          source: 'simulated',
+          symbol: 'BNB',
+          deadline: new Date(Date.now() - 3600_000),
+          maxAgeS: 120,
+        }),
+    ],
   ];
 
   for (const [label, read] of hotReads) {

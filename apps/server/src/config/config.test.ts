@@ -118,3 +118,35 @@ describe('AI judge settings (security review F20)', () => {
     expect(() => loadConfig({ MARKET_RESOLUTION_TIMEOUT_S: '60' })).toThrow(/MARKET_RESOLUTION_TIMEOUT_S/);
   });
 });
+
+describe('price feeds per coin (issue 19)', () => {
+  test("every coin has Chainlink's BSC mainnet aggregator by default, BNB's from CHAINLINK_FEED_ADDRESS", () => {
+    const config = mainnet({ CHAINLINK_FEED_ADDRESS: '0x00000000000000000000000000000000000000bb' });
+    expect(config.prices.chainlinkAddresses).toMatchObject({
+      BNB: '0x00000000000000000000000000000000000000bb',
+      BTC: '0x264990fbd0a4796a3e3d8e37c4d5f87a3aca5ebf',
+      DOGE: '0x3ab0a0d137d4f946fbb19eecc6e92e64660231c8',
+    });
+  });
+
+  test('CHAINLINK_FEED_ADDRESSES overrides single coins, and names what it cannot read', () => {
+    const config = mainnet({
+      CHAINLINK_FEED_ADDRESSES:
+        ' BTC=0x00000000000000000000000000000000000000AA , ETH=0x00000000000000000000000000000000000000cc',
+    });
+    expect(config.prices.chainlinkAddresses.BTC).toBe('0x00000000000000000000000000000000000000aa');
+    expect(config.prices.chainlinkAddresses.ETH).toBe('0x00000000000000000000000000000000000000cc');
+    expect(
+      refusal(() => mainnet({ CHAINLINK_FEED_ADDRESSES: 'SHIB=0x00000000000000000000000000000000000000aa' })),
+    ).toMatch(/CHAINLINK_FEED_ADDRESSES.*'SHIB' is not one of/);
+    expect(refusal(() => mainnet({ CHAINLINK_FEED_ADDRESSES: 'BTC=0x12' }))).toMatch(
+      /BTC: '0x12' is not an address/,
+    );
+  });
+
+  test('TICKER_URL defaults to a template with {symbol}', () => {
+    expect(mainnet({ PRICE_FEED: 'ticker' }).prices.tickerUrl).toBe(
+      'https://api.binance.com/api/v3/ticker/price?symbol={symbol}',
+    );
+  });
+});

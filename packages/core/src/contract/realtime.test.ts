@@ -14,6 +14,7 @@ test('a realtime message is one of the known topics with whole ids', () => {
 
 test('a prices message may carry the sample the server just stored, and only a well-formed one', () => {
   const sample = {
+    symbol: 'BTC',
     usd: '612.5',
     source: 'simulated',
     updatedAt: '2026-01-01T00:00:00.000Z',
@@ -25,5 +26,11 @@ test('a prices message may carry the sample the server just stored, and only a w
   ).toBe(false);
   expect(
     RealtimeMessageSchema.safeParse({ topic: 'prices', sample: { ...sample, source: 'mystery' } }).success,
+  ).toBe(false);
+  // Issue 19: every coin is pushed, so a sample names its coin, one of the eight.
+  const { symbol: _symbol, ...withoutSymbol } = sample;
+  expect(RealtimeMessageSchema.safeParse({ topic: 'prices', sample: withoutSymbol }).success).toBe(false);
+  expect(
+    RealtimeMessageSchema.safeParse({ topic: 'prices', sample: { ...sample, symbol: 'SHIB' } }).success,
   ).toBe(false);
 });
