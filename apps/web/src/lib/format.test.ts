@@ -1,13 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import {
-  formatBnb,
-  formatBps,
-  formatCount,
-  formatCountdown,
-  formatPercent,
-  formatPrice,
-  formatUsd,
-} from './format.ts';
+import { formatBnb, formatCount, formatCountdown, formatPercent, formatPrice, formatUsd } from './format.ts';
 
 const WEI = 10n ** 18n;
 
@@ -104,14 +96,5 @@ describe('formatCountdown', () => {
     expect(formatCountdown(3723)).toBe('1:02:03');
     expect(formatCountdown(36_000)).toBe('10:00:00');
     expect(formatCountdown(-5)).toBe('0:00');
-  });
-});
-
-describe('formatBps', () => {
-  test('Basis points read as a percentage with two decimals, signed when asked, in both languages', () => {
-    expect(formatBps(150n, { signDisplay: 'exceptZero' })).toBe('+1.50%');
-    expect(formatBps(-1234n, { signDisplay: 'exceptZero', language: 'zh' })).toBe('-12.34%');
-    expect(formatBps(0n, { signDisplay: 'exceptZero' })).toBe('0.00%');
-    expect(formatBps(1_234_567n)).toBe('12,345.67%');
   });
 });

@@ -25,7 +25,7 @@ const numberFormat = (language: Language, options: Intl.NumberFormatOptions) =>
  * sample (±1 or 0 in the same style) so sign, symbol and decimal mark sit where the language puts
  * them; the exact digits replace the sample's.
  */
-function formatScaled(
+export function formatScaled(
   value: bigint,
   scale: number,
   decimals: number,
@@ -129,15 +129,6 @@ export function formatPercent(ratio: number, options: FormatPercentOptions = {})
   return numberFormat(language, { style: 'percent', maximumFractionDigits: decimals, signDisplay }).format(
     ratio,
   );
-}
-
-/**
- * Basis points (1/100 of a percent, a bigint worked out from scaled integers) as a percentage with
- * 2 decimals: 150n → "+1.50%" with signDisplay 'exceptZero'. Exact: no float on the way.
- */
-export function formatBps(bps: bigint, options: Omit<FormatPercentOptions, 'decimals'> = {}): string {
-  const { language = 'en', signDisplay = 'auto' } = options;
-  return formatScaled(bps, 2, 2, language, { style: 'percent' }, signDisplay);
 }
 
 /** A plain count with digit grouping: "1,234". */

@@ -35,7 +35,8 @@ async function openPriceOracle(language: 'en' | 'zh' = 'en') {
   return dialog;
 }
 
-describe('CreateMarketDialog, Price Oracle', () => {
+// The first test loads the dialog's lazy parts: on a loaded machine that takes over 5 s.
+describe('CreateMarketDialog, Price Oracle', { timeout: 20_000 }, () => {
   test('It shows the coin price, the gap to the target and the title the server will write', async () => {
     const dialog = await openPriceOracle();
     // The custom market's text fields are gone: the terms replace them.

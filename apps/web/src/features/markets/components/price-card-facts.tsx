@@ -2,9 +2,9 @@ import type { Market } from '@pm/core/contract/markets';
 import { parseUsdPrice } from '@pm/core/price';
 import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
-import { formatBps, useFormat } from '../../../lib/format.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { useCoinPrice } from '../api/get-coin-price.ts';
-import { targetGapBps } from '../utils/price-terms.ts';
+import { formatGapBps, targetGapBps } from '../utils/price-terms.ts';
 import { asPriceSymbol, CoinIcon } from './coin-icon.tsx';
 
 /**
@@ -46,7 +46,7 @@ export function PriceCardFacts({ market }: { market: Market }) {
           <div>
             <dt className="text-muted">{t('price.card.gap')}</dt>
             <dd className="tabular-nums" data-testid="card-gap">
-              {gap === null ? '—' : formatBps(gap, { language: format.language, signDisplay: 'exceptZero' })}
+              {gap === null ? '—' : formatGapBps(gap, format.language)}
             </dd>
           </div>
         </dl>

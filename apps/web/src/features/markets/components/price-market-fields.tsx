@@ -10,10 +10,10 @@ import { priceMarketTitleParts } from '@pm/core/price-market';
 import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
-import { formatBps, useFormat } from '../../../lib/format.ts';
+import { useFormat } from '../../../lib/format.ts';
 import { useCoinPrice } from '../api/get-coin-price.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
-import { checkTargetPrice, targetGapBps } from '../utils/price-terms.ts';
+import { checkTargetPrice, formatGapBps, targetGapBps } from '../utils/price-terms.ts';
 import { ChoiceGroup } from './choice-group.tsx';
 import { CoinIcon } from './coin-icon.tsx';
 
@@ -133,7 +133,7 @@ export function PriceMarketFields({
         <p id={`${id}-target-gap`} className="text-xs tabular-nums" data-testid="target-gap">
           {gap !== null &&
             t('price.create.gap', {
-              gap: formatBps(gap, { language: format.language, signDisplay: 'exceptZero' }),
+              gap: formatGapBps(gap, format.language),
             })}
         </p>
       </div>

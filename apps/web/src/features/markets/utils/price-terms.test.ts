@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { checkTargetPrice, targetGapBps } from './price-terms.ts';
+import { checkTargetPrice, formatGapBps, targetGapBps } from './price-terms.ts';
 
 describe('checkTargetPrice', () => {
   test('A positive USD price with at most 2 decimals is taken as typed, with its scaled value', () => {
@@ -50,4 +50,11 @@ describe('targetGapBps', () => {
       ),
     );
   });
+});
+
+test('A gap reads as a signed percentage with two decimals, in both languages', () => {
+  expect(formatGapBps(150n, 'en')).toBe('+1.50%');
+  expect(formatGapBps(-1234n, 'zh')).toBe('-12.34%');
+  expect(formatGapBps(0n, 'en')).toBe('0.00%');
+  expect(formatGapBps(1_234_567n, 'en')).toBe('+12,345.67%');
 });
