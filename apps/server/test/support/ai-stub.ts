@@ -80,6 +80,10 @@ export async function startAiStub() {
       res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
     });
   });
+  // Longer than any pause between two requests of a test file: with Node's 5 s default, a pooled
+  // keep-alive socket the stub had just closed was sometimes reused, and the request failed as
+  // "the resolver could not be reached" (seen in markets-settlement.test.ts under load).
+  server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
