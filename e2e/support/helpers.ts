@@ -1,4 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
+import type { PriceSymbol } from '@pm/core/constants';
 import { RoundsResponseSchema } from '@pm/core/contract/oracle';
 import { createMarketViaApi, eventually, getMarket, joinMarketViaApi } from './api.ts';
 import { advanceChainTime } from './chain.ts';
@@ -80,12 +81,12 @@ export async function waitForLiveRound(secondsLeft: number) {
   }, 90_000);
 }
 
-/** Holds the simulated BNB/USD price at `usd` (the dev-only price route of the e2e stack). */
-export async function setDevPrice(usd: string): Promise<void> {
+/** Holds a coin's simulated USD price (BNB's unless named) at `usd` (the dev-only price route of the e2e stack). */
+export async function setDevPrice(usd: string, symbol: PriceSymbol = 'BNB'): Promise<void> {
   const response = await fetch(`${baseUrl()}/api/dev/price`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ usd, hold: true }),
+    body: JSON.stringify({ symbol, usd, hold: true }),
   });
   if (!response.ok) throw new Error(`dev price answered ${response.status}`);
 }

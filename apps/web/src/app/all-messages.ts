@@ -1,6 +1,8 @@
 import marketsEn from '../features/markets/locales/en.json';
 import evidenceEn from '../features/markets/locales/evidence/en.json';
 import evidenceZh from '../features/markets/locales/evidence/zh.json';
+import priceEn from '../features/markets/locales/price/en.json';
+import priceZh from '../features/markets/locales/price/zh.json';
 import reviewEn from '../features/markets/locales/review/en.json';
 import reviewZh from '../features/markets/locales/review/zh.json';
 import marketsZh from '../features/markets/locales/zh.json';
@@ -18,6 +20,24 @@ import shellZh from '../i18n/zh.json';
  * component tests). The app itself loads them on demand (locale-loaders.ts).
  */
 export const ALL_MESSAGES = {
-  en: { ...shellEn, ...appEn, ...marketsEn, ...reviewEn, ...evidenceEn, ...oracleEn, ...myBetsEn },
-  zh: { ...shellZh, ...appZh, ...marketsZh, ...reviewZh, ...evidenceZh, ...oracleZh, ...myBetsZh },
+  en: {
+    ...shellEn,
+    ...appEn,
+    ...marketsEn,
+    ...reviewEn,
+    ...evidenceEn,
+    ...priceEn,
+    ...oracleEn,
+    ...myBetsEn,
+  },
+  zh: {
+    ...shellZh,
+    ...appZh,
+    ...marketsZh,
+    ...reviewZh,
+    ...evidenceZh,
+    ...priceZh,
+    ...oracleZh,
+    ...myBetsZh,
+  },
 };

@@ -22,6 +22,11 @@ export const LOCALE_LOADERS = {
     en: () => import('../features/markets/locales/evidence/en.json'),
     zh: () => import('../features/markets/locales/evidence/zh.json'),
   },
+  /** Price Oracle markets' strings (issue 19): the create dialog, a price market's card and page. */
+  price: {
+    en: () => import('../features/markets/locales/price/en.json'),
+    zh: () => import('../features/markets/locales/price/zh.json'),
+  },
   oracle: {
     en: () => import('../features/oracle/locales/en.json'),
     zh: () => import('../features/oracle/locales/zh.json'),

@@ -1,6 +1,7 @@
 import 'i18next';
 import type marketsEn from '../features/markets/locales/en.json';
 import type evidenceEn from '../features/markets/locales/evidence/en.json';
+import type priceEn from '../features/markets/locales/price/en.json';
 import type reviewEn from '../features/markets/locales/review/en.json';
 import type myBetsEn from '../features/my-bets/locales/en.json';
 import type oracleEn from '../features/oracle/locales/en.json';
@@ -16,6 +17,7 @@ declare module 'i18next' {
         typeof marketsEn &
         typeof reviewEn &
         typeof evidenceEn &
+        typeof priceEn &
         typeof myBetsEn;
     };
   }

@@ -1,5 +1,6 @@
 import type marketsEn from '../features/markets/locales/en.json';
 import type evidenceEn from '../features/markets/locales/evidence/en.json';
+import type priceEn from '../features/markets/locales/price/en.json';
 import type reviewEn from '../features/markets/locales/review/en.json';
 import type myBetsEn from '../features/my-bets/locales/en.json';
 import type oracleEn from '../features/oracle/locales/en.json';
@@ -18,6 +19,7 @@ type AllMessages = typeof shellEn &
   typeof marketsEn &
   typeof reviewEn &
   typeof evidenceEn &
+  typeof priceEn &
   typeof oracleEn &
   typeof myBetsEn;
 

@@ -5,6 +5,8 @@ import { apiGet } from '../../../lib/api-client.ts';
 import { usePollingFallback } from '../../../lib/realtime-queries.ts';
 
 export type CategoryFilter = 'all' | MarketCategory;
+/** The board's chips: a category, or 'price' for Price Oracle markets only (issue 19). */
+export type BoardFilter = CategoryFilter | 'price';
 
 export const MARKETS_QUERY_KEY = ['markets'] as const;
 
@@ -12,11 +14,12 @@ export const MARKETS_QUERY_KEY = ['markets'] as const;
  * docs/product.md §7 "Read markets": open (active + settling), newest first, by category; refetched on realtime
  * `markets`/`bets`, every 30 s only while the socket is down (decision 015).
  */
-export function openMarketsQueryOptions(category: CategoryFilter) {
+export function openMarketsQueryOptions(filter: BoardFilter) {
+  const query = filter === 'price' ? 'betType=price_prediction' : `category=${filter}`;
   return queryOptions({
-    queryKey: [...MARKETS_QUERY_KEY, 'open', category],
+    queryKey: [...MARKETS_QUERY_KEY, 'open', filter],
     queryFn: ({ signal }) =>
-      apiGet(`/api/markets?status=open&category=${category}`, ListMarketsResponseSchema, { signal }),
+      apiGet(`/api/markets?status=open&${query}`, ListMarketsResponseSchema, { signal }),
     refetchInterval: REFRESH_MS.markets,
   });
 }
@@ -54,8 +57,8 @@ export const useSettledMarketsPage = (cursor: string | null) =>
     ...settledMarketsPageQueryOptions(cursor),
     refetchInterval: usePollingFallback(REFRESH_MS.settledMarkets),
   });
-export const useOpenMarkets = (category: CategoryFilter) =>
-  useQuery({ ...openMarketsQueryOptions(category), refetchInterval: usePollingFallback(REFRESH_MS.markets) });
+export const useOpenMarkets = (filter: BoardFilter) =>
+  useQuery({ ...openMarketsQueryOptions(filter), refetchInterval: usePollingFallback(REFRESH_MS.markets) });
 export const useSettledMarkets = () =>
   useQuery({
     ...settledMarketsQueryOptions(),

@@ -7,8 +7,9 @@ import {
   type MarketCategory,
   MIN_MARKET_BET_WEI,
 } from '@pm/core/constants';
-import type { CreateCustomMarketBody } from '@pm/core/contract/markets';
+import type { CreateCustomMarketBody, CreatePriceMarketBody } from '@pm/core/contract/markets';
 import { encodeIntent, marketContentHash } from '@pm/core/intent';
+import { priceMarketContentHash } from '@pm/core/price-market';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { getAddress } from 'viem';
@@ -23,11 +24,14 @@ import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
 import { parseBnbOrNull } from '../utils/format.ts';
+import { checkTargetPrice } from '../utils/price-terms.ts';
 import { recordErrorMessage } from '../utils/record-error.ts';
 import { AnalyzeMarket } from './analyze-market.tsx';
 import { ChoiceGroup } from './choice-group.tsx';
+import { PriceMarketFields, type PriceTerms } from './price-market-fields.tsx';
 
-const COINS = ['BTC', 'ETH', 'BNB', 'SOL', 'XRP', 'ADA', 'AVAX', 'DOGE'] as const;
+type BetType = 'custom_bet' | 'price_prediction';
+type UnpaidBody = Omit<CreateCustomMarketBody, 'txHash'> | Omit<CreatePriceMarketBody, 'txHash'>;
 const field = 'min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm';
 
 /** docs/product.md §2 'Create Prediction Market', then the payment (intent pm1:create:<hash>:<side>). */
@@ -43,6 +47,13 @@ export function CreateMarketDialog({
   const wallet = useWallet();
   const { data: config } = useAppConfig();
   const queryClient = useQueryClient();
+  const [betType, setBetType] = useState<BetType>('custom_bet');
+  const [priceTerms, setPriceTerms] = useState<PriceTerms>({
+    symbol: 'BTC',
+    comparison: 'above',
+    target: '',
+  });
+  const isPrice = betType === 'price_prediction';
   const [category, setCategory] = useState<MarketCategory | ''>('');
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
@@ -50,15 +61,13 @@ export function CreateMarketDialog({
   const [duration, setDuration] = useState<'hourly' | 'daily'>('hourly');
   const [prediction, setPrediction] = useState<'YES' | 'NO' | null>(null);
   const [amount, setAmount] = useState('0.005');
-  const [paying, setPaying] = useState<{
-    body: Omit<CreateCustomMarketBody, 'txHash'>;
-    amountWei: bigint;
-  } | null>(null);
+  const [paying, setPaying] = useState<{ body: UnpaidBody; amountWei: bigint } | null>(null);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // docs/product.md §5, in the spec's order.
     if (!wallet.isConnected || !wallet.address) return void toast.error(t('markets.validation.connect'));
+    if (isPrice) return submitPrice(wallet.address);
     if (!category) return void toast.error(t('markets.validation.category'));
     if (!description.trim()) return void toast.error(t('markets.validation.description'));
     if (!prediction) return void toast.error(t('markets.validation.prediction'));
@@ -80,18 +89,52 @@ export function CreateMarketDialog({
     });
   };
 
+  // Issue 19: a price market's terms replace the text; the first bet is the same as a custom one's.
+  const submitPrice = (creatorAddress: `0x${string}`) => {
+    const target = checkTargetPrice(priceTerms.target);
+    if (!target.ok)
+      return void toast.error(
+        t(target.reason === 'empty' ? 'price.validation.targetEmpty' : 'price.validation.targetInvalid'),
+      );
+    if (!prediction) return void toast.error(t('markets.validation.prediction'));
+    const amountWei = parseBnbOrNull(amount);
+    if (amountWei === null || amountWei < MIN_MARKET_BET_WEI)
+      return void toast.error(t('markets.validation.minimum'));
+    setPaying({
+      amountWei,
+      body: {
+        betType: 'price_prediction',
+        creatorAddress,
+        targetSymbol: priceTerms.symbol,
+        comparisonType: priceTerms.comparison,
+        targetPrice: target.target,
+        duration,
+        prediction,
+        amountWei: amountWei.toString(),
+      },
+    });
+  };
+
   const body = paying?.body;
   const intent = body
     ? encodeIntent({
         kind: 'create',
         // Exactly the strings posted: the server checks the payment against this hash.
-        contentHash: marketContentHash({
-          category: body.category,
-          duration: body.duration,
-          title: body.title ?? null,
-          description: body.description,
-          resolutionInstructions: body.resolutionInstructions ?? null,
-        }),
+        contentHash:
+          body.betType === 'price_prediction'
+            ? priceMarketContentHash({
+                targetSymbol: body.targetSymbol,
+                comparisonType: body.comparisonType,
+                targetPrice: body.targetPrice,
+                duration: body.duration,
+              })
+            : marketContentHash({
+                category: body.category,
+                duration: body.duration,
+                title: body.title ?? null,
+                description: body.description,
+                resolutionInstructions: body.resolutionInstructions ?? null,
+              }),
         prediction: body.prediction,
       })
     : '0x';
@@ -120,38 +163,25 @@ export function CreateMarketDialog({
           <ChoiceGroup
             legend={t('markets.create.betType')}
             name={`${id}-type`}
-            value="custom"
-            onChange={() => {}}
+            value={betType}
+            onChange={setBetType}
             options={[
               {
-                value: 'custom',
+                value: 'custom_bet',
                 label: t('markets.create.custom'),
                 hint: t('markets.create.customHint'),
               },
+              {
+                value: 'price_prediction',
+                label: t('markets.create.priceOracle'),
+                hint: t('markets.create.priceOracleHint'),
+              },
             ]}
           />
-          <fieldset
-            disabled
-            className="flex flex-col gap-2 rounded-lg border border-dashed border-line p-3 opacity-80"
-          >
-            <legend className="px-1 text-sm">
-              {t('markets.create.priceOracle')} ·{' '}
-              <span className="text-brand">{t('markets.create.comingSoon')}</span>
-            </legend>
-            <label className="text-xs text-muted" htmlFor={`${id}-coin`}>
-              {t('markets.create.coin')}
-            </label>
-            <select id={`${id}-coin`} className={field}>
-              {COINS.map((coin) => (
-                <option key={coin}>{coin}</option>
-              ))}
-            </select>
-            <label className="text-xs text-muted" htmlFor={`${id}-target`}>
-              {t('markets.create.targetPrice')}
-            </label>
-            <input id={`${id}-target`} type="number" step="0.01" className={field} />
-          </fieldset>
-          <div className="flex flex-col gap-1">
+          {isPrice && (
+            <PriceMarketFields id={id} terms={priceTerms} duration={duration} onChange={setPriceTerms} />
+          )}
+          <div hidden={isPrice} className="flex flex-col gap-1">
             <label htmlFor={`${id}-category`} className="text-sm font-medium">
               {t('markets.create.category')}
             </label>
@@ -169,7 +199,7 @@ export function CreateMarketDialog({
               ))}
             </select>
           </div>
-          <div className="flex flex-col gap-1">
+          <div hidden={isPrice} className="flex flex-col gap-1">
             <label htmlFor={`${id}-title`} className="text-sm font-medium">
               {t('markets.create.betTitle')}
             </label>
@@ -182,7 +212,7 @@ export function CreateMarketDialog({
               onChange={(e) => setTitle(e.target.value)}
             />
           </div>
-          <div className="flex flex-col gap-1">
+          <div hidden={isPrice} className="flex flex-col gap-1">
             <label htmlFor={`${id}-description`} className="text-sm font-medium">
               {t('markets.create.description')}
             </label>
@@ -196,7 +226,7 @@ export function CreateMarketDialog({
               onChange={(e) => setDescription(e.target.value)}
             />
           </div>
-          <div className="flex flex-col gap-1">
+          <div hidden={isPrice} className="flex flex-col gap-1">
             <label htmlFor={`${id}-instructions`} className="text-sm font-medium">
               {t('markets.create.instructions')}
             </label>
@@ -222,7 +252,7 @@ export function CreateMarketDialog({
             />
           </div>
           {/* docs/product.md §2: the options are fixed; shown read-only so the creator knows what is asked. */}
-          <p className="text-sm">
+          <p hidden={isPrice} className="text-sm">
             <span className="font-medium">{t('markets.create.options')}:</span>{' '}
             <span className="font-semibold">{'YES / NO'}</span>
           </p>

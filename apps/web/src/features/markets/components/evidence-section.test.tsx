@@ -88,6 +88,7 @@ const inReview = testMarket({
     analysis: 'It launched.',
     sources: ['https://news.example.com/launch'],
     proposedAt: '2025-06-01T11:50:00.000Z',
+    bondWei: null,
     endsAt: '2025-06-01T12:10:00.000Z',
     flagCount: 0,
   },

@@ -38,6 +38,15 @@ const EvidenceSectionModule = lazyWithPreload(() =>
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
 );
+const PriceCardFactsModule = lazyWithPreload(() =>
+  import('./price-card-facts.tsx').then((module) => module.PriceCardFacts),
+);
+const PriceMarketPanelModule = lazyWithPreload(() =>
+  import('./price-market-panel.tsx').then((module) => module.PriceMarketPanel),
+);
+const PriceResolutionCardModule = lazyWithPreload(() =>
+  import('./price-market-panel.tsx').then((module) => module.PriceResolutionCard),
+);
 
 /** Renders a lazy dialog from its first opening on, and keeps it (and its form's state) mounted. */
 function OnceOpened<Props extends object>({
@@ -149,6 +158,33 @@ export function EvidenceSection(props: ComponentProps<typeof EvidenceSectionModu
   return (
     <Suspense fallback={<Skeleton className="h-48 w-full" />}>
       <EvidenceSectionModule {...props} />
+    </Suspense>
+  );
+}
+
+/** Issue 19: a price market's card lines (coin, target, live price and gap); loaded when one is listed. */
+export function PriceCardFacts(props: { market: Market }) {
+  return (
+    <Suspense fallback={<Skeleton className="h-12 w-full" />}>
+      <PriceCardFactsModule {...props} />
+    </Suspense>
+  );
+}
+
+/** Issue 19: a price market's chart since creation and its settlement reading (its page only). */
+export function PriceMarketPanel(props: { market: Market }) {
+  return (
+    <Suspense fallback={<Skeleton className="h-64 w-full" />}>
+      <PriceMarketPanelModule {...props} />
+    </Suspense>
+  );
+}
+
+/** Issue 19: "How resolution works" for a price market: the feed decides. */
+export function PriceResolutionCard() {
+  return (
+    <Suspense fallback={<Skeleton className="h-32 w-full" />}>
+      <PriceResolutionCardModule />
     </Suspense>
   );
 }

@@ -10,7 +10,7 @@ import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { formatShare } from '../utils/share.ts';
-import { JoinMarketDialog } from './lazy-parts.tsx';
+import { JoinMarketDialog, PriceCardFacts } from './lazy-parts.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 
 /** docs/product.md §2 market card; the whole card links to /market/:id, Join Bet is its own button. */
@@ -42,12 +42,7 @@ export function MarketCard({
           {market.title}
         </Link>
       </h2>
-      {market.betType === 'price_prediction' && (
-        <p className="text-xs text-muted tabular-nums">
-          {t('markets.card.startPrice')}: {market.startPrice ?? '—'} · {t('markets.card.targetPrice')}:{' '}
-          {market.targetPrice ?? '—'}
-        </p>
-      )}
+      {market.betType === 'price_prediction' && <PriceCardFacts market={market} />}
       <dl className="grid grid-cols-2 gap-2 text-xs">
         <div>
           <dt className="text-muted">{t('markets.card.started')}</dt>
@@ -99,7 +94,9 @@ export function MarketCard({
           </Badge>
           {market.result === 'VOID' || market.result === null
             ? t('markets.card.void')
-            : t('markets.card.verdict', { result: market.result, confidence: market.aiConfidence ?? '—' })}
+            : market.betType === 'price_prediction'
+              ? t('markets.card.feedVerdict', { result: market.result })
+              : t('markets.card.verdict', { result: market.result, confidence: market.aiConfidence ?? '—' })}
         </p>
       )}
       {live && (

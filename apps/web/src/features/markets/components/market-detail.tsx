@@ -24,6 +24,8 @@ import {
   MarketOperatorControls,
   MarketReviewPanel,
   MyWinnings,
+  PriceMarketPanel,
+  PriceResolutionCard,
 } from './lazy-parts.tsx';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 import { OddsChart } from './odds-chart.tsx';
@@ -60,6 +62,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
     new Date(nowMs),
   );
   const participants = new Set(bets.map((bet) => bet.userAddress)).size;
+  const isPrice = market.betType === 'price_prediction';
 
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[1fr_320px]">
@@ -94,6 +97,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
         <p className="whitespace-pre-wrap break-words text-sm text-muted">{market.description}</p>
         {/* Security review F4: what decides the market is part of what a bettor sees before paying. */}
         <section
+          hidden={isPrice}
           aria-labelledby="criteria-title"
           className="flex flex-col gap-1 rounded-lg border border-brand/40 bg-surface p-3"
         >
@@ -134,6 +138,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
             <div className="bg-no transition-[width] duration-500" style={{ width: `${split.noPercent}%` }} />
           </div>
         </div>
+        {isPrice && <PriceMarketPanel market={market} />}
         <OddsChart market={market} nowMs={nowMs} />
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           {(['YES', 'NO'] as const).map((side) => (
@@ -174,7 +179,12 @@ export function MarketDetail({ marketId }: { marketId: string }) {
             </dl>
           </section>
         </Card>
-        <HowResolutionWorks market={market} operatorJudged={isOperatorJudged(market)} />
+        {/* Issue 19: a price market is decided by the feed; the judge's card is for custom markets. */}
+        {isPrice ? (
+          <PriceResolutionCard />
+        ) : (
+          <HowResolutionWorks market={market} operatorJudged={isOperatorJudged(market)} />
+        )}
         <Card className="p-4">
           <section aria-labelledby="summary-title" className="flex flex-col gap-2 text-sm">
             <h2 id="summary-title" className="flex items-center gap-2 font-semibold text-muted">

@@ -10,7 +10,7 @@ import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
-import { type CategoryFilter, useOpenMarkets } from '../api/get-markets.ts';
+import { type BoardFilter, type CategoryFilter, useOpenMarkets } from '../api/get-markets.ts';
 import { mayHavePendingRecords } from '../api/pending-records-key.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
@@ -37,7 +37,7 @@ export function MarketsBoard({
   onCreateOpenChange: (open: boolean) => void;
 }) {
   const { t } = useTranslation();
-  const [category, setCategory] = useState<CategoryFilter>('all');
+  const [category, setCategory] = useState<BoardFilter>('all');
   // Issue 11: the Settled chip shows settled markets instead of the open ones.
   const [showSettled, setShowSettled] = useState(false);
   const [joining, setJoining] = useState<Market | null>(null);
@@ -76,6 +76,18 @@ export function MarketsBoard({
               <span className="tabular-nums">({counts[filter] ?? 0})</span>
             </button>
           ))}
+          {/* Issue 19: Price Oracle markets only (betType=price_prediction). */}
+          <button
+            type="button"
+            aria-pressed={!showSettled && category === 'price'}
+            onClick={() => {
+              setCategory('price');
+              setShowSettled(false);
+            }}
+            className={chipClassName(!showSettled && category === 'price')}
+          >
+            {t('markets.filterPrice')}
+          </button>
           <button
             type="button"
             aria-pressed={showSettled}

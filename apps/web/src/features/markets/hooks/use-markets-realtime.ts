@@ -1,5 +1,5 @@
 import { CLAIMABLE_QUERY_KEY } from '../../../api/claimable-query-key.ts';
-import { PRICE_QUERY_KEY, priceFromSample } from '../../../api/get-price.ts';
+import { priceFromSample } from '../../../api/get-price.ts';
 import { VAULT_QUERY_KEY } from '../../../api/get-vault.ts';
 import { useRealtimeInvalidation } from '../../../lib/realtime-queries.ts';
 import { marketQueryKey } from '../api/get-market.ts';
@@ -36,10 +36,10 @@ export function useMarketsRealtime(): void {
         invalidate(VAULT_QUERY_KEY);
         break;
       case 'prices':
-        // Every coin is pushed (issue 19); this query is BNB's.
-        if (!message.sample) invalidate(PRICE_QUERY_KEY);
-        else if (message.sample.symbol === 'BNB')
-          queryClient.setQueryData(PRICE_QUERY_KEY, priceFromSample(message.sample));
+        // Every coin is pushed (issue 19): each sample is its coin's price, ['price', symbol] as in
+        // get-coin-price.ts (BNB's is PRICE_QUERY_KEY); written inline so that file stays lazy.
+        if (!message.sample) invalidate(['price']);
+        else queryClient.setQueryData(['price', message.sample.symbol], priceFromSample(message.sample));
         break;
       default:
         break;

@@ -1,0 +1,35 @@
+import { type PriceSymbol, REFRESH_MS } from '@pm/core/constants';
+import { type PriceResponse, PriceResponseSchema } from '@pm/core/contract/vault';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiGet } from '../../../lib/api-client.ts';
+import { usePollingFallback } from '../../../lib/realtime-queries.ts';
+
+/** GET /api/prices/:symbol: the server's latest sample of one coin (issue 19). */
+export function getCoinPrice(
+  symbol: PriceSymbol,
+  options: { signal?: AbortSignal } = {},
+): Promise<PriceResponse> {
+  return apiGet(`/api/prices/${symbol}`, PriceResponseSchema, options);
+}
+
+/**
+ * Under the same root as the BNB price (api/get-price.ts, ['price', 'BNB']): one cache entry per
+ * coin, written by the realtime `prices` pushes of that coin (use-markets-realtime.ts).
+ */
+export const coinPriceQueryKey = (symbol: PriceSymbol) => ['price', symbol] as const;
+
+export function coinPriceQueryOptions(symbol: PriceSymbol) {
+  return queryOptions({
+    queryKey: coinPriceQueryKey(symbol),
+    queryFn: ({ signal }) => getCoinPrice(symbol, { signal }),
+    refetchInterval: REFRESH_MS.price,
+  });
+}
+
+/** docs/product.md §9: pushed while the socket is up, every 3 s while it is down. */
+export const useCoinPrice = (symbol: PriceSymbol | null) =>
+  useQuery({
+    ...coinPriceQueryOptions(symbol ?? 'BNB'),
+    enabled: symbol !== null,
+    refetchInterval: usePollingFallback(REFRESH_MS.price),
+  });

@@ -1,0 +1,138 @@
+import type { Market } from '@pm/core/contract/markets';
+import { act, cleanup, screen, within } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { startTestApi } from '../../../app/test-api.ts';
+import { renderWithApp } from '../../../app/test-app.tsx';
+import { MarketCard } from './market-card.tsx';
+import { MarketDetail } from './market-detail.tsx';
+import { testMarket } from './market-test-kit.tsx';
+
+// Issue 19: a price market's card and page, against a loopback API serving the market and BTC's price.
+
+const FEED = '0x264990fbd0A4796A3E3d8E37C4d5F87a3aCa5Ebf';
+let market: Market = testMarket();
+let api: Awaited<ReturnType<typeof startTestApi>>;
+beforeAll(async () => {
+  api = await startTestApi((request) => {
+    const url = request.url ?? '';
+    if (url.startsWith('/api/prices/BTC/history'))
+      return {
+        body: {
+          symbol: 'BTC',
+          points: [
+            { usd: '99000.00', at: '2099-06-01T12:00:00.000Z' },
+            { usd: '100500.00', at: '2099-06-01T12:30:00.000Z' },
+          ],
+        },
+      };
+    if (url === '/api/prices/BTC')
+      return {
+        body: {
+          symbol: 'BTC',
+          usd: '102000.00',
+          source: 'simulated',
+          updatedAt: market.createdAt,
+          stale: false,
+        },
+      };
+    if (/^\/api\/markets\/\d+\/odds/.test(url)) return { body: { marketId: market.id, points: [] } };
+    if (url.startsWith('/api/markets/')) return { body: { market, bets: [], timeline: [] } };
+    return {
+      body: { markets: { totalWei: '0', count: 0, bets: [] }, oracle: { totalWei: '0', count: 0, bets: [] } },
+    };
+  });
+});
+afterAll(() => api?.close());
+afterEach(cleanup);
+
+const WAIT = { timeout: 4_000 };
+const NOW = Date.parse('2099-06-01T13:00:00.000Z');
+
+const priceMarket = (overrides: Partial<Market> = {}) =>
+  testMarket({
+    title: 'Will BTC be above $100,000.00 at 12:00 UTC?',
+    betType: 'price_prediction',
+    targetSymbol: 'BTC',
+    targetPrice: '100000',
+    startPrice: '99000.00',
+    comparisonType: 'above',
+    priceFeed: 'simulated',
+    resolver: { model: 'price-feed', promptVersion: 'price-v1', contentHash: `0x${'ab'.repeat(32)}` },
+    ...overrides,
+  });
+
+describe('Price market card', () => {
+  test('The card shows the coin, the target and comparison, the live price and the gap to the target', async () => {
+    market = priceMarket();
+    await renderWithApp(<MarketCard market={market} nowMs={NOW} onJoin={() => undefined} />);
+    const facts = await screen.findByTestId('price-card-facts', {}, WAIT);
+    expect(within(facts).getByText('BTC above $100,000.00')).toBeVisible();
+    expect(await within(facts).findByText('$102,000.0000', {}, WAIT)).toBeVisible();
+    // (100,000 − 102,000) / 102,000 = −1.96 %, cut toward zero.
+    expect(within(facts).getByTestId('card-gap').textContent).toBe('-1.96%');
+    expect(within(facts).getByText('Start price: $99,000.0000')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Join Bet' })).toBeVisible();
+  });
+
+  test('A settled price market says the feed decided, in Chinese too', async () => {
+    market = priceMarket({ status: 'settled', result: 'YES', settlementPrice: '100500.12' });
+    // Nothing else is fetched: the act scope is awaited so the namespace's suspense is retried.
+    await act(() =>
+      renderWithApp(<MarketCard market={market} nowMs={NOW} onJoin={() => undefined} />, { language: 'zh' }),
+    );
+    const facts = await screen.findByTestId('price-card-facts', {}, WAIT);
+    expect(screen.getByText('价格喂价：YES')).toBeVisible();
+    expect(within(facts).getByText('结算价格: US$100,500.1200')).toBeVisible();
+    expect(within(facts).getByText('BTC 高于 US$100,000.00')).toBeVisible();
+  });
+});
+
+describe('Price market page', () => {
+  test('An open price market has the Price Oracle badge, its price chart and the feed rule', async () => {
+    market = priceMarket();
+    await renderWithApp(<MarketDetail marketId="1" />);
+    expect(await screen.findByTestId('market-price-chart', {}, WAIT)).toBeTruthy();
+    expect(screen.getByText('Price Oracle', { selector: 'span' })).toBeVisible();
+    const settlement = screen.getByTestId('settlement');
+    expect(
+      within(settlement).getByText(
+        'YES if the BTC price read from the feed at the deadline is strictly above $100,000.00; otherwise NO.',
+      ),
+    ).toBeVisible();
+    expect(within(settlement).getByText(/Not settled yet/)).toBeVisible();
+    const how = await screen.findByRole('region', { name: 'How resolution works' }, WAIT);
+    expect(how.textContent).toContain('the price feed decides');
+    expect(how.textContent).not.toContain('AI model judges');
+  });
+
+  test('A settled one shows the reading (price, round id, time) and links an aggregator feed to the explorer', async () => {
+    market = priceMarket({
+      status: 'settled',
+      result: 'YES',
+      settlementPrice: '100500.12345678',
+      settlementRoundId: '18446744073709562301',
+      settlementUpdatedAt: '2099-06-02T12:00:00.000Z',
+      priceFeed: FEED,
+    });
+    await renderWithApp(<MarketDetail marketId="1" />, { config: { chainId: 56 } });
+    const settlement = await screen.findByTestId('settlement', {}, WAIT);
+    expect(within(settlement).getByTestId('settlement-price').textContent).toBe('$100,500.1234');
+    expect(within(settlement).getByText('18446744073709562301')).toBeVisible();
+    const link = within(settlement).getByRole('link', { name: 'View the feed on the explorer' });
+    expect(link.getAttribute('href')).toBe(`https://bscscan.com/address/${FEED}`);
+  });
+
+  test('A simulated feed is named but not linked', async () => {
+    market = priceMarket({
+      status: 'settled',
+      result: 'NO',
+      settlementPrice: '99999.99',
+      priceFeed: 'simulated',
+    });
+    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    const settlement = await screen.findByTestId('settlement', {}, WAIT);
+    expect(within(settlement).getByText('simulated')).toBeVisible();
+    expect(within(settlement).queryByRole('link')).toBeNull();
+    expect(within(settlement).getByText('结算读数')).toBeVisible();
+  });
+});
