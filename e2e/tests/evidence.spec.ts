@@ -1,5 +1,5 @@
 import { parseEther } from 'viem';
-import { devAddress, eventually, getMarket, joinMarketViaApi } from '../support/api.ts';
+import { eventually, getMarket, joinMarketViaApi } from '../support/api.ts';
 import { advanceChainTime, balanceOf, freshAccount, setAiAnalysis, setAiVerdict } from '../support/chain.ts';
 import { FIXTURE_SENTENCE, STUB_ANALYSIS } from '../support/evidence-stubs.ts';
 import { expect, test } from '../support/fixtures.ts';
@@ -17,7 +17,8 @@ test('Analyze suggests instructions; the judge’s verified quotes are shown in 
   test.setTimeout(180_000);
   // A fresh creator: its claim is this market's alone, whatever other specs left to claim.
   const creator = await freshAccount();
-  const joiner = devAddress(13);
+  // An account of its own: a dev account would add this loss to another spec's P&L (history.spec.ts).
+  const joiner = await freshAccount();
   const description = `Will the evidence e2e event ${Date.now()} take place before the deadline?`;
 
   // Analyze: the problems the judge sees and its instructions, taken with one click.

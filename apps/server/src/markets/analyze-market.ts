@@ -1,4 +1,4 @@
-import type { AnalyzeMarketBody, AnalyzeMarketResponse } from '@pm/core/contract/evidence';
+import type { AnalyzeMarketBody, AnalyzeMarketResponse } from '@pm/core/contract/analyze';
 import { marketDeadline } from '@pm/core/market-rules';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../chain/clock.ts';

@@ -1,4 +1,4 @@
-import { ANALYZE_PROBLEM_KINDS } from '@pm/core/contract/evidence';
+import { ANALYZE_PROBLEM_KINDS } from '@pm/core/contract/analyze';
 import { z } from 'zod';
 import { encodeData, MARKET_DATA_CLOSE, MARKET_DATA_OPEN, type MarketText } from './resolver-prompt.ts';
 

@@ -1,6 +1,21 @@
 import * as z from 'zod/mini';
-import { ResolutionSettingsSchema } from './evidence.ts';
 import { AddressSchema, IsoTimeSchema, WeiSchema } from './primitives.ts';
+
+// Issue 18: a part of the config every page loads, so it lives here, not with the evidence schemas.
+/** The resolution settings bettors are shown in "How resolution works" (GET /api/config). */
+export const ResolutionSettingsSchema = z.object({
+  /** The models that judge new markets (more than one: they must agree); empty without AI. */
+  models: z.array(z.string()),
+  /** searxng | brave | tavily, or null: only the URLs the creator named are read. */
+  searchProvider: z.nullable(z.enum(['searxng', 'brave', 'tavily'])),
+  /** At most this many pages are read per attempt (EVIDENCE_MAX_PAGES). */
+  maxPages: z.int(),
+  /** Verified quotes must come from at least this many distinct sites (EVIDENCE_MIN_SOURCES). */
+  minSources: z.int(),
+  /** A YES/NO below this confidence does not settle (AI_MIN_CONFIDENCE). */
+  minConfidence: z.int(),
+});
+export type ResolutionSettings = z.infer<typeof ResolutionSettingsSchema>;
 
 /** What the web needs to know about this deployment; one build serves any chain. */
 export const ConfigResponseSchema = z.object({

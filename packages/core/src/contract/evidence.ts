@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
-import { MAX_DESCRIPTION_LENGTH, MAX_INSTRUCTIONS_LENGTH, MAX_TITLE_LENGTH } from '../constants.ts';
-import { DurationSchema, IsoTimeSchema } from './primitives.ts';
+import { IsoTimeSchema } from './primitives.ts';
 
 // The evidence a market's judge read and quoted (issue 18): every page fetched for an attempt, with
 // the sha256 of its body exactly as received, and the quotes the server verified word for word
@@ -64,47 +63,3 @@ export const MarketEvidenceSchema = z.object({
   models: z.array(z.string()),
 });
 export type MarketEvidence = z.infer<typeof MarketEvidenceSchema>;
-
-/** POST /api/markets/analyze: can the question be decided from public sources by its deadline? */
-export const AnalyzeMarketBodySchema = z.strictObject({
-  description: z.string().check(z.maxLength(MAX_DESCRIPTION_LENGTH)),
-  title: z.optional(z.string().check(z.maxLength(MAX_TITLE_LENGTH))),
-  resolutionInstructions: z.optional(z.string().check(z.maxLength(MAX_INSTRUCTIONS_LENGTH))),
-  duration: DurationSchema,
-});
-export type AnalyzeMarketBody = z.infer<typeof AnalyzeMarketBodySchema>;
-
-export const ANALYZE_PROBLEM_KINDS = [
-  'ambiguous',
-  'no_source',
-  'not_knowable_by_deadline',
-  'already_decided',
-  'other',
-] as const;
-
-export const AnalyzeMarketResponseSchema = z.object({
-  /** false: no AI on this deployment, an operator decides; the rest is then empty. */
-  aiConfigured: z.boolean(),
-  /** The judge thinks public sources can decide it by the deadline (null without AI). */
-  decidable: z.nullable(z.boolean()),
-  problems: z.array(z.object({ kind: z.enum(ANALYZE_PROBLEM_KINDS), detail: z.string() })),
-  /** Resolution instructions the creator can take with one click; null when none are offered. */
-  suggestedInstructions: z.nullable(z.string()),
-  model: z.nullable(z.string()),
-});
-export type AnalyzeMarketResponse = z.infer<typeof AnalyzeMarketResponseSchema>;
-
-/** The resolution settings bettors are shown in "How resolution works" (GET /api/config). */
-export const ResolutionSettingsSchema = z.object({
-  /** The models that judge new markets (more than one: they must agree); empty without AI. */
-  models: z.array(z.string()),
-  /** searxng | brave | tavily, or null: only the URLs the creator named are read. */
-  searchProvider: z.nullable(z.enum(['searxng', 'brave', 'tavily'])),
-  /** At most this many pages are read per attempt (EVIDENCE_MAX_PAGES). */
-  maxPages: z.int(),
-  /** Verified quotes must come from at least this many distinct sites (EVIDENCE_MIN_SOURCES). */
-  minSources: z.int(),
-  /** A YES/NO below this confidence does not settle (AI_MIN_CONFIDENCE). */
-  minConfidence: z.int(),
-});
-export type ResolutionSettings = z.infer<typeof ResolutionSettingsSchema>;

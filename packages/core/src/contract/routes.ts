@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini';
+import { AnalyzeMarketBodySchema, AnalyzeMarketResponseSchema } from './analyze.ts';
 import { ClaimBodySchema, ClaimResponseSchema } from './claims.ts';
 import { ConfigResponseSchema } from './config.ts';
 import { ErrorBodySchema } from './errors.ts';
-import { AnalyzeMarketBodySchema, AnalyzeMarketResponseSchema } from './evidence.ts';
 import { HealthResponseSchema } from './health.ts';
 import { HistoryResponseSchema, HistorySummarySchema } from './history.ts';
 import { HistoryQuerySchema, HistorySummaryQuerySchema } from './history-query.ts';

@@ -2,7 +2,7 @@ import {
   type AnalyzeMarketBody,
   type AnalyzeMarketResponse,
   AnalyzeMarketResponseSchema,
-} from '@pm/core/contract/evidence';
+} from '@pm/core/contract/analyze';
 import { useMutation } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client.ts';
 

@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
-import type { AnalyzeMarketResponse } from '@pm/core/contract/evidence';
+import type { AnalyzeMarketResponse } from '@pm/core/contract/analyze';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -164,8 +164,8 @@ describe('The Analyze button', () => {
   });
 
   test.each([
-    ['ANALYZE_RATE_LIMITED', /Please wait a minute and try again/, true],
-    ['ANALYZE_DAILY_LIMIT', /Try again tomorrow/, false],
+    ['ANALYZE_RATE_LIMITED', /Wait a minute and try again/, true],
+    ['ANALYZE_DAILY_LIMIT', /Try tomorrow/, false],
   ])('a 429 %s gets its clear message', async (code, message, retry) => {
     answer = { status: 429, body: { error: { code, message: 'limited' } } };
     await render();

@@ -1,4 +1,4 @@
-import type { AnalyzeMarketResponse } from '@pm/core/contract/evidence';
+import type { AnalyzeMarketResponse } from '@pm/core/contract/analyze';
 import { useId, useState } from 'react';
 import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';

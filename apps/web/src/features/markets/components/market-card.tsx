@@ -37,7 +37,7 @@ export function MarketCard({
         <Badge>{t(`markets.categories.${market.category}`)}</Badge>
         <MarketStatusBadge market={market} nowMs={nowMs} />
       </div>
-      <h2 className="text-base font-semibold leading-snug">
+      <h2 className="text-base font-semibold leading-snug wrap-anywhere">
         <Link to={`/market/${market.id}`} className="after:absolute after:inset-0 focus-visible:outline-none">
           {market.title}
         </Link>
