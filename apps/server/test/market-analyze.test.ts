@@ -1,5 +1,5 @@
-import { ConfigResponseSchema } from '@pm/core/contract/config';
 import { AnalyzeMarketResponseSchema } from '@pm/core/contract/analyze';
+import { ConfigResponseSchema } from '@pm/core/contract/config';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ANALYZER_PROMPT_VERSION, ANALYZER_SYSTEM_PROMPT } from '../src/resolution/analyzer-prompt.ts';
 import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN } from '../src/resolution/resolver-prompt.ts';
