@@ -7,10 +7,12 @@ import { createTestClient, http, publicActions } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { DEV_MNEMONIC } from '../apps/server/src/config/dev-accounts.ts';
+import { compiledServerCommand } from '../apps/server/src/dev/compiled-server.ts';
 import { startLocalChain } from '../apps/server/src/dev/local-chain.ts';
 
 // The whole product on one machine: local Hardhat chain, API server (PGlite, simulated price feed)
-// serving the built web app on the same origin. Used by `npm start` and by the e2e global setup.
+// serving the built web app on the same origin. The server is the compiled build (apps/server/dist),
+// rebuilt when stale: what production runs. Used by `npm start` and by the e2e global setup.
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WEB_DIST = join(ROOT, 'apps/web/dist');
@@ -37,7 +39,8 @@ export async function startStack(options: StackOptions) {
   const statePath = join(dataDir, 'chain-state.json');
   await restoreChainState(client, statePath);
 
-  const server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
+  const { command, args } = compiledServerCommand();
+  const server = spawn(command, args, {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { compiledServerCommand } from '../src/dev/compiled-server.ts';
 
 // The real server as a child process (`node --import tsx apps/server/src/main.ts`, as
 // scripts/stack.ts runs it), so kill -9 is a real crash: no shutdown hook, no flushed state.
@@ -15,6 +15,8 @@ const LogLineSchema = z.object({ level: z.number(), msg: z.string().optional() }
 export type ServerErrorLog = { count: number; sample: string };
 
 export function createServerProcess(options: { env: Record<string, string>; port: number; logFile: string }) {
+  // The compiled server, as production runs it (built once here, not at every restart).
+  const server = compiledServerCommand();
   let child: ChildProcess | null = null;
   let starts = 0;
   /** Error-level log lines by message (and job), so the report can say what failed and how often. */
@@ -48,7 +50,7 @@ export function createServerProcess(options: { env: Record<string, string>; port
       options.logFile,
       `\n===== chaos: server start #${starts} at ${new Date().toISOString()} =====\n`,
     );
-    const process_ = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
+    const process_ = spawn(server.command, server.args, {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,3 +1,6 @@
+import './runtime/require-supported-node.ts';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createTestClient, http } from 'viem';
 import { createApp } from './app.ts';
 import { createChainClient } from './chain/chain-client.ts';
@@ -36,7 +39,7 @@ async function main() {
     stopClock = () => chainClock.stop();
   }
 
-  const deps = { config, database, chain, clock };
+  const deps = { config: { ...config, webDist: config.webDist ?? builtWebApp() }, database, chain, clock };
   const features = createFeatures(deps, logger);
   const app = await createApp(deps, { logger, features: features.routes });
   const jobs = createJobRunner(features.jobs, logger);
@@ -70,6 +73,16 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/**
+ * Without WEB_DIST, the server serves the web app built beside it (apps/web/dist) when there is one:
+ * `npm run build && npm run serve` is the whole product on one port.
+ */
+function builtWebApp(): string | undefined {
+  // src/main.ts and dist/main.js both sit one level below apps/server.
+  const dir = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+  return existsSync(`${dir}index.html`) ? dir : undefined;
 }
 
 await main();

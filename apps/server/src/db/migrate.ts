@@ -1,10 +1,15 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from './client.ts';
 import { queryRows } from './query-rows.ts';
 
-const MIGRATIONS_DIR = new URL('../../drizzle/', import.meta.url);
+/** apps/server/drizzle: beside src/db/ in the sources, beside dist/ in the compiled server. */
+export const MIGRATIONS_DIR =
+  [new URL('../../drizzle/', import.meta.url), new URL('../drizzle/', import.meta.url)].find((dir) =>
+    existsSync(new URL('meta/_journal.json', dir)),
+  ) ?? new URL('../../drizzle/', import.meta.url);
 
 const JournalSchema = z.object({
   entries: z.array(z.object({ idx: z.number(), tag: z.string() })),

@@ -1,3 +1,4 @@
+import '../runtime/require-supported-node.ts';
 import { createTestClient, http } from 'viem';
 import { type Clock, createChainClock, systemClock } from '../chain/clock.ts';
 import type { Config } from '../config/config.ts';
