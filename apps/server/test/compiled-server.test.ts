@@ -1,0 +1,122 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ListMarketsResponseSchema } from '@pm/core/contract/markets';
+import { encodeIntent } from '@pm/core/intent';
+import { parseEther } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_VAULT } from '../src/config/dev-accounts.ts';
+import { compiledServerCommand } from '../src/dev/compiled-server.ts';
+import { findFreePort } from '../src/dev/local-chain.ts';
+import { startTestChain, type TestChain } from './support/test-chain.ts';
+
+// The compiled server (apps/server/dist/main.js, decision 021) as production runs it: `node`, no
+// tsx, its own process and port, on PGlite in a fresh directory. A real payment becomes a bet over
+// real HTTP, and SIGTERM stops it cleanly. The e2e and chaos suites run this same build.
+
+let chain: TestChain;
+let server: ChildProcess;
+let baseUrl: string;
+let output = '';
+const dataDir = mkdtempSync(join(tmpdir(), 'pm-compiled-'));
+
+beforeAll(async () => {
+  chain = await startTestChain();
+  const port = await findFreePort();
+  baseUrl = `http://127.0.0.1:${port}`;
+  const { command, args } = compiledServerCommand();
+  const env: Record<string, string | undefined> = { ...process.env };
+  delete env.DATABASE_URL;
+  server = spawn(command, args, {
+    env: {
+      ...env,
+      PORT: String(port),
+      RPC_URL: chain.rpcUrl,
+      DATA_DIR: dataDir,
+      DEMO_DATA: 'true',
+      METRICS_PORT: '0',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  server.stdout?.on('data', collect);
+  server.stderr?.on('data', collect);
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline && server.exitCode === null) {
+    const healthy = await fetch(`${baseUrl}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The compiled server did not become healthy:\n${output}`);
+});
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await once(server, 'exit');
+  }
+  await chain?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the compiled server', () => {
+  it('runs from dist/ with source maps, not from the TypeScript sources', () => {
+    const { args } = compiledServerCommand();
+    expect(args).toEqual(['--enable-source-maps', expect.stringMatching(/apps\/server\/dist\/main\.js$/)]);
+    expect(args.join(' ')).not.toContain('tsx');
+  });
+
+  it('migrates, seeds and answers the API and its OpenAPI document', async () => {
+    const list = ListMarketsResponseSchema.parse(await (await fetch(`${baseUrl}/api/markets`)).json());
+    expect(list.markets.length).toBeGreaterThan(0);
+    const openapi = await fetch(`${baseUrl}/api/openapi.json`);
+    expect(openapi.status).toBe(200);
+    expect(((await openapi.json()) as { paths: object }).paths).toHaveProperty(['/api/markets/{id}/bets']);
+  });
+
+  it('records a real payment as a bet', async () => {
+    const list = ListMarketsResponseSchema.parse(
+      await (await fetch(`${baseUrl}/api/markets?status=open`)).json(),
+    );
+    const market = list.markets[0];
+    if (!market) throw new Error('no active demo market');
+    const player = chain.players[1];
+    if (!player) throw new Error('no player #1');
+    const amountWei = parseEther('0.01');
+    const txHash = await player.sendTransaction({
+      account: player.account,
+      chain: player.chain,
+      to: DEV_VAULT.address,
+      value: amountWei,
+      data: encodeIntent({ kind: 'bet', marketId: market.id, prediction: 'NO' }),
+    });
+    await player.waitForTransactionReceipt({ hash: txHash });
+    const response = await fetch(`${baseUrl}/api/markets/${market.id}/bets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        txHash,
+        userAddress: player.account.address,
+        prediction: 'NO',
+        amountWei: amountWei.toString(),
+      }),
+    });
+    expect(response.status, output).toBe(201);
+    const body = (await response.json()) as { bet: { amountWei: string; txHash: string } };
+    expect(body.bet).toMatchObject({ amountWei: amountWei.toString(), txHash });
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    server.kill('SIGTERM');
+    const [code] = await once(server, 'exit');
+    expect(code).toBe(0);
+  });
+});
