@@ -39,6 +39,27 @@ export type MarketsServiceDeps = {
 export type CreatedMarket = { market: MarketRow; bet: BetRow };
 
 /**
+ * The payment claimed by a market creation, of either kind (a custom market, or a price market:
+ * issue 19): the creator's transfer, whose intent commits to the market's content hash and side.
+ */
+export function creationPaymentInput(
+  body: Pick<CreateMarketBody, 'txHash' | 'creatorAddress' | 'amountWei' | 'prediction'>,
+  contentHash: `0x${string}`,
+) {
+  const intent: PaymentIntent = { kind: 'create', contentHash, prediction: body.prediction };
+  return {
+    claim: {
+      txHash: parseHex(body.txHash, { bytes: 32 }),
+      from: normalizeAddress(body.creatorAddress),
+      amountWei: BigInt(body.amountWei),
+      intent,
+    },
+    purpose: 'market_create' as const,
+    request: { body },
+  };
+}
+
+/**
  * POST /api/markets: the creator's payment, verified on chain, becomes the market and its first
  * bet in one transaction (docs/product.md §7 "Create market", docs/architecture.md "Payment verification").
  */
@@ -53,17 +74,7 @@ export async function createMarket(
   }
   // docs/api.md: the payment commits to the body's strings exactly as sent.
   const contentHash = marketContentHash(body);
-  const intent: PaymentIntent = { kind: 'create', contentHash, prediction: body.prediction };
-  const input = {
-    claim: {
-      txHash: parseHex(body.txHash, { bytes: 32 }),
-      from: normalizeAddress(body.creatorAddress),
-      amountWei: BigInt(body.amountWei),
-      intent,
-    },
-    purpose: 'market_create' as const,
-    request: { body },
-  };
+  const input = creationPaymentInput(body, contentHash);
   const refusal = refuseCreateMarket(body);
   if (refusal) return refusePayment(deps.payments, input, refusal);
   return acceptPayment(deps.payments, {

@@ -1,14 +1,15 @@
-import { normalizeAddress } from '@pm/core/address';
 import type { CreatePriceMarketBody } from '@pm/core/contract/markets';
-import type { PaymentIntent } from '@pm/core/intent';
 import { marketDeadline } from '@pm/core/market-rules';
 import { formatUsdPrice } from '@pm/core/price';
 import { priceMarketContentHash, priceMarketTitle, targetPriceScaled } from '@pm/core/price-market';
 import type { Clock } from '../chain/clock.ts';
-import { parseHex } from '../chain/parse-hex.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../http/app-error.ts';
-import { type CreatedMarket, insertMarketWithCreatorBet } from '../markets/create-market.ts';
+import {
+  type CreatedMarket,
+  creationPaymentInput,
+  insertMarketWithCreatorBet,
+} from '../markets/create-market.ts';
 import { refuseAmount } from '../markets/market-validation.ts';
 import { findBetByPayment } from '../markets/markets-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
@@ -49,17 +50,7 @@ export async function createPriceMarket(
     duration: body.duration,
   };
   const contentHash = priceMarketContentHash(terms);
-  const intent: PaymentIntent = { kind: 'create', contentHash, prediction: body.prediction };
-  const input = {
-    claim: {
-      txHash: parseHex(body.txHash, { bytes: 32 }),
-      from: normalizeAddress(body.creatorAddress),
-      amountWei: BigInt(body.amountWei),
-      intent,
-    },
-    purpose: 'market_create' as const,
-    request: { body },
-  };
+  const input = creationPaymentInput(body, contentHash);
   const amountRefusal = refuseAmount(BigInt(body.amountWei));
   if (amountRefusal) return refusePayment(deps.payments, input, amountRefusal);
   const start = await freshPrice(deps, body.targetSymbol);
