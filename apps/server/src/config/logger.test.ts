@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { createPublicClient, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from './config.ts';
-import { createLogger, redactUrl } from './logger.ts';
+import { createLogger, createRedactor, redactUrl } from './logger.ts';
 
 // An RPC provider that refuses every call, on loopback: viem's error then carries the request URL.
 const provider = createServer((_request, response) => response.writeHead(401).end('unauthorized'));
@@ -45,6 +45,18 @@ describe('the server log', () => {
     expect(written).toContain('[redacted]');
     expect(written).not.toContain('SECRETKEY123');
     expect(written).not.toContain('DBPASSWORD');
+  });
+
+  test('the same filter serves other text: the AI, search and vault keys are blanked', () => {
+    const config = loadConfig({
+      AI_BASE_URL: 'http://127.0.0.1:11434/v1',
+      AI_API_KEY: 'sk-AIKEY456',
+      SEARCH_PROVIDER: 'brave',
+      SEARCH_API_KEY: 'BRAVEKEY789',
+    });
+    const redact = createRedactor(config);
+    expect(redact('sk-AIKEY456 BRAVEKEY789 ok')).toBe('[redacted] [redacted] ok');
+    expect(redact(`key ${config.vault.privateKey}`)).toBe('key [redacted]');
   });
 
   test('a URL shown in a log line keeps only its origin', () => {

@@ -8,15 +8,21 @@ import type { Config } from './config.ts';
  * vault key (security review F13).
  */
 export function createLogger(config: Config, destination?: DestinationStream): Logger {
-  const secrets = secretFragments(config);
+  const redact = createRedactor(config);
   const options = {
     level: config.logLevel,
-    hooks: { streamWrite: (line: string) => redactSecrets(line, secrets) },
+    hooks: { streamWrite: redact },
   };
   return destination ? pino(options, destination) : pino(options);
 }
 
 const REDACTED = '[redacted]';
+
+/** The same filter for any text shown to an operator (ops doctor's reasons quote viem's errors). */
+export function createRedactor(config: Config): (text: string) => string {
+  const secrets = secretFragments(config);
+  return (text) => redactSecrets(text, secrets);
+}
 
 function redactSecrets(text: string, secrets: string[]): string {
   let out = text;
@@ -43,7 +49,8 @@ function secretFragments(config: Config): string[] {
     if (url.password) fragments.add(`:${url.password}@`);
     else if (url.username) fragments.add(`${url.username}@`);
   }
-  for (const key of [config.ai.apiKey, config.vault.privateKey]) if (key) fragments.add(key);
+  for (const key of [config.ai.apiKey, config.vault.privateKey, config.evidence.searchApiKey])
+    if (key) fragments.add(key);
   return [...fragments].sort((a, b) => b.length - a.length);
 }
 

@@ -32,8 +32,11 @@ export type Database = {
 };
 
 export type OpenDatabaseOptions =
-  /** PostgreSQL server; `schema` isolates a test file (created if missing, first on the search path). */
-  | { url: string; schema?: string; poolSize?: number }
+  /**
+   * PostgreSQL server; `schema` isolates a test file (created if missing, first on the search path).
+   * `timeoutMs` bounds each connection attempt and query (ops doctor); unset, pg waits as long as it takes.
+   */
+  | { url: string; schema?: string; poolSize?: number; timeoutMs?: number }
   /** Embedded PGlite on disk, or in memory when `dataDir` is undefined. */
   | { dataDir?: string };
 
@@ -42,8 +45,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return openPglite(options.dataDir);
 }
 
-async function openPostgres(options: { url: string; schema?: string; poolSize?: number }): Promise<Database> {
-  const { url, schema: schemaName, poolSize = 10 } = options;
+async function openPostgres(options: {
+  url: string;
+  schema?: string;
+  poolSize?: number;
+  timeoutMs?: number;
+}): Promise<Database> {
+  const { url, schema: schemaName, poolSize = 10, timeoutMs } = options;
   if (schemaName) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -56,6 +64,7 @@ async function openPostgres(options: { url: string; schema?: string; poolSize?: 
   const connectionOptions = {
     connectionString: url,
     ...(schemaName ? { options: `-c search_path="${assertIdentifier(schemaName)}"` } : {}),
+    ...(timeoutMs ? { connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs } : {}),
   };
   const pool = new pg.Pool({ ...connectionOptions, max: poolSize });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.

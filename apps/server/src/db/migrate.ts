@@ -15,6 +15,14 @@ const JournalSchema = z.object({
   entries: z.array(z.object({ idx: z.number(), tag: z.string() })),
 });
 
+/** The checked-in migrations (drizzle-kit's journal), in the order they apply. */
+export async function readMigrationJournal(): Promise<Array<{ idx: number; tag: string }>> {
+  const journal = JournalSchema.parse(
+    JSON.parse(await readFile(new URL('meta/_journal.json', MIGRATIONS_DIR), 'utf8')),
+  );
+  return [...journal.entries].sort((a, b) => a.idx - b.idx);
+}
+
 /**
  * Applies the drizzle-kit migrations checked in under apps/server/drizzle, in order, once each.
  *
@@ -24,10 +32,7 @@ const JournalSchema = z.object({
  * Safe to call from several instances at once: an advisory lock serialises them.
  */
 export async function migrate(db: Db): Promise<{ applied: string[] }> {
-  const journal = JournalSchema.parse(
-    JSON.parse(await readFile(new URL('meta/_journal.json', MIGRATIONS_DIR), 'utf8')),
-  );
-  const entries = [...journal.entries].sort((a, b) => a.idx - b.idx);
+  const entries = await readMigrationJournal();
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(8173001)`);
@@ -48,4 +53,19 @@ export async function migrate(db: Db): Promise<{ applied: string[] }> {
     }
   });
   return { applied };
+}
+
+/**
+ * The tags `migrate` has recorded, read only (ops doctor compares them with the journal and never
+ * migrates); null when no migration has ever run here (no schema_migrations table).
+ */
+export async function readAppliedMigrations(db: Db): Promise<string[] | null> {
+  const [table] = await queryRows(
+    db,
+    sql`select to_regclass('schema_migrations') is not null as "exists"`,
+    z.object({ exists: z.boolean() }),
+  );
+  if (!table?.exists) return null;
+  const rows = await queryRows(db, sql`select tag from schema_migrations`, z.object({ tag: z.string() }));
+  return rows.map((row) => row.tag);
 }

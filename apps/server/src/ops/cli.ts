@@ -4,6 +4,7 @@ import { type Clock, createChainClock, systemClock } from '../chain/clock.ts';
 import type { Config } from '../config/config.ts';
 import { loadConfigOrExit } from '../config/load-config-or-exit.ts';
 import { openConfiguredDatabase } from '../db/open-configured-database.ts';
+import { doctorCommandHelp, runDoctorCommand } from './doctor-command.ts';
 import { marketsCommands } from './markets-commands.ts';
 import { type OpsCommand, printHelp, runOpsCommand } from './ops-commands.ts';
 import { oracleCommands } from './oracle-commands.ts';
@@ -22,10 +23,13 @@ const OPS_COMMANDS: OpsCommand[] = [
 ];
 
 async function main(): Promise<number> {
-  const config = loadConfigOrExit();
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const argv = process.argv.slice(2);
-  if (!OPS_COMMANDS.some((command) => command.name === argv[0])) return printHelp(argv[0], OPS_COMMANDS, out);
+  // Doctor reads the settings itself (a bad one is one of its findings) and never migrates.
+  if (argv[0] === doctorCommandHelp.name) return runDoctorCommand(argv.slice(1), out);
+  const config = loadConfigOrExit();
+  if (!OPS_COMMANDS.some((command) => command.name === argv[0]))
+    return printHelp(argv[0], [...OPS_COMMANDS, doctorCommandHelp], out);
 
   // npm runs workspace scripts inside apps/server, so a relative DATA_DIR is taken from where
   // `npm run ops` was typed (INIT_CWD), as the server takes it.

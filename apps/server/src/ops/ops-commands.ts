@@ -24,10 +24,10 @@ export type OpsArgs = {
   values: Record<string, string | boolean | Array<string | boolean> | undefined>;
 };
 
-export type OpsCommand = {
-  name: string;
-  usage: string;
-  summary: string;
+/** What `help` lists of a command. */
+export type OpsCommandHelp = { name: string; usage: string; summary: string };
+
+export type OpsCommand = OpsCommandHelp & {
   options?: NonNullable<ParseArgsConfig['options']>;
   run(context: OpsContext, args: OpsArgs): Promise<void>;
 };
@@ -73,7 +73,7 @@ export async function runOpsCommand(
 /** The command list; for `help`, no command, or an unknown one (then exit code 64). */
 export function printHelp(
   name: string | undefined,
-  commands: ReadonlyArray<OpsCommand>,
+  commands: ReadonlyArray<OpsCommandHelp>,
   out: (line: string) => void,
 ): number {
   const unknown = name !== undefined && name !== 'help' && name !== '--help';

@@ -71,6 +71,7 @@ export function createChainlinkFeed(deps: {
         throw new PriceFeedError(
           'STALE',
           `Chainlink round ${roundId} was updated at ${updatedAt.toISOString()}`,
+          { updatedAt },
         );
       }
       if (lastRoundId !== null && roundId < lastRoundId) {

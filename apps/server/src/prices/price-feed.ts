@@ -33,9 +33,12 @@ export type PriceFeedErrorCode =
 export class PriceFeedError extends Error {
   override readonly name = 'PriceFeedError';
   readonly code: PriceFeedErrorCode;
+  /** STALE: when the feed says its price was updated (ops doctor tells its age). */
+  readonly updatedAt: Date | undefined;
 
-  constructor(code: PriceFeedErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: PriceFeedErrorCode, message: string, options?: { cause?: unknown; updatedAt?: Date }) {
     super(message, options);
     this.code = code;
+    this.updatedAt = options?.updatedAt;
   }
 }

@@ -1,0 +1,281 @@
+import { createTestClient, getAddress, http } from 'viem';
+import { type Clock, createChainClock, systemClock } from '../chain/clock.ts';
+import { type Config, ConfigError, loadConfig } from '../config/config.ts';
+import { createRedactor } from '../config/logger.ts';
+import type { Db } from '../db/client.ts';
+import { createSearchProvider } from '../evidence/search-providers.ts';
+import { checkAiModel } from './ai-checks.ts';
+import {
+  checkChainId,
+  checkPublicRpc,
+  checkVaultCoversLiabilities,
+  checkVaultHasNoCode,
+  checkVaultKey,
+  preflightChainClient,
+} from './chain-checks.ts';
+import {
+  checkDatabaseAnswers,
+  checkMigrationsCurrent,
+  openPreflightDatabase,
+  type PreflightDatabase,
+} from './database-checks.ts';
+import { checkCoinFeed, coinFeedsToCheck } from './price-checks.ts';
+import { defineCheck, type PreflightCheck, passed, runChecks } from './run-checks.ts';
+import { checkSearchProvider } from './search-checks.ts';
+
+// `npm run ops -- doctor` (issue 20, docs/operations.md "Preflight"): checks a deployment with the
+// server's own settings before it takes real BNB. One line per check; exit code 1 on any ✖.
+
+/** How long each kind of call may take; every check has its own backstop a little above. */
+export type DoctorTimeouts = { rpcMs: number; databaseMs: number; aiMs: number; searchMs: number };
+
+export const DEFAULT_DOCTOR_TIMEOUTS: DoctorTimeouts = {
+  rpcMs: 5_000,
+  // PGlite takes a few seconds to open on a busy machine; PostgreSQL's connect and queries get this too.
+  databaseMs: 20_000,
+  aiMs: 20_000,
+  searchMs: 10_000,
+};
+
+export type DoctorOptions = {
+  /** The environment, read by the server's own config loader. */
+  env: Record<string, string | undefined>;
+  out: (line: string) => void;
+  /** What the vault owes bettors, in wei, read from the deployment's database. */
+  liabilitiesWei: (db: Db) => Promise<bigint>;
+  /** Where a relative DATA_DIR is taken from (as the server takes it). */
+  base?: string;
+  /** Opens the database without migrating it; tests pass their own. */
+  openDatabase?: (config: Config) => Promise<PreflightDatabase>;
+  timeouts?: Partial<DoctorTimeouts>;
+};
+
+/** Runs every check and answers the exit code: 0 when all passed, else 1. */
+export async function runDoctor(options: DoctorOptions): Promise<number> {
+  const { out } = options;
+  let config: Config;
+  try {
+    config = loadConfig(options.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // The other checks need the settings: the problems, then stop.
+    const [, ...problems] = error.message.split('\n');
+    out('✖ settings parse: the server would refuse to start');
+    for (const problem of problems) out(`    ${problem.trim()}`);
+    return 1;
+  }
+  out(`✔ settings parse: ${describeSettings(config)}`);
+
+  const timeouts = { ...DEFAULT_DOCTOR_TIMEOUTS, ...options.timeouts };
+  const openDatabase =
+    options.openDatabase ??
+    ((settings: Config) =>
+      openPreflightDatabase(settings.database, {
+        base: options.base ?? process.cwd(),
+        timeoutMs: timeouts.databaseMs,
+      }));
+  let opening: Promise<PreflightDatabase> | undefined;
+  const database = () => {
+    opening ??= openDatabase(config);
+    return opening;
+  };
+  try {
+    const checks = doctorChecks(config, { database, timeouts, liabilitiesWei: options.liabilitiesWei });
+    const reports = await runChecks(checks, { out, redact: createRedactor(config) });
+    const failures = reports.filter((report) => report.status === 'failed').length;
+    const skipped = reports.filter((report) => report.status === 'skipped').length;
+    if (failures === 0 && skipped === 0) {
+      out(`Ready: all ${reports.length + 1} checks passed.`);
+      return 0;
+    }
+    out(`Not ready: ${plural(failures, 'check')} failed${skipped ? `, ${skipped} skipped` : ''}.`);
+    return 1;
+  } finally {
+    await opening?.then((open) => open.close()).catch(() => {});
+  }
+}
+
+function doctorChecks(
+  config: Config,
+  deps: {
+    database: () => Promise<PreflightDatabase>;
+    timeouts: DoctorTimeouts;
+    liabilitiesWei: (db: Db) => Promise<bigint>;
+  },
+): PreflightCheck[] {
+  const { timeouts } = deps;
+  // Each check's backstop: its calls' own timeouts, and a little room.
+  const rpcBound = { timeoutMs: timeouts.rpcMs * 2 + 1_000 };
+  const chainId = config.chain.id;
+  const vault = config.vault.address;
+  const chain = preflightChainClient(config.chain.rpcUrl, timeouts.rpcMs);
+
+  const rpc = defineCheck(`RPC_URL serves CHAIN_ID ${chainId}`, () => checkChainId(chain, chainId), rpcBound);
+  const vaultKey = defineCheck(
+    'VAULT_PRIVATE_KEY derives VAULT_ADDRESS',
+    async () => checkVaultKey(config.vault),
+    { timeoutMs: 1_000 },
+  );
+  const vaultCode = defineCheck(
+    `vault ${getAddress(vault)} has no code`,
+    () => checkVaultHasNoCode(chain, vault),
+    { ...rpcBound, needs: [rpc] },
+  );
+  const databaseAnswers = defineCheck(
+    'database answers',
+    async () => checkDatabaseAnswers(await deps.database()),
+    { timeoutMs: timeouts.databaseMs + 1_000 },
+  );
+  const migrations = defineCheck(
+    'database migrations are current',
+    async () => checkMigrationsCurrent((await deps.database()).db),
+    { timeoutMs: timeouts.databaseMs, needs: [databaseAnswers] },
+  );
+  const balance = defineCheck(
+    'vault balance covers the liabilities',
+    async () => {
+      const { db } = await deps.database();
+      return checkVaultCoversLiabilities(chain, vault, () => deps.liabilitiesWei(db));
+    },
+    { timeoutMs: timeouts.rpcMs + timeouts.databaseMs + 1_000, needs: [rpc, databaseAnswers, migrations] },
+  );
+  const publicRpc =
+    config.chain.publicRpcUrl === config.chain.rpcUrl
+      ? defineCheck(
+          `PUBLIC_RPC_URL serves CHAIN_ID ${chainId}`,
+          async () => passed('unset: browsers get RPC_URL, checked above'),
+          { timeoutMs: 1_000, needs: [rpc] },
+        )
+      : defineCheck(
+          `PUBLIC_RPC_URL serves CHAIN_ID ${chainId}`,
+          () => checkPublicRpc(preflightChainClient(config.chain.publicRpcUrl, timeouts.rpcMs), chainId),
+          rpcBound,
+        );
+  return [
+    rpc,
+    vaultKey,
+    vaultCode,
+    databaseAnswers,
+    migrations,
+    balance,
+    ...priceFeedChecks(config, { chain, rpc, timeouts }),
+    ...aiChecks(config, timeouts),
+    searchCheck(config, timeouts),
+    publicRpc,
+  ];
+}
+
+function priceFeedChecks(
+  config: Config,
+  deps: { chain: ReturnType<typeof preflightChainClient>; rpc: PreflightCheck; timeouts: DoctorTimeouts },
+): PreflightCheck[] {
+  const { timeouts } = deps;
+  if (config.prices.feed === 'simulated') {
+    return [
+      defineCheck('price feeds', async () => passed('simulated, a random walk (local chain only)'), {
+        timeoutMs: 1_000,
+      }),
+    ];
+  }
+  // The aggregators may live on another chain than the deployment (CHAINLINK_RPC_URL): through
+  // RPC_URL they need it to pass; through their own RPC, not.
+  const sameRpc = config.prices.chainlinkRpcUrl === config.chain.rpcUrl;
+  const needs = config.prices.feed === 'chainlink' && sameRpc ? [deps.rpc] : [];
+  const clock = serverClock(config, timeouts);
+  const { source, coins } = coinFeedsToCheck({
+    config,
+    clock,
+    chainlinkClient: () =>
+      sameRpc ? deps.chain : preflightChainClient(config.prices.chainlinkRpcUrl, timeouts.rpcMs),
+  });
+  return coins.map(({ symbol, label, feed }) =>
+    defineCheck(
+      `price feed ${symbol} (${source} ${label.startsWith('0x') ? getAddress(label) : label})`,
+      async () => {
+        await clock.ready();
+        return checkCoinFeed(feed, { clock, maxAgeS: config.prices.maxAgeS });
+      },
+      { timeoutMs: timeouts.rpcMs * 3 + 1_000, needs },
+    ),
+  );
+}
+
+/**
+ * The server's notion of now, for a reading's age: on the local chain (CLOCK=chain) wall time plus
+ * the chain's offset, as the server keeps it; read once, lazily; the system clock if that fails.
+ */
+function serverClock(config: Config, timeouts: DoctorTimeouts): Clock & { ready(): Promise<void> } {
+  let clock: Clock = systemClock;
+  let syncing: Promise<void> | undefined;
+  return {
+    now: () => clock.now(),
+    ready() {
+      if (config.clock !== 'chain') return Promise.resolve();
+      syncing ??= (async () => {
+        const chainClock = createChainClock(
+          createTestClient({
+            mode: 'hardhat',
+            transport: http(config.chain.rpcUrl, { timeout: timeouts.rpcMs, retryCount: 0 }),
+          }),
+        );
+        try {
+          await chainClock.sync();
+          clock = chainClock;
+        } catch {
+          // The system clock: on a chain without evm_increaseTime its offset is 0 anyway.
+        }
+      })();
+      return syncing;
+    },
+  };
+}
+
+function aiChecks(config: Config, timeouts: DoctorTimeouts): PreflightCheck[] {
+  const { baseUrl, apiKey } = config.ai;
+  if (!baseUrl) {
+    return [
+      defineCheck(
+        'AI endpoint',
+        async () => passed('not configured (AI_BASE_URL unset): every market waits for an operator'),
+        { timeoutMs: 1_000 },
+      ),
+    ];
+  }
+  const timeoutMs = Math.min(config.ai.timeoutMs, timeouts.aiMs);
+  return config.ai.models.map((model) =>
+    defineCheck(
+      `AI model ${model} answers a structured request`,
+      () => checkAiModel({ baseUrl, apiKey, timeoutMs }, model),
+      { timeoutMs: timeoutMs + 1_000 },
+    ),
+  );
+}
+
+function searchCheck(config: Config, timeouts: DoctorTimeouts): PreflightCheck {
+  const { searchProvider, searchUrl, searchApiKey } = config.evidence;
+  if (!searchProvider) {
+    return defineCheck(
+      'search provider',
+      async () =>
+        passed(
+          "not configured (SEARCH_PROVIDER unset): the judge reads only the URLs a market's creator named",
+        ),
+      { timeoutMs: 1_000 },
+    );
+  }
+  const provider = createSearchProvider({ provider: searchProvider, url: searchUrl, apiKey: searchApiKey });
+  return defineCheck(
+    `search provider ${searchProvider} answers`,
+    () => checkSearchProvider(provider, timeouts.searchMs),
+    { timeoutMs: timeouts.searchMs + 1_000 },
+  );
+}
+
+function describeSettings(config: Config): string {
+  const database = config.database.url ? 'PostgreSQL' : `PGlite under ${config.database.dataDir}`;
+  return `CHAIN_ID ${config.chain.id}, PRICE_FEED ${config.prices.feed}, database ${database}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

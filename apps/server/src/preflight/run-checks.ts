@@ -1,0 +1,127 @@
+// The preflight's runner (issue 20, `npm run ops -- doctor`, docs/operations.md "Preflight"): every
+// check starts at once unless it needs another, each is bounded in time, and one line per check is
+// printed in the order they were declared: `✔ <check>`, `✖ <check>: <reason>`, or `- <check>:
+// skipped …` when a check it needs did not pass.
+
+/** What a check found: passed (with a note worth reading, maybe), or failed with the reason. */
+export type CheckOutcome = { ok: true; note?: string } | { ok: false; reason: string };
+
+export type PreflightCheck = {
+  title: string;
+  /** Checks that must pass first; when one does not, this one is skipped (and says which). */
+  needs: readonly PreflightCheck[];
+  /** Longest the check may take in all; past it, it fails. */
+  timeoutMs: number;
+  run(): Promise<CheckOutcome>;
+};
+
+export type CheckStatus = 'passed' | 'failed' | 'skipped';
+export type CheckReport = { title: string; status: CheckStatus; line: string };
+
+export const passed = (note?: string): CheckOutcome =>
+  note === undefined ? { ok: true } : { ok: true, note };
+export const failed = (reason: string): CheckOutcome => ({ ok: false, reason });
+
+export function defineCheck(
+  title: string,
+  run: () => Promise<CheckOutcome>,
+  options: { needs?: readonly PreflightCheck[]; timeoutMs: number },
+): PreflightCheck {
+  return { title, run, needs: options.needs ?? [], timeoutMs: options.timeoutMs };
+}
+
+/**
+ * Runs `checks` (each needed check must come before the checks that need it), printing each line
+ * through `out` as soon as it and every line before it are known. `redact` filters every reason
+ * and note (an error may quote a URL that carries a key). Answers the reports in order.
+ */
+export async function runChecks(
+  checks: readonly PreflightCheck[],
+  options: { out: (line: string) => void; redact?: (text: string) => string },
+): Promise<CheckReport[]> {
+  const redact = options.redact ?? ((text: string) => text);
+  const results = new Map<PreflightCheck, Promise<CheckReport>>();
+  for (const check of checks) {
+    for (const need of check.needs) {
+      if (!results.has(need)) throw new Error(`"${check.title}" needs "${need.title}", declared after it`);
+    }
+    results.set(check, settle(check, results, redact));
+  }
+  const reports: CheckReport[] = [];
+  for (const check of checks) {
+    const report = await (results.get(check) as Promise<CheckReport>);
+    options.out(report.line);
+    reports.push(report);
+  }
+  return reports;
+}
+
+async function settle(
+  check: PreflightCheck,
+  results: ReadonlyMap<PreflightCheck, Promise<CheckReport>>,
+  redact: (text: string) => string,
+): Promise<CheckReport> {
+  for (const need of check.needs) {
+    const report = await (results.get(need) as Promise<CheckReport>);
+    if (report.status !== 'passed') {
+      return {
+        title: check.title,
+        status: 'skipped',
+        line: `- ${check.title}: skipped, as "${need.title}" did not pass`,
+      };
+    }
+  }
+  const outcome = await withTimeout(check.run(), check.timeoutMs).catch(
+    (error: unknown): CheckOutcome => failed(describeError(error)),
+  );
+  if (outcome.ok) {
+    const note = outcome.note === undefined ? '' : `: ${redact(outcome.note)}`;
+    return { title: check.title, status: 'passed', line: `✔ ${check.title}${note}` };
+  }
+  return { title: check.title, status: 'failed', line: `✖ ${check.title}: ${redact(outcome.reason)}` };
+}
+
+class CheckTimeoutError extends Error {
+  override name = 'CheckTimeoutError';
+}
+
+/** The check's own calls have shorter timeouts; this is the backstop that keeps doctor from hanging. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CheckTimeoutError(`no answer within ${formatSeconds(ms)}`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * One line from any error: viem's short message (its long one quotes the whole request) with its
+ * details, else the message; then the system's error code when a cause has one (ECONNREFUSED).
+ */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const short = 'shortMessage' in error && typeof error.shortMessage === 'string' ? error.shortMessage : '';
+  const details = 'details' in error && typeof error.details === 'string' ? error.details : '';
+  const status = 'status' in error && typeof error.status === 'number' ? ` (HTTP ${error.status})` : '';
+  let text = (firstLine(short || error.message) || error.name).replace(/\.$/, '') + status;
+  if (short && details && details.length <= 200) text = `${text}: ${firstLine(details)}`;
+  const code = systemCode(error);
+  return code && !text.includes(code) ? `${text} (${code})` : text;
+}
+
+/** The first `code` like ECONNREFUSED along the cause chain. */
+function systemCode(error: unknown): string | undefined {
+  for (let at = error, depth = 0; at && typeof at === 'object' && depth < 5; depth++) {
+    if ('code' in at && typeof at.code === 'string' && /^E[A-Z]+$/.test(at.code)) return at.code;
+    at = 'cause' in at ? at.cause : undefined;
+  }
+  return undefined;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0]?.trim() ?? '';
+}
+
+export function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+}
