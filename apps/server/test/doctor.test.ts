@@ -13,6 +13,7 @@ import { DEV_PLAYERS, DEV_VAULT } from '../src/config/dev-accounts.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrate, readMigrationJournal } from '../src/db/migrate.ts';
 import { queryRows } from '../src/db/query-rows.ts';
+import { compiledServerCommand } from '../src/dev/compiled-server.ts';
 import { findFreePort } from '../src/dev/local-chain.ts';
 import { type DoctorOptions, runDoctor } from '../src/preflight/doctor.ts';
 import { mockAggregatorAbi, mockAggregatorBytecode } from '../src/prices/mock-aggregator.gen.ts';
@@ -496,7 +497,7 @@ describe('ops doctor', () => {
   });
 });
 
-describe('npm run ops -- doctor, spawned', () => {
+describe('npm run ops -- doctor, the compiled CLI spawned', () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'pm-doctor-'));
@@ -511,11 +512,13 @@ describe('npm run ops -- doctor, spawned', () => {
     const root = new URL('../../../', import.meta.url);
     // Only what the CLI needs: no DATABASE_URL from the test's own environment.
     const env = { PATH: process.env.PATH ?? '', ...goodEnv(), DATA_DIR: dataDir };
-    const child = spawn(
-      process.execPath,
-      [new URL('node_modules/tsx/dist/cli.mjs', root).pathname, 'src/ops/cli.ts', 'doctor'],
-      { cwd: new URL('apps/server/', root).pathname, env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    // The compiled CLI, as `npm run ops -- doctor` runs it (decision 021).
+    const { command, args } = compiledServerCommand('ops');
+    const child = spawn(command, [...args, 'doctor'], {
+      cwd: new URL('apps/server/', root).pathname,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

@@ -4,14 +4,15 @@ import { fileURLToPath } from 'node:url';
 const SERVER = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * How the dev stack, the e2e suite and the chaos suite start the server: the compiled build that
- * production runs (`npm run serve`), rebuilt first when a source is newer (decision 021).
+ * How the dev stack, the e2e suite and the chaos suite start the server (`main`), and tests the ops
+ * CLI (`ops`): the compiled build that production runs (`npm run serve`, `npm run ops`), rebuilt
+ * first when a source is newer (decision 021).
  */
-export function compiledServerCommand(): { command: string; args: string[] } {
+export function compiledServerCommand(entry: 'main' | 'ops' = 'main'): { command: string; args: string[] } {
   const build = spawnSync(process.execPath, [`${SERVER}scripts/build-server.mjs`, '--if-stale'], {
     stdio: 'inherit',
   });
   if (build.status !== 0)
     throw new Error('Compiling the server failed (apps/server/scripts/build-server.mjs)');
-  return { command: process.execPath, args: ['--enable-source-maps', `${SERVER}dist/main.js`] };
+  return { command: process.execPath, args: ['--enable-source-maps', `${SERVER}dist/${entry}.js`] };
 }
