@@ -54,7 +54,8 @@ export type AcceptPaymentResult<T> = { status: 'recorded'; value: T } | { status
  * The one way a payment becomes a bet (docs/architecture.md "Payment verification"): verified on chain first,
  * then payment + bet + totals + outbox in one transaction. A valid payment is never dropped: if the
  * bet is refused, the payment is stored as refund_due; if it is not final yet, the request is kept
- * and recorded by a job once it is.
+ * and recorded by a job once it is. Each decision is counted: accepted, pending, or the refusal's
+ * code (bnbpredict_payments_total, docs/operations.md "Metrics").
  */
 export async function acceptPayment<T>(
   context: PaymentContext,
