@@ -63,6 +63,8 @@ export default async function globalSetup() {
       DATABASE_URL: '',
       DEMO_DATA: 'false',
       LOG_LEVEL: 'warn',
+      // No metrics listener: 9464 belongs to an `npm start` that may run beside the suite.
+      METRICS_PORT: '0',
       ROUND_INTERVAL_S: '60',
       BETTING_WINDOW_S: '30',
       OPERATOR_ADDRESSES: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',

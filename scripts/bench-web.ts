@@ -75,7 +75,7 @@ async function benchWeb(): Promise<number> {
     rpcPort: await findFreePort(),
     dataDir,
     build: false,
-    env: { DATABASE_URL: '', DEMO_DATA: 'true', LOG_LEVEL: 'warn' },
+    env: { DATABASE_URL: '', DEMO_DATA: 'true', LOG_LEVEL: 'warn', METRICS_PORT: '0' },
     log: (line) => process.stderr.write(`[server] ${line}\n`),
   });
   cleanups.push(() => stack.stop());

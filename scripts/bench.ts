@@ -105,6 +105,7 @@ try {
       WS_MAX_CONNECTIONS_PER_IP: '10000',
       ORACLE_MAX_AGE_S: '86400',
       LOG_LEVEL: 'warn',
+      METRICS_PORT: '0',
     },
     log: (line) => {
       if (/error|fatal/i.test(line)) process.stderr.write(`server: ${line}\n`);
@@ -161,7 +162,13 @@ try {
       dataDir: pgliteDir,
       build: false,
       // Empty DATABASE_URL: PGlite under DATA_DIR (startStack passes this process's environment on).
-      env: { DATABASE_URL: '', DEMO_DATA: 'true', RATE_LIMIT_PER_MIN: '0', LOG_LEVEL: 'warn' },
+      env: {
+        DATABASE_URL: '',
+        DEMO_DATA: 'true',
+        RATE_LIMIT_PER_MIN: '0',
+        LOG_LEVEL: 'warn',
+        METRICS_PORT: '0',
+      },
     });
     cleanups.push(() => pglite.stop());
     report.rssPgliteMb = await measurePgliteRss(pglite.baseUrl, pglite.server.pid ?? 0, durationS);

@@ -174,6 +174,8 @@ async function main(): Promise<ChaosResult> {
     env: {
       HOST: '127.0.0.1',
       PORT: String(port),
+      // No metrics listener: the default 9464 may be taken by another server on this machine.
+      METRICS_PORT: '0',
       LOG_LEVEL: 'info',
       CHAIN_ID: '31337',
       RPC_URL: rpcProxy.url,

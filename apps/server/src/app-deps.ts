@@ -3,6 +3,7 @@ import type { PublicClient } from 'viem';
 import type { Clock } from './chain/clock.ts';
 import type { Config } from './config/config.ts';
 import type { Database } from './db/client.ts';
+import type { Metrics } from './metrics/metrics.ts';
 
 // What the app is built from, and the shape of a feature that adds routes to it. Kept apart from
 // app.ts so feature modules can name these types without importing the app that registers them
@@ -13,6 +14,8 @@ export type AppDeps = {
   database: Database;
   chain: PublicClient;
   clock: Clock;
+  /** This app's Prometheus registry and the figures the modules record (docs/operations.md "Metrics"). */
+  metrics: Metrics;
 };
 
 export type AppFeature = (app: FastifyInstance, deps: AppDeps) => void | Promise<void>;

@@ -6,6 +6,7 @@ import { registerHttpCaching } from './http/http-caching.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { serveWebApp } from './http/serve-web-app.ts';
+import { registerHttpMetrics } from './metrics/http-metrics.ts';
 import { createRealtimeHub } from './realtime/realtime-hub.ts';
 import { registerRealtimeRoutes } from './realtime/realtime-routes.ts';
 
@@ -37,6 +38,7 @@ export async function createApp(
     bodyLimit: 64 * 1024,
     frameworkErrors: answerFrameworkError,
   });
+  registerHttpMetrics(app, deps.metrics);
   registerErrorHandling(app);
   await registerSecurityHeaders(app, config);
   await registerRateLimits(app, options.rateLimitPerMinute ?? config.http.rateLimitPerMinute);
@@ -48,11 +50,12 @@ export async function createApp(
   app.addHook('onClose', () => hub.stop());
   await registerHttpCaching(app, hub, { ttlMs: config.http.responseCacheMs });
 
-  registerRealtimeRoutes(app, hub, {
+  const realtime = registerRealtimeRoutes(app, hub, {
     allowedOrigins: config.http.corsOrigins,
     maxConnections: config.realtime.maxConnections,
     maxConnectionsPerIp: config.realtime.maxConnectionsPerIp,
   });
+  deps.metrics.observeRealtimeConnections(realtime.connections);
   for (const feature of options.features ?? []) await feature(app, deps);
 
   await serveWebApp(app, config.webDist);

@@ -59,6 +59,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
     logger,
     handlers: paymentHandlers,
     startFrom: deps.config.chain.isLocal ? 0 : 'latest',
+    metrics: deps.metrics,
   });
   return {
     routes: [

@@ -10,6 +10,8 @@ import { createLogger, redactUrl } from './config/logger.ts';
 import { openConfiguredDatabase } from './db/open-configured-database.ts';
 import { createFeatures } from './features.ts';
 import { createJobRunner } from './jobs/job-runner.ts';
+import { createMetrics } from './metrics/metrics.ts';
+import { startMetricsListener } from './metrics/metrics-server.ts';
 
 // Start-up: parse the environment once, wire the dependencies, listen, and shut down gracefully.
 
@@ -39,13 +41,31 @@ async function main() {
     stopClock = () => chainClock.stop();
   }
 
-  const deps = { config: { ...config, webDist: config.webDist ?? builtWebApp() }, database, chain, clock };
+  const metrics = createMetrics({ now: () => clock.now() });
+  const deps = {
+    config: { ...config, webDist: config.webDist ?? builtWebApp() },
+    database,
+    chain,
+    clock,
+    metrics,
+  };
   const features = createFeatures(deps, logger);
   const app = await createApp(deps, { logger, features: features.routes });
-  const jobs = createJobRunner(features.jobs, logger);
+  const jobs = createJobRunner(features.jobs, logger, metrics);
+  // Prometheus scrapes its own listener, never the public port (docs/operations.md "Metrics");
+  // it closes with the app. Opened before any job runs, so a taken port stops a start cleanly.
+  const metricsListener = await startMetricsListener(config.metrics, metrics, logger).catch(
+    (error: unknown) => {
+      logger.fatal(
+        { err: error },
+        `cannot listen for metrics on ${config.metrics.host}:${config.metrics.port} (METRICS_HOST, METRICS_PORT; 0 turns it off)`,
+      );
+      process.exit(1);
+    },
+  );
+  if (metricsListener) app.addHook('onClose', () => metricsListener.close());
   if (config.demoData) await features.seedDemoData?.();
   if (config.jobs) jobs.start();
-
   await app.listen({ host: config.host, port: config.port });
   logger.info(
     {
@@ -53,6 +73,7 @@ async function main() {
       chainId: config.chain.id,
       vault: config.vault.address,
       priceFeed: config.prices.feed,
+      metrics: metricsListener?.url ?? 'off',
     },
     'server ready',
   );

@@ -17,6 +17,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { bets, markets, oracleBets, outbox, payouts, userStats } from '../src/db/schema.ts';
 import { createFeatures } from '../src/features.ts';
 import { createJobRunner } from '../src/jobs/job-runner.ts';
+import { createMetrics } from '../src/metrics/metrics.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
 
 // docs/architecture.md "Scale" / issue 12: two server instances, as behind a load balancer, on one PostgreSQL
@@ -67,7 +68,7 @@ async function startInstance(databaseUrl: string) {
   const clock = createChainClock(chain.testClient, { syncMs: 200 });
   await clock.start();
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const deps = { config, database, chain: chain.publicClient, clock };
+  const deps = { config, database, chain: chain.publicClient, clock, metrics: createMetrics() };
   const features = createFeatures(deps, logger);
   const app: FastifyInstance = await createApp(deps, {
     logger,

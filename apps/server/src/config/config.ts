@@ -81,6 +81,9 @@ const commaList = z
 const EnvSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: int(0, 65535).default(8787),
+  /** GET /metrics (Prometheus) listens here, never on PORT; METRICS_PORT=0 turns it off. */
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  METRICS_PORT: int(0, 65535).default(9464),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHAIN_ID: int(1, 2 ** 31).default(CHAIN_ID.local),
   RPC_URL: z.url().default('http://127.0.0.1:8545'),
@@ -206,6 +209,11 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     throw new ConfigError('Invalid configuration:\n  VAULT_ADDRESS: required when CHAIN_ID is not 31337');
   const vaultPrivateKey =
     env.VAULT_PRIVATE_KEY ?? (isLocalChain && !env.VAULT_ADDRESS ? DEV_VAULT.privateKey : undefined);
+  if (env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
+    throw new ConfigError(
+      'Invalid configuration:\n  METRICS_PORT: must differ from PORT (metrics have a listener of their own; 0 turns it off)',
+    );
+  }
   if (env.BETTING_WINDOW_S >= env.ROUND_INTERVAL_S) {
     throw new ConfigError(
       'Invalid configuration:\n  BETTING_WINDOW_S: must be shorter than ROUND_INTERVAL_S',
@@ -218,6 +226,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     host: env.HOST,
     port: env.PORT,
     logLevel: env.LOG_LEVEL,
+    /** The Prometheus listener (docs/operations.md "Metrics"); port 0 = none. */
+    metrics: { host: env.METRICS_HOST, port: env.METRICS_PORT },
     chain: {
       id: env.CHAIN_ID,
       rpcUrl: env.RPC_URL,

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Metrics } from '../metrics/metrics.ts';
 
 export type Job = {
   name: string;
@@ -9,18 +10,32 @@ export type Job = {
 
 /**
  * Runs each job on its own interval, one run at a time per job; an error is logged and the job
- * runs again next tick. `stop` waits for runs in flight, for a graceful shutdown.
+ * runs again next tick. `stop` waits for runs in flight, for a graceful shutdown. Every run and
+ * every failure is counted (bnbpredict_job_runs_total, bnbpredict_job_failures_total).
  */
-export function createJobRunner(jobs: Job[], logger: FastifyBaseLogger) {
+export function createJobRunner(
+  jobs: Job[],
+  logger: FastifyBaseLogger,
+  metrics?: Pick<Metrics, 'countJobRun'>,
+) {
   const timers = new Map<string, NodeJS.Timeout>();
   const running = new Set<Promise<void>>();
   let stopped = true;
 
+  const runCounted = async (job: Job) => {
+    try {
+      await job.run();
+      metrics?.countJobRun(job.name, 'ok');
+    } catch (error) {
+      metrics?.countJobRun(job.name, 'failed');
+      throw error;
+    }
+  };
+
   const schedule = (job: Job, delayMs: number) => {
     if (stopped) return;
     const timer = setTimeout(() => {
-      const run = job
-        .run()
+      const run = runCounted(job)
         .catch((error: unknown) => logger.error({ err: error, job: job.name }, 'job failed'))
         .finally(() => {
           running.delete(run);
@@ -43,7 +58,7 @@ export function createJobRunner(jobs: Job[], logger: FastifyBaseLogger) {
     },
     /** Runs every job once now, in order (tests and the ops CLI). */
     async runOnce() {
-      for (const job of jobs) await job.run();
+      for (const job of jobs) await runCounted(job);
     },
   };
 }

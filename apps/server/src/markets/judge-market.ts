@@ -5,6 +5,7 @@ import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
 import type { EvidenceCitationRecord, EvidenceVerdictRecord } from '../db/schema.ts';
 import type { EvidenceBundle, EvidenceGatherer } from '../evidence/evidence-types.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { publish } from '../realtime/publish.ts';
 import type { MarketResolver } from '../resolution/ai-resolver.ts';
 import { decideResolution } from '../resolution/resolution-decision.ts';
@@ -38,6 +39,8 @@ export type JudgeDeps = {
   maxAttempts: number;
   feeBps: number;
   reviewWindowS: number;
+  /** Counts each market settled (bnbpredict_resolutions_total), once committed. */
+  metrics?: Pick<Metrics, 'countResolution'>;
 };
 
 export type ClaimedMarket = {
@@ -293,6 +296,7 @@ async function applyJudgement(deps: JudgeDeps, market: ClaimedMarket, judgement:
     }),
   );
   if (summary) {
+    deps.metrics?.countResolution(summary.outcome);
     deps.logger.info(
       { ...summary, poolWei: String(summary.poolWei), feeWei: String(summary.feeWei) },
       'market settled',

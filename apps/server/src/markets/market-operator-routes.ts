@@ -28,6 +28,7 @@ export function registerMarketOperatorRoutes(app: FastifyInstance, deps: AppDeps
       now: clock.now(),
       actor: operator,
     });
+    deps.metrics.countResolution(summary.outcome);
     request.log.info({ operator, marketId: params.id, result: body.result }, 'operator resolved a market');
     return {
       status: 200,
@@ -53,6 +54,7 @@ export function registerMarketOperatorRoutes(app: FastifyInstance, deps: AppDeps
       now: clock.now(),
       actor: operator,
     });
+    deps.metrics.countResolution(summary.outcome);
     request.log.info({ operator, marketId: params.id }, 'operator voided a market');
     return {
       status: 200,

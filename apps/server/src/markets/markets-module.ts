@@ -66,6 +66,7 @@ export function createMarketsModule(
     leaseMs: judgingLeaseMs({ aiTimeoutMs: config.ai.timeoutMs, models: config.ai.models.length }),
     resolutionTimeoutS: config.ai.resolutionTimeoutS,
     reviewWindowS: config.ai.reviewWindowS,
+    metrics: deps.metrics,
   });
   const analyzeLimits = createAnalyzeLimits({
     clock,

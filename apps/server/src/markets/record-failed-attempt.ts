@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { markets } from '../db/schema.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { retryDelayS } from '../resolution/resolution-decision.ts';
 import { lockMarket } from './markets-repository.ts';
 import { settleMarket } from './settle-market.ts';
@@ -16,7 +17,13 @@ export function voidAfterRetriesText(attempts: number): string {
  * once the budget (AI_MAX_ATTEMPTS) is spent, void the market and refund every stake.
  */
 export async function recordFailedAttempt(
-  deps: { db: Db; maxAttempts: number; feeBps: number; logger: FastifyBaseLogger },
+  deps: {
+    db: Db;
+    maxAttempts: number;
+    feeBps: number;
+    logger: FastifyBaseLogger;
+    metrics?: Pick<Metrics, 'countResolution'>;
+  },
   market: { id: number },
   reason: string,
   now: Date,
@@ -52,6 +59,7 @@ export async function recordFailedAttempt(
     });
     return 'voided' as const;
   });
+  if (outcome === 'voided') deps.metrics?.countResolution('VOID');
   deps.logger.info({ marketId: market.id, outcome, reason }, 'market judgement decided nothing');
   return outcome;
 }

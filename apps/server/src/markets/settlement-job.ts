@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
 import type { EvidenceGatherer } from '../evidence/evidence-types.ts';
 import type { Job } from '../jobs/job-runner.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { publish } from '../realtime/publish.ts';
 import type { MarketResolver } from '../resolution/ai-resolver.ts';
 import { JUDGED_PROMPT_VERSIONS, OPERATOR_RESOLVER } from '../resolution/resolver-prompt.ts';
@@ -36,6 +37,8 @@ export type SettlementJobDeps = {
   resolutionTimeoutS: number;
   /** Seconds a proposed verdict stays open to flags before it settles; 0 settles at once (issue 11). */
   reviewWindowS: number;
+  /** Counts each market settled (bnbpredict_resolutions_total), once committed. */
+  metrics?: Pick<Metrics, 'countResolution'>;
 };
 
 /** At most this many markets are judged per run; the rest wait for the next tick. */
@@ -76,7 +79,8 @@ export function createSettlementJobs(deps: SettlementJobDeps): [Job, Job] {
       intervalMs: 5_000,
       async run() {
         await closeExpiredMarkets(deps.db, deps.clock.now());
-        await settleReviewedMarkets(deps.db, { now: deps.clock.now(), feeBps: deps.feeBps });
+        const reviewed = await settleReviewedMarkets(deps.db, { now: deps.clock.now(), feeBps: deps.feeBps });
+        for (const summary of reviewed) deps.metrics?.countResolution(summary.outcome);
         await voidOverdueMarkets(deps);
       },
     },
@@ -176,6 +180,7 @@ async function voidOverdueMarkets(deps: SettlementJobDeps): Promise<number[]> {
       }),
     );
     if (!summary) continue;
+    deps.metrics?.countResolution('VOID');
     voided.push(id);
     deps.logger.info(
       { marketId: id, refundedBets: summary.refundedBets },

@@ -6,6 +6,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { paymentRequests } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
 import { isTransientError } from '../jobs/transient-error.ts';
+import type { Metrics, PaymentOutcome } from '../metrics/metrics.ts';
 import {
   findKnownPayment,
   insertRecordedPayment,
@@ -25,6 +26,8 @@ export type PaymentContext = {
   verifier: PaymentVerifierDeps;
   /** The server's clock: a kept request's age is measured by it, as the jobs measure it. */
   clock: Clock;
+  /** Counts each decision (bnbpredict_payments_total); absent in tests that build a context. */
+  metrics?: Pick<Metrics, 'countPayment'>;
 };
 
 export type AcceptPaymentInput<T> = {
@@ -51,21 +54,44 @@ export type AcceptPaymentResult<T> = { status: 'recorded'; value: T } | { status
  * The one way a payment becomes a bet (docs/architecture.md "Payment verification"): verified on chain first,
  * then payment + bet + totals + outbox in one transaction. A valid payment is never dropped: if the
  * bet is refused, the payment is stored as refund_due; if it is not final yet, the request is kept
- * and recorded by a job once it is.
+ * and recorded by a job once it is. Each decision is counted: accepted, pending, or the refusal's
+ * code (bnbpredict_payments_total, docs/operations.md "Metrics").
  */
 export async function acceptPayment<T>(
   context: PaymentContext,
   input: AcceptPaymentInput<T>,
 ): Promise<AcceptPaymentResult<T>> {
+  try {
+    const { result, fresh } = await decidePayment(context, input);
+    // A request answered again from what was recorded before is no new decision.
+    if (fresh) context.metrics?.countPayment(result.status === 'pending' ? 'pending' : 'accepted');
+    return result;
+  } catch (error) {
+    context.metrics?.countPayment(refusalOutcome(error));
+    throw error;
+  }
+}
+
+/** The refusal's error code; a passing fault, or the RECORD_FAILED refund of an unexpected error. */
+function refusalOutcome(error: unknown): PaymentOutcome {
+  if (error instanceof AppError) return error.code;
+  return isTransientError(error) ? 'UNAVAILABLE' : 'RECORD_FAILED';
+}
+
+async function decidePayment<T>(
+  context: PaymentContext,
+  input: AcceptPaymentInput<T>,
+): Promise<{ result: AcceptPaymentResult<T>; fresh: boolean }> {
   const { db, verifier } = context;
   const txHash = input.claim.txHash.toLowerCase();
   const known = await findKnownPayment(db, verifier.chainId, txHash);
-  if (known) return answerKnown(context, input, known);
+  if (known) return { result: await answerKnown(context, input, known), fresh: false };
 
   const verified = await verifyPayment(verifier, input.claim);
   if (verified.status === 'pending') {
-    await keepPendingRequest(context, input, txHash);
-    return { status: 'pending', txHash };
+    // A request replayed while its payment is still not final is not a new decision.
+    const kept = await keepPendingRequest(context, input, txHash);
+    return { result: { status: 'pending', txHash }, fresh: kept };
   }
 
   const payment = verified.payment;
@@ -80,12 +106,12 @@ export async function acceptPayment<T>(
       await resolvePaymentRequest(tx, verifier.chainId, txHash, null);
       return recorded;
     });
-    return { status: 'recorded', value };
+    return { result: { status: 'recorded', value }, fresh: true };
   } catch (error) {
     if (error instanceof AppError && error.code === 'TX_ALREADY_USED') {
       // Another request (the same one sent twice, or reconciliation) recorded it first (review F21).
       const recorded = await findKnownPayment(db, verifier.chainId, txHash);
-      if (recorded) return answerKnown(context, input, recorded);
+      if (recorded) return { result: await answerKnown(context, input, recorded), fresh: false };
       throw error;
     }
     // The database or the chain failed us, not the bet: nothing was written, and the request is
@@ -126,7 +152,11 @@ async function answerKnown<T>(
  * may have only so many waiting (review F10: unmined transactions cost nothing to make); past that
  * the request is refused for now — if the payment ever mines, reconciliation still finds it.
  */
-async function keepPendingRequest<T>(context: PaymentContext, input: AcceptPaymentInput<T>, txHash: string) {
+async function keepPendingRequest<T>(
+  context: PaymentContext,
+  input: AcceptPaymentInput<T>,
+  txHash: string,
+): Promise<boolean> {
   const { db, verifier } = context;
   const from = input.claim.from.toLowerCase();
   const [open] = await db
@@ -139,7 +169,7 @@ async function keepPendingRequest<T>(context: PaymentContext, input: AcceptPayme
       'Too many payments are still waiting to confirm. Please wait a moment.',
     );
   }
-  await db
+  const kept = await db
     .insert(paymentRequests)
     .values({
       chainId: verifier.chainId,
@@ -150,7 +180,9 @@ async function keepPendingRequest<T>(context: PaymentContext, input: AcceptPayme
       createdAt: context.clock.now(),
       nextAttemptAt: context.clock.now(),
     })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ id: paymentRequests.id });
+  return kept.length > 0;
 }
 
 async function resolvePaymentRequest(db: Db | Tx, chainId: number, txHash: string, error: string | null) {

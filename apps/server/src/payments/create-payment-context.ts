@@ -5,7 +5,7 @@ import type { PaymentContext } from './accept-payment.ts';
  * How both games verify a payment (docs/architecture.md "Payment verification"): on this chain, to this vault,
  * with its confirmations and wait. One builder, so markets and oracle cannot drift apart.
  */
-export function createPaymentContext({ config, database, chain, clock }: AppDeps): PaymentContext {
+export function createPaymentContext({ config, database, chain, clock, metrics }: AppDeps): PaymentContext {
   return {
     db: database.db,
     verifier: {
@@ -16,5 +16,6 @@ export function createPaymentContext({ config, database, chain, clock }: AppDeps
       waitMs: config.chain.paymentWaitMs,
     },
     clock,
+    metrics,
   };
 }

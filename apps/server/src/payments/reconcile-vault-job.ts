@@ -12,6 +12,7 @@ import { chainCursors, paymentRequests, payments, vaultTransfers } from '../db/s
 import { AppError } from '../http/app-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { describeError, isTransientError } from '../jobs/transient-error.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { insertRefundDuePayment, type PaymentPurpose } from './payments-repository.ts';
 import type { PendingPaymentHandler } from './pending-payments-job.ts';
 
@@ -38,6 +39,8 @@ export type ReconcileDeps = {
   maxTransfers?: number;
   /** Where a first run starts: 0 reads the whole (local) chain, 'latest' only what comes next. */
   startFrom?: 0 | 'latest';
+  /** Counts the refunds kept here for want of an intent (a handler's refusals count themselves). */
+  metrics?: Pick<Metrics, 'countPayment'>;
 };
 
 /**
@@ -244,6 +247,8 @@ async function settleTransfer(deps: ReconcileDeps, row: Queued): Promise<void> {
     purpose: intent ? PURPOSE_OF_INTENT[intent.kind] : 'unknown',
     reason,
   });
+  // A handler's refusal went through acceptPayment, which counted it.
+  if (!refusal) deps.metrics?.countPayment(reason);
   deps.logger.info(
     { txHash: row.tx_hash, from: row.from_address, reason },
     'vault transfer kept as a refund',

@@ -79,6 +79,8 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
     };
   }
 
+  if (!created.reused) deps.metrics?.countPayout('created');
+
   let payout: PayoutRow;
   try {
     // Never replaces: only the background job raises fees (anyone may call this for any address).

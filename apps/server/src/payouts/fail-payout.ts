@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { bets, oracleBets, payments, payouts } from '../db/schema.ts';
+import type { PayoutMetrics } from '../metrics/metrics.ts';
 import { publish } from '../realtime/publish.ts';
 import type { PayoutRow } from './payout-processor-deps.ts';
 
@@ -13,10 +14,15 @@ const OPEN = ['created', 'signed', 'broadcast'];
  * the nonce was used by the reverted transaction itself, so nothing of this payout can mine any more.
  * The released ids are kept on the row for `payouts:reissue`.
  */
-export async function failPayout(db: Db, payout: PayoutRow, reason: string): Promise<PayoutRow> {
-  return db.transaction(async (tx) => {
+export async function failPayout(
+  db: Db,
+  payout: PayoutRow,
+  reason: string,
+  metrics?: PayoutMetrics,
+): Promise<PayoutRow> {
+  const { row, failedNow } = await db.transaction(async (tx) => {
     const [locked] = await tx.select().from(payouts).where(eq(payouts.id, payout.id)).for('update');
-    if (!locked || !OPEN.includes(locked.status)) return locked ?? payout;
+    if (!locked || !OPEN.includes(locked.status)) return { row: locked ?? payout, failedNow: false };
     const releasedBets = await tx
       .update(bets)
       .set({ payoutId: null })
@@ -49,8 +55,10 @@ export async function failPayout(db: Db, payout: PayoutRow, reason: string): Pro
       .returning();
     if (!failed) throw new Error(`payout ${payout.id} vanished`);
     await publish(tx, { topic: 'payouts', address: failed.toAddress });
-    return failed;
+    return { row: failed, failedNow: true };
   });
+  if (failedNow) metrics?.countPayout('failed');
+  return row;
 }
 
 /**
@@ -58,7 +66,12 @@ export async function failPayout(db: Db, payout: PayoutRow, reason: string): Pro
  * of the vault key, or our 0-value self-transfer that freed the nonce). None of its hashes can mine
  * any more, so it goes back to `created` and is signed again at a fresh nonce.
  */
-export async function requeuePayout(db: Db, payout: PayoutRow, reason: string): Promise<PayoutRow> {
+export async function requeuePayout(
+  db: Db,
+  payout: PayoutRow,
+  reason: string,
+  metrics?: PayoutMetrics,
+): Promise<PayoutRow> {
   const [requeued] = await db
     .update(payouts)
     .set({
@@ -80,5 +93,6 @@ export async function requeuePayout(db: Db, payout: PayoutRow, reason: string): 
       ),
     )
     .returning();
+  if (requeued) metrics?.countPayout('created');
   return requeued ?? payout;
 }

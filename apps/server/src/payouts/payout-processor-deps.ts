@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PublicClient } from 'viem';
 import type { Db } from '../db/client.ts';
 import type { payouts } from '../db/schema.ts';
+import type { PayoutMetrics } from '../metrics/metrics.ts';
 import type { VaultSigner } from './vault-signer.ts';
 
 // What the payout steps share (payout-processor, sign-payout, fail-payout), apart from the
@@ -18,6 +19,8 @@ export type PayoutProcessorDeps = {
   replaceAfterMs?: number;
   now?: () => number;
   log?: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  /** Counts each state a payout enters once it is committed (bnbpredict_payouts_total). */
+  metrics?: PayoutMetrics;
   /** Test hook: simulate a crash right after a step is stored. */
   crashAfter?: 'signed' | 'broadcast';
 };

@@ -132,7 +132,7 @@ async function settleMined(deps: PayoutProcessorDeps, payout: PayoutRow, receipt
   if (receipt.status === 'success') return confirmIfFinal(deps, payout, receipt);
   const reason = `transaction ${receipt.transactionHash} reverted on chain: ${payout.toAddress} refused the transfer`;
   deps.log?.warn({ payoutId: payout.id, reason }, 'payout failed');
-  return failPayout(deps.db, payout, reason);
+  return failPayout(deps.db, payout, reason, deps.metrics);
 }
 
 /**
@@ -147,7 +147,7 @@ async function nonceTaken(deps: PayoutProcessorDeps, payout: PayoutRow, nonce: b
     { payoutId: payout.id, nonce: String(nonce) },
     'payout nonce used elsewhere; signing it again',
   );
-  return requeuePayout(deps.db, payout, `${reason}; signed again at a fresh nonce`);
+  return requeuePayout(deps.db, payout, `${reason}; signed again at a fresh nonce`, deps.metrics);
 }
 
 /**
@@ -223,6 +223,8 @@ async function markBroadcast(deps: PayoutProcessorDeps, payout: PayoutRow): Prom
     })
     .where(and(eq(payouts.id, payout.id), inArray(payouts.status, ['signed', 'broadcast'])))
     .returning();
+  // A re-send of bytes already out keeps the payout broadcast: no new state.
+  if (updated && payout.status === 'signed') deps.metrics?.countPayout('broadcast');
   return updated ?? loadPayout(deps.db, payout.id);
 }
 
@@ -232,7 +234,7 @@ async function markBroadcast(deps: PayoutProcessorDeps, payout: PayoutRow): Prom
  */
 async function confirmIfFinal(deps: PayoutProcessorDeps, payout: PayoutRow, receipt: TransactionReceipt) {
   if (!(await isFinal(deps.chain, deps.confirmations, receipt))) return payout;
-  return deps.db.transaction(async (tx) => {
+  const { row, confirmedNow } = await deps.db.transaction(async (tx) => {
     const [confirmed] = await tx
       .update(payouts)
       .set({
@@ -245,12 +247,14 @@ async function confirmIfFinal(deps: PayoutProcessorDeps, payout: PayoutRow, rece
       .where(and(eq(payouts.id, payout.id), inArray(payouts.status, OPEN_STATUSES)))
       .returning();
     // Confirmed by someone else meanwhile. (Read through tx: on PGlite, db would wait for this tx.)
-    if (!confirmed) return loadPayout(tx, payout.id);
+    if (!confirmed) return { row: await loadPayout(tx, payout.id), confirmedNow: false };
     await tx.update(bets).set({ status: 'claimed' }).where(eq(bets.payoutId, payout.id));
     await tx.update(oracleBets).set({ claimed: true }).where(eq(oracleBets.payoutId, payout.id));
     await tx.update(payments).set({ status: 'refunded' }).where(eq(payments.refundPayoutId, payout.id));
     await publish(tx, { topic: 'payouts', address: confirmed.toAddress });
     await publish(tx, { topic: 'vault' });
-    return confirmed;
+    return { row: confirmed, confirmedNow: true };
   });
+  if (confirmedNow) deps.metrics?.countPayout('confirmed');
+  return row;
 }

@@ -63,7 +63,10 @@ async function createRefundPayouts(deps: PayoutsJobDeps): Promise<RefundStepSumm
   for (const { id } of due) {
     try {
       const outcome = await refundOne(deps, id, fees.maxFeePerGas);
-      if (outcome === 'created') summary.created += 1;
+      if (outcome === 'created') {
+        summary.created += 1;
+        deps.metrics?.countPayout('created');
+      }
       if (outcome === 'held') summary.held += 1;
     } catch (error) {
       summary.failed += 1;

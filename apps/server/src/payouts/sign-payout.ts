@@ -30,7 +30,7 @@ export async function signNewPayout(deps: PayoutProcessorDeps, payout: PayoutRow
     if (!isExecutionReverted(error)) throw error;
     const reason = `a transfer to ${to} reverts (${describeError(error)}): the address cannot receive BNB this way`;
     deps.log?.warn({ payoutId: payout.id, to, reason }, 'payout failed');
-    return failPayout(deps.db, payout, reason);
+    return failPayout(deps.db, payout, reason, deps.metrics);
   }
   const gasLimit = payoutGasLimit(estimate);
   const shortWithGas = await vaultShortfall(deps, payout, maxTransferCost(gasLimit, fees));
@@ -38,7 +38,7 @@ export async function signNewPayout(deps: PayoutProcessorDeps, payout: PayoutRow
   const chainPendingNonce = BigInt(
     await deps.chain.getTransactionCount({ address: deps.signer.address, blockTag: 'pending' }),
   );
-  const signed = await deps.db.transaction(async (tx) => {
+  const { row: signed, signedNow } = await deps.db.transaction(async (tx) => {
     const next = await lockNextVaultNonce(tx, {
       chainId: payout.chainId,
       vaultAddress: deps.signer.address,
@@ -47,7 +47,7 @@ export async function signNewPayout(deps: PayoutProcessorDeps, payout: PayoutRow
     const [locked] = await tx.select().from(payouts).where(eq(payouts.id, payout.id)).for('update');
     if (!locked) throw new Error(`payout ${payout.id} vanished`);
     // Someone else signed it meanwhile: use theirs.
-    if (locked.status !== 'created') return locked;
+    if (locked.status !== 'created') return { row: locked, signedNow: false };
     // A row created before migration 0004 was given its nonce at creation: keep it, or it would
     // leave a gap before the nonces assigned after it.
     const nonce = locked.nonce ?? next;
@@ -71,8 +71,9 @@ export async function signNewPayout(deps: PayoutProcessorDeps, payout: PayoutRow
       .where(eq(payouts.id, locked.id))
       .returning();
     if (!updated) throw new Error(`payout ${payout.id} vanished`);
-    return updated;
+    return { row: updated, signedNow: true };
   });
+  if (signedNow) deps.metrics?.countPayout('signed');
   if (deps.crashAfter === 'signed') throw new SimulatedCrash('after signing');
   return signed;
 }
@@ -86,11 +87,11 @@ export async function resignPayout(
   payout: PayoutRow,
   fees: Fees,
 ): Promise<PayoutRow> {
-  return deps.db.transaction(async (tx) => {
+  const { row, signedNow } = await deps.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(payouts).where(eq(payouts.id, payout.id)).for('update');
     if (!locked) throw new Error(`payout ${payout.id} vanished`);
     if (locked.status !== payout.status || locked.txHash !== payout.txHash || locked.nonce === null)
-      return locked;
+      return { row: locked, signedNow: false };
     const rawTx = await signTransfer(deps, {
       to: normalizeAddress(locked.toAddress),
       value: locked.amount,
@@ -114,8 +115,11 @@ export async function resignPayout(
       })
       .where(eq(payouts.id, locked.id))
       .returning();
-    return updated ?? locked;
+    return updated ? { row: updated, signedNow: true } : { row: locked, signedNow: false };
   });
+  // A replacement: signed again at the same nonce.
+  if (signedNow) deps.metrics?.countPayout('signed');
+  return row;
 }
 
 /**
@@ -187,6 +191,7 @@ async function vaultShortfall(
 ): Promise<PayoutRow | null> {
   const need = payout.amount + gasCost;
   const balance = await deps.chain.getBalance({ address: deps.signer.address });
+  deps.metrics?.recordVaultBalance(balance);
   const inFlight = await owedInFlight(deps);
   if (balance - inFlight >= need) return null;
   deps.log?.error(

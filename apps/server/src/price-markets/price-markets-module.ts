@@ -34,6 +34,7 @@ export function createPriceMarketsModule(
       maxAgeS: config.prices.maxAgeS,
       resolutionTimeoutS: config.ai.resolutionTimeoutS,
       feeBps: config.fees.marketBps,
+      metrics: deps.metrics,
     }),
   ];
   return {

@@ -6,6 +6,7 @@ import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { settleMarket } from '../markets/settle-market.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { PriceSource } from '../prices/price-feed.ts';
 import { firstFreshSampleAfter } from '../prices/price-samples.ts';
 import { listSettlingPriceMarkets, recordSettlementReading } from './price-markets-repository.ts';
@@ -31,6 +32,8 @@ export type PriceSettlementJobDeps = {
   /** MARKET_RESOLUTION_TIMEOUT_S: never wait longer than this after the deadline. */
   resolutionTimeoutS: number;
   feeBps: number;
+  /** Counts each market settled (bnbpredict_resolutions_total), once committed. */
+  metrics?: Pick<Metrics, 'countResolution'>;
 };
 
 /**
@@ -102,6 +105,7 @@ export async function settleDuePriceMarkets(deps: PriceSettlementJobDeps): Promi
       });
       if (summary) {
         settled.push(market.id);
+        deps.metrics?.countResolution(summary.outcome);
         deps.logger.info(
           { marketId: market.id, outcome, price: String(reading.price) },
           'price market settled',
@@ -129,6 +133,7 @@ export async function settleDuePriceMarkets(deps: PriceSettlementJobDeps): Promi
     );
     if (summary) {
       settled.push(market.id);
+      deps.metrics?.countResolution('VOID');
       deps.logger.warn(
         { marketId: market.id, refundedBets: summary.refundedBets },
         'price market voided: no fresh reading',

@@ -5,6 +5,7 @@ import type { Job } from '../jobs/job-runner.ts';
 import { createCoinFeeds } from './price-feeds.ts';
 import { registerPriceRoutes } from './price-routes.ts';
 import { createPriceSampler } from './price-sampler.ts';
+import { latestPriceSample } from './price-samples.ts';
 
 /**
  * Every coin's USD price (docs/architecture.md "Oracle rounds", issue 19): the feeds chosen by
@@ -24,6 +25,14 @@ export function createPricesModule(deps: AppDeps, logger: FastifyBaseLogger) {
         : createPublicClient({ transport: http(config.prices.chainlinkRpcUrl, { timeout: 5_000 }) }),
   });
   const sampler = createPriceSampler({ db: deps.database.db, feeds: coins.feeds, clock, logger });
+  // bnbpredict_oracle_price_age_seconds: each coin's latest sample, by the feed's own time.
+  deps.metrics.observePriceTimes(async () => {
+    const symbols = [...coins.feeds.keys()];
+    const latest = await Promise.all(
+      symbols.map((symbol) => latestPriceSample(deps.database.db, sampler.source, symbol)),
+    );
+    return new Map(symbols.map((symbol, index) => [symbol, latest[index]?.updatedAt ?? null]));
+  });
   const routes: AppFeature = (app) => registerPriceRoutes(app, deps, { coins, sampler });
   const jobs: Job[] = [sampler.job];
   return {

@@ -22,7 +22,11 @@ export type RealtimeLimits = {
  * address and in total, and a browser page of another origin may not subscribe (security review
  * F12); the 4 KiB frame limit is set where the plugin is registered (app.ts).
  */
-export function registerRealtimeRoutes(app: FastifyInstance, hub: RealtimeHub, limits: RealtimeLimits): void {
+export function registerRealtimeRoutes(
+  app: FastifyInstance,
+  hub: RealtimeHub,
+  limits: RealtimeLimits,
+): { connections: () => number } {
   const perIp = new Map<string, number>();
   let total = 0;
   const isFull = (ip: string) =>
@@ -74,6 +78,7 @@ export function registerRealtimeRoutes(app: FastifyInstance, hub: RealtimeHub, l
       });
     },
   });
+  return { connections: () => total };
 }
 
 /**

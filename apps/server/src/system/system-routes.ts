@@ -16,7 +16,9 @@ const HEALTH_CHECK_EVERY_MS = 3_000;
 
 export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { config, database, chain, clock } = deps;
-  const readVaultBalance = createVaultBalanceReader(chain, config.vault.address);
+  const readVaultBalance = createVaultBalanceReader(chain, config.vault.address, {
+    onRead: (balanceWei) => deps.metrics.recordVaultBalance(balanceWei),
+  });
   const openApi = buildOpenApiDocument();
 
   const checkHealth = cacheFor(HEALTH_CHECK_EVERY_MS, async () => {

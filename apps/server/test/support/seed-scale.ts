@@ -52,7 +52,7 @@ async function seed(client: pg.PoolClient, sizes: ScaleSizes): Promise<SeededSca
   await q(`
     insert into markets (id, creator_address, title, description, category, duration, start_time, deadline,
                          status, result, resolver_model, resolver_prompt_version, content_hash, created_at, updated_at)
-    select i, ${addressSql('1 + (i * 31) % ' + A)}, 'Market ' || i, 'Will thing ' || i || ' happen?',
+    select i, ${addressSql(`1 + (i * 31) % ${A}`)}, 'Market ' || i, 'Will thing ' || i || ' happen?',
            (array['crypto','social_media','gaming','politics','sports'])[1 + (i / 5) % 5],
            case when i % 2 = 0 then 'daily' else 'hourly' end,
            now() - make_interval(mins => ${M} - i), now() - make_interval(mins => ${M} - i) + interval '30 days',

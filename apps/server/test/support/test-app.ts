@@ -7,6 +7,7 @@ import { createChainClock } from '../../src/chain/clock.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { createFeatures } from '../../src/features.ts';
 import { createJobRunner } from '../../src/jobs/job-runner.ts';
+import { createMetrics } from '../../src/metrics/metrics.ts';
 import { startTestChain } from './test-chain.ts';
 import { openTestDatabase } from './test-database.ts';
 
@@ -47,11 +48,13 @@ export async function startTestApp(
     database,
     chain: options.chainClient?.(chain.rpcUrl) ?? chain.publicClient,
     clock,
+    // Its own registry; no listener unless a test starts one (metrics.test.ts).
+    metrics: createMetrics({ now: () => clock.now() }),
   };
   const features = createFeatures(deps, logger);
   const app = await createApp(deps, { logger, features: features.routes, rateLimitPerMinute: 100_000 });
   await app.ready();
-  const jobs = createJobRunner(features.jobs, logger);
+  const jobs = createJobRunner(features.jobs, logger, deps.metrics);
   return {
     app,
     chain,
@@ -59,6 +62,7 @@ export async function startTestApp(
     db: database.db,
     config,
     clock,
+    metrics: deps.metrics,
     features,
     deps,
     /** Runs every background job once, in order. */

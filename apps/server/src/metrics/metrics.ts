@@ -1,0 +1,189 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+// docs/operations.md "Metrics": what the server tells Prometheus, in its naming conventions
+// (base units, `_total` counters, our own under `bnbpredict_`). Each app has its own Registry, not
+// prom-client's global one, so several apps in one process (tests) never collide. Labels take only
+// values from small fixed sets (route templates, job names, error codes, states): never an address,
+// a transaction hash or a raw URL, whose every new value would be a new time series.
+
+/** Where a payment ended: recorded, waiting for finality (202), or refused with this error code. */
+export type PaymentOutcome = 'accepted' | 'pending' | (string & {});
+/** The payout statuses a payout moves into (docs/architecture.md "Claims and payouts"). */
+export type PayoutState = 'created' | 'signed' | 'broadcast' | 'confirmed' | 'failed';
+export type ResolutionVerdict = 'YES' | 'NO' | 'VOID';
+
+/** Each coin's latest price time (the feed's own update time), or null when it has none yet. */
+export type PriceTimesSource = () => Promise<ReadonlyMap<string, Date | null>>;
+
+/** Counts requests per route template; anything without one (404s, the web app's pages) is this. */
+export const UNMATCHED_ROUTE = 'unmatched';
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** Seconds; payment verification may wait up to PAYMENT_WAIT_MS (15 s) for finality. */
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30];
+
+export function createMetrics(options: { now?: () => Date } = {}) {
+  const now = options.now ?? (() => new Date());
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests answered by the API, by route template, method and status code.',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: HTTP_BUCKETS,
+    registers,
+  });
+  const jobRuns = new Counter({
+    name: 'bnbpredict_job_runs_total',
+    help: 'Background job runs on this instance (counted as each ends), by job.',
+    labelNames: ['job'] as const,
+    registers,
+  });
+  const jobFailures = new Counter({
+    name: 'bnbpredict_job_failures_total',
+    help: 'Background job runs that ended in an error, by job.',
+    labelNames: ['job'] as const,
+    registers,
+  });
+  const payments = new Counter({
+    name: 'bnbpredict_payments_total',
+    help: 'Payments decided on this instance: accepted, pending (not final yet), or the refusal code.',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const payouts = new Counter({
+    name: 'bnbpredict_payouts_total',
+    help: 'Payout state transitions made on this instance, by the state entered.',
+    labelNames: ['state'] as const,
+    registers,
+  });
+  const resolutions = new Counter({
+    name: 'bnbpredict_resolutions_total',
+    help: 'Markets settled on this instance, by verdict.',
+    labelNames: ['verdict'] as const,
+    registers,
+  });
+  // Wei as float64: exact up to 2^53 wei (about 0.009 BNB), then within 1 part in 9e15.
+  const vaultBalance = new Gauge({
+    name: 'bnbpredict_vault_balance_wei',
+    help: 'The vault balance last read from the chain, in wei (float64: not exact above 2^53 wei).',
+    registers,
+  });
+  const liabilities = new Gauge({
+    name: 'bnbpredict_liabilities_wei',
+    help: 'Everything the vault owes bettors at the last solvency check, in wei (float64: not exact above 2^53 wei).',
+    registers,
+  });
+
+  let readPriceTimes: PriceTimesSource | undefined;
+  /** The last times read, kept so that the ages still grow while the database cannot be read. */
+  const lastPriceTimes = new Map<string, Date | null>();
+  new Gauge({
+    name: 'bnbpredict_oracle_price_age_seconds',
+    help: "Age of each coin's latest sampled price (by the feed's own update time); +Inf when it has none.",
+    labelNames: ['symbol'] as const,
+    registers,
+    async collect() {
+      if (readPriceTimes) {
+        try {
+          for (const [symbol, at] of await readPriceTimes()) lastPriceTimes.set(symbol, at);
+        } catch {
+          // The database is down: the ages go on from the last times read.
+        }
+      }
+      this.reset();
+      const nowMs = now().getTime();
+      for (const [symbol, at] of lastPriceTimes) {
+        this.set({ symbol }, at ? Math.max(0, (nowMs - at.getTime()) / 1000) : Number.POSITIVE_INFINITY);
+      }
+    },
+  });
+
+  let readOldestOpenPayout: (() => Promise<number | null>) | undefined;
+  new Gauge({
+    name: 'bnbpredict_payouts_oldest_open_age_seconds',
+    help: 'Age of the oldest payout not yet confirmed or failed, all instances together; 0 when none.',
+    registers,
+    async collect() {
+      if (!readOldestOpenPayout) return;
+      // Unknown while the database cannot be read: the last value stays.
+      const age = await readOldestOpenPayout().catch(() => undefined);
+      if (age !== undefined) this.set(age ?? 0);
+    },
+  });
+
+  let readRealtimeConnections: (() => number) | undefined;
+  new Gauge({
+    name: 'bnbpredict_realtime_connections',
+    help: 'WebSocket clients connected to this instance.',
+    registers,
+    collect() {
+      this.set(readRealtimeConnections?.() ?? 0);
+    },
+  });
+
+  return {
+    registry,
+    /** One answered request; `route` is the route's template (`/api/markets/:id`), never the URL. */
+    observeHttpRequest(input: {
+      route: string | undefined;
+      method: string;
+      status: number;
+      seconds: number;
+    }) {
+      httpDuration.observe(
+        {
+          route: input.route ?? UNMATCHED_ROUTE,
+          method: METHODS.has(input.method) ? input.method : 'other',
+          status: String(input.status),
+        },
+        input.seconds,
+      );
+    },
+    countJobRun(job: string, outcome: 'ok' | 'failed') {
+      jobRuns.inc({ job });
+      if (outcome === 'failed') jobFailures.inc({ job });
+    },
+    countPayment(outcome: PaymentOutcome) {
+      payments.inc({ outcome });
+    },
+    countPayout(state: PayoutState) {
+      payouts.inc({ state });
+    },
+    countResolution(verdict: ResolutionVerdict) {
+      resolutions.inc({ verdict });
+    },
+    /** The solvency check's figures, both at the same block. */
+    recordReserves(input: { vaultBalanceWei: bigint; liabilitiesWei: bigint }) {
+      vaultBalance.set(Number(input.vaultBalanceWei));
+      liabilities.set(Number(input.liabilitiesWei));
+    },
+    /** A fresh read of the vault's balance (GET /api/vault, a payout's funds check). */
+    recordVaultBalance(wei: bigint) {
+      vaultBalance.set(Number(wei));
+    },
+    /** Where scrapes read the coins' latest price times (the prices module). */
+    observePriceTimes(source: PriceTimesSource) {
+      readPriceTimes = source;
+    },
+    /** Where scrapes read the oldest open payout's age in seconds, null when none (the payouts module). */
+    observeOldestOpenPayout(source: () => Promise<number | null>) {
+      readOldestOpenPayout = source;
+    },
+    /** Where scrapes read the number of open WebSocket connections (the realtime hub). */
+    observeRealtimeConnections(source: () => number) {
+      readRealtimeConnections = source;
+    },
+    /** The Prometheus text exposition of everything above. */
+    scrape(): Promise<string> {
+      return registry.metrics();
+    },
+    contentType: registry.contentType,
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+/** What the payout steps record: the states they move payouts into, and the balance they read. */
+export type PayoutMetrics = Pick<Metrics, 'countPayout' | 'recordVaultBalance'>;

@@ -1,0 +1,293 @@
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseEther } from 'viem';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { createServerProcess } from '../chaos/server-process.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { findFreePort } from '../src/dev/local-chain.ts';
+import { type MetricsListener, startMetricsListener } from '../src/metrics/metrics-server.ts';
+import { marketHelpers } from './support/market-helpers.ts';
+import { signOperatorAction } from './support/operator-helpers.ts';
+import { startTestApp, type TestApp } from './support/test-app.ts';
+
+// Issue 20 item 3, docs/operations.md "Metrics": Prometheus text on a listener of its own, scraped
+// over real HTTP after real traffic — bets paid on the local chain, a refused payment, an operator's
+// verdict, a claim paid from the vault, job runs, a WebSocket client — and no label that names a
+// user, a transaction or a raw URL.
+
+let t: TestApp;
+let m: ReturnType<typeof marketHelpers>;
+let listener: MetricsListener;
+
+beforeAll(async () => {
+  // Player #1 of the dev mnemonic is the operator who settles the market.
+  t = await startTestApp({ OPERATOR_ADDRESSES: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+  m = marketHelpers(t);
+  const started = await startMetricsListener({ host: '127.0.0.1', port: await findFreePort() }, t.metrics);
+  if (!started) throw new Error('a listener was asked for');
+  listener = started;
+});
+afterAll(async () => {
+  await listener?.close();
+  await t?.close();
+});
+
+type Sample = { name: string; labels: Record<string, string>; value: number };
+
+/** The Prometheus text format, one sample per line (prom-client escapes `\`, `"` and newlines). */
+function parseExposition(text: string): Sample[] {
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match) throw new Error(`not a sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const pair of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
+      labels[pair[1] ?? ''] = pair[2] ?? '';
+    }
+    samples.push({ name: match[1] ?? '', labels, value: Number(match[3]) });
+  }
+  return samples;
+}
+
+async function scrape() {
+  const response = await fetch(listener.url);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  const text = await response.text();
+  const samples = parseExposition(text);
+  /** The sum of the series of `name` whose labels include `labels` (0 when there is none). */
+  const value = (name: string, labels: Record<string, string> = {}) =>
+    samples
+      .filter(
+        (sample) =>
+          sample.name === name && Object.entries(labels).every(([key, want]) => sample.labels[key] === want),
+      )
+      .reduce((sum, sample) => sum + sample.value, 0);
+  const has = (name: string) => samples.some((sample) => sample.name === name);
+  return { text, samples, value, has };
+}
+
+type Scrape = Awaited<ReturnType<typeof scrape>>;
+const moved = (before: Scrape, after: Scrape, name: string, labels: Record<string, string> = {}) =>
+  after.value(name, labels) - before.value(name, labels);
+
+describe('GET /metrics after real traffic', () => {
+  test('payments, resolutions, payouts, jobs and HTTP requests are counted as they happen', async () => {
+    const before = await scrape();
+
+    // Two bets paid on the chain (the creation is the first), and one refused: below the minimum.
+    const { market } = await m.createMarket(
+      { title: 'metrics-yes', prediction: 'YES' },
+      { player: 0, amountWei: parseEther('0.02') },
+    );
+    await m.joinMarket(market.id, { player: 2, prediction: 'NO', amountWei: parseEther('0.01') });
+    const low = await m.postJoin(market.id, { player: 2, amountWei: parseEther('0.001') });
+    expect(low.response.json().error.code).toBe('AMOUNT_TOO_LOW');
+
+    const read = await t.app.inject({ method: 'GET', url: `/api/markets/${market.id}?ref=feed` });
+    expect(read.statusCode).toBe(200);
+    const missing = await t.app.inject({ method: 'GET', url: '/api/markets/2999999999' });
+    expect(missing.statusCode).toBe(404);
+    const nowhere = await t.app.inject({ method: 'GET', url: `/api/nowhere/${'0x'.padEnd(42, 'a')}?x=1` });
+    expect(nowhere.statusCode).toBe(404);
+
+    // The operator settles it YES after its deadline; the creator claims from the vault.
+    await t.advanceTime(3601);
+    const reason = 'Reported by the test.';
+    const signed = await signOperatorAction(t, m.player(0), {
+      action: 'market.resolve',
+      marketId: market.id,
+      result: 'YES',
+      reason,
+    });
+    const resolved = await t.app.inject({
+      method: 'POST',
+      url: `/api/markets/${market.id}/admin/resolve`,
+      payload: { ...signed, result: 'YES', reason },
+    });
+    expect(resolved.statusCode).toBe(200);
+    const claim = await t.app.inject({
+      method: 'POST',
+      url: '/api/claims',
+      payload: { userAddress: m.player(0).account.address, scope: 'markets' },
+    });
+    expect(claim.json()).toMatchObject({ success: true, payoutStatus: 'confirmed' });
+    const claimed = await scrape();
+    for (const state of ['created', 'signed', 'broadcast', 'confirmed']) {
+      expect(moved(before, claimed, 'bnbpredict_payouts_total', { state }), state).toBe(1);
+    }
+
+    // Every background job once; the price sampler stores a price for every coin, the payouts job
+    // pays the refused payment back. Its next run confirms that refund.
+    await t.runJobs();
+    await t.features.jobs.find((job) => job.name === 'payouts')?.run();
+    const vault = await t.app.inject({ method: 'GET', url: '/api/vault' });
+    const vaultBalanceWei = BigInt(vault.json().balanceWei);
+
+    const after = await scrape();
+    expect(moved(before, after, 'bnbpredict_payments_total', { outcome: 'accepted' })).toBe(2);
+    expect(moved(before, after, 'bnbpredict_payments_total', { outcome: 'AMOUNT_TOO_LOW' })).toBe(1);
+    expect(moved(before, after, 'bnbpredict_resolutions_total', { verdict: 'YES' })).toBe(1);
+    // The refund of the refused payment is a payout too.
+    for (const state of ['created', 'signed', 'broadcast', 'confirmed']) {
+      expect(moved(claimed, after, 'bnbpredict_payouts_total', { state }), state).toBe(1);
+    }
+    expect(after.value('bnbpredict_payouts_total', { state: 'failed' })).toBe(0);
+    for (const job of t.features.jobs) {
+      expect(moved(before, after, 'bnbpredict_job_runs_total', { job: job.name }), job.name).toBeGreaterThan(
+        0,
+      );
+      expect(after.value('bnbpredict_job_failures_total', { job: job.name }), job.name).toBe(0);
+    }
+
+    // Requests by route template, whatever the URL's ids or query; a 404 without a route is unmatched.
+    const requests = (labels: Record<string, string>) =>
+      moved(before, after, 'http_request_duration_seconds_count', labels);
+    expect(requests({ route: '/api/markets/:id', method: 'GET', status: '200' })).toBe(1);
+    expect(requests({ route: '/api/markets/:id', method: 'GET', status: '404' })).toBe(1);
+    expect(requests({ route: '/api/markets/:id/bets', method: 'POST', status: '201' })).toBe(1);
+    expect(requests({ route: '/api/markets/:id/bets', method: 'POST', status: '400' })).toBe(1);
+    expect(requests({ route: '/api/claims', method: 'POST', status: '200' })).toBe(1);
+    expect(requests({ route: 'unmatched', method: 'GET', status: '404' })).toBe(1);
+
+    // Gauges: the vault balance read by GET /api/vault, each coin's fresh price, no open payout.
+    expect(after.value('bnbpredict_vault_balance_wei')).toBe(Number(vaultBalanceWei));
+    const ages = after.samples.filter((sample) => sample.name === 'bnbpredict_oracle_price_age_seconds');
+    expect(ages.map((sample) => sample.labels.symbol).sort()).toEqual(
+      ['ADA', 'AVAX', 'BNB', 'BTC', 'DOGE', 'ETH', 'SOL', 'XRP'].sort(),
+    );
+    for (const age of ages) expect(age.value, age.labels.symbol).toBeLessThan(t.config.prices.maxAgeS);
+    expect(after.value('bnbpredict_payouts_oldest_open_age_seconds')).toBe(0);
+
+    // prom-client's process metrics, on this app's own registry.
+    for (const name of [
+      'process_resident_memory_bytes',
+      'nodejs_version_info',
+      'nodejs_eventloop_lag_seconds',
+    ])
+      expect(after.has(name), name).toBe(true);
+  });
+
+  test('the realtime gauge follows the open WebSocket connections', async () => {
+    expect((await scrape()).value('bnbpredict_realtime_connections')).toBe(0);
+    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const socket = new WebSocket(`${address.replace('http', 'ws')}/api/realtime`);
+    await once(socket, 'open');
+    expect((await scrape()).value('bnbpredict_realtime_connections')).toBe(1);
+    socket.close();
+    await once(socket, 'close');
+    // The server counts the close when its side of the socket hears it: poll briefly.
+    await expect.poll(async () => (await scrape()).value('bnbpredict_realtime_connections')).toBe(0);
+  });
+
+  test('recordReserves sets the vault balance and the liabilities, both in wei', async () => {
+    t.metrics.recordReserves({ vaultBalanceWei: parseEther('12.5'), liabilitiesWei: parseEther('3') });
+    const after = await scrape();
+    expect(after.value('bnbpredict_vault_balance_wei')).toBe(12.5e18);
+    expect(after.value('bnbpredict_liabilities_wei')).toBe(3e18);
+  });
+
+  test('no label value is an address, a transaction hash or a raw URL, whatever the requests were', async () => {
+    const address = m.player(1).account.address;
+    const hash = `0x${'ab'.repeat(32)}`;
+    const hostile = [
+      `/api/users/${address}/bets?limit=5`,
+      `/api/users/${address.toLowerCase()}/claimable`,
+      `/api/markets/123456?tx=${hash}`,
+      `/api/tx/${hash}`,
+      `/${address}`,
+      '/market/42?ref=https://evil.example/%0a',
+      '/api/markets/%2e%2e/%2e%2e/etc/passwd',
+    ];
+    for (const url of hostile) await t.app.inject({ method: 'GET', url });
+    await t.app.inject({ method: 'PROPFIND', url: `/api/${hash}` });
+
+    const { samples } = await scrape();
+    const values = samples.flatMap((sample) => Object.values(sample.labels));
+    expect(values.length).toBeGreaterThan(0);
+    for (const value of values) {
+      expect(value, value).not.toMatch(/0x[0-9a-f]{40}/i);
+      expect(value, value).not.toMatch(/[0-9a-f]{64}/i);
+      expect(value, value).not.toMatch(/[?%]/);
+    }
+    const routes = new Set(samples.flatMap((sample) => (sample.labels.route ? [sample.labels.route] : [])));
+    for (const route of routes) {
+      // A template or `unmatched`: no segment is an id.
+      if (route !== 'unmatched') expect(route, route).toMatch(/^\/[a-zA-Z0-9_\-/:.*]*$/);
+      expect(
+        route.split('/').some((segment) => /^\d+$/.test(segment)),
+        route,
+      ).toBe(false);
+    }
+    const methods = new Set(
+      samples.flatMap((sample) => (sample.labels.method ? [sample.labels.method] : [])),
+    );
+    expect(
+      [...methods].every((method) => /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS|other)$/.test(method)),
+    ).toBe(true);
+  });
+
+  test('the listener serves /metrics only, and only to GET and HEAD', async () => {
+    const base = listener.url.replace(/\/metrics$/, '');
+    expect((await fetch(`${base}/`)).status).toBe(404);
+    expect((await fetch(`${base}/api/health`)).status).toBe(404);
+    expect((await fetch(listener.url, { method: 'POST' })).status).toBe(405);
+    const head = await fetch(listener.url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
+});
+
+describe('METRICS_PORT and METRICS_HOST', () => {
+  test('default to 127.0.0.1:9464; 0 turns the listener off; the API port is refused', async () => {
+    // main.ts starts the listener through this very call.
+    expect(loadConfig({}).metrics).toEqual({ host: '127.0.0.1', port: 9464 });
+    const off = loadConfig({ METRICS_PORT: '0' });
+    expect(off.metrics.port).toBe(0);
+    expect(await startMetricsListener(off.metrics, t.metrics)).toBeNull();
+    expect(() => loadConfig({ PORT: '9000', METRICS_PORT: '9000' })).toThrow(
+      /METRICS_PORT: must differ from PORT/,
+    );
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+  });
+
+  test('the real server opens its own metrics listener, not on the API port, and closes it on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pm-metrics-'));
+    const logFile = join(dataDir, 'server.log');
+    const port = await findFreePort();
+    const metricsPort = await findFreePort();
+    const server = createServerProcess({
+      port,
+      logFile,
+      env: {
+        PORT: String(port),
+        METRICS_PORT: String(metricsPort),
+        RPC_URL: t.chain.rpcUrl,
+        // Its own PGlite, even when the suite runs on PostgreSQL: this test is about the listener.
+        DATABASE_URL: '',
+        DATA_DIR: dataDir,
+        JOBS: 'false',
+        LOG_LEVEL: 'info',
+      },
+    });
+    try {
+      await server.start();
+      const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('process_resident_memory_bytes');
+      // The public port has no /metrics.
+      expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(404);
+      await server.stop();
+      await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`)).rejects.toThrow();
+      expect(readFileSync(logFile, 'utf8')).toContain(`"metrics":"http://127.0.0.1:${metricsPort}/metrics"`);
+    } finally {
+      server.killNow();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    // A server process starts (the compiled build, PGlite, migrations) in 10–40 s on a busy two-core machine.
+  }, 180_000);
+});
