@@ -23,6 +23,8 @@ export async function startTestApp(
     /** The server's RPC client, given the node's URL (e.g. one with faults at hand); default a plain one. */
     chainClient?: (rpcUrl: string) => PublicClient;
     logger?: FastifyBaseLogger;
+    /** The app's reserves callback (issue 20), as the metrics would pass it. */
+    onReserves?: AppDeps['onReserves'];
   } = {},
 ) {
   const chain = await startTestChain();
@@ -47,6 +49,7 @@ export async function startTestApp(
     database,
     chain: options.chainClient?.(chain.rpcUrl) ?? chain.publicClient,
     clock,
+    ...(options.onReserves ? { onReserves: options.onReserves } : {}),
   };
   const features = createFeatures(deps, logger);
   const app = await createApp(deps, { logger, features: features.routes, rateLimitPerMinute: 100_000 });
