@@ -1,6 +1,6 @@
 import type { SolvencyResponse } from '@pm/core/contract/solvency';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startTestApi } from '../../../app/test-api.ts';
 import { TestI18n } from '../../../app/test-i18n.tsx';
 import { ReservesCard } from './reserves-card.tsx';
@@ -108,5 +108,32 @@ describe('ReservesCard', () => {
     answer = { status: 200, body: { ...report(), vaultBalanceWei: '1.5' } };
     renderCard();
     expect(await screen.findByText('The reserves could not be checked right now.')).toBeVisible();
+  });
+
+  test('Below the fold, nothing of the figures is fetched until the card comes into view', async () => {
+    answer = { status: 200, body: report() };
+    let enter: (() => void) | undefined;
+    class FakeObserver {
+      constructor(callback: (entries: Array<{ isIntersecting: boolean }>) => void) {
+        enter = () => callback([{ isIntersecting: true }]);
+      }
+      observe() {}
+      disconnect() {}
+    }
+    vi.stubGlobal('IntersectionObserver', FakeObserver);
+    try {
+      renderCard();
+      expect(screen.getByRole('heading', { name: 'Vault reserves' })).toBeVisible();
+      expect(screen.getByRole('status')).toHaveTextContent("Checking the vault's reserves…");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(requests).toEqual([]);
+      act(() => enter?.());
+      expect(
+        await screen.findByText('Reserves 12.5000 BNB ≥ owed 3.2500 BNB at block 1234567'),
+      ).toBeVisible();
+      expect(requests).toEqual(['/api/solvency']);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
