@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { type SolvencyResponse, SolvencyResponseSchema } from '@pm/core/contract/solvency';
 import { createPublicClient, http } from 'viem';
@@ -68,7 +69,8 @@ test('The info tooltip opens after the 700 ms delay, not before', async ({ page 
       times.enter ||= performance.now();
     });
     new MutationObserver(() => {
-      if (!times.open && document.querySelector('[role="tooltip"]')) times.open = performance.now();
+      if (!times.open && document.querySelector('[role="tooltip"]:not([hidden])'))
+        times.open = performance.now();
     }).observe(document.body, { childList: true, subtree: true, attributes: true });
   });
   await button.hover();
@@ -162,6 +164,20 @@ test('The vault card shows the chain balance at a block against what the vault o
   await expect(card.getByRole('link', { name: /See the figures/ })).toHaveAttribute('href', '/api/solvency');
 });
 
+test('Below the fold, the reserves are read only once the card scrolls into view', async ({ page }) => {
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/solvency')) reads.push(request.url());
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(reads).toEqual([]);
+  const card = await reservesCard(page);
+  await expect(card.getByTestId('reserves-line')).toBeVisible();
+  expect(reads).toHaveLength(1);
+});
+
 const SHORT: SolvencyResponse = {
   vaultAddress: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
   blockNumber: '42',
@@ -197,6 +213,12 @@ test('A short vault turns the line red with <, and says so in words', async ({ p
     heading.evaluate((element) => getComputedStyle(element).color),
   ]);
   expect(lineColour).not.toBe(textColour);
+  // Red on the card still reads (contrast), and the card has no other accessibility violation.
+  const results = await new AxeBuilder({ page })
+    .include('section[aria-labelledby="reserves-title"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(results.violations.map((violation) => violation.id)).toEqual([]);
 });
 
 test('The reserves read failing says so, and Try again reads them again', async ({ page }) => {
