@@ -1,4 +1,8 @@
-import { expect, test } from '../support/fixtures.ts';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { type SolvencyResponse, SolvencyResponseSchema } from '@pm/core/contract/solvency';
+import { createPublicClient, http } from 'viem';
+import { expect, rpcUrl, test } from '../support/fixtures.ts';
 
 test('The landing top bar shows only the logo, no wallet button', async ({ page }) => {
   await page.goto('/');
@@ -65,7 +69,8 @@ test('The info tooltip opens after the 700 ms delay, not before', async ({ page 
       times.enter ||= performance.now();
     });
     new MutationObserver(() => {
-      if (!times.open && document.querySelector('[role="tooltip"]')) times.open = performance.now();
+      if (!times.open && document.querySelector('[role="tooltip"]:not([hidden])'))
+        times.open = performance.now();
     }).observe(document.body, { childList: true, subtree: true, attributes: true });
   });
   await button.hover();
@@ -121,4 +126,129 @@ test('Headline letters change colour near the pointer', async ({ page }) => {
   await expect(letter).toHaveAttribute('style', /color-mix/);
   await page.mouse.move(5, 5);
   await expect(letter).not.toHaveAttribute('style', /color-mix/);
+});
+
+// Issue 20: the vault card, "Reserves X BNB ≥ owed Y BNB at block N", from GET /api/solvency.
+
+/** wei as the page shows it in English: grouped, 4 decimals rounded toward zero, with the unit. */
+function bnb(wei: string): string {
+  const value = BigInt(wei);
+  const fraction = ((value % 10n ** 18n) / 10n ** 14n).toString().padStart(4, '0');
+  return `${(value / 10n ** 18n).toLocaleString('en-US')}.${fraction} BNB`;
+}
+
+/** The landing page, scrolled to the vault card (its figures load once it is in view). */
+async function reservesCard(page: Page) {
+  const card = page.getByRole('region', { name: 'Vault reserves' });
+  await card.scrollIntoViewIfNeeded();
+  return card;
+}
+
+test('The vault card shows the chain balance at a block against what the vault owes', async ({ page }) => {
+  const answered = page.waitForResponse((response) => response.url().endsWith('/api/solvency'));
+  await page.goto('/');
+  const card = await reservesCard(page);
+  const body = SolvencyResponseSchema.parse(await (await answered).json());
+  expect(body.covered).toBe(true);
+  await expect(card.getByTestId('reserves-line')).toHaveText(
+    `Reserves ${bnb(body.vaultBalanceWei)} ≥ owed ${bnb(body.liabilitiesWei)} at block ${body.blockNumber}`,
+  );
+  await expect(card.getByText('Fully reserved')).toBeVisible();
+  // What the page shows is the chain's balance at that block.
+  const chain = createPublicClient({ transport: http(rpcUrl()) });
+  const balance = await chain.getBalance({
+    address: body.vaultAddress as `0x${string}`,
+    blockNumber: BigInt(body.blockNumber),
+  });
+  expect(body.vaultBalanceWei).toBe(balance.toString());
+  await expect(card.getByRole('link', { name: /See the figures/ })).toHaveAttribute('href', '/api/solvency');
+});
+
+test('Below the fold, the reserves are read only once the card scrolls into view', async ({ page }) => {
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/solvency')) reads.push(request.url());
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(reads).toEqual([]);
+  const card = await reservesCard(page);
+  await expect(card.getByTestId('reserves-line')).toBeVisible();
+  expect(reads).toHaveLength(1);
+});
+
+const SHORT: SolvencyResponse = {
+  vaultAddress: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+  blockNumber: '42',
+  vaultBalanceWei: '1000000000000000000',
+  liabilitiesWei: '3250000000000000000',
+  parts: {
+    openMarketStakesWei: '3250000000000000000',
+    openRoundStakesWei: '0',
+    unclaimedMarketWei: '0',
+    unclaimedRoundWei: '0',
+    refundsOwedWei: '0',
+    flagBondsHeldWei: '0',
+    payoutsQueuedWei: '0',
+    unrecordedTransfersWei: '0',
+  },
+  reserveRatioBps: '3076',
+  covered: false,
+  shortfallWei: '2250000000000000000',
+  checkedAt: '2026-11-25T12:00:00.000Z',
+};
+
+test('A short vault turns the line red with <, and says so in words', async ({ page }) => {
+  // The shared e2e chain's vault is never short: this state is the answer of a short vault.
+  await page.route('**/api/solvency', (route) => route.fulfill({ json: SHORT }));
+  await page.goto('/');
+  const card = await reservesCard(page);
+  const line = card.getByTestId('reserves-line');
+  await expect(line).toHaveText('Reserves 1.0000 BNB < owed 3.2500 BNB at block 42');
+  await expect(card.getByText('Under-reserved: short by 2.2500 BNB')).toBeVisible();
+  const heading = card.getByRole('heading', { name: 'Vault reserves' });
+  const [lineColour, textColour] = await Promise.all([
+    line.evaluate((element) => getComputedStyle(element).color),
+    heading.evaluate((element) => getComputedStyle(element).color),
+  ]);
+  expect(lineColour).not.toBe(textColour);
+  // Red on the card still reads (contrast), and the card has no other accessibility violation.
+  const results = await new AxeBuilder({ page })
+    .include('section[aria-labelledby="reserves-title"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(results.violations.map((violation) => violation.id)).toEqual([]);
+});
+
+test('The reserves read failing says so, and Try again reads them again', async ({ page }) => {
+  let fail = true;
+  await page.route('**/api/solvency', (route) =>
+    fail
+      ? route.fulfill({ status: 503, json: { error: { code: 'CHAIN_UNAVAILABLE', message: 'down' } } })
+      : route.continue(),
+  );
+  await page.goto('/');
+  const card = await reservesCard(page);
+  await expect(card.getByText('The reserves could not be checked right now.')).toBeVisible();
+  fail = false;
+  await card.getByRole('button', { name: 'Try again' }).click();
+  await expect(card.getByTestId('reserves-line')).toHaveText(
+    /^Reserves [\d,]+\.\d{4} BNB ≥ owed [\d,]+\.\d{4} BNB at block \d+$/,
+  );
+});
+
+test('In Chinese, and on a 360 px phone without scrolling sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.route('**/api/solvency', (route) => route.fulfill({ json: SHORT }));
+  await page.goto('/predictions');
+  await page.getByRole('button', { name: '中文' }).click();
+  await page.getByRole('link', { name: 'BNB 预测' }).first().click();
+  const card = page.getByRole('region', { name: '金库储备' });
+  await card.scrollIntoViewIfNeeded();
+  await expect(card.getByTestId('reserves-line')).toHaveText(
+    '储备 1.0000 BNB < 应付 3.2500 BNB，截至区块 42',
+  );
+  await expect(card.getByText('储备不足：差额 2.2500 BNB')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 });

@@ -16,6 +16,11 @@ export type AppDeps = {
   clock: Clock;
   /** This app's Prometheus registry and the figures the modules record (docs/operations.md "Metrics"). */
   metrics: Metrics;
+  /**
+   * Called with each reserves check (issue 20, `solvency/reserves-job.ts`): the block, the vault's
+   * balance at it and what the vault owes. Optional: the metrics' gauges listen here.
+   */
+  onReserves?: (reading: { blockNumber: bigint; vaultBalanceWei: bigint; liabilitiesWei: bigint }) => void;
 };
 
 export type AppFeature = (app: FastifyInstance, deps: AppDeps) => void | Promise<void>;

@@ -12,6 +12,7 @@ import { createPayoutsModule } from './payouts/payouts-module.ts';
 import { createPriceMarketsModule } from './price-markets/price-markets-module.ts';
 import { createPricesModule } from './prices/prices-module.ts';
 import { createPruneOutboxJob } from './realtime/prune-outbox-job.ts';
+import { createSolvencyModule } from './solvency/solvency-module.ts';
 import { registerSystemRoutes } from './system/system-routes.ts';
 
 export type Features = {
@@ -35,6 +36,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
   });
   const markets = createMarketsModule(deps, logger, { createPriceMarket: priceMarkets.createPriceMarket });
   const oracle = createOracleModule(deps, logger, { priceSource: prices.source });
+  const solvency = createSolvencyModule(deps, logger);
   // A real feed is checked once at start-up: a coin that does not answer is logged and stays
   // unavailable until it does (decision 020).
   if (deps.config.prices.feed === 'chainlink' && deps.config.jobs) void prices.checkFeeds().catch(() => {});
@@ -71,6 +73,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       registerOperatorRoutes,
       oracle.routes,
       markets.routes,
+      solvency.routes,
     ],
     // The sampler runs before the round engine, so a tick finds the sample of its own instant.
     jobs: [
@@ -83,6 +86,8 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       // After the markets job, which moves a price market to settling at its deadline.
       ...priceMarkets.jobs,
       createPruneOutboxJob(deps.database.db),
+      // Last: it reads what every job before it changed.
+      ...solvency.jobs,
     ],
     seedDemoData: () => markets.seedDemoData(),
   };

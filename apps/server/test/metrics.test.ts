@@ -191,6 +191,19 @@ describe('GET /metrics after real traffic', () => {
     expect(after.value('bnbpredict_liabilities_wei')).toBe(3e18);
   });
 
+  test("the reserves check feeds both gauges with GET /api/solvency's figures", async () => {
+    await m.createMarket({}, { player: 2 }); // an open stake: something owed
+    await t.runJobs();
+    const solvency = (await t.app.inject({ method: 'GET', url: '/api/solvency' })).json() as {
+      vaultBalanceWei: string;
+      liabilitiesWei: string;
+    };
+    const after = await scrape();
+    expect(BigInt(solvency.liabilitiesWei)).toBeGreaterThan(0n);
+    expect(after.value('bnbpredict_liabilities_wei')).toBe(Number(solvency.liabilitiesWei));
+    expect(after.value('bnbpredict_vault_balance_wei')).toBe(Number(solvency.vaultBalanceWei));
+  });
+
   test('no label value is an address, a transaction hash or a raw URL, whatever the requests were', async () => {
     const address = m.player(1).account.address;
     const hash = `0x${'ab'.repeat(32)}`;

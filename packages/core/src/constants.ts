@@ -114,6 +114,8 @@ export const REFRESH_MS = {
   price: 3_000,
   roundProgression: 30_000,
   leaderboard: 30_000,
+  /** The landing page's proof of reserves (issue 20). */
+  reserves: 30_000,
 } as const;
 
 /** docs/product.md §2/§9: the landing background has 50 particles. */

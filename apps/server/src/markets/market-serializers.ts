@@ -2,6 +2,7 @@ import { type Bet, BetStatusSchema, type Market, MarketStatusSchema } from '@pm/
 import { CategorySchema, DurationSchema, PredictionSchema } from '@pm/core/contract/primitives';
 import type { UserBet } from '@pm/core/contract/users';
 import { formatUsdPrice } from '@pm/core/price';
+import { marketBetProfitWei } from '@pm/core/winnings';
 import { z } from 'zod';
 import type { BetRow, MarketRow } from './markets-repository.ts';
 import { toMarketReviewDto } from './review-window.ts';
@@ -54,25 +55,21 @@ export function toMarketDto(row: MarketRow): Market {
   };
 }
 
-/**
- * The API's payoutWei of a market bet is the profit of a win (null otherwise), as it always was;
- * the table stores the full return (decision 002). A bet on the market's result won: a market with
- * a bet on the winning side refunds nobody, and that holds after the bet is claimed too.
- */
-function profitWei(row: BetRow, market: Pick<MarketRow, 'result'>): bigint | null {
-  if (row.payoutAmount === null || row.prediction !== market.result) return null;
-  return row.payoutAmount - row.amount;
-}
-
 export function toBetDto(row: BetRow, market: Pick<MarketRow, 'result'>): Bet {
+  const prediction = PredictionSchema.parse(row.prediction);
+  // The profit of a win (null otherwise); the table stores the full return (decision 002).
+  const profitWei = marketBetProfitWei(
+    { prediction, amountWei: row.amount, payoutAmountWei: row.payoutAmount },
+    ResultSchema.parse(market.result),
+  );
   return {
     id: row.id,
     marketId: row.marketId,
     userAddress: row.userAddress,
-    prediction: PredictionSchema.parse(row.prediction),
+    prediction,
     amountWei: row.amount.toString(),
     potentialPayoutWei: row.potentialPayout.toString(),
-    payoutWei: profitWei(row, market)?.toString() ?? null,
+    payoutWei: profitWei?.toString() ?? null,
     status: BetStatusSchema.parse(row.status),
     isCreator: row.isCreator,
     txHash: row.txHash,

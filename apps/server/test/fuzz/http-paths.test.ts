@@ -194,6 +194,7 @@ const PLAIN_GETS = [
   ROUTES.config.path,
   ROUTES.rounds.path,
   ROUTES.vault.path,
+  ROUTES.solvency.path,
   ROUTES.price.path,
   ROUTES.priceHistory.path,
   ROUTES.operatorNonce.path,

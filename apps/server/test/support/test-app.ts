@@ -24,6 +24,8 @@ export async function startTestApp(
     /** The server's RPC client, given the node's URL (e.g. one with faults at hand); default a plain one. */
     chainClient?: (rpcUrl: string) => PublicClient;
     logger?: FastifyBaseLogger;
+    /** The app's reserves callback (issue 20), as the metrics would pass it. */
+    onReserves?: AppDeps['onReserves'];
   } = {},
 ) {
   const chain = await startTestChain();
@@ -50,6 +52,7 @@ export async function startTestApp(
     clock,
     // Its own registry; no listener unless a test starts one (metrics.test.ts).
     metrics: createMetrics({ now: () => clock.now() }),
+    ...(options.onReserves ? { onReserves: options.onReserves } : {}),
   };
   const features = createFeatures(deps, logger);
   const app = await createApp(deps, { logger, features: features.routes, rateLimitPerMinute: 100_000 });

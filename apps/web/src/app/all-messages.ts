@@ -1,3 +1,5 @@
+import reservesEn from '../features/landing/locales/en.json';
+import reservesZh from '../features/landing/locales/zh.json';
 import marketsEn from '../features/markets/locales/en.json';
 import evidenceEn from '../features/markets/locales/evidence/en.json';
 import evidenceZh from '../features/markets/locales/evidence/zh.json';
@@ -29,6 +31,7 @@ export const ALL_MESSAGES = {
     ...priceEn,
     ...oracleEn,
     ...myBetsEn,
+    ...reservesEn,
   },
   zh: {
     ...shellZh,
@@ -39,5 +42,6 @@ export const ALL_MESSAGES = {
     ...priceZh,
     ...oracleZh,
     ...myBetsZh,
+    ...reservesZh,
   },
 };

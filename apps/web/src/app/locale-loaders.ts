@@ -35,6 +35,11 @@ export const LOCALE_LOADERS = {
     en: () => import('../features/my-bets/locales/en.json'),
     zh: () => import('../features/my-bets/locales/zh.json'),
   },
+  /** Issue 20: the landing page's vault reserves card, loaded with the landing (not in the shell). */
+  reserves: {
+    en: () => import('../features/landing/locales/en.json'),
+    zh: () => import('../features/landing/locales/zh.json'),
+  },
 } satisfies NamespaceLoaders;
 
 export type Namespace = keyof typeof LOCALE_LOADERS;

@@ -4,7 +4,8 @@ import { recordInAppNavigation, recordPopState } from '../lib/navigation-history
 import { RouteErrorBoundary } from './error-boundary.tsx';
 import { lazyRoute } from './lazy-route.ts';
 
-const Landing = lazyRoute(() => import('../routes/landing.tsx'));
+// The landing's own strings beyond the shell (the vault reserves card) come with its chunk.
+const Landing = lazyRoute(() => import('../routes/landing.tsx'), ['reserves']);
 // Every page but the landing: API, wallet (wagmi), toasts and the app routes load with it, so `/`
 // never loads wagmi (issue 5, "Fast").
 const AppRoutes = lazyRoute(() => import('./app-routes.tsx'), ['app']);

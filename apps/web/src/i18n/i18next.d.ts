@@ -1,4 +1,5 @@
 import 'i18next';
+import type reservesEn from '../features/landing/locales/en.json';
 import type marketsEn from '../features/markets/locales/en.json';
 import type evidenceEn from '../features/markets/locales/evidence/en.json';
 import type priceEn from '../features/markets/locales/price/en.json';
@@ -18,7 +19,8 @@ declare module 'i18next' {
         typeof reviewEn &
         typeof evidenceEn &
         typeof priceEn &
-        typeof myBetsEn;
+        typeof myBetsEn &
+        typeof reservesEn;
     };
   }
 }

@@ -1,3 +1,4 @@
+import type reservesEn from '../features/landing/locales/en.json';
 import type marketsEn from '../features/markets/locales/en.json';
 import type evidenceEn from '../features/markets/locales/evidence/en.json';
 import type priceEn from '../features/markets/locales/price/en.json';
@@ -21,7 +22,8 @@ type AllMessages = typeof shellEn &
   typeof evidenceEn &
   typeof priceEn &
   typeof oracleEn &
-  typeof myBetsEn;
+  typeof myBetsEn &
+  typeof reservesEn;
 
 // Plural forms are chosen by `count` (Intl.PluralRules): `bets_one` and `bets_other` are both `bets`.
 type WithoutPlural<Key extends string> =

@@ -1,5 +1,6 @@
 import { EcosystemCards } from '../features/landing/components/ecosystem-cards.tsx';
 import { Hero } from '../features/landing/components/hero.tsx';
+import { ReservesCard } from '../features/landing/components/reserves-card.tsx';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { Logo } from '../ui/logo.tsx';
 
@@ -15,6 +16,7 @@ export function Component() {
       <main id="main">
         <Hero />
         <EcosystemCards />
+        <ReservesCard />
       </main>
     </>
   );

@@ -29,6 +29,7 @@ import {
 } from './operator.ts';
 import { PlaceOracleBetBodySchema, PlaceOracleBetResponseSchema, RoundsResponseSchema } from './oracle.ts';
 import { FlagMarketBodySchema, FlagMarketResponseSchema } from './review.ts';
+import { SolvencyResponseSchema } from './solvency.ts';
 import {
   ClaimableResponseSchema,
   UserBetsQuerySchema,
@@ -261,6 +262,13 @@ export const ROUTES = {
     path: '/api/vault',
     summary: 'Vault balance',
     responses: { 200: VaultResponseSchema },
+  },
+  solvency: {
+    method: 'GET',
+    path: '/api/solvency',
+    summary:
+      "Proof of reserves: the vault's balance at a block against everything it owes (stakes in open markets and rounds, unclaimed winnings and refunds, refunds owed, flag bonds held, payouts queued, transfers not yet recorded), with the ratio",
+    responses: { 200: SolvencyResponseSchema, 503: ErrorBodySchema },
   },
   prices: {
     method: 'GET',

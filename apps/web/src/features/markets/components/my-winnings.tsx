@@ -1,3 +1,4 @@
+import { marketWinningsWei } from '@pm/core/winnings';
 import { useClaimable } from '../../../api/get-claimable.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { useFormat } from '../../../lib/format.ts';
@@ -11,12 +12,7 @@ export function MyWinnings({ marketId, address }: { marketId: number; address: s
   const { t } = useTranslation();
   const format = useFormat();
   const claimable = useClaimable(address, 'markets');
-  const myWinnings = (claimable.data?.markets.bets ?? [])
-    .filter((bet) => bet.marketId === marketId)
-    .reduce(
-      (sum, bet) => sum + BigInt(bet.amountWei) + BigInt(bet.status === 'won' ? (bet.payoutWei ?? '0') : '0'),
-      0n,
-    );
+  const myWinnings = marketWinningsWei(claimable.data?.markets.bets ?? [], marketId);
   if (myWinnings === 0n) return null;
   return (
     <p className="font-semibold text-yes">
