@@ -6,6 +6,8 @@ import priceZh from '../features/markets/locales/price/zh.json';
 import reviewEn from '../features/markets/locales/review/en.json';
 import reviewZh from '../features/markets/locales/review/zh.json';
 import marketsZh from '../features/markets/locales/zh.json';
+import bondsEn from '../features/my-bets/locales/bonds/en.json';
+import bondsZh from '../features/my-bets/locales/bonds/zh.json';
 import myBetsEn from '../features/my-bets/locales/en.json';
 import myBetsZh from '../features/my-bets/locales/zh.json';
 import oracleEn from '../features/oracle/locales/en.json';
@@ -29,6 +31,7 @@ export const ALL_MESSAGES = {
     ...priceEn,
     ...oracleEn,
     ...myBetsEn,
+    ...bondsEn,
   },
   zh: {
     ...shellZh,
@@ -39,5 +42,6 @@ export const ALL_MESSAGES = {
     ...priceZh,
     ...oracleZh,
     ...myBetsZh,
+    ...bondsZh,
   },
 };

@@ -35,6 +35,11 @@ export const LOCALE_LOADERS = {
     en: () => import('../features/my-bets/locales/en.json'),
     zh: () => import('../features/my-bets/locales/zh.json'),
   },
+  /** Issue 22: a flag bond's row in a wallet's history, loaded when one is shown. */
+  bonds: {
+    en: () => import('../features/my-bets/locales/bonds/en.json'),
+    zh: () => import('../features/my-bets/locales/bonds/zh.json'),
+  },
 } satisfies NamespaceLoaders;
 
 export type Namespace = keyof typeof LOCALE_LOADERS;

@@ -2,6 +2,7 @@ import type marketsEn from '../features/markets/locales/en.json';
 import type evidenceEn from '../features/markets/locales/evidence/en.json';
 import type priceEn from '../features/markets/locales/price/en.json';
 import type reviewEn from '../features/markets/locales/review/en.json';
+import type bondsEn from '../features/my-bets/locales/bonds/en.json';
 import type myBetsEn from '../features/my-bets/locales/en.json';
 import type oracleEn from '../features/oracle/locales/en.json';
 import type appEn from './app/en.json';
@@ -21,7 +22,8 @@ type AllMessages = typeof shellEn &
   typeof evidenceEn &
   typeof priceEn &
   typeof oracleEn &
-  typeof myBetsEn;
+  typeof myBetsEn &
+  typeof bondsEn;
 
 // Plural forms are chosen by `count` (Intl.PluralRules): `bets_one` and `bets_other` are both `bets`.
 type WithoutPlural<Key extends string> =

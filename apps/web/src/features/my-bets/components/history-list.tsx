@@ -1,7 +1,8 @@
 import type { HistoryEntry } from '@pm/core/contract/history';
 import { CircleAlert, Inbox } from 'lucide';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { Link } from 'wouter';
+import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { formatBnb, formatDateTime } from '../../../lib/format.ts';
@@ -15,8 +16,9 @@ import { type HistoryFilters, useHistoryPage } from '../api/get-history.ts';
 
 /**
  * A wallet's bets in both games, newest first, with stake, result, payout (the full return) and
- * net; "Load more" follows the cursor. With `onClaim`, claimable rows get a claim button (My Bets);
- * without, the list is read-only (a public profile).
+ * net, and its flag bonds (issue 22) with their fate; "Load more" follows the cursor. With
+ * `onClaim`, claimable rows get a claim button (My Bets); without, the list is read-only (a public
+ * profile). A bond is never claimed: a returned one goes back to the wallet by itself.
  */
 export function HistoryList(props: {
   address: string;
@@ -105,14 +107,70 @@ function HistoryPageRows({
 }) {
   const page = useHistoryPage(address, filters, cursor);
   if (!page.data) return null;
-  return page.data.entries.map((entry) => (
-    <HistoryRow
-      key={`${entry.game}:${entry.betId}`}
-      entry={entry}
-      claiming={claiming}
-      onClaim={onClaim && entry.claimState === 'claimable' ? () => onClaim(entry) : undefined}
-    />
-  ));
+  return page.data.entries.map((entry) =>
+    entry.kind === 'bond' ? (
+      // Its strings load with the first bond shown (JS budget, decision 006).
+      <Suspense key={`bond:${entry.betId}`} fallback={<Skeleton className="h-28 w-full" />}>
+        <BondRow entry={entry} />
+      </Suspense>
+    ) : (
+      <HistoryRow
+        key={`${entry.game}:${entry.betId}`}
+        entry={entry}
+        claiming={claiming}
+        onClaim={onClaim && entry.claimState === 'claimable' ? () => onClaim(entry) : undefined}
+      />
+    ),
+  );
+}
+
+const FATE_TONE = { held: 'brand', returned: 'yes', forfeited: 'no', returned_void: 'neutral' } as const;
+
+/**
+ * A flag's bond (issue 22): its market, the bond, what came back and the reward in it, the net,
+ * its fate and how its refund travels. The server decided every figure.
+ */
+function BondRow({ entry }: { entry: HistoryEntry }) {
+  useNamespace('bonds');
+  const { t, language } = useTranslation();
+  const bond = entry.bond;
+  if (!bond) return null;
+  const money = (wei: string | null, signed = false) =>
+    wei === null
+      ? t('myBets.history.pendingValue')
+      : formatBnb(wei, { language, signDisplay: signed ? 'exceptZero' : 'auto' });
+  const net = entry.netWei === null ? 0n : BigInt(entry.netWei);
+  const owed = bond.refundState === 'due' || bond.refundState === 'paying';
+  return (
+    <li className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4">
+      <div className="min-w-0">
+        <div className="mb-1 flex flex-wrap items-center gap-2">
+          <Badge>{t('bonds.badge')}</Badge>
+          <Badge tone={FATE_TONE[bond.fate]}>{t(`bonds.fates.${bond.fate}`)}</Badge>
+          {bond.refundState !== 'none' && (
+            <Badge tone="brand">{t(`bonds.refundStates.${bond.refundState}`)}</Badge>
+          )}
+        </div>
+        {entry.marketId !== null && (
+          <Link to={`/market/${entry.marketId}`} className="font-semibold break-words hover:text-brand">
+            {entry.title}
+          </Link>
+        )}
+        <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs tabular-nums sm:grid-cols-5">
+          <Cell label={t('bonds.bond')}>{money(entry.stakeWei)}</Cell>
+          <Cell label={t('bonds.returned')}>{money(entry.payoutWei)}</Cell>
+          <Cell label={t('bonds.reward')}>{money(bond.rewardWei)}</Cell>
+          <Cell label={t('myBets.history.net')}>
+            <span className={cx(net > 0n && 'text-yes', net < 0n && 'text-no')}>
+              {money(entry.netWei, true)}
+            </span>
+          </Cell>
+          <Cell label={t('bonds.flagged')}>{formatDateTime(entry.placedAt, language)}</Cell>
+        </dl>
+        {owed && <p className="mt-2 text-xs text-muted">{t('bonds.autoRefund')}</p>}
+      </div>
+    </li>
+  );
 }
 
 function HistoryRow({
