@@ -310,6 +310,13 @@ test('the OpenAPI document lists the history and summary endpoints', async () =>
     (parameter: { name: string }) => parameter.name,
   );
   expect(parameters).toEqual(['address', 'game', 'status', 'limit', 'cursor', 'If-None-Match']);
+  // Issue 22: every entry says its kind, and a bond what became of it.
+  const entry =
+    document.paths['/api/users/{address}/history'].get.responses['200'].content['application/json'].schema
+      .properties.entries.items;
+  expect(entry.required).toEqual(expect.arrayContaining(['kind', 'bond']));
+  expect(entry.properties.kind.enum).toEqual(['bet', 'bond']);
+  expect(JSON.stringify(entry.properties.bond)).toContain('returned_void');
 });
 
 describe('GET /api/users/:address/summary', () => {
