@@ -6,9 +6,9 @@ import priceZh from '../features/markets/locales/price/zh.json';
 import reviewEn from '../features/markets/locales/review/en.json';
 import reviewZh from '../features/markets/locales/review/zh.json';
 import marketsZh from '../features/markets/locales/zh.json';
-import bondsEn from '../features/my-bets/locales/bonds/en.json';
-import bondsZh from '../features/my-bets/locales/bonds/zh.json';
 import myBetsEn from '../features/my-bets/locales/en.json';
+import historyEn from '../features/my-bets/locales/history/en.json';
+import historyZh from '../features/my-bets/locales/history/zh.json';
 import myBetsZh from '../features/my-bets/locales/zh.json';
 import oracleEn from '../features/oracle/locales/en.json';
 import oracleZh from '../features/oracle/locales/zh.json';
@@ -31,7 +31,7 @@ export const ALL_MESSAGES = {
     ...priceEn,
     ...oracleEn,
     ...myBetsEn,
-    ...bondsEn,
+    ...historyEn,
   },
   zh: {
     ...shellZh,
@@ -42,6 +42,6 @@ export const ALL_MESSAGES = {
     ...priceZh,
     ...oracleZh,
     ...myBetsZh,
-    ...bondsZh,
+    ...historyZh,
   },
 };

@@ -35,10 +35,13 @@ export const LOCALE_LOADERS = {
     en: () => import('../features/my-bets/locales/en.json'),
     zh: () => import('../features/my-bets/locales/zh.json'),
   },
-  /** Issue 22: a flag bond's row in a wallet's history, loaded when one is shown. */
-  bonds: {
-    en: () => import('../features/my-bets/locales/bonds/en.json'),
-    zh: () => import('../features/my-bets/locales/bonds/zh.json'),
+  /**
+   * A wallet's history and P&L (issue 11) and its flag bonds (issue 22): loaded with the history,
+   * so /my-bets without a wallet (a redirect) loads only the route's few strings (decision 006).
+   */
+  history: {
+    en: () => import('../features/my-bets/locales/history/en.json'),
+    zh: () => import('../features/my-bets/locales/history/zh.json'),
   },
 } satisfies NamespaceLoaders;
 

@@ -3,8 +3,8 @@ import type marketsEn from '../features/markets/locales/en.json';
 import type evidenceEn from '../features/markets/locales/evidence/en.json';
 import type priceEn from '../features/markets/locales/price/en.json';
 import type reviewEn from '../features/markets/locales/review/en.json';
-import type bondsEn from '../features/my-bets/locales/bonds/en.json';
 import type myBetsEn from '../features/my-bets/locales/en.json';
+import type historyEn from '../features/my-bets/locales/history/en.json';
 import type oracleEn from '../features/oracle/locales/en.json';
 import type en from './en.json';
 
@@ -20,7 +20,7 @@ declare module 'i18next' {
         typeof evidenceEn &
         typeof priceEn &
         typeof myBetsEn &
-        typeof bondsEn;
+        typeof historyEn;
     };
   }
 }

@@ -1,8 +1,7 @@
 import type { HistoryEntry } from '@pm/core/contract/history';
 import { CircleAlert, Inbox } from 'lucide';
-import { type ReactNode, Suspense, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
-import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { formatBnb, formatDateTime } from '../../../lib/format.ts';
@@ -49,7 +48,7 @@ function HistoryPages({
     return (
       <Card>
         <StatusMessage tone="error" icon={<Icon node={CircleAlert} />}>
-          {t('myBets.loadFailed')}
+          {t('history.loadFailed')}
         </StatusMessage>
       </Card>
     );
@@ -58,14 +57,14 @@ function HistoryPages({
     if (filters.game === 'all' && filters.status === 'all') return <Card>{empty}</Card>;
     return (
       <Card>
-        <StatusMessage icon={<Icon node={Inbox} />}>{t('myBets.history.filteredEmpty')}</StatusMessage>
+        <StatusMessage icon={<Icon node={Inbox} />}>{t('history.list.filteredEmpty')}</StatusMessage>
       </Card>
     );
   }
   const next = last.data?.nextCursor ?? null;
   return (
     <div className="flex flex-col gap-3">
-      <ul aria-label={t('myBets.history.label')} className="flex flex-col gap-3">
+      <ul aria-label={t('history.list.label')} className="flex flex-col gap-3">
         {[null, ...cursors].map((cursor) => (
           <HistoryPageRows
             key={cursor ?? 'first'}
@@ -84,7 +83,7 @@ function HistoryPages({
           disabled={last.isPending}
           onClick={() => next !== null && setCursors([...cursors, next])}
         >
-          {t('myBets.loadMore')}
+          {t('history.loadMore')}
         </Button>
       )}
     </div>
@@ -109,10 +108,7 @@ function HistoryPageRows({
   if (!page.data) return null;
   return page.data.entries.map((entry) =>
     entry.kind === 'bond' ? (
-      // Its strings load with the first bond shown (JS budget, decision 006).
-      <Suspense key={`bond:${entry.betId}`} fallback={<Skeleton className="h-28 w-full" />}>
-        <BondRow entry={entry} />
-      </Suspense>
+      <BondRow key={`bond:${entry.betId}`} entry={entry} />
     ) : (
       <HistoryRow
         key={`${entry.game}:${entry.betId}`}
@@ -131,13 +127,12 @@ const FATE_TONE = { held: 'brand', returned: 'yes', forfeited: 'no', returned_vo
  * its fate and how its refund travels. The server decided every figure.
  */
 function BondRow({ entry }: { entry: HistoryEntry }) {
-  useNamespace('bonds');
   const { t, language } = useTranslation();
   const bond = entry.bond;
   if (!bond) return null;
   const money = (wei: string | null, signed = false) =>
     wei === null
-      ? t('myBets.history.pendingValue')
+      ? t('history.list.pendingValue')
       : formatBnb(wei, { language, signDisplay: signed ? 'exceptZero' : 'auto' });
   const net = entry.netWei === null ? 0n : BigInt(entry.netWei);
   const owed = bond.refundState === 'due' || bond.refundState === 'paying';
@@ -145,10 +140,10 @@ function BondRow({ entry }: { entry: HistoryEntry }) {
     <li className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4">
       <div className="min-w-0">
         <div className="mb-1 flex flex-wrap items-center gap-2">
-          <Badge>{t('bonds.badge')}</Badge>
-          <Badge tone={FATE_TONE[bond.fate]}>{t(`bonds.fates.${bond.fate}`)}</Badge>
+          <Badge>{t('history.bonds.badge')}</Badge>
+          <Badge tone={FATE_TONE[bond.fate]}>{t(`history.bonds.fates.${bond.fate}`)}</Badge>
           {bond.refundState !== 'none' && (
-            <Badge tone="brand">{t(`bonds.refundStates.${bond.refundState}`)}</Badge>
+            <Badge tone="brand">{t(`history.bonds.refundStates.${bond.refundState}`)}</Badge>
           )}
         </div>
         {entry.marketId !== null && (
@@ -157,17 +152,17 @@ function BondRow({ entry }: { entry: HistoryEntry }) {
           </Link>
         )}
         <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs tabular-nums sm:grid-cols-5">
-          <Cell label={t('bonds.bond')}>{money(entry.stakeWei)}</Cell>
-          <Cell label={t('bonds.returned')}>{money(entry.payoutWei)}</Cell>
-          <Cell label={t('bonds.reward')}>{money(bond.rewardWei)}</Cell>
-          <Cell label={t('myBets.history.net')}>
+          <Cell label={t('history.bonds.bond')}>{money(entry.stakeWei)}</Cell>
+          <Cell label={t('history.bonds.returned')}>{money(entry.payoutWei)}</Cell>
+          <Cell label={t('history.bonds.reward')}>{money(bond.rewardWei)}</Cell>
+          <Cell label={t('history.list.net')}>
             <span className={cx(net > 0n && 'text-yes', net < 0n && 'text-no')}>
               {money(entry.netWei, true)}
             </span>
           </Cell>
-          <Cell label={t('bonds.flagged')}>{formatDateTime(entry.placedAt, language)}</Cell>
+          <Cell label={t('history.bonds.flagged')}>{formatDateTime(entry.placedAt, language)}</Cell>
         </dl>
-        {owed && <p className="mt-2 text-xs text-muted">{t('bonds.autoRefund')}</p>}
+        {owed && <p className="mt-2 text-xs text-muted">{t('history.bonds.autoRefund')}</p>}
       </div>
     </li>
   );
@@ -185,7 +180,7 @@ function HistoryRow({
   const { t, language } = useTranslation();
   const money = (wei: string | null, signed = false) =>
     wei === null
-      ? t('myBets.history.pendingValue')
+      ? t('history.list.pendingValue')
       : formatBnb(wei, { language, signDisplay: signed ? 'exceptZero' : 'auto' });
   const net = entry.netWei === null ? 0n : BigInt(entry.netWei);
   const resultTone =
@@ -202,10 +197,10 @@ function HistoryRow({
     <li className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4 sm:flex-row sm:items-center">
       <div className="min-w-0 flex-1">
         <div className="mb-1 flex flex-wrap items-center gap-2">
-          <Badge>{t(`myBets.history.games.${entry.game}`)}</Badge>
-          <Badge tone={resultTone}>{t(`myBets.history.results.${entry.result}`)}</Badge>
+          <Badge>{t(`history.list.games.${entry.game}`)}</Badge>
+          <Badge tone={resultTone}>{t(`history.list.results.${entry.result}`)}</Badge>
           {(entry.claimState === 'paying' || entry.claimState === 'claimed') && (
-            <Badge tone="brand">{t(`myBets.history.claimStates.${entry.claimState}`)}</Badge>
+            <Badge tone="brand">{t(`history.list.claimStates.${entry.claimState}`)}</Badge>
           )}
         </div>
         {entry.game === 'markets' && entry.marketId !== null ? (
@@ -213,31 +208,31 @@ function HistoryRow({
             {entry.title}
           </Link>
         ) : (
-          <span className="font-semibold">{t('myBets.history.round', { epoch: entry.epoch ?? 0 })}</span>
+          <span className="font-semibold">{t('history.list.round', { epoch: entry.epoch ?? 0 })}</span>
         )}
         <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs tabular-nums sm:grid-cols-5">
-          <Cell label={t('myBets.prediction')}>
+          <Cell label={t('history.prediction')}>
             <span className={sideUp ? 'text-yes' : 'text-no'}>{side}</span>
           </Cell>
-          <Cell label={t('myBets.history.stake')}>{money(entry.stakeWei)}</Cell>
-          <Cell label={t('myBets.history.payout')}>{money(entry.payoutWei)}</Cell>
-          <Cell label={t('myBets.history.net')}>
+          <Cell label={t('history.list.stake')}>{money(entry.stakeWei)}</Cell>
+          <Cell label={t('history.list.payout')}>{money(entry.payoutWei)}</Cell>
+          <Cell label={t('history.list.net')}>
             <span className={cx(net > 0n && 'text-yes', net < 0n && 'text-no')}>
               {money(entry.netWei, true)}
             </span>
           </Cell>
-          <Cell label={t('myBets.history.placed')}>{formatDateTime(entry.placedAt, language)}</Cell>
+          <Cell label={t('history.list.placed')}>{formatDateTime(entry.placedAt, language)}</Cell>
         </dl>
       </div>
       {onClaim && (
         <div className="rounded-lg border border-brand/40 bg-brand/10 p-3 text-sm">
           <p className="mb-2">
-            {t('myBets.claimPrizeHint', {
+            {t('history.claimPrizeHint', {
               amount: formatBnb(entry.payoutWei ?? '0', { language, symbol: null }),
             })}
           </p>
           <Button size="sm" disabled={claiming} onClick={onClaim}>
-            {entry.game === 'oracle' ? t('myBets.history.claimRound') : t('myBets.claimPrize')}
+            {entry.game === 'oracle' ? t('history.list.claimRound') : t('history.claimPrize')}
           </Button>
         </div>
       )}
