@@ -23,6 +23,11 @@ async function openMyBets(page: Page, menu: RegExp, item: string) {
   await page.getByRole('menuitem', { name: item }).click();
 }
 
+async function serverTimeMs(): Promise<number> {
+  const response = await fetch(`${baseUrl()}/api/config`);
+  return Date.parse(ConfigResponseSchema.parse(await response.json()).serverTime);
+}
+
 async function claimableCount(address: string): Promise<number> {
   const response = await fetch(`${baseUrl()}/api/users/${address}/claimable`);
   return ClaimableResponseSchema.parse(await response.json()).markets.count;
@@ -57,6 +62,8 @@ test('A proposed verdict is flagged by two bettors with bonds (English and Chine
   const page = await openWithWallet(browser, noBettor, `/market/${market.id}`);
   const zhPage = await openWithWallet(browser, zhBettor, `/market/${market.id}`);
   await advanceChainTime(3601);
+  // The server's clock follows the chain's within a few seconds: reload once it is past the deadline.
+  await expect.poll(serverTimeMs, { timeout: 30_000 }).toBeGreaterThan(Date.parse(market.deadline));
   for (const each of [page, zhPage]) {
     await each.reload();
     // The test wallet forgets its connection on reload, as a locked wallet would.
@@ -117,17 +124,7 @@ test('A proposed verdict is flagged by two bettors with bonds (English and Chine
   // The window ends: a flagged verdict does not settle on its own, and nothing is claimable.
   const proposal = (await getMarket(market.id)).market.review;
   if (!proposal) throw new Error('no proposal');
-  await expect
-    .poll(
-      async () =>
-        Date.parse(
-          ConfigResponseSchema.parse(await (await fetch(`${baseUrl()}/api/config`)).json()).serverTime,
-        ),
-      {
-        timeout: 60_000,
-      },
-    )
-    .toBeGreaterThan(Date.parse(proposal.endsAt) + 6_000);
+  await expect.poll(serverTimeMs, { timeout: 60_000 }).toBeGreaterThan(Date.parse(proposal.endsAt) + 6_000);
   expect((await getMarket(market.id)).market.status).toBe('settling');
   expect(await claimableCount(yesBettor)).toBe(0);
   expect(await claimableCount(noBettor)).toBe(0);
