@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { HistoryResponseSchema, HistorySummarySchema } from '@pm/core/contract/history';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bets, oracleBets } from '../src/db/schema.ts';
+import { bets, marketFlags, markets, oracleBets, payments } from '../src/db/schema.ts';
 import { settleMarket } from '../src/markets/settle-market.ts';
 import { settleRoundPayouts } from '../src/oracle/settle-round-payouts.ts';
 import { insertEndedRound } from './support/fixtures.ts';
@@ -309,6 +310,13 @@ test('the OpenAPI document lists the history and summary endpoints', async () =>
     (parameter: { name: string }) => parameter.name,
   );
   expect(parameters).toEqual(['address', 'game', 'status', 'limit', 'cursor', 'If-None-Match']);
+  // Issue 22: every entry says its kind, and a bond what became of it.
+  const entry =
+    document.paths['/api/users/{address}/history'].get.responses['200'].content['application/json'].schema
+      .properties.entries.items;
+  expect(entry.required).toEqual(expect.arrayContaining(['kind', 'bond']));
+  expect(entry.properties.kind.enum).toEqual(['bet', 'bond']);
+  expect(JSON.stringify(entry.properties.bond)).toContain('returned_void');
 });
 
 describe('GET /api/users/:address/summary', () => {
@@ -359,5 +367,276 @@ describe('GET /api/users/:address/summary', () => {
     const bad = await t.app.inject({ method: 'GET', url: '/api/users/not-an-address/summary' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('VALIDATION_FAILED');
+  });
+});
+
+// Issue 22: a wallet's flag bonds are entries of their own, settled by the real settlement code.
+describe('flag bonds in the history', () => {
+  const FLAGGER = '0x00000000000000000000000000000000000f1a99';
+  const BOND = 10000000000000000n;
+  const bond = { forfeited: 0, returned: 0, voided: 0, held: 0 };
+  const market = { forfeited: 0, returned: 0, voided: 0, held: 0 };
+
+  /** A settling market with a proposed YES verdict, flagged at `at` by FLAGGER with a bond. */
+  async function flagged(title: string, at: Date, flaggerSide: 'YES' | 'NO', other: bigint) {
+    const { marketId } = await insertMarketWithBets(t.db, {
+      title,
+      now: new Date(at.getTime() - 60_000),
+      bets: [
+        { prediction: 'YES', amountWei: other, user: OTHER },
+        { prediction: flaggerSide, amountWei: 20000000000000000n, user: FLAGGER },
+      ],
+    });
+    await t.db
+      .update(markets)
+      .set({ proposedResult: 'YES', proposedBy: 'stub', proposedAt: at, reviewEndsAt: at, flagCount: 1 })
+      .where(eq(markets.id, marketId));
+    const [payment] = await t.db
+      .insert(payments)
+      .values({
+        chainId: 31337,
+        txHash: `0x${randomBytes(32).toString('hex')}`,
+        fromAddress: FLAGGER,
+        amount: BOND,
+        intent: `pm1:flag:${marketId}`,
+        blockNumber: 1n,
+        blockTime: at,
+        purpose: 'market_flag',
+        status: 'recorded',
+      })
+      .returning({ id: payments.id });
+    const [flag] = await t.db
+      .insert(marketFlags)
+      .values({
+        marketId,
+        address: FLAGGER,
+        reason: 'Wrong',
+        expiry: 1,
+        signature: `0x${'11'.repeat(65)}`,
+        bondPaymentId: payment?.id,
+        bondAmount: BOND,
+        bondStatus: 'held',
+        createdAt: at,
+      })
+      .returning({ id: marketFlags.id });
+    if (!flag || !payment) throw new Error('no flag');
+    return { marketId, flagId: flag.id, paymentId: payment.id };
+  }
+
+  const bondOf = async (flagId: number) =>
+    (await t.db.select().from(marketFlags).where(eq(marketFlags.id, flagId)))[0];
+
+  beforeAll(async () => {
+    // Confirmed YES: the NO flagger's bond goes to the winners.
+    const forfeited = await flagged('Bond forfeited', minutesAgo(85), 'NO', 10000000000000000n);
+    await settle(forfeited.marketId, 'YES', 200);
+    // Overturned to NO with a 2 % fee on the 0.1 BNB YES pool: the reward is the whole 0.002 BNB fee.
+    const returned = await flagged('Bond returned', minutesAgo(75), 'NO', 100000000000000000n);
+    await settle(returned.marketId, 'NO', 200);
+    // Voided: the bond comes back alone; its refund has been paid.
+    const voided = await flagged('Bond voided', minutesAgo(65), 'NO', 10000000000000000n);
+    await settle(voided.marketId, 'VOID', 200);
+    await t.db.update(payments).set({ status: 'refunded' }).where(eq(payments.id, voided.paymentId));
+    // Still in review.
+    const held = await flagged('Bond held', minutesAgo(55), 'YES', 10000000000000000n);
+    Object.assign(bond, {
+      forfeited: forfeited.flagId,
+      returned: returned.flagId,
+      voided: voided.flagId,
+      held: held.flagId,
+    });
+    Object.assign(market, {
+      forfeited: forfeited.marketId,
+      returned: returned.marketId,
+      voided: voided.marketId,
+      held: held.marketId,
+    });
+  });
+
+  const bondEntries = async (query = '') =>
+    (await history(query, FLAGGER)).entries.filter((entry) => entry.kind === 'bond');
+
+  test('each bond is an entry with its market, amount, fate, reward and refund state, to the wei', async () => {
+    expect((await bondOf(bond.returned))?.bondRewardAmount).toBe(2000000000000000n);
+    const entries = await bondEntries();
+    expect(
+      entries.map(
+        ({ betId, marketId, title, side, stakeWei, result, payoutWei, netWei, claimState, bond }) => ({
+          betId,
+          marketId,
+          title,
+          side,
+          stakeWei,
+          result,
+          payoutWei,
+          netWei,
+          claimState,
+          bond,
+        }),
+      ),
+    ).toEqual([
+      {
+        betId: bond.held,
+        marketId: market.held,
+        title: 'Bond held',
+        side: 'YES',
+        stakeWei: String(BOND),
+        result: 'pending',
+        payoutWei: null,
+        netWei: null,
+        claimState: 'none',
+        bond: { fate: 'held', rewardWei: null, refundState: 'none' },
+      },
+      {
+        betId: bond.voided,
+        marketId: market.voided,
+        title: 'Bond voided',
+        side: 'NO',
+        stakeWei: String(BOND),
+        result: 'refunded',
+        payoutWei: String(BOND),
+        netWei: '0',
+        claimState: 'claimed',
+        bond: { fate: 'returned_void', rewardWei: '0', refundState: 'refunded' },
+      },
+      {
+        betId: bond.returned,
+        marketId: market.returned,
+        title: 'Bond returned',
+        side: 'NO',
+        stakeWei: String(BOND),
+        result: 'won',
+        payoutWei: '12000000000000000',
+        netWei: '2000000000000000',
+        claimState: 'paying',
+        bond: { fate: 'returned', rewardWei: '2000000000000000', refundState: 'due' },
+      },
+      {
+        betId: bond.forfeited,
+        marketId: market.forfeited,
+        title: 'Bond forfeited',
+        side: 'NO',
+        stakeWei: String(BOND),
+        result: 'lost',
+        payoutWei: '0',
+        netWei: String(-BOND),
+        claimState: 'none',
+        bond: { fate: 'forfeited', rewardWei: '0', refundState: 'none' },
+      },
+    ]);
+    const [held, voided] = entries;
+    expect(held?.settledAt).toBeNull();
+    expect(held?.placedAt).toBe(minutesAgo(55).toISOString());
+    expect(voided?.settledAt).not.toBeNull();
+    expect(voided?.game).toBe('markets');
+    const [payment] = await t.db
+      .select()
+      .from(payments)
+      .where(eq(payments.intent, `pm1:flag:${market.held}`));
+    expect(held?.txHash).toBe(payment?.txHash);
+    // Bets keep kind bet and no bond.
+    const betsOnly = (await history('', FLAGGER)).entries.filter((entry) => entry.kind === 'bet');
+    expect(betsOnly).toHaveLength(4);
+    expect(betsOnly.every((entry) => entry.bond === null)).toBe(true);
+  });
+
+  test('a returned bond is due, then paying in a vault transfer, on hold for an operator, then refunded', async () => {
+    const [flag] = await t.db.select().from(marketFlags).where(eq(marketFlags.id, bond.returned));
+    const paymentId = flag?.bondPaymentId ?? 0;
+    const state = async () => {
+      const entry = (await bondEntries()).find((candidate) => candidate.betId === bond.returned);
+      return [entry?.claimState, entry?.bond?.refundState];
+    };
+    try {
+      await t.db.update(payments).set({ refundPayoutId: 999_999 }).where(eq(payments.id, paymentId));
+      expect(await state()).toEqual(['paying', 'paying']);
+      await t.db
+        .update(payments)
+        .set({ status: 'refund_held', refundPayoutId: null })
+        .where(eq(payments.id, paymentId));
+      expect(await state()).toEqual(['paying', 'on_hold']);
+      await t.db.update(payments).set({ status: 'refunded' }).where(eq(payments.id, paymentId));
+      expect(await state()).toEqual(['claimed', 'refunded']);
+    } finally {
+      await t.db
+        .update(payments)
+        .set({ status: 'refund_due', refundPayoutId: null })
+        .where(eq(payments.id, paymentId));
+    }
+    expect(await state()).toEqual(['paying', 'due']);
+  });
+
+  test('bonds are filtered by game and status as bets are: held active, returned won, forfeited lost, void refunded', async () => {
+    const ofKind = async (query: string) =>
+      (await history(query, FLAGGER)).entries.map((entry) => `${entry.kind}:${entry.marketId}`);
+    expect(await ofKind('?status=active')).toEqual([`bond:${market.held}`, `bet:${market.held}`]);
+    expect(await ofKind('?status=won')).toEqual([`bond:${market.returned}`, `bet:${market.returned}`]);
+    expect(await ofKind('?status=lost')).toEqual([`bond:${market.forfeited}`, `bet:${market.forfeited}`]);
+    expect(await ofKind('?status=refunded')).toEqual([`bond:${market.voided}`, `bet:${market.voided}`]);
+    // A bond is never claimable: it comes back by itself. The refunded one counts as paid.
+    expect(await ofKind('?status=claimable')).toEqual([`bet:${market.voided}`, `bet:${market.returned}`]);
+    expect(await ofKind('?status=claimed')).toEqual([`bond:${market.voided}`]);
+    expect(await ofKind('?game=oracle')).toEqual([]);
+    expect((await ofKind('?game=markets')).filter((key) => key.startsWith('bond:'))).toHaveLength(4);
+  });
+
+  test('pages through bets and bonds without repeating or skipping, ties in the same microsecond included', async () => {
+    const key = (entry: { kind: string; game: string; betId: number }) =>
+      `${entry.kind}:${entry.game}:${entry.betId}`;
+    const walk = async (limit: number) => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await history(`?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, FLAGGER);
+        expect(page.entries.length).toBeLessThanOrEqual(limit);
+        seen.push(...page.entries.map(key));
+        cursor = page.nextCursor;
+      } while (cursor && seen.length < 40);
+      return seen;
+    };
+    const all = (await history('', FLAGGER)).entries.map(key);
+    expect(all).toHaveLength(8);
+    expect(await walk(3)).toEqual(all);
+    // A bond placed in the same microsecond as its flagger's bet: both listed, once each, on every page.
+    const same = minutesAgo(70);
+    const [bet] = await t.db
+      .select()
+      .from(bets)
+      .where(sql`${bets.marketId} = ${market.voided} and ${bets.userAddress} = ${FLAGGER}`);
+    if (!bet) throw new Error('no bet');
+    await t.db.update(marketFlags).set({ createdAt: same }).where(eq(marketFlags.id, bond.voided));
+    await t.db.update(bets).set({ createdAt: same }).where(eq(bets.id, bet.id));
+    try {
+      const tied = (await history('', FLAGGER)).entries.map(key);
+      expect(await walk(1)).toEqual(tied);
+      expect(new Set(tied).size).toBe(8);
+      // On a tie the bond comes first (bonds, rounds, market bets).
+      expect(tied.indexOf(`bond:markets:${bond.voided}`)).toBe(tied.indexOf(`bet:markets:${bet.id}`) - 1);
+    } finally {
+      await t.db
+        .update(marketFlags)
+        .set({ createdAt: minutesAgo(65) })
+        .where(eq(marketFlags.id, bond.voided));
+      await t.db.update(bets).set({ createdAt: bet.createdAt }).where(eq(bets.id, bet.id));
+    }
+  });
+
+  test("the summary's net counts settled bonds; counts and win rate are of bets", async () => {
+    const summary = HistorySummarySchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/users/${FLAGGER}/summary` })).json(),
+    );
+    // Bets: forfeited market −0.02 (lost), returned market won, voided refunded, held pending.
+    const betNets = (await history('', FLAGGER)).entries
+      .filter((entry) => entry.kind === 'bet' && entry.netWei !== null)
+      .reduce((total, entry) => total + BigInt(entry.netWei ?? '0'), 0n);
+    // Bonds: −0.01 forfeited, +0.002 reward, 0 on the void.
+    expect(summary.netWei).toBe(String(betNets - BOND + 2000000000000000n));
+    expect(summary.counts).toEqual({ total: 4, pending: 1, won: 1, lost: 1, refunded: 1 });
+    expect(summary.totalWageredWei).toBe(String(4n * 20000000000000000n));
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/users/${FLAGGER}/summary?game=oracle` })).json(),
+    ).toMatchObject({
+      netWei: '0',
+    });
   });
 });

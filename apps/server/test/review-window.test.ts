@@ -64,6 +64,12 @@ function titleOf(request: Parameters<StubHandler>[0]): string {
     : '';
 }
 
+const job = (name: string) => {
+  const found = t.features.jobs.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`no ${name} job`);
+  return found;
+};
+
 const settle = async () => {
   // Closing and voiding, then judging: two jobs since issue 18, one pass of both here.
   for (const name of ['market-settlement', 'market-judging']) {
@@ -319,7 +325,11 @@ describe('Flags', () => {
     const wrongIntent = await postFlag(marketId, { ...unpaid, txHash: betPaid, amountWei: String(BOND) });
     expect(wrongIntent.json()).toMatchObject({ error: { code: 'INTENT_MISMATCH' } });
     expect(await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId))).toEqual([]);
-    expect((await detail(marketId)).market.review?.flagCount).toBe(0);
+    // Nothing changed: no payment taken as a bond, the verdict still in review, no flag on the timeline.
+    expect(await paymentOf(betPaid)).toBeUndefined();
+    const after = await detail(marketId);
+    expect(after.market).toMatchObject({ status: 'settling', review: { flagCount: 0 } });
+    expect(after.timeline?.map((event) => event.kind)).toEqual(['proposed']);
   });
 
   test('Refused flags change nothing: non-bettor, bad signatures, replay elsewhere, bad reasons', async () => {
@@ -452,6 +462,70 @@ describe('Flags', () => {
       amountWei: String(BOND),
     });
     expect(missing.statusCode).toBe(404);
+  });
+
+  test('A bond still confirming when the window closes: 202, then the job replays the flag and refunds the bond', async () => {
+    const { marketId, bettors } = await marketInReview('Bond confirms late');
+    const [, bettor] = bettors;
+    if (!bettor) throw new Error('no bettor');
+    await t.advanceTime(WINDOW_S - 20);
+    let body: Awaited<ReturnType<typeof flagBody>> & { txHash: Hash; amountWei: string };
+    await t.chain.testClient.setAutomine(false);
+    try {
+      const txHash = await walletOf(bettor).sendTransaction({
+        account: bettor,
+        chain: localChain,
+        to: t.config.vault.address,
+        value: BOND,
+        data: encodeIntent({ kind: 'flag', marketId }),
+      });
+      body = { ...(await flagBody(bettor, marketId, 'Confirming late')), txHash, amountWei: String(BOND) };
+      const pending = await postFlag(marketId, body);
+      expect(pending.statusCode).toBe(202);
+      expect(pending.json()).toMatchObject({ status: 'pending' });
+    } finally {
+      await t.chain.testClient.setAutomine(true);
+    }
+    // The window closes (the signature, good for 300 s, has not expired); then the bond is mined.
+    await t.advanceTime(30);
+    await t.chain.testClient.mine({ blocks: 1 });
+    await job('pending-payments').run();
+    expect(await paymentOf(body.txHash)).toMatchObject({
+      status: 'refund_due',
+      refundReason: 'REVIEW_CLOSED',
+      purpose: 'market_flag',
+      amount: BOND,
+    });
+    expect(await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId))).toEqual([]);
+    // Unflagged, the verdict settles when the window ends; the bond goes back by the refund path.
+    await settle();
+    expect((await detail(marketId)).market).toMatchObject({ status: 'settled', result: 'YES' });
+    await t.runJobs();
+    const refunded = await paymentOf(body.txHash);
+    const [payout] = await t.db
+      .select()
+      .from(payouts)
+      .where(eq(payouts.id, refunded?.refundPayoutId ?? 0));
+    expect(payout).toMatchObject({ kind: 'refund', amount: BOND, toAddress: bettor.address.toLowerCase() });
+  });
+
+  test('A bond paid with nobody posting its flag is refunded by reconciliation after its grace', async () => {
+    const { marketId, bettors } = await marketInReview('Bond without a flag');
+    const [bettor] = bettors;
+    if (!bettor) throw new Error('no bettor');
+    const txHash = await payBond(bettor, marketId);
+    await job('vault-reconciliation').run();
+    // Within its grace the flag may still come.
+    expect(await paymentOf(txHash)).toBeUndefined();
+    await t.advanceTime(601);
+    await job('vault-reconciliation').run();
+    expect(await paymentOf(txHash)).toMatchObject({
+      status: 'refund_due',
+      refundReason: 'UNCLAIMED_FLAG_BOND',
+      purpose: 'market_flag',
+      amount: BOND,
+    });
+    expect(await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId))).toEqual([]);
   });
 
   test("A flag and the window's end are ordered by the market lock: never both", async () => {
@@ -699,5 +773,12 @@ describe('A flagged verdict', () => {
       refundReason: 'FLAG_BOND_RETURNED_VOID',
       refundAmount: BOND,
     });
+    // The refund path pays the bond back to the flagger.
+    await t.runJobs();
+    const [payout] = await t.db
+      .select()
+      .from(payouts)
+      .where(eq(payouts.id, (await paymentOf(flag.txHash))?.refundPayoutId ?? 0));
+    expect(payout).toMatchObject({ kind: 'refund', amount: BOND, toAddress: bettor.address.toLowerCase() });
   });
 });

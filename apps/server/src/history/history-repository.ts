@@ -1,10 +1,11 @@
-import type {
-  HistoryEntry,
-  HistoryGameFilter,
-  HistoryStatusFilter,
-  HistorySummary,
+import {
+  BOND_FATE_RESULTS,
+  type HistoryEntry,
+  type HistoryGameFilter,
+  type HistoryStatusFilter,
+  type HistorySummary,
 } from '@pm/core/contract/history';
-import type { HistoryCursor } from '@pm/core/contract/history-query';
+import type { HistoryCursor, HistorySource } from '@pm/core/contract/history-query';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
@@ -16,11 +17,17 @@ import { queryRows } from '../db/query-rows.ts';
 // when it was on the side that happened (a market with a bet on the winning side refunds nobody),
 // lost when it returns nothing, and was refunded otherwise. A market bet's status 'claimed' forgets
 // won vs refunded; the side and the result do not.
+// Issue 22: a wallet's flag bonds are rows too (a third branch, over market_flags), their fate read
+// as a result by core's BOND_FATE_RESULTS. The bet branches carry the bond columns as nulls.
+
+/** The order of rows placed in the same microsecond (higher first), and the cursor's tie-break. */
+const SOURCE_KEY = { markets: 0, oracle: 1, bonds: 2 } as const satisfies Record<HistorySource, number>;
 
 /** Markets: one row per bet with its derived result, full return and net. `address` lower-case. */
 function marketBranch(address: string): SQL {
   return sql`
-    select 'markets' as game, 0 as game_key, b.id as bet_id, m.id as market_id, m.title as title,
+    select 'bet' as kind, 'markets' as game, ${sql.raw(String(SOURCE_KEY.markets))} as game_key, b.id as bet_id,
+           m.id as market_id, m.title as title,
            null::bigint as epoch, b.prediction as side, b.amount as stake, b.tx_hash as tx_hash,
            b.created_at as placed_at, x.result,
            case when x.result <> 'pending' then b.payout_amount end as payout,
@@ -29,7 +36,8 @@ function marketBranch(address: string): SQL {
                 when b.payout_id is not null then 'paying'
                 when b.status in ('won', 'refunded') and m.status = 'settled' then 'claimable'
                 else 'none' end as claim_state,
-           case when x.result <> 'pending' then m.updated_at end as settled_at
+           case when x.result <> 'pending' then m.updated_at end as settled_at,
+           null::text as bond_fate, null::numeric as bond_reward, null::text as bond_refund
     from bets b
     join markets m on m.id = b.market_id
     cross join lateral (select case
@@ -43,7 +51,8 @@ function marketBranch(address: string): SQL {
 /** Oracle rounds: the same columns. A loser's payout is 0; a refund (draw, cancelled, nobody won) is the stake. */
 function oracleBranch(address: string): SQL {
   return sql`
-    select 'oracle' as game, 1 as game_key, b.id as bet_id, null::integer as market_id, null::text as title,
+    select 'bet' as kind, 'oracle' as game, ${sql.raw(String(SOURCE_KEY.oracle))} as game_key, b.id as bet_id,
+           null::integer as market_id, null::text as title,
            b.epoch as epoch, b.position as side, b.amount as stake, b.tx_hash as tx_hash,
            b.created_at as placed_at, x.result,
            case when x.result <> 'pending' then b.payout_amount end as payout,
@@ -52,7 +61,8 @@ function oracleBranch(address: string): SQL {
                 when b.payout_id is not null then 'paying'
                 when b.payout_amount > 0 then 'claimable'
                 else 'none' end as claim_state,
-           case when x.result <> 'pending' then r.close_time end as settled_at
+           case when x.result <> 'pending' then r.close_time end as settled_at,
+           null::text as bond_fate, null::numeric as bond_reward, null::text as bond_refund
     from oracle_bets b
     join oracle_rounds r on r.epoch = b.epoch
     cross join lateral (select case
@@ -61,6 +71,51 @@ function oracleBranch(address: string): SQL {
         when b.payout_amount = 0 then 'lost'
         else 'refunded' end as result) x
     where b.user_address = ${address}`;
+}
+
+/** `bond_status` read as a result: the CASE is built from core's table, never from input. */
+const BOND_RESULT = sql.raw(
+  `case f.bond_status ${Object.entries(BOND_FATE_RESULTS)
+    .map(([fate, result]) => `when '${fate}' then '${result}'`)
+    .join(' ')} end`,
+);
+
+/**
+ * A wallet's flag bonds (issue 22), one row per flag with a bond, in the bets' columns: the bond is
+ * the stake, what came back (bond + reward, 0 when forfeited, the bond on a void) the payout. The
+ * side is the flagger's first bet in the market (only a bettor flags). A returned bond is paid by
+ * the refund path, never claimed: its claim state is paying until its payment is refunded, then
+ * claimed. Flags from before bonds (no bond) are not rows; a bond refused at the door never became
+ * a flag and is not one either (a refused payment is not a bet: decision 012).
+ */
+function bondBranch(address: string): SQL {
+  return sql`
+    select 'bond' as kind, 'markets' as game, ${sql.raw(String(SOURCE_KEY.bonds))} as game_key, f.id as bet_id,
+           m.id as market_id, m.title as title, null::bigint as epoch, s.side,
+           f.bond_amount as stake, p.tx_hash as tx_hash, f.created_at as placed_at, x.result,
+           case when x.result <> 'pending' then f.bond_return_amount end as payout,
+           case when x.result <> 'pending' then f.bond_return_amount - f.bond_amount end as net,
+           case when y.refund = 'refunded' then 'claimed'
+                when y.refund = 'none' then 'none'
+                else 'paying' end as claim_state,
+           case when x.result <> 'pending' then m.updated_at end as settled_at,
+           f.bond_status as bond_fate,
+           case when x.result <> 'pending' then coalesce(f.bond_reward_amount, 0) end as bond_reward,
+           y.refund as bond_refund
+    from market_flags f
+    join markets m on m.id = f.market_id
+    join payments p on p.id = f.bond_payment_id
+    join lateral (select fb.prediction as side from bets fb
+                  where fb.market_id = f.market_id and fb.user_address = f.address
+                  order by fb.created_at, fb.id limit 1) s on true
+    cross join lateral (select ${BOND_RESULT} as result) x
+    cross join lateral (select case
+        when f.bond_status not in ('returned', 'returned_void') then 'none'
+        when p.status = 'refunded' then 'refunded'
+        when p.status = 'refund_held' then 'on_hold'
+        when p.refund_payout_id is not null then 'paying'
+        else 'due' end as refund) y
+    where f.address = ${address} and f.bond_status is not null`;
 }
 
 function statusCondition(status: HistoryStatusFilter): SQL {
@@ -87,6 +142,7 @@ function cursorTime(atMicros: bigint): string {
 }
 
 const EntryRowSchema = z.object({
+  kind: z.enum(['bet', 'bond']),
   game: z.enum(['markets', 'oracle']),
   bet_id: z.coerce.number(),
   market_id: z.coerce.number().nullable(),
@@ -102,13 +158,17 @@ const EntryRowSchema = z.object({
   net: z.coerce.bigint().nullable(),
   claim_state: z.enum(['none', 'claimable', 'paying', 'claimed']),
   settled_at: z.coerce.date().nullable(),
+  bond_fate: z.enum(['held', 'returned', 'forfeited', 'returned_void']).nullable(),
+  bond_reward: z.coerce.bigint().nullable(),
+  bond_refund: z.enum(['none', 'due', 'paying', 'on_hold', 'refunded']).nullable(),
 });
 
 export type HistoryPageRow = { entry: HistoryEntry; cursor: HistoryCursor };
 
 /**
- * One page of a wallet's history, newest first (placed time, then game, then id). Each game's
- * branch seeks its own index (user_address, created_at) and stops at `limit`, then the two are merged.
+ * One page of a wallet's history, newest first (placed time, then source, then id). Each game's
+ * branch seeks its own index (user_address, created_at) and stops at `limit`, then the branches
+ * are merged. The bonds' branch reads the wallet's flags (a handful: one per market at most).
  */
 export async function listHistory(
   db: DbOrTx,
@@ -124,7 +184,7 @@ export async function listHistory(
   // Within a branch game_key is a constant, so the row comparison seeks (placed_at, bet_id).
   const branch = (source: SQL) => {
     const after = cursor
-      ? sql`and (h.placed_at, h.game_key, h.bet_id) < (${cursorTime(cursor.atMicros)}::timestamptz, ${cursor.game === 'markets' ? 0 : 1}, ${cursor.id})`
+      ? sql`and (h.placed_at, h.game_key, h.bet_id) < (${cursorTime(cursor.atMicros)}::timestamptz, ${SOURCE_KEY[cursor.source]}, ${cursor.id})`
       : sql``;
     return sql`(select h.*, (extract(epoch from h.placed_at) * 1000000)::bigint::text as placed_us
               from (${source}) h
@@ -134,11 +194,13 @@ export async function listHistory(
   const parts: SQL[] = [];
   if (input.game !== 'oracle') parts.push(branch(marketBranch(input.address)));
   if (input.game !== 'markets') parts.push(branch(oracleBranch(input.address)));
+  if (input.game !== 'oracle') parts.push(branch(bondBranch(input.address)));
   const rows = await queryRows(
     db,
-    sql`select u.game, u.bet_id, u.market_id, u.title, u.epoch, u.side, u.stake::text as stake,
+    sql`select u.kind, u.game, u.bet_id, u.market_id, u.title, u.epoch, u.side, u.stake::text as stake,
                u.tx_hash, u.placed_at, u.placed_us, u.result, u.payout::text as payout,
-               u.net::text as net, u.claim_state, u.settled_at
+               u.net::text as net, u.claim_state, u.settled_at, u.bond_fate,
+               u.bond_reward::text as bond_reward, u.bond_refund
         from (${sql.join(parts, sql` union all `)}) u
         order by u.placed_at desc, u.game_key desc, u.bet_id desc
         limit ${limit}`,
@@ -146,6 +208,7 @@ export async function listHistory(
   );
   return rows.map((row) => ({
     entry: {
+      kind: row.kind,
       game: row.game,
       betId: row.bet_id,
       marketId: row.market_id,
@@ -160,8 +223,20 @@ export async function listHistory(
       placedAt: row.placed_at.toISOString(),
       settledAt: row.settled_at === null ? null : row.settled_at.toISOString(),
       txHash: row.tx_hash,
+      bond:
+        row.kind === 'bond' && row.bond_fate !== null && row.bond_refund !== null
+          ? {
+              fate: row.bond_fate,
+              rewardWei: row.bond_reward === null ? null : row.bond_reward.toString(),
+              refundState: row.bond_refund,
+            }
+          : null,
     },
-    cursor: { atMicros: row.placed_us, game: row.game, id: row.bet_id },
+    cursor: {
+      atMicros: row.placed_us,
+      source: row.kind === 'bond' ? 'bonds' : row.game,
+      id: row.bet_id,
+    },
   }));
 }
 

@@ -175,7 +175,13 @@ test('GET /api/users/:address/{history,summary} never answers 5xx for any addres
     game: ['all', 'markets', 'oracle'],
     status: ['all', 'active', 'won', 'lost', 'refunded', 'claimable', 'claimed'],
     limit: ['1', '100', '101', '0'],
-    cursor: ['1767268800000000.m1', '1767268800000000.o2147483647', '99999999999999999999.m1', '1.x1'],
+    cursor: [
+      '1767268800000000.m1',
+      '1767268800000000.o2147483647',
+      '1767268800000000.b3',
+      '99999999999999999999.m1',
+      '1.x1',
+    ],
   });
   const cases = fc.tuple(addressSegment(), oneOf(['history', 'summary']), query).map(
     ([address, what, q]): HttpCase => ({

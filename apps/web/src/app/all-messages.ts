@@ -9,6 +9,8 @@ import reviewEn from '../features/markets/locales/review/en.json';
 import reviewZh from '../features/markets/locales/review/zh.json';
 import marketsZh from '../features/markets/locales/zh.json';
 import myBetsEn from '../features/my-bets/locales/en.json';
+import historyEn from '../features/my-bets/locales/history/en.json';
+import historyZh from '../features/my-bets/locales/history/zh.json';
 import myBetsZh from '../features/my-bets/locales/zh.json';
 import oracleEn from '../features/oracle/locales/en.json';
 import oracleZh from '../features/oracle/locales/zh.json';
@@ -32,6 +34,7 @@ export const ALL_MESSAGES = {
     ...oracleEn,
     ...myBetsEn,
     ...reservesEn,
+    ...historyEn,
   },
   zh: {
     ...shellZh,
@@ -43,5 +46,6 @@ export const ALL_MESSAGES = {
     ...oracleZh,
     ...myBetsZh,
     ...reservesZh,
+    ...historyZh,
   },
 };

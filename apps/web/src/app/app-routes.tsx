@@ -14,7 +14,8 @@ const PAGES = [
   // Only its own strings: the history rows no longer show market categories (issue 11).
   { path: '/my-bets', Page: lazyRoute(() => import('../routes/my-bets.tsx'), ['myBets']) },
   { path: '/leaderboard', Page: lazyRoute(() => import('../routes/leaderboard.tsx')) },
-  { path: '/u/:address', Page: lazyRoute(() => import('../routes/profile.tsx'), ['myBets']) },
+  // The profile is all history: its strings load with the route (My Bets loads them once a wallet is there).
+  { path: '/u/:address', Page: lazyRoute(() => import('../routes/profile.tsx'), ['myBets', 'history']) },
 ];
 
 /** Whether `pathname` matches a route pattern of PAGES (`:name` matches one segment). */

@@ -40,6 +40,14 @@ export const LOCALE_LOADERS = {
     en: () => import('../features/landing/locales/en.json'),
     zh: () => import('../features/landing/locales/zh.json'),
   },
+  /**
+   * A wallet's history and P&L (issue 11) and its flag bonds (issue 22): loaded with the history,
+   * so /my-bets without a wallet (a redirect) loads only the route's few strings (decision 006).
+   */
+  history: {
+    en: () => import('../features/my-bets/locales/history/en.json'),
+    zh: () => import('../features/my-bets/locales/history/zh.json'),
+  },
 } satisfies NamespaceLoaders;
 
 export type Namespace = keyof typeof LOCALE_LOADERS;

@@ -71,7 +71,9 @@ export function createI18n({ language = 'en', messages = {}, loaders = {} }: Opt
             Object.assign(catalogs[target], module.default);
             if (snapshot.language === target) publish(target);
           })
-        : Promise.resolve();
+        : // Nothing to load (its messages were given at the start): a promise React's `use` reads
+          // as already fulfilled, so a part waiting on it (useNamespace) does not suspend.
+          Object.assign(Promise.resolve(), { status: 'fulfilled', value: undefined });
       // A failed load (network) may be tried again by the next caller.
       pending.catch(() => loads.delete(id));
       loads.set(id, pending);

@@ -5,6 +5,7 @@ import type evidenceEn from '../features/markets/locales/evidence/en.json';
 import type priceEn from '../features/markets/locales/price/en.json';
 import type reviewEn from '../features/markets/locales/review/en.json';
 import type myBetsEn from '../features/my-bets/locales/en.json';
+import type historyEn from '../features/my-bets/locales/history/en.json';
 import type oracleEn from '../features/oracle/locales/en.json';
 import type en from './en.json';
 
@@ -20,7 +21,8 @@ declare module 'i18next' {
         typeof evidenceEn &
         typeof priceEn &
         typeof myBetsEn &
-        typeof reservesEn;
+        typeof reservesEn &
+        typeof historyEn;
     };
   }
 }

@@ -4,6 +4,7 @@ import type evidenceEn from '../features/markets/locales/evidence/en.json';
 import type priceEn from '../features/markets/locales/price/en.json';
 import type reviewEn from '../features/markets/locales/review/en.json';
 import type myBetsEn from '../features/my-bets/locales/en.json';
+import type historyEn from '../features/my-bets/locales/history/en.json';
 import type oracleEn from '../features/oracle/locales/en.json';
 import type appEn from './app/en.json';
 import type shellEn from './en.json';
@@ -23,7 +24,8 @@ type AllMessages = typeof shellEn &
   typeof priceEn &
   typeof oracleEn &
   typeof myBetsEn &
-  typeof reservesEn;
+  typeof reservesEn &
+  typeof historyEn;
 
 // Plural forms are chosen by `count` (Intl.PluralRules): `bets_one` and `bets_other` are both `bets`.
 type WithoutPlural<Key extends string> =

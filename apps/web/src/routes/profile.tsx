@@ -1,6 +1,7 @@
 import { shortenAddress } from '@pm/core/address';
 import { AddressSchema } from '@pm/core/contract/primitives';
 import { CircleAlert, Inbox } from 'lucide';
+import { Suspense } from 'react';
 import { getAddress } from 'viem';
 import { useParams } from 'wouter';
 import { HistoryPanel } from '../features/my-bets/components/history-panel.tsx';
@@ -9,6 +10,7 @@ import { BackButton } from '../ui/back-button.tsx';
 import { Card } from '../ui/card.tsx';
 import { Icon } from '../ui/icon.tsx';
 import { Page } from '../ui/page.tsx';
+import { Skeleton } from '../ui/skeleton.tsx';
 import { StatusMessage } from '../ui/status-message.tsx';
 
 /** Issue 11: /u/{address}, a wallet's public P&L and bet history, read-only (no wallet needed). */
@@ -28,10 +30,12 @@ export function Component() {
       {valid ? (
         <>
           <p className="-mt-4 mb-6 font-mono text-xs break-all text-muted">{shown}</p>
-          <HistoryPanel
-            address={address}
-            empty={<StatusMessage icon={<Icon node={Inbox} />}>{t('myBets.profile.empty')}</StatusMessage>}
-          />
+          <Suspense fallback={<Skeleton className="h-48 w-full" />}>
+            <HistoryPanel
+              address={address}
+              empty={<StatusMessage icon={<Icon node={Inbox} />}>{t('myBets.profile.empty')}</StatusMessage>}
+            />
+          </Suspense>
         </>
       ) : (
         <Card>

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { type HistoryGame, HistoryGameFilterSchema, HistoryStatusFilterSchema } from './history.ts';
+import { HistoryGameFilterSchema, HistoryStatusFilterSchema } from './history.ts';
 
 // The history endpoints' query strings and cursor (decision 012): server side only, kept apart from
 // ./history.ts so the web bundle, which only reads answers, does not carry them.
@@ -7,26 +7,39 @@ import { type HistoryGame, HistoryGameFilterSchema, HistoryStatusFilterSchema } 
 export const HISTORY_PAGE_DEFAULT = 20;
 export const HISTORY_PAGE_MAX = 100;
 
-// The history interleaves two tables whose ids are numbered apart, so its cursor names the game of
-// the last row too, and its time to the microsecond (oracle bets take the database's now()).
-export type HistoryCursor = { atMicros: bigint; game: HistoryGame; id: number };
+/**
+ * Which table a history row comes from: market bets (m), round bets (o) or, since issue 22, flag
+ * bonds (b). On rows placed in the same microsecond the order is bonds, rounds, market bets.
+ */
+export type HistorySource = 'markets' | 'oracle' | 'bonds';
 
-const HISTORY_CURSOR_PATTERN = /^(\d{1,18})\.([mo])(\d{1,10})$/;
+const SOURCE_LETTER = { markets: 'm', oracle: 'o', bonds: 'b' } as const satisfies Record<
+  HistorySource,
+  string
+>;
+const LETTER_SOURCE: Record<string, HistorySource> = { m: 'markets', o: 'oracle', b: 'bonds' };
+
+// The history interleaves three tables whose ids are numbered apart, so its cursor names the source
+// of the last row too, and its time to the microsecond (oracle bets take the database's now()).
+export type HistoryCursor = { atMicros: bigint; source: HistorySource; id: number };
+
+const HISTORY_CURSOR_PATTERN = /^(\d{1,18})\.([mob])(\d{1,10})$/;
 const MAX_ID = 2 ** 31 - 1;
 
 export function decodeHistoryCursor(raw: string): HistoryCursor | undefined {
   const match = HISTORY_CURSOR_PATTERN.exec(raw);
-  if (!match?.[1] || !match[3]) return undefined;
+  const source = LETTER_SOURCE[match?.[2] ?? ''];
+  if (!match?.[1] || !match[3] || !source) return undefined;
   const id = Number(match[3]);
   if (id < 1 || id > MAX_ID) return undefined;
   const atMicros = BigInt(match[1]);
   // Beyond year 9999 no row was written: not a cursor this server made.
   if (atMicros > 253402300799999999n) return undefined;
-  return { atMicros, game: match[2] === 'm' ? 'markets' : 'oracle', id };
+  return { atMicros, source, id };
 }
 
 export function encodeHistoryCursor(cursor: HistoryCursor): string {
-  return `${cursor.atMicros}.${cursor.game === 'markets' ? 'm' : 'o'}${cursor.id}`;
+  return `${cursor.atMicros}.${SOURCE_LETTER[cursor.source]}${cursor.id}`;
 }
 
 export const HistoryCursorSchema = z

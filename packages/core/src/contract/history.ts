@@ -1,11 +1,13 @@
 import * as z from 'zod/mini';
-import { AddressSchema, IsoTimeSchema, TxHashSchema } from './primitives.ts';
+import { AddressSchema, IsoTimeSchema, TxHashSchema, WeiSchema } from './primitives.ts';
 
 // A wallet's bets across both games, one row per bet, and its P&L summary (issue 11, decision 012).
 // Definitions (docs/decisions/012-history-and-pnl.md):
 //   payout = everything the bet returns (stake included); null while pending, 0 when lost
 //   net    = payout − stake: null when pending, −stake when lost, 0 when refunded, payout − stake when won
 //   win rate = won / (won + lost): refunds and pending bets are not decided bets
+// Issue 22: each flag bond the wallet paid is an entry of its own (kind "bond", game "markets"),
+// read the same way: the bond is its stake, what came back its payout (decision 011).
 
 export const HistoryGameSchema = z.enum(['markets', 'oracle']);
 export type HistoryGame = z.infer<typeof HistoryGameSchema>;
@@ -26,33 +28,95 @@ export const SignedWeiSchema = z
   .string()
   .check(z.regex(/^(0|-?[1-9][0-9]{0,77})$/, 'must be a whole number of wei as a decimal string'));
 
+/** bet: a stake in a market or a round; bond: a flag's bond on a market's proposed verdict (issue 22). */
+export const HistoryEntryKindSchema = z.enum(['bet', 'bond']);
+export type HistoryEntryKind = z.infer<typeof HistoryEntryKindSchema>;
+
+/**
+ * What became of a flag's bond (decision 011): held while its market is in review; then returned
+ * (the verdict was overturned: the bond and a reward out of the fee), forfeited (confirmed: it went
+ * to the winners) or returned_void (the market refunded every stake: the bond alone).
+ */
+export const BondFateSchema = z.enum(['held', 'returned', 'forfeited', 'returned_void']);
+export type HistoryBondFate = z.infer<typeof BondFateSchema>;
+
+/**
+ * A bond's fate read as a bet's result, so the status filters and the P&L treat both alike: held is
+ * pending, returned is won (net = the reward, ≥ 0), forfeited is lost (net = −bond), returned_void is
+ * refunded (net 0). The history's SQL is built from this table.
+ */
+export const BOND_FATE_RESULTS = {
+  held: 'pending',
+  returned: 'won',
+  forfeited: 'lost',
+  returned_void: 'refunded',
+} as const satisfies Record<HistoryBondFate, HistoryResult>;
+
+/**
+ * How a returned bond travels back. The refund path pays it to the flagger by itself, so a bond
+ * is never claimed: none (held or forfeited: nothing owed), due (queued for the vault), paying (in
+ * a vault transfer not final yet), on_hold (the transfer needs an operator: it costs more gas than
+ * it returns, or failed), refunded (final on chain).
+ */
+export const BondRefundStateSchema = z.enum(['none', 'due', 'paying', 'on_hold', 'refunded']);
+export type BondRefundState = z.infer<typeof BondRefundStateSchema>;
+
+export const HistoryBondSchema = z.object({
+  fate: BondFateSchema,
+  /** The reward out of the market's fee within payoutWei (returned); "0" otherwise; null while held. */
+  rewardWei: z.nullable(WeiSchema),
+  refundState: BondRefundStateSchema,
+});
+export type HistoryBond = z.infer<typeof HistoryBondSchema>;
+
 export const HistoryEntrySchema = z.object({
+  /** Issue 22: bet, or a flag's bond (then `bond` says what became of it). */
+  kind: HistoryEntryKindSchema,
+  /** A bond is of the markets game. */
   game: HistoryGameSchema,
-  /** The bet's id within its game (market bets and round bets are numbered apart). */
+  /**
+   * The bet's id within its game (market bets and round bets are numbered apart); for a bond, the
+   * flag's id (flags are numbered apart too: key entries by kind, game and id).
+   */
   betId: z.int(),
   /** Markets: the market id and title. Oracle: null id, the round epoch. */
   marketId: z.nullable(z.int()),
   title: z.nullable(z.string()),
   epoch: z.nullable(z.int()),
-  /** YES / NO for markets, bull / bear for rounds. */
+  /**
+   * YES / NO for markets, bull / bear for rounds. A bond: the side of the flagger's (first) bet in
+   * the market, since only a bettor of a market may flag it.
+   */
   side: z.enum(['YES', 'NO', 'bull', 'bear']),
+  /** The stake; for a bond, the bond. */
   stakeWei: z.string().check(z.regex(/^[1-9][0-9]{0,77}$/)),
+  /** For a bond, its fate read as a result (BOND_FATE_RESULTS). */
   result: HistoryResultSchema,
-  /** The full return (stake included); null while pending, "0" when lost. */
+  /** The full return (stake included); null while pending, "0" when lost. A bond: what came back. */
   payoutWei: z.nullable(z.string().check(z.regex(/^(0|[1-9][0-9]{0,77})$/))),
   /** payout − stake; null while pending. */
   netWei: z.nullable(SignedWeiSchema),
+  /**
+   * A bond is never claimable (it comes back by itself): paying while its refund is owed, claimed
+   * once refunded, else none. `bond.refundState` says more.
+   */
   claimState: ClaimStateSchema,
+  /** When the bet was placed; for a bond, when the flag was recorded. */
   placedAt: IsoTimeSchema,
   /** When the market was settled or the round closed; null while pending. */
   settledAt: z.nullable(IsoTimeSchema),
+  /** The payment's transaction: the bet's, or the bond's. */
   txHash: TxHashSchema,
+  /** Issue 22: what became of a bond; null on a bet. */
+  bond: z.nullable(HistoryBondSchema),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 
+/** Bonds are filtered by their result and claim state like bets (BOND_FATE_RESULTS). */
 export const HISTORY_STATUSES = ['all', 'active', 'won', 'lost', 'refunded', 'claimable', 'claimed'] as const;
 export const HistoryStatusFilterSchema = z.enum(HISTORY_STATUSES);
 export type HistoryStatusFilter = z.infer<typeof HistoryStatusFilterSchema>;
+/** markets includes the wallet's flag bonds; oracle has none. */
 export const HistoryGameFilterSchema = z.enum(['all', 'markets', 'oracle']);
 export type HistoryGameFilter = z.infer<typeof HistoryGameFilterSchema>;
 
@@ -63,9 +127,13 @@ export const HistoryResponseSchema = z.object({
 });
 export type HistoryResponse = z.infer<typeof HistoryResponseSchema>;
 
+/**
+ * Counts, win rate, best win and total wagered are of bets; the net adds every settled bond's net
+ * (issue 22: −bond when forfeited, the reward when returned, 0 on a void).
+ */
 export const HistorySummarySchema = z.object({
   address: AddressSchema,
-  /** Sum of net over decided bets (won, lost, refunded). */
+  /** Sum of net over decided bets (won, lost, refunded) and settled bonds. */
   netWei: SignedWeiSchema,
   /** Sum of every stake, pending bets included. */
   totalWageredWei: z.string().check(z.regex(/^(0|[1-9][0-9]{0,77})$/)),

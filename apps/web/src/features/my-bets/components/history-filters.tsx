@@ -23,9 +23,9 @@ export function HistoryFiltersBar({
     'mt-1 block min-h-10 w-full rounded-lg border border-line-strong bg-surface-2 px-3 py-2 text-sm text-fg focus-visible:outline-2 focus-visible:outline-brand';
   return (
     <fieldset className="mb-4 grid grid-cols-2 gap-3 sm:max-w-md">
-      <legend className="sr-only">{t('myBets.filters.label')}</legend>
+      <legend className="sr-only">{t('history.filters.label')}</legend>
       <label htmlFor={`${id}-game`} className="text-xs text-muted">
-        {t('myBets.filters.game')}
+        {t('history.filters.game')}
         <select
           id={`${id}-game`}
           className={select}
@@ -37,13 +37,13 @@ export function HistoryFiltersBar({
         >
           {GAMES.map((game) => (
             <option key={game} value={game}>
-              {t(`myBets.filters.games.${game}`)}
+              {t(`history.filters.games.${game}`)}
             </option>
           ))}
         </select>
       </label>
       <label htmlFor={`${id}-status`} className="text-xs text-muted">
-        {t('myBets.filters.status')}
+        {t('history.filters.status')}
         <select
           id={`${id}-status`}
           className={select}
@@ -56,7 +56,7 @@ export function HistoryFiltersBar({
         >
           {HISTORY_STATUSES.map((status) => (
             <option key={status} value={status}>
-              {t(`myBets.filters.statuses.${status}`)}
+              {t(`history.filters.statuses.${status}`)}
             </option>
           ))}
         </select>

@@ -15,8 +15,9 @@ import { type HistoryFilters, useHistoryPage } from '../api/get-history.ts';
 
 /**
  * A wallet's bets in both games, newest first, with stake, result, payout (the full return) and
- * net; "Load more" follows the cursor. With `onClaim`, claimable rows get a claim button (My Bets);
- * without, the list is read-only (a public profile).
+ * net, and its flag bonds (issue 22) with their fate; "Load more" follows the cursor. With
+ * `onClaim`, claimable rows get a claim button (My Bets); without, the list is read-only (a public
+ * profile). A bond is never claimed: a returned one goes back to the wallet by itself.
  */
 export function HistoryList(props: {
   address: string;
@@ -47,7 +48,7 @@ function HistoryPages({
     return (
       <Card>
         <StatusMessage tone="error" icon={<Icon node={CircleAlert} />}>
-          {t('myBets.loadFailed')}
+          {t('history.loadFailed')}
         </StatusMessage>
       </Card>
     );
@@ -56,14 +57,14 @@ function HistoryPages({
     if (filters.game === 'all' && filters.status === 'all') return <Card>{empty}</Card>;
     return (
       <Card>
-        <StatusMessage icon={<Icon node={Inbox} />}>{t('myBets.history.filteredEmpty')}</StatusMessage>
+        <StatusMessage icon={<Icon node={Inbox} />}>{t('history.list.filteredEmpty')}</StatusMessage>
       </Card>
     );
   }
   const next = last.data?.nextCursor ?? null;
   return (
     <div className="flex flex-col gap-3">
-      <ul aria-label={t('myBets.history.label')} className="flex flex-col gap-3">
+      <ul aria-label={t('history.list.label')} className="flex flex-col gap-3">
         {[null, ...cursors].map((cursor) => (
           <HistoryPageRows
             key={cursor ?? 'first'}
@@ -82,7 +83,7 @@ function HistoryPages({
           disabled={last.isPending}
           onClick={() => next !== null && setCursors([...cursors, next])}
         >
-          {t('myBets.loadMore')}
+          {t('history.loadMore')}
         </Button>
       )}
     </div>
@@ -105,14 +106,66 @@ function HistoryPageRows({
 }) {
   const page = useHistoryPage(address, filters, cursor);
   if (!page.data) return null;
-  return page.data.entries.map((entry) => (
-    <HistoryRow
-      key={`${entry.game}:${entry.betId}`}
-      entry={entry}
-      claiming={claiming}
-      onClaim={onClaim && entry.claimState === 'claimable' ? () => onClaim(entry) : undefined}
-    />
-  ));
+  return page.data.entries.map((entry) =>
+    entry.kind === 'bond' ? (
+      <BondRow key={`bond:${entry.betId}`} entry={entry} />
+    ) : (
+      <HistoryRow
+        key={`${entry.game}:${entry.betId}`}
+        entry={entry}
+        claiming={claiming}
+        onClaim={onClaim && entry.claimState === 'claimable' ? () => onClaim(entry) : undefined}
+      />
+    ),
+  );
+}
+
+const FATE_TONE = { held: 'brand', returned: 'yes', forfeited: 'no', returned_void: 'neutral' } as const;
+
+/**
+ * A flag's bond (issue 22): its market, the bond, what came back and the reward in it, the net,
+ * its fate and how its refund travels. The server decided every figure.
+ */
+function BondRow({ entry }: { entry: HistoryEntry }) {
+  const { t, language } = useTranslation();
+  const bond = entry.bond;
+  if (!bond) return null;
+  const money = (wei: string | null, signed = false) =>
+    wei === null
+      ? t('history.list.pendingValue')
+      : formatBnb(wei, { language, signDisplay: signed ? 'exceptZero' : 'auto' });
+  const net = entry.netWei === null ? 0n : BigInt(entry.netWei);
+  const owed = bond.refundState === 'due' || bond.refundState === 'paying';
+  return (
+    <li className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4">
+      <div className="min-w-0">
+        <div className="mb-1 flex flex-wrap items-center gap-2">
+          <Badge>{t('history.bonds.badge')}</Badge>
+          <Badge tone={FATE_TONE[bond.fate]}>{t(`history.bonds.fates.${bond.fate}`)}</Badge>
+          {bond.refundState !== 'none' && (
+            <Badge tone="brand">{t(`history.bonds.refundStates.${bond.refundState}`)}</Badge>
+          )}
+        </div>
+        {entry.marketId !== null && (
+          <Link to={`/market/${entry.marketId}`} className="font-semibold break-words hover:text-brand">
+            {entry.title}
+          </Link>
+        )}
+        <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs tabular-nums sm:grid-cols-5">
+          <Cell label={t('history.bonds.bond')}>{money(entry.stakeWei)}</Cell>
+          <Cell label={t('history.bonds.returned')}>{money(entry.payoutWei)}</Cell>
+          <Cell label={t('history.bonds.reward')}>{money(bond.rewardWei)}</Cell>
+          <Cell label={t('history.list.net')}>
+            <span className={cx(net > 0n && 'text-yes', net < 0n && 'text-no')}>
+              {money(entry.netWei, true)}
+            </span>
+          </Cell>
+          <Cell label={t('history.bonds.flagged')}>{formatDateTime(entry.placedAt, language)}</Cell>
+        </dl>
+        {owed && <p className="mt-2 text-xs text-muted">{t('history.bonds.autoRefund')}</p>}
+      </div>
+    </li>
+  );
 }
 
 function HistoryRow({
@@ -127,7 +180,7 @@ function HistoryRow({
   const { t, language } = useTranslation();
   const money = (wei: string | null, signed = false) =>
     wei === null
-      ? t('myBets.history.pendingValue')
+      ? t('history.list.pendingValue')
       : formatBnb(wei, { language, signDisplay: signed ? 'exceptZero' : 'auto' });
   const net = entry.netWei === null ? 0n : BigInt(entry.netWei);
   const resultTone =
@@ -144,10 +197,10 @@ function HistoryRow({
     <li className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4 sm:flex-row sm:items-center">
       <div className="min-w-0 flex-1">
         <div className="mb-1 flex flex-wrap items-center gap-2">
-          <Badge>{t(`myBets.history.games.${entry.game}`)}</Badge>
-          <Badge tone={resultTone}>{t(`myBets.history.results.${entry.result}`)}</Badge>
+          <Badge>{t(`history.list.games.${entry.game}`)}</Badge>
+          <Badge tone={resultTone}>{t(`history.list.results.${entry.result}`)}</Badge>
           {(entry.claimState === 'paying' || entry.claimState === 'claimed') && (
-            <Badge tone="brand">{t(`myBets.history.claimStates.${entry.claimState}`)}</Badge>
+            <Badge tone="brand">{t(`history.list.claimStates.${entry.claimState}`)}</Badge>
           )}
         </div>
         {entry.game === 'markets' && entry.marketId !== null ? (
@@ -155,31 +208,31 @@ function HistoryRow({
             {entry.title}
           </Link>
         ) : (
-          <span className="font-semibold">{t('myBets.history.round', { epoch: entry.epoch ?? 0 })}</span>
+          <span className="font-semibold">{t('history.list.round', { epoch: entry.epoch ?? 0 })}</span>
         )}
         <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs tabular-nums sm:grid-cols-5">
-          <Cell label={t('myBets.prediction')}>
+          <Cell label={t('history.prediction')}>
             <span className={sideUp ? 'text-yes' : 'text-no'}>{side}</span>
           </Cell>
-          <Cell label={t('myBets.history.stake')}>{money(entry.stakeWei)}</Cell>
-          <Cell label={t('myBets.history.payout')}>{money(entry.payoutWei)}</Cell>
-          <Cell label={t('myBets.history.net')}>
+          <Cell label={t('history.list.stake')}>{money(entry.stakeWei)}</Cell>
+          <Cell label={t('history.list.payout')}>{money(entry.payoutWei)}</Cell>
+          <Cell label={t('history.list.net')}>
             <span className={cx(net > 0n && 'text-yes', net < 0n && 'text-no')}>
               {money(entry.netWei, true)}
             </span>
           </Cell>
-          <Cell label={t('myBets.history.placed')}>{formatDateTime(entry.placedAt, language)}</Cell>
+          <Cell label={t('history.list.placed')}>{formatDateTime(entry.placedAt, language)}</Cell>
         </dl>
       </div>
       {onClaim && (
         <div className="rounded-lg border border-brand/40 bg-brand/10 p-3 text-sm">
           <p className="mb-2">
-            {t('myBets.claimPrizeHint', {
+            {t('history.claimPrizeHint', {
               amount: formatBnb(entry.payoutWei ?? '0', { language, symbol: null }),
             })}
           </p>
           <Button size="sm" disabled={claiming} onClick={onClaim}>
-            {entry.game === 'oracle' ? t('myBets.history.claimRound') : t('myBets.claimPrize')}
+            {entry.game === 'oracle' ? t('history.list.claimRound') : t('history.claimPrize')}
           </Button>
         </div>
       )}

@@ -7,7 +7,11 @@ import { HistoryFiltersBar } from './history-filters.tsx';
 import { HistoryList } from './history-list.tsx';
 import { PnlSummary } from './pnl-summary.tsx';
 
-/** The P&L card, the filters and the history list of one wallet: My Bets and /u/{address} alike. */
+/**
+ * The P&L card, the filters and the history list of one wallet: My Bets and /u/{address} alike.
+ * Its strings are the `history` namespace: the profile route loads it, My Bets' lazy part waits
+ * for it (decision 006).
+ */
 export function HistoryPanel({
   address,
   empty,

@@ -14,6 +14,8 @@ const LAZY = { timeout: 5_000 };
 
 const ADDRESS = TEST_ACCOUNT;
 const base = {
+  kind: 'bet',
+  bond: null,
   marketId: null,
   title: null,
   epoch: null,
@@ -61,6 +63,34 @@ const refund: HistoryEntry = {
   netWei: '0',
   claimState: 'claimed',
 };
+// Issue 22: flag bonds, entries of their own.
+const bondReturned: HistoryEntry = {
+  ...base,
+  kind: 'bond',
+  game: 'markets',
+  betId: 4,
+  marketId: 8,
+  title: 'Was the verdict wrong?',
+  side: 'NO',
+  stakeWei: '10000000000000000',
+  result: 'won',
+  payoutWei: '12000000000000000',
+  netWei: '2000000000000000',
+  claimState: 'paying',
+  settledAt: '2026-01-01T02:00:00.000Z',
+  bond: { fate: 'returned', rewardWei: '2000000000000000', refundState: 'due' },
+};
+const bondForfeited: HistoryEntry = {
+  ...bondReturned,
+  betId: 5,
+  marketId: 9,
+  title: 'Was the verdict right?',
+  result: 'lost',
+  payoutWei: '0',
+  netWei: '-10000000000000000',
+  claimState: 'none',
+  bond: { fate: 'forfeited', rewardWei: '0', refundState: 'none' },
+};
 const summary: HistorySummary = {
   address: ADDRESS.toLowerCase(),
   netWei: '-1234279500000000000000',
@@ -93,6 +123,8 @@ beforeAll(async () => {
     }
     if (url.includes('/summary')) return { body: summary };
     if (url.includes('status=lost')) return { body: { entries: [roundLoss], nextCursor: null } };
+    if (url.includes('status=won'))
+      return { body: { entries: [bondReturned, bondForfeited], nextCursor: null } };
     if (url.includes('status=claimable')) return { body: { entries: [], nextCursor: null } };
     return {
       body: url.includes('cursor=')
@@ -174,5 +206,43 @@ describe('MyBetsList', () => {
     expect((await within(card).findByText('-1,234.2795 BNB', {}, LAZY)).isConnected).toBe(true);
     expect(within(card).getByText('共 3 笔：获胜 1，失败 1，退款 1，进行中 0').isConnected).toBe(true);
     expect((await screen.findByText('第 2950000 轮', {}, LAZY)).isConnected).toBe(true);
+  });
+
+  test('A flag bond is a row of its own with its fate, reward and refund, and no claim button', async () => {
+    await renderWithApp(<MyBetsList />, { connectedAs: ADDRESS });
+    await screen.findByRole('list', { name: 'Bet history' }, LAZY);
+    await userEvent.selectOptions(screen.getByLabelText('Status'), 'Won');
+    const returned = (await screen.findByText('Was the verdict wrong?', {}, LAZY)).closest('li');
+    const forfeited = screen.getByText('Was the verdict right?').closest('li');
+    if (!returned || !forfeited) throw new Error('bond rows missing');
+    expect(returned.textContent).toContain('Flag bond');
+    expect(returned.textContent).toContain('Returned: verdict overturned');
+    expect(returned.textContent).toContain('Refund queued');
+    expect(returned.textContent).toContain('Bond0.0100 BNB');
+    expect(returned.textContent).toContain('Returned0.0120 BNB');
+    expect(returned.textContent).toContain('Reward0.0020 BNB');
+    expect(returned.textContent).toContain('Net+0.0020 BNB');
+    expect(returned.textContent).toContain('there is nothing to claim');
+    expect(within(returned).getByRole('link', { name: 'Was the verdict wrong?' }).getAttribute('href')).toBe(
+      '/market/8',
+    );
+    expect(forfeited.textContent).toContain('Forfeited: verdict confirmed');
+    expect(forfeited.textContent).toContain('Net-0.0100 BNB');
+    expect(forfeited.textContent).not.toContain('Refund');
+    expect(within(returned).queryByRole('button')).toBeNull();
+    expect(within(forfeited).queryByRole('button')).toBeNull();
+  });
+
+  test('A flag bond in Chinese', async () => {
+    await renderWithApp(<MyBetsList />, { connectedAs: ADDRESS, language: 'zh' });
+    await screen.findByRole('list', { name: '下注记录' }, LAZY);
+    await userEvent.selectOptions(screen.getByLabelText('状态'), '获胜');
+    const returned = (await screen.findByText('Was the verdict wrong?', {}, LAZY)).closest('li');
+    if (!returned) throw new Error('bond row missing');
+    expect(returned.textContent).toContain('异议保证金');
+    expect(returned.textContent).toContain('已退还：裁决被推翻');
+    expect(returned.textContent).toContain('退款排队中');
+    expect(returned.textContent).toContain('奖励0.0020 BNB');
+    expect(screen.getByText('已没收：裁决被确认').isConnected).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import { Inbox } from 'lucide';
 import { Link } from 'wouter';
 import { useClaimWinnings } from '../../../api/claim-winnings.ts';
+import { useNamespace } from '../../../i18n/use-namespace.ts';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { showClaimToast } from '../../../lib/claim-toast.ts';
 import { apiErrorMessage } from '../../../lib/error-message.ts';
@@ -12,10 +13,11 @@ import { HistoryPanel } from './history-panel.tsx';
 
 /** The connected wallet's history and P&L, with a claim button on each claimable bet (issue 11). */
 export function MyHistory({ address }: { address: `0x${string}` }) {
+  useNamespace('history');
   const { t, language } = useTranslation();
   const claim = useClaimWinnings([HISTORY_QUERY_KEY], {
-    onSuccess: (answer) => showClaimToast(answer, { t, language, failed: t('myBets.claimFailed') }),
-    onError: (error) => toast.error(apiErrorMessage(t, error, t('myBets.claimFailed'))),
+    onSuccess: (answer) => showClaimToast(answer, { t, language, failed: t('history.claimFailed') }),
+    onError: (error) => toast.error(apiErrorMessage(t, error, t('history.claimFailed'))),
   });
   return (
     <HistoryPanel
@@ -34,11 +36,11 @@ export function MyHistory({ address }: { address: `0x${string}` }) {
           icon={<Icon node={Inbox} />}
           action={
             <Link to="/predictions" className="font-semibold text-brand underline">
-              {t('myBets.browse')}
+              {t('history.browse')}
             </Link>
           }
         >
-          {t('myBets.empty')}
+          {t('history.empty')}
         </StatusMessage>
       }
     />

@@ -19,7 +19,7 @@ export function PnlSummary({ address }: { address: string }) {
   return (
     <Card aria-labelledby={titleId} role="region" className="mb-4 p-4">
       <h2 id={titleId} className="mb-3 text-sm font-semibold tracking-wide text-muted uppercase">
-        {t('myBets.summary.title')}
+        {t('history.summary.title')}
       </h2>
       {summary.isPending ? (
         <div aria-busy="true" className="grid grid-cols-2 gap-4 sm:grid-cols-4">
@@ -29,40 +29,40 @@ export function PnlSummary({ address }: { address: string }) {
         </div>
       ) : summary.isError ? (
         <StatusMessage tone="error" icon={<Icon node={CircleAlert} />}>
-          {t('myBets.summary.loadFailed')}
+          {t('history.summary.loadFailed')}
         </StatusMessage>
       ) : (
         <>
           <dl className="grid grid-cols-2 gap-4 tabular-nums sm:grid-cols-4">
             <Figure
-              label={t('myBets.summary.net')}
+              label={t('history.summary.net')}
               value={formatBnb(summary.data.netWei, { language, signDisplay: 'exceptZero' })}
               tone={toneOf(BigInt(summary.data.netWei))}
             />
             <Figure
-              label={t('myBets.summary.winRate')}
+              label={t('history.summary.winRate')}
               value={
                 summary.data.winRate === null
-                  ? t('myBets.summary.none')
+                  ? t('history.summary.none')
                   : formatPercent(summary.data.winRate, { language, decimals: 1 })
               }
             />
             <Figure
-              label={t('myBets.summary.bestWin')}
+              label={t('history.summary.bestWin')}
               value={
                 summary.data.bestWinWei === null
-                  ? t('myBets.summary.none')
+                  ? t('history.summary.none')
                   : formatBnb(summary.data.bestWinWei, { language, signDisplay: 'exceptZero' })
               }
               tone={summary.data.bestWinWei === null ? undefined : toneOf(BigInt(summary.data.bestWinWei))}
             />
             <Figure
-              label={t('myBets.summary.totalWagered')}
+              label={t('history.summary.totalWagered')}
               value={formatBnb(summary.data.totalWageredWei, { language })}
             />
           </dl>
           <p className="mt-3 text-xs text-muted">
-            {t('myBets.summary.counts', { ...summary.data.counts, count: summary.data.counts.total })}
+            {t('history.summary.counts', { ...summary.data.counts, count: summary.data.counts.total })}
           </p>
         </>
       )}
