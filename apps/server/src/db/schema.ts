@@ -72,6 +72,8 @@ export const payments = pgTable(
   (t) => [
     uniqueIndex('payments_chain_tx_unique').on(t.chainId, t.txHash),
     index('payments_refund_due_idx').on(t.status).where(sql`status = 'refund_due'`),
+    // The reserves check sums every refund owed, held ones too, every 15 s (issue 20).
+    index('payments_refund_held_idx').on(t.status).where(sql`status = 'refund_held'`),
     check(
       'payments_purpose_check',
       sql`${t.purpose} in ('market_create', 'market_bet', 'oracle_bet', 'market_flag', 'unknown')`,
@@ -212,6 +214,8 @@ export const marketFlags = pgTable(
   (t) => [
     uniqueIndex('market_flags_market_address_unique').on(t.marketId, t.address),
     uniqueIndex('market_flags_bond_payment_unique').on(t.bondPaymentId),
+    // A wallet's bonds in its history, in the history's order (issue 22).
+    index('market_flags_address_created_id_idx').on(t.address, t.createdAt, t.id),
     check(
       'market_flags_bond_status_check',
       sql`${t.bondStatus} is null or ${t.bondStatus} in ('held', 'returned', 'forfeited', 'returned_void')`,

@@ -1,0 +1,2 @@
+CREATE INDEX "market_flags_address_created_id_idx" ON "market_flags" USING btree ("address","created_at","id");--> statement-breakpoint
+CREATE INDEX "payments_refund_held_idx" ON "payments" USING btree ("status") WHERE status = 'refund_held';
