@@ -20,7 +20,12 @@ export type AppDeps = {
    * Called with each reserves check (issue 20, `solvency/reserves-job.ts`): the block, the vault's
    * balance at it and what the vault owes. Optional: the metrics' gauges listen here.
    */
-  onReserves?: (reading: { blockNumber: bigint; vaultBalanceWei: bigint; liabilitiesWei: bigint }) => void;
+  onReserves?: (reading: {
+    blockNumber: bigint;
+    vaultBalanceWei: bigint;
+    liabilitiesWei: bigint;
+    covered: boolean;
+  }) => void;
 };
 
 export type AppFeature = (app: FastifyInstance, deps: AppDeps) => void | Promise<void>;

@@ -185,10 +185,24 @@ describe('GET /metrics after real traffic', () => {
   });
 
   test('recordReserves sets the vault balance and the liabilities, both in wei', async () => {
-    t.metrics.recordReserves({ vaultBalanceWei: parseEther('12.5'), liabilitiesWei: parseEther('3') });
+    t.metrics.recordReserves({
+      vaultBalanceWei: parseEther('12.5'),
+      liabilitiesWei: parseEther('3'),
+      covered: true,
+    });
     const after = await scrape();
     expect(after.value('bnbpredict_vault_balance_wei')).toBe(12.5e18);
     expect(after.value('bnbpredict_liabilities_wei')).toBe(3e18);
+    expect(after.value('bnbpredict_reserves_covered')).toBe(1);
+  });
+
+  test('a 1-wei shortfall the float gauges round away still reads as not covered', async () => {
+    // Both figures round to the same float64, but core's bigint comparison says short.
+    const owed = parseEther('100');
+    t.metrics.recordReserves({ vaultBalanceWei: owed - 1n, liabilitiesWei: owed, covered: false });
+    const after = await scrape();
+    expect(after.value('bnbpredict_vault_balance_wei')).toBe(after.value('bnbpredict_liabilities_wei'));
+    expect(after.value('bnbpredict_reserves_covered')).toBe(0);
   });
 
   test("the reserves check feeds both gauges with GET /api/solvency's figures", async () => {
@@ -197,11 +211,13 @@ describe('GET /metrics after real traffic', () => {
     const solvency = (await t.app.inject({ method: 'GET', url: '/api/solvency' })).json() as {
       vaultBalanceWei: string;
       liabilitiesWei: string;
+      covered: boolean;
     };
     const after = await scrape();
     expect(BigInt(solvency.liabilitiesWei)).toBeGreaterThan(0n);
     expect(after.value('bnbpredict_liabilities_wei')).toBe(Number(solvency.liabilitiesWei));
     expect(after.value('bnbpredict_vault_balance_wei')).toBe(Number(solvency.vaultBalanceWei));
+    expect(after.value('bnbpredict_reserves_covered')).toBe(solvency.covered ? 1 : 0);
   });
 
   test('no label value is an address, a transaction hash or a raw URL, whatever the requests were', async () => {
@@ -292,8 +308,11 @@ describe('METRICS_PORT and METRICS_HOST', () => {
       const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
       expect(scraped.status).toBe(200);
       expect(await scraped.text()).toContain('process_resident_memory_bytes');
-      // The public port has no /metrics.
-      expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(404);
+      // The public port has no /metrics: a 404, or the web app's page where apps/web/dist is built
+      // (the server serves it by default); never the metrics.
+      const publicMetrics = await fetch(`${server.baseUrl}/metrics`);
+      expect(await publicMetrics.text()).not.toContain('process_resident_memory_bytes');
+      expect(publicMetrics.headers.get('content-type') ?? '').not.toContain('version=0.0.4');
       await server.stop();
       await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`)).rejects.toThrow();
       expect(readFileSync(logFile, 'utf8')).toContain(`"metrics":"http://127.0.0.1:${metricsPort}/metrics"`);

@@ -22,6 +22,14 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 /** Seconds; payment verification may wait up to PAYMENT_WAIT_MS (15 s) for finality. */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30];
 
+/**
+ * The one place wei becomes a float: a gauge's value for Prometheus, which stores float64 (exact up
+ * to 2^53 wei, about 0.009 BNB). Reporting only; nothing reads it back or decides with it.
+ */
+export function weiAsGaugeValue(wei: bigint): number {
+  return Number(wei);
+}
+
 export function createMetrics(options: { now?: () => Date } = {}) {
   const now = options.now ?? (() => new Date());
   const registry = new Registry();
@@ -74,6 +82,12 @@ export function createMetrics(options: { now?: () => Date } = {}) {
   const liabilities = new Gauge({
     name: 'bnbpredict_liabilities_wei',
     help: 'Everything the vault owes bettors at the last solvency check, in wei (float64: not exact above 2^53 wei).',
+    registers,
+  });
+
+  const reservesCovered = new Gauge({
+    name: 'bnbpredict_reserves_covered',
+    help: 'Whether the vault held at least what it owed at the last solvency check, compared exactly in wei (1 yes, 0 no).',
     registers,
   });
 
@@ -155,14 +169,19 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     countResolution(verdict: ResolutionVerdict) {
       resolutions.inc({ verdict });
     },
-    /** The solvency check's figures, both at the same block. */
-    recordReserves(input: { vaultBalanceWei: bigint; liabilitiesWei: bigint }) {
-      vaultBalance.set(Number(input.vaultBalanceWei));
-      liabilities.set(Number(input.liabilitiesWei));
+    /**
+     * The solvency check's figures, both at the same block, and its verdict: `covered` is core's
+     * bigint comparison (reservesReport), exact where the two float gauges may round a small
+     * shortfall away.
+     */
+    recordReserves(input: { vaultBalanceWei: bigint; liabilitiesWei: bigint; covered: boolean }) {
+      vaultBalance.set(weiAsGaugeValue(input.vaultBalanceWei));
+      liabilities.set(weiAsGaugeValue(input.liabilitiesWei));
+      reservesCovered.set(input.covered ? 1 : 0);
     },
     /** A fresh read of the vault's balance (GET /api/vault, a payout's funds check). */
     recordVaultBalance(wei: bigint) {
-      vaultBalance.set(Number(wei));
+      vaultBalance.set(weiAsGaugeValue(wei));
     },
     /** Where scrapes read the coins' latest price times (the prices module). */
     observePriceTimes(source: PriceTimesSource) {

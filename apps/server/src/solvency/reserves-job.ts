@@ -4,7 +4,13 @@ import type { Job } from '../jobs/job-runner.ts';
 import { type ReservesDeps, readReserves } from './read-reserves.ts';
 
 /** What each check reports to whoever watches the reserves (the metrics' gauges). */
-export type ReservesReading = { blockNumber: bigint; vaultBalanceWei: bigint; liabilitiesWei: bigint };
+export type ReservesReading = {
+  blockNumber: bigint;
+  vaultBalanceWei: bigint;
+  liabilitiesWei: bigint;
+  /** Core's verdict (reservesReport): balance ≥ liabilities, in bigint wei. */
+  covered: boolean;
+};
 export type OnReserves = (reading: ReservesReading) => void;
 
 export type ReservesJobDeps = ReservesDeps & {
@@ -47,6 +53,7 @@ export function createReservesJob(deps: ReservesJobDeps): Job {
           blockNumber: report.blockNumber,
           vaultBalanceWei: report.vaultBalanceWei,
           liabilitiesWei: report.liabilities.totalWei,
+          covered: report.covered,
         });
       } catch (error) {
         // A watcher's bug must not stop the check (nor its error log above).
