@@ -2,12 +2,14 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import pg from 'pg';
 import { z } from 'zod';
+import { statementName } from '../apps/server/src/db/prepared-rows.ts';
 
 // The two ceilings of `npm run bench` (issue 12), each in its own process like the API server:
 //   bytes: a bare node:http server answering each path with the bytes the API answered;
-//   sql:   a bare node:http server running the same SQL the API runs, through a bare pg pool, and
-//          answering the rows as JSON. What the API costs beyond these is framework, validation and
-//          serialisation.
+//   sql:   a bare node:http server running the same SQL the API runs, through a bare pg pool, as
+//          named prepared statements (parsed and planned once per connection, the best the database
+//          can do with that SQL), and answering the rows as JSON. What the API costs beyond these
+//          is framework, validation and serialisation.
 // Usage: tsx scripts/bench-ceiling-server.ts <routes.json>; prints `listening <port>` when ready.
 
 const RoutesSchema = z.object({
@@ -36,7 +38,11 @@ const server = createServer((request, response) => {
     response.writeHead(200, { 'content-type': route.contentType }).end(route.body);
     return;
   }
-  Promise.all(route.queries.map((query) => pool.query(query.text, query.params))).then(
+  Promise.all(
+    route.queries.map((query) =>
+      pool.query({ name: statementName(query.text), text: query.text, values: query.params }),
+    ),
+  ).then(
     (results) => {
       const body = JSON.stringify(results.map((result) => result.rows));
       response.writeHead(200, { 'content-type': 'application/json' }).end(body);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { HISTORY_PAGE_DEFAULT } from '@pm/core/contract/history-query';
 import { MARKETS_PAGE_MAX } from '@pm/core/contract/markets';
 import { USER_BETS_PAGE_DEFAULT } from '@pm/core/contract/users';
 import autocannon from 'autocannon';
@@ -11,6 +12,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Db } from '../apps/server/src/db/client.ts';
 import * as schema from '../apps/server/src/db/schema.ts';
+import { listHistory, summarizeHistory } from '../apps/server/src/history/history-repository.ts';
 import { readLeaderboard } from '../apps/server/src/leaderboard/read-leaderboard.ts';
 import {
   countOpenMarketsByCategory,
@@ -24,17 +26,18 @@ import { listRoundsForDisplay } from '../apps/server/src/oracle/oracle-repositor
 import { readClaimable } from '../apps/server/src/payouts/claimable.ts';
 import { latestPriceSample } from '../apps/server/src/prices/price-samples.ts';
 import type { SeededScale } from '../apps/server/test/support/seed-scale.ts';
-import type { BenchReport } from './bench-report.ts';
+import type { BenchReport, HotTarget } from './bench-report.ts';
 
 // Hot reads: each endpoint at 10 and 100 connections against the API, and against its two
 // ceilings (the same bytes from bare node:http; the same SQL through a bare pg pool).
 
-type Endpoint = { name: string; path: string; reads: (db: Db) => Promise<unknown> };
+type Endpoint = { name: string; target: HotTarget; path: string; reads: (db: Db) => Promise<unknown> };
 
 function endpoints(seeded: SeededScale): Endpoint[] {
   return [
     {
       name: 'open markets (all)',
+      target: 'page',
       path: '/api/markets',
       reads: async (db) => {
         await listOpenMarkets(db, { category: undefined, limit: MARKETS_PAGE_MAX + 1 });
@@ -43,6 +46,7 @@ function endpoints(seeded: SeededScale): Endpoint[] {
     },
     {
       name: 'open markets (sports)',
+      target: 'page',
       path: '/api/markets?category=sports',
       reads: async (db) => {
         await listOpenMarkets(db, { category: 'sports', limit: MARKETS_PAGE_MAX + 1 });
@@ -51,6 +55,7 @@ function endpoints(seeded: SeededScale): Endpoint[] {
     },
     {
       name: 'one market, 1,000 bets',
+      target: 'page',
       path: `/api/markets/${seeded.busyMarketId}`,
       reads: async (db) => {
         await findMarket(db, seeded.busyMarketId);
@@ -59,17 +64,52 @@ function endpoints(seeded: SeededScale): Endpoint[] {
     },
     {
       name: 'a user’s bets',
+      target: 'wallet',
       path: `/api/users/${seeded.busyAddress}/bets`,
       reads: (db) => listUserBets(db, { address: seeded.busyAddress, limit: USER_BETS_PAGE_DEFAULT + 1 }),
     },
     {
       name: 'claimable',
+      target: 'wallet',
       path: `/api/users/${seeded.busyAddress}/claimable`,
       reads: (db) => readClaimable(db, seeded.busyAddress),
     },
-    { name: 'leaderboard', path: '/api/leaderboard', reads: (db) => readLeaderboard(db, 100) },
-    { name: 'oracle rounds', path: '/api/oracle/rounds', reads: (db) => listRoundsForDisplay(db) },
-    { name: 'price', path: '/api/prices/BNB', reads: (db) => latestPriceSample(db, 'simulated') },
+    {
+      name: 'a user’s history',
+      target: 'wallet',
+      path: `/api/users/${seeded.busyAddress}/history`,
+      reads: (db) =>
+        listHistory(db, {
+          address: seeded.busyAddress,
+          game: 'all',
+          status: 'all',
+          limit: HISTORY_PAGE_DEFAULT + 1,
+        }),
+    },
+    {
+      name: 'public profile (P&L)',
+      target: 'wallet',
+      path: `/api/users/${seeded.busyAddress}/summary`,
+      reads: (db) => summarizeHistory(db, { address: seeded.busyAddress, game: 'all' }),
+    },
+    {
+      name: 'leaderboard',
+      target: 'public',
+      path: '/api/leaderboard',
+      reads: (db) => readLeaderboard(db, 100),
+    },
+    {
+      name: 'oracle rounds',
+      target: 'public',
+      path: '/api/oracle/rounds',
+      reads: (db) => listRoundsForDisplay(db),
+    },
+    {
+      name: 'price',
+      target: 'public',
+      path: '/api/prices/BNB',
+      reads: (db) => latestPriceSample(db, 'simulated'),
+    },
   ];
 }
 
@@ -202,6 +242,7 @@ export async function measureHotReads(input: {
           const sqlOnly = await load(sql.baseUrl + endpoint.path, connections, input.durationS);
           const row = {
             name: endpoint.name,
+            target: endpoint.target,
             connections,
             bytes: Buffer.byteLength(bytesRoutes[endpoint.path]?.body ?? ''),
             api,

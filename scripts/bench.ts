@@ -72,7 +72,7 @@ async function cleanUp() {
 }
 process.on('SIGINT', () => void cleanUp().then(() => process.exit(130)));
 
-const report: BenchReport = { scale, sizes, durationS, hot: [], notes: [] };
+const report: BenchReport = { scale, sizes, durationS, hot: [], loadAtStart: loadavg()[0], notes: [] };
 const log = (line: string) => process.stdout.write(`${line}\n`);
 try {
   await admin.query(`CREATE DATABASE ${dbName}`);

@@ -9,7 +9,7 @@ import type { HistoryCursor, HistorySource } from '@pm/core/contract/history-que
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
-import { queryRows } from '../db/query-rows.ts';
+import { preparedRows } from '../db/prepared-rows.ts';
 
 // A wallet's bets in both games as one list, and its P&L, in SQL (issue 11; decision 012).
 // Both tables store payout_amount as the full return (stake included; 0 when lost, the stake when
@@ -195,7 +195,7 @@ export async function listHistory(
   if (input.game !== 'oracle') parts.push(branch(marketBranch(input.address)));
   if (input.game !== 'markets') parts.push(branch(oracleBranch(input.address)));
   if (input.game !== 'oracle') parts.push(branch(bondBranch(input.address)));
-  const rows = await queryRows(
+  const rows = await preparedRows(
     db,
     sql`select u.kind, u.game, u.bet_id, u.market_id, u.title, u.epoch, u.side, u.stake::text as stake,
                u.tx_hash, u.placed_at, u.placed_us, u.result, u.payout::text as payout,
@@ -264,7 +264,7 @@ export async function summarizeHistory(
   const parts: SQL[] = [];
   if (input.game !== 'oracle') parts.push(marketBranch(input.address));
   if (input.game !== 'markets') parts.push(oracleBranch(input.address));
-  const [row] = await queryRows(
+  const [row] = await preparedRows(
     db,
     sql`select count(*) as total,
                count(*) filter (where h.result = 'pending') as pending,

@@ -4,7 +4,7 @@ import type { UserBet } from '@pm/core/contract/users';
 import { formatUsdPrice } from '@pm/core/price';
 import { marketBetProfitWei } from '@pm/core/winnings';
 import { z } from 'zod';
-import type { BetRow, MarketRow } from './markets-repository.ts';
+import type { BetRow, MarketRow, UserBetMarket } from './markets-repository.ts';
 import { toMarketReviewDto } from './review-window.ts';
 
 // Rows → the HTTP contract's DTOs: bigint → decimal string, Date → ISO, addresses as stored
@@ -78,7 +78,7 @@ export function toBetDto(row: BetRow, market: Pick<MarketRow, 'result'>): Bet {
 }
 
 /** A bet with the market fields My Bets shows (docs/product.md §7: title, status, result, category, deadline). */
-export function toUserBetDto(bet: BetRow, market: MarketRow): UserBet {
+export function toUserBetDto(bet: BetRow, market: UserBetMarket): UserBet {
   return {
     ...toBetDto(bet, market),
     market: {

@@ -172,6 +172,41 @@ export async function listMarketBets(db: DbOrTx, marketId: number, limit: number
     .limit(limit);
 }
 
+/** The market fields a wallet's bet is shown with (docs/product.md §7 My bets). */
+export const userBetMarketFields = {
+  title: markets.title,
+  status: markets.status,
+  result: markets.result,
+  category: markets.category,
+  deadline: markets.deadline,
+};
+export type UserBetMarket = Pick<MarketRow, keyof typeof userBetMarketFields>;
+
+function userBetsQuery(db: DbOrTx, withCursor: boolean) {
+  const at = sql.placeholder('at');
+  return db
+    .select({ bet: bets, market: userBetMarketFields })
+    .from(bets)
+    .innerJoin(markets, eq(markets.id, bets.marketId))
+    .where(
+      and(
+        eq(bets.userAddress, sql.placeholder('address')),
+        withCursor
+          ? or(lt(bets.createdAt, at), and(eq(bets.createdAt, at), lt(bets.id, sql.placeholder('id'))))
+          : undefined,
+      ),
+    )
+    .orderBy(desc(bets.createdAt), desc(bets.id))
+    .limit(sql.placeholder('limit'))
+    .prepare(withCursor ? 'user_bets_after' : 'user_bets_first');
+}
+
+/**
+ * Built once per database handle (issue 21): a named statement, so neither Drizzle's query builder
+ * nor PostgreSQL's planner runs per request. Per handle, since a prepared query belongs to its session.
+ */
+const userBetsStatements = new WeakMap<DbOrTx, Map<boolean, ReturnType<typeof userBetsQuery>>>();
+
 /**
  * docs/product.md §7 My bets: a wallet's bets with their market, newest first, one page after `cursor`.
  * `address` is lower-case.
@@ -179,12 +214,22 @@ export async function listMarketBets(db: DbOrTx, marketId: number, limit: number
 export async function listUserBets(
   db: DbOrTx,
   input: { address: string; limit: number; cursor?: PageCursor },
-): Promise<Array<{ bet: BetRow; market: MarketRow }>> {
-  return db
-    .select({ bet: bets, market: markets })
-    .from(bets)
-    .innerJoin(markets, eq(markets.id, bets.marketId))
-    .where(and(eq(bets.userAddress, input.address), after(bets.createdAt, bets.id, input.cursor)))
-    .orderBy(desc(bets.createdAt), desc(bets.id))
-    .limit(input.limit);
+): Promise<Array<{ bet: BetRow; market: UserBetMarket }>> {
+  let statements = userBetsStatements.get(db);
+  if (!statements) {
+    statements = new Map();
+    userBetsStatements.set(db, statements);
+  }
+  const withCursor = input.cursor !== undefined;
+  let statement = statements.get(withCursor);
+  if (!statement) {
+    statement = userBetsQuery(db, withCursor);
+    statements.set(withCursor, statement);
+  }
+  return statement.execute({
+    address: input.address,
+    limit: input.limit,
+    at: input.cursor?.at.toISOString(),
+    id: input.cursor?.id,
+  });
 }

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { bets, markets, oracleBets, oracleRounds } from '../db/schema.ts';
+import { userBetMarketFields } from '../markets/markets-repository.ts';
 
 // What can be claimed, written once (issue 13): the GET claimable read, the claim transaction and
 // the re-issue of a failed payout all go through this file. A market bet is claimable once its
@@ -37,11 +38,11 @@ export const claimableRoundBet = and(
   sql`${oracleBets.payoutAmount} > 0`,
 );
 
-function claimableMarketBetOf(address: string): SQL | undefined {
+function claimableMarketBetOf(address: string | Placeholder): SQL | undefined {
   return and(eq(bets.userAddress, address), claimableMarketBet);
 }
 
-function claimableRoundBetOf(address: string): SQL | undefined {
+function claimableRoundBetOf(address: string | Placeholder): SQL | undefined {
   return and(eq(oracleBets.userAddress, address), claimableRoundBet);
 }
 
@@ -82,26 +83,62 @@ export async function listClaimable(db: DbOrTx, address: string, options: ListCl
   };
 }
 
-/** What every claimable bet of one address comes to, per game, listed or not (lists are capped). */
-export async function sumClaimable(db: DbOrTx, address: string) {
-  const [marketTotals] = await db
-    .select({
-      wei: sql`coalesce(sum(${bets.payoutAmount}), 0)`.mapWith(BigInt),
-      count: count(),
-    })
-    .from(bets)
-    .innerJoin(markets, eq(markets.id, bets.marketId))
-    .where(claimableMarketBetOf(address));
-  const [roundTotals] = await db
-    .select({
-      wei: sql`coalesce(sum(${oracleBets.payoutAmount}), 0)`.mapWith(BigInt),
-      count: count(),
-    })
-    .from(oracleBets)
-    .where(claimableRoundBetOf(address));
+/**
+ * The GET claimable read (issue 21): each game's newest `limit` claimable bets with the totals of
+ * all of them, in one statement per game. The totals are window aggregates, computed over every
+ * row the condition matches before the limit applies. Named statements built once per handle.
+ */
+function claimableReads(db: DbOrTx) {
+  const address = sql.placeholder('address');
+  const limit = sql.placeholder('limit');
   return {
-    markets: { wei: marketTotals?.wei ?? 0n, count: marketTotals?.count ?? 0 },
-    oracle: { wei: roundTotals?.wei ?? 0n, count: roundTotals?.count ?? 0 },
+    markets: db
+      .select({
+        bet: bets,
+        market: userBetMarketFields,
+        totalWei: sql`sum(${bets.payoutAmount}) over ()`.mapWith(BigInt),
+        totalCount: sql`count(*) over ()`.mapWith(Number),
+      })
+      .from(bets)
+      .innerJoin(markets, eq(markets.id, bets.marketId))
+      .where(claimableMarketBetOf(address))
+      .orderBy(desc(bets.createdAt))
+      .limit(limit)
+      .prepare('claimable_market_bets'),
+    oracle: db
+      .select({
+        bet: oracleBets,
+        result: oracleRounds.result,
+        totalWei: sql`sum(${oracleBets.payoutAmount}) over ()`.mapWith(BigInt),
+        totalCount: sql`count(*) over ()`.mapWith(Number),
+      })
+      .from(oracleBets)
+      .innerJoin(oracleRounds, eq(oracleRounds.epoch, oracleBets.epoch))
+      .where(claimableRoundBetOf(address))
+      .orderBy(desc(oracleBets.createdAt))
+      .limit(limit)
+      .prepare('claimable_round_bets'),
+  };
+}
+
+const claimableStatements = new WeakMap<DbOrTx, ReturnType<typeof claimableReads>>();
+
+/** The claimable bets of one address (lower-case), at most `limit` of each game, and every one's totals. */
+export async function readClaimableWithTotals(db: DbOrTx, address: string, limit: number) {
+  let statements = claimableStatements.get(db);
+  if (!statements) {
+    statements = claimableReads(db);
+    claimableStatements.set(db, statements);
+  }
+  const marketRows = await statements.markets.execute({ address, limit });
+  const roundRows = await statements.oracle.execute({ address, limit });
+  const totals = (rows: ReadonlyArray<{ totalWei: bigint; totalCount: number }>) => ({
+    wei: rows[0]?.totalWei ?? 0n,
+    count: rows[0]?.totalCount ?? 0,
+  });
+  return {
+    markets: { rows: marketRows, ...totals(marketRows) },
+    oracle: { rows: roundRows, ...totals(roundRows) },
   };
 }
 
