@@ -1,7 +1,8 @@
 import { shortenAddress } from '@pm/core/address';
+import { HISTORY_PAGE_DEFAULT } from '@pm/core/contract/history-query';
 import { parseEther } from 'viem';
-import { createMarketViaApi, devAddress } from '../support/api.ts';
-import { setAiVerdict } from '../support/chain.ts';
+import { createMarketViaApi, devAddress, joinMarketViaApi } from '../support/api.ts';
+import { freshAccount, setAiVerdict } from '../support/chain.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { createContestedMarket, openWithWallet, settleMarkets } from '../support/helpers.ts';
 
@@ -102,4 +103,35 @@ test('My Bets and the public profile show a win, a loss and a refund with their 
 test('The profile of something that is not an address says so in the page', async ({ page }) => {
   await page.goto('/u/0x1234');
   await expect(page.getByRole('alert')).toContainText('“0x1234” is not a wallet address.');
+});
+
+test('A history longer than a page shows the newest page first and the rest on “Load more”', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  // A wallet of its own, with one bet more than a page: its market's creation and 20 joins.
+  const wallet = await freshAccount();
+  const stake = parseEther('0.005');
+  const { market } = await createMarketViaApi({
+    from: wallet,
+    description: `History paging e2e ${Date.now()}`,
+    prediction: 'YES',
+    amountWei: stake,
+  });
+  for (let bet = 0; bet < HISTORY_PAGE_DEFAULT; bet += 1) {
+    await joinMarketViaApi({ marketId: market.id, from: wallet, prediction: 'YES', amountWei: stake });
+  }
+  const total = HISTORY_PAGE_DEFAULT + 1;
+
+  await page.goto(`/u/${wallet}`);
+  await expect(page.getByRole('region', { name: 'Profit and loss' })).toContainText(
+    `${total} bets: 0 won, 0 lost, 0 refunded, ${total} open`,
+  );
+  const history = page.getByRole('list', { name: 'Bet history' });
+  await expect(history.getByRole('listitem')).toHaveCount(HISTORY_PAGE_DEFAULT);
+  const more = page.getByRole('button', { name: 'Load more' });
+  await more.click();
+  await expect(history.getByRole('listitem')).toHaveCount(total);
+  // The last page: nothing more to load.
+  await expect(more).toHaveCount(0);
 });
