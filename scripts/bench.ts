@@ -135,6 +135,7 @@ try {
       db: database.db,
       clients: realtimeClients,
       serverPid,
+      databaseUrl: dbUrl.toString(),
       log,
     });
   }
