@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { BetsResult } from './bench-bets.ts';
 import type { FanOut, RealtimeResult } from './bench-realtime.ts';
 
 // The figures of `npm run bench`, printed as a table and written between two markers in
@@ -23,7 +24,7 @@ export type BenchReport = {
   rssPostgresMb?: number;
   rssPgliteMb?: number;
   realtime?: RealtimeResult;
-  bets?: { bets: number; seconds: number; perSecond: number; wallets: number };
+  bets?: BetsResult;
   settlement?: { bets: number; seconds: number };
   notes: string[];
 };
@@ -77,7 +78,7 @@ export function renderMarkdown(report: BenchReport): string {
   if (report.bets) {
     const b = report.bets;
     lines.push(
-      `| bets recorded end to end (real payments, local chain, ${b.wallets} wallets) | ${b.perSecond.toFixed(1)} bets/s (${b.bets} in ${b.seconds.toFixed(1)} s) | – | |`,
+      `| bets recorded end to end (real payments, local chain, ${b.wallets} wallets) | ${b.perSecond.toFixed(1)} bets/s (${b.bets} in ${b.seconds.toFixed(1)} s); chain alone ${b.chainOnlyPerSecond.toFixed(0)} tx/s, server alone ${b.serverOnlyPerSecond.toFixed(0)} bets/s; POST p50 ${b.postMs.p50.toFixed(0)} ms, p99 ${b.postMs.p99.toFixed(0)} ms; CPU per bet: server ${b.cpuMsPerBet.server?.toFixed(1) ?? '?'} ms, Hardhat ${b.cpuMsPerBet.chain?.toFixed(1) ?? '?'} ms | ≥ 100/s | ${verdict(b.perSecond >= 100)} |`,
     );
   }
   if (report.settlement) {

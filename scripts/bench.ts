@@ -144,6 +144,7 @@ try {
       baseUrl: stack.baseUrl,
       rpcUrl: stack.rpcUrl,
       marketId: seeded.busyMarketId,
+      serverPid,
       log,
     });
   }
