@@ -1,72 +1,251 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { encodeIntent } from '@pm/core/intent';
-import { createWalletClient, defineChain, http, parseEther, publicActions, toHex } from 'viem';
+import {
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  type Hash,
+  http,
+  parseEther,
+  publicActions,
+  toHex,
+} from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC, DEV_VAULT } from '../apps/server/src/config/dev-accounts.ts';
+import { percentile } from './bench-report.ts';
 
-// Bets recorded per second end to end (issue 12): real transfers to the vault on the local Hardhat
-// chain, each then posted to POST /api/markets/:id/bets, which verifies it on chain and records
-// it. Every wallet sends its bets one after another (its nonce orders them); wallets run at once.
+// Bets recorded per second end to end (issues 12, 21): real transfers to the vault on the local
+// Hardhat chain, each then posted to POST /api/markets/:id/bets, which verifies it on chain and
+// records it. Every wallet sends its bets one after another (its nonce orders them); wallets run at
+// once.
+//
+// A wallet prepares what it knows, as a real client does: its chain, its nonce (read once, then
+// counted locally), the gas of the transfer (the same for every bet) and the fees, read once; each
+// bet is then signed locally and sent with one eth_sendRawTransaction (viem's sendTransaction would
+// ask the node for all of these again, five calls per transfer). Hardhat mines one block per
+// transaction (automine) before it answers.
+//
+// Three figures name the bound: the chain alone (transfers, no POST), the server alone (POSTs of
+// transfers already mined), then both together, end to end; and the CPU per bet of the server and
+// of the Hardhat node (from /proc).
 
-const WALLETS = 10;
-const BETS_PER_WALLET = 20;
+const WALLETS = 40;
+const BETS_PER_WALLET = 10;
+/** Transfers per wallet for the two stage figures (chain alone, then the server alone on them). */
+const STAGE_BETS_PER_WALLET = 5;
+
+export type BetsResult = {
+  bets: number;
+  seconds: number;
+  perSecond: number;
+  wallets: number;
+  /** Transfers mined per second with no POST. */
+  chainOnlyPerSecond: number;
+  /** POSTs of already mined transfers recorded per second, as many at once as there are wallets. */
+  serverOnlyPerSecond: number;
+  /** End to end, per bet: the transfer (sign, send, mined), and the POST. */
+  chainMs: { p50: number; p99: number };
+  postMs: { p50: number; p99: number };
+  /** CPU time per bet recorded end to end (undefined where /proc is not readable). */
+  cpuMsPerBet: { server?: number | undefined; chain?: number | undefined };
+};
 
 export async function measureEndToEndBets(input: {
   baseUrl: string;
   rpcUrl: string;
   marketId: number;
+  serverPid?: number;
   log: (line: string) => void;
-}) {
+}): Promise<BetsResult> {
   const chain = defineChain({
     id: 31337,
     name: 'Hardhat',
     nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
     rpcUrls: { default: { http: [input.rpcUrl] } },
   });
-  // Dev accounts #10… are never the vault (#0) nor the players the demo uses.
-  const wallets = Array.from({ length: WALLETS }, (_, index) => {
-    const key = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 10 + index }).getHdKey().privateKey;
-    if (!key) throw new Error('no dev key');
-    return createWalletClient({
-      chain,
-      transport: http(input.rpcUrl),
-      account: privateKeyToAccount(toHex(key)),
-    }).extend(publicActions);
-  });
+  const transport = http(input.rpcUrl);
+  // Accounts #100… of the dev mnemonic: never the vault (#0), the demo's players, nor the 20 the
+  // node funds; the bench funds them itself (hardhat_setBalance, the local chain only).
+  const node = createTestClient({ chain, mode: 'hardhat', transport });
+  const wallets = await Promise.all(
+    Array.from({ length: WALLETS }, async (_, index) => {
+      const key = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 100 + index }).getHdKey().privateKey;
+      if (!key) throw new Error('no dev key');
+      const wallet = createWalletClient({
+        chain,
+        transport,
+        account: privateKeyToAccount(toHex(key)),
+      }).extend(publicActions);
+      await node.setBalance({ address: wallet.account.address, value: parseEther('1000') });
+      return wallet;
+    }),
+  );
   const amountWei = parseEther('0.01');
   const data = encodeIntent({ kind: 'bet', marketId: input.marketId, prediction: 'YES' });
-  let recorded = 0;
-  const failures: string[] = [];
-  const started = performance.now();
-  await Promise.all(
+  const first = wallets[0];
+  if (!first) throw new Error('no wallet');
+  const gas = await first.estimateGas({
+    account: first.account,
+    to: DEV_VAULT.address,
+    value: amountWei,
+    data,
+  });
+  const fees = await first.estimateFeesPerGas();
+  const senders = await Promise.all(
     wallets.map(async (wallet) => {
+      let nonce = await wallet.getTransactionCount({ address: wallet.account.address, blockTag: 'pending' });
+      return {
+        address: wallet.account.address,
+        async pay(): Promise<Hash> {
+          const serializedTransaction = await wallet.account.signTransaction({
+            chainId: chain.id,
+            type: 'eip1559',
+            to: DEV_VAULT.address,
+            value: amountWei,
+            data,
+            gas,
+            nonce: nonce++,
+            maxFeePerGas: fees.maxFeePerGas * 2n,
+            maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+          });
+          return wallet.sendRawTransaction({ serializedTransaction });
+        },
+      };
+    }),
+  );
+  const post = async (address: string, txHash: Hash) => {
+    const response = await fetch(`${input.baseUrl}/api/markets/${input.marketId}/bets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        txHash,
+        userAddress: address,
+        prediction: 'YES',
+        amountWei: amountWei.toString(),
+      }),
+    });
+    if (response.status === 201) {
+      await response.arrayBuffer();
+      return null;
+    }
+    return `${response.status} ${(await response.text()).slice(0, 120)}`;
+  };
+  const failures: string[] = [];
+
+  // Warm-up, not counted: one bet per wallet end to end, so the server's first requests (compiling
+  // the path, opening pool connections) do not land in the server-alone figure.
+  await Promise.all(senders.map(async (sender) => post(sender.address, await sender.pay())));
+
+  // 1. The chain alone: every wallet pays, nothing is posted yet.
+  let started = performance.now();
+  const mined = (
+    await Promise.all(
+      senders.map(async (sender) => {
+        const hashes: Array<{ address: string; txHash: Hash }> = [];
+        for (let bet = 0; bet < STAGE_BETS_PER_WALLET; bet += 1)
+          hashes.push({ address: sender.address, txHash: await sender.pay() });
+        return hashes;
+      }),
+    )
+  ).flat();
+  const chainOnlyPerSecond = mined.length / ((performance.now() - started) / 1000);
+
+  // 2. The server alone: those mined transfers posted, as many at once as there are wallets.
+  started = performance.now();
+  const queue = [...mined];
+  let serverRecorded = 0;
+  await Promise.all(
+    senders.map(async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const failure = await post(next.address, next.txHash);
+        if (failure) failures.push(failure);
+        else serverRecorded += 1;
+      }
+    }),
+  );
+  const serverOnlyPerSecond = serverRecorded / ((performance.now() - started) / 1000);
+
+  // 3. End to end: each wallet pays, posts, and pays its next bet once that one is recorded.
+  const chainPid = findHardhatPid(input.rpcUrl);
+  const cpuBefore = { server: cpuMs(input.serverPid), chain: cpuMs(chainPid) };
+  const chainTimes: number[] = [];
+  const postTimes: number[] = [];
+  let recorded = 0;
+  started = performance.now();
+  await Promise.all(
+    senders.map(async (sender) => {
       for (let bet = 0; bet < BETS_PER_WALLET; bet += 1) {
-        const txHash = await wallet.sendTransaction({
-          account: wallet.account,
-          chain,
-          to: DEV_VAULT.address,
-          value: amountWei,
-          data,
-        });
-        const response = await fetch(`${input.baseUrl}/api/markets/${input.marketId}/bets`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            txHash,
-            userAddress: wallet.account.address,
-            prediction: 'YES',
-            amountWei: amountWei.toString(),
-          }),
-        });
-        if (response.status === 201) recorded += 1;
-        else failures.push(`${response.status} ${(await response.text()).slice(0, 120)}`);
+        const paying = performance.now();
+        const txHash = await sender.pay();
+        const posting = performance.now();
+        chainTimes.push(posting - paying);
+        const failure = await post(sender.address, txHash);
+        postTimes.push(performance.now() - posting);
+        if (failure) failures.push(failure);
+        else recorded += 1;
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const perBet = (before: number | undefined, pid: number | undefined) => {
+    const after = cpuMs(pid);
+    return before === undefined || after === undefined || recorded === 0
+      ? undefined
+      : (after - before) / recorded;
+  };
+  const cpuMsPerBet = {
+    server: perBet(cpuBefore.server, input.serverPid),
+    chain: perBet(cpuBefore.chain, chainPid),
+  };
   if (failures.length > 0) input.log(`bets: ${failures.length} not recorded, first: ${failures[0]}`);
-  const result = { bets: recorded, seconds, perSecond: recorded / seconds, wallets: WALLETS };
+  const spread = (times: number[]) => {
+    const sorted = [...times].sort((a, b) => a - b);
+    return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+  };
+  const result: BetsResult = {
+    bets: recorded,
+    seconds,
+    perSecond: recorded / seconds,
+    wallets: WALLETS,
+    chainOnlyPerSecond,
+    serverOnlyPerSecond,
+    chainMs: spread(chainTimes),
+    postMs: spread(postTimes),
+    cpuMsPerBet,
+  };
+  const ms = (value: number | undefined) => (value === undefined ? '?' : value.toFixed(1));
   input.log(
-    `bets: ${recorded} recorded end to end in ${seconds.toFixed(1)} s (${result.perSecond.toFixed(1)}/s)`,
+    `bets: ${recorded} recorded end to end in ${seconds.toFixed(1)} s (${result.perSecond.toFixed(1)}/s, ${WALLETS} wallets); ` +
+      `chain alone ${chainOnlyPerSecond.toFixed(0)} tx/s, server alone ${serverOnlyPerSecond.toFixed(0)} bets/s; ` +
+      `per bet: transfer p50 ${result.chainMs.p50.toFixed(0)} ms, POST p50 ${result.postMs.p50.toFixed(0)} ms ` +
+      `(p99 ${result.postMs.p99.toFixed(0)}); CPU per bet: server ${ms(cpuMsPerBet.server)} ms, Hardhat ${ms(cpuMsPerBet.chain)} ms`,
   );
   return result;
+}
+
+/** A process's CPU time so far (user + system) from /proc (Linux), in ms. */
+function cpuMs(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    // utime and stime are fields 14 and 15; split after the command name, which may hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ = 100
+  } catch {
+    return undefined;
+  }
+}
+
+/** The Hardhat node serving `rpcUrl` (its command line names the port), where /proc is readable. */
+function findHardhatPid(rpcUrl: string): number | undefined {
+  const port = new URL(rpcUrl).port;
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+        if (command.some((part) => part.includes('hardhat')) && command.includes(port)) return Number(entry);
+      } catch {}
+    }
+  } catch {}
+  return undefined;
 }

@@ -135,6 +135,7 @@ try {
       db: database.db,
       clients: realtimeClients,
       serverPid,
+      databaseUrl: dbUrl.toString(),
       log,
     });
   }
@@ -143,6 +144,7 @@ try {
       baseUrl: stack.baseUrl,
       rpcUrl: stack.rpcUrl,
       marketId: seeded.busyMarketId,
+      serverPid,
       log,
     });
   }

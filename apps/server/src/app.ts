@@ -43,7 +43,11 @@ export async function createApp(
   await registerSecurityHeaders(app, config);
   await registerRateLimits(app, options.rateLimitPerMinute ?? config.http.rateLimitPerMinute);
   // Clients never need to send anything on /api/realtime; 4 KiB bounds what ws buffers (F12).
-  await app.register(fastifyWebsocket, { options: { maxPayload: REALTIME_MAX_PAYLOAD } });
+  // No permessage-deflate (ws's default, said here so it stays so): one event goes to every socket,
+  // and compressing a 30-byte message per socket would cost far more than it saves.
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: REALTIME_MAX_PAYLOAD, perMessageDeflate: false },
+  });
 
   const hub = createRealtimeHub(deps.database, app.log);
   await hub.start();

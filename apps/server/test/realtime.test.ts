@@ -69,6 +69,79 @@ describe('the realtime channel', () => {
     }
   });
 
+  test('Every subscriber receives each event exactly once, as a text frame', async () => {
+    const { app, url } = await listen({ WS_MAX_CONNECTIONS_PER_IP: '25' });
+    const sockets = await Promise.all(Array.from({ length: 25 }, () => opened(url)));
+    try {
+      // Per socket: how many times the first event came, and whether the second (a marker sent
+      // after it on the same socket, so it arrives after it) has come.
+      const seen = sockets.map(() => ({ first: 0, frames: [] as boolean[], second: false }));
+      const allSecond = new Promise<void>((resolve) => {
+        sockets.forEach((socket, index) => {
+          const state = seen[index];
+          socket.on('message', (data, isBinary) => {
+            const parsed: unknown = JSON.parse(String(data));
+            if (typeof parsed !== 'object' || parsed === null || !('id' in parsed) || !state) return;
+            if (parsed.id === 4201) {
+              state.first += 1;
+              state.frames.push(isBinary);
+              expect(parsed).toEqual({ topic: 'bets', id: 4201, marketId: 9 });
+            }
+            if (parsed.id === 4202) state.second = true;
+            if (seen.every((entry) => entry.second)) resolve();
+          });
+        });
+      });
+      await publish(t.db, { topic: 'bets', id: 4201, marketId: 9 });
+      await publish(t.db, { topic: 'markets', id: 4202 });
+      await allSecond;
+      expect(seen.map((entry) => entry.first)).toEqual(sockets.map(() => 1));
+      expect(seen.flatMap((entry) => entry.frames)).toEqual(sockets.map(() => false));
+    } finally {
+      await closeAll(app, sockets);
+    }
+  });
+
+  test('A closed subscriber is forgotten; the others still receive events', async () => {
+    const { app, url } = await listen();
+    const [leaving, staying] = [await opened(url), await opened(url)];
+    try {
+      const closed = closeCode(leaving);
+      leaving.close();
+      await closed;
+      const message = new Promise<void>((resolve) =>
+        staying.on('message', (data) => {
+          if (String(data).includes('4203')) resolve();
+        }),
+      );
+      // Whether or not the server has seen the close yet (a closing socket is skipped), the other
+      // socket gets the event.
+      await publish(t.db, { topic: 'markets', id: 4203 });
+      await message;
+    } finally {
+      await closeAll(app, [leaving, staying]);
+    }
+  });
+
+  test('permessage-deflate is never negotiated, even when the client offers it', async () => {
+    const { app, url } = await listen();
+    const socket = new WebSocket(url, { perMessageDeflate: true });
+    try {
+      let extensions: string | undefined = 'not seen';
+      socket.once('upgrade', (response) => {
+        extensions = response.headers['sec-websocket-extensions'];
+      });
+      await new Promise((resolve, reject) => {
+        socket.once('open', resolve);
+        socket.once('error', reject);
+      });
+      expect(extensions).toBeUndefined();
+      expect(socket.extensions).toBe('');
+    } finally {
+      await closeAll(app, [socket]);
+    }
+  });
+
   test('A client that sends anything is disconnected with 1008', async () => {
     const { app, url } = await listen();
     const socket = await opened(url);

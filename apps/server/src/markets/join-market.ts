@@ -9,16 +9,15 @@ import { recordBetPlaced } from '../leaderboard/user-stats.ts';
 import { type AcceptPaymentResult, acceptPayment } from '../payments/accept-payment.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
-import { publish } from '../realtime/publish.ts';
+import { publishAll } from '../realtime/publish.ts';
 import type { MarketsServiceDeps } from './create-market.ts';
 import { refuseAmount } from './market-validation.ts';
 import {
-  addBetToMarketTotals,
+  addBetToOpenMarket,
   type BetRow,
   findBetByPayment,
   findMarket,
   insertBet,
-  lockMarket,
   type MarketRow,
 } from './markets-repository.ts';
 
@@ -64,16 +63,20 @@ async function recordJoin(
   body: JoinMarketBody,
   payment: VerifiedPayment & { paymentId: number },
 ): Promise<JoinedMarket> {
-  // Locked so settlement (which closes the market under the same lock) cannot interleave.
-  const market = await lockMarket(tx, marketId);
-  if (!market) throw new AppError('MARKET_NOT_FOUND');
   const now = deps.clock.now();
-  const deadline = market.deadline.getTime();
   // Paid on chain before the deadline, and recorded before it too: once the deadline passes the
-  // market is being judged, and a late bet would know more than the others did.
-  if (market.status !== 'active' || payment.blockTime.getTime() >= deadline || now.getTime() >= deadline) {
-    throw new AppError('MARKET_CLOSED');
-  }
+  // market is being judged, and a late bet would know more than the others did. Checked and added
+  // in one statement that locks the market row, so settlement (which closes the market under the
+  // same lock) cannot interleave. From here to the commit every bet of this market waits on that
+  // lock, so what follows is kept to three statements (issue 21: bets end to end).
+  const updated = await addBetToOpenMarket(tx, {
+    marketId,
+    prediction: body.prediction,
+    amountWei: payment.amountWei,
+    paidAt: payment.blockTime,
+    now,
+  });
+  if (!updated) throw new AppError((await findMarket(tx, marketId)) ? 'MARKET_CLOSED' : 'MARKET_NOT_FOUND');
   const user = normalizeAddress(payment.from);
   const bet = await insertBet(tx, {
     marketId,
@@ -87,15 +90,11 @@ async function recordJoin(
     txHash: payment.txHash.toLowerCase(),
     createdAt: now,
   });
-  const updated = await addBetToMarketTotals(tx, {
-    marketId,
-    prediction: body.prediction,
-    amountWei: payment.amountWei,
-    now,
-  });
   await recordBetPlaced(tx, user);
-  await publish(tx, { topic: 'markets', id: marketId });
-  await publish(tx, { topic: 'bets', id: bet.id, marketId });
-  await publish(tx, { topic: 'vault' });
+  await publishAll(tx, [
+    { topic: 'markets', id: marketId },
+    { topic: 'bets', id: bet.id, marketId },
+    { topic: 'vault' },
+  ]);
   return { bet, market: updated };
 }

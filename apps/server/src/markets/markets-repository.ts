@@ -1,7 +1,7 @@
 import type { MarketCategory, Prediction } from '@pm/core/constants';
 import { MAX_ROW_ID } from '@pm/core/constants';
 import type { PageCursor } from '@pm/core/contract/page-cursor';
-import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
 import { bets, marketCounts, markets } from '../db/schema.ts';
@@ -78,11 +78,17 @@ export async function insertBet(tx: DbOrTx, values: NewBetRow): Promise<BetRow> 
 /**
  * docs/architecture.md "Markets": totals and counts move in SQL, in the bet's own transaction; never a value read
  * by a client and written back (the spec's read-modify-write loses concurrent bets).
+ *
+ * Only while the market takes bets: active, and its deadline after both the payment's block time and
+ * the server's now. The check and the update are one statement, which locks the row (as
+ * `lockMarket` does for settlement, which closes the market under that lock) until the bet's
+ * transaction ends; undefined when the market is not open (or not there).
  */
-export async function addBetToMarketTotals(
+export async function addBetToOpenMarket(
   tx: DbOrTx,
-  input: { marketId: number; prediction: Prediction; amountWei: bigint; now: Date },
-): Promise<MarketRow> {
+  input: { marketId: number; prediction: Prediction; amountWei: bigint; paidAt: Date; now: Date },
+): Promise<MarketRow | undefined> {
+  if (input.marketId > MAX_ROW_ID) return undefined;
   const amount = sql`${input.amountWei.toString()}::numeric`;
   const side =
     input.prediction === 'YES'
@@ -91,9 +97,15 @@ export async function addBetToMarketTotals(
   const [row] = await tx
     .update(markets)
     .set({ ...side, updatedAt: input.now })
-    .where(eq(markets.id, input.marketId))
+    .where(
+      and(
+        eq(markets.id, input.marketId),
+        eq(markets.status, 'active'),
+        gt(markets.deadline, input.paidAt),
+        gt(markets.deadline, input.now),
+      ),
+    )
     .returning();
-  if (!row) throw new Error(`market ${input.marketId} vanished while recording a bet`);
   return row;
 }
 

@@ -102,9 +102,9 @@ async function decidePayment<T>(
         payment,
         purpose: input.purpose,
       });
-      const recorded = await input.record(tx, { ...payment, paymentId });
+      // Before `record`, which may lock a row every payment of that market or round waits on.
       await resolvePaymentRequest(tx, verifier.chainId, txHash, null);
-      return recorded;
+      return input.record(tx, { ...payment, paymentId });
     });
     return { result: { status: 'recorded', value }, fresh: true };
   } catch (error) {

@@ -10,3 +10,12 @@ export async function publish(db: DbOrTx, message: RealtimeMessage): Promise<voi
   const { topic, ...payload } = message;
   await db.insert(outbox).values({ topic, payload });
 }
+
+/**
+ * Several events of one change in one statement (one round trip in the transaction), announced in
+ * the order given.
+ */
+export async function publishAll(db: DbOrTx, messages: readonly RealtimeMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  await db.insert(outbox).values(messages.map(({ topic, ...payload }) => ({ topic, payload })));
+}

@@ -1,5 +1,6 @@
 import type { ErrorBody, ErrorCode } from '@pm/core/contract/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
 import { AppError } from '../http/app-error.ts';
 import type { RealtimeHub } from './realtime-hub.ts';
 
@@ -8,6 +9,9 @@ const HEARTBEAT_MS = 25_000;
 /** WebSocket close codes (RFC 6455 §7.4.1). */
 const POLICY_VIOLATION = 1008;
 const TRY_AGAIN_LATER = 1013;
+
+/** ws's send options for a prepared message: a whole text frame, never compressed. */
+const TEXT_FRAME = { binary: false, compress: false, fin: true } as const;
 
 export type RealtimeLimits = {
   /** Browser origins besides the server's own (CORS_ORIGINS). */
@@ -21,6 +25,12 @@ export type RealtimeLimits = {
  * is one-way, so a client that sends anything is closed (1008). Connections are capped per client
  * address and in total, and a browser page of another origin may not subscribe (security review
  * F12); the 4 KiB frame limit is set where the plugin is registered (app.ts).
+ *
+ * One event goes to every socket of this instance (10,000 and more): it is serialised once, to
+ * one Buffer that every socket sends as its text frame, and the route holds one hub subscription
+ * for all its sockets rather than one each. What is left per socket is ws's 2-byte frame header
+ * and one write; the write (the kernel's loopback/TCP work) is most of the cost
+ * (docs/benchmarks.md "Server benchmarks").
  */
 export function registerRealtimeRoutes(
   app: FastifyInstance,
@@ -28,9 +38,19 @@ export function registerRealtimeRoutes(
   limits: RealtimeLimits,
 ): { connections: () => number } {
   const perIp = new Map<string, number>();
+  const sockets = new Set<WebSocket>();
   let total = 0;
   const isFull = (ip: string) =>
     total >= limits.maxConnections || (perIp.get(ip) ?? 0) >= limits.maxConnectionsPerIp;
+
+  hub.subscribe((message) => {
+    if (sockets.size === 0) return;
+    const frame = Buffer.from(JSON.stringify(message));
+    for (const socket of sockets) {
+      // A Buffer is sent as is (no copy, no re-encoding); binary: false keeps it a text frame.
+      if (socket.readyState === socket.OPEN) socket.send(frame, TEXT_FRAME);
+    }
+  });
 
   app.route({
     method: 'GET',
@@ -54,9 +74,7 @@ export function registerRealtimeRoutes(
       total += 1;
       perIp.set(ip, (perIp.get(ip) ?? 0) + 1);
 
-      const unsubscribe = hub.subscribe((message) => {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
-      });
+      sockets.add(socket);
       socket.on('message', () => socket.close(POLICY_VIOLATION, 'this channel is server-to-client only'));
       // Keeps proxies from closing an idle socket and drops peers that stopped answering pings.
       let alive = true;
@@ -70,7 +88,7 @@ export function registerRealtimeRoutes(
       }, HEARTBEAT_MS);
       socket.on('close', () => {
         clearInterval(heartbeat);
-        unsubscribe();
+        sockets.delete(socket);
         total -= 1;
         const left = (perIp.get(ip) ?? 1) - 1;
         if (left > 0) perIp.set(ip, left);
