@@ -135,8 +135,18 @@ async function openPostgres(options: {
   };
 }
 
+/**
+ * PostgreSQL's own `shared_buffers` (128MB) costs PGlite its size in resident memory at start, and
+ * WASM memory never shrinks. PGlite is the one-machine database (docs/operations.md "Memory",
+ * decision 022): 16MB holds the hot pages of a trial install, and a miss is a read from the operating
+ * system's page cache.
+ */
+export const PGLITE_SHARED_BUFFERS = '16MB';
+
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const client = await PGlite.create(dataDir ?? 'memory://');
+  const client = await PGlite.create(dataDir ?? 'memory://', {
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  });
   const db: Db = drizzlePglite(client, { schema });
   return {
     db,
