@@ -1,5 +1,6 @@
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
+import { createRequire } from 'node:module';
+import type { Readability } from '@mozilla/readability';
+import type { parseHTML } from 'linkedom';
 import { getDomain } from 'tldts';
 
 // The article text of a page (issue 18): Mozilla's Readability (Firefox Reader View) on a linkedom
@@ -18,6 +19,25 @@ export const MAX_READABILITY_ELEMENTS = 4_000;
 export const MAX_TEXT_CHARS = 100_000;
 
 export type ReadPage = { title: string | null; text: string };
+
+type HtmlLibraries = { parseHTML: typeof parseHTML; Readability: typeof Readability };
+let htmlLibraries: HtmlLibraries | undefined;
+
+/**
+ * linkedom and Readability load on the first page read, not at start: most instances never judge a
+ * market (no AI endpoint, or another instance leased the job), and the pair holds ~15 MB of
+ * memory once loaded (docs/decisions/022).
+ */
+function loadHtmlLibraries(): HtmlLibraries {
+  if (!htmlLibraries) {
+    const require = createRequire(import.meta.url);
+    htmlLibraries = {
+      parseHTML: (require('linkedom') as HtmlLibraries).parseHTML,
+      Readability: (require('@mozilla/readability') as HtmlLibraries).Readability,
+    };
+  }
+  return htmlLibraries;
+}
 
 const BLOCK_TAGS = new Set([
   'ADDRESS',
@@ -64,12 +84,13 @@ type TextNode = {
 export function readPage(body: string, contentType: string | null): ReadPage {
   const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
   if (mediaType === 'text/plain') return { title: null, text: tidy(body) };
-  const { document } = parseHTML(body);
+  const html = loadHtmlLibraries();
+  const { document } = html.parseHTML(body);
   const pageTitle = document.querySelector('title')?.textContent?.trim() || null;
   let article: ReturnType<Readability<TextNode>['parse']> = null;
   try {
     // The serializer hands back the article's node, so we can walk its blocks.
-    article = new Readability<TextNode>(document as never, {
+    article = new html.Readability<TextNode>(document as never, {
       serializer: (node) => node as never,
       maxElemsToParse: MAX_READABILITY_ELEMENTS,
     }).parse();
