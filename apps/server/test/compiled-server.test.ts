@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_VAULT } from '../src/config/dev-accounts.ts';
 import { compiledServerCommand } from '../src/dev/compiled-server.ts';
 import { findFreePort } from '../src/dev/local-chain.ts';
+import { NODE_FLAGS } from '../src/runtime/node-flags.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
 
 // The compiled server (apps/server/dist/main.js, decision 021) as production runs it: `node`, no
@@ -70,7 +71,8 @@ afterAll(async () => {
 describe('the compiled server', () => {
   it('runs from dist/ with source maps, not from the TypeScript sources', () => {
     const { args } = compiledServerCommand();
-    expect(args).toEqual(['--enable-source-maps', expect.stringMatching(/apps\/server\/dist\/main\.js$/)]);
+    expect(args).toEqual([...NODE_FLAGS, expect.stringMatching(/apps\/server\/dist\/main\.js$/)]);
+    expect(args).toContain('--enable-source-maps');
     expect(args.join(' ')).not.toContain('tsx');
   });
 
