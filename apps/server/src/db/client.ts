@@ -4,6 +4,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { initPgliteDataDir } from './pglite-initdb.ts';
 import * as schema from './schema.ts';
 
 type Schema = typeof schema;
@@ -144,9 +145,11 @@ async function openPostgres(options: {
 export const PGLITE_SHARED_BUFFERS = '16MB';
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const client = await PGlite.create(dataDir ?? 'memory://', {
+  const options = {
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
-  });
+  };
+  if (dataDir) await initPgliteDataDir(dataDir, options);
+  const client = await PGlite.create(dataDir ?? 'memory://', options);
   const db: Db = drizzlePglite(client, { schema });
   return {
     db,
