@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { openDatabase, PGLITE_SHARED_BUFFERS } from './client.ts';
 import { initPgliteDataDir } from './pglite-initdb.ts';
+import { queryRows } from './query-rows.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'pm-pglite-initdb-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -15,8 +17,8 @@ describe('a new PGlite data directory', () => {
     const database = await openDatabase({ dataDir });
     try {
       expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
-      const result = await database.db.execute(sql`show shared_buffers`);
-      expect(result.rows[0]).toEqual({ shared_buffers: PGLITE_SHARED_BUFFERS });
+      const rows = await queryRows(database.db, sql`show shared_buffers`, z.unknown());
+      expect(rows).toEqual([{ shared_buffers: PGLITE_SHARED_BUFFERS }]);
       await database.db.execute(sql`create table kept (id int)`);
     } finally {
       await database.close();
@@ -25,8 +27,8 @@ describe('a new PGlite data directory', () => {
     await initPgliteDataDir(dataDir, { startParams: [] });
     const reopened = await openDatabase({ dataDir });
     try {
-      const result = await reopened.db.execute(sql`select count(*)::int as n from kept`);
-      expect(result.rows[0]).toEqual({ n: 0 });
+      const rows = await queryRows(reopened.db, sql`select count(*)::int as n from kept`, z.unknown());
+      expect(rows).toEqual([{ n: 0 }]);
     } finally {
       await reopened.close();
     }
