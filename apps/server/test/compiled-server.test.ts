@@ -71,8 +71,12 @@ afterAll(async () => {
 describe('the compiled server', () => {
   it('runs from dist/ with source maps, not from the TypeScript sources', () => {
     const { args } = compiledServerCommand();
-    expect(args).toEqual([...NODE_FLAGS, expect.stringMatching(/apps\/server\/dist\/main\.js$/)]);
-    expect(args).toContain('--enable-source-maps');
+    expect(args).toEqual([
+      '--import',
+      expect.stringMatching(/apps\/server\/dist\/source-maps\.js$/),
+      ...NODE_FLAGS,
+      expect.stringMatching(/apps\/server\/dist\/main\.js$/),
+    ]);
     expect(args.join(' ')).not.toContain('tsx');
   });
 

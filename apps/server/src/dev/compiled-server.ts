@@ -15,5 +15,8 @@ export function compiledServerCommand(entry: 'main' | 'ops' = 'main'): { command
   });
   if (build.status !== 0)
     throw new Error('Compiling the server failed (apps/server/scripts/build-server.mjs)');
-  return { command: process.execPath, args: [...NODE_FLAGS, `${SERVER}dist/${entry}.js`] };
+  return {
+    command: process.execPath,
+    args: ['--import', `${SERVER}dist/source-maps.js`, ...NODE_FLAGS, `${SERVER}dist/${entry}.js`],
+  };
 }

@@ -8,13 +8,13 @@ const scripts = (path: string): Record<string, string> =>
 describe('the Node flags of the compiled server', () => {
   it('are the ones `npm run serve` (and so the Dockerfile) passes', () => {
     expect(scripts('../../../../package.json').serve).toBe(
-      `node ${NODE_FLAGS.join(' ')} apps/server/dist/main.js`,
+      `node --import ./apps/server/dist/source-maps.js ${NODE_FLAGS.join(' ')} apps/server/dist/main.js`,
     );
   });
 
   it('are the ones `npm run ops` passes', () => {
     expect(scripts('../../package.json').ops).toBe(
-      `node scripts/build-server.mjs --if-stale && node ${NODE_FLAGS.join(' ')} dist/ops.js`,
+      `node scripts/build-server.mjs --if-stale && node --import ./dist/source-maps.js ${NODE_FLAGS.join(' ')} dist/ops.js`,
     );
   });
 

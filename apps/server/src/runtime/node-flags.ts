@@ -1,9 +1,9 @@
 // The flags every run of the compiled server and ops CLI passes to Node (decision 022,
 // docs/operations.md "Memory"): `compiledServerCommand`, the root `serve` script (and so the
-// Dockerfile, which runs it) and the `ops` script. A test keeps the scripts equal to this list.
+// Dockerfile, which runs it) and the `ops` script, each after `--import <dist>/source-maps.js`
+// (stack traces name our TypeScript sources: src/runtime/source-maps.ts). A test keeps the scripts
+// equal to this list.
 export const NODE_FLAGS = [
-  // Stack traces name the TypeScript sources (decision 021).
-  '--enable-source-maps',
   // V8's young generation grows to 2 × 32 MB under load; 8 MB semi-spaces cap it at 16 MB.
   '--max-semi-space-size=8',
   // A full collection when the heap has grown 50% past what the last one kept, not 4×: under
