@@ -2,12 +2,12 @@
 // Compiles the server and the ops CLI to JavaScript under apps/server/dist (decision 021):
 //   dist/main.js  the server (`npm run serve`, `npm start`, the e2e and chaos stacks)
 //   dist/ops.js   the ops CLI (`npm run ops -- <command>`)
-//   dist/source-maps.js  preloaded by both (`--import`): source maps for our code only (decision 022)
+//   dist/source-maps.js  preloaded by both (`--import`): source maps for our code only (decision 023)
 // with source maps. esbuild bundles our own code (the server and @pm/core) and drizzle-orm into one
 // file per entry; every other npm package stays an import, resolved from node_modules at run time,
 // so the build needs nothing at run time that `npm ci --omit=dev` does not install.
 //
-// drizzle-orm is bundled for memory (decision 022): its ESM build is ~70 small modules under one
+// drizzle-orm is bundled for memory (decision 023): its ESM build is ~70 small modules under one
 // 179 kB package.json, and Node 24 parses that package.json's `exports` again for each of them at
 // start, ~130 MB of garbage that leaves the heap at ~200 MB where its live set is ~55 MB.
 //

@@ -139,7 +139,7 @@ async function openPostgres(options: {
 /**
  * PostgreSQL's own `shared_buffers` (128MB) costs PGlite its size in resident memory at start, and
  * WASM memory never shrinks. PGlite is the one-machine database (docs/operations.md "Memory",
- * decision 022): 16MB holds the hot pages of a trial install, and a miss is a read from the operating
+ * decision 023): 16MB holds the hot pages of a trial install, and a miss is a read from the operating
  * system's page cache.
  */
 export const PGLITE_SHARED_BUFFERS = '16MB';

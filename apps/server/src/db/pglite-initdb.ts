@@ -8,7 +8,7 @@ import { NODE_FLAGS } from '../runtime/node-flags.ts';
 // files over: that briefly holds two PostgreSQL heaps in WebAssembly and leaves ~70 MB this process
 // never gets back (WebAssembly memory and V8's code space are not returned to the system). Done in a
 // short-lived child process instead, the server only ever opens an existing directory, so its first
-// start holds what every later start does (docs/decisions/022).
+// start holds what every later start does (docs/decisions/023).
 
 // CommonJS so that `require` finds PGlite's own CommonJS build at the path the parent resolved.
 const CHILD = `

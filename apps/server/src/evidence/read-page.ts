@@ -26,7 +26,7 @@ let htmlLibraries: HtmlLibraries | undefined;
 /**
  * linkedom and Readability load on the first page read, not at start: most instances never judge a
  * market (no AI endpoint, or another instance leased the job), and the pair holds ~15 MB of
- * memory once loaded (docs/decisions/022).
+ * memory once loaded (docs/decisions/023).
  */
 function loadHtmlLibraries(): HtmlLibraries {
   if (!htmlLibraries) {

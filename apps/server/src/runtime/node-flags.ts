@@ -1,4 +1,4 @@
-// The flags every run of the compiled server and ops CLI passes to Node (decision 022,
+// The flags every run of the compiled server and ops CLI passes to Node (decision 023,
 // docs/operations.md "Memory"): `compiledServerCommand`, the root `serve` script (and so the
 // Dockerfile, which runs it) and the `ops` script, each after `--import <dist>/source-maps.js`
 // (stack traces name our TypeScript sources: src/runtime/source-maps.ts). A test keeps the scripts
