@@ -2,7 +2,7 @@ import { MARKET_CATEGORIES } from '@pm/core/constants';
 import type { Market } from '@pm/core/contract/markets';
 import { canJoinMarket } from '@pm/core/market-rules';
 import { CircleAlert, Plus, SearchX } from 'lucide';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { Button } from '../../../ui/button.tsx';
@@ -16,6 +16,7 @@ import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
 import { ClaimablePanel, CreateMarketDialog, JoinMarketDialog, SettledMarkets } from './lazy-parts.tsx';
 import { MarketCard } from './market-card.tsx';
+import { OpenMarketPage } from './open-market-pages.tsx';
 import { PreviousPanel } from './previous-panel.tsx';
 import { VaultPanel } from './vault-panel.tsx';
 
@@ -41,6 +42,9 @@ export function MarketsBoard({
   // Issue 11: the Settled chip shows settled markets instead of the open ones.
   const [showSettled, setShowSettled] = useState(false);
   const [joining, setJoining] = useState<Market | null>(null);
+  // Issue 21: pages of open markets shown, and each page's markets still taking bets.
+  const [shown, setShown] = useState(1);
+  const [active, setActive] = useState<number[]>([]);
   const markets = useOpenMarkets(category);
   const nowMs = useNowMs();
   useMarketsRealtime();
@@ -52,9 +56,24 @@ export function MarketsBoard({
   const counts = markets.data?.counts ?? {};
   // docs/product.md §2 footer "count of active bets": "bets" are markets throughout the spec, so it counts the
   // listed markets still taking bets (spec-conformance 5.7), not the individual bets placed on them.
-  const activeMarkets = (markets.data?.markets ?? []).filter((market) =>
-    canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs)),
-  ).length;
+  const isActive = (market: Market) =>
+    canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs));
+  const activeMarkets = active.slice(0, shown).reduce((sum, count) => sum + count, 0);
+  const onActive = useCallback(
+    (page: number, count: number) =>
+      setActive((before) => {
+        if (before[page] === count) return before;
+        const after = [...before];
+        after[page] = count;
+        return after;
+      }),
+    [],
+  );
+  const choose = (filter: BoardFilter) => {
+    setCategory(filter);
+    setShowSettled(false);
+    setShown(1);
+  };
 
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[1fr_320px]">
@@ -66,10 +85,7 @@ export function MarketsBoard({
               key={filter}
               type="button"
               aria-pressed={!showSettled && category === filter}
-              onClick={() => {
-                setCategory(filter);
-                setShowSettled(false);
-              }}
+              onClick={() => choose(filter)}
               className={chipClassName(!showSettled && category === filter)}
             >
               {t(`markets.categories.${filter}`)}{' '}
@@ -80,10 +96,7 @@ export function MarketsBoard({
           <button
             type="button"
             aria-pressed={!showSettled && category === 'price'}
-            onClick={() => {
-              setCategory('price');
-              setShowSettled(false);
-            }}
+            onClick={() => choose('price')}
             className={chipClassName(!showSettled && category === 'price')}
           >
             {t('markets.filterPrice')}
@@ -144,12 +157,18 @@ export function MarketsBoard({
             </StatusMessage>
           </Card>
         ) : (
-          <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-            {markets.data.markets.map((market) => (
-              <li key={market.id}>
-                <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />
-              </li>
-            ))}
+          <ul aria-label={t('markets.listLabel')} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+            <OpenMarketPage
+              key={category}
+              filter={category}
+              cursor={null}
+              index={0}
+              shown={shown}
+              onMore={(pages) => setShown((before) => Math.max(before, pages))}
+              renderCard={(market) => <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />}
+              onActive={onActive}
+              isActive={isActive}
+            />
           </ul>
         )}
         <footer className="text-sm text-muted tabular-nums">
