@@ -1,9 +1,11 @@
 import {
-  ListMarketsResponseSchema,
   MARKET_BETS_PAGE_DEFAULT,
   MARKET_BETS_PAGE_MAX,
-  MARKETS_PAGE_DEFAULT,
   MarketBetsResponseSchema,
+} from '@pm/core/contract/market-bets';
+import {
+  ListMarketsResponseSchema,
+  MARKETS_PAGE_DEFAULT,
   MarketDetailResponseSchema,
 } from '@pm/core/contract/markets';
 import {

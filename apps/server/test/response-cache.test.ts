@@ -1,4 +1,5 @@
-import { MarketBetsResponseSchema, MarketDetailResponseSchema } from '@pm/core/contract/markets';
+import { MarketBetsResponseSchema } from '@pm/core/contract/market-bets';
+import { MarketDetailResponseSchema } from '@pm/core/contract/markets';
 import { RealtimeMessageSchema } from '@pm/core/contract/realtime';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';

@@ -1,16 +1,19 @@
 import { normalizeAddress } from '@pm/core/address';
 import { MARKET_CATEGORIES, SETTLED_MARKETS_LIMIT } from '@pm/core/constants';
+import {
+  MARKET_BETS_PAGE_DEFAULT,
+  type MarketBetsQuery,
+  type MarketBetsResponse,
+} from '@pm/core/contract/market-bets';
 import type { MarketOddsResponse } from '@pm/core/contract/market-odds';
 import type {
   CreateMarketBody,
   JoinMarketBody,
   ListMarketsQuery,
   ListMarketsResponse,
-  MarketBetsQuery,
-  MarketBetsResponse,
   MarketDetailResponse,
 } from '@pm/core/contract/markets';
-import { MARKET_BETS_PAGE_DEFAULT, MARKETS_PAGE_DEFAULT } from '@pm/core/contract/markets';
+import { MARKETS_PAGE_DEFAULT } from '@pm/core/contract/markets';
 import { decodePageCursor, encodePageCursor } from '@pm/core/contract/page-cursor';
 import type { FlagMarketBody } from '@pm/core/contract/review';
 import { USER_BETS_PAGE_DEFAULT, type UserBetsQuery, type UserBetsResponse } from '@pm/core/contract/users';

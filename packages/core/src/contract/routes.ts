@@ -7,6 +7,7 @@ import { HealthResponseSchema } from './health.ts';
 import { HistoryResponseSchema, HistorySummarySchema } from './history.ts';
 import { HistoryQuerySchema, HistorySummaryQuerySchema } from './history-query.ts';
 import { LeaderboardQuerySchema, LeaderboardResponseSchema } from './leaderboard.ts';
+import { MarketBetsQuerySchema, MarketBetsResponseSchema } from './market-bets.ts';
 import { MarketOddsResponseSchema } from './market-odds.ts';
 import {
   CreateMarketBodySchema,
@@ -15,8 +16,6 @@ import {
   JoinMarketResponseSchema,
   ListMarketsQuerySchema,
   ListMarketsResponseSchema,
-  MarketBetsQuerySchema,
-  MarketBetsResponseSchema,
   MarketDetailResponseSchema,
   MarketIdParamsSchema,
   PendingPaymentResponseSchema,

@@ -1,9 +1,14 @@
 import { REFRESH_MS } from '@pm/core/constants';
-import { MarketBetsResponseSchema } from '@pm/core/contract/markets';
+import { MarketBetsResponseSchema } from '@pm/core/contract/market-bets';
 import { useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client.ts';
 import { usePollingFallback } from '../../../lib/realtime-queries.ts';
-import { marketQueryKey } from './get-market.ts';
+
+/**
+ * Under `marketQueryKey(id)` (['markets', 'detail', id]), written out: importing it would tie this
+ * lazy file's chunk to the board's (docs/decisions/006: shared code fragments).
+ */
+const marketKey = (marketId: number) => ['markets', 'detail', marketId] as const;
 
 /**
  * Issue 21: a page of a market's older bets, newest first, after `cursor` (the market's
@@ -12,7 +17,7 @@ import { marketQueryKey } from './get-market.ts';
  */
 export const useMarketBetsPage = (marketId: number, cursor: string) =>
   useQuery({
-    queryKey: [...marketQueryKey(marketId), 'bets', cursor],
+    queryKey: [...marketKey(marketId), 'bets', cursor],
     queryFn: ({ signal }) =>
       apiGet(`/api/markets/${marketId}/bets?cursor=${encodeURIComponent(cursor)}`, MarketBetsResponseSchema, {
         signal,
@@ -26,7 +31,7 @@ export const useMarketBetsPage = (marketId: number, cursor: string) =>
  */
 export const useHasBet = (marketId: number, address: string | undefined) =>
   useQuery({
-    queryKey: [...marketQueryKey(marketId), 'bets', 'of', address],
+    queryKey: [...marketKey(marketId), 'bets', 'of', address],
     queryFn: ({ signal }) =>
       apiGet(`/api/markets/${marketId}/bets?address=${address}&limit=1`, MarketBetsResponseSchema, {
         signal,

@@ -38,6 +38,9 @@ const EvidenceSectionModule = lazyWithPreload(() =>
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
 );
+const MoreOpenMarketsModule = lazyWithPreload(() =>
+  import('./more-open-markets.tsx').then((module) => module.MoreOpenMarkets),
+);
 const OlderBetsModule = lazyWithPreload(() => import('./older-bets.tsx').then((module) => module.OlderBets));
 const PriceCardFactsModule = lazyWithPreload(() =>
   import('./price-card-facts.tsx').then((module) => module.PriceCardFacts),
@@ -159,6 +162,15 @@ export function EvidenceSection(props: ComponentProps<typeof EvidenceSectionModu
   return (
     <Suspense fallback={<Skeleton className="h-48 w-full" />}>
       <EvidenceSectionModule {...props} />
+    </Suspense>
+  );
+}
+
+/** Issue 21: the board's open markets after its first page, for a board that has more. */
+export function MoreOpenMarkets(props: ComponentProps<typeof MoreOpenMarketsModule>) {
+  return (
+    <Suspense fallback={null}>
+      <MoreOpenMarketsModule {...props} />
     </Suspense>
   );
 }

@@ -2,7 +2,7 @@ import { MARKET_CATEGORIES } from '@pm/core/constants';
 import type { Market } from '@pm/core/contract/markets';
 import { canJoinMarket } from '@pm/core/market-rules';
 import { CircleAlert, Plus, SearchX } from 'lucide';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { Button } from '../../../ui/button.tsx';
@@ -14,9 +14,14 @@ import { type BoardFilter, type CategoryFilter, useOpenMarkets } from '../api/ge
 import { mayHavePendingRecords } from '../api/pending-records-key.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
-import { ClaimablePanel, CreateMarketDialog, JoinMarketDialog, SettledMarkets } from './lazy-parts.tsx';
+import {
+  ClaimablePanel,
+  CreateMarketDialog,
+  JoinMarketDialog,
+  MoreOpenMarkets,
+  SettledMarkets,
+} from './lazy-parts.tsx';
 import { MarketCard } from './market-card.tsx';
-import { OpenMarketPage } from './open-market-pages.tsx';
 import { PreviousPanel } from './previous-panel.tsx';
 import { VaultPanel } from './vault-panel.tsx';
 
@@ -42,9 +47,8 @@ export function MarketsBoard({
   // Issue 11: the Settled chip shows settled markets instead of the open ones.
   const [showSettled, setShowSettled] = useState(false);
   const [joining, setJoining] = useState<Market | null>(null);
-  // Issue 21: pages of open markets shown, and each page's markets still taking bets.
-  const [shown, setShown] = useState(1);
-  const [active, setActive] = useState<number[]>([]);
+  // Issue 21: markets still taking bets on the pages loaded after the first.
+  const [moreActive, setMoreActive] = useState(0);
   const markets = useOpenMarkets(category);
   const nowMs = useNowMs();
   useMarketsRealtime();
@@ -58,21 +62,10 @@ export function MarketsBoard({
   // listed markets still taking bets (spec-conformance 5.7), not the individual bets placed on them.
   const isActive = (market: Market) =>
     canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs));
-  const activeMarkets = active.slice(0, shown).reduce((sum, count) => sum + count, 0);
-  const onActive = useCallback(
-    (page: number, count: number) =>
-      setActive((before) => {
-        if (before[page] === count) return before;
-        const after = [...before];
-        after[page] = count;
-        return after;
-      }),
-    [],
-  );
+  const activeMarkets = (markets.data?.markets ?? []).filter(isActive).length + moreActive;
   const choose = (filter: BoardFilter) => {
     setCategory(filter);
     setShowSettled(false);
-    setShown(1);
   };
 
   return (
@@ -158,17 +151,21 @@ export function MarketsBoard({
           </Card>
         ) : (
           <ul aria-label={t('markets.listLabel')} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-            <OpenMarketPage
-              key={category}
-              filter={category}
-              cursor={null}
-              index={0}
-              shown={shown}
-              onMore={(pages) => setShown((before) => Math.max(before, pages))}
-              renderCard={(market) => <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />}
-              onActive={onActive}
-              isActive={isActive}
-            />
+            {markets.data.markets.map((market) => (
+              <li key={market.id}>
+                <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />
+              </li>
+            ))}
+            {markets.data.nextCursor && (
+              <MoreOpenMarkets
+                key={category}
+                filter={category}
+                cursor={markets.data.nextCursor}
+                renderCard={(market) => <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />}
+                isActive={isActive}
+                onActive={setMoreActive}
+              />
+            )}
           </ul>
         )}
         <footer className="text-sm text-muted tabular-nums">

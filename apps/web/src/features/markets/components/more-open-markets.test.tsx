@@ -1,14 +1,14 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { startTestApi } from '../../../app/test-api.ts';
 import { renderWithApp } from '../../../app/test-app.tsx';
 import { testMarket } from './market-test-kit.tsx';
-import { OpenMarketPage } from './open-market-pages.tsx';
+import { MoreOpenMarkets } from './more-open-markets.tsx';
 
-// Issue 21: the board shows one screen of open markets and loads the next pages by cursor, on
-// scroll or with "Load more"; a page that fails says so and retries; the end says so.
+// Issue 21: the board shows one screen of open markets (its first page) and, when there are more,
+// loads the next pages by cursor, on scroll or with "Load more"; a page that fails says so and
+// retries; the end says so; the footer's count of markets taking bets covers the pages shown.
 
 const market = (id: number) => testMarket({ id, title: `Open market ${id}` });
 const PAGES: Record<string, { markets: ReturnType<typeof market>[]; nextCursor: string | null }> = {
@@ -42,20 +42,16 @@ afterEach(() => {
 
 const WAIT = { timeout: 10_000 };
 
-/** The board's use of the pages: how many are shown, raised by the pages themselves. */
-function Board() {
-  const [shown, setShown] = useState(1);
+/** The board's use of the pages, after its first page (whose nextCursor is c1). */
+function Board({ onActive = () => undefined }: { onActive?: (count: number) => void }) {
   return (
     <ul aria-label="Open markets">
-      <OpenMarketPage
+      <MoreOpenMarkets
         filter="all"
-        cursor={null}
-        index={0}
-        shown={shown}
-        onMore={(pages) => setShown((before) => Math.max(before, pages))}
+        cursor="c1"
         renderCard={(shownMarket) => <a href={`/market/${shownMarket.id}`}>{shownMarket.title}</a>}
-        onActive={() => undefined}
-        isActive={() => true}
+        isActive={(shownMarket) => shownMarket.id % 2 === 0}
+        onActive={onActive}
       />
     </ul>
   );
@@ -68,15 +64,16 @@ const titles = (list: HTMLElement) =>
 
 describe('OpenMarketPage', () => {
   test('Load more brings the next page by cursor; a failed page retries; the end is said', async () => {
-    await renderWithApp(<Board />);
+    const active: number[] = [];
+    await renderWithApp(<Board onActive={(count) => active.push(count)} />);
     const list = await screen.findByRole('list', { name: 'Open markets' }, WAIT);
-    await within(list).findByText('Open market 5', {}, WAIT);
-    expect(titles(list)).toEqual(['Open market 6', 'Open market 5']);
-    expect(requested).toEqual(['/api/markets?status=open&category=all']);
+    const more = await within(list).findByRole('button', { name: 'Load more' }, WAIT);
+    expect(requested).toEqual([]);
 
-    await userEvent.click(within(list).getByRole('button', { name: 'Load more' }));
+    await userEvent.click(more);
     await within(list).findByText('Open market 3', {}, WAIT);
-    expect(requested.at(-1)).toBe('/api/markets?status=open&category=all&cursor=c1');
+    expect(titles(list)).toEqual(['Open market 4', 'Open market 3']);
+    expect(requested).toEqual(['/api/markets?status=open&category=all&cursor=c1']);
     // Focus moved to the first market the button brought.
     expect(document.activeElement?.textContent).toBe('Open market 4');
 
@@ -86,9 +83,11 @@ describe('OpenMarketPage', () => {
     expect(within(list).getByRole('alert').textContent).toContain('Failed to load markets');
     await userEvent.click(retry);
     await within(list).findByText('Open market 1', {}, WAIT);
-    expect(titles(list)).toEqual([6, 5, 4, 3, 2, 1].map((id) => `Open market ${id}`));
+    expect(titles(list)).toEqual([4, 3, 2, 1].map((id) => `Open market ${id}`));
     expect(within(list).getByRole('status').textContent).toBe("That's every open market.");
     expect(within(list).queryByRole('button', { name: 'Load more' })).toBeNull();
+    // Markets 4 and 2 take bets (the test's rule): the footer hears 2.
+    await waitFor(() => expect(active.at(-1)).toBe(2), WAIT);
   });
 
   test('Scrolling the last row into view loads the next pages by itself', async () => {
@@ -108,8 +107,8 @@ describe('OpenMarketPage', () => {
     await renderWithApp(<Board />, { language: 'zh' });
     const list = await screen.findByRole('list', { name: 'Open markets' }, WAIT);
     await within(list).findByText('Open market 1', {}, WAIT);
-    expect(titles(list)).toHaveLength(6);
+    expect(titles(list)).toHaveLength(4);
     expect(within(list).getByRole('status').textContent).toBe('已显示全部进行中的市场。');
-    expect(requested).toHaveLength(3);
+    expect(requested).toHaveLength(2);
   });
 });
