@@ -276,6 +276,9 @@ test('The board shows one page of open markets and loads the next as the visitor
     .getByRole('article')
     .evaluateAll((cards) => cards.map((card) => card.querySelector('a')?.getAttribute('href')));
   expect(new Set(links).size).toBe(links.length);
+  // The pages and their "Load more" row fit a 360 px phone.
+  await page.setViewportSize({ width: 360, height: 740 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
 
 test('A market page shows the newest bets, participants from the server, and older bets after Show more', async ({
@@ -320,4 +323,7 @@ test('A market page shows the newest bets, participants from the server, and old
   await expect(older.getByRole('listitem')).toContainText('Creator');
   await expect(older.getByRole('status')).toHaveText('That is every bet on this market.');
   await expect(page.getByRole('button', { name: 'Show more bets' })).toHaveCount(0);
+  // The older bets fit a 360 px phone.
+  await page.setViewportSize({ width: 360, height: 740 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
