@@ -4,6 +4,7 @@ import { ConfigResponseSchema } from '@pm/core/contract/config';
 import {
   CreateMarketResponseSchema,
   JoinMarketResponseSchema,
+  ListMarketsResponseSchema,
   MarketDetailResponseSchema,
 } from '@pm/core/contract/markets';
 import { PlaceOracleBetResponseSchema } from '@pm/core/contract/oracle';
@@ -116,6 +117,29 @@ export async function joinMarketViaApi(input: {
 
 export async function getMarket(id: number) {
   return MarketDetailResponseSchema.parse(await getJson(`/api/markets/${id}`));
+}
+
+/** One page of the open markets as the board asks for it (issue 21), after `cursor` when given. */
+export async function getOpenMarketsPage(cursor?: string | null) {
+  const after = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+  return ListMarketsResponseSchema.parse(await getJson(`/api/markets?status=open&category=all${after}`));
+}
+
+/** Runs `work` for each item with at most `lanes` at once, each lane paying from its own account. */
+export async function inLanes<T>(
+  items: T[],
+  lanes: Array<`0x${string}`>,
+  work: (item: T, from: `0x${string}`) => Promise<unknown>,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    lanes.map(async (from) => {
+      while (next < items.length) {
+        const item = items[next++] as T;
+        await work(item, from);
+      }
+    }),
+  );
 }
 
 export async function claimViaApi(userAddress: `0x${string}`, scope: 'markets' | 'oracle' | 'all') {

@@ -1,6 +1,15 @@
 import type { Page } from '@playwright/test';
+import { MARKET_BETS_PAGE_DEFAULT } from '@pm/core/contract/market-bets';
+import { MARKETS_PAGE_DEFAULT } from '@pm/core/contract/markets';
 import { parseEther } from 'viem';
-import { createMarketViaApi, devAddress, getMarket } from '../support/api.ts';
+import {
+  createMarketViaApi,
+  devAddress,
+  getMarket,
+  getOpenMarketsPage,
+  inLanes,
+  joinMarketViaApi,
+} from '../support/api.ts';
 import { advanceChainTime, balanceOf, setAiVerdict } from '../support/chain.ts';
 import { expect, rpcUrl, test } from '../support/fixtures.ts';
 import { connectWallet, openWithWallet, settleMarkets } from '../support/helpers.ts';
@@ -218,4 +227,103 @@ test('An operator voids a market from its page with a typed-data signature; the 
   expect(after.bets.every((bet) => bet.status === 'refunded')).toBe(true);
   await expect(controls).toHaveCount(0);
   await page.context().close();
+});
+
+// Issue 21: lean pages. Payments from several dev accounts at once, so setting up a board with more
+// than one page and a market with more than one page of bets takes seconds, not minutes.
+const LANES = [4, 5, 6, 7, 8, 9, 10, 11, 12, 13].map(devAddress);
+
+test('The board shows one page of open markets and loads the next as the visitor scrolls', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const open = (await getOpenMarketsPage()).counts.all ?? 0;
+  const missing = Math.max(0, MARKETS_PAGE_DEFAULT + 3 - open);
+  const stamp = Date.now();
+  await inLanes(
+    Array.from({ length: missing }, (_, i) => i),
+    LANES,
+    (i, from) =>
+      createMarketViaApi({
+        from,
+        description: `Paging e2e market ${stamp} #${i}`,
+        prediction: 'YES',
+        amountWei: parseEther('0.005'),
+      }),
+  );
+  const first = await getOpenMarketsPage();
+  expect(first.markets).toHaveLength(MARKETS_PAGE_DEFAULT);
+  const second = await getOpenMarketsPage(first.nextCursor);
+  const later = second.markets[0]?.title ?? '';
+  expect(later).not.toBe('');
+
+  await page.goto('/predictions');
+  const list = page.getByRole('list', { name: 'Open markets' });
+  await expect(list.getByRole('article')).toHaveCount(MARKETS_PAGE_DEFAULT);
+  const laterCard = list
+    .getByRole('article')
+    .filter({ has: page.getByRole('link', { name: later, exact: true }) });
+  await expect(laterCard).toHaveCount(0);
+  // Scrolling down to the end of the first page brings the next by itself; the button stays the
+  // way for a keyboard (tested in the web unit tests).
+  const more = list.getByRole('button', { name: 'Load more' });
+  await expect(more).toBeAttached();
+  await page.mouse.wheel(0, 20_000);
+  await expect(laterCard).toBeVisible({ timeout: 15_000 });
+  expect(await list.getByRole('article').count()).toBeGreaterThan(MARKETS_PAGE_DEFAULT);
+  // Every market once.
+  const links = await list
+    .getByRole('article')
+    .evaluateAll((cards) => cards.map((card) => card.querySelector('a')?.getAttribute('href')));
+  expect(new Set(links).size).toBe(links.length);
+  // The pages and their "Load more" row fit a 360 px phone.
+  await page.setViewportSize({ width: 360, height: 740 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+});
+
+test('A market page shows the newest bets, participants from the server, and older bets after Show more', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const { market } = await createMarketViaApi({
+    from: devAddress(15),
+    description: `Busy e2e market ${Date.now()}`,
+    prediction: 'NO',
+    amountWei: parseEther('0.005'),
+  });
+  // One page of joins and one more: the creator's bet (the oldest) is on the second page.
+  await inLanes(
+    Array.from({ length: MARKET_BETS_PAGE_DEFAULT }, (_, i) => i),
+    LANES,
+    (i, from) =>
+      joinMarketViaApi({
+        marketId: market.id,
+        from,
+        prediction: i % 2 ? 'YES' : 'NO',
+        amountWei: parseEther('0.01'),
+      }),
+  );
+  const detail = await getMarket(market.id);
+  expect(detail.bets).toHaveLength(MARKET_BETS_PAGE_DEFAULT);
+  expect(detail.betsNextCursor).not.toBeNull();
+  expect(detail.participants).toBe(LANES.length + 1);
+
+  await page.goto(`/market/${market.id}`);
+  const participants = page.getByText('Participants', { exact: true });
+  await expect(participants.locator('xpath=following-sibling::dd')).toHaveText(String(LANES.length + 1));
+  // The side panels list the first page; the creator's bet is older.
+  await expect(page.getByRole('region', { name: 'YES', exact: true }).getByRole('listitem')).toHaveCount(
+    MARKET_BETS_PAGE_DEFAULT / 2,
+  );
+  await expect(page.getByRole('region', { name: 'NO', exact: true })).not.toContainText('Creator');
+
+  await page.getByRole('button', { name: 'Show more bets' }).click();
+  const older = page.getByRole('list', { name: 'Earlier bets' });
+  await expect(older.getByRole('listitem')).toHaveCount(1);
+  await expect(older.getByRole('listitem')).toContainText('Creator');
+  await expect(older.getByRole('status')).toHaveText('That is every bet on this market.');
+  await expect(page.getByRole('button', { name: 'Show more bets' })).toHaveCount(0);
+  // The older bets fit a 360 px phone.
+  await page.setViewportSize({ width: 360, height: 740 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });

@@ -7,6 +7,7 @@ import { migrate } from '../src/db/migrate.ts';
 import * as schema from '../src/db/schema.ts';
 import { readLeaderboard } from '../src/leaderboard/read-leaderboard.ts';
 import {
+  countMarketParticipants,
   countOpenMarketsByCategory,
   findMarket,
   listMarketBets,
@@ -140,6 +141,17 @@ describe.skipIf(!url)('hot reads at 1M bets (PostgreSQL)', () => {
     ['price markets to settle', () => listSettlingPriceMarkets(db, 20)],
     ['one market', () => findMarket(db, seeded.busyMarketId)],
     ['one market’s bets', () => listMarketBets(db, seeded.busyMarketId, 1000)],
+    // Issue 21: the market page's bets by cursor, one wallet's bets in a market, its distinct bettors.
+    ['one market’s first page of bets', () => listMarketBets(db, seeded.busyMarketId, 51)],
+    [
+      'one market’s bets, next page',
+      () => listMarketBets(db, seeded.busyMarketId, 51, { cursor: seeded.busyMarketBetsCursor }),
+    ],
+    [
+      'one wallet’s bets in one market',
+      () => listMarketBets(db, seeded.busyMarketId, 2, { address: seeded.busyAddress }),
+    ],
+    ['one market’s participants', () => countMarketParticipants(db, seeded.busyMarketId)],
     ['a user’s bets', () => listUserBets(db, { address: seeded.busyAddress, limit: 21 })],
     ['claimable', () => readClaimable(db, seeded.busyAddress)],
     ['leaderboard', () => readLeaderboard(db, 100)],
@@ -170,6 +182,25 @@ describe.skipIf(!url)('hot reads at 1M bets (PostgreSQL)', () => {
     expect(claimable.oracle.count).toBeGreaterThan(0);
     expect((await listUserBets(db, { address: seeded.busyAddress, limit: 21 })).length).toBeGreaterThan(5);
     expect(await listMarketBets(db, seeded.busyMarketId, 1000)).toHaveLength(1000);
+  });
+
+  test('a market’s participants are counted from the index alone, exactly', async () => {
+    // Freshly loaded, no page of bets is all-visible yet: the planner reads the index and the heap
+    // pages of the market's rows (a bitmap scan), still one market's range.
+    expectNoBigSeqScan(await plansOf(() => countMarketParticipants(db, seeded.busyMarketId)));
+    // Once (auto)vacuum has marked the pages all-visible, as it does in a running database, the
+    // index alone answers: no heap access.
+    await pool.query('VACUUM (ANALYZE) bets');
+    const found = await plansOf(() => countMarketParticipants(db, seeded.busyMarketId));
+    expect(found.filter((scan) => scan.endsWith(' on bets'))).toEqual(['Index Only Scan on bets']);
+    const counted = await pool.query<{ n: number }>(
+      'select count(distinct user_address)::int as n from bets where market_id = $1',
+      [seeded.busyMarketId],
+    );
+    expect(await countMarketParticipants(db, seeded.busyMarketId)).toBe(counted.rows[0]?.n);
+    const mine = await listMarketBets(db, seeded.busyMarketId, 1000, { address: seeded.busyAddress });
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((bet) => bet.userAddress === seeded.busyAddress)).toBe(true);
   });
 
   test('category counts come from the aggregate and match a count of the markets', async () => {

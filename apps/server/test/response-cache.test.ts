@@ -1,3 +1,4 @@
+import { MarketBetsResponseSchema } from '@pm/core/contract/market-bets';
 import { MarketDetailResponseSchema } from '@pm/core/contract/markets';
 import { RealtimeMessageSchema } from '@pm/core/contract/realtime';
 import { eq } from 'drizzle-orm';
@@ -8,7 +9,7 @@ import WebSocket from 'ws';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
-import { markets } from '../src/db/schema.ts';
+import { bets, markets } from '../src/db/schema.ts';
 import { createFeatures } from '../src/features.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -166,12 +167,67 @@ describe('the response cache on the instance that records a bet', () => {
   });
 });
 
+describe('a market’s bets, page by page (issue 21)', () => {
+  const betsOf = async (url: string) => {
+    const response = await t.app.inject({ method: 'GET', url });
+    return { response, body: MarketBetsResponseSchema.parse(response.json()) };
+  };
+
+  test('the public pages are cached like the detail and dropped by a bet; a wallet’s own page never is', async () => {
+    const { market } = await m.createMarket({ prediction: 'YES' }, { amountWei: parseEther('0.01') });
+    const creator = m.player(0).account.address.toLowerCase();
+    const publicUrl = `/api/markets/${market.id}/bets`;
+    const ownUrl = `${publicUrl}?address=${creator}`;
+
+    const first = await betsOf(publicUrl);
+    expect(first.response.headers['cache-control']).toBe('no-cache');
+    expect(first.response.headers.etag).toMatch(/^W\/".+"$/);
+    const own = await betsOf(ownUrl);
+    expect(own.response.headers['cache-control']).toBe('private, no-cache');
+    expect(own.body.bets.map((bet) => bet.userAddress)).toEqual([creator]);
+    const unchanged = await t.app.inject({
+      method: 'GET',
+      url: ownUrl,
+      headers: { 'if-none-match': String(own.response.headers.etag) },
+    });
+    expect(unchanged.statusCode).toBe(304);
+    expect(unchanged.headers['cache-control']).toBe('private, no-cache');
+    // A malformed filter is still the wallet's read: private, and refused.
+    const bad = await t.app.inject({ method: 'GET', url: `${publicUrl}?address=0x12` });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['cache-control']).toBe('private, no-cache');
+
+    // Behind the API's back (no event): the shared copy stays, the wallet's own read is always fresh.
+    await t.db
+      .update(bets)
+      .set({ amount: parseEther('0.5') })
+      .where(eq(bets.marketId, market.id));
+    const cached = await betsOf(publicUrl);
+    const ownAgain = await betsOf(ownUrl);
+    expect(ownAgain.body.bets[0]?.amountWei).toBe(parseEther('0.5').toString());
+    // On PostgreSQL other test files share the realtime channel; their events may drop our copy.
+    if (!onPostgres) expect(cached.body.bets[0]?.amountWei).toBe(parseEther('0.01').toString());
+
+    // A bet recorded through the API drops the shared pages before its 201 leaves.
+    await m.joinMarket(market.id, { player: 2, prediction: 'NO', amountWei: parseEther('0.02') });
+    const after = await betsOf(publicUrl);
+    expect(after.body.bets.map((bet) => bet.userAddress)).toEqual([
+      m.player(2).account.address.toLowerCase(),
+      creator,
+    ]);
+    expect(after.response.headers.etag).not.toBe(first.response.headers.etag);
+  });
+});
+
 describe('the response cache on another instance', () => {
   test('another instance drops its copy when the realtime event of the bet reaches it', async () => {
     const other = await startOtherInstance(LONG_TTL_MS);
     const { market } = await m.createMarket({ prediction: 'YES' }, { amountWei: parseEther('0.01') });
     const before = await detail(other.app, market.id);
     expect(before.body.market.noCount).toBe(0);
+    const betsUrl = `/api/markets/${market.id}/bets`;
+    const betsBefore = (await other.app.inject({ method: 'GET', url: betsUrl })).json();
+    expect(betsBefore.bets).toHaveLength(1);
 
     const socket = new WebSocket(other.ws);
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
@@ -190,6 +246,8 @@ describe('the response cache on another instance', () => {
     const after = await detail(other.app, market.id);
     expect(after.body.market.noCount).toBe(1);
     expect(after.body.market.totalNoWei).toBe(parseEther('0.02').toString());
+    expect(after.body.bets).toHaveLength(2);
+    expect((await other.app.inject({ method: 'GET', url: betsUrl })).json().bets).toHaveLength(2);
   });
 
   test('without an event, another instance serves its copy for at most the TTL', async () => {

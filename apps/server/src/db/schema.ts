@@ -430,6 +430,9 @@ export const bets = pgTable(
     // (…, created_at, id): the pages' exact order, so a page is read in order and stops at its limit.
     index('bets_market_created_id_idx').on(t.marketId, t.createdAt, t.id),
     index('bets_user_created_id_idx').on(t.userAddress, t.createdAt, t.id),
+    // Migration 0013 (issue 21): a market's distinct bettors from the index alone, and one wallet's
+    // bets in one market (?address=) as one ordered range.
+    index('bets_market_user_created_id_idx').on(t.marketId, t.userAddress, t.createdAt, t.id),
     index('bets_claimable_idx')
       .on(t.userAddress)
       .where(sql`status in ('won', 'refunded') and payout_id is null`),

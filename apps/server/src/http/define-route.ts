@@ -33,6 +33,11 @@ export type RouteOptions = {
    * bytes and ETag, keyed by the URL. Never for per-user reads.
    */
   cache?: CachedStore<SerializedResponse>;
+  /**
+   * True for a request that reads a wallet's own data on an otherwise public route (e.g. a filter
+   * by address): it is answered `private, no-cache` and never from or into `cache`.
+   */
+  isPrivate?: (request: FastifyRequest) => boolean;
 };
 
 /**
@@ -52,7 +57,9 @@ export function defineRoute<R extends RouteSpec>(
     // A route-level limit replaces the app-wide one for this route (@fastify/rate-limit).
     ...(options.rateLimit ? { config: { rateLimit: options.rateLimit } } : {}),
     handler: async (request, reply) => {
-      const { cache } = options;
+      const own = options.isPrivate?.(request) ?? false;
+      if (own) reply.header('cache-control', 'private, no-cache');
+      const cache = own ? undefined : options.cache;
       if (cache) {
         const answer = async () => {
           const { status, body } = await answerParsed(request);

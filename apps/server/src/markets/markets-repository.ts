@@ -174,12 +174,27 @@ export async function countOpenMarketsByCategory(
     .groupBy(marketCounts.category);
 }
 
-/** docs/product.md §7: a market's bets newest first. */
-export async function listMarketBets(db: DbOrTx, marketId: number, limit: number): Promise<BetRow[]> {
+/**
+ * docs/product.md §7: a market's bets newest first, one page after `cursor` (issue 21); with
+ * `address` (lower-case) only that wallet's. Each is one ordered index range: (market_id,
+ * created_at, id), or (market_id, user_address, created_at, id) of migration 0013.
+ */
+export async function listMarketBets(
+  db: DbOrTx,
+  marketId: number,
+  limit: number,
+  page: { cursor?: PageCursor | undefined; address?: string | undefined } = {},
+): Promise<BetRow[]> {
   return db
     .select()
     .from(bets)
-    .where(eq(bets.marketId, marketId))
+    .where(
+      and(
+        eq(bets.marketId, marketId),
+        page.address === undefined ? undefined : eq(bets.userAddress, page.address),
+        after(bets.createdAt, bets.id, page.cursor),
+      ),
+    )
     .orderBy(desc(bets.createdAt), desc(bets.id))
     .limit(limit);
 }
@@ -218,6 +233,22 @@ function userBetsQuery(db: DbOrTx, withCursor: boolean) {
  * nor PostgreSQL's planner runs per request. Per handle, since a prepared query belongs to its session.
  */
 const userBetsStatements = new WeakMap<DbOrTx, Map<boolean, ReturnType<typeof userBetsQuery>>>();
+
+/**
+ * Distinct wallets that bet on a market, exact: the distinct addresses of one market's range of
+ * (market_id, user_address, …), read from the index alone (migration 0013; decision 016). A count
+ * kept on the market row would add a write to every bet's transaction, the money path, for a
+ * figure this read gets in well under a millisecond at 1,000 bets, behind the response cache.
+ */
+export async function countMarketParticipants(db: DbOrTx, marketId: number): Promise<number> {
+  const distinct = db
+    .selectDistinct({ userAddress: bets.userAddress })
+    .from(bets)
+    .where(eq(bets.marketId, marketId))
+    .as('participants');
+  const [row] = await db.select({ count: sql`count(*)`.mapWith(Number) }).from(distinct);
+  return row?.count ?? 0;
+}
 
 /**
  * docs/product.md §7 My bets: a wallet's bets with their market, newest first, one page after `cursor`.

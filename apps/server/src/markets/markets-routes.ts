@@ -43,6 +43,25 @@ export function registerMarketsRoutes(app: FastifyInstance, service: MarketsServ
     { cache: details },
   );
 
+  // Issue 21: a market's bets page by page, dropped like the detail they continue. Filtered by
+  // ?address= it is a wallet's own read: private, never from this cache.
+  const betPages = app.responseCache.store<SerializedResponse>({
+    topics: ['markets', 'bets', 'payouts'],
+    maxEntries: 500,
+    maxSize: 16 * MB,
+    sizeOf: (response) => response.body.length,
+  });
+  defineRoute(
+    app,
+    ROUTES.marketBets,
+    async ({ params, query }) => {
+      const page = await service.listMarketBets(params.id, query);
+      if (!page) throw new AppError('MARKET_NOT_FOUND');
+      return { status: 200, body: page };
+    },
+    { cache: betPages, isPrivate: (request) => hasQueryField(request.query, 'address') },
+  );
+
   defineRoute(app, ROUTES.marketOdds, async ({ params }) => {
     const odds = await service.getMarketOdds(params.id);
     if (!odds) throw new AppError('MARKET_NOT_FOUND');
@@ -71,4 +90,9 @@ export function registerMarketsRoutes(app: FastifyInstance, service: MarketsServ
     status: 200,
     body: await service.listUserBets(params.address, query),
   }));
+}
+
+/** Any `field` in the query string at all, valid or not. */
+function hasQueryField(query: unknown, field: string): boolean {
+  return typeof query === 'object' && query !== null && field in query;
 }

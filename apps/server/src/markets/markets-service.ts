@@ -1,5 +1,10 @@
 import { normalizeAddress } from '@pm/core/address';
 import { MARKET_CATEGORIES, SETTLED_MARKETS_LIMIT } from '@pm/core/constants';
+import {
+  MARKET_BETS_PAGE_DEFAULT,
+  type MarketBetsQuery,
+  type MarketBetsResponse,
+} from '@pm/core/contract/market-bets';
 import type { MarketOddsResponse } from '@pm/core/contract/market-odds';
 import type {
   CreateMarketBody,
@@ -8,7 +13,7 @@ import type {
   ListMarketsResponse,
   MarketDetailResponse,
 } from '@pm/core/contract/markets';
-import { MARKETS_PAGE_MAX } from '@pm/core/contract/markets';
+import { MARKETS_PAGE_DEFAULT } from '@pm/core/contract/markets';
 import { decodePageCursor, encodePageCursor } from '@pm/core/contract/page-cursor';
 import type { FlagMarketBody } from '@pm/core/contract/review';
 import { USER_BETS_PAGE_DEFAULT, type UserBetsQuery, type UserBetsResponse } from '@pm/core/contract/users';
@@ -19,6 +24,8 @@ import { joinMarket } from './join-market.ts';
 import { listMarketOdds } from './market-odds.ts';
 import { toBetDto, toMarketDto, toUserBetDto } from './market-serializers.ts';
 import {
+  type BetRow,
+  countMarketParticipants,
   countOpenMarketsByCategory,
   findMarket,
   listMarketBets,
@@ -29,13 +36,13 @@ import {
 import { listResolutionEvents, toResolutionEventDto } from './resolution-events.ts';
 import { isInReview } from './review-window.ts';
 
-/** docs/product.md §7 "select all": the open list's first page is the contract's largest; more by cursor. */
-const OPEN_MARKETS_LIMIT = MARKETS_PAGE_MAX;
+/** docs/product.md §7: the open list's first page is the board's first screen (issue 21); more by cursor. */
+const OPEN_MARKETS_LIMIT = MARKETS_PAGE_DEFAULT;
 /**
- * A market page lists at most this many bets, newest first. Totals and counts on the market stay
- * exact; the list is what a participant panel can show (a 100k-bet market would be megabytes).
+ * A market page carries the first page of its bets, newest first; the rest come from
+ * GET /api/markets/:id/bets by cursor (issue 21). Totals, counts and participants stay exact.
  */
-export const MARKET_DETAIL_BETS_LIMIT = 1000;
+export const MARKET_DETAIL_BETS_LIMIT = MARKET_BETS_PAGE_DEFAULT;
 
 export function createMarketsService(deps: FlagMarketDeps) {
   const db = deps.payments.db;
@@ -69,7 +76,8 @@ export function createMarketsService(deps: FlagMarketDeps) {
     async getMarket(id: number): Promise<MarketDetailResponse | null> {
       const market = await findMarket(db, id);
       if (!market) return null;
-      const bets = await listMarketBets(db, id, MARKET_DETAIL_BETS_LIMIT);
+      const bets = await listMarketBets(db, id, MARKET_DETAIL_BETS_LIMIT + 1);
+      const participants = await countMarketParticipants(db, id);
       const timeline = await listResolutionEvents(db, id);
       const evidence = await findLatestEvidence(db, id);
       const dto = toMarketDto(market);
@@ -81,12 +89,28 @@ export function createMarketsService(deps: FlagMarketDeps) {
       ) {
         dto.review.bondWei = marketFlagBondWei(market, deps.flagBond).toString();
       }
+      const page = betsPage(bets, MARKET_DETAIL_BETS_LIMIT);
       return {
         market: dto,
-        bets: bets.map((bet) => toBetDto(bet, market)),
+        bets: page.rows.map((bet) => toBetDto(bet, market)),
+        betsNextCursor: page.nextCursor,
+        participants,
         timeline: timeline.map(toResolutionEventDto),
         evidence: evidence ? toMarketEvidenceDto(evidence) : null,
       };
+    },
+
+    /** Issue 21: a market's bets newest first, a page at a time; null for an unknown market. */
+    async listMarketBets(id: number, query: MarketBetsQuery): Promise<MarketBetsResponse | null> {
+      const market = await findMarket(db, id);
+      if (!market) return null;
+      const limit = query.limit ?? MARKET_BETS_PAGE_DEFAULT;
+      const rows = await listMarketBets(db, id, limit + 1, {
+        cursor: readCursor(query.cursor),
+        address: query.address === undefined ? undefined : normalizeAddress(query.address),
+      });
+      const page = betsPage(rows, limit);
+      return { bets: page.rows.map((bet) => toBetDto(bet, market)), nextCursor: page.nextCursor };
     },
 
     async getMarketOdds(id: number): Promise<MarketOddsResponse | null> {
@@ -110,6 +134,16 @@ export function createMarketsService(deps: FlagMarketDeps) {
           rows.length > limit && last ? encodePageCursor({ at: last.createdAt, id: last.id }) : null,
       };
     },
+  };
+}
+
+/** A page of `limit` bets from `limit + 1` rows: the extra row tells whether another page follows. */
+function betsPage(rows: BetRow[], limit: number): { rows: BetRow[]; nextCursor: string | null } {
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    rows: shown,
+    nextCursor: rows.length > limit && last ? encodePageCursor({ at: last.createdAt, id: last.id }) : null,
   };
 }
 

@@ -157,6 +157,30 @@ test('GET /api/markets never answers 5xx for any query', async () => {
   await fuzzHttp(fuzzer, cases, 1000);
 });
 
+test('GET /api/markets/:id/bets never answers 5xx for any id or query (issue 21)', async () => {
+  const address = world.addresses[1] ?? '';
+  const query = queryString(['limit', 'cursor', 'address'], {
+    limit: ['1', '50', '200', '201', '0'],
+    cursor: [
+      '1767268800000.1',
+      '1767268800000.2147483647',
+      '1767268800000.2147483648',
+      '99999999999999999.1',
+      '1.x1',
+    ],
+    address: [address, address.toUpperCase().replace('0X', '0x'), '0x1234'],
+  });
+  const cases = fc.tuple(idSegment(), query).map(
+    ([id, q]): HttpCase => ({
+      route: 'GET /api/markets/:id/bets',
+      method: 'GET',
+      url: `/api/markets/${id}/bets?${q}`,
+      allowed2xx: [200],
+    }),
+  );
+  await fuzzHttp(fuzzer, cases, 800);
+});
+
 test('GET /api/leaderboard never answers 5xx for any query', async () => {
   const query = queryString(['limit'], { limit: ['1', '100', '101', '0'] });
   const cases = query.map(
@@ -234,6 +258,7 @@ const endpoints = (): Endpoint[] => {
     })),
     { method: 'GET', path: '/api/markets', allowed2xx: [200] },
     { method: 'GET', path: `/api/markets/${world.marketId}`, allowed2xx: [200] },
+    { method: 'GET', path: `/api/markets/${world.marketId}/bets`, allowed2xx: [200] },
     { method: 'GET', path: `/api/users/${address}/bets`, allowed2xx: [200] },
     { method: 'GET', path: `/api/users/${address}/claimable`, allowed2xx: [200] },
     { method: 'GET', path: '/api/leaderboard', allowed2xx: [200] },

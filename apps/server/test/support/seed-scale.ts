@@ -23,6 +23,8 @@ export type SeededScale = {
   /** A cursor into the open list's second page. */
   cursor: { at: Date; id: number };
   cursorText: string;
+  /** A cursor into the busy market's second page of bets (issue 21). */
+  busyMarketBetsCursor: { at: Date; id: number };
 };
 
 /** Address number `n` as a lower-case 0x address (SQL expression over `n`). */
@@ -147,8 +149,14 @@ async function seed(client: pg.PoolClient, sizes: ScaleSizes): Promise<SeededSca
   );
   const row = second.rows[0];
   const cursor = { at: row?.created_at ?? new Date(), id: row?.id ?? 1 };
+  const secondBets = await client.query<{ created_at: Date; id: number }>(
+    `select created_at, id from bets where market_id = $1 order by created_at desc, id desc offset 50 limit 1`,
+    [busyMarketId],
+  );
+  const betRow = secondBets.rows[0];
   return {
     busyMarketId,
+    busyMarketBetsCursor: { at: betRow?.created_at ?? new Date(), id: betRow?.id ?? 1 },
     // Bet 1 is on the busy market; its address has ~10 bets and unclaimed winnings on both sides.
     busyAddress: seededAddress(1 + (7919 % A)),
     cursor,

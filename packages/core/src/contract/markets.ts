@@ -84,6 +84,11 @@ export const BetSchema = z.object({
 });
 export type Bet = z.infer<typeof BetSchema>;
 
+/**
+ * Open markets in a page without `limit`: the board's first screen (issue 21: under 40 kB even with
+ * long titles); the board asks for more by cursor as the visitor scrolls.
+ */
+export const MARKETS_PAGE_DEFAULT = 24;
 /** The largest page of markets one request can ask for. */
 export const MARKETS_PAGE_MAX = 200;
 
@@ -109,7 +114,12 @@ export type ListMarketsResponse = z.infer<typeof ListMarketsResponseSchema>;
 
 export const MarketDetailResponseSchema = z.object({
   market: MarketSchema,
+  /** The first page of the market's bets, newest first (MARKET_BETS_PAGE_DEFAULT, market-bets.ts). */
   bets: z.array(BetSchema),
+  /** The `cursor` of `GET /api/markets/:id/bets` for the older bets; null when `bets` holds them all. */
+  betsNextCursor: z.nullable(z.string()),
+  /** Distinct wallets that bet on the market, exact whatever page of bets is shown. */
+  participants: z.int().check(z.minimum(0)),
   /** The resolution steps, oldest first: proposed, flagged, confirmed/overturned, settled (issue 11). */
   timeline: z.optional(z.array(ResolutionEventSchema)),
   /** What the judge read and quoted for its latest attempt (issue 18); null before any attempt. */

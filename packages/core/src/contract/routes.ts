@@ -7,6 +7,7 @@ import { HealthResponseSchema } from './health.ts';
 import { HistoryResponseSchema, HistorySummarySchema } from './history.ts';
 import { HistoryQuerySchema, HistorySummaryQuerySchema } from './history-query.ts';
 import { LeaderboardQuerySchema, LeaderboardResponseSchema } from './leaderboard.ts';
+import { MarketBetsQuerySchema, MarketBetsResponseSchema } from './market-bets.ts';
 import { MarketOddsResponseSchema } from './market-odds.ts';
 import {
   CreateMarketBodySchema,
@@ -94,9 +95,19 @@ export const ROUTES = {
   getMarket: {
     method: 'GET',
     path: '/api/markets/:id',
-    summary: 'One market with its bets',
+    summary:
+      'One market with the first page of its bets (newest first), the cursor of the next page and the number of distinct bettors',
     params: MarketIdParamsSchema,
     responses: { 200: MarketDetailResponseSchema, 404: ErrorBodySchema },
+  },
+  marketBets: {
+    method: 'GET',
+    path: '/api/markets/:id/bets',
+    summary:
+      "A market's bets, newest first, a page at a time; with ?address= only that wallet's (a private read, never from a shared cache)",
+    params: MarketIdParamsSchema,
+    query: MarketBetsQuerySchema,
+    responses: { 200: MarketBetsResponseSchema, 400: ErrorBodySchema, 404: ErrorBodySchema },
   },
   marketOdds: {
     method: 'GET',

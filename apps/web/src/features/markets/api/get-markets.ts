@@ -14,12 +14,14 @@ export const MARKETS_QUERY_KEY = ['markets'] as const;
  * docs/product.md §7 "Read markets": open (active + settling), newest first, by category; refetched on realtime
  * `markets`/`bets`, every 30 s only while the socket is down (decision 015).
  */
-export function openMarketsQueryOptions(filter: BoardFilter) {
+export function openMarketsQueryOptions(filter: BoardFilter, cursor: string | null = null) {
   const query = filter === 'price' ? 'betType=price_prediction' : `category=${filter}`;
+  const after = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
   return queryOptions({
-    queryKey: [...MARKETS_QUERY_KEY, 'open', filter],
+    // Issue 21: one page (the server's default size) after `cursor`; null is the first.
+    queryKey: [...MARKETS_QUERY_KEY, 'open', filter, cursor],
     queryFn: ({ signal }) =>
-      apiGet(`/api/markets?status=open&${query}`, ListMarketsResponseSchema, { signal }),
+      apiGet(`/api/markets?status=open&${query}${after}`, ListMarketsResponseSchema, { signal }),
     refetchInterval: REFRESH_MS.markets,
   });
 }
@@ -57,8 +59,11 @@ export const useSettledMarketsPage = (cursor: string | null) =>
     ...settledMarketsPageQueryOptions(cursor),
     refetchInterval: usePollingFallback(REFRESH_MS.settledMarkets),
   });
-export const useOpenMarkets = (filter: BoardFilter) =>
-  useQuery({ ...openMarketsQueryOptions(filter), refetchInterval: usePollingFallback(REFRESH_MS.markets) });
+export const useOpenMarkets = (filter: BoardFilter, cursor: string | null = null) =>
+  useQuery({
+    ...openMarketsQueryOptions(filter, cursor),
+    refetchInterval: usePollingFallback(REFRESH_MS.markets),
+  });
 export const useSettledMarkets = () =>
   useQuery({
     ...settledMarketsQueryOptions(),

@@ -38,6 +38,10 @@ const EvidenceSectionModule = lazyWithPreload(() =>
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
 );
+const MoreOpenMarketsModule = lazyWithPreload(() =>
+  import('./more-open-markets.tsx').then((module) => module.MoreOpenMarkets),
+);
+const OlderBetsModule = lazyWithPreload(() => import('./older-bets.tsx').then((module) => module.OlderBets));
 const PriceCardFactsModule = lazyWithPreload(() =>
   import('./price-card-facts.tsx').then((module) => module.PriceCardFacts),
 );
@@ -161,6 +165,25 @@ export function EvidenceSection(props: ComponentProps<typeof EvidenceSectionModu
     </Suspense>
   );
 }
+
+/** Issue 21: the board's open markets after its first page, for a board that has more. */
+export function MoreOpenMarkets(props: ComponentProps<typeof MoreOpenMarketsModule>) {
+  return (
+    <Suspense fallback={null}>
+      <MoreOpenMarketsModule {...props} />
+    </Suspense>
+  );
+}
+
+/** Issue 21: a market's bets after the first page, loaded when a visitor asks for them. */
+export function OlderBets(props: { marketId: number; cursor: string }) {
+  return (
+    <Suspense fallback={<Skeleton className="h-24 w-full" />}>
+      <OlderBetsModule {...props} />
+    </Suspense>
+  );
+}
+OlderBets.preload = OlderBetsModule.preload;
 
 /** Issue 19: a price market's card lines (coin, target, live price and gap); loaded when one is listed. */
 export function PriceCardFacts(props: { market: Market }) {

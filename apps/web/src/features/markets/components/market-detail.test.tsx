@@ -1,8 +1,9 @@
 import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { renderWithApp } from '../../../app/test-app.tsx';
 import { MarketDetail } from './market-detail.tsx';
-import { OPERATOR, startMarketApi, testMarket } from './market-test-kit.tsx';
+import { OPERATOR, startMarketApi, testBet, testMarket } from './market-test-kit.tsx';
 
 // Security review F4: what decides a market (its resolution instructions) is on the market page.
 
@@ -79,5 +80,54 @@ describe('MarketDetail', () => {
     });
     await criteria('Resolution instructions');
     expect(screen.queryByRole('region', { name: 'Operator' })).toBeNull();
+  });
+
+  test('Participants come from the server, and older bets come a page at a time with Show more (issue 21)', async () => {
+    const bettor = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+    const bet = (id: number) =>
+      testBet({
+        id,
+        userAddress: bettor(id),
+        prediction: id % 2 ? 'YES' : 'NO',
+        amountWei: `${id}0000000000000000`,
+      });
+    // Served: the newest two bets; the server counts 7 distinct bettors.
+    api.serve(testMarket(), {
+      bets: [bet(7), bet(6)],
+      betsNextCursor: 'c1',
+      participants: 7,
+      betPages: {
+        c1: { bets: [bet(5), bet(4)], nextCursor: 'c2' },
+        c2: { bets: [bet(3), bet(2), bet(1)], nextCursor: null },
+      },
+    });
+    await renderWithApp(<MarketDetail marketId="1" />);
+    const participants = await screen.findByText('Participants', {}, WAIT);
+    expect(participants.nextElementSibling?.textContent).toBe('7');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Show more bets' }));
+    const older = await screen.findByRole('list', { name: 'Earlier bets' }, WAIT);
+    await within(older).findByText('0x0000...0005', {}, WAIT);
+    expect(within(older).queryByText('0x0000...0003')).toBeNull();
+    expect(api.requested).toContain('/api/markets/1/bets?cursor=c1');
+
+    await userEvent.click(within(older).getByRole('button', { name: 'Show more bets' }));
+    await within(older).findByText('0x0000...0001', {}, WAIT);
+    expect(
+      within(older)
+        .getAllByRole('listitem')
+        .map((row) => row.textContent?.slice(0, 13)),
+    ).toEqual(['0x0000...0005', '0x0000...0004', '0x0000...0003', '0x0000...0002', '0x0000...0001']);
+    expect(within(older).getByRole('status').textContent).toBe('That is every bet on this market.');
+    expect(within(older).queryByRole('button', { name: 'Show more bets' })).toBeNull();
+    // The first bet of the new page took the focus from the button that went away.
+    expect(document.activeElement?.textContent).toContain('0x0000...0003');
+  });
+
+  test('A market whose bets fit the first page offers no Show more', async () => {
+    api.serve(testMarket(), { bets: [testBet()] });
+    await renderWithApp(<MarketDetail marketId="1" />);
+    await criteria('Resolution instructions');
+    expect(screen.queryByRole('button', { name: 'Show more bets' })).toBeNull();
   });
 });

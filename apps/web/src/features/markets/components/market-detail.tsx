@@ -7,6 +7,7 @@ import { useTranslation } from '../../../i18n/use-translation.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useFormat } from '../../../lib/format.ts';
 import { Badge } from '../../../ui/badge.tsx';
+import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
@@ -24,6 +25,7 @@ import {
   MarketOperatorControls,
   MarketReviewPanel,
   MyWinnings,
+  OlderBets,
   PriceMarketPanel,
   PriceResolutionCard,
 } from './lazy-parts.tsx';
@@ -40,6 +42,8 @@ export function MarketDetail({ marketId }: { marketId: string }) {
   const nowMs = useNowMs();
   const wallet = useWallet();
   const [joining, setJoining] = useState<Market | null>(null);
+  // Issue 21: the bets after the first page, once asked for.
+  const [older, setOlder] = useState(false);
   useMarketsRealtime();
 
   if (detail.isPending) return <Skeleton className="h-96 w-full" />;
@@ -54,14 +58,13 @@ export function MarketDetail({ marketId }: { marketId: string }) {
       </Card>
     );
   }
-  const { market, bets, timeline = [], evidence = null } = detail.data;
+  const { market, bets, betsNextCursor, participants, timeline = [], evidence = null } = detail.data;
   const pool = BigInt(market.totalYesWei) + BigInt(market.totalNoWei);
   const split = favourability(BigInt(market.totalYesWei), BigInt(market.totalNoWei));
   const canJoin = canJoinMarket(
     { status: market.status, deadline: new Date(market.deadline) },
     new Date(nowMs),
   );
-  const participants = new Set(bets.map((bet) => bet.userAddress)).size;
   const isPrice = market.betType === 'price_prediction';
 
   return (
@@ -85,7 +88,7 @@ export function MarketDetail({ marketId }: { marketId: string }) {
             </section>
           </Card>
         )}
-        <MarketReviewPanel market={market} bets={bets} timeline={timeline} nowMs={nowMs} />
+        <MarketReviewPanel market={market} timeline={timeline} nowMs={nowMs} />
         {evidence && <EvidenceSection evidence={evidence} />}
         <div className="flex flex-wrap items-center gap-2">
           <MarketStatusBadge market={market} nowMs={nowMs} />
@@ -153,6 +156,20 @@ export function MarketDetail({ marketId }: { marketId: string }) {
             />
           ))}
         </div>
+        {betsNextCursor &&
+          (older ? (
+            <OlderBets marketId={market.id} cursor={betsNextCursor} />
+          ) : (
+            <Button
+              variant="outline"
+              className="self-center"
+              onClick={() => setOlder(true)}
+              onPointerEnter={OlderBets.preload}
+              onFocus={OlderBets.preload}
+            >
+              {t('markets.detail.moreBets')}
+            </Button>
+          ))}
       </div>
       <aside className="flex flex-col gap-4">
         <ClaimablePanel />

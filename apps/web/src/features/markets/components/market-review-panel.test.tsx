@@ -183,6 +183,22 @@ describe('The flag form', () => {
     expect(screen.queryByRole('form', { name: 'Flag this verdict' })).toBeNull();
   });
 
+  test('is offered to a bettor whose bet is not among the newest the page shows: the server says (issue 21)', async () => {
+    const others = Array.from({ length: 3 }, (_, i) =>
+      testBet({ id: 10 + i, userAddress: `0x${String(i + 1).repeat(40)}` }),
+    );
+    const mine = testBet({ id: 1, userAddress: BETTOR.toLowerCase() });
+    api.serve(inReview(), {
+      bets: others,
+      betsNextCursor: 'older',
+      allBets: [...others, mine],
+      timeline: [event({})],
+    });
+    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: BETTOR });
+    expect(await screen.findByRole('form', { name: 'Flag this verdict' }, SLOW)).toBeVisible();
+    expect(api.requested).toContain(`/api/markets/1/bets?address=${BETTOR.toLowerCase()}&limit=1`);
+  });
+
   test('an operator is offered to confirm or overturn the proposed verdict', async () => {
     api.serve(inReview(1));
     await renderWithApp(<MarketDetail marketId="1" />, {

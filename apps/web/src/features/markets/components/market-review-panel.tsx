@@ -1,5 +1,5 @@
 import { shortenAddress } from '@pm/core/address';
-import type { Bet, Market } from '@pm/core/contract/markets';
+import type { Market } from '@pm/core/contract/markets';
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { History, Hourglass } from 'lucide';
 import { useRef } from 'react';
@@ -9,6 +9,7 @@ import { formatCountdown, formatDateTime, useFormat } from '../../../lib/format.
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
 import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
+import { useHasBet } from '../api/get-market-bets.ts';
 import { FlagVerdictForm } from './lazy-parts.tsx';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -23,12 +24,10 @@ const actorLabel = (actor: string) => (ADDRESS.test(actor) ? shortenAddress(acto
  */
 export function MarketReviewPanel({
   market,
-  bets,
   timeline,
   nowMs,
 }: {
   market: Market;
-  bets: Bet[];
   timeline: ResolutionEvent[];
   nowMs: number;
 }) {
@@ -40,7 +39,8 @@ export function MarketReviewPanel({
 
   const msLeft = review ? Date.parse(review.endsAt) - nowMs : 0;
   const me = wallet.address?.toLowerCase();
-  const isBettor = me !== undefined && bets.some((bet) => bet.userAddress.toLowerCase() === me);
+  // Issue 21: the market page carries only its newest bets; the server says whether this wallet bet.
+  const isBettor = useHasBet(market.id, inReview ? me : undefined).data === true;
   const flaggedByMe =
     me !== undefined &&
     timeline.some((event) => event.kind === 'flagged' && event.actor.toLowerCase() === me);

@@ -65,23 +65,52 @@ export function testBet(overrides: Partial<Bet> = {}): Bet {
   };
 }
 
+/** Issue 21: a page of a market's bets as GET /api/markets/:id/bets answers it. */
+export type TestBetsPage = { bets: Bet[]; nextCursor: string | null };
+
 /**
- * A loopback API answering GET /api/markets/:id with `market` (its bets and timeline as served),
- * GET /api/markets/:id/odds with `odds` (none by default) and empty claimables; the market's
- * `evidence` (issue 18) when given.
+ * A loopback API answering GET /api/markets/:id with `market` (the first page of its bets, its
+ * participants and timeline as served), GET /api/markets/:id/bets with `betPages` by cursor (and
+ * `?address=` with that wallet's bets among `bets`), GET /api/markets/:id/odds with `odds` (none by
+ * default) and empty claimables; the market's `evidence` (issue 18) when given. `requested` lists
+ * the URLs asked for.
  */
 export async function startMarketApi() {
   let market = testMarket();
   let bets: Bet[] = [];
+  let betsNextCursor: string | null = null;
+  let betPages: Record<string, TestBetsPage> = {};
+  let allBets: Bet[] = [];
+  let participants: number | undefined;
   let timeline: ResolutionEvent[] = [];
   let odds: MarketOddsPoint[] = [];
   let evidence: MarketEvidence | null = null;
+  const requested: string[] = [];
   const api = await startTestApi((request) => {
     const url = request.url ?? '';
+    requested.push(url);
     if (/^\/api\/markets\/\d+\/odds/.test(url)) return { body: { marketId: market.id, points: odds } };
+    const betsQuery = /^\/api\/markets\/\d+\/bets\?(.*)$/.exec(url)?.[1];
+    if (betsQuery !== undefined) {
+      const query = new URLSearchParams(betsQuery);
+      const address = query.get('address')?.toLowerCase();
+      if (address)
+        return { body: { bets: allBets.filter((bet) => bet.userAddress === address), nextCursor: null } };
+      const page = betPages[query.get('cursor') ?? ''];
+      return page
+        ? { body: page }
+        : { status: 500, body: { error: { code: 'INTERNAL', message: 'no page' } } };
+    }
     return {
       body: url.startsWith('/api/markets/')
-        ? { market, bets, timeline, evidence }
+        ? {
+            market,
+            bets,
+            betsNextCursor,
+            participants: participants ?? new Set(allBets.map((bet) => bet.userAddress)).size,
+            timeline,
+            evidence,
+          }
         : { markets: { totalWei: '0', count: 0, bets: [] }, oracle: { totalWei: '0', count: 0, bets: [] } },
     };
   });
@@ -93,14 +122,25 @@ export async function startMarketApi() {
         timeline?: ResolutionEvent[];
         odds?: MarketOddsPoint[];
         evidence?: MarketEvidence | null;
+        betsNextCursor?: string | null;
+        betPages?: Record<string, TestBetsPage>;
+        /** Every bet of the market, for `?address=` (default: `bets`, the first page). */
+        allBets?: Bet[];
+        /** The server's count of distinct bettors (default: of `allBets`). */
+        participants?: number;
       } = {},
     ) {
       market = next;
       bets = more.bets ?? [];
+      betsNextCursor = more.betsNextCursor ?? null;
+      betPages = more.betPages ?? {};
+      allBets = more.allBets ?? bets;
+      participants = more.participants;
       timeline = more.timeline ?? [];
       odds = more.odds ?? [];
       evidence = more.evidence ?? null;
     },
+    requested,
     close: api.close,
   };
 }

@@ -14,7 +14,13 @@ import { type BoardFilter, type CategoryFilter, useOpenMarkets } from '../api/ge
 import { mayHavePendingRecords } from '../api/pending-records-key.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
-import { ClaimablePanel, CreateMarketDialog, JoinMarketDialog, SettledMarkets } from './lazy-parts.tsx';
+import {
+  ClaimablePanel,
+  CreateMarketDialog,
+  JoinMarketDialog,
+  MoreOpenMarkets,
+  SettledMarkets,
+} from './lazy-parts.tsx';
 import { MarketCard } from './market-card.tsx';
 import { PreviousPanel } from './previous-panel.tsx';
 import { VaultPanel } from './vault-panel.tsx';
@@ -41,6 +47,8 @@ export function MarketsBoard({
   // Issue 11: the Settled chip shows settled markets instead of the open ones.
   const [showSettled, setShowSettled] = useState(false);
   const [joining, setJoining] = useState<Market | null>(null);
+  // Issue 21: markets still taking bets on the pages loaded after the first.
+  const [moreActive, setMoreActive] = useState(0);
   const markets = useOpenMarkets(category);
   const nowMs = useNowMs();
   useMarketsRealtime();
@@ -52,9 +60,13 @@ export function MarketsBoard({
   const counts = markets.data?.counts ?? {};
   // docs/product.md §2 footer "count of active bets": "bets" are markets throughout the spec, so it counts the
   // listed markets still taking bets (spec-conformance 5.7), not the individual bets placed on them.
-  const activeMarkets = (markets.data?.markets ?? []).filter((market) =>
-    canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs)),
-  ).length;
+  const isActive = (market: Market) =>
+    canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs));
+  const activeMarkets = (markets.data?.markets ?? []).filter(isActive).length + moreActive;
+  const choose = (filter: BoardFilter) => {
+    setCategory(filter);
+    setShowSettled(false);
+  };
 
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[1fr_320px]">
@@ -66,10 +78,7 @@ export function MarketsBoard({
               key={filter}
               type="button"
               aria-pressed={!showSettled && category === filter}
-              onClick={() => {
-                setCategory(filter);
-                setShowSettled(false);
-              }}
+              onClick={() => choose(filter)}
               className={chipClassName(!showSettled && category === filter)}
             >
               {t(`markets.categories.${filter}`)}{' '}
@@ -80,10 +89,7 @@ export function MarketsBoard({
           <button
             type="button"
             aria-pressed={!showSettled && category === 'price'}
-            onClick={() => {
-              setCategory('price');
-              setShowSettled(false);
-            }}
+            onClick={() => choose('price')}
             className={chipClassName(!showSettled && category === 'price')}
           >
             {t('markets.filterPrice')}
@@ -144,12 +150,22 @@ export function MarketsBoard({
             </StatusMessage>
           </Card>
         ) : (
-          <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+          <ul aria-label={t('markets.listLabel')} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             {markets.data.markets.map((market) => (
               <li key={market.id}>
                 <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />
               </li>
             ))}
+            {markets.data.nextCursor && (
+              <MoreOpenMarkets
+                key={category}
+                filter={category}
+                cursor={markets.data.nextCursor}
+                renderCard={(market) => <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />}
+                isActive={isActive}
+                onActive={setMoreActive}
+              />
+            )}
           </ul>
         )}
         <footer className="text-sm text-muted tabular-nums">

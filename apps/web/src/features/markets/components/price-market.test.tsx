@@ -36,7 +36,8 @@ beforeAll(async () => {
         },
       };
     if (/^\/api\/markets\/\d+\/odds/.test(url)) return { body: { marketId: market.id, points: [] } };
-    if (url.startsWith('/api/markets/')) return { body: { market, bets: [], timeline: [] } };
+    if (url.startsWith('/api/markets/'))
+      return { body: { market, bets: [], betsNextCursor: null, participants: 0, timeline: [] } };
     return {
       body: { markets: { totalWei: '0', count: 0, bets: [] }, oracle: { totalWei: '0', count: 0, bets: [] } },
     };

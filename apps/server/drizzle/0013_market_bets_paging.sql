@@ -1,0 +1,1 @@
+CREATE INDEX "bets_market_user_created_id_idx" ON "bets" USING btree ("market_id","user_address","created_at","id");
