@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { HISTORY_PAGE_DEFAULT } from '@pm/core/contract/history-query';
-import { MARKETS_PAGE_MAX } from '@pm/core/contract/markets';
+import { MARKETS_PAGE_DEFAULT } from '@pm/core/contract/markets';
 import { USER_BETS_PAGE_DEFAULT } from '@pm/core/contract/users';
 import autocannon from 'autocannon';
 import { drizzle } from 'drizzle-orm/node-postgres';
@@ -15,6 +15,7 @@ import * as schema from '../apps/server/src/db/schema.ts';
 import { listHistory, summarizeHistory } from '../apps/server/src/history/history-repository.ts';
 import { readLeaderboard } from '../apps/server/src/leaderboard/read-leaderboard.ts';
 import {
+  countMarketParticipants,
   countOpenMarketsByCategory,
   findMarket,
   listMarketBets,
@@ -40,7 +41,7 @@ function endpoints(seeded: SeededScale): Endpoint[] {
       target: 'page',
       path: '/api/markets',
       reads: async (db) => {
-        await listOpenMarkets(db, { category: undefined, limit: MARKETS_PAGE_MAX + 1 });
+        await listOpenMarkets(db, { category: undefined, limit: MARKETS_PAGE_DEFAULT + 1 });
         await countOpenMarketsByCategory(db);
       },
     },
@@ -49,7 +50,7 @@ function endpoints(seeded: SeededScale): Endpoint[] {
       target: 'page',
       path: '/api/markets?category=sports',
       reads: async (db) => {
-        await listOpenMarkets(db, { category: 'sports', limit: MARKETS_PAGE_MAX + 1 });
+        await listOpenMarkets(db, { category: 'sports', limit: MARKETS_PAGE_DEFAULT + 1 });
         await countOpenMarketsByCategory(db);
       },
     },
@@ -59,7 +60,8 @@ function endpoints(seeded: SeededScale): Endpoint[] {
       path: `/api/markets/${seeded.busyMarketId}`,
       reads: async (db) => {
         await findMarket(db, seeded.busyMarketId);
-        await listMarketBets(db, seeded.busyMarketId, MARKET_DETAIL_BETS_LIMIT);
+        await listMarketBets(db, seeded.busyMarketId, MARKET_DETAIL_BETS_LIMIT + 1);
+        await countMarketParticipants(db, seeded.busyMarketId);
       },
     },
     {
