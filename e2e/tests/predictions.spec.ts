@@ -10,7 +10,7 @@ import {
   inLanes,
   joinMarketViaApi,
 } from '../support/api.ts';
-import { advanceChainTime, balanceOf, setAiVerdict } from '../support/chain.ts';
+import { advanceChainTime, balanceOf, freshAccount, setAiVerdict } from '../support/chain.ts';
 import { expect, rpcUrl, test } from '../support/fixtures.ts';
 import { connectWallet, openWithWallet, settleMarkets } from '../support/helpers.ts';
 import { installTestWallet, testWallet } from '../support/test-wallet.ts';
@@ -229,21 +229,24 @@ test('An operator voids a market from its page with a typed-data signature; the 
   await page.context().close();
 });
 
-// Issue 21: lean pages. Payments from several dev accounts at once, so setting up a board with more
-// than one page and a market with more than one page of bets takes seconds, not minutes.
-const LANES = [4, 5, 6, 7, 8, 9, 10, 11, 12, 13].map(devAddress);
+// Issue 21: lean pages. Payments from several accounts at once, so setting up a board with more
+// than one page and a market with more than one page of bets takes seconds, not minutes. Fresh
+// accounts of their own: these tests settle what they create, and the refunds and winnings must not
+// land on an account another spec counts the claimable bets of (review-window.spec.ts: #4, #5).
+const freshLanes = () => Promise.all(Array.from({ length: 10 }, () => freshAccount()));
 
 test('The board shows one page of open markets and loads the next as the visitor scrolls', async ({
   page,
 }) => {
   test.setTimeout(300_000);
+  const lanes = await freshLanes();
   const open = (await getOpenMarketsPage()).counts.all ?? 0;
   const missing = Math.max(0, MARKETS_PAGE_DEFAULT + 3 - open);
   const stamp = Date.now();
   const created: number[] = [];
   await inLanes(
     Array.from({ length: missing }, (_, i) => i),
-    LANES,
+    lanes,
     async (i, from) => {
       const { market } = await createMarketViaApi({
         from,
@@ -290,6 +293,7 @@ test('A market page shows the newest bets, participants from the server, and old
   page,
 }) => {
   test.setTimeout(240_000);
+  const lanes = await freshLanes();
   const { market } = await createMarketViaApi({
     from: devAddress(15),
     description: `Busy e2e market ${Date.now()}`,
@@ -299,7 +303,7 @@ test('A market page shows the newest bets, participants from the server, and old
   // One page of joins and one more: the creator's bet (the oldest) is on the second page.
   await inLanes(
     Array.from({ length: MARKET_BETS_PAGE_DEFAULT }, (_, i) => i),
-    LANES,
+    lanes,
     (i, from) =>
       joinMarketViaApi({
         marketId: market.id,
@@ -311,11 +315,11 @@ test('A market page shows the newest bets, participants from the server, and old
   const detail = await getMarket(market.id);
   expect(detail.bets).toHaveLength(MARKET_BETS_PAGE_DEFAULT);
   expect(detail.betsNextCursor).not.toBeNull();
-  expect(detail.participants).toBe(LANES.length + 1);
+  expect(detail.participants).toBe(lanes.length + 1);
 
   await page.goto(`/market/${market.id}`);
   const participants = page.getByText('Participants', { exact: true });
-  await expect(participants.locator('xpath=following-sibling::dd')).toHaveText(String(LANES.length + 1));
+  await expect(participants.locator('xpath=following-sibling::dd')).toHaveText(String(lanes.length + 1));
   // The side panels list the first page; the creator's bet is older.
   await expect(page.getByRole('region', { name: 'YES', exact: true }).getByRole('listitem')).toHaveCount(
     MARKET_BETS_PAGE_DEFAULT / 2,
