@@ -1,12 +1,9 @@
 import type { Market } from '@pm/core/contract/markets';
-import { CircleAlert } from 'lucide';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
+import { LoadFailed } from '../../../ui/load-failed.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
-import { StatusMessage } from '../../../ui/status-message.tsx';
 import { type BoardFilter, useOpenMarkets } from '../api/get-markets.ts';
 
 export type MoreOpenMarketsProps = {
@@ -104,19 +101,7 @@ function LoadedPage(props: PageProps) {
   if (page.isError) {
     return (
       <li className={WIDE}>
-        <Card>
-          <StatusMessage
-            tone="error"
-            icon={<Icon node={CircleAlert} />}
-            action={
-              <Button variant="outline" onClick={() => void page.refetch()}>
-                {t('markets.retry')}
-              </Button>
-            }
-          >
-            {t('markets.loadFailed')}
-          </StatusMessage>
-        </Card>
+        <LoadFailed query={page}>{t('markets.loadFailed')}</LoadFailed>
       </li>
     );
   }

@@ -1,13 +1,11 @@
 import { shortenAddress } from '@pm/core/address';
-import { CircleAlert } from 'lucide';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { useFormat } from '../../../lib/format.ts';
 import { Badge } from '../../../ui/badge.tsx';
 import { Button } from '../../../ui/button.tsx';
-import { Icon } from '../../../ui/icon.tsx';
+import { LoadFailed } from '../../../ui/load-failed.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
-import { StatusMessage } from '../../../ui/status-message.tsx';
 import { useMarketBetsPage } from '../api/get-market-bets.ts';
 
 /**
@@ -61,17 +59,7 @@ function OlderBetsPage({
   if (page.isError) {
     return (
       <li>
-        <StatusMessage
-          tone="error"
-          icon={<Icon node={CircleAlert} />}
-          action={
-            <Button variant="outline" onClick={() => void page.refetch()}>
-              {t('markets.retry')}
-            </Button>
-          }
-        >
-          {t('markets.detail.betsFailed')}
-        </StatusMessage>
+        <LoadFailed query={page}>{t('markets.detail.betsFailed')}</LoadFailed>
       </li>
     );
   }
