@@ -403,6 +403,60 @@ describe('payout maths in SQL', () => {
   });
 });
 
+// Issue 21 (migration 0014): settling a market rewrites every bet. Those writes must stay in their
+// page (HOT updates) and touch no index, or a market with 100k bets takes seconds of index upkeep.
+describe('settlement writes each bet in its own page, touching no index', () => {
+  const WRITTEN = ['status', 'payout_amount', 'payout_id'];
+
+  test('no index of bets names a column that settlement or a claim writes, and pages keep room', async () => {
+    const indexes = await t.db.execute(
+      sql`select indexrelid::regclass::text as name, pg_get_indexdef(indexrelid) as definition
+          from pg_index where indrelid = 'bets'::regclass`,
+    );
+    expect(indexes.rows.length).toBeGreaterThan(0);
+    for (const row of indexes.rows as Array<{ name: string; definition: string }>) {
+      for (const column of WRITTEN)
+        expect(`${row.name}: ${row.definition}`).not.toMatch(new RegExp(`\\b${column}\\b`));
+    }
+    const options = await t.db.execute(sql`select reloptions from pg_class where oid = 'bets'::regclass`);
+    expect((options.rows[0] as { reloptions: string[] | null }).reloptions).toContain('fillfactor=50');
+  });
+
+  test('every bet of a settled market was a HOT update', async () => {
+    const { marketId } = await insertMarketWithBets(t.db, {
+      title: 'hot-updates',
+      bets: Array.from({ length: 40 }, (_, i) => ({
+        prediction: i % 3 === 0 ? ('NO' as const) : ('YES' as const),
+        amountWei: parseEther('0.01') * BigInt(1 + (i % 5)),
+      })),
+    });
+    const { settleMarket } = await import('../src/markets/settle-market.ts');
+    // pg_stat_xact_user_tables counts this transaction's writes (and, since PostgreSQL 15, those of
+    // earlier ones not yet flushed to the shared counters): the difference across settleMarket is its own.
+    const bySettlement = await t.db.transaction(async (tx) => {
+      const read = async () => {
+        const stats = await tx.execute(
+          sql`select n_tup_upd::int as updated, n_tup_hot_upd::int as hot
+              from pg_stat_xact_user_tables where relname = 'bets'`,
+        );
+        return (stats.rows[0] as { updated: number; hot: number } | undefined) ?? { updated: 0, hot: 0 };
+      };
+      const before = await read();
+      await settleMarket(tx, {
+        marketId,
+        outcome: 'YES',
+        verdict: { analysis: 'hot', confidence: null, sources: [] },
+        feeBps: FEE_BPS,
+        now: t.clock.now(),
+        from: ['settling'],
+      });
+      const after = await read();
+      return { updated: after.updated - before.updated, hot: after.hot - before.hot };
+    });
+    expect(bySettlement).toEqual({ updated: 40, hot: 40 });
+  });
+});
+
 // Security review F20. Last in this file: it moves the clock days ahead.
 describe('verdicts that must not settle, and markets nobody can judge', () => {
   const settlingMarket = (title: string, overrides: { resolverPromptVersion?: string } = {}) =>

@@ -433,9 +433,11 @@ export const bets = pgTable(
     // Migration 0013 (issue 21): a market's distinct bettors from the index alone, and one wallet's
     // bets in one market (?address=) as one ordered range.
     index('bets_market_user_created_id_idx').on(t.marketId, t.userAddress, t.createdAt, t.id),
-    index('bets_claimable_idx')
-      .on(t.userAddress)
-      .where(sql`status in ('won', 'refunded') and payout_id is null`),
+    // Migration 0014 (issue 21, settlement): no index names a column settlement or a claim writes
+    // (status, payout_amount, payout_id), and the table keeps half of each page free
+    // (fillfactor 50, set in the migration: drizzle does not model it), so settling a market
+    // rewrites each bet in its own page (a HOT update) without touching any index. A claimable
+    // read is one wallet's range of bets_user_created_id_idx. A test keeps this true.
     check('bets_prediction_check', isOneOf(t.prediction, PREDICTIONS)),
     check('bets_status_check', sql`${t.status} in ('pending', 'won', 'lost', 'claimed', 'refunded')`),
     check('bets_amount_check', sql`${t.amount} > 0`),

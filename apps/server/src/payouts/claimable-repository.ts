@@ -8,8 +8,10 @@ import { userBetMarketFields } from '../markets/markets-repository.ts';
 // market is settled and it won or was refunded; a round bet once its round gave it a payout.
 // Neither may be in a payout. Either pays its payout_amount, the full return in both tables
 // (decision 002).
-// The status and amount conditions are SQL literals, not parameters: they must match the partial
-// indexes' predicates (bets_claimable_idx, oracle_bets_claimable_idx) for the planner to use them.
+// The round's amount condition is an SQL literal, not a parameter: it must match the partial index's
+// predicate (oracle_bets_claimable_idx) for the planner to use it. A market bet has no such index
+// (migration 0014: no index names a column settlement writes); its claimable read is the wallet's
+// range of bets_user_created_id_idx.
 
 type ClaimableGames = 'markets' | 'oracle' | 'all';
 

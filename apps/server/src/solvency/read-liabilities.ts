@@ -12,7 +12,7 @@ import { queryRows } from '../db/query-rows.ts';
 // - open market stakes: bets of markets not settled (active, closed, in review);
 // - open round stakes: bets of rounds not ended;
 // - unclaimed market bets: settled, won or refunded, in no payout — claimable-repository's
-//   `claimableMarketBet`, and its partial index bets_claimable_idx;
+//   `claimableMarketBet` (no index: settlement's updates stay HOT, migration 0014);
 // - unclaimed round bets: ended, a payout > 0, not claimed, in no payout — `claimableRoundBet`
 //   (oracle_bets_claimable_idx);
 // - refunds owed: payments due or held, in no refund payout, at what the refund path pays
