@@ -111,8 +111,22 @@ export async function startRpcFaultProxy(options: { upstream: string; random: Ra
     if (active === 'delay')
       await new Promise((resolve) => setTimeout(resolve, options.random.int(500, 4000)));
     if (active === 'stale') {
-      const single = RpcRequestSchema.safeParse(request);
-      const answer = single.success ? await staleAnswer(single.data) : undefined;
+      // A batch (the server's client batches its calls) is answered call by call, as one node would.
+      const lagging = async (one: unknown): Promise<unknown | undefined> => {
+        const single = RpcRequestSchema.safeParse(one);
+        return single.success ? await staleAnswer(single.data) : undefined;
+      };
+      if (Array.isArray(request)) {
+        const answers = await Promise.all(
+          request.map(
+            async (one: unknown) =>
+              (await lagging(one)) ?? JSON.parse((await forward(JSON.stringify(one))).text),
+          ),
+        );
+        send(200, answers);
+        return;
+      }
+      const answer = await lagging(request);
       if (answer !== undefined) {
         send(200, answer);
         return;

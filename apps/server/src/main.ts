@@ -20,7 +20,7 @@ async function main() {
   const logger = createLogger(config);
   const database = await openConfiguredDatabase(config.database);
 
-  const chain = createChainClient({ id: config.chain.id, rpcUrl: config.chain.rpcUrl });
+  const chain = createChainClient(config.chain);
   const rpcChainId = await chain.getChainId().catch((error: unknown) => {
     logger.fatal({ err: error, rpcUrl: redactUrl(config.chain.rpcUrl) }, 'cannot reach RPC_URL');
     process.exit(1);

@@ -4,6 +4,8 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { queryRows } from '../src/db/query-rows.ts';
 import { bets, markets, outbox, userStats } from '../src/db/schema.ts';
 import { voidAfterRetriesText } from '../src/markets/record-failed-attempt.ts';
 import { createSettlementJob, voidAfterTimeoutText } from '../src/markets/settlement-job.ts';
@@ -409,17 +411,24 @@ describe('settlement writes each bet in its own page, touching no index', () => 
   const WRITTEN = ['status', 'payout_amount', 'payout_id'];
 
   test('no index of bets names a column that settlement or a claim writes, and pages keep room', async () => {
-    const indexes = await t.db.execute(
+    const indexes = await queryRows(
+      t.db,
       sql`select indexrelid::regclass::text as name, pg_get_indexdef(indexrelid) as definition
           from pg_index where indrelid = 'bets'::regclass`,
+      z.object({ name: z.string(), definition: z.string() }),
     );
-    expect(indexes.rows.length).toBeGreaterThan(0);
-    for (const row of indexes.rows as Array<{ name: string; definition: string }>) {
-      for (const column of WRITTEN)
-        expect(`${row.name}: ${row.definition}`).not.toMatch(new RegExp(`\\b${column}\\b`));
+    expect(indexes.length).toBeGreaterThan(0);
+    for (const index of indexes) {
+      for (const column of WRITTEN) {
+        expect(`${index.name}: ${index.definition}`).not.toMatch(new RegExp(`\\b${column}\\b`));
+      }
     }
-    const options = await t.db.execute(sql`select reloptions from pg_class where oid = 'bets'::regclass`);
-    expect((options.rows[0] as { reloptions: string[] | null }).reloptions).toContain('fillfactor=50');
+    const [table] = await queryRows(
+      t.db,
+      sql`select reloptions from pg_class where oid = 'bets'::regclass`,
+      z.object({ reloptions: z.array(z.string()).nullable() }),
+    );
+    expect(table?.reloptions).toContain('fillfactor=50');
   });
 
   test('every bet of a settled market was a HOT update', async () => {
@@ -435,11 +444,13 @@ describe('settlement writes each bet in its own page, touching no index', () => 
     // earlier ones not yet flushed to the shared counters): the difference across settleMarket is its own.
     const bySettlement = await t.db.transaction(async (tx) => {
       const read = async () => {
-        const stats = await tx.execute(
+        const [counts] = await queryRows(
+          tx,
           sql`select n_tup_upd::int as updated, n_tup_hot_upd::int as hot
               from pg_stat_xact_user_tables where relname = 'bets'`,
+          z.object({ updated: z.number(), hot: z.number() }),
         );
-        return (stats.rows[0] as { updated: number; hot: number } | undefined) ?? { updated: 0, hot: 0 };
+        return counts ?? { updated: 0, hot: 0 };
       };
       const before = await read();
       await settleMarket(tx, {

@@ -88,6 +88,8 @@ const EnvSchema = z.object({
   CHAIN_ID: int(1, 2 ** 31).default(CHAIN_ID.local),
   RPC_URL: z.url().default('http://127.0.0.1:8545'),
   PUBLIC_RPC_URL: z.url().optional(),
+  /** JSON-RPC calls sent in one HTTP request at most (issue 21: bets end to end); 1 = no batches. */
+  RPC_BATCH_SIZE: int(1, 1000).default(20),
   VAULT_ADDRESS: address.optional(),
   VAULT_PRIVATE_KEY: privateKey.optional(),
   CONFIRMATIONS: z.union([z.literal('finalized'), z.coerce.number().int().min(1).max(1000)]).optional(),
@@ -231,6 +233,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     chain: {
       id: env.CHAIN_ID,
       rpcUrl: env.RPC_URL,
+      rpcBatchSize: env.RPC_BATCH_SIZE,
       // Published to browsers by /api/config; never a URL that carries a key (refused above).
       publicRpcUrl: env.PUBLIC_RPC_URL ?? env.RPC_URL,
       isLocal: isLocalChain,

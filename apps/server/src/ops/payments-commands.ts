@@ -65,7 +65,7 @@ export const paymentsCommands: OpsCommand[] = [
         throw new UsageError('That transaction is already a payment (a bet or a refund).');
       }
       // The money must really have arrived: the transaction succeeded on this chain.
-      const chain = createChainClient({ id: config.chain.id, rpcUrl: config.chain.rpcUrl });
+      const chain = createChainClient(config.chain);
       const receipt = await chain.getTransactionReceipt({ hash: txHash });
       if (receipt.status !== 'success') throw new UsageError('That transaction reverted: it moved no money.');
       const block = await chain.getBlock({ blockHash: receipt.blockHash });

@@ -34,9 +34,7 @@ export const payoutsCommands: OpsCommand[] = [
       const fromBlock = block('from-block');
       if (fromBlock === undefined)
         throw new UsageError('Give --from-block: the block of the backup, or earlier.');
-      const chain =
-        context.chain ??
-        createChainClient({ id: context.config.chain.id, rpcUrl: context.config.chain.rpcUrl });
+      const chain = context.chain ?? createChainClient(context.config.chain);
       const audit = await auditVaultOutflows(
         { db: context.db, chain, vaultAddress: context.config.vault.address },
         { fromBlock, toBlock: block('to-block') },
@@ -194,9 +192,7 @@ function processorDeps(context: OpsContext): PayoutProcessorDeps {
   if (!signer) throw new UsageError('VAULT_PRIVATE_KEY is not configured.');
   return {
     db: context.db,
-    chain:
-      context.chain ??
-      createChainClient({ id: context.config.chain.id, rpcUrl: context.config.chain.rpcUrl }),
+    chain: context.chain ?? createChainClient(context.config.chain),
     signer,
     confirmations: context.config.chain.confirmations,
     maxFeePerGas: context.config.payouts.maxFeePerGas,

@@ -97,9 +97,11 @@ type MinedPayment = { receipt: TransactionReceipt; blockTime: Date };
 /**
  * The receipt once final and still on the canonical chain, or null if that takes longer than the
  * wait. Height alone is not enough (review F7): a receipt read before a reorg, or from a lagging
- * node, names a block that may not be on the chain. So once final, the receipt is read again and
- * its block must be the canonical block at that height; the block time comes from that very block.
- * A reverted receipt is answered at once (it can never become a payment).
+ * node, names a block that may not be on the chain. So once final, the canonical block at the
+ * receipt's height is read, and it must be the receipt's block and hold the transaction; the block
+ * time comes from that very block. A reverted receipt is answered at once (it can never become a
+ * payment). The receipt and the final height are read at once (one JSON-RPC batch where the
+ * transport batches, chain-client.ts), then the block: two round trips (issue 21).
  */
 async function waitUntilFinal(
   deps: PaymentVerifierDeps,
@@ -109,14 +111,17 @@ async function waitUntilFinal(
   const pollMs = deps.pollMs ?? 250;
   return poll(
     async () => {
-      const receipt = await getReceiptOrNull(deps.client, hash);
+      const [receipt, finalHeight] = await Promise.all([
+        getReceiptOrNull(deps.client, hash),
+        readFinalHeight(deps),
+      ]);
       if (!receipt) return null;
       if (receipt.status !== 'success') return { receipt, blockTime: new Date(0) };
-      if (!(await isFinal(deps, receipt))) return null;
-      const again = await getReceiptOrNull(deps.client, hash);
-      if (!again || again.blockHash !== receipt.blockHash) return null;
+      if (finalHeight === null || finalHeight < receipt.blockNumber) return null;
       const canonical = await deps.client.getBlock({ blockNumber: receipt.blockNumber });
       if (canonical.hash !== receipt.blockHash) return null;
+      const wanted = hash.toLowerCase();
+      if (!canonical.transactions.some((each) => each.toLowerCase() === wanted)) return null;
       return { receipt, blockTime: new Date(Number(canonical.timestamp) * 1000) };
     },
     deadline,
@@ -135,13 +140,18 @@ function checkTransaction(deps: PaymentVerifierDeps, claim: PaymentClaim, tx: Tr
   if (!intent || !sameIntent(intent, claim.intent)) throw new AppError('INTENT_MISMATCH');
 }
 
-async function isFinal(deps: PaymentVerifierDeps, receipt: TransactionReceipt): Promise<boolean> {
+/**
+ * The highest block that is final now: the finalized block, or the one `confirmations` blocks deep
+ * (the head counts as one). Null when the chain is not that long yet.
+ */
+async function readFinalHeight(deps: PaymentVerifierDeps): Promise<bigint | null> {
   if (deps.confirmations === 'finalized') {
     const finalized = await deps.client.getBlock({ blockTag: 'finalized' });
-    return finalized.number !== null && finalized.number >= receipt.blockNumber;
+    return finalized.number;
   }
   const latest = await deps.client.getBlockNumber({ cacheTime: 0 });
-  return latest - receipt.blockNumber + 1n >= BigInt(deps.confirmations);
+  const height = latest - BigInt(deps.confirmations) + 1n;
+  return height < 0n ? null : height;
 }
 
 async function getTransactionOrNull(client: PublicClient, hash: Hash): Promise<Transaction | null> {
