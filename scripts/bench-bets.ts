@@ -47,7 +47,12 @@ export type BetsResult = {
   chainMs: { p50: number; p99: number };
   postMs: { p50: number; p99: number };
   /** CPU time per bet recorded end to end (undefined where /proc is not readable). */
-  cpuMsPerBet: { server?: number | undefined; chain?: number | undefined };
+  cpuMsPerBet: {
+    server?: number | undefined;
+    chain?: number | undefined;
+    /** Every PostgreSQL process on this machine (the server's connections among them). */
+    database?: number | undefined;
+  };
 };
 
 export async function measureEndToEndBets(input: {
@@ -168,6 +173,7 @@ export async function measureEndToEndBets(input: {
   // 3. End to end: each wallet pays, posts, and pays its next bet once that one is recorded.
   const chainPid = findHardhatPid(input.rpcUrl);
   const cpuBefore = { server: cpuMs(input.serverPid), chain: cpuMs(chainPid) };
+  const databaseBefore = postgresCpuMs();
   const chainTimes: number[] = [];
   const postTimes: number[] = [];
   let recorded = 0;
@@ -187,15 +193,12 @@ export async function measureEndToEndBets(input: {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  const perBet = (before: number | undefined, pid: number | undefined) => {
-    const after = cpuMs(pid);
-    return before === undefined || after === undefined || recorded === 0
-      ? undefined
-      : (after - before) / recorded;
-  };
+  const perBet = (before: number | undefined, after: number | undefined) =>
+    before === undefined || after === undefined || recorded === 0 ? undefined : (after - before) / recorded;
   const cpuMsPerBet = {
-    server: perBet(cpuBefore.server, input.serverPid),
-    chain: perBet(cpuBefore.chain, chainPid),
+    server: perBet(cpuBefore.server, cpuMs(input.serverPid)),
+    chain: perBet(cpuBefore.chain, cpuMs(chainPid)),
+    database: perBet(0, postgresCpuSince(databaseBefore)),
   };
   if (failures.length > 0) input.log(`bets: ${failures.length} not recorded, first: ${failures[0]}`);
   const spread = (times: number[]) => {
@@ -218,7 +221,8 @@ export async function measureEndToEndBets(input: {
     `bets: ${recorded} recorded end to end in ${seconds.toFixed(1)} s (${result.perSecond.toFixed(1)}/s, ${WALLETS} wallets); ` +
       `chain alone ${chainOnlyPerSecond.toFixed(0)} tx/s, server alone ${serverOnlyPerSecond.toFixed(0)} bets/s; ` +
       `per bet: transfer p50 ${result.chainMs.p50.toFixed(0)} ms, POST p50 ${result.postMs.p50.toFixed(0)} ms ` +
-      `(p99 ${result.postMs.p99.toFixed(0)}); CPU per bet: server ${ms(cpuMsPerBet.server)} ms, Hardhat ${ms(cpuMsPerBet.chain)} ms`,
+      `(p99 ${result.postMs.p99.toFixed(0)}); CPU per bet: server ${ms(cpuMsPerBet.server)} ms, Hardhat ${ms(cpuMsPerBet.chain)} ms, ` +
+      `PostgreSQL ${ms(cpuMsPerBet.database)} ms`,
   );
   return result;
 }
@@ -233,6 +237,35 @@ function cpuMs(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The CPU time so far of each PostgreSQL process on this machine, in ms, by pid (Linux /proc). The
+ * server's pooled connections live through the run; one that exits during it is not counted.
+ */
+function postgresCpuMs(): Map<number, number> | undefined {
+  const cpu = new Map<number, number>();
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        if (!stat.includes(' (postgres) ')) continue;
+        const fields = stat.split(') ')[1]?.split(' ') ?? [];
+        cpu.set(Number(entry), ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+      } catch {}
+    }
+  } catch {}
+  return cpu.size > 0 ? cpu : undefined;
+}
+
+/** CPU spent between two readings of `postgresCpuMs`, by the processes alive at the second. */
+function postgresCpuSince(before: Map<number, number> | undefined): number | undefined {
+  const after = postgresCpuMs();
+  if (!before || !after) return undefined;
+  let spent = 0;
+  for (const [pid, ms] of after) spent += ms - (before.get(pid) ?? 0);
+  return spent;
 }
 
 /** The Hardhat node serving `rpcUrl` (its command line names the port), where /proc is readable. */

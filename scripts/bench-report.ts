@@ -139,7 +139,7 @@ export function renderMarkdown(report: BenchReport): string {
   if (report.bets) {
     const b = report.bets;
     lines.push(
-      `| bets recorded end to end (real payments, local chain, ${b.wallets} wallets) | ${b.perSecond.toFixed(1)} bets/s (${b.bets} in ${b.seconds.toFixed(1)} s); chain alone ${b.chainOnlyPerSecond.toFixed(0)} tx/s, server alone ${b.serverOnlyPerSecond.toFixed(0)} bets/s; POST p50 ${b.postMs.p50.toFixed(0)} ms, p99 ${b.postMs.p99.toFixed(0)} ms; CPU per bet: server ${b.cpuMsPerBet.server?.toFixed(1) ?? '?'} ms, Hardhat ${b.cpuMsPerBet.chain?.toFixed(1) ?? '?'} ms | ≥ ${TARGETS.betsPerSecond}/s | ${verdict(b.perSecond >= TARGETS.betsPerSecond)} |`,
+      `| bets recorded end to end (real payments, local chain, ${b.wallets} wallets) | ${b.perSecond.toFixed(1)} bets/s (${b.bets} in ${b.seconds.toFixed(1)} s); chain alone ${b.chainOnlyPerSecond.toFixed(0)} tx/s, server alone ${b.serverOnlyPerSecond.toFixed(0)} bets/s; POST p50 ${b.postMs.p50.toFixed(0)} ms, p99 ${b.postMs.p99.toFixed(0)} ms; CPU per bet: server ${b.cpuMsPerBet.server?.toFixed(1) ?? '?'} ms, Hardhat ${b.cpuMsPerBet.chain?.toFixed(1) ?? '?'} ms, PostgreSQL ${b.cpuMsPerBet.database?.toFixed(1) ?? '?'} ms | ≥ ${TARGETS.betsPerSecond}/s | ${verdict(b.perSecond >= TARGETS.betsPerSecond)} |`,
     );
   }
   if (report.settlement) {

@@ -64,20 +64,9 @@ async function recordJoin(
   payment: VerifiedPayment & { paymentId: number },
 ): Promise<JoinedMarket> {
   const now = deps.clock.now();
-  // Paid on chain before the deadline, and recorded before it too: once the deadline passes the
-  // market is being judged, and a late bet would know more than the others did. Checked and added
-  // in one statement that locks the market row, so settlement (which closes the market under the
-  // same lock) cannot interleave. From here to the commit every bet of this market waits on that
-  // lock, so what follows is kept to three statements (issue 21: bets end to end).
-  const updated = await addBetToOpenMarket(tx, {
-    marketId,
-    prediction: body.prediction,
-    amountWei: payment.amountWei,
-    paidAt: payment.blockTime,
-    now,
-  });
-  if (!updated) throw new AppError((await findMarket(tx, marketId)) ? 'MARKET_CLOSED' : 'MARKET_NOT_FOUND');
   const user = normalizeAddress(payment.from);
+  // The bet, its bettor's count and its events first: no lock of the market is needed for them, and
+  // none of it outlives the transaction if the market turns out to be closed below.
   const bet = await insertBet(tx, {
     marketId,
     userAddress: user,
@@ -96,5 +85,20 @@ async function recordJoin(
     { topic: 'bets', id: bet.id, marketId },
     { topic: 'vault' },
   ]);
+  // Paid on chain before the deadline, and recorded before it too: once the deadline passes the
+  // market is being judged, and a late bet would know more than the others did. Checked and added
+  // in one statement that locks the market row, so settlement (which closes the market under the
+  // same lock) cannot interleave: a settlement that went first leaves no open market here, and the
+  // bet above is rolled back with the rest. Last, because every bet of this market waits on that
+  // lock until this transaction commits: it is held for this statement and the commit alone
+  // (issue 21: bets end to end).
+  const updated = await addBetToOpenMarket(tx, {
+    marketId,
+    prediction: body.prediction,
+    amountWei: payment.amountWei,
+    paidAt: payment.blockTime,
+    now,
+  });
+  if (!updated) throw new AppError((await findMarket(tx, marketId)) ? 'MARKET_CLOSED' : 'MARKET_NOT_FOUND');
   return { bet, market: updated };
 }

@@ -96,7 +96,7 @@ export async function addBetToOpenMarket(
       : { totalNoAmount: sql`${markets.totalNoAmount} + ${amount}`, noCount: sql`${markets.noCount} + 1` };
   const [row] = await tx
     .update(markets)
-    .set({ ...side, updatedAt: input.now })
+    .set(side)
     .where(
       and(
         eq(markets.id, input.marketId),
