@@ -63,6 +63,10 @@ export const MarketSchema = z.object({
   /** A proposed verdict in its review window, or waiting for an operator after a flag (issue 11). */
   review: z.optional(z.nullable(MarketReviewSchema)),
   createdAt: IsoTimeSchema,
+  /**
+   * When the market's state last changed: created, flagged, closed for judging, proposed, settled.
+   * A bet moves the totals and counts, not this time (issue 21: the bet's update stays in its page).
+   */
   updatedAt: IsoTimeSchema,
 });
 export type Market = z.infer<typeof MarketSchema>;
