@@ -33,6 +33,24 @@ export function statementName(text: string): string {
 
 const ResultSchema = z.object({ rows: z.array(z.unknown()) });
 
+/**
+ * A Drizzle prepared query (`.prepare(name)`, values as `sql.placeholder`s) built once per database
+ * handle and kept while the handle lives: a prepared query belongs to its handle's session. On the
+ * pool's handle it is built once for the process, so neither the query builder nor PostgreSQL's
+ * planner runs per call; on a transaction's, once per transaction.
+ */
+export function preparedPerHandle<T>(build: (db: DbOrTx) => T): (db: DbOrTx) => T {
+  const built = new WeakMap<DbOrTx, T>();
+  return (db) => {
+    let statement = built.get(db);
+    if (statement === undefined) {
+      statement = build(db);
+      built.set(db, statement);
+    }
+    return statement;
+  };
+}
+
 /** Runs `query` as a named prepared statement and parses each row with `row`. */
 export async function preparedRows<T extends z.ZodType>(
   db: DbOrTx,

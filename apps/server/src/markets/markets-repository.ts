@@ -4,6 +4,7 @@ import type { PageCursor } from '@pm/core/contract/page-cursor';
 import { and, desc, eq, gt, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
+import { preparedPerHandle } from '../db/prepared-rows.ts';
 import { bets, marketCounts, markets } from '../db/schema.ts';
 
 // Reads and writes of markets and their bets. Functions take a Db or a Tx, so the service can
@@ -38,9 +39,19 @@ function betTypeIs(betType: MarketsPage['betType']): SQL | undefined {
 export async function findMarket(db: DbOrTx, id: number): Promise<MarketRow | undefined> {
   // Bounded before the query: an id past the int4 column is no market, not a database error (F2).
   if (id > MAX_ROW_ID) return undefined;
-  const [row] = await db.select().from(markets).where(eq(markets.id, id)).limit(1);
+  const [row] = await marketById(db).execute({ id });
   return row;
 }
+
+/** Every bet and the market page read a market by id: built once per handle (issue 21). */
+const marketById = preparedPerHandle((db) =>
+  db
+    .select()
+    .from(markets)
+    .where(eq(markets.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('market_by_id'),
+);
 
 /** The bet a payment became, with its market: what a create or join answered. */
 export async function findBetByPayment(
@@ -232,7 +243,8 @@ function userBetsQuery(db: DbOrTx, withCursor: boolean) {
  * Built once per database handle (issue 21): a named statement, so neither Drizzle's query builder
  * nor PostgreSQL's planner runs per request. Per handle, since a prepared query belongs to its session.
  */
-const userBetsStatements = new WeakMap<DbOrTx, Map<boolean, ReturnType<typeof userBetsQuery>>>();
+const userBetsFirst = preparedPerHandle((db) => userBetsQuery(db, false));
+const userBetsAfter = preparedPerHandle((db) => userBetsQuery(db, true));
 
 /**
  * Distinct wallets that bet on a market, exact: the distinct addresses of one market's range of
@@ -258,17 +270,7 @@ export async function listUserBets(
   db: DbOrTx,
   input: { address: string; limit: number; cursor?: PageCursor },
 ): Promise<Array<{ bet: BetRow; market: UserBetMarket }>> {
-  let statements = userBetsStatements.get(db);
-  if (!statements) {
-    statements = new Map();
-    userBetsStatements.set(db, statements);
-  }
-  const withCursor = input.cursor !== undefined;
-  let statement = statements.get(withCursor);
-  if (!statement) {
-    statement = userBetsQuery(db, withCursor);
-    statements.set(withCursor, statement);
-  }
+  const statement = input.cursor === undefined ? userBetsFirst(db) : userBetsAfter(db);
   return statement.execute({
     address: input.address,
     limit: input.limit,

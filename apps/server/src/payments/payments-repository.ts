@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
+import { preparedPerHandle } from '../db/prepared-rows.ts';
 import { payments } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
 import type { VerifiedPayment } from './verify-payment.ts';
@@ -29,7 +30,13 @@ export async function findKnownPayment(
   chainId: number,
   txHash: string,
 ): Promise<KnownPayment | undefined> {
-  const [row] = await db
+  const [row] = await knownPayment(db).execute({ chainId, txHash: txHash.toLowerCase() });
+  return row;
+}
+
+/** Read first by every payment (issue 21: bets end to end): built once per handle. */
+const knownPayment = preparedPerHandle((db) =>
+  db
     .select({
       id: payments.id,
       fromAddress: payments.fromAddress,
@@ -38,10 +45,12 @@ export async function findKnownPayment(
       status: payments.status,
     })
     .from(payments)
-    .where(and(eq(payments.chainId, chainId), eq(payments.txHash, txHash.toLowerCase())))
-    .limit(1);
-  return row;
-}
+    .where(
+      and(eq(payments.chainId, sql.placeholder('chainId')), eq(payments.txHash, sql.placeholder('txHash'))),
+    )
+    .limit(1)
+    .prepare('known_payment'),
+);
 
 export async function isPaymentKnown(db: DbOrTx, chainId: number, txHash: string): Promise<boolean> {
   const rows = await db

@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
+import { preparedPerHandle } from '../db/prepared-rows.ts';
 import { bets, markets, oracleBets, oracleRounds } from '../db/schema.ts';
 import { userBetMarketFields } from '../markets/markets-repository.ts';
 
@@ -123,15 +124,12 @@ function claimableReads(db: DbOrTx) {
   };
 }
 
-const claimableStatements = new WeakMap<DbOrTx, ReturnType<typeof claimableReads>>();
+/** Built once per handle (issue 21): named statements, no query building per request. */
+const claimableStatements = preparedPerHandle(claimableReads);
 
 /** The claimable bets of one address (lower-case), at most `limit` of each game, and every one's totals. */
 export async function readClaimableWithTotals(db: DbOrTx, address: string, limit: number) {
-  let statements = claimableStatements.get(db);
-  if (!statements) {
-    statements = claimableReads(db);
-    claimableStatements.set(db, statements);
-  }
+  const statements = claimableStatements(db);
   const marketRows = await statements.markets.execute({ address, limit });
   const roundRows = await statements.oracle.execute({ address, limit });
   const totals = (rows: ReadonlyArray<{ totalWei: bigint; totalCount: number }>) => ({
