@@ -1,13 +1,14 @@
 import { MARKET_CATEGORIES } from '@pm/core/constants';
 import type { Market } from '@pm/core/contract/markets';
 import { canJoinMarket } from '@pm/core/market-rules';
-import { CircleAlert, Plus, SearchX } from 'lucide';
+import { Plus, SearchX } from 'lucide';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { cx } from '../../../lib/cx.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
 import { Icon } from '../../../ui/icon.tsx';
+import { LoadFailed } from '../../../ui/load-failed.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { type BoardFilter, type CategoryFilter, useOpenMarkets } from '../api/get-markets.ts';
@@ -117,19 +118,7 @@ export function MarketsBoard({
             ))}
           </div>
         ) : markets.isError ? (
-          <Card>
-            <StatusMessage
-              tone="error"
-              icon={<Icon node={CircleAlert} />}
-              action={
-                <Button variant="outline" onClick={() => void markets.refetch()}>
-                  {t('markets.retry')}
-                </Button>
-              }
-            >
-              {t('markets.loadFailed')}
-            </StatusMessage>
-          </Card>
+          <LoadFailed query={markets}>{t('markets.loadFailed')}</LoadFailed>
         ) : markets.data.markets.length === 0 ? (
           <Card>
             <StatusMessage

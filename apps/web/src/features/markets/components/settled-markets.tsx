@@ -1,11 +1,10 @@
 import type { Market } from '@pm/core/contract/markets';
-import { CircleAlert } from 'lucide';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { useTranslation } from '../../../i18n/use-translation.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
+import { LoadFailed } from '../../../ui/load-failed.tsx';
 import { Skeleton } from '../../../ui/skeleton.tsx';
 import { StatusMessage } from '../../../ui/status-message.tsx';
 import { useSettledMarketsPage } from '../api/get-markets.ts';
@@ -63,19 +62,7 @@ function SettledPage({
   if (page.isError) {
     return (
       <li className={wide}>
-        <Card>
-          <StatusMessage
-            tone="error"
-            icon={<Icon node={CircleAlert} />}
-            action={
-              <Button variant="outline" onClick={() => void page.refetch()}>
-                {t('markets.retry')}
-              </Button>
-            }
-          >
-            {t('markets.loadFailed')}
-          </StatusMessage>
-        </Card>
+        <LoadFailed query={page}>{t('markets.loadFailed')}</LoadFailed>
       </li>
     );
   }
