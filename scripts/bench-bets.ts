@@ -21,8 +21,10 @@ import { percentile } from './bench-report.ts';
 //
 // A wallet prepares what it knows, as a real client does: its chain, its nonce (read once, then
 // counted locally), the gas of the transfer (the same for every bet) and the fees, read once; each
-// bet is then signed locally and sent with one eth_sendRawTransaction (viem's sendTransaction would
-// ask the node for all of these again, five calls per transfer). Hardhat mines one block per
+// bet is signed locally and sent with one eth_sendRawTransaction (viem's sendTransaction would ask
+// the node for all of these again, five calls per transfer). A stage's transfers are signed before
+// its clock starts: a bettor signs on their own device, and this machine's two cores are the
+// server's, the node's and PostgreSQL's to measure. Hardhat mines one block per
 // transaction (automine) before it answers.
 //
 // Three figures name the bound: the chain alone (transfers, no POST), the server alone (POSTs of
@@ -30,7 +32,7 @@ import { percentile } from './bench-report.ts';
 // of the Hardhat node (from /proc).
 
 const WALLETS = 40;
-const BETS_PER_WALLET = 10;
+const BETS_PER_WALLET = 25;
 /** Transfers per wallet for the two stage figures (chain alone, then the server alone on them). */
 const STAGE_BETS_PER_WALLET = 5;
 
@@ -99,20 +101,27 @@ export async function measureEndToEndBets(input: {
   const senders = await Promise.all(
     wallets.map(async (wallet) => {
       let nonce = await wallet.getTransactionCount({ address: wallet.account.address, blockTag: 'pending' });
+      const sign = () =>
+        wallet.account.signTransaction({
+          chainId: chain.id,
+          type: 'eip1559',
+          to: DEV_VAULT.address,
+          value: amountWei,
+          data,
+          gas,
+          nonce: nonce++,
+          maxFeePerGas: fees.maxFeePerGas * 2n,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        });
+      const signed: Array<`0x${string}`> = [];
       return {
         address: wallet.account.address,
+        /** Signs the next `count` transfers now, before a measurement's clock starts. */
+        async prepare(count: number): Promise<void> {
+          for (let i = 0; i < count; i += 1) signed.push(await sign());
+        },
         async pay(): Promise<Hash> {
-          const serializedTransaction = await wallet.account.signTransaction({
-            chainId: chain.id,
-            type: 'eip1559',
-            to: DEV_VAULT.address,
-            value: amountWei,
-            data,
-            gas,
-            nonce: nonce++,
-            maxFeePerGas: fees.maxFeePerGas * 2n,
-            maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-          });
+          const serializedTransaction = signed.shift() ?? (await sign());
           return wallet.sendRawTransaction({ serializedTransaction });
         },
       };
@@ -142,6 +151,7 @@ export async function measureEndToEndBets(input: {
   await Promise.all(senders.map(async (sender) => post(sender.address, await sender.pay())));
 
   // 1. The chain alone: every wallet pays, nothing is posted yet.
+  await Promise.all(senders.map((sender) => sender.prepare(STAGE_BETS_PER_WALLET)));
   let started = performance.now();
   const mined = (
     await Promise.all(
@@ -171,6 +181,7 @@ export async function measureEndToEndBets(input: {
   const serverOnlyPerSecond = serverRecorded / ((performance.now() - started) / 1000);
 
   // 3. End to end: each wallet pays, posts, and pays its next bet once that one is recorded.
+  await Promise.all(senders.map((sender) => sender.prepare(BETS_PER_WALLET)));
   const chainPid = findHardhatPid(input.rpcUrl);
   const cpuBefore = { server: cpuMs(input.serverPid), chain: cpuMs(chainPid) };
   const databaseBefore = postgresCpuMs();
