@@ -17,11 +17,6 @@ export function compiledServerCommand(entry: 'main' | 'ops' = 'main'): { command
     throw new Error('Compiling the server failed (apps/server/scripts/build-server.mjs)');
   return {
     command: process.execPath,
-    args: [
-      '--import',
-      `${SERVER}dist/source-maps.js`,
-      ...(process.env.ZZ_FLAGS ? process.env.ZZ_FLAGS.split(' ') : NODE_FLAGS),
-      `${SERVER}dist/${entry}.js`,
-    ],
+    args: ['--import', `${SERVER}dist/source-maps.js`, ...NODE_FLAGS, `${SERVER}dist/${entry}.js`],
   };
 }
