@@ -277,13 +277,23 @@ describe('joining a market', () => {
       totalNoWei: parseEther('0.03').toString(),
       yesCount: 1,
       noCount: 1,
+      // A bet moves the totals, not the market's updatedAt (decision 024: its update stays in its page).
+      updatedAt: market.updatedAt,
     });
   });
 
   test('a payment made after the deadline is MARKET_CLOSED and is stored as refund_due', async () => {
     const { market } = await m.createMarket();
     await t.advanceTime(3601);
-    const { response, txHash } = await m.postJoin(market.id);
+    const bettor = m.player(2).account.address.toLowerCase();
+    const betsPlaced = async () =>
+      (await t.db.select().from(userStats).where(eq(userStats.address, bettor)))[0]?.totalBets ?? 0;
+    const placedBefore = await betsPlaced();
+    const lastEvent = async () =>
+      (await t.db.select({ id: sql`coalesce(max(${outbox.id}), 0)`.mapWith(Number) }).from(outbox))[0]?.id ??
+      0;
+    const eventsBefore = await lastEvent();
+    const { response, txHash } = await m.postJoin(market.id, { player: 2 });
     expect(response.statusCode).toBe(409);
     expect(response.json().error).toEqual({
       code: 'MARKET_CLOSED',
@@ -295,6 +305,11 @@ describe('joining a market', () => {
     );
     expect(detail.market).toMatchObject({ yesCount: 1, noCount: 0, totalYesWei: market.totalYesWei });
     expect(detail.bets).toHaveLength(1);
+    // The bet, the bettor's count and the bet's events are written before the market is checked
+    // (decision 024): the refusal rolls every one of them back.
+    expect(await betsPlaced()).toBe(placedBefore);
+    const newEvents = await t.db.select().from(outbox).where(gt(outbox.id, eventsBefore));
+    expect(newEvents.filter((event) => event.topic === 'bets')).toEqual([]);
   });
 
   test('a payment mined before the deadline but posted after it is MARKET_CLOSED too', async () => {

@@ -1,8 +1,17 @@
 import { encodeIntent, type PaymentIntent } from '@pm/core/intent';
-import { type Hash, keccak256, parseEther, type WalletClient } from 'viem';
+import {
+  createPublicClient,
+  custom,
+  type Hash,
+  http,
+  keccak256,
+  parseEther,
+  toHex,
+  type WalletClient,
+} from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createFaultyChainClient } from '../../test/support/faulty-chain.ts';
-import { startTestChain, type TestChain } from '../../test/support/test-chain.ts';
+import { localChain, startTestChain, type TestChain } from '../../test/support/test-chain.ts';
 import { DEV_VAULT } from '../config/dev-accounts.ts';
 import { AppError } from '../http/app-error.ts';
 import { type PaymentVerifierDeps, verifyPayment } from './verify-payment.ts';
@@ -195,6 +204,32 @@ describe('verifyPayment', () => {
     await chain.testClient.mine({ blocks: 3 });
     expect(await verifying).toEqual({ status: 'pending', txHash });
     expect(await chain.publicClient.getBalance({ address: player.account.address })).toBe(before);
+  });
+
+  test('a receipt naming a canonical block that does not hold the transaction is never verified (F7)', async () => {
+    const player = chain.players[0];
+    if (!player) throw new Error('no player');
+    await chain.testClient.mine({ blocks: 1 });
+    const txHash = await pay(player);
+    const real = await chain.publicClient.getTransactionReceipt({ hash: txHash });
+    const other = await chain.publicClient.getBlock({ blockNumber: real.blockNumber - 1n });
+    // A lagging or lying node: the receipt names the block before, which is canonical and final but
+    // holds no such transaction. Only the block's own list of transactions can tell.
+    const node = http(chain.rpcUrl)({ chain: localChain, retryCount: 0 });
+    const lying = createPublicClient({
+      chain: localChain,
+      transport: custom({
+        async request({ method, params }: { method: string; params?: unknown }) {
+          const answer = await node.request({ method, params });
+          if (method !== 'eth_getTransactionReceipt' || !answer || typeof answer !== 'object') return answer;
+          return { ...answer, blockHash: other.hash, blockNumber: toHex(other.number ?? 0n) };
+        },
+      }),
+    });
+    const result = await verifyPayment({ ...deps, client: lying }, claimFor(txHash));
+    expect(result).toEqual({ status: 'pending', txHash });
+    // The same payment through an honest node is verified: what failed above is the membership check.
+    expect((await verifyPayment(deps, claimFor(txHash))).status).toBe('verified');
   });
 
   test('an unknown hash costs a few reads, shared by every request that names it (F9)', async () => {
