@@ -242,12 +242,17 @@ export async function measureEndToEndBets(input: {
 function cpuMs(pid: number | undefined): number | undefined {
   if (!pid) return undefined;
   try {
-    // utime and stime are fields 14 and 15; split after the command name, which may hold spaces.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ = 100
+    return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return undefined;
   }
+}
+
+/** User + system CPU time in a /proc/<pid>/stat line, in ms. */
+function statCpuMs(stat: string): number {
+  // utime and stime are fields 14 and 15; split after the command name, which may hold spaces.
+  const fields = stat.split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ = 100
 }
 
 /**
@@ -261,9 +266,7 @@ function postgresCpuMs(): Map<number, number> | undefined {
       if (!/^\d+$/.test(entry)) continue;
       try {
         const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        if (!stat.includes(' (postgres) ')) continue;
-        const fields = stat.split(') ')[1]?.split(' ') ?? [];
-        cpu.set(Number(entry), ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+        if (stat.includes(' (postgres) ')) cpu.set(Number(entry), statCpuMs(stat));
       } catch {}
     }
   } catch {}

@@ -45,9 +45,10 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
   app.addHook('onRequest', (request, reply, done) => {
-    // Helmet sets its headers synchronously; it passes an error only for a policy it cannot build,
-    // which the call above would have thrown at start-up.
-    applyHelmet(request.raw, reply.raw, (error) => done(error instanceof Error ? error : undefined));
+    applyHelmet(request.raw, reply.raw, (error) => {
+      if (error === undefined) done();
+      else done(error instanceof Error ? error : new Error(String(error)));
+    });
   });
   // request.protocol reads X-Forwarded-Proto only from a trusted proxy (TRUST_PROXY).
   app.addHook('onSend', async (request, reply) => {
