@@ -2,6 +2,7 @@ import { MIN_ORACLE_BET_WEI, ORACLE_BET_DEFAULT, ORACLE_BET_STEP, type Position 
 import type { PlaceOracleBetBody, Round } from '@pm/core/contract/oracle';
 import { encodeIntent } from '@pm/core/intent';
 import { formatBnb, parseBnb } from '@pm/core/money';
+import { estimateRoundWinWei } from '@pm/core/payouts';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, LoaderCircle } from 'lucide';
 import { type FormEvent, useId, useState } from 'react';
@@ -20,7 +21,7 @@ import { useSendPayment } from '../../../wallet/hooks/use-send-payment.ts';
 import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
 import { isFinalRefusal } from '../api/pending-oracle-bets-key.ts';
-import { estimatedReturnWei, roundTimes } from '../utils/round-view.ts';
+import { roundPools, roundTimes } from '../utils/round-view.ts';
 
 type Stage = 'idle' | 'paying' | 'recording';
 
@@ -49,9 +50,16 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
   const isOpen = round.status === 'live' && nowS < roundTimes(round).lockTime;
 
   const amountWei = parseAmount(amountText);
+  const pools = roundPools(round);
   const estimate =
     amountWei !== null && amountWei >= MIN_ORACLE_BET_WEI
-      ? estimatedReturnWei(round, position, amountWei, appConfig.oracleFeeBps)
+      ? estimateRoundWinWei({
+          stakeWei: amountWei,
+          side: position,
+          totalBullWei: pools.up,
+          totalBearWei: pools.down,
+          feeBps: appConfig.oracleFeeBps,
+        })
       : null;
 
   const submit = async (event: FormEvent) => {

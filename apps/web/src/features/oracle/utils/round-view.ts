@@ -35,21 +35,3 @@ export function roundTimes(round: Pick<Round, 'startTime' | 'lockTime' | 'closeT
     closeTime: Date.parse(round.closeTime) / 1000,
   };
 }
-
-/**
- * What a winning stake of `stakeWei` on `side` would return at the current pools, the stake
- * included: stake × (total + stake) / (side + stake), fee taken first. An estimate: pools move.
- */
-export function estimatedReturnWei(
-  round: Pick<Round, 'totalUpWei' | 'totalDownWei'>,
-  side: 'bull' | 'bear',
-  stakeWei: bigint,
-  feeBps: number,
-): bigint {
-  if (stakeWei <= 0n) return 0n;
-  const { up, down, total } = roundPools(round);
-  const sidePool = (side === 'bull' ? up : down) + stakeWei;
-  const pool = total + stakeWei;
-  const distributable = pool - (pool * BigInt(feeBps)) / 10_000n;
-  return (stakeWei * distributable) / sidePool;
-}
