@@ -8,7 +8,7 @@ import {
   PendingPaymentResponseSchema,
 } from '@pm/core/contract/markets';
 import * as z from 'zod/mini';
-import { ApiError, apiPost } from '../../../lib/api-client.ts';
+import { ApiError, apiPost } from '#lib/api-client.ts';
 import { PENDING_RECORDS_KEY as STORAGE_KEY } from './pending-records-key.ts';
 
 // After the wallet's payment confirmed, the request that records it. 202 means the server has not

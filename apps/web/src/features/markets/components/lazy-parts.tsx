@@ -1,11 +1,11 @@
 import type { Market } from '@pm/core/contract/markets';
 import { type ComponentProps, type ComponentType, type ReactNode, Suspense, useState } from 'react';
-import { useIsOperator } from '../../../api/use-is-operator.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
-import { LoadingOverlay } from '../../../ui/loading-overlay.tsx';
-import { Skeleton } from '../../../ui/skeleton.tsx';
-import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
+import { useIsOperator } from '#api/use-is-operator.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { lazyWithPreload } from '#ui/lazy-with-preload.ts';
+import { LoadingOverlay } from '#ui/loading-overlay.tsx';
+import { Skeleton } from '#ui/skeleton.tsx';
+import { useWallet } from '#wallet/hooks/use-wallet.ts';
 
 // Parts not every visitor sees load when shown: the create and join dialogs (forms, Radix Dialog,
 // the payment flow) when first opened, or when the pointer or focus reaches a button that opens

@@ -3,12 +3,12 @@ import type { Market } from '@pm/core/contract/markets';
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { History, Hourglass } from 'lucide';
 import { useRef } from 'react';
-import { useNamespace } from '../../../i18n/use-namespace.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { formatCountdown, formatDateTime, useFormat } from '../../../lib/format.ts';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
+import { useNamespace } from '#i18n/use-namespace.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { formatCountdown, formatDateTime, useFormat } from '#lib/format.ts';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { useWallet } from '#wallet/hooks/use-wallet.ts';
 import { useHasBet } from '../api/get-market-bets.ts';
 import { FlagVerdictForm } from './lazy-parts.tsx';
 

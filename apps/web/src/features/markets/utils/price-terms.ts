@@ -1,6 +1,6 @@
 import { TargetPriceSchema } from '@pm/core/contract/primitives';
 import { targetPriceScaled } from '@pm/core/price-market';
-import { formatScaled, type Language } from '../../../lib/format.ts';
+import { formatScaled, type Language } from '#lib/format.ts';
 
 // The Price Oracle terms as the web shows them (issue 19): the target typed by the creator checked
 // with core's schema (the same one the server applies), and the gap between the live price and the

@@ -1,6 +1,6 @@
-import type { TFunction } from '../../../i18n/translate.ts';
-import { ApiError } from '../../../lib/api-client.ts';
-import { apiErrorMessage } from '../../../lib/error-message.ts';
+import type { TFunction } from '#i18n/translate.ts';
+import { ApiError } from '#lib/api-client.ts';
+import { apiErrorMessage } from '#lib/error-message.ts';
 
 /**
  * What to tell the user when recording a paid bet fails (docs/product.md §8 'Failed to create market' /

@@ -1,5 +1,5 @@
-import { ApiError } from '../../../lib/api-client.ts';
-import { hasStoredList } from '../../../lib/stored-list.ts';
+import { ApiError } from '#lib/api-client.ts';
+import { hasStoredList } from '#lib/stored-list.ts';
 
 // Kept apart from pending-oracle-bets.ts so the oracle page can tell whether anything waits without
 // loading the retry code (docs/decisions/006: the route is at its JS budget).

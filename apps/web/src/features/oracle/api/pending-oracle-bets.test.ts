@@ -1,6 +1,6 @@
 import type { PlaceOracleBetBody } from '@pm/core/contract/oracle';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { startTestApi, type TestApiAnswer } from '../../../app/test-api.ts';
+import { startTestApi, type TestApiAnswer } from '#testing/test-api.ts';
 import {
   loadPendingOracleBets,
   recordOracleBet,

@@ -7,18 +7,18 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, LoaderCircle } from 'lucide';
 import { type FormEvent, useId, useState } from 'react';
 import { getAddress } from 'viem';
-import { useAppConfig } from '../../../api/get-app-config.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { ApiError } from '../../../lib/api-client.ts';
-import { cx } from '../../../lib/cx.ts';
-import { apiErrorMessage } from '../../../lib/error-message.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { toast } from '../../../ui/toast.ts';
-import { useAccountKind } from '../../../wallet/hooks/use-account-kind.ts';
-import { useSendPayment } from '../../../wallet/hooks/use-send-payment.ts';
-import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
+import { useAppConfig } from '#api/get-app-config.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { ApiError } from '#lib/api-client.ts';
+import { cx } from '#lib/cx.ts';
+import { apiErrorMessage } from '#lib/error-message.ts';
+import { useFormat } from '#lib/format.ts';
+import { Button } from '#ui/button.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { toast } from '#ui/toast.ts';
+import { useAccountKind } from '#wallet/hooks/use-account-kind.ts';
+import { useSendPayment } from '#wallet/hooks/use-send-payment.ts';
+import { useWallet } from '#wallet/hooks/use-wallet.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
 import { isFinalRefusal } from '../api/pending-oracle-bets-key.ts';
 import { roundPools, roundTimes } from '../utils/round-view.ts';
@@ -87,7 +87,7 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
         }));
       } catch (error) {
         // The wallet's error texts load only when a payment fails (decision 006, JS budget).
-        const message = await import('../../../wallet/utils/payment-error-message.ts').then(
+        const message = await import('#wallet/utils/payment-error-message.ts').then(
           (errors) => errors.paymentErrorMessage(t, error),
           () => t('wallet.sendFailed'),
         );
