@@ -26,9 +26,9 @@ import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
 import { parseBnbOrNull } from '../utils/format.ts';
 import { checkTargetPrice } from '../utils/price-terms.ts';
 import { recordErrorMessage } from '../utils/record-error.ts';
-import { AnalyzeMarket } from './analyze-market.tsx';
 import { ChoiceGroup } from './choice-group.tsx';
-import { PriceMarketFields, type PriceTerms } from './price-market-fields.tsx';
+import { AnalyzeMarket } from './evidence/analyze-market.tsx';
+import { PriceMarketFields, type PriceTerms } from './price/price-market-fields.tsx';
 
 type BetType = 'custom_bet' | 'price_prediction';
 type UnpaidBody = Omit<CreateCustomMarketBody, 'txHash'> | Omit<CreatePriceMarketBody, 'txHash'>;

@@ -18,13 +18,13 @@ const ClaimablePanelModule = lazyWithPreload(() =>
   import('./claimable-panel.tsx').then((module) => module.ClaimablePanel),
 );
 const MarketOperatorControlsModule = lazyWithPreload(() =>
-  import('./market-operator-controls.tsx').then((module) => module.MarketOperatorControls),
+  import('./review/market-operator-controls.tsx').then((module) => module.MarketOperatorControls),
 );
 const FlagVerdictFormModule = lazyWithPreload(() =>
-  import('./flag-verdict-form.tsx').then((module) => module.FlagVerdictForm),
+  import('./review/flag-verdict-form.tsx').then((module) => module.FlagVerdictForm),
 );
 const MarketReviewPanelModule = lazyWithPreload(() =>
-  import('./market-review-panel.tsx').then((module) => module.MarketReviewPanel),
+  import('./review/market-review-panel.tsx').then((module) => module.MarketReviewPanel),
 );
 const SettledMarketsModule = lazyWithPreload(() =>
   import('./settled-markets.tsx').then((module) => module.SettledMarkets),
@@ -33,7 +33,7 @@ const MyWinningsModule = lazyWithPreload(() =>
   import('./my-winnings.tsx').then((module) => module.MyWinnings),
 );
 const EvidenceSectionModule = lazyWithPreload(() =>
-  import('./evidence-section.tsx').then((module) => module.EvidenceSection),
+  import('./evidence/evidence-section.tsx').then((module) => module.EvidenceSection),
 );
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
@@ -43,13 +43,13 @@ const MoreOpenMarketsModule = lazyWithPreload(() =>
 );
 const OlderBetsModule = lazyWithPreload(() => import('./older-bets.tsx').then((module) => module.OlderBets));
 const PriceCardFactsModule = lazyWithPreload(() =>
-  import('./price-card-facts.tsx').then((module) => module.PriceCardFacts),
+  import('./price/price-card-facts.tsx').then((module) => module.PriceCardFacts),
 );
 const PriceMarketPanelModule = lazyWithPreload(() =>
-  import('./price-market-panel.tsx').then((module) => module.PriceMarketPanel),
+  import('./price/price-market-panel.tsx').then((module) => module.PriceMarketPanel),
 );
 const PriceResolutionCardModule = lazyWithPreload(() =>
-  import('./price-market-panel.tsx').then((module) => module.PriceResolutionCard),
+  import('./price/price-market-panel.tsx').then((module) => module.PriceResolutionCard),
 );
 
 /** Renders a lazy dialog from its first opening on, and keeps it (and its form's state) mounted. */

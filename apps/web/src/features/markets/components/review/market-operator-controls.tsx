@@ -8,8 +8,8 @@ import { Button } from '#ui/button.tsx';
 import { CardSection } from '#ui/card-section.tsx';
 import { toast } from '#ui/toast.ts';
 import { useSignedAction } from '#wallet/hooks/use-signed-action.ts';
-import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
-import { type MarketOperatorDecision, runMarketOperatorAction } from '../api/market-operator-action.ts';
+import { MARKETS_QUERY_KEY } from '../../api/get-markets.ts';
+import { type MarketOperatorDecision, runMarketOperatorAction } from '../../api/market-operator-action.ts';
 
 /**
  * Resolve YES / Resolve NO / Void for an operator (docs/architecture.md "Operators"), acting only with the

@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { testMarket } from '#testing/market-test-kit.tsx';
 import { startTestApi } from '#testing/test-api.ts';
 import { renderWithApp } from '#testing/test-app.tsx';
-import { MarketCard } from './market-card.tsx';
-import { MarketDetail } from './market-detail.tsx';
+import { MarketCard } from '../market-card.tsx';
+import { MarketDetail } from '../market-detail.tsx';
 
 // Issue 19: a price market's card and page, against a loopback API serving the market and BTC's price.
 

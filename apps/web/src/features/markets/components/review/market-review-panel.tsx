@@ -9,8 +9,8 @@ import { formatCountdown, formatDateTime, useFormat } from '#lib/format.ts';
 import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { useWallet } from '#wallet/hooks/use-wallet.ts';
-import { useHasBet } from '../api/get-market-bets.ts';
-import { FlagVerdictForm } from './lazy-parts.tsx';
+import { useHasBet } from '../../api/get-market-bets.ts';
+import { FlagVerdictForm } from '../lazy-parts.tsx';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 

@@ -15,9 +15,9 @@ import { Icon } from '#ui/icon.tsx';
 import { toast } from '#ui/toast.ts';
 import { PaymentDialog } from '#wallet/components/payment-dialog.tsx';
 import { walletErrorMessage } from '#wallet/utils/wallet-error-message.ts';
-import { postFlag, type SignedFlag, signFlag } from '../api/flag-market.ts';
-import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
-import { recordErrorMessage } from '../utils/record-error.ts';
+import { postFlag, type SignedFlag, signFlag } from '../../api/flag-market.ts';
+import { MARKETS_QUERY_KEY } from '../../api/get-markets.ts';
+import { recordErrorMessage } from '../../utils/record-error.ts';
 
 /**
  * A bettor flags the proposed verdict with a short reason, signed by their wallet (EIP-712, issue

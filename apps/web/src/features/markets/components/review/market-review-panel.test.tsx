@@ -3,7 +3,7 @@ import { cleanup, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { OPERATOR, startMarketApi, testBet, testMarket } from '#testing/market-test-kit.tsx';
 import { renderWithApp } from '#testing/test-app.tsx';
-import { MarketDetail } from './market-detail.tsx';
+import { MarketDetail } from '../market-detail.tsx';
 
 // Issue 11: a proposed verdict, its countdown, the flag form for a bettor and the timeline.
 
