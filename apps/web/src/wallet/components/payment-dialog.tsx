@@ -2,7 +2,7 @@ import { Check, Copy, LoaderCircle } from 'lucide';
 import { useState } from 'react';
 import type { Hex } from 'viem';
 import { useTranslation } from '#i18n/use-translation.ts';
-import { useFormat } from '#lib/format.ts';
+import { useFormat } from '#lib/use-format.ts';
 import { Button } from '#ui/button.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { Modal } from '#ui/modal.tsx';

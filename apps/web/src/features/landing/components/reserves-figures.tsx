@@ -1,7 +1,7 @@
 import { ShieldAlert, ShieldCheck } from 'lucide';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { cx } from '#lib/cx.ts';
-import { useFormat } from '#lib/format.ts';
+import { useFormat } from '#lib/use-format.ts';
 import { Badge } from '#ui/badge.tsx';
 import { Button } from '#ui/button.tsx';
 import { Icon } from '#ui/icon.tsx';

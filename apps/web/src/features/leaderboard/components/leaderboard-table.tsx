@@ -4,7 +4,7 @@ import { Trophy } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { cx } from '#lib/cx.ts';
-import { useFormat } from '#lib/format.ts';
+import { useFormat } from '#lib/use-format.ts';
 import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { LoadFailed } from '#ui/load-failed.tsx';

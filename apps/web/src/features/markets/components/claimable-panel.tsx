@@ -5,7 +5,7 @@ import { useClaimable } from '#api/get-claimable.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { showClaimToast } from '#lib/claim-toast.ts';
 import { apiErrorMessage } from '#lib/error-message.ts';
-import { useFormat } from '#lib/format.ts';
+import { useFormat } from '#lib/use-format.ts';
 import { Button } from '#ui/button.tsx';
 import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';

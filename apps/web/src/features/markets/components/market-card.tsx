@@ -5,7 +5,7 @@ import { Clock, Users } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { cx } from '#lib/cx.ts';
-import { formatCountdown, useFormat } from '#lib/format.ts';
+import { formatCountdown, useFormat } from '#lib/use-format.ts';
 import { Badge } from '#ui/badge.tsx';
 import { Button } from '#ui/button.tsx';
 import { Icon } from '#ui/icon.tsx';

@@ -5,7 +5,7 @@ import { CircleAlert, Info, Scale, Users } from 'lucide';
 import { useState } from 'react';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { ApiError } from '#lib/api-client.ts';
-import { useFormat } from '#lib/format.ts';
+import { useFormat } from '#lib/use-format.ts';
 import { Badge } from '#ui/badge.tsx';
 import { Button } from '#ui/button.tsx';
 import { Card } from '#ui/card.tsx';

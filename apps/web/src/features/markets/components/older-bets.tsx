@@ -1,7 +1,7 @@
 import { shortenAddress } from '@pm/core/address';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '#i18n/use-translation.ts';
-import { useFormat } from '#lib/format.ts';
+import { useFormat } from '#lib/use-format.ts';
 import { Badge } from '#ui/badge.tsx';
 import { Button } from '#ui/button.tsx';
 import { LoadFailed } from '#ui/load-failed.tsx';

@@ -1,7 +1,7 @@
 import { History } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '#i18n/use-translation.ts';
-import { useFormat } from '#lib/format.ts';
+import { useFormat } from '#lib/use-format.ts';
 import { Badge } from '#ui/badge.tsx';
 import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';

@@ -3,7 +3,7 @@ import { Copy, Vault } from 'lucide';
 import { usePrice } from '#api/get-price.ts';
 import { useVault } from '#api/get-vault.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
-import { useFormat } from '#lib/format.ts';
+import { useFormat } from '#lib/use-format.ts';
 import { Button } from '#ui/button.tsx';
 import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';

@@ -4,7 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { cx } from '#lib/cx.ts';
-import { formatBnb, formatDateTime } from '#lib/format.ts';
+import { formatBnb, formatDateTime } from '#lib/use-format.ts';
 import { Badge } from '#ui/badge.tsx';
 import { Button } from '#ui/button.tsx';
 import { Card } from '#ui/card.tsx';

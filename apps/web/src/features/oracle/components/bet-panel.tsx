@@ -1,7 +1,6 @@
 import { MIN_ORACLE_BET_WEI, ORACLE_BET_DEFAULT, ORACLE_BET_STEP, type Position } from '@pm/core/constants';
 import type { PlaceOracleBetBody, Round } from '@pm/core/contract/oracle';
 import { encodeIntent } from '@pm/core/intent';
-import { formatBnb, parseBnb } from '@pm/core/money';
 import { estimateRoundWinWei } from '@pm/core/payouts';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, LoaderCircle } from 'lucide';
@@ -10,9 +9,10 @@ import { getAddress } from 'viem';
 import { useAppConfig } from '#api/get-app-config.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { ApiError } from '#lib/api-client.ts';
+import { bnbInputText, parseBnbOrNull } from '#lib/bnb-input.ts';
 import { cx } from '#lib/cx.ts';
 import { apiErrorMessage } from '#lib/error-message.ts';
-import { useFormat } from '#lib/format.ts';
+import { useFormat } from '#lib/use-format.ts';
 import { Button } from '#ui/button.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { toast } from '#ui/toast.ts';
@@ -25,7 +25,7 @@ import { roundPools, roundTimes } from '../utils/round-view.ts';
 
 type Stage = 'idle' | 'paying' | 'recording';
 
-const MIN_BET_TEXT = formatBnb(MIN_ORACLE_BET_WEI, { decimals: 18, trim: true });
+const MIN_BET_TEXT = bnbInputText(MIN_ORACLE_BET_WEI);
 
 /**
  * docs/product.md §2/§5 bet panel: UP or DOWN, amount (step 0.01, default 0.01), the spec's validation toasts,
@@ -49,7 +49,7 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
   const busy = stage !== 'idle';
   const isOpen = round.status === 'live' && nowS < roundTimes(round).lockTime;
 
-  const amountWei = parseAmount(amountText);
+  const amountWei = parseBnbOrNull(amountText);
   const pools = roundPools(round);
   const estimate =
     amountWei !== null && amountWei >= MIN_ORACLE_BET_WEI
@@ -263,14 +263,6 @@ function SideButton({
       {t(up ? 'oracle.bet.up' : 'oracle.bet.down')}
     </button>
   );
-}
-
-function parseAmount(text: string): bigint | null {
-  try {
-    return parseBnb(text);
-  } catch {
-    return null;
-  }
 }
 
 /** The server's refusal in the spec's words where it has them (§5/§8), else the translated code. */

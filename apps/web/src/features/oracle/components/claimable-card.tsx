@@ -5,7 +5,7 @@ import { useClaimable } from '#api/get-claimable.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { showClaimToast } from '#lib/claim-toast.ts';
 import { apiErrorMessage } from '#lib/error-message.ts';
-import { useFormat } from '#lib/format.ts';
+import { useFormat } from '#lib/use-format.ts';
 import { Button } from '#ui/button.tsx';
 import { CardSection } from '#ui/card-section.tsx';
 import { toast } from '#ui/toast.ts';

@@ -4,7 +4,7 @@ import { ArrowDown, ArrowUp, Ban, Equal } from 'lucide';
 import type { ReactNode } from 'react';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { cx } from '#lib/cx.ts';
-import { useFormat } from '#lib/format.ts';
+import { useFormat } from '#lib/use-format.ts';
 import { Badge, LiveDot } from '#ui/badge.tsx';
 import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';

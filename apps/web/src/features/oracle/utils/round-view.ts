@@ -16,7 +16,7 @@ export function roundMultipliers(round: Pick<Round, 'totalUpWei' | 'totalDownWei
   return { up: payoutMultiplier(total, up), down: payoutMultiplier(total, down) };
 }
 
-/** The change from lock to `usd`, 1e8-scaled (lib/format.ts `formatPrice` shows it signed). */
+/** The change from lock to `usd`, 1e8-scaled (lib/use-format.ts `formatPrice` shows it signed). */
 export function usdChange(fromUsd: string, toUsd: string): bigint {
   return parseUsdPrice(toUsd) - parseUsdPrice(fromUsd);
 }

@@ -3,7 +3,7 @@ import { CircleCheck, CircleX, Copy, FileSearch } from 'lucide';
 import { useId } from 'react';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
-import { formatDateTime } from '#lib/format.ts';
+import { formatDateTime } from '#lib/use-format.ts';
 import { Button } from '#ui/button.tsx';
 import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';

@@ -10,7 +10,7 @@ import { priceMarketTitleParts } from '@pm/core/price-market';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { cx } from '#lib/cx.ts';
-import { useFormat } from '#lib/format.ts';
+import { useFormat } from '#lib/use-format.ts';
 import { useCoinPrice } from '../../api/get-coin-price.ts';
 import { useNowMs } from '../../hooks/use-now-ms.ts';
 import { checkTargetPrice, formatGapBps, targetGapBps } from '../../utils/price-terms.ts';

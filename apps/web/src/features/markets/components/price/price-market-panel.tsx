@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { useAppConfig } from '#api/get-app-config.ts';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
-import { useFormat } from '#lib/format.ts';
+import { useFormat } from '#lib/use-format.ts';
 import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { Skeleton } from '#ui/skeleton.tsx';

@@ -9,7 +9,7 @@ import { useSignTypedData } from 'wagmi';
 import { useAppConfig } from '#api/get-app-config.ts';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
-import { useFormat } from '#lib/format.ts';
+import { useFormat } from '#lib/use-format.ts';
 import { Button } from '#ui/button.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { toast } from '#ui/toast.ts';

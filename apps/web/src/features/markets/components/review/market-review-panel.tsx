@@ -5,7 +5,7 @@ import { History, Hourglass } from 'lucide';
 import { useRef } from 'react';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
-import { formatCountdown, formatDateTime, useFormat } from '#lib/format.ts';
+import { formatCountdown, formatDateTime, useFormat } from '#lib/use-format.ts';
 import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { useWallet } from '#wallet/hooks/use-wallet.ts';
