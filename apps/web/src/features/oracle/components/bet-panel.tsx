@@ -12,6 +12,7 @@ import { ApiError } from '#lib/api-client.ts';
 import { bnbInputText, parseBnbOrNull } from '#lib/bnb-input.ts';
 import { cx } from '#lib/cx.ts';
 import { apiErrorMessage } from '#lib/error-message.ts';
+import { isFinalRefusal } from '#lib/is-final-refusal.ts';
 import { useFormat } from '#lib/use-format.ts';
 import { Button } from '#ui/button.tsx';
 import { Icon } from '#ui/icon.tsx';
@@ -20,7 +21,6 @@ import { useAccountKind } from '#wallet/hooks/use-account-kind.ts';
 import { useSendPayment } from '#wallet/hooks/use-send-payment.ts';
 import { useWallet } from '#wallet/hooks/use-wallet.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
-import { isFinalRefusal } from '../api/pending-oracle-bets-key.ts';
 import { roundPools, roundTimes } from '../utils/round-view.ts';
 
 type Stage = 'idle' | 'paying' | 'recording';
