@@ -20,9 +20,6 @@ const ClaimablePanelModule = lazyWithPreload(() =>
 const MarketOperatorControlsModule = lazyWithPreload(() =>
   import('./review/market-operator-controls.tsx').then((module) => module.MarketOperatorControls),
 );
-const FlagVerdictFormModule = lazyWithPreload(() =>
-  import('./review/flag-verdict-form.tsx').then((module) => module.FlagVerdictForm),
-);
 const MarketReviewPanelModule = lazyWithPreload(() =>
   import('./review/market-review-panel.tsx').then((module) => module.MarketReviewPanel),
 );
@@ -115,20 +112,6 @@ export function MarketOperatorControls({ market, nowMs }: { market: Market; nowM
   return (
     <Suspense fallback={null}>
       <MarketOperatorControlsModule market={market} address={wallet.address} nowMs={nowMs} />
-    </Suspense>
-  );
-}
-
-/** The flag form (typed-data signing), for a connected bettor during a review window (issue 11). */
-export function FlagVerdictForm(props: {
-  marketId: number;
-  address: string;
-  nowMs: number;
-  bondWei: string;
-}) {
-  return (
-    <Suspense fallback={null}>
-      <FlagVerdictFormModule {...props} />
     </Suspense>
   );
 }
