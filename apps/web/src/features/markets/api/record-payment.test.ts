@@ -1,28 +1,14 @@
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { startTestApi } from '#testing/test-api.ts';
+import { beforeEach, expect, test } from 'vitest';
+import { startRecordingTestApi } from '#testing/test-api.ts';
 import { mayHavePendingRecords } from './pending-records-key.ts';
 import { recordAndForget, savePendingRecord } from './record-payment.ts';
 
 // Issue 3: a paid create or join is kept in the one store of pending payments (lib/pending-payments.ts, tested there).
 
 const TX_HASH = `0x${'12'.repeat(32)}`;
+const PENDING = { status: 202, body: { status: 'pending', txHash: TX_HASH } };
 
-let api: Awaited<ReturnType<typeof startTestApi>> | null = null;
-let posted: string[] = [];
-
-beforeEach(async () => {
-  window.localStorage.clear();
-  posted = [];
-  api = await startTestApi((request) => {
-    posted.push(request.url ?? '');
-    return { status: 202, body: { status: 'pending', txHash: TX_HASH } };
-  });
-});
-
-afterEach(async () => {
-  await api?.close();
-  api = null;
-});
+beforeEach(() => window.localStorage.clear());
 
 test('A paid market bet is kept under the key the markets page checks, and posted to its market', async () => {
   const record = {
@@ -37,7 +23,8 @@ test('A paid market bet is kept under the key the markets page checks, and poste
   };
   savePendingRecord(record);
   expect(mayHavePendingRecords()).toBe(true);
-  expect(await recordAndForget(record)).toBe('pending');
-  expect(posted).toEqual(['/api/markets/7/bets']);
+  const api = await startRecordingTestApi(PENDING);
+  expect(await recordAndForget(record).finally(api.close)).toBe('pending');
+  expect(api.paths).toEqual(['/api/markets/7/bets']);
   expect(mayHavePendingRecords()).toBe(false);
 });

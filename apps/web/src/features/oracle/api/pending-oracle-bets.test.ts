@@ -1,29 +1,15 @@
 import type { PlaceOracleBetBody } from '@pm/core/contract/oracle';
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { startTestApi } from '#testing/test-api.ts';
+import { beforeEach, expect, test } from 'vitest';
+import { startRecordingTestApi } from '#testing/test-api.ts';
 import { loadPendingOracleBets, recordOracleBet, savePendingOracleBet } from './pending-oracle-bets.ts';
 import { mayHavePendingOracleBets } from './pending-oracle-bets-key.ts';
 
 // Issue 11: a paid round bet is kept in the one store of pending payments (lib/pending-payments.ts, tested there).
 
 const TX_HASH = `0x${'12'.repeat(32)}`;
+const PENDING = { status: 202, body: { status: 'pending', txHash: TX_HASH } };
 
-let api: Awaited<ReturnType<typeof startTestApi>> | null = null;
-let posted: string[] = [];
-
-beforeEach(async () => {
-  window.localStorage.clear();
-  posted = [];
-  api = await startTestApi((request) => {
-    posted.push(request.url ?? '');
-    return { status: 202, body: { status: 'pending', txHash: TX_HASH } };
-  });
-});
-
-afterEach(async () => {
-  await api?.close();
-  api = null;
-});
+beforeEach(() => window.localStorage.clear());
 
 test('A paid round bet is kept under the key the oracle page checks, and posted to /api/oracle/bets', async () => {
   const bet: PlaceOracleBetBody = {
@@ -35,8 +21,9 @@ test('A paid round bet is kept under the key the oracle page checks, and posted 
   };
   savePendingOracleBet(bet);
   expect(mayHavePendingOracleBets()).toBe(true);
-  await recordOracleBet(bet);
-  expect(posted).toEqual(['/api/oracle/bets']);
+  const api = await startRecordingTestApi(PENDING);
+  await recordOracleBet(bet).finally(api.close);
+  expect(api.paths).toEqual(['/api/oracle/bets']);
   expect(loadPendingOracleBets()).toEqual([]);
   expect(mayHavePendingOracleBets()).toBe(false);
 });
