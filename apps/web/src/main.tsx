@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { appI18n } from './app/app-i18n.ts';
-import { AppRouter, preloadRoute } from './app/router.tsx';
-import { syncDocumentLanguage } from './i18n/document-language.ts';
-import { I18nContext } from './i18n/i18n-context.ts';
+import { appI18n } from '#app/app-i18n.ts';
+import { AppRouter, preloadRoute } from '#app/router.tsx';
+import { syncDocumentLanguage } from '#i18n/document-language.ts';
+import { I18nContext } from '#i18n/i18n-context.ts';
 import './index.css';
 
 syncDocumentLanguage(appI18n);

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parseBnb } from './money.ts';
-import { computeMarketPayouts, computeRoundPayouts, marketWinReturnWei, type StakeEntry } from './payouts.ts';
+import {
+  computeMarketPayouts,
+  computeRoundPayouts,
+  estimateRoundWinWei,
+  marketWinReturnWei,
+  roundRefundReason,
+  type StakeEntry,
+} from './payouts.ts';
 
 const bnb = parseBnb;
 
@@ -346,6 +353,94 @@ describe('computeRoundPayouts', () => {
               if (stakeOf(a.id) > stakeOf(b.id)) expect(a.returnWei >= b.returnWei).toBe(true);
             }
           }
+        },
+      ),
+    );
+  });
+});
+
+describe('estimateRoundWinWei', () => {
+  test('adds the stake to its side and the pool, fee first', () => {
+    // UP 1 BNB + my 1 BNB against DOWN 1 BNB: pool 3, 10% fee → 2.7 shared over UP's 2 → 1.35 BNB.
+    expect(
+      estimateRoundWinWei({
+        stakeWei: bnb('1'),
+        side: 'bull',
+        totalBullWei: bnb('1'),
+        totalBearWei: bnb('1'),
+        feeBps: 1000,
+      }),
+    ).toBe(bnb('1.35'));
+  });
+
+  test('a bet on an empty round gets its stake back', () => {
+    expect(
+      estimateRoundWinWei({ stakeWei: 100n, side: 'bear', totalBullWei: 0n, totalBearWei: 0n, feeBps: 0 }),
+    ).toBe(100n);
+  });
+
+  test('a zero stake returns nothing', () => {
+    expect(
+      estimateRoundWinWei({ stakeWei: 0n, side: 'bull', totalBullWei: 5n, totalBearWei: 9n, feeBps: 0 }),
+    ).toBe(0n);
+  });
+
+  test('the estimate equals what computeRoundPayouts pays that bet once placed, if its side wins', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ side: fc.constantFrom('bull', 'bear'), amountWei: stakeArb }), {
+          maxLength: 20,
+        }),
+        stakeArb,
+        fc.constantFrom('bull', 'bear'),
+        feeArb,
+        (others, stakeWei, side, feeBps) => {
+          const totalOf = (s: 'bull' | 'bear') =>
+            sumOf(others.filter((bet) => bet.side === s).map((bet) => bet.amountWei));
+          const estimate = estimateRoundWinWei({
+            stakeWei,
+            side,
+            totalBullWei: totalOf('bull'),
+            totalBearWei: totalOf('bear'),
+            feeBps,
+          });
+          const settled = computeRoundPayouts({
+            bets: [
+              ...others.map((bet, index) => ({ id: `other-${index}`, ...bet })),
+              { id: 'me', side, amountWei: stakeWei },
+            ],
+            result: side,
+            feeBps,
+          });
+          expect(settled.refund).toBe(false);
+          expect(settled.payouts.find((payout) => payout.id === 'me')?.returnWei).toBe(estimate);
+        },
+      ),
+    );
+  });
+});
+
+describe('roundRefundReason', () => {
+  test('a cancelled round, a draw and a round without a winning bet refund; paid winners do not', () => {
+    const pools = { bullWei: 5n, bearWei: 0n };
+    expect(roundRefundReason('cancelled', pools)).toBe('cancelled');
+    expect(roundRefundReason('draw', pools)).toBe('draw');
+    expect(roundRefundReason('bear', pools)).toBe('no_winning_bet');
+    expect(roundRefundReason('bull', pools)).toBeNull();
+    expect(roundRefundReason(null, pools)).toBeNull();
+  });
+
+  test('a round refunds exactly when computeRoundPayouts refunds it', () => {
+    fc.assert(
+      fc.property(
+        betsArb(['bull', 'bear']),
+        fc.constantFrom('bull', 'bear', 'draw', 'cancelled'),
+        feeArb,
+        (bets, result, feeBps) => {
+          const totalOf = (s: 'bull' | 'bear') =>
+            sumOf(bets.filter((bet) => bet.side === s).map((bet) => bet.amountWei));
+          const reason = roundRefundReason(result, { bullWei: totalOf('bull'), bearWei: totalOf('bear') });
+          expect(reason !== null).toBe(computeRoundPayouts({ bets, result, feeBps }).refund);
         },
       ),
     );

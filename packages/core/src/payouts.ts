@@ -109,27 +109,84 @@ export function computeMarketPayouts<Id = string | number>(input: {
 }
 
 /**
- * docs/architecture.md "Oracle rounds": winners share totalPool × (1 − fee) pro rata to stake. Deviation from
- * PancakeSwap kept from docs/architecture.md: a draw, a cancelled round, or no bet on the winning side refunds
- * every stake instead of giving the pool to the house.
+ * A winning round stake's total return: floor(stake × (pool − fee) / winning pool), with
+ * fee = floor(pool × feeBps / 10000). docs/architecture.md "Oracle rounds": the fee is charged on the whole pool.
+ */
+export function roundWinReturnWei(
+  stakeWei: bigint,
+  winningPoolWei: bigint,
+  poolWei: bigint,
+  feeBps: number,
+): bigint {
+  if (stakeWei <= 0n || winningPoolWei < stakeWei || poolWei < winningPoolWei) {
+    throw new RangeError('need 0 < stake ≤ winning pool ≤ pool');
+  }
+  return (stakeWei * (poolWei - bpsOf(poolWei, feeBps))) / winningPoolWei;
+}
+
+export type RoundOutcome = 'bull' | 'bear' | 'draw' | 'cancelled';
+
+/** Why a round gives every stake back (docs/architecture.md "Oracle rounds"). */
+export type RoundRefundReason = 'cancelled' | 'draw' | 'no_winning_bet';
+
+/**
+ * docs/architecture.md "Oracle rounds", deviation from PancakeSwap (which gives these to the house): a cancelled
+ * round, a draw, or a round with no bet on the winning side refunds every stake. Null when the winners are paid,
+ * or when the round has no result yet.
+ */
+export function roundRefundReason(
+  result: RoundOutcome | null,
+  pools: { bullWei: bigint; bearWei: bigint },
+): RoundRefundReason | null {
+  if (result === null) return null;
+  if (result === 'cancelled' || result === 'draw') return result;
+  const winningPoolWei = result === 'bull' ? pools.bullWei : pools.bearWei;
+  return winningPoolWei === 0n ? 'no_winning_bet' : null;
+}
+
+/**
+ * docs/architecture.md "Oracle rounds": what a stake about to be placed on `side` would return if that side won
+ * with the pools as they are now plus this stake, by the same rule as settlement (`computeRoundPayouts`).
+ * An estimate: pools move until the round locks. A zero stake returns nothing.
+ */
+export function estimateRoundWinWei(input: {
+  stakeWei: bigint;
+  side: 'bull' | 'bear';
+  totalBullWei: bigint;
+  totalBearWei: bigint;
+  feeBps: number;
+}): bigint {
+  const { stakeWei, side, totalBullWei, totalBearWei, feeBps } = input;
+  if (stakeWei < 0n || totalBullWei < 0n || totalBearWei < 0n)
+    throw new RangeError('amounts cannot be negative');
+  if (stakeWei === 0n) return 0n;
+  const winningPoolWei = (side === 'bull' ? totalBullWei : totalBearWei) + stakeWei;
+  return roundWinReturnWei(stakeWei, winningPoolWei, totalBullWei + totalBearWei + stakeWei, feeBps);
+}
+
+/**
+ * docs/architecture.md "Oracle rounds": winners share totalPool × (1 − fee) pro rata to stake. A round that
+ * refunds (`roundRefundReason`) gives every stake back and charges no fee.
  */
 export function computeRoundPayouts<Id = string | number>(input: {
   bets: ReadonlyArray<StakeEntry<'bull' | 'bear', Id>>;
-  result: 'bull' | 'bear' | 'draw' | 'cancelled';
+  result: RoundOutcome;
   feeBps: number;
 }): PayoutComputation<Id> {
   const { bets, result, feeBps } = input;
   const winningSide = result === 'draw' || result === 'cancelled' ? null : result;
   const { poolWei, winners, winningPoolWei } = splitPool(bets, winningSide, feeBps);
-  if (winningPoolWei === 0n) return refundAll(bets, poolWei);
+  const pools = {
+    bullWei: sumStakes(bets.filter((bet) => bet.side === 'bull')),
+    bearWei: sumStakes(bets.filter((bet) => bet.side === 'bear')),
+  };
+  if (roundRefundReason(result, pools) !== null) return refundAll(bets, poolWei);
 
-  const feeWei = bpsOf(poolWei, feeBps);
-  const distributableWei = poolWei - feeWei;
   const payouts = winners.map((bet) => {
-    const returnWei = (bet.amountWei * distributableWei) / winningPoolWei;
+    const returnWei = roundWinReturnWei(bet.amountWei, winningPoolWei, poolWei, feeBps);
     return { id: bet.id, returnWei, profitWei: returnWei - bet.amountWei };
   });
-  return paidOut(payouts, feeWei, poolWei);
+  return paidOut(payouts, bpsOf(poolWei, feeBps), poolWei);
 }
 
 function sumReturns(payouts: ReadonlyArray<{ returnWei: bigint }>): bigint {

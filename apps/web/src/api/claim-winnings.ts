@@ -1,6 +1,6 @@
 import { type ClaimBody, type ClaimResponse, ClaimResponseSchema } from '@pm/core/contract/claims';
 import { type QueryKey, type UseMutationOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPost } from '../lib/api-client.ts';
+import { apiPost } from '#lib/api-client.ts';
 
 /** POST /api/claims: pays every claimable bet in scope (or one bet) from the vault. */
 export function claimWinnings(body: ClaimBody): Promise<ClaimResponse> {

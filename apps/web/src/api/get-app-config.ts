@@ -1,6 +1,6 @@
 import { type ConfigResponse, ConfigResponseSchema } from '@pm/core/contract/config';
 import { queryOptions, useSuspenseQuery } from '@tanstack/react-query';
-import { apiGet } from '../lib/api-client.ts';
+import { apiGet } from '#lib/api-client.ts';
 
 export type AppConfig = ConfigResponse;
 

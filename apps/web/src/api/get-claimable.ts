@@ -1,8 +1,8 @@
 import { REFRESH_MS } from '@pm/core/constants';
 import { type ClaimableResponse, ClaimableResponseSchema } from '@pm/core/contract/users';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../lib/api-client.ts';
-import { usePollingFallback } from '../lib/realtime-queries.ts';
+import { apiGet } from '#lib/api-client.ts';
+import { usePollingFallback } from '#lib/realtime-queries.ts';
 import { claimableQueryKey } from './claimable-query-key.ts';
 
 /** GET /api/users/:address/claimable: a wallet's claimable market and round winnings and refunds. */

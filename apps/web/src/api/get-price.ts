@@ -2,8 +2,8 @@ import { REFRESH_MS } from '@pm/core/constants';
 import type { PriceSampleMessage } from '@pm/core/contract/realtime';
 import { type PriceResponse, PriceResponseSchema } from '@pm/core/contract/vault';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../lib/api-client.ts';
-import { usePollingFallback } from '../lib/realtime-queries.ts';
+import { apiGet } from '#lib/api-client.ts';
+import { usePollingFallback } from '#lib/realtime-queries.ts';
 
 /** GET /api/prices/BNB: the server's latest sample (one upstream read serves every client). */
 export function getPrice(options: { signal?: AbortSignal } = {}): Promise<PriceResponse> {

@@ -1,8 +1,8 @@
 import { REFRESH_MS } from '@pm/core/constants';
 import { type VaultResponse, VaultResponseSchema } from '@pm/core/contract/vault';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../lib/api-client.ts';
-import { usePollingFallback } from '../lib/realtime-queries.ts';
+import { apiGet } from '#lib/api-client.ts';
+import { usePollingFallback } from '#lib/realtime-queries.ts';
 
 /** GET /api/vault: the vault's address and balance. */
 export function getVault(options: { signal?: AbortSignal } = {}): Promise<VaultResponse> {

@@ -3,8 +3,8 @@ import {
   type OperatorRequest,
   operatorTypedData,
 } from '@pm/core/contract/operator';
-import { apiGet } from '../lib/api-client.ts';
-import type { TypedDataSigner } from '../wallet/hooks/use-signed-action.ts';
+import { apiGet } from '#lib/api-client.ts';
+import type { TypedDataSigner } from '#wallet/hooks/use-signed-action.ts';
 
 /**
  * docs/architecture.md "Operators", docs/decisions/007: fetch a single-use nonce, have the operator's wallet sign

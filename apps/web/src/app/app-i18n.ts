@@ -1,5 +1,5 @@
-import shellEn from '../i18n/en.json';
-import { createI18n } from '../i18n/i18n.ts';
+import shellEn from '#i18n/en.json';
+import { createI18n } from '#i18n/i18n.ts';
 import { LOCALE_LOADERS } from './locale-loaders.ts';
 
 /**

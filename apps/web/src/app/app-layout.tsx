@@ -1,19 +1,19 @@
-import { WalletButton } from '../wallet/components/wallet-button.tsx';
-import { WalletProvider } from '../wallet/components/wallet-provider.tsx';
+import { WalletButton } from '#wallet/components/wallet-button.tsx';
+import { WalletProvider } from '#wallet/components/wallet-provider.tsx';
 // The wallet's imports above come first, in a group of their own: the build lays the app-routes
 // chunk out in import order, and sorted after ui/ the same code gzips 0.26 kB larger on every app
 // route (docs/decisions/006 budget; measured when issue 13 moved the wallet out of features/).
 
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { type ReactNode, Suspense } from 'react';
-import { appConfigQueryOptions } from '../api/get-app-config.ts';
-import { useTranslation } from '../i18n/use-translation.ts';
-import { apiErrorMessage } from '../lib/error-message.ts';
-import { createQueryClient } from '../lib/query-client.ts';
-import { LoadFailed } from '../ui/load-failed.tsx';
-import { Skeleton } from '../ui/skeleton.tsx';
-import { Toaster } from '../ui/toaster.tsx';
-import { TopBar } from '../ui/top-bar.tsx';
+import { appConfigQueryOptions } from '#api/get-app-config.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { apiErrorMessage } from '#lib/error-message.ts';
+import { createQueryClient } from '#lib/query-client.ts';
+import { LoadFailed } from '#ui/load-failed.tsx';
+import { Skeleton } from '#ui/skeleton.tsx';
+import { Toaster } from '#ui/toaster.tsx';
+import { TopBar } from '#ui/top-bar.tsx';
 
 // One client for the page's life: the layout unmounts on the landing page, the cache stays.
 const queryClient = createQueryClient();

@@ -2,20 +2,20 @@ import { Route, Switch } from 'wouter';
 import { AppLayout, prefetchAppConfig } from './app-layout.tsx';
 import { lazyRoute } from './lazy-route.ts';
 
-const NotFound = lazyRoute(() => import('../routes/not-found.tsx'));
+const NotFound = lazyRoute(() => import('#routes/not-found.tsx'));
 
 const PAGES = [
-  { path: '/predictions', Page: lazyRoute(() => import('../routes/predictions.tsx'), ['markets']) },
+  { path: '/predictions', Page: lazyRoute(() => import('#routes/predictions.tsx'), ['markets']) },
   {
     path: '/oracle-predictions',
-    Page: lazyRoute(() => import('../routes/oracle-predictions.tsx'), ['oracle']),
+    Page: lazyRoute(() => import('#routes/oracle-predictions.tsx'), ['oracle']),
   },
-  { path: '/market/:id', Page: lazyRoute(() => import('../routes/market.tsx'), ['markets']) },
+  { path: '/market/:id', Page: lazyRoute(() => import('#routes/market.tsx'), ['markets']) },
   // Only its own strings: the history rows no longer show market categories (issue 11).
-  { path: '/my-bets', Page: lazyRoute(() => import('../routes/my-bets.tsx'), ['myBets']) },
-  { path: '/leaderboard', Page: lazyRoute(() => import('../routes/leaderboard.tsx')) },
+  { path: '/my-bets', Page: lazyRoute(() => import('#routes/my-bets.tsx'), ['myBets']) },
+  { path: '/leaderboard', Page: lazyRoute(() => import('#routes/leaderboard.tsx')) },
   // The profile is all history: its strings load with the route (My Bets loads them once a wallet is there).
-  { path: '/u/:address', Page: lazyRoute(() => import('../routes/profile.tsx'), ['myBets', 'history']) },
+  { path: '/u/:address', Page: lazyRoute(() => import('#routes/profile.tsx'), ['myBets', 'history']) },
 ];
 
 /** Whether `pathname` matches a route pattern of PAGES (`:name` matches one segment). */

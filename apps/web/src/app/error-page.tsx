@@ -1,8 +1,8 @@
 import { TriangleAlert } from 'lucide';
-import { useTranslation } from '../i18n/use-translation.ts';
-import { Button, buttonClassName } from '../ui/button.tsx';
-import { Icon } from '../ui/icon.tsx';
-import { LogoMark } from '../ui/logo.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Button, buttonClassName } from '#ui/button.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { LogoMark } from '#ui/logo.tsx';
 
 /**
  * docs/product.md §8: a rendering failure shows 'Unexpected Application Error!'. It stands alone (no router

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import shellEn from '../i18n/en.json';
-import { LANGUAGES } from '../i18n/translate.ts';
-import { ALL_MESSAGES } from './all-messages.ts';
+import shellEn from '#i18n/en.json';
+import { LANGUAGES } from '#i18n/translate.ts';
+import { ALL_MESSAGES } from '#testing/all-messages.ts';
 import { LOCALE_LOADERS } from './locale-loaders.ts';
 
 describe('locale loaders', () => {

@@ -1,4 +1,4 @@
-import type { NamespaceLoaders } from '../i18n/i18n.ts';
+import type { NamespaceLoaders } from '#i18n/i18n.ts';
 
 /**
  * Where each namespace's messages live, loaded on demand: the landing page ships only the English
@@ -6,47 +6,47 @@ import type { NamespaceLoaders } from '../i18n/i18n.ts';
  * and Chinese loads when the user switches to it.
  */
 export const LOCALE_LOADERS = {
-  shell: { zh: () => import('../i18n/zh.json') },
-  app: { en: () => import('../i18n/app/en.json'), zh: () => import('../i18n/app/zh.json') },
+  shell: { zh: () => import('#i18n/zh.json') },
+  app: { en: () => import('#i18n/app/en.json'), zh: () => import('#i18n/app/zh.json') },
   markets: {
-    en: () => import('../features/markets/locales/en.json'),
-    zh: () => import('../features/markets/locales/zh.json'),
+    en: () => import('#features/markets/locales/en.json'),
+    zh: () => import('#features/markets/locales/zh.json'),
   },
   /** The resolution review window's strings (issue 11): the market page only. */
   review: {
-    en: () => import('../features/markets/locales/review/en.json'),
-    zh: () => import('../features/markets/locales/review/zh.json'),
+    en: () => import('#features/markets/locales/review/en.json'),
+    zh: () => import('#features/markets/locales/review/zh.json'),
   },
   /** Issue 18: the evidence section, "How resolution works" and the analysis: lazy parts only. */
   evidence: {
-    en: () => import('../features/markets/locales/evidence/en.json'),
-    zh: () => import('../features/markets/locales/evidence/zh.json'),
+    en: () => import('#features/markets/locales/evidence/en.json'),
+    zh: () => import('#features/markets/locales/evidence/zh.json'),
   },
   /** Price Oracle markets' strings (issue 19): the create dialog, a price market's card and page. */
   price: {
-    en: () => import('../features/markets/locales/price/en.json'),
-    zh: () => import('../features/markets/locales/price/zh.json'),
+    en: () => import('#features/markets/locales/price/en.json'),
+    zh: () => import('#features/markets/locales/price/zh.json'),
   },
   oracle: {
-    en: () => import('../features/oracle/locales/en.json'),
-    zh: () => import('../features/oracle/locales/zh.json'),
+    en: () => import('#features/oracle/locales/en.json'),
+    zh: () => import('#features/oracle/locales/zh.json'),
   },
   myBets: {
-    en: () => import('../features/my-bets/locales/en.json'),
-    zh: () => import('../features/my-bets/locales/zh.json'),
+    en: () => import('#features/my-bets/locales/en.json'),
+    zh: () => import('#features/my-bets/locales/zh.json'),
   },
   /** Issue 20: the landing page's vault reserves card, loaded with the landing (not in the shell). */
   reserves: {
-    en: () => import('../features/landing/locales/en.json'),
-    zh: () => import('../features/landing/locales/zh.json'),
+    en: () => import('#features/landing/locales/en.json'),
+    zh: () => import('#features/landing/locales/zh.json'),
   },
   /**
    * A wallet's history and P&L (issue 11) and its flag bonds (issue 22): loaded with the history,
    * so /my-bets without a wallet (a redirect) loads only the route's few strings (decision 006).
    */
   history: {
-    en: () => import('../features/my-bets/locales/history/en.json'),
-    zh: () => import('../features/my-bets/locales/history/zh.json'),
+    en: () => import('#features/my-bets/locales/history/en.json'),
+    zh: () => import('#features/my-bets/locales/history/zh.json'),
   },
 } satisfies NamespaceLoaders;
 

@@ -1,11 +1,11 @@
 import { Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
-import { recordInAppNavigation, recordPopState } from '../lib/navigation-history.ts';
+import { recordInAppNavigation, recordPopState } from '#lib/navigation-history.ts';
 import { RouteErrorBoundary } from './error-boundary.tsx';
 import { lazyRoute } from './lazy-route.ts';
 
 // The landing's own strings beyond the shell (the vault reserves card) come with its chunk.
-const Landing = lazyRoute(() => import('../routes/landing.tsx'), ['reserves']);
+const Landing = lazyRoute(() => import('#routes/landing.tsx'), ['reserves']);
 // Every page but the landing: API, wallet (wagmi), toasts and the app routes load with it, so `/`
 // never loads wagmi (issue 5, "Fast").
 const AppRoutes = lazyRoute(() => import('./app-routes.tsx'), ['app']);

@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '@pm/core/contract/errors';
 import { describe, expect, test } from 'vitest';
-import { ALL_MESSAGES } from '../app/all-messages.ts';
+import { ALL_MESSAGES } from '#testing/all-messages.ts';
 
 // Every string the app ships, app-level and every feature's locales/, merged as the app sees them.
 const en = ALL_MESSAGES.en;

@@ -1,8 +1,8 @@
 import type { ClaimResponse } from '@pm/core/contract/claims';
 import { describe, expect, test } from 'vitest';
-import { ALL_MESSAGES } from '../app/all-messages.ts';
-import { createI18n } from '../i18n/i18n.ts';
-import type { Language } from '../i18n/translate.ts';
+import { createI18n } from '#i18n/i18n.ts';
+import type { Language } from '#i18n/translate.ts';
+import { ALL_MESSAGES } from '#testing/all-messages.ts';
 import { claimToast } from './claim-toast.ts';
 
 const answer = (overrides: Partial<ClaimResponse> = {}): ClaimResponse => ({

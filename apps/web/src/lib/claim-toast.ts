@@ -1,7 +1,7 @@
 import type { ClaimResponse } from '@pm/core/contract/claims';
-import type { TFunction } from '../i18n/translate.ts';
-import { toast } from '../ui/toast.ts';
-import { formatBnb, type Language } from './format.ts';
+import type { TFunction } from '#i18n/translate.ts';
+import { toast } from '#ui/toast.ts';
+import { formatBnb, type Language } from './use-format.ts';
 
 export type ClaimToast = { kind: 'success' | 'error'; message: string };
 

@@ -1,5 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from '@pm/core/contract/errors';
-import type { TFunction } from '../i18n/translate.ts';
+import type { TFunction } from '#i18n/translate.ts';
 import { ApiError } from './api-client.ts';
 
 // Every code has a message in both languages (i18n/translations.test.ts).

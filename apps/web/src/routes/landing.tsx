@@ -1,8 +1,8 @@
-import { EcosystemCards } from '../features/landing/components/ecosystem-cards.tsx';
-import { Hero } from '../features/landing/components/hero.tsx';
-import { ReservesCard } from '../features/landing/components/reserves-card.tsx';
-import { useTranslation } from '../i18n/use-translation.ts';
-import { Logo } from '../ui/logo.tsx';
+import { EcosystemCards } from '#features/landing/components/ecosystem-cards.tsx';
+import { Hero } from '#features/landing/components/hero.tsx';
+import { ReservesCard } from '#features/landing/components/reserves-card.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Logo } from '#ui/logo.tsx';
 
 /** docs/product.md §2 landing: only the centred logo on top (no wallet: this page ships no wallet code). */
 export function Component() {

@@ -1,10 +1,10 @@
 import { Gift } from 'lucide';
-import { LeaderboardTable } from '../features/leaderboard/components/leaderboard-table.tsx';
-import { useTranslation } from '../i18n/use-translation.ts';
-import { BackButton } from '../ui/back-button.tsx';
-import { Badge } from '../ui/badge.tsx';
-import { Icon } from '../ui/icon.tsx';
-import { Page } from '../ui/page.tsx';
+import { LeaderboardTable } from '#features/leaderboard/components/leaderboard-table.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { BackButton } from '#ui/back-button.tsx';
+import { Badge } from '#ui/badge.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { Page } from '#ui/page.tsx';
 
 export function Component() {
   const { t } = useTranslation();

@@ -1,8 +1,8 @@
 import { useParams } from 'wouter';
-import { MarketDetail } from '../features/markets/components/market-detail.tsx';
-import { useTranslation } from '../i18n/use-translation.ts';
-import { BackButton } from '../ui/back-button.tsx';
-import { Page } from '../ui/page.tsx';
+import { MarketDetail } from '#features/markets/components/market-detail.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { BackButton } from '#ui/back-button.tsx';
+import { Page } from '#ui/page.tsx';
 
 export function Component() {
   const { t } = useTranslation();

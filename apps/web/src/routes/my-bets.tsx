@@ -1,6 +1,6 @@
-import { MyBetsList } from '../features/my-bets/components/my-bets-list.tsx';
-import { useTranslation } from '../i18n/use-translation.ts';
-import { Page } from '../ui/page.tsx';
+import { MyBetsList } from '#features/my-bets/components/my-bets-list.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Page } from '#ui/page.tsx';
 
 export function Component() {
   const { t } = useTranslation();

@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
-import { useTranslation } from '../i18n/use-translation.ts';
-import { buttonClassName } from '../ui/button.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { buttonClassName } from '#ui/button.tsx';
 
 /** docs/product.md §2/§8: unknown routes show 'Oops! Page not found' and a Return to Home link. */
 export function Component() {

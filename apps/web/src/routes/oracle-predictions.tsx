@@ -1,6 +1,6 @@
-import { OracleBoard } from '../features/oracle/components/oracle-board.tsx';
-import { useTranslation } from '../i18n/use-translation.ts';
-import { Page } from '../ui/page.tsx';
+import { OracleBoard } from '#features/oracle/components/oracle-board.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Page } from '#ui/page.tsx';
 
 export function Component() {
   const { t } = useTranslation();

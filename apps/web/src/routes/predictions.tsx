@@ -1,11 +1,11 @@
 import { Plus } from 'lucide';
 import { useState } from 'react';
-import { CreateMarketDialog } from '../features/markets/components/lazy-parts.tsx';
-import { MarketsBoard } from '../features/markets/components/markets-board.tsx';
-import { useTranslation } from '../i18n/use-translation.ts';
-import { Button } from '../ui/button.tsx';
-import { Icon } from '../ui/icon.tsx';
-import { Page } from '../ui/page.tsx';
+import { CreateMarketDialog } from '#features/markets/components/lazy-parts.tsx';
+import { MarketsBoard } from '#features/markets/components/markets-board.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Button } from '#ui/button.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { Page } from '#ui/page.tsx';
 
 export function Component() {
   const { t } = useTranslation();

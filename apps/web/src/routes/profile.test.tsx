@@ -2,8 +2,8 @@ import { cleanup, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { startTestApi } from '../app/test-api.ts';
-import { renderWithApp } from '../app/test-app.tsx';
+import { startTestApi } from '#testing/test-api.ts';
+import { renderWithApp } from '#testing/test-app.tsx';
 import { Component as Profile } from './profile.tsx';
 
 // /u/{address}: a wallet's public P&L and history, read-only; a bad address is said in the page.

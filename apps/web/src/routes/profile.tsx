@@ -4,14 +4,14 @@ import { CircleAlert, Inbox } from 'lucide';
 import { Suspense } from 'react';
 import { getAddress } from 'viem';
 import { useParams } from 'wouter';
-import { HistoryPanel } from '../features/my-bets/components/history-panel.tsx';
-import { useTranslation } from '../i18n/use-translation.ts';
-import { BackButton } from '../ui/back-button.tsx';
-import { Card } from '../ui/card.tsx';
-import { Icon } from '../ui/icon.tsx';
-import { Page } from '../ui/page.tsx';
-import { Skeleton } from '../ui/skeleton.tsx';
-import { StatusMessage } from '../ui/status-message.tsx';
+import { HistoryPanel } from '#features/my-bets/components/history-panel.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { BackButton } from '#ui/back-button.tsx';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { Page } from '#ui/page.tsx';
+import { Skeleton } from '#ui/skeleton.tsx';
+import { StatusMessage } from '#ui/status-message.tsx';
 
 /** Issue 11: /u/{address}, a wallet's public P&L and bet history, read-only (no wallet needed). */
 export function Component() {

@@ -1,7 +1,7 @@
 import { ArrowLeft } from 'lucide';
 import { useLocation } from 'wouter';
-import { useTranslation } from '../i18n/use-translation.ts';
-import { canGoBackInApp } from '../lib/navigation-history.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { canGoBackInApp } from '#lib/navigation-history.ts';
 import { Button } from './button.tsx';
 import { Icon } from './icon.tsx';
 

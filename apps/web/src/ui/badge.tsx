@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import { cx } from '../lib/cx.ts';
+import { cx } from '#lib/cx.ts';
 
 const TONES = {
   brand: 'border-brand/40 bg-brand/10 text-brand',

@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import { cx } from '../lib/cx.ts';
+import { cx } from '#lib/cx.ts';
 
 /** docs/architecture.md: cards with a thin border and generous spacing. */
 export function Card({ className, ...props }: ComponentProps<'div'>) {

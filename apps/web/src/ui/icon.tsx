@@ -1,6 +1,6 @@
 import type { IconNode } from 'lucide';
 import { createElement, type SVGProps } from 'react';
-import { cx } from '../lib/cx.ts';
+import { cx } from '#lib/cx.ts';
 
 export type { IconNode } from 'lucide';
 

@@ -1,6 +1,6 @@
 import { Languages } from 'lucide';
-import { useLanguage } from '../i18n/use-language.ts';
-import { useTranslation } from '../i18n/use-translation.ts';
+import { useLanguage } from '#i18n/use-language.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
 import { Button } from './button.tsx';
 import { Icon } from './icon.tsx';
 

@@ -1,6 +1,6 @@
 import { CircleAlert } from 'lucide';
 import type { ReactNode } from 'react';
-import { useTranslation } from '../i18n/use-translation.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
 import { Button } from './button.tsx';
 import { Card } from './card.tsx';
 import { Icon } from './icon.tsx';

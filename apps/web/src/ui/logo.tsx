@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
-import { useTranslation } from '../i18n/use-translation.ts';
-import { cx } from '../lib/cx.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { cx } from '#lib/cx.ts';
 
 export function LogoMark({ className }: { className?: string }) {
   return (

@@ -11,7 +11,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { cx } from '../lib/cx.ts';
+import { cx } from '#lib/cx.ts';
 import { Button, type ButtonProps } from './button.tsx';
 
 // A menu button after the WAI-ARIA pattern (https://www.w3.org/WAI/ARIA/apg/patterns/menu-button/),

@@ -1,7 +1,7 @@
 import { X } from 'lucide';
 import { Dialog } from 'radix-ui';
 import type { ReactNode } from 'react';
-import { cx } from '../lib/cx.ts';
+import { cx } from '#lib/cx.ts';
 import { Button } from './button.tsx';
 import { Icon } from './icon.tsx';
 

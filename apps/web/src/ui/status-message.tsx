@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { cx } from '../lib/cx.ts';
+import { cx } from '#lib/cx.ts';
 
 /** An empty or error state inside a card: icon, message and an optional action. */
 export function StatusMessage({

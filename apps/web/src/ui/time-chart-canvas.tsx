@@ -18,7 +18,7 @@ import {
   type WhitespaceData,
 } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
-import type { TimeChartPoint, TimeChartProps } from './time-chart.tsx';
+import type { TimeChartPoint, TimeChartProps } from './time-chart-props.ts';
 
 // The lightweight-charts side of TimeChart, loaded lazily (ui/time-chart.tsx). The library draws
 // in UTC; the formatters below show every time in the visitor's own time zone and language.

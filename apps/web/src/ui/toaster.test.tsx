@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { TestI18n } from '../app/test-i18n.tsx';
+import { TestI18n } from '#testing/test-i18n.tsx';
 import { dismissToast, getToasts, toast } from './toast.ts';
 import { Toaster } from './toaster.tsx';
 

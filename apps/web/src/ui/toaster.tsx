@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck, Info, X } from 'lucide';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { useTranslation } from '../i18n/use-translation.ts';
-import { cx } from '../lib/cx.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { cx } from '#lib/cx.ts';
 import { Icon } from './icon.tsx';
 import { dismissToast, getToasts, subscribeToToasts, type Toast } from './toast.ts';
 

@@ -1,12 +1,12 @@
 import { Check, Copy, LoaderCircle } from 'lucide';
 import { useState } from 'react';
 import type { Hex } from 'viem';
-import { useTranslation } from '../../i18n/use-translation.ts';
-import { useFormat } from '../../lib/format.ts';
-import { Button } from '../../ui/button.tsx';
-import { Icon } from '../../ui/icon.tsx';
-import { Modal } from '../../ui/modal.tsx';
-import { toast } from '../../ui/toast.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Button } from '#ui/button.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { Modal } from '#ui/modal.tsx';
+import { toast } from '#ui/toast.ts';
 import { useAccountKind } from '../hooks/use-account-kind.ts';
 import { useSendPayment } from '../hooks/use-send-payment.ts';
 import { useWallet } from '../hooks/use-wallet.ts';

@@ -1,10 +1,10 @@
 import { shortenAddress } from '@pm/core/address';
 import { ChevronDown, Wallet as WalletIcon } from 'lucide';
 import { Suspense } from 'react';
-import { useTranslation } from '../../i18n/use-translation.ts';
-import { Button } from '../../ui/button.tsx';
-import { Icon } from '../../ui/icon.tsx';
-import { lazyWithPreload } from '../../ui/lazy-with-preload.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Button } from '#ui/button.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { lazyWithPreload } from '#ui/lazy-with-preload.ts';
 import { useWallet } from '../hooks/use-wallet.ts';
 import { WrongNetwork } from './wrong-network.tsx';
 

@@ -1,10 +1,10 @@
 import { Wallet as WalletIcon, X } from 'lucide';
 import { Dialog } from 'radix-ui';
 import type { Connector } from 'wagmi';
-import { useTranslation } from '../../i18n/use-translation.ts';
-import { Badge } from '../../ui/badge.tsx';
-import { Button } from '../../ui/button.tsx';
-import { Icon } from '../../ui/icon.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Badge } from '#ui/badge.tsx';
+import { Button } from '#ui/button.tsx';
+import { Icon } from '#ui/icon.tsx';
 import { METAMASK_RDNS } from '../utils/order-connectors.ts';
 
 /** Several wallets installed: the user picks one, MetaMask listed first (docs/product.md §6). */

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { createConfig, http, mock, WagmiProvider } from 'wagmi';
 import { connect, getConnection } from 'wagmi/actions';
 import { getBalanceQueryKey } from 'wagmi/query';
-import { TestI18n } from '../../app/test-i18n.tsx';
-import { Toaster } from '../../ui/toaster.tsx';
+import { TestI18n } from '#testing/test-i18n.tsx';
+import { Toaster } from '#ui/toaster.tsx';
 import { WalletContext } from '../wallet-context.ts';
 import { WalletMenu } from './wallet-menu.tsx';
 

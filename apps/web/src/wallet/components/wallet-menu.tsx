@@ -4,11 +4,11 @@ import { ChevronDown, Copy, ExternalLink, ListChecks, LogOut } from 'lucide';
 import type { Address } from 'viem';
 import { useBalance, useConnection } from 'wagmi';
 import { Link } from 'wouter';
-import { useTranslation } from '../../i18n/use-translation.ts';
-import { useFormat } from '../../lib/format.ts';
-import { Icon } from '../../ui/icon.tsx';
-import { Menu, MenuContent, MenuSeparator, MenuTrigger, menuItemProps } from '../../ui/menu.tsx';
-import { toast } from '../../ui/toast.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Icon } from '#ui/icon.tsx';
+import { Menu, MenuContent, MenuSeparator, MenuTrigger, menuItemProps } from '#ui/menu.tsx';
+import { toast } from '#ui/toast.ts';
 import { useWallet } from '../hooks/use-wallet.ts';
 import { useWalletContext } from '../wallet-context.ts';
 

@@ -1,10 +1,10 @@
 import { type ReactNode, Suspense, useState } from 'react';
 import type { Chain } from 'viem';
 import { type Connector, useConnect, useConnectors, WagmiProvider } from 'wagmi';
-import type { AppConfig } from '../../api/get-app-config.ts';
-import { useTranslation } from '../../i18n/use-translation.ts';
-import { lazyWithPreload } from '../../ui/lazy-with-preload.ts';
-import { toast } from '../../ui/toast.ts';
+import type { AppConfig } from '#api/get-app-config.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { lazyWithPreload } from '#ui/lazy-with-preload.ts';
+import { toast } from '#ui/toast.ts';
 import { createWagmiConfig, deploymentChain } from '../utils/create-wagmi-config.ts';
 import { orderConnectors } from '../utils/order-connectors.ts';
 import { walletErrorMessage } from '../utils/wallet-error-message.ts';

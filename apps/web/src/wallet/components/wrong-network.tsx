@@ -1,9 +1,9 @@
 import { ArrowLeftRight, TriangleAlert } from 'lucide';
 import { useSwitchChain } from 'wagmi';
-import { useTranslation } from '../../i18n/use-translation.ts';
-import { Button } from '../../ui/button.tsx';
-import { Icon } from '../../ui/icon.tsx';
-import { toast } from '../../ui/toast.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Button } from '#ui/button.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { toast } from '#ui/toast.ts';
 import { useWallet } from '../hooks/use-wallet.ts';
 import { walletErrorMessage } from '../utils/wallet-error-message.ts';
 import { useWalletContext } from '../wallet-context.ts';

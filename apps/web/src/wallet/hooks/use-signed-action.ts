@@ -1,11 +1,11 @@
 import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getAddress, type Hex, type TypedDataDefinition } from 'viem';
 import { useSignTypedData } from 'wagmi';
-import { useAppConfig } from '../../api/get-app-config.ts';
-import { useTranslation } from '../../i18n/use-translation.ts';
-import { ApiError } from '../../lib/api-client.ts';
-import { apiErrorMessage } from '../../lib/error-message.ts';
-import { toast } from '../../ui/toast.ts';
+import { useAppConfig } from '#api/get-app-config.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { ApiError } from '#lib/api-client.ts';
+import { apiErrorMessage } from '#lib/error-message.ts';
+import { toast } from '#ui/toast.ts';
 import { walletErrorMessage } from '../utils/wallet-error-message.ts';
 
 /** The connected wallet as a signed request needs it: who signs, on which chain, and the signing. */

@@ -1,7 +1,7 @@
 import { CHAINS, isSupportedChainId } from '@pm/core/constants';
 import { type Chain, defineChain } from 'viem';
 import { createConfig, http, injected } from 'wagmi';
-import type { AppConfig } from '../../api/get-app-config.ts';
+import type { AppConfig } from '#api/get-app-config.ts';
 
 /** The deployment's chain as the server describes it: one build serves mainnet, testnet or local. */
 export function deploymentChain(appConfig: AppConfig): Chain {

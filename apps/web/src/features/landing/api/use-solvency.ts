@@ -1,7 +1,7 @@
 import { REFRESH_MS } from '@pm/core/constants';
 import { type SolvencyResponse, SolvencyResponseSchema } from '@pm/core/contract/solvency';
 import { useEffect, useState } from 'react';
-import { apiGet } from '../../../lib/api-client.ts';
+import { apiGet } from '#lib/api-client.ts';
 
 /** GET /api/solvency: the vault's balance at a block against what it owes (issue 20). */
 export function getSolvency(options: { signal?: AbortSignal } = {}): Promise<SolvencyResponse> {

@@ -1,10 +1,10 @@
 import { Activity, Plus, TrendingUp } from 'lucide';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Badge, LiveDot } from '../../../ui/badge.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { InfoTooltip } from '../../../ui/info-tooltip.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Badge, LiveDot } from '#ui/badge.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { InfoTooltip } from '#ui/info-tooltip.tsx';
 
 type AppCard = { to: string; app: 'predictions' | 'oracle'; icon: ReactNode };
 

@@ -1,6 +1,6 @@
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Badge, LiveDot } from '../../../ui/badge.tsx';
-import { buttonClassName } from '../../../ui/button.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Badge, LiveDot } from '#ui/badge.tsx';
+import { buttonClassName } from '#ui/button.tsx';
 import { ParticleField } from './particle-field.tsx';
 import { PointerHeadline } from './pointer-headline.tsx';
 

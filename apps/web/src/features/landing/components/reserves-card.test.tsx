@@ -1,8 +1,8 @@
 import type { SolvencyResponse } from '@pm/core/contract/solvency';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { startTestApi } from '../../../app/test-api.ts';
-import { TestI18n } from '../../../app/test-i18n.tsx';
+import { startTestApi } from '#testing/test-api.ts';
+import { TestI18n } from '#testing/test-i18n.tsx';
 import { ReservesCard } from './reserves-card.tsx';
 
 // Issue 20: the landing page's vault card reads GET /api/solvency (a loopback stand-in here).

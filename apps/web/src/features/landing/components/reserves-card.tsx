@@ -1,7 +1,7 @@
 import { Landmark } from 'lucide';
 import { lazy, type RefObject, Suspense, useEffect, useRef, useState } from 'react';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Icon } from '../../../ui/icon.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Icon } from '#ui/icon.tsx';
 import { ReservesChecking } from './reserves-checking.tsx';
 
 // The figures, the API client and the contract's schemas load once the card is in view: below the

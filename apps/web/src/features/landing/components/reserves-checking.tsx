@@ -1,4 +1,4 @@
-import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
 
 /** The reserves card's loading state, also while the figures' code is on its way. */
 export function ReservesChecking() {

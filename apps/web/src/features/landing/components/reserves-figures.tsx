@@ -1,10 +1,10 @@
 import { ShieldAlert, ShieldCheck } from 'lucide';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { cx } from '../../../lib/cx.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { Badge } from '../../../ui/badge.tsx';
-import { Button } from '../../../ui/button.tsx';
-import { Icon } from '../../../ui/icon.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { cx } from '#lib/cx.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Badge } from '#ui/badge.tsx';
+import { Button } from '#ui/button.tsx';
+import { Icon } from '#ui/icon.tsx';
 import { useSolvency } from '../api/use-solvency.ts';
 import { ReservesChecking } from './reserves-checking.tsx';
 

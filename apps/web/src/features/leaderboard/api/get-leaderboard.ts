@@ -1,7 +1,7 @@
 import { LEADERBOARD_LIMIT, REFRESH_MS } from '@pm/core/constants';
 import { type LeaderboardResponse, LeaderboardResponseSchema } from '@pm/core/contract/leaderboard';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client.ts';
+import { apiGet } from '#lib/api-client.ts';
 
 /** GET /api/leaderboard: top winners over market and oracle wins, winnings descending. */
 export function getLeaderboard({

@@ -1,11 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startTestApi } from '../../../app/test-api.ts';
-import { TestI18n } from '../../../app/test-i18n.tsx';
+import { startTestApi } from '#testing/test-api.ts';
+import { TestI18n } from '#testing/test-i18n.tsx';
 import { LeaderboardTable } from './leaderboard-table.tsx';
 
-// A real HTTP server on loopback stands in for the API (app/test-api.ts).
+// A real HTTP server on loopback stands in for the API (testing/test-api.ts).
 let api: Awaited<ReturnType<typeof startTestApi>>;
 let answer: { status: number; body: unknown } = { status: 200, body: { entries: [] } };
 const requests: string[] = [];

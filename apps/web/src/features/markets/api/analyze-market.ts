@@ -4,7 +4,7 @@ import {
   AnalyzeMarketResponseSchema,
 } from '@pm/core/contract/analyze';
 import { useMutation } from '@tanstack/react-query';
-import { apiPost } from '../../../lib/api-client.ts';
+import { apiPost } from '#lib/api-client.ts';
 
 /**
  * POST /api/markets/analyze (issue 18): can the judge decide this question from public sources by

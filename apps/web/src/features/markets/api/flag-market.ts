@@ -1,8 +1,8 @@
 import { PendingPaymentResponseSchema } from '@pm/core/contract/markets';
 import { type FlagMarketBody, FlagMarketResponseSchema, flagTypedData } from '@pm/core/contract/review';
 import * as z from 'zod/mini';
-import { apiPost } from '../../../lib/api-client.ts';
-import type { TypedDataSigner } from '../../../wallet/hooks/use-signed-action.ts';
+import { apiPost } from '#lib/api-client.ts';
+import type { TypedDataSigner } from '#wallet/hooks/use-signed-action.ts';
 
 /** How long the signature of a flag stays valid: well inside the server's 15-minute limit. */
 const FLAG_SIGNATURE_TTL_S = 10 * 60;

@@ -1,7 +1,7 @@
 import type { PriceSymbol } from '@pm/core/constants';
 import { type PriceHistoryResponse, PriceHistoryResponseSchema } from '@pm/core/contract/vault';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client.ts';
+import { apiGet } from '#lib/api-client.ts';
 
 /** GET /api/prices/:symbol/history?since=: one coin's samples since a time (at most 24 h back). */
 export function getCoinPriceHistory(

@@ -1,8 +1,8 @@
 import { type PriceSymbol, REFRESH_MS } from '@pm/core/constants';
 import { type PriceResponse, PriceResponseSchema } from '@pm/core/contract/vault';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client.ts';
-import { usePollingFallback } from '../../../lib/realtime-queries.ts';
+import { apiGet } from '#lib/api-client.ts';
+import { usePollingFallback } from '#lib/realtime-queries.ts';
 
 /** GET /api/prices/:symbol: the server's latest sample of one coin (issue 19). */
 export function getCoinPrice(

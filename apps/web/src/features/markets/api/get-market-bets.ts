@@ -1,8 +1,8 @@
 import { REFRESH_MS } from '@pm/core/constants';
 import { MarketBetsResponseSchema } from '@pm/core/contract/market-bets';
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client.ts';
-import { usePollingFallback } from '../../../lib/realtime-queries.ts';
+import { apiGet } from '#lib/api-client.ts';
+import { usePollingFallback } from '#lib/realtime-queries.ts';
 
 /**
  * Under `marketQueryKey(id)` (['markets', 'detail', id]), written out: importing it would tie this

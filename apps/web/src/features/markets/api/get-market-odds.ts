@@ -1,8 +1,8 @@
 import { REFRESH_MS } from '@pm/core/constants';
 import { MarketOddsResponseSchema } from '@pm/core/contract/market-odds';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client.ts';
-import { usePollingFallback } from '../../../lib/realtime-queries.ts';
+import { apiGet } from '#lib/api-client.ts';
+import { usePollingFallback } from '#lib/realtime-queries.ts';
 import { marketQueryKey } from './get-market.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { REFRESH_MS } from '@pm/core/constants';
 import { MarketDetailResponseSchema } from '@pm/core/contract/markets';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client.ts';
-import { usePollingFallback } from '../../../lib/realtime-queries.ts';
+import { apiGet } from '#lib/api-client.ts';
+import { usePollingFallback } from '#lib/realtime-queries.ts';
 import { MARKETS_QUERY_KEY } from './get-markets.ts';
 
 /** docs/product.md §7 "Read one market": the market and its bets, newest first. */

@@ -1,8 +1,8 @@
 import { type MarketCategory, REFRESH_MS, SETTLED_MARKETS_LIMIT } from '@pm/core/constants';
 import { ListMarketsResponseSchema } from '@pm/core/contract/markets';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client.ts';
-import { usePollingFallback } from '../../../lib/realtime-queries.ts';
+import { apiGet } from '#lib/api-client.ts';
+import { usePollingFallback } from '#lib/realtime-queries.ts';
 
 export type CategoryFilter = 'all' | MarketCategory;
 /** The board's chips: a category, or 'price' for Price Oracle markets only (issue 19). */

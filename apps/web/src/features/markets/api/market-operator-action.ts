@@ -1,7 +1,7 @@
 import { type MarketOperatorResponse, MarketOperatorResponseSchema } from '@pm/core/contract/operator';
-import { signOperatorAction } from '../../../api/sign-operator-action.ts';
-import { apiPost } from '../../../lib/api-client.ts';
-import type { TypedDataSigner } from '../../../wallet/hooks/use-signed-action.ts';
+import { signOperatorAction } from '#api/sign-operator-action.ts';
+import { apiPost } from '#lib/api-client.ts';
+import type { TypedDataSigner } from '#wallet/hooks/use-signed-action.ts';
 
 export type MarketOperatorDecision = { kind: 'resolve'; result: 'YES' | 'NO' } | { kind: 'void' };
 

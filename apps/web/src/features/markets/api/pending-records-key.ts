@@ -1,4 +1,4 @@
-import { hasStoredList } from '../../../lib/stored-list.ts';
+import { hasStoredList } from '#lib/stored-list.ts';
 
 // Kept apart from record-payment.ts so /predictions can tell whether a paid market bet waits to be
 // recorded without loading the retry code (docs/decisions/006: the route is at its JS budget).

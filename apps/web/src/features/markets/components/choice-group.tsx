@@ -1,4 +1,4 @@
-import { cx } from '../../../lib/cx.ts';
+import { cx } from '#lib/cx.ts';
 
 /** Radio buttons drawn as a segmented choice (YES/NO, Hourly/Daily): keyboard and screen-reader native. */
 export function ChoiceGroup<T extends string>({

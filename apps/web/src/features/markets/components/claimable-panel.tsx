@@ -1,16 +1,16 @@
 import { Coins } from 'lucide';
-import { useClaimWinnings } from '../../../api/claim-winnings.ts';
-import { CLAIMABLE_QUERY_KEY } from '../../../api/claimable-query-key.ts';
-import { useClaimable } from '../../../api/get-claimable.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { showClaimToast } from '../../../lib/claim-toast.ts';
-import { apiErrorMessage } from '../../../lib/error-message.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { toast } from '../../../ui/toast.ts';
-import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
+import { useClaimWinnings } from '#api/claim-winnings.ts';
+import { CLAIMABLE_QUERY_KEY } from '#api/claimable-query-key.ts';
+import { useClaimable } from '#api/get-claimable.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { showClaimToast } from '#lib/claim-toast.ts';
+import { apiErrorMessage } from '#lib/error-message.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Button } from '#ui/button.tsx';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { toast } from '#ui/toast.ts';
+import { useWallet } from '#wallet/hooks/use-wallet.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 
 /** docs/product.md §2 Claimable Winnings (connected wallets only): total, Claim, the spec's toasts. */

@@ -1,5 +1,5 @@
 import { PRICE_SYMBOLS, type PriceSymbol } from '@pm/core/constants';
-import { cx } from '../../../lib/cx.ts';
+import { cx } from '#lib/cx.ts';
 
 /** Each coin's brand colour, for a monogram (issue 19: a small icon without an icon package). */
 const COIN_COLOURS: Record<PriceSymbol, string> = {

@@ -1,9 +1,9 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startTestApi } from '../../../app/test-api.ts';
-import { renderWithApp } from '../../../app/test-app.tsx';
+import { OPERATOR } from '#testing/market-test-kit.tsx';
+import { startTestApi } from '#testing/test-api.ts';
+import { renderWithApp } from '#testing/test-app.tsx';
 import { CreateMarketDialog } from './create-market-dialog.tsx';
-import { OPERATOR } from './market-test-kit.tsx';
 
 // Issue 19: the Price Oracle part of the create dialog, against a loopback API serving coin prices.
 

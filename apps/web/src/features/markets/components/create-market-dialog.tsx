@@ -13,22 +13,24 @@ import { priceMarketContentHash } from '@pm/core/price-market';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { getAddress } from 'viem';
-import { useAppConfig } from '../../../api/get-app-config.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Modal } from '../../../ui/modal.tsx';
-import { toast } from '../../../ui/toast.ts';
-import { PaymentDialog } from '../../../wallet/components/payment-dialog.tsx';
-import { WalletButton } from '../../../wallet/components/wallet-button.tsx';
-import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
+import { useAppConfig } from '#api/get-app-config.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { bnbInputText, parseBnbOrNull } from '#lib/bnb-input.ts';
+import { Button } from '#ui/button.tsx';
+import { Modal } from '#ui/modal.tsx';
+import { toast } from '#ui/toast.ts';
+import { PaymentDialog } from '#wallet/components/payment-dialog.tsx';
+import { WalletButton } from '#wallet/components/wallet-button.tsx';
+import { useWallet } from '#wallet/hooks/use-wallet.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
-import { parseBnbOrNull } from '../utils/format.ts';
 import { checkTargetPrice } from '../utils/price-terms.ts';
 import { recordErrorMessage } from '../utils/record-error.ts';
-import { AnalyzeMarket } from './analyze-market.tsx';
 import { ChoiceGroup } from './choice-group.tsx';
-import { PriceMarketFields, type PriceTerms } from './price-market-fields.tsx';
+import { AnalyzeMarket } from './evidence/analyze-market.tsx';
+import { PriceMarketFields, type PriceTerms } from './price/price-market-fields.tsx';
+
+const MIN_MARKET_BET_TEXT = bnbInputText(MIN_MARKET_BET_WEI);
 
 type BetType = 'custom_bet' | 'price_prediction';
 type UnpaidBody = Omit<CreateCustomMarketBody, 'txHash'> | Omit<CreatePriceMarketBody, 'txHash'>;
@@ -60,7 +62,7 @@ export function CreateMarketDialog({
   const [instructions, setInstructions] = useState('');
   const [duration, setDuration] = useState<'hourly' | 'daily'>('hourly');
   const [prediction, setPrediction] = useState<'YES' | 'NO' | null>(null);
-  const [amount, setAmount] = useState('0.005');
+  const [amount, setAmount] = useState(MIN_MARKET_BET_TEXT);
   const [paying, setPaying] = useState<{ body: UnpaidBody; amountWei: bigint } | null>(null);
 
   const submit = (event: FormEvent) => {
@@ -290,7 +292,7 @@ export function CreateMarketDialog({
               id={`${id}-amount`}
               type="number"
               inputMode="decimal"
-              min="0.005"
+              min={MIN_MARKET_BET_TEXT}
               step={MARKET_BET_STEP}
               className={field}
               value={amount}

@@ -1,8 +1,8 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { renderWithApp, testAppConfig } from '../../../app/test-app.tsx';
+import { startMarketApi, testMarket } from '#testing/market-test-kit.tsx';
+import { renderWithApp, testAppConfig } from '#testing/test-app.tsx';
 import { MarketDetail } from './market-detail.tsx';
-import { startMarketApi, testMarket } from './market-test-kit.tsx';
 
 // Issue 18: "How resolution works" states the deployment's real settings, never "25+".
 

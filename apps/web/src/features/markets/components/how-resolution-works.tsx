@@ -1,9 +1,9 @@
 import type { Market } from '@pm/core/contract/markets';
 import { Gavel } from 'lucide';
-import { useAppConfig } from '../../../api/get-app-config.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
+import { useAppConfig } from '#api/get-app-config.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
 
 /**
  * docs/product.md §2 side card "How resolution works", with the deployment's real settings (issue

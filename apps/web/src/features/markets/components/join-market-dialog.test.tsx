@@ -1,8 +1,8 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
-import { renderWithApp } from '../../../app/test-app.tsx';
+import { OPERATOR, testMarket } from '#testing/market-test-kit.tsx';
+import { renderWithApp } from '#testing/test-app.tsx';
 import { JoinMarketDialog } from './join-market-dialog.tsx';
-import { OPERATOR, testMarket } from './market-test-kit.tsx';
 
 // Security review F4: the join dialog shows what decides the market before anyone pays.
 

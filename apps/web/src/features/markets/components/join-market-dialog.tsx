@@ -5,20 +5,22 @@ import { canJoinMarket, estimateMarketWinWei } from '@pm/core/market-rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { getAddress } from 'viem';
-import { useAppConfig } from '../../../api/get-app-config.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Modal } from '../../../ui/modal.tsx';
-import { toast } from '../../../ui/toast.ts';
-import { PaymentDialog } from '../../../wallet/components/payment-dialog.tsx';
-import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
+import { useAppConfig } from '#api/get-app-config.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { bnbInputText, parseBnbOrNull } from '#lib/bnb-input.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Button } from '#ui/button.tsx';
+import { Modal } from '#ui/modal.tsx';
+import { toast } from '#ui/toast.ts';
+import { PaymentDialog } from '#wallet/components/payment-dialog.tsx';
+import { useWallet } from '#wallet/hooks/use-wallet.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
-import { parseBnbOrNull } from '../utils/format.ts';
 import { recordErrorMessage } from '../utils/record-error.ts';
 import { ChoiceGroup } from './choice-group.tsx';
+
+const MIN_MARKET_BET_TEXT = bnbInputText(MIN_MARKET_BET_WEI);
 
 /** docs/product.md §2 'Join Prediction': YES/NO, amount, then the payment (intent pm1:bet:<id>:<side>). */
 export function JoinMarketDialog({ market, onClose }: { market: Market | null; onClose: () => void }) {
@@ -30,7 +32,7 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
   const { data: config } = useAppConfig();
   const queryClient = useQueryClient();
   const [prediction, setPrediction] = useState<'YES' | 'NO' | null>(null);
-  const [amount, setAmount] = useState('0.005');
+  const [amount, setAmount] = useState(MIN_MARKET_BET_TEXT);
   const [paying, setPaying] = useState<{ body: Omit<JoinMarketBody, 'txHash'>; amountWei: bigint } | null>(
     null,
   );
@@ -115,7 +117,7 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
               id={`${id}-amount`}
               type="number"
               inputMode="decimal"
-              min="0.005"
+              min={MIN_MARKET_BET_TEXT}
               step={MARKET_BET_STEP}
               className="min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
               value={amount}

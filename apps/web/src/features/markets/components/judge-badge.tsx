@@ -1,6 +1,6 @@
 import type { Market } from '@pm/core/contract/markets';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Badge } from '../../../ui/badge.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Badge } from '#ui/badge.tsx';
 
 /** The resolver recorded on markets created while no AI was configured (server resolver-prompt.ts). */
 const OPERATOR_RESOLVER = 'operator';

@@ -1,11 +1,11 @@
 import type { Market } from '@pm/core/contract/markets';
 import { type ComponentProps, type ComponentType, type ReactNode, Suspense, useState } from 'react';
-import { useIsOperator } from '../../../api/use-is-operator.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
-import { LoadingOverlay } from '../../../ui/loading-overlay.tsx';
-import { Skeleton } from '../../../ui/skeleton.tsx';
-import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
+import { useIsOperator } from '#api/use-is-operator.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { lazyWithPreload } from '#ui/lazy-with-preload.ts';
+import { LoadingOverlay } from '#ui/loading-overlay.tsx';
+import { Skeleton } from '#ui/skeleton.tsx';
+import { useWallet } from '#wallet/hooks/use-wallet.ts';
 
 // Parts not every visitor sees load when shown: the create and join dialogs (forms, Radix Dialog,
 // the payment flow) when first opened, or when the pointer or focus reaches a button that opens
@@ -18,13 +18,10 @@ const ClaimablePanelModule = lazyWithPreload(() =>
   import('./claimable-panel.tsx').then((module) => module.ClaimablePanel),
 );
 const MarketOperatorControlsModule = lazyWithPreload(() =>
-  import('./market-operator-controls.tsx').then((module) => module.MarketOperatorControls),
-);
-const FlagVerdictFormModule = lazyWithPreload(() =>
-  import('./flag-verdict-form.tsx').then((module) => module.FlagVerdictForm),
+  import('./review/market-operator-controls.tsx').then((module) => module.MarketOperatorControls),
 );
 const MarketReviewPanelModule = lazyWithPreload(() =>
-  import('./market-review-panel.tsx').then((module) => module.MarketReviewPanel),
+  import('./review/market-review-panel.tsx').then((module) => module.MarketReviewPanel),
 );
 const SettledMarketsModule = lazyWithPreload(() =>
   import('./settled-markets.tsx').then((module) => module.SettledMarkets),
@@ -33,7 +30,7 @@ const MyWinningsModule = lazyWithPreload(() =>
   import('./my-winnings.tsx').then((module) => module.MyWinnings),
 );
 const EvidenceSectionModule = lazyWithPreload(() =>
-  import('./evidence-section.tsx').then((module) => module.EvidenceSection),
+  import('./evidence/evidence-section.tsx').then((module) => module.EvidenceSection),
 );
 const JoinMarketDialogModule = lazyWithPreload(() =>
   import('./join-market-dialog.tsx').then((module) => module.JoinMarketDialog),
@@ -43,13 +40,13 @@ const MoreOpenMarketsModule = lazyWithPreload(() =>
 );
 const OlderBetsModule = lazyWithPreload(() => import('./older-bets.tsx').then((module) => module.OlderBets));
 const PriceCardFactsModule = lazyWithPreload(() =>
-  import('./price-card-facts.tsx').then((module) => module.PriceCardFacts),
+  import('./price/price-card-facts.tsx').then((module) => module.PriceCardFacts),
 );
 const PriceMarketPanelModule = lazyWithPreload(() =>
-  import('./price-market-panel.tsx').then((module) => module.PriceMarketPanel),
+  import('./price/price-market-panel.tsx').then((module) => module.PriceMarketPanel),
 );
 const PriceResolutionCardModule = lazyWithPreload(() =>
-  import('./price-market-panel.tsx').then((module) => module.PriceResolutionCard),
+  import('./price/price-market-panel.tsx').then((module) => module.PriceResolutionCard),
 );
 
 /** Renders a lazy dialog from its first opening on, and keeps it (and its form's state) mounted. */
@@ -115,20 +112,6 @@ export function MarketOperatorControls({ market, nowMs }: { market: Market; nowM
   return (
     <Suspense fallback={null}>
       <MarketOperatorControlsModule market={market} address={wallet.address} nowMs={nowMs} />
-    </Suspense>
-  );
-}
-
-/** The flag form (typed-data signing), for a connected bettor during a review window (issue 11). */
-export function FlagVerdictForm(props: {
-  marketId: number;
-  address: string;
-  nowMs: number;
-  bondWei: string;
-}) {
-  return (
-    <Suspense fallback={null}>
-      <FlagVerdictFormModule {...props} />
     </Suspense>
   );
 }

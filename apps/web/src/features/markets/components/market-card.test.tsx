@@ -1,8 +1,8 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
-import { renderWithApp } from '../../../app/test-app.tsx';
+import { testMarket } from '#testing/market-test-kit.tsx';
+import { renderWithApp } from '#testing/test-app.tsx';
 import { MarketCard } from './market-card.tsx';
-import { testMarket } from './market-test-kit.tsx';
 
 afterEach(cleanup);
 

@@ -1,9 +1,9 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { renderWithApp } from '../../../app/test-app.tsx';
+import { OPERATOR, startMarketApi, testBet, testMarket } from '#testing/market-test-kit.tsx';
+import { renderWithApp } from '#testing/test-app.tsx';
 import { MarketDetail } from './market-detail.tsx';
-import { OPERATOR, startMarketApi, testBet, testMarket } from './market-test-kit.tsx';
 
 // Security review F4: what decides a market (its resolution instructions) is on the market page.
 

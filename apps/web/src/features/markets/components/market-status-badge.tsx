@@ -1,7 +1,7 @@
 import type { Market } from '@pm/core/contract/markets';
 import { marketDisplayStatus } from '@pm/core/market-rules';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Badge, LiveDot } from '../../../ui/badge.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Badge, LiveDot } from '#ui/badge.tsx';
 
 /**
  * docs/product.md §4: Live (active, before deadline), Closed (deadline passed), Completed (settled); and In

@@ -1,9 +1,9 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { startTestApi } from '../../../app/test-api.ts';
-import { renderWithApp } from '../../../app/test-app.tsx';
-import { testMarket } from './market-test-kit.tsx';
+import { testMarket } from '#testing/market-test-kit.tsx';
+import { startTestApi } from '#testing/test-api.ts';
+import { renderWithApp } from '#testing/test-app.tsx';
 import { MoreOpenMarkets } from './more-open-markets.tsx';
 
 // Issue 21: the board shows one screen of open markets (its first page) and, when there are more,

@@ -1,9 +1,9 @@
 import type { Market } from '@pm/core/contract/markets';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Button } from '../../../ui/button.tsx';
-import { LoadFailed } from '../../../ui/load-failed.tsx';
-import { Skeleton } from '../../../ui/skeleton.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Button } from '#ui/button.tsx';
+import { LoadFailed } from '#ui/load-failed.tsx';
+import { Skeleton } from '#ui/skeleton.tsx';
 import { type BoardFilter, useOpenMarkets } from '../api/get-markets.ts';
 
 export type MoreOpenMarketsProps = {

@@ -2,9 +2,9 @@ import type { ClaimableResponse } from '@pm/core/contract/users';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startTestApi } from '../../../app/test-api.ts';
-import { TEST_ACCOUNT } from '../../../app/test-app.tsx';
-import { TestI18n } from '../../../app/test-i18n.tsx';
+import { startTestApi } from '#testing/test-api.ts';
+import { TEST_ACCOUNT } from '#testing/test-app.tsx';
+import { TestI18n } from '#testing/test-i18n.tsx';
 import { MyWinnings } from './my-winnings.tsx';
 
 // The market page's "your winnings" line: core's marketWinningsWei over the wallet's claimable bets.

@@ -1,7 +1,7 @@
 import { marketWinningsWei } from '@pm/core/winnings';
-import { useClaimable } from '../../../api/get-claimable.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { useFormat } from '../../../lib/format.ts';
+import { useClaimable } from '#api/get-claimable.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { useFormat } from '#lib/use-format.ts';
 
 /**
  * What the connected wallet won on this settled market: its stakes back plus its share of the

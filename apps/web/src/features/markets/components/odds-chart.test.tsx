@@ -1,8 +1,8 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { renderWithApp } from '../../../app/test-app.tsx';
+import { startMarketApi, testMarket } from '#testing/market-test-kit.tsx';
+import { renderWithApp } from '#testing/test-app.tsx';
 import { MarketDetail } from './market-detail.tsx';
-import { startMarketApi, testMarket } from './market-test-kit.tsx';
 
 // Issue 11: the market page charts the YES share of the pool over time (GET /api/markets/:id/odds).
 // The canvas itself is drawn in Chromium (e2e/tests/charts.spec.ts); here, what it says.

@@ -1,11 +1,11 @@
 import type { Market } from '@pm/core/contract/markets';
 import { ChartLine } from 'lucide';
 import { useMemo } from 'react';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { Skeleton } from '../../../ui/skeleton.tsx';
-import { TimeChart } from '../../../ui/time-chart.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { Skeleton } from '#ui/skeleton.tsx';
+import { TimeChart } from '#ui/time-chart.tsx';
 import { useMarketOdds } from '../api/get-market-odds.ts';
 import { formatShare } from '../utils/share.ts';
 

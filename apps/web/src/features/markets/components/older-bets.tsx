@@ -1,11 +1,11 @@
 import { shortenAddress } from '@pm/core/address';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { Badge } from '../../../ui/badge.tsx';
-import { Button } from '../../../ui/button.tsx';
-import { LoadFailed } from '../../../ui/load-failed.tsx';
-import { Skeleton } from '../../../ui/skeleton.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Badge } from '#ui/badge.tsx';
+import { Button } from '#ui/button.tsx';
+import { LoadFailed } from '#ui/load-failed.tsx';
+import { Skeleton } from '#ui/skeleton.tsx';
 import { useMarketBetsPage } from '../api/get-market-bets.ts';
 
 /**

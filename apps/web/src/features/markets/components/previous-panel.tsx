@@ -1,11 +1,11 @@
 import { History } from 'lucide';
 import { Link } from 'wouter';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { Badge } from '../../../ui/badge.tsx';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { Skeleton } from '../../../ui/skeleton.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Badge } from '#ui/badge.tsx';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { Skeleton } from '#ui/skeleton.tsx';
 import { useSettledMarkets } from '../api/get-markets.ts';
 
 /** docs/product.md §2 Previous Rounds: the last settled markets (limit 10, every 30 s). */

@@ -1,10 +1,10 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startTestApi } from '../../../app/test-api.ts';
-import { renderWithApp } from '../../../app/test-app.tsx';
+import { testMarket } from '#testing/market-test-kit.tsx';
+import { startTestApi } from '#testing/test-api.ts';
+import { renderWithApp } from '#testing/test-app.tsx';
 import { MarketCard } from './market-card.tsx';
-import { testMarket } from './market-test-kit.tsx';
 import { SettledMarkets } from './settled-markets.tsx';
 
 // Issue 11: settled markets are browsable, a page at a time by the list's cursor.

@@ -1,12 +1,12 @@
 import type { Market } from '@pm/core/contract/markets';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Card } from '../../../ui/card.tsx';
-import { LoadFailed } from '../../../ui/load-failed.tsx';
-import { Skeleton } from '../../../ui/skeleton.tsx';
-import { StatusMessage } from '../../../ui/status-message.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Button } from '#ui/button.tsx';
+import { Card } from '#ui/card.tsx';
+import { LoadFailed } from '#ui/load-failed.tsx';
+import { Skeleton } from '#ui/skeleton.tsx';
+import { StatusMessage } from '#ui/status-message.tsx';
 import { useSettledMarketsPage } from '../api/get-markets.ts';
 
 /**

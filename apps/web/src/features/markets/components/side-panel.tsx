@@ -1,8 +1,8 @@
 import { shortenAddress } from '@pm/core/address';
 import type { Bet, Market } from '@pm/core/contract/markets';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { Badge } from '../../../ui/badge.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Badge } from '#ui/badge.tsx';
 import { JoinMarketDialog } from './lazy-parts.tsx';
 
 /** One side of a market (YES or NO): total, favourability, participants with the Creator badge. */

@@ -1,14 +1,14 @@
 import { parseUsdPrice, usdValueOfWei } from '@pm/core/price';
 import { Copy, Vault } from 'lucide';
-import { usePrice } from '../../../api/get-price.ts';
-import { useVault } from '../../../api/get-vault.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { Skeleton } from '../../../ui/skeleton.tsx';
-import { toast } from '../../../ui/toast.ts';
+import { usePrice } from '#api/get-price.ts';
+import { useVault } from '#api/get-vault.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Button } from '#ui/button.tsx';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { Skeleton } from '#ui/skeleton.tsx';
+import { toast } from '#ui/toast.ts';
 
 /** docs/product.md §2 Escrow Vault: balance with USD value, address with copy, and what the vault is for. */
 export function VaultPanel() {

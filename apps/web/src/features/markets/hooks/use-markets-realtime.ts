@@ -1,7 +1,7 @@
-import { CLAIMABLE_QUERY_KEY } from '../../../api/claimable-query-key.ts';
-import { priceFromSample } from '../../../api/get-price.ts';
-import { VAULT_QUERY_KEY } from '../../../api/get-vault.ts';
-import { useRealtimeInvalidation } from '../../../lib/realtime-queries.ts';
+import { CLAIMABLE_QUERY_KEY } from '#api/claimable-query-key.ts';
+import { priceFromSample } from '#api/get-price.ts';
+import { VAULT_QUERY_KEY } from '#api/get-vault.ts';
+import { useRealtimeInvalidation } from '#lib/realtime-queries.ts';
 import { marketQueryKey } from '../api/get-market.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 

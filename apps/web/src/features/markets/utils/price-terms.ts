@@ -1,6 +1,6 @@
 import { TargetPriceSchema } from '@pm/core/contract/primitives';
 import { targetPriceScaled } from '@pm/core/price-market';
-import { formatScaled, type Language } from '../../../lib/format.ts';
+import { formatScaled, type Language } from '#lib/use-format.ts';
 
 // The Price Oracle terms as the web shows them (issue 19): the target typed by the creator checked
 // with core's schema (the same one the server applies), and the gap between the live price and the
@@ -29,7 +29,7 @@ export function targetGapBps(currentScaled: bigint, targetScaled: bigint): bigin
 
 /**
  * Basis points as a percentage with 2 decimals, signed: 150n → "+1.50%", exact (no float on the
- * way). Here, not in lib/format.ts, so only the lazy price parts carry it (decision 006).
+ * way). Here, not in lib/use-format.ts, so only the lazy price parts carry it (decision 006).
  */
 export function formatGapBps(bps: bigint, language: Language): string {
   return formatScaled(bps, 2, 2, language, { style: 'percent' }, 'exceptZero');

@@ -1,6 +1,7 @@
-import type { TFunction } from '../../../i18n/translate.ts';
-import { ApiError } from '../../../lib/api-client.ts';
-import { apiErrorMessage } from '../../../lib/error-message.ts';
+import type { TFunction } from '#i18n/translate.ts';
+import { ApiError } from '#lib/api-client.ts';
+import { apiErrorMessage } from '#lib/error-message.ts';
+import { isFinalRefusal } from '#lib/is-final-refusal.ts';
 
 /**
  * What to tell the user when recording a paid bet fails (docs/product.md §8 'Failed to create market' /
@@ -15,7 +16,5 @@ export function recordErrorMessage(
   if (error instanceof ApiError && error.code === 'MARKET_CLOSED') {
     return { message: t('markets.join.closedRefund'), close: true };
   }
-  const final =
-    error instanceof ApiError && error.status >= 400 && error.status < 500 && error.code !== 'RATE_LIMITED';
-  return { message: apiErrorMessage(t, error, fallback), close: final };
+  return { message: apiErrorMessage(t, error, fallback), close: isFinalRefusal(error) };
 }

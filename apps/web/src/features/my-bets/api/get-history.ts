@@ -5,7 +5,7 @@ import {
   HistorySummarySchema,
 } from '@pm/core/contract/history';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client.ts';
+import { apiGet } from '#lib/api-client.ts';
 
 // A wallet's bets in both games and its P&L (GET /api/users/:address/history and /summary).
 

@@ -4,7 +4,7 @@ import {
   type HistoryStatusFilter,
 } from '@pm/core/contract/history';
 import { useId } from 'react';
-import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
 import type { HistoryFilters } from '../api/get-history.ts';
 
 const GAMES = HistoryGameFilterSchema.options;

@@ -2,15 +2,15 @@ import type { HistoryEntry } from '@pm/core/contract/history';
 import { CircleAlert, Inbox } from 'lucide';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { cx } from '../../../lib/cx.ts';
-import { formatBnb, formatDateTime } from '../../../lib/format.ts';
-import { Badge } from '../../../ui/badge.tsx';
-import { Button } from '../../../ui/button.tsx';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { Skeleton } from '../../../ui/skeleton.tsx';
-import { StatusMessage } from '../../../ui/status-message.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { cx } from '#lib/cx.ts';
+import { formatBnb, formatDateTime } from '#lib/use-format.ts';
+import { Badge } from '#ui/badge.tsx';
+import { Button } from '#ui/button.tsx';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { Skeleton } from '#ui/skeleton.tsx';
+import { StatusMessage } from '#ui/status-message.tsx';
 import { type HistoryFilters, useHistoryPage } from '../api/get-history.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { HistoryEntry } from '@pm/core/contract/history';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { useRealtime } from '../../../lib/realtime.ts';
+import { useRealtime } from '#lib/realtime.ts';
 import { type HistoryFilters, historyQueryKey } from '../api/get-history.ts';
 import { HistoryFiltersBar } from './history-filters.tsx';
 import { HistoryList } from './history-list.tsx';

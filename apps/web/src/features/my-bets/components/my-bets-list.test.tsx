@@ -2,8 +2,8 @@ import type { HistoryEntry, HistorySummary } from '@pm/core/contract/history';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startTestApi } from '../../../app/test-api.ts';
-import { renderWithApp, TEST_ACCOUNT } from '../../../app/test-app.tsx';
+import { startTestApi } from '#testing/test-api.ts';
+import { renderWithApp, TEST_ACCOUNT } from '#testing/test-app.tsx';
 import { MyBetsList } from './my-bets-list.tsx';
 
 /** The history is a lazy chunk loaded once a wallet is connected; under load it may take a while. */

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useLocation } from 'wouter';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Skeleton } from '../../../ui/skeleton.tsx';
-import { toast } from '../../../ui/toast.ts';
-import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Skeleton } from '#ui/skeleton.tsx';
+import { toast } from '#ui/toast.ts';
+import { useWallet } from '#wallet/hooks/use-wallet.ts';
 
 // Loaded once a wallet is connected: a visitor without one is only sent to /predictions (JS budget).
 const MyHistory = lazy(() => import('./my-history.tsx').then((module) => ({ default: module.MyHistory })));

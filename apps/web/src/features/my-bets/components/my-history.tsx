@@ -1,13 +1,13 @@
 import { Inbox } from 'lucide';
 import { Link } from 'wouter';
-import { useClaimWinnings } from '../../../api/claim-winnings.ts';
-import { useNamespace } from '../../../i18n/use-namespace.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { showClaimToast } from '../../../lib/claim-toast.ts';
-import { apiErrorMessage } from '../../../lib/error-message.ts';
-import { Icon } from '../../../ui/icon.tsx';
-import { StatusMessage } from '../../../ui/status-message.tsx';
-import { toast } from '../../../ui/toast.ts';
+import { useClaimWinnings } from '#api/claim-winnings.ts';
+import { useNamespace } from '#i18n/use-namespace.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { showClaimToast } from '#lib/claim-toast.ts';
+import { apiErrorMessage } from '#lib/error-message.ts';
+import { Icon } from '#ui/icon.tsx';
+import { StatusMessage } from '#ui/status-message.tsx';
+import { toast } from '#ui/toast.ts';
 import { HISTORY_QUERY_KEY } from '../api/get-history.ts';
 import { HistoryPanel } from './history-panel.tsx';
 

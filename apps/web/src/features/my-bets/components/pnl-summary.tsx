@@ -1,11 +1,11 @@
 import { CircleAlert } from 'lucide';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { cx } from '../../../lib/cx.ts';
-import { formatBnb, formatPercent } from '../../../lib/format.ts';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { Skeleton } from '../../../ui/skeleton.tsx';
-import { StatusMessage } from '../../../ui/status-message.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { cx } from '#lib/cx.ts';
+import { formatBnb, formatPercent } from '#lib/use-format.ts';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { Skeleton } from '#ui/skeleton.tsx';
+import { StatusMessage } from '#ui/status-message.tsx';
 import { useHistorySummary } from '../api/get-history.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { type PriceHistoryResponse, PriceHistoryResponseSchema } from '@pm/core/contract/vault';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client.ts';
-import { usePollingFallback } from '../../../lib/realtime-queries.ts';
+import { apiGet } from '#lib/api-client.ts';
+import { usePollingFallback } from '#lib/realtime-queries.ts';
 
 /** GET /api/prices/BNB/history: the last hour, one point per 30 s, for the chart. */
 export function getPriceHistory(options: { signal?: AbortSignal } = {}): Promise<PriceHistoryResponse> {

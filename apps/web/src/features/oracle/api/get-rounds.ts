@@ -1,8 +1,8 @@
 import { REFRESH_MS } from '@pm/core/constants';
 import { type RoundsResponse, RoundsResponseSchema } from '@pm/core/contract/oracle';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client.ts';
-import { usePollingFallback } from '../../../lib/realtime-queries.ts';
+import { apiGet } from '#lib/api-client.ts';
+import { usePollingFallback } from '#lib/realtime-queries.ts';
 
 /** GET /api/oracle/rounds: current, next and previous round by the docs/product.md §4 rules, plus server time. */
 export function getRounds(options: { signal?: AbortSignal } = {}): Promise<RoundsResponse> {

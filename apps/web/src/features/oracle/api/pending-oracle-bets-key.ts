@@ -1,5 +1,4 @@
-import { ApiError } from '../../../lib/api-client.ts';
-import { hasStoredList } from '../../../lib/stored-list.ts';
+import { hasStoredList } from '#lib/stored-list.ts';
 
 // Kept apart from pending-oracle-bets.ts so the oracle page can tell whether anything waits without
 // loading the retry code (docs/decisions/006: the route is at its JS budget).
@@ -7,10 +6,3 @@ export const PENDING_ORACLE_BETS_KEY = 'oracle:pendingBets';
 
 /** Whether a paid round bet may be waiting to be recorded (cheap: no parsing). */
 export const mayHavePendingOracleBets = (): boolean => hasStoredList(PENDING_ORACLE_BETS_KEY);
-
-/** A refusal is final (the server keeps the money as a refund); a network, 5xx or 429 error is not. */
-export function isFinalRefusal(error: unknown): boolean {
-  return (
-    error instanceof ApiError && error.status >= 400 && error.status < 500 && error.code !== 'RATE_LIMITED'
-  );
-}

@@ -1,7 +1,7 @@
 import { PendingPaymentResponseSchema } from '@pm/core/contract/markets';
 import { type PlaceOracleBetBody, PlaceOracleBetResponseSchema } from '@pm/core/contract/oracle';
 import * as z from 'zod/mini';
-import { apiPost } from '../../../lib/api-client.ts';
+import { apiPost } from '#lib/api-client.ts';
 
 const PlaceOracleBetAnswerSchema = z.union([PlaceOracleBetResponseSchema, PendingPaymentResponseSchema]);
 export type PlaceOracleBetAnswer = z.infer<typeof PlaceOracleBetAnswerSchema>;

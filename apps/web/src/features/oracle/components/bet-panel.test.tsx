@@ -2,8 +2,8 @@ import type { Round } from '@pm/core/contract/oracle';
 import { act, cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test } from 'vitest';
-import { renderWithApp, TEST_ACCOUNT } from '../../../app/test-app.tsx';
-import { dismissToast, getToasts } from '../../../ui/toast.ts';
+import { renderWithApp, TEST_ACCOUNT } from '#testing/test-app.tsx';
+import { dismissToast, getToasts } from '#ui/toast.ts';
 import { BetPanel } from './bet-panel.tsx';
 
 // docs/product.md §5 oracle bet validation, in the spec's words, before any payment is attempted.

@@ -1,30 +1,31 @@
 import { MIN_ORACLE_BET_WEI, ORACLE_BET_DEFAULT, ORACLE_BET_STEP, type Position } from '@pm/core/constants';
 import type { PlaceOracleBetBody, Round } from '@pm/core/contract/oracle';
 import { encodeIntent } from '@pm/core/intent';
-import { formatBnb, parseBnb } from '@pm/core/money';
+import { estimateRoundWinWei } from '@pm/core/payouts';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, LoaderCircle } from 'lucide';
 import { type FormEvent, useId, useState } from 'react';
 import { getAddress } from 'viem';
-import { useAppConfig } from '../../../api/get-app-config.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { ApiError } from '../../../lib/api-client.ts';
-import { cx } from '../../../lib/cx.ts';
-import { apiErrorMessage } from '../../../lib/error-message.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { toast } from '../../../ui/toast.ts';
-import { useAccountKind } from '../../../wallet/hooks/use-account-kind.ts';
-import { useSendPayment } from '../../../wallet/hooks/use-send-payment.ts';
-import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
+import { useAppConfig } from '#api/get-app-config.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { ApiError } from '#lib/api-client.ts';
+import { bnbInputText, parseBnbOrNull } from '#lib/bnb-input.ts';
+import { cx } from '#lib/cx.ts';
+import { apiErrorMessage } from '#lib/error-message.ts';
+import { isFinalRefusal } from '#lib/is-final-refusal.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Button } from '#ui/button.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { toast } from '#ui/toast.ts';
+import { useAccountKind } from '#wallet/hooks/use-account-kind.ts';
+import { useSendPayment } from '#wallet/hooks/use-send-payment.ts';
+import { useWallet } from '#wallet/hooks/use-wallet.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
-import { isFinalRefusal } from '../api/pending-oracle-bets-key.ts';
-import { estimatedReturnWei, roundTimes } from '../utils/round-view.ts';
+import { roundPools, roundTimes } from '../utils/round-view.ts';
 
 type Stage = 'idle' | 'paying' | 'recording';
 
-const MIN_BET_TEXT = formatBnb(MIN_ORACLE_BET_WEI, { decimals: 18, trim: true });
+const MIN_BET_TEXT = bnbInputText(MIN_ORACLE_BET_WEI);
 
 /**
  * docs/product.md §2/§5 bet panel: UP or DOWN, amount (step 0.01, default 0.01), the spec's validation toasts,
@@ -48,10 +49,17 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
   const busy = stage !== 'idle';
   const isOpen = round.status === 'live' && nowS < roundTimes(round).lockTime;
 
-  const amountWei = parseAmount(amountText);
+  const amountWei = parseBnbOrNull(amountText);
+  const pools = roundPools(round);
   const estimate =
     amountWei !== null && amountWei >= MIN_ORACLE_BET_WEI
-      ? estimatedReturnWei(round, position, amountWei, appConfig.oracleFeeBps)
+      ? estimateRoundWinWei({
+          stakeWei: amountWei,
+          side: position,
+          totalBullWei: pools.up,
+          totalBearWei: pools.down,
+          feeBps: appConfig.oracleFeeBps,
+        })
       : null;
 
   const submit = async (event: FormEvent) => {
@@ -79,7 +87,7 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
         }));
       } catch (error) {
         // The wallet's error texts load only when a payment fails (decision 006, JS budget).
-        const message = await import('../../../wallet/utils/payment-error-message.ts').then(
+        const message = await import('#wallet/utils/payment-error-message.ts').then(
           (errors) => errors.paymentErrorMessage(t, error),
           () => t('wallet.sendFailed'),
         );
@@ -255,14 +263,6 @@ function SideButton({
       {t(up ? 'oracle.bet.up' : 'oracle.bet.down')}
     </button>
   );
-}
-
-function parseAmount(text: string): bigint | null {
-  try {
-    return parseBnb(text);
-  } catch {
-    return null;
-  }
 }
 
 /** The server's refusal in the spec's words where it has them (§5/§8), else the translated code. */

@@ -1,14 +1,14 @@
 import { Coins } from 'lucide';
-import { useClaimWinnings } from '../../../api/claim-winnings.ts';
-import { CLAIMABLE_QUERY_KEY } from '../../../api/claimable-query-key.ts';
-import { useClaimable } from '../../../api/get-claimable.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { showClaimToast } from '../../../lib/claim-toast.ts';
-import { apiErrorMessage } from '../../../lib/error-message.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { Button } from '../../../ui/button.tsx';
-import { CardSection } from '../../../ui/card-section.tsx';
-import { toast } from '../../../ui/toast.ts';
+import { useClaimWinnings } from '#api/claim-winnings.ts';
+import { CLAIMABLE_QUERY_KEY } from '#api/claimable-query-key.ts';
+import { useClaimable } from '#api/get-claimable.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { showClaimToast } from '#lib/claim-toast.ts';
+import { apiErrorMessage } from '#lib/error-message.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Button } from '#ui/button.tsx';
+import { CardSection } from '#ui/card-section.tsx';
+import { toast } from '#ui/toast.ts';
 
 /**
  * docs/product.md §2 claimable winnings with Claim, for a connected wallet only: round winnings and refunds

@@ -1,8 +1,8 @@
 import type { Round } from '@pm/core/contract/oracle';
 import { Dialog } from 'radix-ui';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { Button } from '../../../ui/button.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Button } from '#ui/button.tsx';
 import { roundPools } from '../utils/round-view.ts';
 import { FeedReading } from './feed-readings.tsx';
 import { ResultBadge } from './round-card.tsx';

@@ -1,7 +1,7 @@
 import type { Round } from '@pm/core/contract/oracle';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
-import { TestI18n } from '../../../app/test-i18n.tsx';
+import { TestI18n } from '#testing/test-i18n.tsx';
 import { ConcludedRoundModal } from './concluded-round-modal.tsx';
 import { RoundCard } from './round-card.tsx';
 

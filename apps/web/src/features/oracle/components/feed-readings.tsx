@@ -1,5 +1,5 @@
 import type { Round } from '@pm/core/contract/oracle';
-import { useTranslation } from '../../../i18n/use-translation.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
 
 const KNOWN_SOURCES = ['chainlink', 'ticker', 'simulated'] as const;
 

@@ -1,9 +1,9 @@
 import { ChevronRight, Trophy } from 'lucide';
 import { Link } from 'wouter';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Badge } from '../../../ui/badge.tsx';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Badge } from '#ui/badge.tsx';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
 
 /** docs/product.md §2: the leaderboard link card, with daily prizes Coming Soon. */
 export function LeaderboardLinkCard() {

@@ -1,8 +1,8 @@
 import { CHAINS, isSupportedChainId } from '@pm/core/constants';
 import { Radio } from 'lucide';
-import { useAppConfig } from '../../../api/get-app-config.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Icon } from '../../../ui/icon.tsx';
+import { useAppConfig } from '#api/get-app-config.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Icon } from '#ui/icon.tsx';
 
 /** docs/product.md §2 live-mode notice: bets are real payments, and where the prices come from. */
 export function LiveNotice() {

@@ -1,9 +1,9 @@
 import { ShieldCheck } from 'lucide';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Button } from '../../../ui/button.tsx';
-import { CardSection } from '../../../ui/card-section.tsx';
-import { toast } from '../../../ui/toast.ts';
-import { useSignedAction } from '../../../wallet/hooks/use-signed-action.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Button } from '#ui/button.tsx';
+import { CardSection } from '#ui/card-section.tsx';
+import { toast } from '#ui/toast.ts';
+import { useSignedAction } from '#wallet/hooks/use-signed-action.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
 import { runOperatorAction } from '../api/operator-action.ts';
 

@@ -1,11 +1,11 @@
 import type { Round } from '@pm/core/contract/oracle';
 import { FlaskConical } from 'lucide';
 import { useMemo } from 'react';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { Badge } from '../../../ui/badge.tsx';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Badge } from '#ui/badge.tsx';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
 import { usePriceHistory } from '../api/get-price-history.ts';
 import { useLivePrice } from '../hooks/use-live-price.ts';
 import { PriceChart } from './price-chart.tsx';

@@ -1,9 +1,9 @@
 import type { Round } from '@pm/core/contract/oracle';
 import { parseUsdPrice } from '@pm/core/price';
 import { useMemo } from 'react';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { formatUsd } from '../../../lib/format.ts';
-import { TimeChart } from '../../../ui/time-chart.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { formatUsd } from '#lib/use-format.ts';
+import { TimeChart } from '#ui/time-chart.tsx';
 
 const USD_SCALE = 1e8;
 const CHART_HEIGHT = 176;

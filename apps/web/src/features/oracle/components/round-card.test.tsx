@@ -1,7 +1,7 @@
 import type { Round } from '@pm/core/contract/oracle';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
-import { TestI18n } from '../../../app/test-i18n.tsx';
+import { TestI18n } from '#testing/test-i18n.tsx';
 import { PriceChart } from './price-chart.tsx';
 import { RoundCard, type RoundCardVariant } from './round-card.tsx';
 

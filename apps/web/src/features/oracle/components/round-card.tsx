@@ -1,12 +1,13 @@
 import type { Round } from '@pm/core/contract/oracle';
+import { roundRefundReason } from '@pm/core/payouts';
 import { ArrowDown, ArrowUp, Ban, Equal } from 'lucide';
 import type { ReactNode } from 'react';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { cx } from '../../../lib/cx.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { Badge, LiveDot } from '../../../ui/badge.tsx';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { cx } from '#lib/cx.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Badge, LiveDot } from '#ui/badge.tsx';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
 import { directionFrom, roundMultipliers, roundPools, usdChange } from '../utils/round-view.ts';
 import { FeedReading } from './feed-readings.tsx';
 import { RoundCountdown } from './round-countdown.tsx';
@@ -244,18 +245,15 @@ export function ResultBadge({ round }: { round: Round }) {
 function RefundNote({ round }: { round: Round }) {
   const { t } = useTranslation();
   const pools = roundPools(round);
+  const reason = roundRefundReason(round.result, { bullWei: pools.up, bearWei: pools.down });
   let text: string | null = null;
-  if (round.result === 'cancelled') {
-    const reason = round.cancelReason;
-    const known = reason === 'lock_price_missing' || reason === 'close_price_missing' || reason === 'reset';
-    text = `${known ? t(`oracle.round.cancelReason.${reason}`) : ''} ${t('oracle.round.refunded')}`.trim();
-  } else if (round.result === 'draw' && pools.total > 0n) {
-    text = t('oracle.round.drawRefund');
-  } else if (
-    (round.result === 'bull' && pools.up === 0n && pools.down > 0n) ||
-    (round.result === 'bear' && pools.down === 0n && pools.up > 0n)
-  ) {
-    text = t('oracle.round.noWinnerRefund');
+  if (reason === 'cancelled') {
+    const cause = round.cancelReason;
+    const known = cause === 'lock_price_missing' || cause === 'close_price_missing' || cause === 'reset';
+    text = `${known ? t(`oracle.round.cancelReason.${cause}`) : ''} ${t('oracle.round.refunded')}`.trim();
+  } else if (reason !== null && pools.total > 0n) {
+    // A draw or a round without a winning bet is explained only when something was staked.
+    text = reason === 'draw' ? t('oracle.round.drawRefund') : t('oracle.round.noWinnerRefund');
   }
   return text ? <p className="text-xs text-muted">{text}</p> : null;
 }

@@ -1,8 +1,8 @@
 import type { Round } from '@pm/core/contract/oracle';
 import { countdownLabel } from '@pm/core/rounds';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { cx } from '../../../lib/cx.ts';
-import { formatCountdown } from '../../../lib/format.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { cx } from '#lib/cx.ts';
+import { formatCountdown } from '#lib/use-format.ts';
 import { roundTimes } from '../utils/round-view.ts';
 
 /**

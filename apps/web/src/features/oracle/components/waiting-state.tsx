@@ -1,9 +1,9 @@
 import { Hourglass } from 'lucide';
 import type { ReactNode } from 'react';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { StatusMessage } from '../../../ui/status-message.tsx';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { StatusMessage } from '#ui/status-message.tsx';
 
 /**
  * docs/product.md §2 waiting state: no round to show right now. Before genesis (or after a reset) it says the

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { usePrice } from '../../../api/get-price.ts';
-import { useRealtimeConnected } from '../../../lib/realtime-queries.ts';
+import { usePrice } from '#api/get-price.ts';
+import { useRealtimeConnected } from '#lib/realtime-queries.ts';
 
 /**
  * No push for this long while the socket is up: the feed went quiet (the sampler stores nothing

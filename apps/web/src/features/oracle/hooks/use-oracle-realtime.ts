@@ -1,7 +1,7 @@
 import type { PriceHistoryResponse } from '@pm/core/contract/vault';
-import { CLAIMABLE_QUERY_KEY } from '../../../api/claimable-query-key.ts';
-import { PRICE_QUERY_KEY, priceFromSample } from '../../../api/get-price.ts';
-import { useRealtimeInvalidation } from '../../../lib/realtime-queries.ts';
+import { CLAIMABLE_QUERY_KEY } from '#api/claimable-query-key.ts';
+import { PRICE_QUERY_KEY, priceFromSample } from '#api/get-price.ts';
+import { useRealtimeInvalidation } from '#lib/realtime-queries.ts';
 import { PRICE_HISTORY_QUERY_KEY } from '../api/get-price-history.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
 import { addSampleToHistory } from '../utils/price-push.ts';

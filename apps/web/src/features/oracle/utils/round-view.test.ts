@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { nextConcludedState, readLastSeenEpoch } from './concluded-round.ts';
-import { estimatedReturnWei, roundMultipliers, usdChange } from './round-view.ts';
+import { roundMultipliers, usdChange } from './round-view.ts';
 
 const BNB = 10n ** 18n;
 
@@ -17,14 +17,6 @@ describe('round view helpers', () => {
     expect(usdChange('600', '600.25')).toBe(25_000_000n);
     expect(usdChange('600', '599')).toBe(-100_000_000n);
     expect(usdChange('600', '600')).toBe(0n);
-  });
-
-  test('the potential payout includes the stake and the new bet in the pools, fee first', () => {
-    const round = { totalUpWei: BNB.toString(), totalDownWei: BNB.toString() };
-    // 1 BNB more on UP: pool 3, UP side 2 → 1 × 3 / 2.
-    expect(estimatedReturnWei(round, 'bull', BNB, 0)).toBe((3n * BNB) / 2n);
-    expect(estimatedReturnWei(round, 'bull', BNB, 1000)).toBe((BNB * ((3n * BNB * 9n) / 10n)) / (2n * BNB));
-    expect(estimatedReturnWei({ totalUpWei: '0', totalDownWei: '0' }, 'bear', BNB, 0)).toBe(BNB);
   });
 });
 

@@ -16,7 +16,7 @@ export function roundMultipliers(round: Pick<Round, 'totalUpWei' | 'totalDownWei
   return { up: payoutMultiplier(total, up), down: payoutMultiplier(total, down) };
 }
 
-/** The change from lock to `usd`, 1e8-scaled (lib/format.ts `formatPrice` shows it signed). */
+/** The change from lock to `usd`, 1e8-scaled (lib/use-format.ts `formatPrice` shows it signed). */
 export function usdChange(fromUsd: string, toUsd: string): bigint {
   return parseUsdPrice(toUsd) - parseUsdPrice(fromUsd);
 }
@@ -34,22 +34,4 @@ export function roundTimes(round: Pick<Round, 'startTime' | 'lockTime' | 'closeT
     lockTime: Date.parse(round.lockTime) / 1000,
     closeTime: Date.parse(round.closeTime) / 1000,
   };
-}
-
-/**
- * What a winning stake of `stakeWei` on `side` would return at the current pools, the stake
- * included: stake × (total + stake) / (side + stake), fee taken first. An estimate: pools move.
- */
-export function estimatedReturnWei(
-  round: Pick<Round, 'totalUpWei' | 'totalDownWei'>,
-  side: 'bull' | 'bear',
-  stakeWei: bigint,
-  feeBps: number,
-): bigint {
-  if (stakeWei <= 0n) return 0n;
-  const { up, down, total } = roundPools(round);
-  const sidePool = (side === 'bull' ? up : down) + stakeWei;
-  const pool = total + stakeWei;
-  const distributable = pool - (pool * BigInt(feeBps)) / 10_000n;
-  return (stakeWei * distributable) / sidePool;
 }

@@ -3,8 +3,8 @@ import type { AnalyzeMarketResponse } from '@pm/core/contract/analyze';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { renderWithApp } from '../../../app/test-app.tsx';
-import type { Language } from '../../../i18n/translate.ts';
+import type { Language } from '#i18n/translate.ts';
+import { renderWithApp } from '#testing/test-app.tsx';
 import { AnalyzeMarket } from './analyze-market.tsx';
 
 // Issue 18: the create dialog's Analyze button asks POST /api/markets/analyze for real.

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { createI18n } from '../i18n/i18n.ts';
-import { I18nContext } from '../i18n/i18n-context.ts';
-import type { Language } from '../i18n/translate.ts';
+import { createI18n } from '#i18n/i18n.ts';
+import { I18nContext } from '#i18n/i18n-context.ts';
+import type { Language } from '#i18n/translate.ts';
 import { ALL_MESSAGES } from './all-messages.ts';
 
 /** For component tests: every message of both languages loaded, in the language asked for. */

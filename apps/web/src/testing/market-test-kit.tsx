@@ -2,11 +2,11 @@ import type { MarketEvidence } from '@pm/core/contract/evidence';
 import type { MarketOddsPoint } from '@pm/core/contract/market-odds';
 import type { Bet, Market } from '@pm/core/contract/markets';
 import type { ResolutionEvent } from '@pm/core/contract/review';
-import { startTestApi } from '../../../app/test-api.ts';
-import { TEST_ACCOUNT } from '../../../app/test-app.tsx';
+import { startTestApi } from './test-api.ts';
+import { TEST_ACCOUNT } from './test-app.tsx';
 
 // For the market components' tests: a market, and a real loopback HTTP server standing in for the
-// API (the app's providers come from app/test-app.tsx).
+// API (the app's providers come from test-app.tsx).
 
 /** The connected wallet that the market tests make an operator. */
 export const OPERATOR = TEST_ACCOUNT;

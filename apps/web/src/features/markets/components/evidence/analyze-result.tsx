@@ -1,8 +1,8 @@
 import type { AnalyzeMarketResponse } from '@pm/core/contract/analyze';
 import { useId, useState } from 'react';
-import { useNamespace } from '../../../i18n/use-namespace.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Button } from '../../../ui/button.tsx';
+import { useNamespace } from '#i18n/use-namespace.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Button } from '#ui/button.tsx';
 
 /**
  * What the Analyze button got back (issue 18): the problems the judge sees, its suggested

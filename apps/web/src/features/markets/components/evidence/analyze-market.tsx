@@ -1,14 +1,14 @@
 import type { MarketDuration } from '@pm/core/constants';
 import { LoaderCircle } from 'lucide';
 import { Suspense } from 'react';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { ApiError } from '../../../lib/api-client.ts';
-import { apiErrorMessage } from '../../../lib/error-message.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { lazyWithPreload } from '../../../ui/lazy-with-preload.ts';
-import { toast } from '../../../ui/toast.ts';
-import { useAnalyzeMarket } from '../api/analyze-market.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { ApiError } from '#lib/api-client.ts';
+import { apiErrorMessage } from '#lib/error-message.ts';
+import { Button } from '#ui/button.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { lazyWithPreload } from '#ui/lazy-with-preload.ts';
+import { toast } from '#ui/toast.ts';
+import { useAnalyzeMarket } from '../../api/analyze-market.ts';
 
 // The answer (and the strings it needs) loads when the button is reached, not with the dialog.
 // Not from lazy-parts.tsx: the dialog's chunk importing the page's lazy parts regroups the chunks

@@ -26,3 +26,13 @@ export async function startTestApi(answer: (request: IncomingMessage) => TestApi
       }),
   };
 }
+
+/** The stand-in API giving every request the same answer, and the paths asked, in order. */
+export async function startRecordingTestApi(answer: TestApiAnswer) {
+  const paths: string[] = [];
+  const api = await startTestApi((request) => {
+    paths.push(request.url ?? '');
+    return answer;
+  });
+  return { ...api, paths };
+}

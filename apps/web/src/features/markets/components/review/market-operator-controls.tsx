@@ -2,14 +2,14 @@ import { MAX_OPERATOR_REASON_LENGTH } from '@pm/core/constants';
 import type { Market } from '@pm/core/contract/markets';
 import { ShieldCheck } from 'lucide';
 import { useId, useState } from 'react';
-import { useNamespace } from '../../../i18n/use-namespace.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { Button } from '../../../ui/button.tsx';
-import { CardSection } from '../../../ui/card-section.tsx';
-import { toast } from '../../../ui/toast.ts';
-import { useSignedAction } from '../../../wallet/hooks/use-signed-action.ts';
-import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
-import { type MarketOperatorDecision, runMarketOperatorAction } from '../api/market-operator-action.ts';
+import { useNamespace } from '#i18n/use-namespace.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { Button } from '#ui/button.tsx';
+import { CardSection } from '#ui/card-section.tsx';
+import { toast } from '#ui/toast.ts';
+import { useSignedAction } from '#wallet/hooks/use-signed-action.ts';
+import { MARKETS_QUERY_KEY } from '../../api/get-markets.ts';
+import { type MarketOperatorDecision, runMarketOperatorAction } from '../../api/market-operator-action.ts';
 
 /**
  * Resolve YES / Resolve NO / Void for an operator (docs/architecture.md "Operators"), acting only with the

@@ -1,7 +1,7 @@
 import { PRICE_DECIMALS } from '@pm/core/constants';
 import { BNB_DECIMALS } from '@pm/core/money';
 import { parseUsdPrice } from '@pm/core/price';
-import { useTranslation } from '../i18n/use-translation.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
 
 // The one place the web formats numbers for people (issue 11 "Phone and numbers"): digit grouping,
 // decimal mark, currency symbol and sign come from Intl.NumberFormat for the current language.

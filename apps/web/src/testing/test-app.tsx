@@ -4,10 +4,10 @@ import type { ReactNode } from 'react';
 import { defineChain, getAddress } from 'viem';
 import { createConfig, http, mock, WagmiProvider } from 'wagmi';
 import { connect } from 'wagmi/actions';
-import type { AppConfig } from '../api/get-app-config.ts';
-import type { Language } from '../i18n/translate.ts';
-import { Toaster } from '../ui/toaster.tsx';
-import { WalletContext } from '../wallet/wallet-context.ts';
+import type { AppConfig } from '#api/get-app-config.ts';
+import type { Language } from '#i18n/translate.ts';
+import { Toaster } from '#ui/toaster.tsx';
+import { WalletContext } from '#wallet/wallet-context.ts';
 import { TestI18n } from './test-i18n.tsx';
 
 // For component tests: the app's providers around a component — a mock wallet on the local chain,

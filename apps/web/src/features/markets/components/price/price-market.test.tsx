@@ -1,11 +1,11 @@
 import type { Market } from '@pm/core/contract/markets';
 import { act, cleanup, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startTestApi } from '../../../app/test-api.ts';
-import { renderWithApp } from '../../../app/test-app.tsx';
-import { MarketCard } from './market-card.tsx';
-import { MarketDetail } from './market-detail.tsx';
-import { testMarket } from './market-test-kit.tsx';
+import { testMarket } from '#testing/market-test-kit.tsx';
+import { startTestApi } from '#testing/test-api.ts';
+import { renderWithApp } from '#testing/test-app.tsx';
+import { MarketCard } from '../market-card.tsx';
+import { MarketDetail } from '../market-detail.tsx';
 
 // Issue 19: a price market's card and page, against a loopback API serving the market and BTC's price.
 

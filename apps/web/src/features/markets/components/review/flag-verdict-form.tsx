@@ -6,18 +6,18 @@ import { Flag } from 'lucide';
 import { type FormEvent, useId, useState } from 'react';
 import { getAddress } from 'viem';
 import { useSignTypedData } from 'wagmi';
-import { useAppConfig } from '../../../api/get-app-config.ts';
-import { useNamespace } from '../../../i18n/use-namespace.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { toast } from '../../../ui/toast.ts';
-import { PaymentDialog } from '../../../wallet/components/payment-dialog.tsx';
-import { walletErrorMessage } from '../../../wallet/utils/wallet-error-message.ts';
-import { postFlag, type SignedFlag, signFlag } from '../api/flag-market.ts';
-import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
-import { recordErrorMessage } from '../utils/record-error.ts';
+import { useAppConfig } from '#api/get-app-config.ts';
+import { useNamespace } from '#i18n/use-namespace.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { Button } from '#ui/button.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { toast } from '#ui/toast.ts';
+import { PaymentDialog } from '#wallet/components/payment-dialog.tsx';
+import { walletErrorMessage } from '#wallet/utils/wallet-error-message.ts';
+import { postFlag, type SignedFlag, signFlag } from '../../api/flag-market.ts';
+import { MARKETS_QUERY_KEY } from '../../api/get-markets.ts';
+import { recordErrorMessage } from '../../utils/record-error.ts';
 
 /**
  * A bettor flags the proposed verdict with a short reason, signed by their wallet (EIP-712, issue

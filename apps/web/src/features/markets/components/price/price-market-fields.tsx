@@ -7,15 +7,15 @@ import {
 import { marketDeadline } from '@pm/core/market-rules';
 import { parseUsdPrice } from '@pm/core/price';
 import { priceMarketTitleParts } from '@pm/core/price-market';
-import { useNamespace } from '../../../i18n/use-namespace.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { cx } from '../../../lib/cx.ts';
-import { useFormat } from '../../../lib/format.ts';
-import { useCoinPrice } from '../api/get-coin-price.ts';
-import { useNowMs } from '../hooks/use-now-ms.ts';
-import { checkTargetPrice, formatGapBps, targetGapBps } from '../utils/price-terms.ts';
-import { ChoiceGroup } from './choice-group.tsx';
-import { CoinIcon } from './coin-icon.tsx';
+import { useNamespace } from '#i18n/use-namespace.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { cx } from '#lib/cx.ts';
+import { useFormat } from '#lib/use-format.ts';
+import { useCoinPrice } from '../../api/get-coin-price.ts';
+import { useNowMs } from '../../hooks/use-now-ms.ts';
+import { checkTargetPrice, formatGapBps, targetGapBps } from '../../utils/price-terms.ts';
+import { ChoiceGroup } from '../choice-group.tsx';
+import { CoinIcon } from '../coin-icon.tsx';
 
 const field = 'min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm';
 

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { formatBnb, formatCount, formatCountdown, formatPercent, formatPrice, formatUsd } from './format.ts';
+import {
+  formatBnb,
+  formatCount,
+  formatCountdown,
+  formatPercent,
+  formatPrice,
+  formatUsd,
+} from './use-format.ts';
 
 const WEI = 10n ** 18n;
 

@@ -1,9 +1,9 @@
 import type { MarketEvidence } from '@pm/core/contract/evidence';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { renderWithApp } from '../../../app/test-app.tsx';
-import { MarketDetail } from './market-detail.tsx';
-import { startMarketApi, testMarket } from './market-test-kit.tsx';
+import { startMarketApi, testMarket } from '#testing/market-test-kit.tsx';
+import { renderWithApp } from '#testing/test-app.tsx';
+import { MarketDetail } from '../market-detail.tsx';
 
 // Issue 18: the evidence a judge read and quoted, on the market page.
 

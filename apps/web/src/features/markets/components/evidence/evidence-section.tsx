@@ -1,13 +1,13 @@
 import type { EvidenceCitation, EvidencePage, MarketEvidence } from '@pm/core/contract/evidence';
 import { CircleCheck, CircleX, Copy, FileSearch } from 'lucide';
 import { useId } from 'react';
-import { useNamespace } from '../../../i18n/use-namespace.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { formatDateTime } from '../../../lib/format.ts';
-import { Button } from '../../../ui/button.tsx';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { toast } from '../../../ui/toast.ts';
+import { useNamespace } from '#i18n/use-namespace.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { formatDateTime } from '#lib/use-format.ts';
+import { Button } from '#ui/button.tsx';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { toast } from '#ui/toast.ts';
 
 /** The short hash shown in the list; the full one is in its title and accessible description. */
 const SHORT_HASH_LENGTH = 10;

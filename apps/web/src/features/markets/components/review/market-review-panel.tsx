@@ -2,15 +2,19 @@ import { shortenAddress } from '@pm/core/address';
 import type { Market } from '@pm/core/contract/markets';
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { History, Hourglass } from 'lucide';
-import { useRef } from 'react';
-import { useNamespace } from '../../../i18n/use-namespace.ts';
-import { useTranslation } from '../../../i18n/use-translation.ts';
-import { formatCountdown, formatDateTime, useFormat } from '../../../lib/format.ts';
-import { Card } from '../../../ui/card.tsx';
-import { Icon } from '../../../ui/icon.tsx';
-import { useWallet } from '../../../wallet/hooks/use-wallet.ts';
-import { useHasBet } from '../api/get-market-bets.ts';
-import { FlagVerdictForm } from './lazy-parts.tsx';
+import { lazy, Suspense, useRef } from 'react';
+import { useNamespace } from '#i18n/use-namespace.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { formatCountdown, formatDateTime, useFormat } from '#lib/use-format.ts';
+import { Card } from '#ui/card.tsx';
+import { Icon } from '#ui/icon.tsx';
+import { useWallet } from '#wallet/hooks/use-wallet.ts';
+import { useHasBet } from '../../api/get-market-bets.ts';
+
+// The flag form (typed-data signing) loads only for a connected bettor during a review window (issue 11).
+const FlagVerdictForm = lazy(() =>
+  import('./flag-verdict-form.tsx').then((module) => ({ default: module.FlagVerdictForm })),
+);
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -104,12 +108,14 @@ export function MarketReviewPanel({
             <p className="text-xs text-muted">{t('review.claimsWait')}</p>
             {flaggedByMe && <p className="text-xs">{t('review.flag.done')}</p>}
             {bondWei && wallet.address && (
-              <FlagVerdictForm
-                marketId={market.id}
-                address={wallet.address}
-                nowMs={nowMs}
-                bondWei={bondWei}
-              />
+              <Suspense fallback={null}>
+                <FlagVerdictForm
+                  marketId={market.id}
+                  address={wallet.address}
+                  nowMs={nowMs}
+                  bondWei={bondWei}
+                />
+              </Suspense>
             )}
           </section>
         )}

@@ -1,9 +1,9 @@
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { renderWithApp } from '../../../app/test-app.tsx';
-import { MarketDetail } from './market-detail.tsx';
-import { OPERATOR, startMarketApi, testBet, testMarket } from './market-test-kit.tsx';
+import { OPERATOR, startMarketApi, testBet, testMarket } from '#testing/market-test-kit.tsx';
+import { renderWithApp } from '#testing/test-app.tsx';
+import { MarketDetail } from '../market-detail.tsx';
 
 // Issue 11: a proposed verdict, its countdown, the flag form for a bettor and the timeline.
 

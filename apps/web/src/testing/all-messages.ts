@@ -1,0 +1,51 @@
+import reservesEn from '#features/landing/locales/en.json';
+import reservesZh from '#features/landing/locales/zh.json';
+import marketsEn from '#features/markets/locales/en.json';
+import evidenceEn from '#features/markets/locales/evidence/en.json';
+import evidenceZh from '#features/markets/locales/evidence/zh.json';
+import priceEn from '#features/markets/locales/price/en.json';
+import priceZh from '#features/markets/locales/price/zh.json';
+import reviewEn from '#features/markets/locales/review/en.json';
+import reviewZh from '#features/markets/locales/review/zh.json';
+import marketsZh from '#features/markets/locales/zh.json';
+import myBetsEn from '#features/my-bets/locales/en.json';
+import historyEn from '#features/my-bets/locales/history/en.json';
+import historyZh from '#features/my-bets/locales/history/zh.json';
+import myBetsZh from '#features/my-bets/locales/zh.json';
+import oracleEn from '#features/oracle/locales/en.json';
+import oracleZh from '#features/oracle/locales/zh.json';
+import appEn from '#i18n/app/en.json';
+import appZh from '#i18n/app/zh.json';
+import shellEn from '#i18n/en.json';
+import shellZh from '#i18n/zh.json';
+
+/**
+ * Every message of every namespace in both languages, for tests (the translations check and
+ * component tests). The app itself loads them on demand (locale-loaders.ts).
+ */
+export const ALL_MESSAGES = {
+  en: {
+    ...shellEn,
+    ...appEn,
+    ...marketsEn,
+    ...reviewEn,
+    ...evidenceEn,
+    ...priceEn,
+    ...oracleEn,
+    ...myBetsEn,
+    ...reservesEn,
+    ...historyEn,
+  },
+  zh: {
+    ...shellZh,
+    ...appZh,
+    ...marketsZh,
+    ...reviewZh,
+    ...evidenceZh,
+    ...priceZh,
+    ...oracleZh,
+    ...myBetsZh,
+    ...reservesZh,
+    ...historyZh,
+  },
+};
