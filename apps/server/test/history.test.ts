@@ -362,7 +362,7 @@ test('the OpenAPI document lists the history and summary endpoints', async () =>
   expect(entry.required).toEqual(expect.arrayContaining(['returnWei', 'profitWei']));
   expect(entry.required).not.toContain('payoutWei');
   expect(entry.properties.returnWei.description).toMatch(/stake included/);
-  expect(entry.properties.profitWei.description).toMatch(/returnWei − the stake/);
+  expect(entry.properties.profitWei.description).toMatch(/returnWei − the stake, a signed/);
   expect(JSON.stringify(entry.properties.profitWei)).toContain('-?');
   expect(entry.properties.payoutWei).toMatchObject({ deprecated: true });
   expect(entry.properties.netWei).toMatchObject({ deprecated: true });

@@ -16,8 +16,8 @@ export const betReturnShape = {
   profitWei: z.nullable(SignedWeiSchema).check(
     z.meta({
       description:
-        'returnWei − the stake, a signed decimal string: negative on a loss (−stake), "0" on a refund, ' +
-        'the winnings on a win; null until settled.',
+        'returnWei − the stake, a signed decimal string: −stake on a loss, "0" on a refund, the winnings ' +
+        'on a win (below 0 only for a round whose fee outweighs its losing pool); null until settled.',
     }),
   ),
 };
