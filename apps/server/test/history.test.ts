@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { HistoryResponseSchema, HistorySummarySchema } from '@pm/core/contract/history';
+import { MarketBetsResponseSchema } from '@pm/core/contract/market-bets';
+import { ClaimableResponseSchema, UserBetsResponseSchema } from '@pm/core/contract/users';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bets, marketFlags, markets, oracleBets, payments } from '../src/db/schema.ts';
@@ -121,19 +123,19 @@ const history = async (query = '', address = USER) => {
 };
 
 describe('GET /api/users/:address/history', () => {
-  test('lists both games newest first with stake, result, full payout and net to the wei', async () => {
+  test('lists both games newest first with stake, result, return and profit to the wei', async () => {
     const { entries, nextCursor } = await history();
     expect(nextCursor).toBeNull();
     expect(
-      entries.map(({ game, marketId, epoch, side, stakeWei, result, payoutWei, netWei, claimState }) => ({
+      entries.map(({ game, marketId, epoch, side, stakeWei, result, returnWei, profitWei, claimState }) => ({
         game,
         marketId,
         epoch,
         side,
         stakeWei,
         result,
-        payoutWei,
-        netWei,
+        returnWei,
+        profitWei,
         claimState,
       })),
     ).toEqual([
@@ -144,8 +146,8 @@ describe('GET /api/users/:address/history', () => {
         side: 'YES',
         stakeWei: '10000000000000000',
         result: 'pending',
-        payoutWei: null,
-        netWei: null,
+        returnWei: null,
+        profitWei: null,
         claimState: 'none',
       },
       {
@@ -155,8 +157,8 @@ describe('GET /api/users/:address/history', () => {
         side: 'bear',
         stakeWei: '10000000000000000',
         result: 'lost',
-        payoutWei: '0',
-        netWei: '-10000000000000000',
+        returnWei: '0',
+        profitWei: '-10000000000000000',
         claimState: 'none',
       },
       {
@@ -167,8 +169,8 @@ describe('GET /api/users/:address/history', () => {
         stakeWei: '100000000000000003',
         result: 'won',
         // ⌊100000000000000003 × (220000000000000004 − 6600000000000000) / 150000000000000003⌋
-        payoutWei: '142266666666666670',
-        netWei: '42266666666666667',
+        returnWei: '142266666666666670',
+        profitWei: '42266666666666667',
         claimState: 'claimable',
       },
       {
@@ -178,8 +180,8 @@ describe('GET /api/users/:address/history', () => {
         side: 'YES',
         stakeWei: '20000000000000000',
         result: 'refunded',
-        payoutWei: '20000000000000000',
-        netWei: '0',
+        returnWei: '20000000000000000',
+        profitWei: '0',
         claimState: 'claimable',
       },
       {
@@ -189,8 +191,8 @@ describe('GET /api/users/:address/history', () => {
         side: 'NO',
         stakeWei: '50000000000000000',
         result: 'lost',
-        payoutWei: '0',
-        netWei: '-50000000000000000',
+        returnWei: '0',
+        profitWei: '-50000000000000000',
         claimState: 'none',
       },
       {
@@ -201,8 +203,8 @@ describe('GET /api/users/:address/history', () => {
         stakeWei: '300000000000000001',
         result: 'won',
         // profit ⌊300000000000000001 × 294000000000000000 / 400000000000000001⌋ plus the stake
-        payoutWei: '520500000000000001',
-        netWei: '220500000000000000',
+        returnWei: '520500000000000001',
+        profitWei: '220500000000000000',
         claimState: 'claimed',
       },
     ]);
@@ -301,6 +303,45 @@ describe('GET /api/users/:address/history', () => {
   });
 });
 
+test("a bet has the same return and profit on its market's bets, the wallet's bets, claimable and the history", async () => {
+  const json = async (url: string) => {
+    const response = await t.app.inject({ method: 'GET', url });
+    expect(response.statusCode, url).toBe(200);
+    return response.json();
+  };
+  const money = (bet: { returnWei: string | null; profitWei: string | null }) => [
+    bet.returnWei,
+    bet.profitWei,
+  ];
+  const { entries } = await history();
+  const userBets = UserBetsResponseSchema.parse(await json(`/api/users/${USER}/bets`)).bets;
+  const claimable = ClaimableResponseSchema.parse(await json(`/api/users/${USER}/claimable`));
+  const marketEntries = entries.filter((entry) => entry.kind === 'bet' && entry.game === 'markets');
+  expect(marketEntries.map(money)).toEqual([
+    [null, null], // open
+    ['20000000000000000', '0'], // refunded
+    ['0', '-50000000000000000'], // lost
+    ['520500000000000001', '220500000000000000'], // won, claimed
+  ]);
+  for (const entry of marketEntries) {
+    const marketBets = MarketBetsResponseSchema.parse(await json(`/api/markets/${entry.marketId}/bets`)).bets;
+    const shown = money(entry);
+    const marketBet = marketBets.find((bet) => bet.id === entry.betId);
+    expect(marketBet && money(marketBet), `market ${entry.marketId}`).toEqual(shown);
+    const userBet = userBets.find((bet) => bet.id === entry.betId);
+    expect(userBet && money(userBet)).toEqual(shown);
+    const claimableBet = claimable.markets.bets.find((bet) => bet.id === entry.betId);
+    if (claimableBet) expect(money(claimableBet)).toEqual(shown);
+    // The deprecated payoutWei of a market bet keeps its old meaning for one release: a win's profit.
+    expect(marketBet?.payoutWei).toBe(entry.result === 'won' ? entry.profitWei : null);
+  }
+  // The refund is the one claimable market bet: its stake back, no profit.
+  expect(claimable.markets.bets.map(money)).toEqual([['20000000000000000', '0']]);
+  // Round bets: the claimable win reads as in the history too.
+  const roundWin = entries.find((entry) => entry.game === 'oracle' && entry.result === 'won');
+  expect(claimable.oracle.bets.map(money)).toEqual([roundWin && money(roundWin)]);
+});
+
 test('the OpenAPI document lists the history and summary endpoints', async () => {
   const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
   expect(Object.keys(document.paths)).toEqual(
@@ -317,6 +358,14 @@ test('the OpenAPI document lists the history and summary endpoints', async () =>
   expect(entry.required).toEqual(expect.arrayContaining(['kind', 'bond']));
   expect(entry.properties.kind.enum).toEqual(['bet', 'bond']);
   expect(JSON.stringify(entry.properties.bond)).toContain('returned_void');
+  // Issue 28: the money words are described, profit signed; the old names are deprecated, not required.
+  expect(entry.required).toEqual(expect.arrayContaining(['returnWei', 'profitWei']));
+  expect(entry.required).not.toContain('payoutWei');
+  expect(entry.properties.returnWei.description).toMatch(/stake included/);
+  expect(entry.properties.profitWei.description).toMatch(/returnWei − the stake, a signed/);
+  expect(JSON.stringify(entry.properties.profitWei)).toContain('-?');
+  expect(entry.properties.payoutWei).toMatchObject({ deprecated: true });
+  expect(entry.properties.netWei).toMatchObject({ deprecated: true });
 });
 
 describe('GET /api/users/:address/summary', () => {
@@ -461,15 +510,15 @@ describe('flag bonds in the history', () => {
     const entries = await bondEntries();
     expect(
       entries.map(
-        ({ betId, marketId, title, side, stakeWei, result, payoutWei, netWei, claimState, bond }) => ({
+        ({ betId, marketId, title, side, stakeWei, result, returnWei, profitWei, claimState, bond }) => ({
           betId,
           marketId,
           title,
           side,
           stakeWei,
           result,
-          payoutWei,
-          netWei,
+          returnWei,
+          profitWei,
           claimState,
           bond,
         }),
@@ -482,8 +531,8 @@ describe('flag bonds in the history', () => {
         side: 'YES',
         stakeWei: String(BOND),
         result: 'pending',
-        payoutWei: null,
-        netWei: null,
+        returnWei: null,
+        profitWei: null,
         claimState: 'none',
         bond: { fate: 'held', rewardWei: null, refundState: 'none' },
       },
@@ -494,8 +543,8 @@ describe('flag bonds in the history', () => {
         side: 'NO',
         stakeWei: String(BOND),
         result: 'refunded',
-        payoutWei: String(BOND),
-        netWei: '0',
+        returnWei: String(BOND),
+        profitWei: '0',
         claimState: 'claimed',
         bond: { fate: 'returned_void', rewardWei: '0', refundState: 'refunded' },
       },
@@ -506,8 +555,8 @@ describe('flag bonds in the history', () => {
         side: 'NO',
         stakeWei: String(BOND),
         result: 'won',
-        payoutWei: '12000000000000000',
-        netWei: '2000000000000000',
+        returnWei: '12000000000000000',
+        profitWei: '2000000000000000',
         claimState: 'paying',
         bond: { fate: 'returned', rewardWei: '2000000000000000', refundState: 'due' },
       },
@@ -518,8 +567,8 @@ describe('flag bonds in the history', () => {
         side: 'NO',
         stakeWei: String(BOND),
         result: 'lost',
-        payoutWei: '0',
-        netWei: String(-BOND),
+        returnWei: '0',
+        profitWei: String(-BOND),
         claimState: 'none',
         bond: { fate: 'forfeited', rewardWei: '0', refundState: 'none' },
       },
@@ -627,8 +676,8 @@ describe('flag bonds in the history', () => {
     );
     // Bets: forfeited market −0.02 (lost), returned market won, voided refunded, held pending.
     const betNets = (await history('', FLAGGER)).entries
-      .filter((entry) => entry.kind === 'bet' && entry.netWei !== null)
-      .reduce((total, entry) => total + BigInt(entry.netWei ?? '0'), 0n);
+      .filter((entry) => entry.kind === 'bet' && entry.profitWei !== null)
+      .reduce((total, entry) => total + BigInt(entry.profitWei ?? '0'), 0n);
     // Bonds: −0.01 forfeited, +0.002 reward, 0 on the void.
     expect(summary.netWei).toBe(String(betNets - BOND + 2000000000000000n));
     expect(summary.counts).toEqual({ total: 4, pending: 1, won: 1, lost: 1, refunded: 1 });

@@ -102,9 +102,14 @@ describe('the ops CLI', () => {
     });
     expect(after.bets.find((bet) => bet.isCreator)).toMatchObject({
       status: 'won',
-      payoutWei: parseEther('0.01').toString(),
+      returnWei: parseEther('0.02').toString(),
+      profitWei: parseEther('0.01').toString(),
     });
-    expect(after.bets.find((bet) => !bet.isCreator)?.status).toBe('lost');
+    expect(after.bets.find((bet) => !bet.isCreator)).toMatchObject({
+      status: 'lost',
+      returnWei: '0',
+      profitWei: (-parseEther('0.01')).toString(),
+    });
 
     const again = await ops('markets:resolve', String(market.id), 'NO', '--analysis', 'Changed my mind.');
     expect(again.code).toBe(1);

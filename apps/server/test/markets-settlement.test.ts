@@ -141,13 +141,17 @@ describe('the settlement job', () => {
     for (const bet of after.bets) {
       const payout = expected.payouts.find((each) => each.id === bet.id);
       if (bet.prediction === 'YES') {
-        expect(bet).toMatchObject({ status: 'won', payoutWei: payout?.profitWei.toString() });
+        expect(bet).toMatchObject({
+          status: 'won',
+          returnWei: payout?.returnWei.toString(),
+          profitWei: payout?.profitWei.toString(),
+        });
       } else {
-        expect(bet).toMatchObject({ status: 'lost', payoutWei: null });
+        expect(bet).toMatchObject({ status: 'lost', returnWei: '0', profitWei: `-${bet.amountWei}` });
       }
     }
     // 0.03 losing, 2% fee: 0.0294 shared 2:1 between the 0.02 and 0.01 YES stakes.
-    expect(after.bets.find((bet) => bet.isCreator)?.payoutWei).toBe(parseEther('0.0196').toString());
+    expect(after.bets.find((bet) => bet.isCreator)?.profitWei).toBe(parseEther('0.0196').toString());
     const won = await stats(creator);
     expect(won.totalWinnings - before.totalWinnings).toBe(parseEther('0.0196'));
     expect(won.wonBets - before.wonBets).toBe(1);
@@ -184,8 +188,16 @@ describe('the settlement job', () => {
     const after = await detail(market.id);
     expect(after.market).toMatchObject({ status: 'settled', result: 'NO', aiConfidence: 75 });
     const expected = expectedPayouts(after.bets, 'NO');
-    expect(after.bets.filter((bet) => bet.status === 'won').map((bet) => [bet.id, bet.payoutWei])).toEqual(
-      expect.arrayContaining(expected.payouts.map((payout) => [payout.id, payout.profitWei.toString()])),
+    expect(
+      after.bets.filter((bet) => bet.status === 'won').map((bet) => [bet.id, bet.returnWei, bet.profitWei]),
+    ).toEqual(
+      expect.arrayContaining(
+        expected.payouts.map((payout) => [
+          payout.id,
+          payout.returnWei.toString(),
+          payout.profitWei.toString(),
+        ]),
+      ),
     );
     expect(after.bets.filter((bet) => bet.status === 'won')).toHaveLength(2);
     expect(after.bets.find((bet) => bet.prediction === 'YES')?.status).toBe('lost');
@@ -199,8 +211,8 @@ describe('the settlement job', () => {
     await settle();
     const after = await detail(market.id);
     expect(after.market).toMatchObject({ status: 'settled', result: 'NO' });
-    expect(after.bets.map((bet) => [bet.status, bet.payoutWei])).toEqual(
-      after.bets.map(() => ['refunded', null]),
+    expect(after.bets.map((bet) => [bet.status, bet.returnWei, bet.profitWei])).toEqual(
+      after.bets.map((bet) => ['refunded', bet.amountWei, '0']),
     );
     const later = await stats(m.player(1).account.address);
     expect(later.settledBets).toBe(before.settledBets);
@@ -245,7 +257,11 @@ describe('the settlement job', () => {
       result: 'VOID',
       aiVerdict: voidAfterRetriesText(3),
     });
-    expect(after.bets.every((bet) => bet.status === 'refunded' && bet.payoutWei === null)).toBe(true);
+    expect(
+      after.bets.every(
+        (bet) => bet.status === 'refunded' && bet.returnWei === bet.amountWei && bet.profitWei === '0',
+      ),
+    ).toBe(true);
     [row] = await t.db.select().from(markets).where(eq(markets.id, market.id));
     expect(row?.resolutionError).toContain('below 70');
     expect(requestsFor('void-market')).toHaveLength(3);

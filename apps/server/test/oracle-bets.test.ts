@@ -94,7 +94,8 @@ describe('POST /api/oracle/bets', () => {
       amountWei: amountWei.toString(),
       userAddress: player(1).account.address.toLowerCase(),
       txHash: txHash.toLowerCase(),
-      payoutWei: null,
+      returnWei: null,
+      profitWei: null,
       claimed: false,
     });
     expect(body.round).toMatchObject({ epoch, totalUpWei: amountWei.toString(), upCount: 1, downCount: 0 });

@@ -11,7 +11,8 @@ import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // Migration 0007 (issue 13, decision 002): bets.payout_amount held a win's profit (null otherwise)
 // and now holds the full return. Rows written with the old meaning, converted by 0007, read through
-// the API exactly as the API showed them before: payoutWei the profit, claimable stake + profit.
+// the API exactly as the API showed them before: payoutWei the profit, claimable stake + profit; and
+// with the words of issue 28, returnWei and profitWei, the same on market bets and in the history.
 
 const USER = '0x90f79bf6eb2c4f870365e785982e1f101e93b906';
 const ETH = 10n ** 16n;
@@ -110,19 +111,41 @@ test('Market bets converted by 0007 show the same payoutWei: the profit of a win
   expect(open.bets.map((bet) => bet.payoutWei)).toEqual([null]);
 });
 
+test('Market bets converted by 0007 show their return and profit (issue 28)', async () => {
+  const yes = MarketDetailResponseSchema.parse(await get(`/api/markets/${marketIds.yes}`));
+  const voided = MarketDetailResponseSchema.parse(await get(`/api/markets/${marketIds.void}`));
+  const open = MarketDetailResponseSchema.parse(await get(`/api/markets/${marketIds.open}`));
+  const shown = (key: string) => {
+    const bet = [...yes.bets, ...voided.bets].find((each) => each.id === betIds.get(key));
+    return bet && [bet.returnWei, bet.profitWei];
+  };
+  expect(oldRows.map((row) => [row.key, shown(row.key)])).toEqual([
+    ['won', [(15n * 10n ** 15n).toString(), (5n * 10n ** 15n).toString()]],
+    ['won-no-profit', [(2n * ETH).toString(), '0']],
+    ['lost', ['0', (-3n * ETH).toString()]],
+    ['claimed-win', [(5n * ETH).toString(), ETH.toString()]],
+    ['refunded', [(6n * ETH).toString(), '0']],
+    ['claimed-refund', [(7n * ETH).toString(), '0']],
+  ]);
+  expect(open.bets.map((bet) => [bet.returnWei, bet.profitWei])).toEqual([[null, null]]);
+});
+
 test('Claimable after 0007 is what it was: stake + profit for wins, the stake for refunds', async () => {
   const claimable = ClaimableResponseSchema.parse(await get(`/api/users/${USER}/claimable`));
   expect(claimable.markets.count).toBe(3);
   expect(claimable.markets.totalWei).toBe((15n * 10n ** 15n + 2n * ETH + 6n * ETH).toString());
 });
 
-test('History after 0007 shows the same result, payout and net for every bet', async () => {
+test('History after 0007 shows the same result, return and profit for every bet', async () => {
   const { entries } = HistoryResponseSchema.parse(await get(`/api/users/${USER}/history`));
   const byId = new Map(entries.map((entry) => [entry.betId, entry]));
   const shown = (key: string) => {
     const entry = byId.get(betIds.get(key) ?? -1);
-    return entry && [entry.result, entry.payoutWei, entry.netWei, entry.claimState];
+    return entry && [entry.result, entry.returnWei, entry.profitWei, entry.claimState];
   };
+  // The deprecated names kept one release (docs/api.md) still say the same.
+  for (const entry of entries)
+    expect([entry.payoutWei, entry.netWei]).toEqual([entry.returnWei, entry.profitWei]);
   expect(oldRows.map((row) => [row.key, shown(row.key)])).toEqual([
     ['won', ['won', (15n * 10n ** 15n).toString(), (5n * 10n ** 15n).toString(), 'claimable']],
     ['won-no-profit', ['won', (2n * ETH).toString(), '0', 'claimable']],

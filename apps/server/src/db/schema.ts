@@ -410,10 +410,10 @@ export const bets = pgTable(
     /** docs/product.md §7: twice the stake, kept as the record value. */
     potentialPayout: wei('potential_payout').notNull(),
     /**
-     * What the bet returns once its market settles, stake included: stake + profit on a win, the
-     * stake on a refund, 0 on a loss; null while pending. Claimable = payout_amount, as in
+     * The return: what the bet pays back once its market settles, stake included: stake + profit on
+     * a win, the stake on a refund, 0 on a loss; null while pending. Claimable = payout_amount, as in
      * oracle_bets (decision 002; migration 0007 converted the profit stored before). The API's
-     * payoutWei is still the profit: the serializer subtracts the stake.
+     * returnWei is this column; its profitWei (return − stake) comes from core's bet-return.ts.
      */
     payoutAmount: wei('payout_amount'),
     status: text('status').notNull().default('pending'),
@@ -494,8 +494,9 @@ export const oracleBets = pgTable(
     position: text('position').notNull(),
     amount: wei('amount').notNull(),
     /**
-     * What the bet returns once its round ends, stake included: the winnings with the stake, the
-     * stake on a refund, 0 on a loss; null while the round runs. Same meaning as bets.payout_amount.
+     * The return: what the bet pays back once its round ends, stake included: the winnings with the
+     * stake, the stake on a refund, 0 on a loss; null while the round runs. Same meaning as
+     * bets.payout_amount (the API's returnWei).
      */
     payoutAmount: wei('payout_amount'),
     claimed: boolean('claimed').notNull().default(false),

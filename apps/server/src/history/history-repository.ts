@@ -1,3 +1,4 @@
+import { betReturnFields } from '@pm/core/bet-return';
 import {
   BOND_FATE_RESULTS,
   type HistoryEntry,
@@ -23,7 +24,10 @@ import { preparedRows } from '../db/prepared-rows.ts';
 /** The order of rows placed in the same microsecond (higher first), and the cursor's tie-break. */
 const SOURCE_KEY = { markets: 0, oracle: 1, bonds: 2 } as const satisfies Record<HistorySource, number>;
 
-/** Markets: one row per bet with its derived result, full return and net. `address` lower-case. */
+/**
+ * Markets: one row per bet with its derived result, its return (payout) and profit (net, which only
+ * the summary sums; entries take both words from core). `address` lower-case.
+ */
 function marketBranch(address: string): SQL {
   return sql`
     select 'bet' as kind, 'markets' as game, ${sql.raw(String(SOURCE_KEY.markets))} as game_key, b.id as bet_id,
@@ -155,7 +159,6 @@ const EntryRowSchema = z.object({
   placed_us: z.coerce.bigint(),
   result: z.enum(['pending', 'won', 'lost', 'refunded']),
   payout: z.coerce.bigint().nullable(),
-  net: z.coerce.bigint().nullable(),
   claim_state: z.enum(['none', 'claimable', 'paying', 'claimed']),
   settled_at: z.coerce.date().nullable(),
   bond_fate: z.enum(['held', 'returned', 'forfeited', 'returned_void']).nullable(),
@@ -199,7 +202,7 @@ export async function listHistory(
     db,
     sql`select u.kind, u.game, u.bet_id, u.market_id, u.title, u.epoch, u.side, u.stake::text as stake,
                u.tx_hash, u.placed_at, u.placed_us, u.result, u.payout::text as payout,
-               u.net::text as net, u.claim_state, u.settled_at, u.bond_fate,
+               u.claim_state, u.settled_at, u.bond_fate,
                u.bond_reward::text as bond_reward, u.bond_refund
         from (${sql.join(parts, sql` union all `)}) u
         order by u.placed_at desc, u.game_key desc, u.bet_id desc
@@ -217,8 +220,7 @@ export async function listHistory(
       side: row.side,
       stakeWei: row.stake.toString(),
       result: row.result,
-      payoutWei: row.payout === null ? null : row.payout.toString(),
-      netWei: row.net === null ? null : row.net.toString(),
+      ...entryMoney(row.stake, row.payout),
       claimState: row.claim_state,
       placedAt: row.placed_at.toISOString(),
       settledAt: row.settled_at === null ? null : row.settled_at.toISOString(),
@@ -238,6 +240,12 @@ export async function listHistory(
       id: row.bet_id,
     },
   }));
+}
+
+/** An entry's money words from core, as every bet's (issue 28), and the names kept one release. */
+function entryMoney(stakeWei: bigint, storedReturnWei: bigint | null) {
+  const money = betReturnFields(stakeWei, storedReturnWei);
+  return { ...money, payoutWei: money.returnWei, netWei: money.profitWei };
 }
 
 const SummaryRowSchema = z.object({

@@ -1,8 +1,8 @@
+import { betReturnFields, deprecatedMarketPayoutWei } from '@pm/core/bet-return';
 import { type Bet, BetStatusSchema, type Market, MarketStatusSchema } from '@pm/core/contract/markets';
 import { CategorySchema, DurationSchema, PredictionSchema } from '@pm/core/contract/primitives';
 import type { UserBet } from '@pm/core/contract/users';
 import { formatUsdPrice } from '@pm/core/price';
-import { marketBetProfitWei } from '@pm/core/winnings';
 import { z } from 'zod';
 import type { BetRow, MarketRow, UserBetMarket } from './markets-repository.ts';
 import { toMarketReviewDto } from './review-window.ts';
@@ -57,8 +57,8 @@ export function toMarketDto(row: MarketRow): Market {
 
 export function toBetDto(row: BetRow, market: Pick<MarketRow, 'result'>): Bet {
   const prediction = PredictionSchema.parse(row.prediction);
-  // The profit of a win (null otherwise); the table stores the full return (decision 002).
-  const profitWei = marketBetProfitWei(
+  // payout_amount is the return (decision 002); core derives every money word from it (issue 28).
+  const payoutWei = deprecatedMarketPayoutWei(
     { prediction, amountWei: row.amount, payoutAmountWei: row.payoutAmount },
     ResultSchema.parse(market.result),
   );
@@ -69,7 +69,8 @@ export function toBetDto(row: BetRow, market: Pick<MarketRow, 'result'>): Bet {
     prediction,
     amountWei: row.amount.toString(),
     potentialPayoutWei: row.potentialPayout.toString(),
-    payoutWei: profitWei?.toString() ?? null,
+    ...betReturnFields(row.amount, row.payoutAmount),
+    payoutWei,
     status: BetStatusSchema.parse(row.status),
     isCreator: row.isCreator,
     txHash: row.txHash,

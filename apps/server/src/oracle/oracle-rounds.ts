@@ -1,3 +1,4 @@
+import { betReturnFields } from '@pm/core/bet-return';
 import type { OracleBet, Round } from '@pm/core/contract/oracle';
 import { formatUsdPrice } from '@pm/core/price';
 import type { RoundResult, RoundStatus } from '@pm/core/rounds';
@@ -48,13 +49,16 @@ export function toWireRound(row: RoundRow): Round {
 
 export function toWireOracleBet(row: OracleBetRow, roundResult: string | null): OracleBet {
   const position = row.position === 'bull' ? 'bull' : 'bear';
+  // payout_amount is the return (decision 002); core derives the money words from it (issue 28).
+  const money = betReturnFields(row.amount, row.payoutAmount);
   return {
     id: row.id,
     epoch: row.epoch,
     userAddress: row.userAddress,
     position,
     amountWei: row.amount.toString(),
-    payoutWei: row.payoutAmount === null ? null : row.payoutAmount.toString(),
+    ...money,
+    payoutWei: money.returnWei,
     claimed: row.claimed,
     roundResult: parseRoundResult(roundResult),
     txHash: row.txHash,

@@ -1,12 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import {
-  BOND_FATE_RESULTS,
-  BondFateSchema,
-  HistoryEntrySchema,
-  HistoryResultSchema,
-  SignedWeiSchema,
-} from './history.ts';
+import { BOND_FATE_RESULTS, BondFateSchema, HistoryEntrySchema, HistoryResultSchema } from './history.ts';
 import { decodeHistoryCursor, encodeHistoryCursor, HistoryCursorSchema } from './history-query.ts';
+import { SignedWeiSchema } from './primitives.ts';
 
 describe('history cursors', () => {
   test('a cursor names the microsecond, the game and the id of the last row, and reads back the same', () => {
@@ -40,7 +35,7 @@ describe('history cursors', () => {
   });
 });
 
-test('net is a signed whole number of wei; stake is positive', () => {
+test('profit is a signed whole number of wei; stake is positive', () => {
   for (const ok of ['0', '-1', '42', '-220500000000000000'])
     expect(SignedWeiSchema.safeParse(ok).success).toBe(true);
   for (const bad of ['-0', '01', '1.5', '', '+1'])
@@ -55,6 +50,8 @@ test('net is a signed whole number of wei; stake is positive', () => {
     side: 'YES',
     stakeWei: '0',
     result: 'pending',
+    returnWei: null,
+    profitWei: null,
     payoutWei: null,
     netWei: null,
     claimState: 'none',
@@ -71,6 +68,8 @@ test('net is a signed whole number of wei; stake is positive', () => {
     kind: 'bond',
     stakeWei: '10000000000000000',
     result: 'won',
+    returnWei: '10200000000000000',
+    profitWei: '200000000000000',
     payoutWei: '10200000000000000',
     netWei: '200000000000000',
     claimState: 'paying',

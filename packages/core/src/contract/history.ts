@@ -1,13 +1,15 @@
 import * as z from 'zod/mini';
-import { AddressSchema, IsoTimeSchema, TxHashSchema, WeiSchema } from './primitives.ts';
+import { betReturnShape, deprecatedWei } from './bet-return.ts';
+import { AddressSchema, IsoTimeSchema, SignedWeiSchema, TxHashSchema, WeiSchema } from './primitives.ts';
 
 // A wallet's bets across both games, one row per bet, and its P&L summary (issue 11, decision 012).
-// Definitions (docs/decisions/012-history-and-pnl.md):
-//   payout = everything the bet returns (stake included); null while pending, 0 when lost
-//   net    = payout − stake: null when pending, −stake when lost, 0 when refunded, payout − stake when won
+// Definitions (docs/decisions/012-history-and-pnl.md; the words of every bet, issue 28):
+//   return = everything the bet returns (stake included); null while pending, 0 when lost
+//   profit = return − stake: null when pending, −stake when lost, 0 when refunded, return − stake when won
+//   net    = the summary's sum of profits
 //   win rate = won / (won + lost): refunds and pending bets are not decided bets
 // Issue 22: each flag bond the wallet paid is an entry of its own (kind "bond", game "markets"),
-// read the same way: the bond is its stake, what came back its payout (decision 011).
+// read the same way: the bond is its stake, what came back its return (decision 011).
 
 export const HistoryGameSchema = z.enum(['markets', 'oracle']);
 export type HistoryGame = z.infer<typeof HistoryGameSchema>;
@@ -23,11 +25,6 @@ export type HistoryResult = z.infer<typeof HistoryResultSchema>;
 export const ClaimStateSchema = z.enum(['none', 'claimable', 'paying', 'claimed']);
 export type ClaimState = z.infer<typeof ClaimStateSchema>;
 
-/** A signed wei amount as a decimal-integer string (net can be negative). */
-export const SignedWeiSchema = z
-  .string()
-  .check(z.regex(/^(0|-?[1-9][0-9]{0,77})$/, 'must be a whole number of wei as a decimal string'));
-
 /** bet: a stake in a market or a round; bond: a flag's bond on a market's proposed verdict (issue 22). */
 export const HistoryEntryKindSchema = z.enum(['bet', 'bond']);
 export type HistoryEntryKind = z.infer<typeof HistoryEntryKindSchema>;
@@ -42,8 +39,8 @@ export type HistoryBondFate = z.infer<typeof BondFateSchema>;
 
 /**
  * A bond's fate read as a bet's result, so the status filters and the P&L treat both alike: held is
- * pending, returned is won (net = the reward, ≥ 0), forfeited is lost (net = −bond), returned_void is
- * refunded (net 0). The history's SQL is built from this table.
+ * pending, returned is won (profit = the reward, ≥ 0), forfeited is lost (profit = −bond), returned_void
+ * is refunded (profit 0). The history's SQL is built from this table.
  */
 export const BOND_FATE_RESULTS = {
   held: 'pending',
@@ -63,7 +60,7 @@ export type BondRefundState = z.infer<typeof BondRefundStateSchema>;
 
 export const HistoryBondSchema = z.object({
   fate: BondFateSchema,
-  /** The reward out of the market's fee within payoutWei (returned); "0" otherwise; null while held. */
+  /** The reward out of the market's fee within returnWei (returned); "0" otherwise; null while held. */
   rewardWei: z.nullable(WeiSchema),
   refundState: BondRefundStateSchema,
 });
@@ -92,10 +89,12 @@ export const HistoryEntrySchema = z.object({
   stakeWei: z.string().check(z.regex(/^[1-9][0-9]{0,77}$/)),
   /** For a bond, its fate read as a result (BOND_FATE_RESULTS). */
   result: HistoryResultSchema,
-  /** The full return (stake included); null while pending, "0" when lost. A bond: what came back. */
-  payoutWei: z.nullable(z.string().check(z.regex(/^(0|[1-9][0-9]{0,77})$/))),
-  /** payout − stake; null while pending. */
-  netWei: z.nullable(SignedWeiSchema),
+  /** As on every bet (bet-return.ts). A bond: what came back (bond + reward, "0", or the bond on a void). */
+  ...betReturnShape,
+  /** Deprecated (issue 28): the same as returnWei. Removed in the next release. */
+  payoutWei: deprecatedWei(z.nullable(WeiSchema), 'the same as returnWei.'),
+  /** Deprecated (issue 28): the same as profitWei. Removed in the next release. */
+  netWei: deprecatedWei(z.nullable(SignedWeiSchema), 'the same as profitWei.'),
   /**
    * A bond is never claimable (it comes back by itself): paying while its refund is owed, claimed
    * once refunded, else none. `bond.refundState` says more.
@@ -128,17 +127,21 @@ export const HistoryResponseSchema = z.object({
 export type HistoryResponse = z.infer<typeof HistoryResponseSchema>;
 
 /**
- * Counts, win rate, best win and total wagered are of bets; the net adds every settled bond's net
+ * Counts, win rate, best win and total wagered are of bets; the net adds every settled bond's profit
  * (issue 22: −bond when forfeited, the reward when returned, 0 on a void).
  */
 export const HistorySummarySchema = z.object({
   address: AddressSchema,
-  /** Sum of net over decided bets (won, lost, refunded) and settled bonds. */
-  netWei: SignedWeiSchema,
+  /** Sum of profitWei over decided bets (won, lost, refunded) and settled bonds. */
+  netWei: SignedWeiSchema.check(
+    z.meta({ description: 'The P&L: the sum of profitWei over decided bets and settled bonds (signed).' }),
+  ),
   /** Sum of every stake, pending bets included. */
   totalWageredWei: z.string().check(z.regex(/^(0|[1-9][0-9]{0,77})$/)),
-  /** The largest net of a won bet; null without a win. */
-  bestWinWei: z.nullable(SignedWeiSchema),
+  /** The largest profitWei of a won bet; null without a win. */
+  bestWinWei: z
+    .nullable(SignedWeiSchema)
+    .check(z.meta({ description: 'The largest profitWei of a won bet; null without a win.' })),
   /** won / (won + lost), 0..1; null when no bet is decided yet. */
   winRate: z.nullable(z.number().check(z.minimum(0), z.maximum(1))),
   counts: z.object({

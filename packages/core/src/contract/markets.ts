@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { MAX_DESCRIPTION_LENGTH, MAX_INSTRUCTIONS_LENGTH, MAX_TITLE_LENGTH } from '../constants.ts';
+import { betReturnShape, deprecatedWei } from './bet-return.ts';
 import { MarketEvidenceSchema } from './evidence.ts';
 import { PageCursorSchema } from './page-cursor.ts';
 import {
@@ -79,8 +80,12 @@ export const BetSchema = z.object({
   amountWei: WeiSchema,
   /** docs/product.md §7 record value: twice the stake. The UI shows the live pool estimate instead. */
   potentialPayoutWei: WeiSchema,
-  /** Profit on a win (spec: payout_amount); the claimable amount is profit + stake. */
-  payoutWei: z.nullable(WeiSchema),
+  ...betReturnShape,
+  /** Deprecated (issue 28): profitWei of a won bet, null otherwise. Removed in the next release. */
+  payoutWei: deprecatedWei(
+    z.nullable(WeiSchema),
+    'profitWei of a won bet, null otherwise (lost, refunded, pending). Read returnWei and profitWei.',
+  ),
   status: BetStatusSchema,
   isCreator: z.boolean(),
   txHash: TxHashSchema,

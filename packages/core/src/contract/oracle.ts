@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { betReturnShape, deprecatedWei } from './bet-return.ts';
 import {
   AddressSchema,
   IsoTimeSchema,
@@ -58,8 +59,9 @@ export const OracleBetSchema = z.object({
   userAddress: AddressSchema,
   position: PositionSchema,
   amountWei: PaymentWeiSchema,
-  /** Everything the bet returns (stake + winnings, or the refunded stake); null until the round ends. */
-  payoutWei: z.nullable(WeiSchema),
+  ...betReturnShape,
+  /** Deprecated (issue 28): the same as returnWei. Removed in the next release. */
+  payoutWei: deprecatedWei(z.nullable(WeiSchema), 'the same as returnWei.'),
   claimed: z.boolean(),
   roundResult: z.nullable(z.enum(['bull', 'bear', 'draw', 'cancelled'])),
   txHash: TxHashSchema,

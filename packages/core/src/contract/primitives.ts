@@ -19,6 +19,14 @@ export const WeiSchema = z
   .check(z.regex(/^(0|[1-9][0-9]{0,77})$/, 'must be a whole number of wei as a decimal string'));
 
 /**
+ * A signed wei amount as a decimal-integer string: a profit or a P&L, negative for a loss. No "-0",
+ * no "+", no leading zeros.
+ */
+export const SignedWeiSchema = z
+  .string()
+  .check(z.regex(/^(0|-?[1-9][0-9]{0,77})$/, 'must be a whole number of wei as a decimal string'));
+
+/**
  * A paid amount in a request: wei as a decimal string, and never 0. A 0-wei "payment" moves no
  * money and must not reach payment verification (issue 9, review F1).
  */

@@ -148,7 +148,7 @@ export const ROUTES = {
     method: 'GET',
     path: '/api/users/:address/history',
     summary:
-      "A wallet's bets in both games and its flag bonds (kind bond, issue 22), newest first, a page at a time: stake, result, payout (full return) and net (payout − stake)",
+      "A wallet's bets in both games and its flag bonds (kind bond, issue 22), newest first, a page at a time: stake, result, return (stake included) and profit (return − stake)",
     params: UserParamsSchema,
     query: HistoryQuerySchema,
     responses: { 200: HistoryResponseSchema, 400: ErrorBodySchema },

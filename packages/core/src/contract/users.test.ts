@@ -11,6 +11,8 @@ test("a user's bet is a bet with a summary of its market", () => {
     prediction: 'YES',
     amountWei: '1',
     potentialPayoutWei: '2',
+    returnWei: null,
+    profitWei: null,
     payoutWei: null,
     status: 'pending',
     isCreator: true,

@@ -38,8 +38,13 @@ export type UserBetsResponse = z.infer<typeof UserBetsResponseSchema>;
 /** The most claimable bets of each game listed in one answer (newest first); totals count them all. */
 export const CLAIMABLE_LIST_MAX = 200;
 
+/** totalWei: the sum of returnWei over the game's claimable bets, listed or not. */
+const claimableTotalWei = WeiSchema.check(
+  z.meta({ description: "The sum of returnWei over the game's claimable bets, all of them, listed or not." }),
+);
+
 export const ClaimableResponseSchema = z.object({
-  markets: z.object({ totalWei: WeiSchema, count: z.int(), bets: z.array(UserBetSchema) }),
-  oracle: z.object({ totalWei: WeiSchema, count: z.int(), bets: z.array(OracleBetSchema) }),
+  markets: z.object({ totalWei: claimableTotalWei, count: z.int(), bets: z.array(UserBetSchema) }),
+  oracle: z.object({ totalWei: claimableTotalWei, count: z.int(), bets: z.array(OracleBetSchema) }),
 });
 export type ClaimableResponse = z.infer<typeof ClaimableResponseSchema>;

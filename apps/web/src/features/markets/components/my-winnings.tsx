@@ -1,4 +1,4 @@
-import { marketWinningsWei } from '@pm/core/winnings';
+import { marketWinningsWei } from '@pm/core/bet-return';
 import { useClaimable } from '#api/get-claimable.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { useFormat } from '#lib/use-format.ts';

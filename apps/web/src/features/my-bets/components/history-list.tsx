@@ -123,7 +123,7 @@ function HistoryPageRows({
 const FATE_TONE = { held: 'brand', returned: 'yes', forfeited: 'no', returned_void: 'neutral' } as const;
 
 /**
- * A flag's bond (issue 22): its market, the bond, what came back and the reward in it, the net,
+ * A flag's bond (issue 22): its market, the bond, what came back and the reward in it, the profit,
  * its fate and how its refund travels. The server decided every figure.
  */
 function BondRow({ entry }: { entry: HistoryEntry }) {
@@ -134,7 +134,7 @@ function BondRow({ entry }: { entry: HistoryEntry }) {
     wei === null
       ? t('history.list.pendingValue')
       : formatBnb(wei, { language, signDisplay: signed ? 'exceptZero' : 'auto' });
-  const net = entry.netWei === null ? 0n : BigInt(entry.netWei);
+  const profit = entry.profitWei === null ? 0n : BigInt(entry.profitWei);
   const owed = bond.refundState === 'due' || bond.refundState === 'paying';
   return (
     <li className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4">
@@ -153,11 +153,11 @@ function BondRow({ entry }: { entry: HistoryEntry }) {
         )}
         <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs tabular-nums sm:grid-cols-5">
           <Cell label={t('history.bonds.bond')}>{money(entry.stakeWei)}</Cell>
-          <Cell label={t('history.bonds.returned')}>{money(entry.payoutWei)}</Cell>
+          <Cell label={t('history.bonds.returned')}>{money(entry.returnWei)}</Cell>
           <Cell label={t('history.bonds.reward')}>{money(bond.rewardWei)}</Cell>
           <Cell label={t('history.list.net')}>
-            <span className={cx(net > 0n && 'text-yes', net < 0n && 'text-no')}>
-              {money(entry.netWei, true)}
+            <span className={cx(profit > 0n && 'text-yes', profit < 0n && 'text-no')}>
+              {money(entry.profitWei, true)}
             </span>
           </Cell>
           <Cell label={t('history.bonds.flagged')}>{formatDateTime(entry.placedAt, language)}</Cell>
@@ -182,7 +182,7 @@ function HistoryRow({
     wei === null
       ? t('history.list.pendingValue')
       : formatBnb(wei, { language, signDisplay: signed ? 'exceptZero' : 'auto' });
-  const net = entry.netWei === null ? 0n : BigInt(entry.netWei);
+  const profit = entry.profitWei === null ? 0n : BigInt(entry.profitWei);
   const resultTone =
     entry.result === 'won'
       ? 'yes'
@@ -215,10 +215,10 @@ function HistoryRow({
             <span className={sideUp ? 'text-yes' : 'text-no'}>{side}</span>
           </Cell>
           <Cell label={t('history.list.stake')}>{money(entry.stakeWei)}</Cell>
-          <Cell label={t('history.list.payout')}>{money(entry.payoutWei)}</Cell>
+          <Cell label={t('history.list.payout')}>{money(entry.returnWei)}</Cell>
           <Cell label={t('history.list.net')}>
-            <span className={cx(net > 0n && 'text-yes', net < 0n && 'text-no')}>
-              {money(entry.netWei, true)}
+            <span className={cx(profit > 0n && 'text-yes', profit < 0n && 'text-no')}>
+              {money(entry.profitWei, true)}
             </span>
           </Cell>
           <Cell label={t('history.list.placed')}>{formatDateTime(entry.placedAt, language)}</Cell>
@@ -228,7 +228,7 @@ function HistoryRow({
         <div className="rounded-lg border border-brand/40 bg-brand/10 p-3 text-sm">
           <p className="mb-2">
             {t('history.claimPrizeHint', {
-              amount: formatBnb(entry.payoutWei ?? '0', { language, symbol: null }),
+              amount: formatBnb(entry.returnWei ?? '0', { language, symbol: null }),
             })}
           </p>
           <Button size="sm" disabled={claiming} onClick={onClaim}>

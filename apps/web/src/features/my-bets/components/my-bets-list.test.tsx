@@ -34,8 +34,8 @@ const marketWin: HistoryEntry = {
   side: 'YES',
   stakeWei: '300000000000000001',
   result: 'won',
-  payoutWei: '520500000000000001',
-  netWei: '220500000000000000',
+  returnWei: '520500000000000001',
+  profitWei: '220500000000000000',
   claimState: 'claimable',
   settledAt: '2026-01-01T01:00:00.000Z',
 };
@@ -47,8 +47,8 @@ const roundLoss: HistoryEntry = {
   side: 'bear',
   stakeWei: '1234500000000000000000',
   result: 'lost',
-  payoutWei: '0',
-  netWei: '-1234500000000000000000',
+  returnWei: '0',
+  profitWei: '-1234500000000000000000',
 };
 const refund: HistoryEntry = {
   ...base,
@@ -59,8 +59,8 @@ const refund: HistoryEntry = {
   side: 'NO',
   stakeWei: '20000000000000000',
   result: 'refunded',
-  payoutWei: '20000000000000000',
-  netWei: '0',
+  returnWei: '20000000000000000',
+  profitWei: '0',
   claimState: 'claimed',
 };
 // Issue 22: flag bonds, entries of their own.
@@ -74,8 +74,8 @@ const bondReturned: HistoryEntry = {
   side: 'NO',
   stakeWei: '10000000000000000',
   result: 'won',
-  payoutWei: '12000000000000000',
-  netWei: '2000000000000000',
+  returnWei: '12000000000000000',
+  profitWei: '2000000000000000',
   claimState: 'paying',
   settledAt: '2026-01-01T02:00:00.000Z',
   bond: { fate: 'returned', rewardWei: '2000000000000000', refundState: 'due' },
@@ -86,8 +86,8 @@ const bondForfeited: HistoryEntry = {
   marketId: 9,
   title: 'Was the verdict right?',
   result: 'lost',
-  payoutWei: '0',
-  netWei: '-10000000000000000',
+  returnWei: '0',
+  profitWei: '-10000000000000000',
   claimState: 'none',
   bond: { fate: 'forfeited', rewardWei: '0', refundState: 'none' },
 };
