@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+/// Test only: forces BNB into a contract that refuses transfers (selfdestruct in the constructor still
+/// moves the balance after EIP-6780).
+contract ForceFeeder {
+    constructor(address payable target) payable {
+        selfdestruct(target);
+    }
+}
