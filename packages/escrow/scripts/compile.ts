@@ -21,7 +21,9 @@ export const OPTIMIZER_RUNS = 1000;
 const TARGETS = [
   {
     output: 'src/prediction-escrow.gen.ts',
-    contracts: [{ source: 'contracts/PredictionEscrow.sol', name: 'PredictionEscrow', prefix: 'predictionEscrow' }],
+    contracts: [
+      { source: 'contracts/PredictionEscrow.sol', name: 'PredictionEscrow', prefix: 'predictionEscrow' },
+    ],
   },
   {
     output: 'test/attackers.gen.ts',
@@ -116,7 +118,8 @@ export async function staleModules(): Promise<string[]> {
 async function main() {
   if (process.argv.includes('--check')) {
     const stale = await staleModules();
-    for (const path of stale) process.stderr.write(`${path} is out of date: run packages/escrow/scripts/compile.ts\n`);
+    for (const path of stale)
+      process.stderr.write(`${path} is out of date: run packages/escrow/scripts/compile.ts\n`);
     if (stale.length > 0) process.exit(1);
     return;
   }

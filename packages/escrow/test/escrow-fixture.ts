@@ -77,7 +77,11 @@ export async function createEscrowWorld() {
   }
 
   const escrowAt = (address: Address, index: number) =>
-    getContract({ address, abi: predictionEscrowAbi, client: { public: publicClient, wallet: walletOf(index) } });
+    getContract({
+      address,
+      abi: predictionEscrowAbi,
+      client: { public: publicClient, wallet: walletOf(index) },
+    });
 
   const address = await deployEscrow();
   const as = (index: number) => escrowAt(address, index);
@@ -107,13 +111,21 @@ export async function createEscrowWorld() {
     escrow: Address = address,
   ): Promise<StakeRef> {
     const receipt = await mined(
-      escrowAt(escrow, bettor).write.deposit([market.id, market.closesAt, 1, side, toHex(7, { size: 32 }), toHex(bettor, { size: 32 })], {
-        value: amount,
-      }),
+      escrowAt(escrow, bettor).write.deposit(
+        [market.id, market.closesAt, 1, side, toHex(7, { size: 32 }), toHex(bettor, { size: 32 })],
+        {
+          value: amount,
+        },
+      ),
     );
     const [event] = parseEventLogs({ abi: predictionEscrowAbi, logs: receipt.logs, eventName: 'Deposited' });
     if (!event) throw new Error('no Deposited event');
-    return { stakeId: event.args.stakeId, owner: event.args.owner, market: event.args.market, amount: event.args.amount };
+    return {
+      stakeId: event.args.stakeId,
+      owner: event.args.owner,
+      market: event.args.market,
+      amount: event.args.amount,
+    };
   }
 
   /** Settle `market` with this payout list (fee = pool − total), as the operator. */
