@@ -27,6 +27,9 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
     /// @notice Gas forwarded with a pushed payout: a Safe's or a smart account's receive fits, a gas
     /// burner costs the caller at most this, once. A push that fails becomes a credit to withdraw.
     uint256 public constant PAYOUT_GAS_CAP = 50_000;
+    /// @dev Gas a payout must have beyond the cap: the call's own cost (value, cold account, an EIP-7702
+    /// delegation) and, after the push, its failure path (a new credit, its event, the return).
+    uint256 private constant _AFTER_PUSH_GAS = 60_000;
     /// @notice Bounds of the delay between a settlement and its first payout (the guardian's window).
     uint256 public constant MIN_PAYOUT_DELAY = 1 minutes;
     uint256 public constant MAX_PAYOUT_DELAY = 7 days;
@@ -510,8 +513,10 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
     /// the cap, nor bomb us with return data). A push that fails becomes the owner's credit.
     function _pay(address to, uint256 amount, uint256 stakeId) private {
         // Enough gas must be left for the recipient to get the whole cap (63/64 rule), or a relayer could
-        // starve the call on purpose and turn every payout into a credit.
-        if (gasleft() < (PAYOUT_GAS_CAP * 64) / 63 + 10_000) revert InsufficientGas();
+        // starve the call on purpose and turn every payout into a credit; and enough after it to record
+        // the credit, or a recipient that burns only when it is not a gas estimate (base fee 0, review
+        // N1) would make an estimated claim run out of gas.
+        if (gasleft() < (PAYOUT_GAS_CAP * 64) / 63 + _AFTER_PUSH_GAS) revert InsufficientGas();
         _ledger.liabilities -= amount.toUint128();
         bool ok;
         uint256 cap = PAYOUT_GAS_CAP;

@@ -6,14 +6,23 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const STARTED = /Started HTTP and WebSocket JSON-RPC server at (http:\/\/127\.0\.0\.1:\d+)/;
 
 /**
- * A Hardhat node (EDR, chain id 31337, the public dev mnemonic, chain/hardhat.config.ts) on a port the
- * OS picks: resolves with its URL once it says it listens.
+ * A Hardhat node (EDR, chain id 31337, the public dev mnemonic, on Prague: test/hardhat.config.ts) on a
+ * port the OS picks: resolves with its URL once it says it listens.
  */
 export async function startHardhatNode(): Promise<{ rpcUrl: string; stop(): Promise<void> }> {
   const child = spawn(
     process.execPath,
-    [`${ROOT}node_modules/hardhat/dist/src/cli.js`, 'node', '--hostname', '127.0.0.1', '--port', '0'],
-    { cwd: `${ROOT}chain`, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+    [
+      `${ROOT}node_modules/hardhat/dist/src/cli.js`,
+      '--config',
+      fileURLToPath(new URL('./hardhat.config.ts', import.meta.url)),
+      'node',
+      '--hostname',
+      '127.0.0.1',
+      '--port',
+      '0',
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
   );
   let output = '';
   const rpcUrl = await new Promise<string>((resolve, reject) => {

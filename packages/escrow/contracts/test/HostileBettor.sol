@@ -19,7 +19,6 @@ contract HostileBettor {
     bytes public reentry;
     bool public reentrySucceeded;
     uint256 public received;
-    uint256[8] private _scratch;
 
     event Received(address from, uint256 amount);
 
@@ -58,10 +57,8 @@ contract HostileBettor {
             (bool ok,) = address(escrow).call(reentry);
             reentrySucceeded = reentrySucceeded || ok;
         } else if (current == Mode.SpendLikeASafe) {
-            // A smart account's receive: an event and a few storage writes, well under the gas cap.
+            // A smart account's receive, as a Safe's: an event (and the counter below).
             emit Received(msg.sender, msg.value);
-            _scratch[0] = msg.value;
-            _scratch[1] = block.timestamp;
         }
         received += msg.value;
     }
