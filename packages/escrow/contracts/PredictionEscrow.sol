@@ -46,6 +46,8 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
         Refunding
     }
 
+    // Laid out by use, not size: a claim reads the first three slots, a deposit only the first.
+    // solhint-disable-next-line gas-struct-packing
     struct Market {
         /// Stakes in, less stakes refunded. Fixed once settled: payoutTotal + fee.
         uint128 pool;
@@ -97,6 +99,7 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
 
     // ---------------------------------------------------------------- storage
 
+    // solhint-disable-next-line immutable-vars-naming
     address payable public immutable treasury;
     address public operator;
     address public guardian;

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import {
-  type Address,
   BaseError,
   ContractFunctionRevertedError,
   getAddress,
@@ -143,8 +142,6 @@ async function runHistory({ bets, close, actions }: { bets: Action[]; close: boo
     );
   await setHostileMode(2);
 
-  const bettorAddress = (bettor: number): Address =>
-    bettor === HOSTILE ? hostile : devAccount(EOA_BETTORS[bettor] ?? 0).address;
   const bettorAddresses = new Set([...EOA_BETTORS.map((index) => devAccount(index).address), hostile]);
   const now = await world.now();
   const markets = [0, 1, 2].map((index) => {

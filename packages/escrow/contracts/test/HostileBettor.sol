@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
+// Test only and hostile on purpose: what the linter would forbid is the point.
+// solhint-disable
+
 import {PredictionEscrow} from "../PredictionEscrow.sol";
 
 /// Test only: a bettor that is a contract, and misbehaves when paid as its mode says.
