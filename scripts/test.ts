@@ -105,9 +105,12 @@ function cannotRun(name: string, why: string) {
 }
 
 step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
-// Biome, then the import-cycle check of apps/server (issue 13).
+// Biome, the import-cycle check of apps/server (issue 13), solhint on the escrow contract (issue 29).
 step('lint', 'npm', ['run', '--silent', 'lint']);
 vitest('unit (core, web)', ['core', 'web']);
+// The escrow contract on its own Hardhat node: every function, the attacks, a few short random
+// histories (ESCROW_FUZZ_RUNS for more) and the gas report (issue 29).
+vitest('escrow contract', ['escrow']);
 vitest('integration on PGlite', ['server'], { TEST_DB: 'pglite' });
 fuzz();
 if (process.env.DATABASE_URL) {
