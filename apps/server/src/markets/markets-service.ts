@@ -15,11 +15,12 @@ import type {
 } from '@pm/core/contract/markets';
 import { MARKETS_PAGE_DEFAULT } from '@pm/core/contract/markets';
 import { decodePageCursor, encodePageCursor } from '@pm/core/contract/page-cursor';
-import type { FlagMarketBody } from '@pm/core/contract/review';
 import { USER_BETS_PAGE_DEFAULT, type UserBetsQuery, type UserBetsResponse } from '@pm/core/contract/users';
-import { createMarket } from './create-market.ts';
-import { findLatestEvidence, toMarketEvidenceDto } from './evidence-repository.ts';
-import { type FlagMarketDeps, flagMarket, marketFlagBondWei } from './flag-market.ts';
+import { findLatestEvidence, toMarketEvidenceDto } from '../settlement/evidence-repository.ts';
+import { type FlagBondSettings, marketFlagBondWei } from '../settlement/flag-market.ts';
+import { listResolutionEvents, toResolutionEventDto } from '../settlement/resolution-events.ts';
+import { isInReview } from '../settlement/review-window.ts';
+import { createMarket, type MarketsServiceDeps } from './create-market.ts';
 import { joinMarket } from './join-market.ts';
 import { listMarketOdds } from './market-odds.ts';
 import { toBetDto, toMarketDto, toUserBetDto } from './market-serializers.ts';
@@ -33,8 +34,6 @@ import {
   listSettledMarkets,
   listUserBets,
 } from './markets-repository.ts';
-import { listResolutionEvents, toResolutionEventDto } from './resolution-events.ts';
-import { isInReview } from './review-window.ts';
 
 /** docs/product.md §7: the open list's first page is the board's first screen (issue 21); more by cursor. */
 const OPEN_MARKETS_LIMIT = MARKETS_PAGE_DEFAULT;
@@ -44,12 +43,16 @@ const OPEN_MARKETS_LIMIT = MARKETS_PAGE_DEFAULT;
  */
 export const MARKET_DETAIL_BETS_LIMIT = MARKET_BETS_PAGE_DEFAULT;
 
-export function createMarketsService(deps: FlagMarketDeps) {
+export type MarketsServiceOptions = MarketsServiceDeps & {
+  /** The bond a flag costs, shown on a market page in review (issue 22). */
+  flagBond: FlagBondSettings;
+};
+
+export function createMarketsService(deps: MarketsServiceOptions) {
   const db = deps.payments.db;
   return {
     createMarket: (body: CreateMarketBody) => createMarket(deps, body),
     joinMarket: (marketId: number, body: JoinMarketBody) => joinMarket(deps, marketId, body),
-    flagMarket: (marketId: number, body: FlagMarketBody) => flagMarket(deps, marketId, body),
 
     async listMarkets(query: ListMarketsQuery): Promise<ListMarketsResponse> {
       const category = query.category === 'all' ? undefined : query.category;

@@ -6,8 +6,8 @@ import type { DbOrTx } from '../db/client.ts';
 import { execute, queryRows } from '../db/query-rows.ts';
 import { marketFlags, markets, payments } from '../db/schema.ts';
 import { recordMarketSettlement } from '../leaderboard/user-stats.ts';
+import { lockMarket } from '../markets/markets-repository.ts';
 import { publish } from '../realtime/publish.ts';
-import { lockMarket } from './markets-repository.ts';
 import { recordResolutionEvent } from './resolution-events.ts';
 
 // docs/architecture.md "Markets", payout: parimutuel, fee on the losing pool, integer wei rounding down, dust to

@@ -4,16 +4,16 @@ import { FLAG_SIGNATURE_MAX_TTL_S, type FlagMarketBody, flagTypedData } from '@p
 import { flagBondWei } from '@pm/core/flag-bonds';
 import { and, eq, sql } from 'drizzle-orm';
 import { verifyTypedData } from 'viem';
+import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { bets, marketFlags, marketResolutionEvents, markets } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
-import { type AcceptPaymentResult, acceptPayment } from '../payments/accept-payment.ts';
+import { findMarket, lockMarket, type MarketRow } from '../markets/markets-repository.ts';
+import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
 import { publish } from '../realtime/publish.ts';
-import type { MarketsServiceDeps } from './create-market.ts';
-import { findMarket, lockMarket, type MarketRow } from './markets-repository.ts';
 import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events.ts';
 import { isInReview } from './review-window.ts';
 
@@ -31,7 +31,7 @@ import { isInReview } from './review-window.ts';
 /** FLAG_BOND_MIN_WEI and FLAG_BOND_BPS. */
 export type FlagBondSettings = { minWei: bigint; bps: number };
 
-export type FlagMarketDeps = MarketsServiceDeps & { flagBond: FlagBondSettings };
+export type FlagMarketDeps = { payments: PaymentContext; clock: Clock; flagBond: FlagBondSettings };
 
 /** The bond a flag of this market costs: fixed by its pool, which takes no bet after the deadline. */
 export function marketFlagBondWei(market: MarketRow, settings: FlagBondSettings): bigint {

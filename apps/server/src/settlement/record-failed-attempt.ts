@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { markets } from '../db/schema.ts';
+import { lockMarket } from '../markets/markets-repository.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { retryDelayS } from '../resolution/resolution-decision.ts';
-import { lockMarket } from './markets-repository.ts';
 import { settleMarket } from './settle-market.ts';
 
 /** Shown on a market voided because the resolver never reached a confident verdict. */

@@ -3,9 +3,9 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
+import type { MarketRow } from '../markets/markets-repository.ts';
+import { lockMarket } from '../markets/markets-repository.ts';
 import { publish } from '../realtime/publish.ts';
-import type { MarketRow } from './markets-repository.ts';
-import { lockMarket } from './markets-repository.ts';
 import { recordResolutionEvent } from './resolution-events.ts';
 import { type SettlementSummary, settleMarket } from './settle-market.ts';
 

@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { markets } from '../db/schema.ts';
 import { AppError } from '../http/app-error.ts';
-import { lockMarket, type MarketRow } from './markets-repository.ts';
+import { lockMarket, type MarketRow } from '../markets/markets-repository.ts';
 import { recordResolutionEvent } from './resolution-events.ts';
 import { isInReview, proposedVerdictOf } from './review-window.ts';
 import { type MarketOutcome, type SettlementSummary, settleMarket } from './settle-market.ts';
