@@ -35,8 +35,11 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
     source: prices.source,
     feedLabel: prices.coins.feedLabel,
   });
-  const markets = createMarketsModule(deps, logger, { createPriceMarket: priceMarkets.createPriceMarket });
   const settlement = createSettlementModule(deps, logger);
+  const markets = createMarketsModule(deps, logger, {
+    createPriceMarket: priceMarkets.createPriceMarket,
+    readResolutionRecord: settlement.readResolutionRecord,
+  });
   const oracle = createOracleModule(deps, logger, { priceSource: prices.source });
   const solvency = createSolvencyModule(deps, logger);
   // A real feed is checked once at start-up: a coin that does not answer is logged and stays

@@ -4,7 +4,7 @@ import type { JoinMarketBody } from '@pm/core/contract/markets';
 import { potentialPayoutRecordWei } from '@pm/core/market-rules';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats.ts';
 import { type AcceptPaymentResult, acceptPayment } from '../payments/accept-payment.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';

@@ -4,7 +4,7 @@ import type { UserBet } from '@pm/core/contract/users';
 import { formatUsdPrice } from '@pm/core/price';
 import { marketBetProfitWei } from '@pm/core/winnings';
 import { z } from 'zod';
-import { toMarketReviewDto } from '../settlement/review-window.ts';
+import { toMarketReviewDto } from './market-review.ts';
 import type { BetRow, MarketRow, UserBetMarket } from './markets-repository.ts';
 
 // Rows → the HTTP contract's DTOs: bigint → decimal string, Date → ISO, addresses as stored

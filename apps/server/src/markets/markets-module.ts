@@ -9,7 +9,7 @@ import type { MarketsServiceDeps, ResolverIdentity } from './create-market.ts';
 import { registerMarketAnalyzeRoutes } from './market-analyze-routes.ts';
 import { createMarketPaymentHandlers } from './market-payment-handlers.ts';
 import { registerMarketsRoutes } from './markets-routes.ts';
-import { createMarketsService, type MarketsService } from './markets-service.ts';
+import { createMarketsService, type MarketsService, type MarketsServiceOptions } from './markets-service.ts';
 import { seedDemoMarkets } from './seed-demo-markets.ts';
 
 export type MarketsModule = {
@@ -30,7 +30,10 @@ export type MarketsModule = {
 export function createMarketsModule(
   deps: AppDeps,
   logger: FastifyBaseLogger,
-  options: { createPriceMarket?: MarketsServiceDeps['createPriceMarket'] } = {},
+  options: {
+    createPriceMarket?: MarketsServiceDeps['createPriceMarket'];
+    readResolutionRecord: MarketsServiceOptions['readResolutionRecord'];
+  },
 ): MarketsModule {
   const { config, clock } = deps;
   const db = deps.database.db;
@@ -41,6 +44,7 @@ export function createMarketsModule(
     resolver: resolverIdentity(config),
     createPriceMarket: options.createPriceMarket,
     flagBond: config.flagBond,
+    readResolutionRecord: options.readResolutionRecord,
   });
   const analyzeLimits = createAnalyzeLimits({
     clock,

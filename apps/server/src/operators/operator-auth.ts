@@ -6,7 +6,7 @@ import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Db } from '../db/client.ts';
 import { operatorNonces } from '../db/schema.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import { createServerSecret } from './server-secret.ts';
 
 // docs/architecture.md "Operators", docs/decisions/007-operator-signatures.md: an operator action from the API

@@ -4,7 +4,7 @@ import type { OracleBet, PlaceOracleBetBody, Round } from '@pm/core/contract/ora
 import type { PaymentIntent } from '@pm/core/intent';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';

@@ -6,7 +6,7 @@ import type { Clock } from '../chain/clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { execute, queryRows } from '../db/query-rows.ts';
 import { oracleRounds } from '../db/schema.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { recordRoundSettlement } from '../leaderboard/user-stats.ts';
 import type { PriceSource } from '../prices/price-feed.ts';

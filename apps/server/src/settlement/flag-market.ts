@@ -1,21 +1,20 @@
 import { normalizeAddress } from '@pm/core/address';
 import { MAX_ROW_ID } from '@pm/core/constants';
 import { FLAG_SIGNATURE_MAX_TTL_S, type FlagMarketBody, flagTypedData } from '@pm/core/contract/review';
-import { flagBondWei } from '@pm/core/flag-bonds';
 import { and, eq, sql } from 'drizzle-orm';
 import { verifyTypedData } from 'viem';
 import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { bets, marketFlags, marketResolutionEvents, markets } from '../db/schema.ts';
-import { AppError } from '../http/app-error.ts';
-import { findMarket, lockMarket, type MarketRow } from '../markets/markets-repository.ts';
+import { AppError } from '../errors/app-error.ts';
+import { type FlagBondSettings, isInReview, marketFlagBondWei } from '../markets/market-review.ts';
+import { findMarket, lockMarket } from '../markets/markets-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
 import { publish } from '../realtime/publish.ts';
 import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events.ts';
-import { isInReview } from './review-window.ts';
 
 // Issue 11, decision 011: during the review window any address with a bet on the market may flag
 // the proposed verdict once, with a short reason, signed by its wallet (EIP-712 FlagMarket on this
@@ -28,19 +27,7 @@ import { isInReview } from './review-window.ts';
 // transaction, or — whatever refuses the flag — kept as a refund owed to the payer. settle-market.ts
 // decides the bond's fate (core's flag-bonds.ts).
 
-/** FLAG_BOND_MIN_WEI and FLAG_BOND_BPS. */
-export type FlagBondSettings = { minWei: bigint; bps: number };
-
 export type FlagMarketDeps = { payments: PaymentContext; clock: Clock; flagBond: FlagBondSettings };
-
-/** The bond a flag of this market costs: fixed by its pool, which takes no bet after the deadline. */
-export function marketFlagBondWei(market: MarketRow, settings: FlagBondSettings): bigint {
-  return flagBondWei({
-    poolWei: market.totalYesAmount + market.totalNoAmount,
-    minWei: settings.minWei,
-    bps: settings.bps,
-  });
-}
 
 /**
  * Records the flag with its bond, answers 202 while the bond is not final (the pending-payments

@@ -1,10 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { markets } from '../db/schema.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
+import { isInReview, proposedVerdictOf } from '../markets/market-review.ts';
 import { lockMarket, type MarketRow } from '../markets/markets-repository.ts';
 import { recordResolutionEvent } from './resolution-events.ts';
-import { isInReview, proposedVerdictOf } from './review-window.ts';
 import { type MarketOutcome, type SettlementSummary, settleMarket } from './settle-market.ts';
 
 // docs/architecture.md "Operators": resolve or void a market by hand, from the ops CLI or the EIP-712-signed API

@@ -1,9 +1,8 @@
-import type { MarketReview } from '@pm/core/contract/review';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
-import type { MarketRow } from '../markets/markets-repository.ts';
+import { isInReview, proposedVerdictOf } from '../markets/market-review.ts';
 import { lockMarket } from '../markets/markets-repository.ts';
 import { publish } from '../realtime/publish.ts';
 import { recordResolutionEvent } from './resolution-events.ts';
@@ -63,11 +62,6 @@ export async function proposeVerdict(
   return true;
 }
 
-/** True while the market has a proposed verdict that has not settled. */
-export function isInReview(market: MarketRow): boolean {
-  return market.status === 'settling' && market.proposedAt !== null && market.proposedResult !== null;
-}
-
 /**
  * Settles the markets whose window has ended with no flag, on their proposed verdict. Safe on many
  * instances: each is re-read under its row lock (a flag committed first wins) and settleMarket
@@ -106,37 +100,4 @@ export async function settleReviewedMarkets(
     if (summary) settled.push(summary);
   }
   return settled;
-}
-
-const ProposedResultSchema = z.enum(['YES', 'NO', 'VOID']);
-
-/** The proposal stored on a market in review. */
-export function proposedVerdictOf(market: MarketRow) {
-  return {
-    result: ProposedResultSchema.parse(market.proposedResult),
-    model: market.proposedBy ?? market.resolverModel,
-    promptVersion: market.proposedPromptVersion ?? market.resolverPromptVersion,
-    confidence: market.proposedConfidence,
-    analysis: market.proposedAnalysis ?? '',
-    sources: market.proposedSources ?? [],
-  };
-}
-
-/** The review part of the market DTO: present from the proposal on, also once settled. */
-export function toMarketReviewDto(market: MarketRow): MarketReview | null {
-  if (!market.proposedAt || !market.reviewEndsAt || !market.proposedResult) return null;
-  const verdict = proposedVerdictOf(market);
-  return {
-    result: verdict.result,
-    model: verdict.model,
-    promptVersion: verdict.promptVersion,
-    confidence: verdict.confidence,
-    analysis: verdict.analysis,
-    sources: verdict.sources,
-    proposedAt: market.proposedAt.toISOString(),
-    endsAt: market.reviewEndsAt.toISOString(),
-    flagCount: market.flagCount,
-    // Issue 22: set by the market's own page while flags are open (markets-service getMarket).
-    bondWei: null,
-  };
 }

@@ -5,18 +5,22 @@ import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Config } from '../config/config.ts';
 import { createEvidenceGatherer } from '../evidence/evidence-gatherer.ts';
 import type { Job } from '../jobs/job-runner.ts';
+import type { ResolutionRecord } from '../markets/markets-service.ts';
 import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
 import { createAiResolver } from '../resolution/ai-resolver.ts';
 import { type FlagMarketDeps, flagMarket } from './flag-market.ts';
 import { registerMarketOperatorRoutes } from './market-operator-routes.ts';
 import { registerMarketReviewRoutes } from './market-review-routes.ts';
+import { readResolutionRecord } from './read-resolution-record.ts';
 import { createSettlementJobs, judgingLeaseMs } from './settlement-job.ts';
 
 export type SettlementModule = {
   routes: AppFeature;
   jobs: Job[];
   paymentHandlers: { market_flag: PendingPaymentHandler };
+  /** A market's timeline and evidence, for its page (the markets module's getMarket). */
+  readResolutionRecord: (marketId: number) => Promise<ResolutionRecord>;
 };
 
 const StoredFlagSchema = z.object({ marketId: z.number().int().positive(), body: FlagMarketBodySchema });
@@ -66,6 +70,7 @@ export function createSettlementModule(deps: AppDeps, logger: FastifyBaseLogger)
         return (await flagMarket(flagDeps, marketId, body)).status;
       },
     },
+    readResolutionRecord: (marketId) => readResolutionRecord(db, marketId),
   };
 }
 

@@ -1,6 +1,6 @@
 import { HttpRequestError, LimitExceededRpcError, RpcRequestError, TimeoutError } from 'viem';
 import { describe, expect, test } from 'vitest';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from './app-error.ts';
 import { describeError, isTransientError, transientFault } from './transient-error.ts';
 
 const pgError = (code: string) => Object.assign(new Error(`pg ${code}`), { code });

@@ -1,5 +1,5 @@
 import { HttpRequestError, LimitExceededRpcError, RpcRequestError, TimeoutError } from 'viem';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from './app-error.ts';
 
 // docs/architecture.md "Jobs": a transient fault (RPC or database unreachable, rate-limited, timed out) is
 // retried and never read as a refusal; anything else about one row is that row's problem, recorded
