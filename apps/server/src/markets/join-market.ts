@@ -5,7 +5,7 @@ import { potentialPayoutRecordWei } from '@pm/core/market-rules';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
-import { recordBetPlaced } from '../leaderboard/user-stats.ts';
+import { recordBetPlaced } from '../leaderboard/user-stats-repository.ts';
 import { type AcceptPaymentResult, acceptPayment } from '../payments/accept-payment.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';

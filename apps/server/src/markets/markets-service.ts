@@ -20,7 +20,7 @@ import type { ResolutionEvent } from '@pm/core/contract/review';
 import { USER_BETS_PAGE_DEFAULT, type UserBetsQuery, type UserBetsResponse } from '@pm/core/contract/users';
 import { createMarket, type MarketsServiceDeps } from './create-market.ts';
 import { joinMarket } from './join-market.ts';
-import { listMarketOdds } from './market-odds.ts';
+import { listMarketOdds } from './market-odds-repository.ts';
 import { type FlagBondSettings, isInReview, marketFlagBondWei } from './market-review.ts';
 import { toBetDto, toMarketDto, toUserBetDto } from './market-serializers.ts';
 import {

@@ -5,12 +5,12 @@ import { marketFlags, markets } from '../db/schema.ts';
 import { findLatestEvidence, toMarketEvidenceDto } from '../settlement/evidence-repository.ts';
 import {
   confirmProposedVerdict,
-  listMarketsAwaitingResolution,
   OPS_CLI_ACTOR,
   resolveMarketByOperator,
   voidMarketByOperator,
 } from '../settlement/operator-actions.ts';
 import type { SettlementSummary } from '../settlement/settle-market.ts';
+import { listMarketsAwaitingResolution } from '../settlement/settlement-repository.ts';
 import { type OpsArgs, type OpsCommand, type OpsContext, UsageError } from './ops-commands.ts';
 
 // Operator commands for AI-judged markets (docs/architecture.md "Operators", issue 3 "Ops CLI").

@@ -8,7 +8,7 @@ import { execute, queryRows } from '../db/query-rows.ts';
 import { oracleRounds } from '../db/schema.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
-import { recordRoundSettlement } from '../leaderboard/user-stats.ts';
+import { recordRoundSettlement } from '../leaderboard/user-stats-repository.ts';
 import type { PriceSource } from '../prices/price-feed.ts';
 import { priceSampleAt } from '../prices/price-samples.ts';
 import { publish } from '../realtime/publish.ts';

@@ -1,12 +1,10 @@
 import { normalizeAddress } from '@pm/core/address';
 import { MAX_ROW_ID } from '@pm/core/constants';
 import { FLAG_SIGNATURE_MAX_TTL_S, type FlagMarketBody, flagTypedData } from '@pm/core/contract/review';
-import { and, eq, sql } from 'drizzle-orm';
 import { verifyTypedData } from 'viem';
 import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
-import type { Db, Tx } from '../db/client.ts';
-import { bets, marketFlags, marketResolutionEvents, markets } from '../db/schema.ts';
+import type { Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import { type FlagBondSettings, isInReview, marketFlagBondWei } from '../markets/market-review.ts';
 import { findMarket, lockMarket } from '../markets/markets-repository.ts';
@@ -14,7 +12,8 @@ import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '..
 import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
 import { publish } from '../realtime/publish.ts';
-import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events.ts';
+import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events-repository.ts';
+import { countFlag, findFlagEventByPayment, hasBetOnMarket, insertFlag } from './settlement-repository.ts';
 
 // Issue 11, decision 011: during the review window any address with a bet on the market may flag
 // the proposed verdict once, with a short reason, signed by its wallet (EIP-712 FlagMarket on this
@@ -62,7 +61,7 @@ export async function flagMarket(
   return acceptPayment(deps.payments, {
     ...input,
     record: (tx, payment) => recordFlag(deps, tx, marketId, body, payment),
-    findRecorded: findFlagByPayment,
+    findRecorded: findFlagEventByPayment,
   });
 }
 
@@ -113,36 +112,24 @@ async function recordFlag(
   // Paid and recorded while the window is open: a bond mined after it closed is refunded.
   const endsAt = market.reviewEndsAt.getTime();
   if (endsAt <= now.getTime() || payment.blockTime.getTime() >= endsAt) throw new AppError('REVIEW_CLOSED');
-  const [bet] = await tx
-    .select({ id: bets.id })
-    .from(bets)
-    .where(and(eq(bets.marketId, market.id), eq(bets.userAddress, address)))
-    .limit(1);
-  if (!bet) throw new AppError('NOT_A_BETTOR');
+  const isBettor = await hasBetOnMarket(tx, market.id, address);
+  if (!isBettor) throw new AppError('NOT_A_BETTOR');
   const bondWei = marketFlagBondWei(market, deps.flagBond);
   if (payment.amountWei !== bondWei) {
     throw new AppError('WRONG_AMOUNT', `A flag of this market needs a bond of exactly ${bondWei} wei.`);
   }
-  const inserted = await tx
-    .insert(marketFlags)
-    .values({
-      marketId: market.id,
-      address,
-      reason: body.reason,
-      expiry: body.expiry,
-      signature: body.signature,
-      bondPaymentId: payment.paymentId,
-      bondAmount: bondWei,
-      bondStatus: 'held',
-      createdAt: now,
-    })
-    .onConflictDoNothing()
-    .returning({ id: marketFlags.id });
-  if (inserted.length === 0) throw new AppError('ALREADY_FLAGGED');
-  await tx
-    .update(markets)
-    .set({ flagCount: sql`${markets.flagCount} + 1`, updatedAt: now })
-    .where(eq(markets.id, market.id));
+  const inserted = await insertFlag(tx, {
+    marketId: market.id,
+    address,
+    reason: body.reason,
+    expiry: body.expiry,
+    signature: body.signature,
+    bondPaymentId: payment.paymentId,
+    bondWei,
+    now,
+  });
+  if (!inserted) throw new AppError('ALREADY_FLAGGED');
+  await countFlag(tx, market.id, now);
   const event = await recordResolutionEvent(tx, {
     marketId: market.id,
     kind: 'flagged',
@@ -154,27 +141,5 @@ async function recordFlag(
   });
   await publish(tx, { topic: 'markets', id: market.id });
   await publish(tx, { topic: 'vault' });
-  return event;
-}
-
-/** The flag a bond already became: the answer to the same request sent again. */
-async function findFlagByPayment(db: Db, paymentId: number): Promise<ResolutionEventRow | undefined> {
-  const [flag] = await db
-    .select({ marketId: marketFlags.marketId, address: marketFlags.address })
-    .from(marketFlags)
-    .where(eq(marketFlags.bondPaymentId, paymentId))
-    .limit(1);
-  if (!flag) return undefined;
-  const [event] = await db
-    .select()
-    .from(marketResolutionEvents)
-    .where(
-      and(
-        eq(marketResolutionEvents.marketId, flag.marketId),
-        eq(marketResolutionEvents.kind, 'flagged'),
-        eq(marketResolutionEvents.actor, flag.address),
-      ),
-    )
-    .limit(1);
   return event;
 }

@@ -2,7 +2,7 @@ import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../http/define-route.ts';
 import { type FlagMarketDeps, flagMarket } from './flag-market.ts';
-import { toResolutionEventDto } from './resolution-events.ts';
+import { toResolutionEventDto } from './resolution-events-repository.ts';
 
 /**
  * A bettor flags a proposed verdict during its review window (issue 11, decision 011), with a bond

@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../db/client.ts';
 import type { ResolutionRecord } from '../markets/markets-service.ts';
 import { findLatestEvidence, toMarketEvidenceDto } from './evidence-repository.ts';
-import { listResolutionEvents, toResolutionEventDto } from './resolution-events.ts';
+import { listResolutionEvents, toResolutionEventDto } from './resolution-events-repository.ts';
 
 /**
  * A market's resolution record, for its page. Handed to the markets module as an argument, so

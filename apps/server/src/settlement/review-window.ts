@@ -1,12 +1,10 @@
-import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { queryRows } from '../db/query-rows.ts';
 import { isInReview, proposedVerdictOf } from '../markets/market-review.ts';
 import { lockMarket } from '../markets/markets-repository.ts';
 import { publish } from '../realtime/publish.ts';
-import { recordResolutionEvent } from './resolution-events.ts';
+import { recordResolutionEvent } from './resolution-events-repository.ts';
 import { type SettlementSummary, settleMarket } from './settle-market.ts';
+import { listReviewedMarketsDue, storeProposedVerdict } from './settlement-repository.ts';
 
 // The resolution review window (issue 11, docs/decisions/011-resolution-review-window.md). An AI
 // verdict is first proposed: stored on the market, which stays `settling` with every bet pending,
@@ -37,19 +35,8 @@ export async function proposeVerdict(
 ): Promise<boolean> {
   const { verdict, now } = input;
   const endsAt = new Date(now.getTime() + input.windowS * 1000);
-  const rows = await queryRows(
-    tx,
-    sql`update markets set proposed_result = ${verdict.result}, proposed_by = ${verdict.model},
-               proposed_prompt_version = ${verdict.promptVersion},
-               proposed_confidence = ${verdict.confidence}, proposed_analysis = ${verdict.analysis},
-               proposed_sources = ${JSON.stringify(verdict.sources)}::jsonb,
-               proposed_at = ${now}, review_ends_at = ${endsAt}, flag_count = 0,
-               next_resolution_at = null, resolution_error = null, updated_at = ${now}
-        where id = ${input.marketId} and status = 'settling' and proposed_at is null
-        returning id`,
-    z.object({ id: z.number() }),
-  );
-  if (rows.length === 0) return false;
+  const proposed = await storeProposedVerdict(tx, { marketId: input.marketId, verdict, endsAt, now });
+  if (!proposed) return false;
   await recordResolutionEvent(tx, {
     marketId: input.marketId,
     kind: 'proposed',
@@ -71,16 +58,9 @@ export async function settleReviewedMarkets(
   db: Db,
   input: { now: Date; feeBps: number },
 ): Promise<SettlementSummary[]> {
-  const due = await queryRows(
-    db,
-    sql`select id from markets
-        where status = 'settling' and proposed_at is not null and flag_count = 0
-          and review_ends_at <= ${input.now}
-        order by review_ends_at, id limit ${REVIEWED_PER_RUN}`,
-    z.object({ id: z.number() }),
-  );
+  const due = await listReviewedMarketsDue(db, input.now, REVIEWED_PER_RUN);
   const settled: SettlementSummary[] = [];
-  for (const { id } of due) {
+  for (const id of due) {
     const summary = await db.transaction(async (tx) => {
       const market = await lockMarket(tx, id);
       if (!market || !isInReview(market) || market.flagCount > 0) return null;
