@@ -80,15 +80,3 @@ function* causes(error: unknown): Generator<unknown> {
     current = current instanceof Error ? current.cause : undefined;
   }
 }
-
-/** A short, single-line text for an error, to store on the row it happened to. */
-export function describeError(error: unknown): string {
-  const text =
-    error instanceof AppError
-      ? error.code
-      : error instanceof Error
-        ? `${error.name}: ${error.message}`
-        : String(error);
-  // viem messages embed the RPC URL (it may carry a key) and run over many lines: keep the first.
-  return (text.split('\n')[0] ?? '').replace(/https?:\/\/\S+/g, '<url>').slice(0, 300);
-}

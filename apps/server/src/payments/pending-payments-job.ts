@@ -7,7 +7,8 @@ import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
 import { paymentRequests } from '../db/schema.ts';
 import { AppError } from '../errors/app-error.ts';
-import { describeError, isTransientError } from '../errors/transient-error.ts';
+import { describeError } from '../errors/describe-error.ts';
+import { isTransientError } from '../errors/transient-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { isPaymentKnown, type PaymentPurpose } from './payments-repository.ts';
 
