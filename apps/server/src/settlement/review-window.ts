@@ -4,22 +4,17 @@ import { lockMarket } from '../markets/markets-repository.ts';
 import { publish } from '../realtime/publish.ts';
 import { recordResolutionEvent } from './resolution-events-repository.ts';
 import { type SettlementSummary, settleMarket } from './settle-market.ts';
-import { listReviewedMarketsDue, storeProposedVerdict } from './settlement-repository.ts';
+import {
+  listReviewedMarketsDue,
+  type ProposedVerdict,
+  storeProposedVerdict,
+} from './settlement-repository.ts';
 
 // The resolution review window (issue 11, docs/decisions/011-resolution-review-window.md). An AI
 // verdict is first proposed: stored on the market, which stays `settling` with every bet pending,
 // so nothing is claimable. Unflagged, it settles when the window ends (settleReviewedMarkets, run by
 // the settlement job on every instance: each market is re-checked under its row lock). Flagged, it
 // waits for an operator (operator-actions.ts) or, failing one, is voided by the resolution timeout.
-
-export type ProposedVerdict = {
-  result: 'YES' | 'NO';
-  model: string;
-  promptVersion: string;
-  confidence: number;
-  analysis: string;
-  sources: string[];
-};
 
 /** At most this many reviewed markets are settled per run; the rest wait for the next tick. */
 const REVIEWED_PER_RUN = 10;

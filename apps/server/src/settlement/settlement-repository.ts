@@ -106,6 +106,16 @@ export async function recordJudgingAttempt(
     .where(eq(markets.id, input.marketId));
 }
 
+/** A verdict the judge proposes, open to flags during the review window (decision 011). */
+export type ProposedVerdict = {
+  result: 'YES' | 'NO';
+  model: string;
+  promptVersion: string;
+  confidence: number;
+  analysis: string;
+  sources: string[];
+};
+
 /**
  * Stores a verdict as the market's proposal, open to flags until `endsAt`. Only a settling market
  * with no proposal yet (a second instance judging the same market proposes nothing): whether it did.
@@ -114,14 +124,7 @@ export async function storeProposedVerdict(
   tx: DbOrTx,
   input: {
     marketId: number;
-    verdict: {
-      result: 'YES' | 'NO';
-      model: string;
-      promptVersion: string;
-      confidence: number;
-      analysis: string;
-      sources: string[];
-    };
+    verdict: ProposedVerdict;
     endsAt: Date;
     now: Date;
   },
