@@ -3,7 +3,8 @@ import { AppError } from '../errors/app-error.ts';
 import { isInReview, proposedVerdictOf } from '../markets/market-review.ts';
 import { findMarket, lockMarket, type MarketRow } from '../markets/markets-repository.ts';
 import { recordResolutionEvent } from './resolution-events-repository.ts';
-import { type MarketOutcome, type SettlementSummary, settleMarket } from './settle-market.ts';
+import { type SettlementSummary, settleMarket } from './settle-market.ts';
+import type { MarketOutcome } from './settlement-repository.ts';
 
 // docs/architecture.md "Operators": resolve or void a market by hand, from the ops CLI or the EIP-712-signed API
 // (market-operator-routes.ts). Used when no AI is configured, or when the AI could not decide.

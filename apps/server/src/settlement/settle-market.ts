@@ -30,8 +30,6 @@ import {
 // marketDistributableWei); an overturned one, or a refunded market, hands each back through the
 // refund path (the bond's payment becomes refund_due, refund_amount = bond + reward).
 
-export type { MarketOutcome };
-
 export type SettlementVerdict = {
   /** Stored as ai_verdict: the resolver's analysis, or the operator's words. */
   analysis: string;
