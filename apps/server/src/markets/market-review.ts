@@ -5,8 +5,8 @@ import type { MarketRow } from './markets-repository.ts';
 
 // The review state a market row holds (issue 11, docs/decisions/011-resolution-review-window.md):
 // the proposed verdict, its window and the bond a flag costs (issue 22). Read by the market's page
-// here and acted on by the settlement room (apps/server/src/settlement/review-window.ts), which
-// writes these columns.
+// here and acted on by the settlement room (apps/server/src/settlement/review-window.ts), whose
+// repository writes these columns.
 
 /** True while the market has a proposed verdict that has not settled. */
 export function isInReview(market: MarketRow): boolean {
