@@ -13,7 +13,7 @@ import pg from 'pg';
 import type { Db } from '../apps/server/src/db/client.ts';
 import * as schema from '../apps/server/src/db/schema.ts';
 import { listHistory, summarizeHistory } from '../apps/server/src/history/history-repository.ts';
-import { readLeaderboard } from '../apps/server/src/leaderboard/read-leaderboard.ts';
+import { readLeaderboard } from '../apps/server/src/leaderboard/user-stats-repository.ts';
 import {
   countMarketParticipants,
   countOpenMarketsByCategory,

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Db } from '../apps/server/src/db/client.ts';
-import { settleMarket } from '../apps/server/src/markets/settle-market.ts';
+import { settleMarket } from '../apps/server/src/settlement/settle-market.ts';
 
 // Settlement of one market with 100k bets (issue 12 target: < 3 s). Its bets and their payments
 // are loaded with COPY FROM STDIN: rows streamed from this process, the fastest way a client can

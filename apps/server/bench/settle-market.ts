@@ -6,7 +6,7 @@ import { type Database, openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { queryRows } from '../src/db/query-rows.ts';
 import { markets } from '../src/db/schema.ts';
-import { settleMarket } from '../src/markets/settle-market.ts';
+import { settleMarket } from '../src/settlement/settle-market.ts';
 
 // Issue 3: "a market with 100k bets settles in seconds". Inserts N bets (default 100 000) on one
 // market straight into the database, then times settleMarket: the bulk UPDATEs, the market row,

@@ -12,6 +12,7 @@ import { createPayoutsModule } from './payouts/payouts-module.ts';
 import { createPriceMarketsModule } from './price-markets/price-markets-module.ts';
 import { createPricesModule } from './prices/prices-module.ts';
 import { createPruneOutboxJob } from './realtime/prune-outbox-job.ts';
+import { createSettlementModule } from './settlement/settlement-module.ts';
 import { createSolvencyModule } from './solvency/solvency-module.ts';
 import { registerSystemRoutes } from './system/system-routes.ts';
 
@@ -34,7 +35,11 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
     source: prices.source,
     feedLabel: prices.coins.feedLabel,
   });
-  const markets = createMarketsModule(deps, logger, { createPriceMarket: priceMarkets.createPriceMarket });
+  const settlement = createSettlementModule(deps, logger);
+  const markets = createMarketsModule(deps, logger, {
+    createPriceMarket: priceMarkets.createPriceMarket,
+    readResolutionRecord: settlement.readResolutionRecord,
+  });
   const oracle = createOracleModule(deps, logger, { priceSource: prices.source });
   const solvency = createSolvencyModule(deps, logger);
   // A real feed is checked once at start-up: a coin that does not answer is logged and stays
@@ -42,7 +47,11 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
   if (deps.config.prices.feed === 'chainlink' && deps.config.jobs) void prices.checkFeeds().catch(() => {});
   // How each kind of payment is recorded when no browser request is at hand: a 202 replayed once
   // final, or a transfer found on chain by reconciliation.
-  const paymentHandlers = { oracle_bet: oracle.pendingPaymentHandler, ...markets.paymentHandlers };
+  const paymentHandlers = {
+    oracle_bet: oracle.pendingPaymentHandler,
+    ...markets.paymentHandlers,
+    ...settlement.paymentHandlers,
+  };
   const pendingPayments = createPendingPaymentsJob({
     db: deps.database.db,
     clock: deps.clock,
@@ -73,6 +82,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       registerOperatorRoutes,
       oracle.routes,
       markets.routes,
+      settlement.routes,
       solvency.routes,
     ],
     // The sampler runs before the round engine, so a tick finds the sample of its own instant.
@@ -82,8 +92,8 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       ...oracle.jobs,
       pendingPayments,
       reconciliation,
-      ...markets.jobs,
-      // After the markets job, which moves a price market to settling at its deadline.
+      ...settlement.jobs,
+      // After the settlement job, which moves a price market to settling at its deadline.
       ...priceMarkets.jobs,
       createPruneOutboxJob(deps.database.db),
       // Last: it reads what every job before it changed.

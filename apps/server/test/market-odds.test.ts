@@ -3,7 +3,7 @@ import { ListMarketsResponseSchema } from '@pm/core/contract/markets';
 import { MARKET_ODDS_POINTS_MAX } from '@pm/core/market-odds';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listMarketOdds } from '../src/markets/market-odds.ts';
+import { listMarketOdds } from '../src/markets/market-odds-repository.ts';
 import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { queryRows } from '../src/db/query-rows.ts';
 import { bets, markets, outbox, userStats } from '../src/db/schema.ts';
-import { voidAfterRetriesText } from '../src/markets/record-failed-attempt.ts';
-import { createSettlementJob, voidAfterTimeoutText } from '../src/markets/settlement-job.ts';
 import { createAiResolver } from '../src/resolution/ai-resolver.ts';
 import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN, systemPromptFor } from '../src/resolution/resolver-prompt.ts';
+import { voidAfterRetriesText } from '../src/settlement/record-failed-attempt.ts';
+import { createSettlementJob, voidAfterTimeoutText } from '../src/settlement/settlement-job.ts';
 import {
   type AiStub,
   completion,
@@ -386,7 +386,7 @@ describe('payout maths in SQL', () => {
         bets: fixtureBets,
       });
 
-      const { settleMarket } = await import('../src/markets/settle-market.ts');
+      const { settleMarket } = await import('../src/settlement/settle-market.ts');
       const summary = await t.db.transaction((tx) =>
         settleMarket(tx, {
           marketId,
@@ -455,7 +455,7 @@ describe('settlement writes each bet in its own page, touching no index', () => 
         amountWei: parseEther('0.01') * BigInt(1 + (i % 5)),
       })),
     });
-    const { settleMarket } = await import('../src/markets/settle-market.ts');
+    const { settleMarket } = await import('../src/settlement/settle-market.ts');
     // pg_stat_xact_user_tables counts this transaction's writes (and, since PostgreSQL 15, those of
     // earlier ones not yet flushed to the shared counters): the difference across settleMarket is its own.
     const bySettlement = await t.db.transaction(async (tx) => {

@@ -3,7 +3,7 @@ import { parseUsdPrice } from '@pm/core/price';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { oracleBets, oracleRounds, outbox, userStats } from '../src/db/schema.ts';
-import { AppError } from '../src/http/app-error.ts';
+import { AppError } from '../src/errors/app-error.ts';
 import {
   at,
   clearOracleTables,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Db } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import * as schema from '../src/db/schema.ts';
-import { readLeaderboard } from '../src/leaderboard/read-leaderboard.ts';
+import { readLeaderboard } from '../src/leaderboard/user-stats-repository.ts';
 import {
   countMarketParticipants,
   countOpenMarketsByCategory,

@@ -11,10 +11,10 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/config.ts';
 import { bets, marketFlags, markets, payments, payouts } from '../src/db/schema.ts';
-import { createSettlementJob, voidAfterTimeoutText } from '../src/markets/settlement-job.ts';
 import { marketsCommands } from '../src/ops/markets-commands.ts';
 import { createAiResolver } from '../src/resolution/ai-resolver.ts';
 import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN } from '../src/resolution/resolver-prompt.ts';
+import { createSettlementJob, voidAfterTimeoutText } from '../src/settlement/settlement-job.ts';
 import { type AiStub, messagesOf, type StubHandler, startAiStub, verdict } from './support/ai-stub.ts';
 import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { player, signOperatorAction } from './support/operator-helpers.ts';

@@ -2,7 +2,7 @@ import type { RouteSpec } from '@pm/core/contract/routes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { en } from 'zod/locales';
 import type * as z from 'zod/mini';
-import { AppError } from './app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import { type SerializedResponse, sendSerialized, serializeResponse } from './http-caching.ts';
 import type { CachedStore } from './response-cache.ts';
 

@@ -1,7 +1,7 @@
 import { ERROR_MESSAGES, type ErrorBody } from '@pm/core/contract/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { transientFault } from '../jobs/transient-error.ts';
-import { AppError } from './app-error.ts';
+import { AppError } from '../errors/app-error.ts';
+import { transientFault } from '../errors/transient-error.ts';
 
 /**
  * The one place errors become HTTP (docs/api.md error shape). 5xx are logged with their

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { SerializedResponse } from '../http/http-caching.ts';
-import { readLeaderboard } from './read-leaderboard.ts';
+import { readLeaderboard } from './user-stats-repository.ts';
 
 /**
  * Top winners from the maintained `user_stats` aggregates (docs/product.md §7 leaderboard): one indexed read,

@@ -2,7 +2,7 @@ import type { AnalyzeMarketBody, AnalyzeMarketResponse } from '@pm/core/contract
 import { marketDeadline } from '@pm/core/market-rules';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../chain/clock.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import {
   ANALYSIS_RESPONSE_FORMAT,
   ANALYZER_SYSTEM_PROMPT,

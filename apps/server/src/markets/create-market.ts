@@ -9,8 +9,8 @@ import { deriveMarketTitle, marketDeadline, potentialPayoutRecordWei } from '@pm
 import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
-import { AppError } from '../http/app-error.ts';
-import { recordBetPlaced } from '../leaderboard/user-stats.ts';
+import { AppError } from '../errors/app-error.ts';
+import { recordBetPlaced } from '../leaderboard/user-stats-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';

@@ -1,12 +1,10 @@
 import { CreateMarketBodySchema, JoinMarketBodySchema } from '@pm/core/contract/markets';
-import { FlagMarketBodySchema } from '@pm/core/contract/review';
 import { z } from 'zod';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
 import type { MarketsService } from './markets-service.ts';
 
 const StoredCreateSchema = z.object({ body: CreateMarketBodySchema });
 const StoredJoinSchema = z.object({ marketId: z.number().int().positive(), body: JoinMarketBodySchema });
-const StoredFlagSchema = z.object({ marketId: z.number().int().positive(), body: FlagMarketBodySchema });
 
 /**
  * Replays requests answered 202 (payment valid, not final yet) through the very same service
@@ -15,7 +13,6 @@ const StoredFlagSchema = z.object({ marketId: z.number().int().positive(), body:
 export function createMarketPaymentHandlers(service: MarketsService): {
   market_create: PendingPaymentHandler;
   market_bet: PendingPaymentHandler;
-  market_flag: PendingPaymentHandler;
 } {
   return {
     async market_create(request) {
@@ -25,10 +22,6 @@ export function createMarketPaymentHandlers(service: MarketsService): {
     async market_bet(request) {
       const { marketId, body } = StoredJoinSchema.parse(request);
       return (await service.joinMarket(marketId, body)).status;
-    },
-    async market_flag(request) {
-      const { marketId, body } = StoredFlagSchema.parse(request);
-      return (await service.flagMarket(marketId, body)).status;
     },
   };
 }

@@ -4,8 +4,8 @@ import { CategorySchema, DurationSchema, PredictionSchema } from '@pm/core/contr
 import type { UserBet } from '@pm/core/contract/users';
 import { formatUsdPrice } from '@pm/core/price';
 import { z } from 'zod';
+import { toMarketReviewDto } from './market-review.ts';
 import type { BetRow, MarketRow, UserBetMarket } from './markets-repository.ts';
-import { toMarketReviewDto } from './review-window.ts';
 
 // Rows → the HTTP contract's DTOs: bigint → decimal string, Date → ISO, addresses as stored
 // (lower-case). Text columns are parsed into the contract's enums rather than cast.

@@ -1,6 +1,6 @@
 import { MIN_MARKET_BET_WEI } from '@pm/core/constants';
 import type { CreateCustomMarketBody } from '@pm/core/contract/markets';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 
 // docs/product.md §5 rules the contract's schemas cannot say, with the spec's messages. The web checks the
 // same before paying; the server checks again because nothing from the browser is trusted.

@@ -36,6 +36,12 @@ function betTypeIs(betType: MarketsPage['betType']): SQL | undefined {
   return undefined;
 }
 
+/** Whether any market exists (the demo data is seeded on an empty database only). */
+export async function hasAnyMarket(db: DbOrTx): Promise<boolean> {
+  const [existing] = await db.select({ id: markets.id }).from(markets).limit(1);
+  return existing !== undefined;
+}
+
 export async function findMarket(db: DbOrTx, id: number): Promise<MarketRow | undefined> {
   // Bounded before the query: an id past the int4 column is no market, not a database error (F2).
   if (id > MAX_ROW_ID) return undefined;

@@ -1,6 +1,6 @@
 import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { SerializedResponse } from '../http/http-caching.ts';
 import { toBetDto, toMarketDto } from './market-serializers.ts';

@@ -1,5 +1,6 @@
 import { normalizeAddress } from '@pm/core/address';
 import { MARKET_CATEGORIES, SETTLED_MARKETS_LIMIT } from '@pm/core/constants';
+import type { MarketEvidence } from '@pm/core/contract/evidence';
 import {
   MARKET_BETS_PAGE_DEFAULT,
   type MarketBetsQuery,
@@ -15,13 +16,12 @@ import type {
 } from '@pm/core/contract/markets';
 import { MARKETS_PAGE_DEFAULT } from '@pm/core/contract/markets';
 import { decodePageCursor, encodePageCursor } from '@pm/core/contract/page-cursor';
-import type { FlagMarketBody } from '@pm/core/contract/review';
+import type { ResolutionEvent } from '@pm/core/contract/review';
 import { USER_BETS_PAGE_DEFAULT, type UserBetsQuery, type UserBetsResponse } from '@pm/core/contract/users';
-import { createMarket } from './create-market.ts';
-import { findLatestEvidence, toMarketEvidenceDto } from './evidence-repository.ts';
-import { type FlagMarketDeps, flagMarket, marketFlagBondWei } from './flag-market.ts';
+import { createMarket, type MarketsServiceDeps } from './create-market.ts';
 import { joinMarket } from './join-market.ts';
-import { listMarketOdds } from './market-odds.ts';
+import { listMarketOdds } from './market-odds-repository.ts';
+import { type FlagBondSettings, isInReview, marketFlagBondWei } from './market-review.ts';
 import { toBetDto, toMarketDto, toUserBetDto } from './market-serializers.ts';
 import {
   type BetRow,
@@ -33,8 +33,6 @@ import {
   listSettledMarkets,
   listUserBets,
 } from './markets-repository.ts';
-import { listResolutionEvents, toResolutionEventDto } from './resolution-events.ts';
-import { isInReview } from './review-window.ts';
 
 /** docs/product.md §7: the open list's first page is the board's first screen (issue 21); more by cursor. */
 const OPEN_MARKETS_LIMIT = MARKETS_PAGE_DEFAULT;
@@ -44,12 +42,24 @@ const OPEN_MARKETS_LIMIT = MARKETS_PAGE_DEFAULT;
  */
 export const MARKET_DETAIL_BETS_LIMIT = MARKET_BETS_PAGE_DEFAULT;
 
-export function createMarketsService(deps: FlagMarketDeps) {
+export type MarketsServiceOptions = MarketsServiceDeps & {
+  /** The bond a flag costs, shown on a market page in review (issue 22). */
+  flagBond: FlagBondSettings;
+  /**
+   * The timeline and evidence a market's page shows: the settlement room's records, handed in so
+   * markets/ does not import it (issue 28: settlement acts on markets, not the reverse).
+   */
+  readResolutionRecord: (marketId: number) => Promise<ResolutionRecord>;
+};
+
+/** What a market's page shows of its resolution: the timeline (decision 011) and the evidence judged on (decision 019). */
+export type ResolutionRecord = { timeline: ResolutionEvent[]; evidence: MarketEvidence | null };
+
+export function createMarketsService(deps: MarketsServiceOptions) {
   const db = deps.payments.db;
   return {
     createMarket: (body: CreateMarketBody) => createMarket(deps, body),
     joinMarket: (marketId: number, body: JoinMarketBody) => joinMarket(deps, marketId, body),
-    flagMarket: (marketId: number, body: FlagMarketBody) => flagMarket(deps, marketId, body),
 
     async listMarkets(query: ListMarketsQuery): Promise<ListMarketsResponse> {
       const category = query.category === 'all' ? undefined : query.category;
@@ -78,8 +88,7 @@ export function createMarketsService(deps: FlagMarketDeps) {
       if (!market) return null;
       const bets = await listMarketBets(db, id, MARKET_DETAIL_BETS_LIMIT + 1);
       const participants = await countMarketParticipants(db, id);
-      const timeline = await listResolutionEvents(db, id);
-      const evidence = await findLatestEvidence(db, id);
+      const { timeline, evidence } = await deps.readResolutionRecord(id);
       const dto = toMarketDto(market);
       // Issue 22: the exact bond a flag costs now, on the page that offers the flag form.
       if (
@@ -95,8 +104,8 @@ export function createMarketsService(deps: FlagMarketDeps) {
         bets: page.rows.map((bet) => toBetDto(bet, market)),
         betsNextCursor: page.nextCursor,
         participants,
-        timeline: timeline.map(toResolutionEventDto),
-        evidence: evidence ? toMarketEvidenceDto(evidence) : null,
+        timeline,
+        evidence,
       };
     },
 

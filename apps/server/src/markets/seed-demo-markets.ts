@@ -6,7 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { Config } from '../config/config.ts';
 import { DEV_PLAYERS } from '../config/dev-accounts.ts';
 import type { Db } from '../db/client.ts';
-import { markets } from '../db/schema.ts';
+import { hasAnyMarket } from './markets-repository.ts';
 import type { MarketsService } from './markets-service.ts';
 
 type DemoMarket = Omit<CreateCustomMarketBody, 'txHash' | 'creatorAddress' | 'amountWei'> & {
@@ -79,8 +79,7 @@ export async function seedDemoMarkets(deps: {
     logger.warn('DEMO_DATA pays with the public dev keys, so it runs on the local chain only; skipped');
     return;
   }
-  const [existing] = await db.select({ id: markets.id }).from(markets).limit(1);
-  if (existing) return;
+  if (await hasAnyMarket(db)) return;
 
   const chain = defineChain({
     id: config.chain.id,

@@ -1,12 +1,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type OperatorRequest, operatorTypedData } from '@pm/core/contract/operator';
-import { lte } from 'drizzle-orm';
 import { verifyTypedData } from 'viem';
 import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Db } from '../db/client.ts';
-import { operatorNonces } from '../db/schema.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
+import { useOperatorNonce } from './operators-repository.ts';
 import { createServerSecret } from './server-secret.ts';
 
 // docs/architecture.md "Operators", docs/decisions/007-operator-signatures.md: an operator action from the API
@@ -97,13 +96,11 @@ export async function authorizeOperator(
     throw new AppError('UNAUTHORIZED', 'The nonce is unknown, used or expired.');
   }
   // Used nonces of the past are worth nothing once expired: a signature over one is refused anyway.
-  await deps.db.delete(operatorNonces).where(lte(operatorNonces.expiresAt, now));
-  // One atomic insert, so two requests with one signature cannot both pass.
-  const used = await deps.db
-    .insert(operatorNonces)
-    .values({ nonce: signed.nonce, expiresAt: new Date(signed.expiry * 1000), usedAt: now })
-    .onConflictDoNothing()
-    .returning({ nonce: operatorNonces.nonce });
-  if (used.length === 0) throw new AppError('UNAUTHORIZED', 'The nonce is unknown, used or expired.');
+  const used = await useOperatorNonce(deps.db, {
+    nonce: signed.nonce,
+    expiresAt: new Date(signed.expiry * 1000),
+    now,
+  });
+  if (!used) throw new AppError('UNAUTHORIZED', 'The nonce is unknown, used or expired.');
   return address;
 }

@@ -2,15 +2,15 @@ import { formatBnbWithUnit } from '@pm/core/money';
 import { and, asc, eq, gt, isNotNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { marketFlags, markets } from '../db/schema.ts';
-import { findLatestEvidence, toMarketEvidenceDto } from '../markets/evidence-repository.ts';
+import { findLatestEvidence, toMarketEvidenceDto } from '../settlement/evidence-repository.ts';
 import {
   confirmProposedVerdict,
-  listMarketsAwaitingResolution,
   OPS_CLI_ACTOR,
   resolveMarketByOperator,
   voidMarketByOperator,
-} from '../markets/operator-actions.ts';
-import type { SettlementSummary } from '../markets/settle-market.ts';
+} from '../settlement/operator-actions.ts';
+import type { SettlementSummary } from '../settlement/settle-market.ts';
+import { listMarketsAwaitingResolution } from '../settlement/settlement-repository.ts';
 import { type OpsArgs, type OpsCommand, type OpsContext, UsageError } from './ops-commands.ts';
 
 // Operator commands for AI-judged markets (docs/architecture.md "Operators", issue 3 "Ops CLI").

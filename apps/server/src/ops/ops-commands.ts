@@ -3,7 +3,7 @@ import type { PublicClient } from 'viem';
 import type { Clock } from '../chain/clock.ts';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/client.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 
 // docs/architecture.md "Operators": operator actions run from the ops CLI. One table of commands; each area adds
 // its own (markets:*, payouts:*, payments:*, oracle:*) as a list in ops/ joined to OPS_COMMANDS in

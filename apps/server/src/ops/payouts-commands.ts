@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { isHex } from 'viem';
 import { createChainClient } from '../chain/chain-client.ts';
 import { payments, payouts } from '../db/schema.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import { owedBackWei } from '../payments/payments-repository.ts';
 import { auditVaultOutflows } from '../payouts/audit-vault-outflows.ts';
 import { advancePayout } from '../payouts/payout-processor.ts';

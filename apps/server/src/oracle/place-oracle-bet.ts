@@ -4,8 +4,8 @@ import type { OracleBet, PlaceOracleBetBody, Round } from '@pm/core/contract/ora
 import type { PaymentIntent } from '@pm/core/intent';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { AppError } from '../http/app-error.ts';
-import { recordBetPlaced } from '../leaderboard/user-stats.ts';
+import { AppError } from '../errors/app-error.ts';
+import { recordBetPlaced } from '../leaderboard/user-stats-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import { publish } from '../realtime/publish.ts';

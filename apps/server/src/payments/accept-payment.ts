@@ -4,8 +4,8 @@ import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Clock } from '../chain/clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { paymentRequests } from '../db/schema.ts';
-import { AppError } from '../http/app-error.ts';
-import { isTransientError } from '../jobs/transient-error.ts';
+import { AppError } from '../errors/app-error.ts';
+import { isTransientError } from '../errors/transient-error.ts';
 import type { Metrics, PaymentOutcome } from '../metrics/metrics.ts';
 import {
   findKnownPayment,

@@ -6,9 +6,10 @@ import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
 import { paymentRequests } from '../db/schema.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
+import { describeError } from '../errors/describe-error.ts';
+import { isTransientError } from '../errors/transient-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
-import { describeError, isTransientError } from '../jobs/transient-error.ts';
 import { isPaymentKnown, type PaymentPurpose } from './payments-repository.ts';
 
 /** Replays one stored request through its endpoint's own logic (acceptPayment resolves the row). */

@@ -1,5 +1,5 @@
-import type { AppError } from '../http/app-error.ts';
-import { isTransientError } from '../jobs/transient-error.ts';
+import type { AppError } from '../errors/app-error.ts';
+import { isTransientError } from '../errors/transient-error.ts';
 import { type AcceptPaymentInput, acceptPayment, type PaymentContext } from './accept-payment.ts';
 
 /**

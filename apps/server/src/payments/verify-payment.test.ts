@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createFaultyChainClient } from '../../test/support/faulty-chain.ts';
 import { localChain, startTestChain, type TestChain } from '../../test/support/test-chain.ts';
 import { DEV_VAULT } from '../config/dev-accounts.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import { type PaymentVerifierDeps, verifyPayment } from './verify-payment.ts';
 
 const betIntent: PaymentIntent = { kind: 'bet', marketId: 7, prediction: 'YES' };

@@ -7,7 +7,7 @@ import {
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
 } from 'viem';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 
 // docs/architecture.md "Payment verification": a payment counts only if every rule holds, checked against our
 // own RPC. The transaction's data carries the payer's intent, so a stranger cannot post someone

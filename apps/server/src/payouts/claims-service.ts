@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
 import { payouts } from '../db/schema.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import { listClaimable, sumPayouts } from './claimable-repository.ts';
 import { linkPayoutBets } from './link-payout-bets.ts';
 import { settlePayout } from './payout-processor.ts';

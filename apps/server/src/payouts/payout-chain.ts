@@ -7,6 +7,7 @@ import {
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
 } from 'viem';
+import { describeError } from '../errors/describe-error.ts';
 
 // What the payouts pipeline reads from the chain, and how it reads a node's refusal.
 
@@ -59,17 +60,6 @@ const FEE_REFUSAL =
   /underpriced|too low for the next block|less than block base fee|fee cap|feecap|exceeds the configured cap|fee too low/;
 
 export const FEE_REFUSED_PREFIX = 'broadcast refused for its fee: ';
-
-/** The node's own words when there are any (viem's `details`), else the message; one line, bounded. */
-export function describeError(error: unknown): string {
-  const text =
-    error instanceof BaseError
-      ? `${error.shortMessage}${error.details ? `: ${error.details}` : ''}`
-      : error instanceof Error
-        ? error.message
-        : String(error);
-  return text.replace(/\s+/g, ' ').slice(0, 500);
-}
 
 /** The first of these hashes that has a receipt (any of a payout's hashes may be the one mined). */
 export async function findMinedReceipt(

@@ -3,11 +3,11 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { isHex, type TransactionReceipt } from 'viem';
 import type { DbOrTx } from '../db/client.ts';
 import { bets, oracleBets, payments, payouts } from '../db/schema.ts';
+import { describeError } from '../errors/describe-error.ts';
 import { publish } from '../realtime/publish.ts';
 import { failPayout, requeuePayout } from './fail-payout.ts';
 import {
   cappedMarketFees,
-  describeError,
   FEE_REFUSED_PREFIX,
   findMinedReceipt,
   isFinal,

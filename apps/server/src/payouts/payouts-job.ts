@@ -2,9 +2,10 @@ import { payoutGasLimit, refundHoldReason } from '@pm/core/vault-transfers';
 import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { isAddress } from 'viem';
 import { payments, payouts } from '../db/schema.ts';
+import { describeError } from '../errors/describe-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { owedBackWei } from '../payments/payments-repository.ts';
-import { cappedMarketFees, describeError, isExecutionReverted } from './payout-chain.ts';
+import { cappedMarketFees, isExecutionReverted } from './payout-chain.ts';
 import { advanceOpenPayouts } from './payout-processor.ts';
 import type { PayoutProcessorDeps } from './payout-processor-deps.ts';
 

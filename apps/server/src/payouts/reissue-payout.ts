@@ -4,7 +4,7 @@ import { type Hex, isAddress, type PublicClient } from 'viem';
 import { z } from 'zod';
 import type { Db, Tx } from '../db/client.ts';
 import { bets, markets, oracleBets, payments, payouts } from '../db/schema.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import { owedBackWei } from '../payments/payments-repository.ts';
 import { claimableMarketBet, claimableRoundBet, sumPayouts } from './claimable-repository.ts';
 import { linkPayoutBets } from './link-payout-bets.ts';

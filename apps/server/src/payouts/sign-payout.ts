@@ -5,8 +5,9 @@ import { keccak256 } from 'viem';
 import { z } from 'zod';
 import { queryRows } from '../db/query-rows.ts';
 import { payouts } from '../db/schema.ts';
+import { describeError } from '../errors/describe-error.ts';
 import { failPayout } from './fail-payout.ts';
-import { cappedMarketFees, describeError, isExecutionReverted } from './payout-chain.ts';
+import { cappedMarketFees, isExecutionReverted } from './payout-chain.ts';
 import { type PayoutProcessorDeps, type PayoutRow, SimulatedCrash } from './payout-processor-deps.ts';
 import { lockNextVaultNonce } from './vault-nonce.ts';
 

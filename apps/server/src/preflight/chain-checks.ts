@@ -2,7 +2,8 @@ import { formatBnbWithUnit } from '@pm/core/money';
 import { createPublicClient, getAddress, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Config } from '../config/config.ts';
-import { type CheckOutcome, describeError, failed, passed } from './run-checks.ts';
+import { describeError } from '../errors/describe-error.ts';
+import { type CheckOutcome, failed, passed } from './run-checks.ts';
 
 // The chain side of the preflight (docs/operations.md "Preflight"): the RPC serves the deployment's
 // chain, the vault key is the vault's, the vault is a plain account, and it holds what it owes.

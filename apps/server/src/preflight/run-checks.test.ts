@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { defineCheck, describeError, failed, passed, runChecks } from './run-checks.ts';
+import { defineCheck, failed, passed, runChecks } from './run-checks.ts';
 
 // The preflight runner (docs/operations.md "Preflight"): lines in the declared order, a check
 // that needs a failed one is skipped and says so, a check that never answers fails.
@@ -65,15 +65,5 @@ describe('runChecks', () => {
     const first = defineCheck('first', async () => passed(), { timeoutMs: 5_000 });
     const second = defineCheck('second', async () => passed(), { timeoutMs: 5_000, needs: [first] });
     await expect(runChecks([second, first], { out: () => {} })).rejects.toThrow(/declared after it/);
-  });
-});
-
-describe('describeError', () => {
-  test('names the system error code along the cause chain', () => {
-    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
-    expect(describeError(new TypeError('fetch failed', { cause: refused }))).toBe(
-      'fetch failed (ECONNREFUSED)',
-    );
-    expect(describeError('plain')).toBe('plain');
   });
 });

@@ -1,3 +1,5 @@
+import { describeError } from '../errors/describe-error.ts';
+
 // The preflight's runner (issue 20, `npm run ops -- doctor`, docs/operations.md "Preflight"): every
 // check starts at once unless it needs another, each is bounded in time, and one line per check is
 // printed in the order they were declared: `✔ <check>`, `✖ <check>: <reason>`, or `- <check>:
@@ -92,34 +94,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new CheckTimeoutError(`no answer within ${formatSeconds(ms)}`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/**
- * One line from any error: viem's short message (its long one quotes the whole request) with its
- * details, else the message; then the system's error code when a cause has one (ECONNREFUSED).
- */
-export function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const short = 'shortMessage' in error && typeof error.shortMessage === 'string' ? error.shortMessage : '';
-  const details = 'details' in error && typeof error.details === 'string' ? error.details : '';
-  const status = 'status' in error && typeof error.status === 'number' ? ` (HTTP ${error.status})` : '';
-  let text = (firstLine(short || error.message) || error.name).replace(/\.$/, '') + status;
-  if (short && details && details.length <= 200) text = `${text}: ${firstLine(details)}`;
-  const code = systemCode(error);
-  return code && !text.includes(code) ? `${text} (${code})` : text;
-}
-
-/** The first `code` like ECONNREFUSED along the cause chain. */
-function systemCode(error: unknown): string | undefined {
-  for (let at = error, depth = 0; at && typeof at === 'object' && depth < 5; depth++) {
-    if ('code' in at && typeof at.code === 'string' && /^E[A-Z]+$/.test(at.code)) return at.code;
-    at = 'cause' in at ? at.cause : undefined;
-  }
-  return undefined;
-}
-
-function firstLine(text: string): string {
-  return text.split('\n')[0]?.trim() ?? '';
 }
 
 export function formatSeconds(ms: number): string {

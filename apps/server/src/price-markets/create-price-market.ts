@@ -4,7 +4,7 @@ import { formatUsdPrice } from '@pm/core/price';
 import { priceMarketContentHash, priceMarketTitle, targetPriceScaled } from '@pm/core/price-market';
 import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import {
   type CreatedMarket,
   creationPaymentInput,

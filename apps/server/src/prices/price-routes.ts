@@ -6,7 +6,7 @@ import { DevSetPriceBodySchema, type PriceResponse, PriceResponseSchema } from '
 import { formatUsdPrice, parseUsdPrice } from '@pm/core/price';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { CoinFeeds } from './price-feeds.ts';
 import type { PriceSampler } from './price-sampler.ts';

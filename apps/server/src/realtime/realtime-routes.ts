@@ -1,7 +1,7 @@
 import type { ErrorBody, ErrorCode } from '@pm/core/contract/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 import type { RealtimeHub } from './realtime-hub.ts';
 
 const HEARTBEAT_MS = 25_000;

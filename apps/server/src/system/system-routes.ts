@@ -1,11 +1,11 @@
 import { CHAINS, isSupportedChainId, MIN_MARKET_BET_WEI, MIN_ORACLE_BET_WEI } from '@pm/core/constants';
 import { ROUTES } from '@pm/core/contract/routes';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { buildOpenApiDocument } from '../http/openapi.ts';
 import { cacheFor } from './cache-for.ts';
+import { pingDatabase } from './system-repository.ts';
 import { createVaultBalanceReader } from './vault-balance.ts';
 
 /**
@@ -22,7 +22,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
   const openApi = buildOpenApiDocument();
 
   const checkHealth = cacheFor(HEALTH_CHECK_EVERY_MS, async () => {
-    await database.db.execute(sql`select 1`);
+    await pingDatabase(database.db);
     return chain.getBlockNumber({ cacheTime: 0 });
   });
 

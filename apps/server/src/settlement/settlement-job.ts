@@ -1,18 +1,21 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { z } from 'zod';
 import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
-import { queryRows } from '../db/query-rows.ts';
 import type { EvidenceGatherer } from '../evidence/evidence-types.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { publish } from '../realtime/publish.ts';
 import type { MarketResolver } from '../resolution/ai-resolver.ts';
 import { JUDGED_PROMPT_VERSIONS, OPERATOR_RESOLVER } from '../resolution/resolver-prompt.ts';
-import { type ClaimedMarket, type JudgeDeps, judgeMarket } from './judge-market.ts';
+import { type JudgeDeps, judgeMarket } from './judge-market.ts';
 import { settleReviewedMarkets } from './review-window.ts';
 import { settleMarket } from './settle-market.ts';
+import {
+  type ClaimedMarket,
+  claimMarketToJudge,
+  closeExpiredMarkets,
+  listOverdueMarketIds,
+} from './settlement-repository.ts';
 
 // docs/architecture.md "Markets": at the deadline active → settling; the resolver decides; retries with backoff;
 // void + refund after the budget. docs/architecture.md "Scale": safe on every instance at once — closing is one
@@ -56,17 +59,6 @@ export function judgingLeaseMs(input: { aiTimeoutMs: number; models: number }): 
   return GATHER_TIMEOUT_MS + input.aiTimeoutMs * Math.max(1, input.models) + 60_000;
 }
 
-const ClaimedMarketSchema = z.object({
-  id: z.number(),
-  title: z.string(),
-  description: z.string(),
-  resolution_instructions: z.string().nullable(),
-  deadline: z.coerce.date(),
-  resolver_model: z.string(),
-  resolver_prompt_version: z.string(),
-  resolution_attempts: z.number(),
-});
-
 /**
  * The two jobs of market settlement, run apart (docs/architecture.md "Jobs": each job has its own
  * timer, one run at a time): closing, settling reviewed verdicts and voiding overdue markets never
@@ -78,7 +70,7 @@ export function createSettlementJobs(deps: SettlementJobDeps): [Job, Job] {
       name: 'market-settlement',
       intervalMs: 5_000,
       async run() {
-        await closeExpiredMarkets(deps.db, deps.clock.now());
+        await closeMarketsAtDeadline(deps.db, deps.clock.now());
         const reviewed = await settleReviewedMarkets(deps.db, { now: deps.clock.now(), feeBps: deps.feeBps });
         for (const summary of reviewed) deps.metrics?.countResolution(summary.outcome);
         await voidOverdueMarkets(deps);
@@ -116,7 +108,7 @@ async function judgeDueMarkets(deps: SettlementJobDeps): Promise<void> {
   const worker = async () => {
     while (budget > 0) {
       budget -= 1;
-      const market = await claimMarketToJudge(deps);
+      const market = await leaseNextMarket(deps);
       if (!market) return;
       await judgeMarket(judge, market);
     }
@@ -125,17 +117,11 @@ async function judgeDueMarkets(deps: SettlementJobDeps): Promise<void> {
 }
 
 /** Active markets past their deadline stop taking bets and wait for judgement. */
-async function closeExpiredMarkets(db: Db, now: Date): Promise<number[]> {
+async function closeMarketsAtDeadline(db: Db, now: Date): Promise<number[]> {
   return db.transaction(async (tx) => {
-    const rows = await queryRows(
-      tx,
-      sql`update markets set status = 'settling', next_resolution_at = ${now}, updated_at = ${now}
-          where status = 'active' and deadline <= ${now}
-          returning id`,
-      z.object({ id: z.number() }),
-    );
-    for (const { id } of rows) await publish(tx, { topic: 'markets', id });
-    return rows.map((row) => row.id);
+    const ids = await closeExpiredMarkets(tx, now);
+    for (const id of ids) await publish(tx, { topic: 'markets', id });
+    return ids;
   });
 }
 
@@ -157,17 +143,9 @@ export function voidAfterTimeoutText(timeoutS: number): string {
 async function voidOverdueMarkets(deps: SettlementJobDeps): Promise<number[]> {
   const now = deps.clock.now();
   const cutoff = new Date(now.getTime() - deps.resolutionTimeoutS * 1000);
-  const overdue = await queryRows(
-    deps.db,
-    sql`select id from markets
-        where status = 'settling' and bet_type <> 'price_prediction'
-          and ((proposed_at is null and deadline <= ${cutoff})
-               or (proposed_at is not null and flag_count > 0 and review_ends_at <= ${cutoff}))
-        order by deadline, id limit ${MARKETS_PER_RUN}`,
-    z.object({ id: z.number() }),
-  );
+  const overdue = await listOverdueMarketIds(deps.db, cutoff, MARKETS_PER_RUN);
   const voided: number[] = [];
-  for (const { id } of overdue) {
+  for (const id of overdue) {
     const summary = await deps.db.transaction((tx) =>
       settleMarket(tx, {
         marketId: id,
@@ -196,25 +174,12 @@ async function voidOverdueMarkets(deps: SettlementJobDeps): Promise<number[]> {
  * dies, the lease runs out and another picks it up without burning an attempt. Only markets whose
  * prompt version fixed at creation this server still has; the rest time out (voidOverdueMarkets).
  */
-async function claimMarketToJudge(deps: SettlementJobDeps): Promise<ClaimedMarket | undefined> {
+async function leaseNextMarket(deps: SettlementJobDeps): Promise<ClaimedMarket | undefined> {
   const now = deps.clock.now();
-  const leaseUntil = new Date(now.getTime() + deps.leaseMs);
-  const [row] = await queryRows(
-    deps.db,
-    sql`update markets set next_resolution_at = ${leaseUntil}
-        where id = (select id from markets
-                    where status = 'settling' and next_resolution_at <= ${now}
-                      and proposed_at is null and bet_type <> 'price_prediction'
-                      and resolver_model <> ${OPERATOR_RESOLVER}
-                      and resolver_prompt_version in (${sql.join(
-                        JUDGED_PROMPT_VERSIONS.map((version) => sql`${version}`),
-                        sql`, `,
-                      )})
-                    order by next_resolution_at, id limit 1
-                    for update skip locked)
-        returning id, title, description, resolution_instructions, deadline, resolver_model,
-                  resolver_prompt_version, resolution_attempts`,
-    ClaimedMarketSchema,
-  );
-  return row;
+  return claimMarketToJudge(deps.db, {
+    now,
+    leaseUntil: new Date(now.getTime() + deps.leaseMs),
+    operatorResolver: OPERATOR_RESOLVER,
+    promptVersions: JUDGED_PROMPT_VERSIONS,
+  });
 }

@@ -1,7 +1,7 @@
 import { HttpRequestError, LimitExceededRpcError, RpcRequestError, TimeoutError } from 'viem';
 import { describe, expect, test } from 'vitest';
-import { AppError } from '../http/app-error.ts';
-import { describeError, isTransientError, transientFault } from './transient-error.ts';
+import { AppError } from './app-error.ts';
+import { isTransientError, transientFault } from './transient-error.ts';
 
 const pgError = (code: string) => Object.assign(new Error(`pg ${code}`), { code });
 
@@ -34,13 +34,6 @@ describe('isTransientError', () => {
     expect(isTransientError(new TypeError('x is undefined'))).toBe(false);
     expect(isTransientError('a string')).toBe(false);
   });
-});
-
-test('describeError keeps one line and no RPC URL (it may carry a key)', () => {
-  const text = describeError(new HttpRequestError({ url: 'https://bsc.example/v1/SECRETKEY', status: 429 }));
-  expect(text).not.toContain('SECRETKEY');
-  expect(text).not.toContain('\n');
-  expect(describeError(new AppError('MARKET_CLOSED'))).toBe('MARKET_CLOSED');
 });
 
 test('a passing fault says whether the chain or the database failed', () => {

@@ -1,19 +1,27 @@
 import { type BondSettlement, marketDistributableWei, settleFlagBonds } from '@pm/core/flag-bonds';
 import { bpsOf } from '@pm/core/money';
-import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
-import { execute, queryRows } from '../db/query-rows.ts';
-import { marketFlags, markets, payments } from '../db/schema.ts';
-import { recordMarketSettlement } from '../leaderboard/user-stats.ts';
+import { recordMarketSettlement } from '../leaderboard/user-stats-repository.ts';
+import { lockMarket } from '../markets/markets-repository.ts';
 import { publish } from '../realtime/publish.ts';
-import { lockMarket } from './markets-repository.ts';
-import { recordResolutionEvent } from './resolution-events.ts';
+import { recordResolutionEvent } from './resolution-events-repository.ts';
+import {
+  listHeldFlagBonds,
+  type MarketOutcome,
+  markLosingBets,
+  markMarketSettled,
+  oweFlagBondBack,
+  payWinningBets,
+  readStakedPools,
+  recordFlagBondFate,
+  refundPendingBets,
+} from './settlement-repository.ts';
 
 // docs/architecture.md "Markets", payout: parimutuel, fee on the losing pool, integer wei rounding down, dust to
 // the vault. payout_amount holds what the bet returns, stake included (decision 002, issue 13): a
-// win stake + profit, a refund the stake, a loss 0. Done in bulk SQL, one UPDATE per side, so a
-// market with 100k bets settles in seconds. The maths is core's computeMarketPayouts, term for term:
+// win stake + profit, a refund the stake, a loss 0. Done in bulk SQL, one UPDATE per side
+// (settlement-repository.ts), so a market with 100k bets settles in seconds. The maths is core's computeMarketPayouts, term for term:
 //   fee          = floor(losing × feeBps / 10000)      (bpsOf, in TypeScript, on two totals)
 //   profit(bet)  = floor(stake × (losing − fee) / winning)   (div(), exact NUMERIC, in SQL)
 // div() truncates, which is floor for these non-negative numbers; `/` on NUMERIC would round.
@@ -21,8 +29,6 @@ import { recordResolutionEvent } from './resolution-events.ts';
 // adds them to what the winners share (distributable = losing − fee + forfeited bonds, core's
 // marketDistributableWei); an overturned one, or a refunded market, hands each back through the
 // refund path (the bond's payment becomes refund_due, refund_amount = bond + reward).
-
-export type MarketOutcome = 'YES' | 'NO' | 'VOID';
 
 export type SettlementVerdict = {
   /** Stored as ai_verdict: the resolver's analysis, or the operator's words. */
@@ -43,8 +49,6 @@ export type SettlementSummary = {
   poolWei: bigint;
   feeWei: bigint;
 };
-
-const PoolsSchema = z.object({ yes: z.string(), no: z.string() });
 
 /**
  * Settles one market inside the caller's transaction, if its status is one of `from` (else null:
@@ -70,28 +74,11 @@ export async function settleMarket(
   const market = await lockMarket(tx, marketId);
   if (!market || !input.from.some((status) => status === market.status)) return null;
 
-  // The pools from the bets themselves, not the running totals: what is paid is what was staked.
-  const [pools] = await queryRows(
-    tx,
-    sql`select coalesce(sum(amount) filter (where prediction = 'YES'), 0)::text as yes,
-               coalesce(sum(amount) filter (where prediction = 'NO'), 0)::text as no
-        from bets where market_id = ${marketId}`,
-    PoolsSchema,
-  );
-  const yesWei = BigInt(pools?.yes ?? '0');
-  const noWei = BigInt(pools?.no ?? '0');
+  const { yesWei, noWei } = await readStakedPools(tx, marketId);
   const poolWei = yesWei + noWei;
   const winningWei = outcome === 'YES' ? yesWei : outcome === 'NO' ? noWei : 0n;
   const feeWei = winningWei === 0n ? 0n : bpsOf(poolWei - winningWei, input.feeBps);
-  const held = await tx
-    .select({
-      id: marketFlags.id,
-      address: marketFlags.address,
-      amountWei: marketFlags.bondAmount,
-      paymentId: marketFlags.bondPaymentId,
-    })
-    .from(marketFlags)
-    .where(and(eq(marketFlags.marketId, marketId), eq(marketFlags.bondStatus, 'held')));
+  const held = await listHeldFlagBonds(tx, marketId);
   const bonds = settleFlagBonds({
     bonds: held.flatMap((flag) => (flag.amountWei ? [{ id: flag, amountWei: flag.amountWei }] : [])),
     proposedResult: ProposedSchema.parse(market.proposedResult ?? outcome),
@@ -101,13 +88,10 @@ export async function settleMarket(
   });
 
   let summary: SettlementSummary;
-  if (winningWei === 0n) {
+  // (VOID has no winning side, so its winningWei is 0 already; the test narrows the type.)
+  if (winningWei === 0n || outcome === 'VOID') {
     // Void, or nobody on the winning side: every stake goes back, no fee (the claims module pays).
-    const refundedBets = await execute(
-      tx,
-      sql`update bets set status = 'refunded', payout_amount = amount
-          where market_id = ${marketId} and status = 'pending'`,
-    );
+    const refundedBets = await refundPendingBets(tx, marketId);
     summary = {
       marketId,
       outcome,
@@ -125,18 +109,8 @@ export async function settleMarket(
       feeWei,
       forfeitedBondsWei: bonds.forfeitedWei,
     });
-    const distributable = sql`${distributableWei.toString()}::numeric`;
-    const winning = sql`${winningWei.toString()}::numeric`;
-    const winningBets = await execute(
-      tx,
-      sql`update bets set status = 'won', payout_amount = amount + div(amount * ${distributable}, ${winning})
-          where market_id = ${marketId} and status = 'pending' and prediction = ${outcome}`,
-    );
-    const losingBets = await execute(
-      tx,
-      sql`update bets set status = 'lost', payout_amount = 0
-          where market_id = ${marketId} and status = 'pending' and prediction <> ${outcome}`,
-    );
+    const winningBets = await payWinningBets(tx, { marketId, outcome, distributableWei, winningWei });
+    const losingBets = await markLosingBets(tx, { marketId, outcome });
     summary = {
       marketId,
       outcome,
@@ -150,18 +124,7 @@ export async function settleMarket(
     };
   }
 
-  await tx
-    .update(markets)
-    .set({
-      status: 'settled',
-      result: outcome,
-      aiVerdict: input.verdict.analysis,
-      aiConfidence: input.verdict.confidence,
-      aiSources: input.verdict.sources,
-      nextResolutionAt: null,
-      updatedAt: input.now,
-    })
-    .where(eq(markets.id, marketId));
+  await markMarketSettled(tx, { marketId, outcome, verdict: input.verdict, now: input.now });
   await recordResolutionEvent(tx, {
     marketId,
     kind: 'settled',
@@ -204,19 +167,18 @@ async function settleBonds(
   const { fate } = input.bonds;
   if (!fate) return;
   for (const bond of input.bonds.bonds) {
-    await tx
-      .update(marketFlags)
-      .set({ bondStatus: fate, bondReturnAmount: bond.returnWei, bondRewardAmount: bond.rewardWei })
-      .where(eq(marketFlags.id, bond.id.id));
+    await recordFlagBondFate(tx, {
+      flagId: bond.id.id,
+      fate,
+      returnWei: bond.returnWei,
+      rewardWei: bond.rewardWei,
+    });
     if (bond.returnWei > 0n && bond.id.paymentId !== null) {
-      await tx
-        .update(payments)
-        .set({
-          status: 'refund_due',
-          refundReason: fate === 'returned' ? 'FLAG_BOND_RETURNED' : 'FLAG_BOND_RETURNED_VOID',
-          refundAmount: bond.returnWei,
-        })
-        .where(and(eq(payments.id, bond.id.paymentId), eq(payments.status, 'recorded')));
+      await oweFlagBondBack(tx, {
+        paymentId: bond.id.paymentId,
+        reason: fate === 'returned' ? 'FLAG_BOND_RETURNED' : 'FLAG_BOND_RETURNED_VOID',
+        amountWei: bond.returnWei,
+      });
     }
     await recordResolutionEvent(tx, {
       marketId: input.marketId,

@@ -1,16 +1,16 @@
 import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../http/define-route.ts';
-import type { MarketsService } from './markets-service.ts';
-import { toResolutionEventDto } from './resolution-events.ts';
+import { type FlagMarketDeps, flagMarket } from './flag-market.ts';
+import { toResolutionEventDto } from './resolution-events-repository.ts';
 
 /**
  * A bettor flags a proposed verdict during its review window (issue 11, decision 011), with a bond
  * paid to the vault (issue 22): 201 flagged, 202 while the bond is not final yet.
  */
-export function registerMarketReviewRoutes(app: FastifyInstance, service: MarketsService): void {
+export function registerMarketReviewRoutes(app: FastifyInstance, deps: FlagMarketDeps): void {
   defineRoute(app, ROUTES.flagMarket, async ({ params, body }, request) => {
-    const outcome = await service.flagMarket(params.id, body);
+    const outcome = await flagMarket(deps, params.id, body);
     if (outcome.status === 'pending') {
       return { status: 202, body: { status: 'pending', txHash: outcome.txHash } };
     }

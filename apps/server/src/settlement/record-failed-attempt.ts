@@ -1,11 +1,10 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { markets } from '../db/schema.ts';
+import { lockMarket } from '../markets/markets-repository.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { retryDelayS } from '../resolution/resolution-decision.ts';
-import { lockMarket } from './markets-repository.ts';
 import { settleMarket } from './settle-market.ts';
+import { recordJudgingAttempt } from './settlement-repository.ts';
 
 /** Shown on a market voided because the resolver never reached a confident verdict. */
 export function voidAfterRetriesText(attempts: number): string {
@@ -35,20 +34,11 @@ export async function recordFailedAttempt(
     const attempts = locked.resolutionAttempts + 1;
     const error = reason.slice(0, 2000);
     if (attempts < deps.maxAttempts) {
-      await tx
-        .update(markets)
-        .set({
-          resolutionAttempts: attempts,
-          resolutionError: error,
-          nextResolutionAt: new Date(now.getTime() + retryDelayS(attempts) * 1000),
-        })
-        .where(eq(markets.id, market.id));
+      const retryAt = new Date(now.getTime() + retryDelayS(attempts) * 1000);
+      await recordJudgingAttempt(tx, { marketId: market.id, attempts, error, retryAt });
       return 'retry' as const;
     }
-    await tx
-      .update(markets)
-      .set({ resolutionAttempts: attempts, resolutionError: error })
-      .where(eq(markets.id, market.id));
+    await recordJudgingAttempt(tx, { marketId: market.id, attempts, error });
     await settleMarket(tx, {
       marketId: market.id,
       outcome: 'VOID',

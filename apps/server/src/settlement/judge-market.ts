@@ -1,9 +1,7 @@
 import { type EvidenceCheck, verifyEvidence } from '@pm/core/evidence-verification';
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
-import type { EvidenceCitationRecord, EvidenceVerdictRecord } from '../db/schema.ts';
 import type { EvidenceBundle, EvidenceGatherer } from '../evidence/evidence-types.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { publish } from '../realtime/publish.ts';
@@ -11,11 +9,16 @@ import type { MarketResolver } from '../resolution/ai-resolver.ts';
 import { decideResolution } from '../resolution/resolution-decision.ts';
 import type { ResolverAnswer } from '../resolution/resolver-answer.ts';
 import { type PromptPassage, readsEvidence } from '../resolution/resolver-prompt.ts';
-import { saveEvidenceAttempt } from './evidence-repository.ts';
+import {
+  type EvidenceCitationRecord,
+  type EvidenceVerdictRecord,
+  saveEvidenceAttempt,
+} from './evidence-repository.ts';
 import { recordFailedAttempt } from './record-failed-attempt.ts';
-import { recordResolutionEvent } from './resolution-events.ts';
+import { recordResolutionEvent } from './resolution-events-repository.ts';
 import { proposeVerdict } from './review-window.ts';
 import { settleMarket } from './settle-market.ts';
+import { type ClaimedMarket, countFlag } from './settlement-repository.ts';
 
 // One judgement of one claimed market (docs/architecture.md "Markets", issue 18, decision 019).
 // v1/v2 markets: the model alone, as they were created. v3 markets: the evidence is gathered first,
@@ -41,17 +44,6 @@ export type JudgeDeps = {
   reviewWindowS: number;
   /** Counts each market settled (bnbpredict_resolutions_total), once committed. */
   metrics?: Pick<Metrics, 'countResolution'>;
-};
-
-export type ClaimedMarket = {
-  id: number;
-  title: string;
-  description: string;
-  resolution_instructions: string | null;
-  deadline: Date;
-  resolver_model: string;
-  resolver_prompt_version: string;
-  resolution_attempts: number;
 };
 
 /** The market's models: one, or several comma-separated for a second opinion (decision 019). */
@@ -257,7 +249,7 @@ async function applyJudgement(deps: JudgeDeps, market: ClaimedMarket, judgement:
         now,
       });
       if (!done) return false;
-      await tx.execute(sql`update markets set flag_count = flag_count + 1 where id = ${market.id}`);
+      await countFlag(tx, market.id, now);
       await recordResolutionEvent(tx, {
         marketId: market.id,
         kind: 'flagged',

@@ -1,4 +1,8 @@
-import type { ResolutionEvent, ResolutionEventKind } from '@pm/core/contract/review';
+import {
+  type ResolutionEvent,
+  type ResolutionEventKind,
+  ResolutionEventKindSchema,
+} from '@pm/core/contract/review';
 import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
@@ -6,18 +10,8 @@ import { marketResolutionEvents } from '../db/schema.ts';
 
 // The timeline of a market's resolution (issue 11): proposed, flagged, confirmed or overturned,
 // settled. Written in the transaction of the step it records, so the timeline never shows a step
-// that was rolled back.
+// that was rolled back. Each function takes the pool or the caller's transaction.
 
-const KindSchema = z.enum([
-  'proposed',
-  'flagged',
-  'confirmed',
-  'overturned',
-  'settled',
-  'bond_returned',
-  'bond_forfeited',
-  'bond_returned_void',
-]);
 const ResultSchema = z.enum(['YES', 'NO', 'VOID']).nullable();
 
 /** A timeline never grows past a handful of steps plus one per flag; this bounds a market page. */
@@ -68,7 +62,7 @@ export async function listResolutionEvents(db: DbOrTx, marketId: number): Promis
 export function toResolutionEventDto(row: ResolutionEventRow): ResolutionEvent {
   return {
     id: row.id,
-    kind: KindSchema.parse(row.kind),
+    kind: ResolutionEventKindSchema.parse(row.kind),
     actor: row.actor,
     result: ResultSchema.parse(row.result),
     detail: row.detail,

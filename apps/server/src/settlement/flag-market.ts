@@ -1,21 +1,19 @@
 import { normalizeAddress } from '@pm/core/address';
 import { MAX_ROW_ID } from '@pm/core/constants';
 import { FLAG_SIGNATURE_MAX_TTL_S, type FlagMarketBody, flagTypedData } from '@pm/core/contract/review';
-import { flagBondWei } from '@pm/core/flag-bonds';
-import { and, eq, sql } from 'drizzle-orm';
 import { verifyTypedData } from 'viem';
+import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
-import type { Db, Tx } from '../db/client.ts';
-import { bets, marketFlags, marketResolutionEvents, markets } from '../db/schema.ts';
-import { AppError } from '../http/app-error.ts';
-import { type AcceptPaymentResult, acceptPayment } from '../payments/accept-payment.ts';
+import type { Tx } from '../db/client.ts';
+import { AppError } from '../errors/app-error.ts';
+import { type FlagBondSettings, isInReview, marketFlagBondWei } from '../markets/market-review.ts';
+import { findMarket, lockMarket } from '../markets/markets-repository.ts';
+import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
 import { publish } from '../realtime/publish.ts';
-import type { MarketsServiceDeps } from './create-market.ts';
-import { findMarket, lockMarket, type MarketRow } from './markets-repository.ts';
-import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events.ts';
-import { isInReview } from './review-window.ts';
+import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events-repository.ts';
+import { countFlag, findFlagEventByPayment, hasBetOnMarket, insertFlag } from './settlement-repository.ts';
 
 // Issue 11, decision 011: during the review window any address with a bet on the market may flag
 // the proposed verdict once, with a short reason, signed by its wallet (EIP-712 FlagMarket on this
@@ -28,19 +26,7 @@ import { isInReview } from './review-window.ts';
 // transaction, or — whatever refuses the flag — kept as a refund owed to the payer. settle-market.ts
 // decides the bond's fate (core's flag-bonds.ts).
 
-/** FLAG_BOND_MIN_WEI and FLAG_BOND_BPS. */
-export type FlagBondSettings = { minWei: bigint; bps: number };
-
-export type FlagMarketDeps = MarketsServiceDeps & { flagBond: FlagBondSettings };
-
-/** The bond a flag of this market costs: fixed by its pool, which takes no bet after the deadline. */
-export function marketFlagBondWei(market: MarketRow, settings: FlagBondSettings): bigint {
-  return flagBondWei({
-    poolWei: market.totalYesAmount + market.totalNoAmount,
-    minWei: settings.minWei,
-    bps: settings.bps,
-  });
-}
+export type FlagMarketDeps = { payments: PaymentContext; clock: Clock; flagBond: FlagBondSettings };
 
 /**
  * Records the flag with its bond, answers 202 while the bond is not final (the pending-payments
@@ -75,7 +61,7 @@ export async function flagMarket(
   return acceptPayment(deps.payments, {
     ...input,
     record: (tx, payment) => recordFlag(deps, tx, marketId, body, payment),
-    findRecorded: findFlagByPayment,
+    findRecorded: findFlagEventByPayment,
   });
 }
 
@@ -126,36 +112,24 @@ async function recordFlag(
   // Paid and recorded while the window is open: a bond mined after it closed is refunded.
   const endsAt = market.reviewEndsAt.getTime();
   if (endsAt <= now.getTime() || payment.blockTime.getTime() >= endsAt) throw new AppError('REVIEW_CLOSED');
-  const [bet] = await tx
-    .select({ id: bets.id })
-    .from(bets)
-    .where(and(eq(bets.marketId, market.id), eq(bets.userAddress, address)))
-    .limit(1);
-  if (!bet) throw new AppError('NOT_A_BETTOR');
+  const isBettor = await hasBetOnMarket(tx, market.id, address);
+  if (!isBettor) throw new AppError('NOT_A_BETTOR');
   const bondWei = marketFlagBondWei(market, deps.flagBond);
   if (payment.amountWei !== bondWei) {
     throw new AppError('WRONG_AMOUNT', `A flag of this market needs a bond of exactly ${bondWei} wei.`);
   }
-  const inserted = await tx
-    .insert(marketFlags)
-    .values({
-      marketId: market.id,
-      address,
-      reason: body.reason,
-      expiry: body.expiry,
-      signature: body.signature,
-      bondPaymentId: payment.paymentId,
-      bondAmount: bondWei,
-      bondStatus: 'held',
-      createdAt: now,
-    })
-    .onConflictDoNothing()
-    .returning({ id: marketFlags.id });
-  if (inserted.length === 0) throw new AppError('ALREADY_FLAGGED');
-  await tx
-    .update(markets)
-    .set({ flagCount: sql`${markets.flagCount} + 1`, updatedAt: now })
-    .where(eq(markets.id, market.id));
+  const inserted = await insertFlag(tx, {
+    marketId: market.id,
+    address,
+    reason: body.reason,
+    expiry: body.expiry,
+    signature: body.signature,
+    bondPaymentId: payment.paymentId,
+    bondWei,
+    now,
+  });
+  if (!inserted) throw new AppError('ALREADY_FLAGGED');
+  await countFlag(tx, market.id, now);
   const event = await recordResolutionEvent(tx, {
     marketId: market.id,
     kind: 'flagged',
@@ -167,27 +141,5 @@ async function recordFlag(
   });
   await publish(tx, { topic: 'markets', id: market.id });
   await publish(tx, { topic: 'vault' });
-  return event;
-}
-
-/** The flag a bond already became: the answer to the same request sent again. */
-async function findFlagByPayment(db: Db, paymentId: number): Promise<ResolutionEventRow | undefined> {
-  const [flag] = await db
-    .select({ marketId: marketFlags.marketId, address: marketFlags.address })
-    .from(marketFlags)
-    .where(eq(marketFlags.bondPaymentId, paymentId))
-    .limit(1);
-  if (!flag) return undefined;
-  const [event] = await db
-    .select()
-    .from(marketResolutionEvents)
-    .where(
-      and(
-        eq(marketResolutionEvents.marketId, flag.marketId),
-        eq(marketResolutionEvents.kind, 'flagged'),
-        eq(marketResolutionEvents.actor, flag.address),
-      ),
-    )
-    .limit(1);
   return event;
 }

@@ -1,10 +1,11 @@
-import { sql } from 'drizzle-orm';
+import { desc, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
+import { userStats } from '../db/schema.ts';
 
 // Leaderboard aggregates (docs/product.md §7): kept current as bets are placed and settled, in the same
 // transaction, so GET /api/leaderboard is one indexed read. Winnings are profit: what a winning
 // bet returned beyond its stake (payout_amount − amount in both bet tables). Refunds count as
-// neither won nor settled.
+// neither won nor settled. Each function takes the pool or the caller's transaction.
 
 export async function recordBetPlaced(tx: DbOrTx, address: string): Promise<void> {
   await tx.execute(sql`
@@ -48,4 +49,17 @@ export async function recordRoundSettlement(tx: DbOrTx, epoch: number): Promise<
       won_bets = user_stats.won_bets + excluded.won_bets,
       settled_bets = user_stats.settled_bets + excluded.settled_bets,
       updated_at = now()`);
+}
+
+/**
+ * Top winners from the maintained `user_stats` aggregates: the first `limit` entries of
+ * user_stats_leaderboard_idx (migration 0006), whose predicate the literal filter matches.
+ */
+export async function readLeaderboard(db: DbOrTx, limit: number) {
+  return db
+    .select()
+    .from(userStats)
+    .where(sql`${userStats.totalWinnings} > 0`)
+    .orderBy(desc(userStats.totalWinnings), desc(userStats.wonBets))
+    .limit(limit);
 }

@@ -1,11 +1,10 @@
-import { asc, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { markets } from '../db/schema.ts';
-import { AppError } from '../http/app-error.ts';
-import { lockMarket, type MarketRow } from './markets-repository.ts';
-import { recordResolutionEvent } from './resolution-events.ts';
-import { isInReview, proposedVerdictOf } from './review-window.ts';
-import { type MarketOutcome, type SettlementSummary, settleMarket } from './settle-market.ts';
+import { AppError } from '../errors/app-error.ts';
+import { isInReview, proposedVerdictOf } from '../markets/market-review.ts';
+import { findMarket, lockMarket, type MarketRow } from '../markets/markets-repository.ts';
+import { recordResolutionEvent } from './resolution-events-repository.ts';
+import { type SettlementSummary, settleMarket } from './settle-market.ts';
+import type { MarketOutcome } from './settlement-repository.ts';
 
 // docs/architecture.md "Operators": resolve or void a market by hand, from the ops CLI or the EIP-712-signed API
 // (market-operator-routes.ts). Used when no AI is configured, or when the AI could not decide.
@@ -15,11 +14,6 @@ import { type MarketOutcome, type SettlementSummary, settleMarket } from './sett
 
 /** Who acted, for the timeline: the operator's address from the API, "ops CLI" from the CLI. */
 export const OPS_CLI_ACTOR = 'ops CLI';
-
-/** Settling markets, the ones waiting for a verdict, oldest deadline first. */
-export async function listMarketsAwaitingResolution(db: Db): Promise<MarketRow[]> {
-  return db.select().from(markets).where(eq(markets.status, 'settling')).orderBy(asc(markets.deadline));
-}
 
 /**
  * Settles a market YES or NO with the operator's analysis. Allowed once betting has closed: the
@@ -98,8 +92,7 @@ export async function confirmProposedVerdict(
   db: Db,
   input: { marketId: number; note: string; feeBps: number; now: Date; actor: string },
 ): Promise<SettlementSummary> {
-  const market = await db.select().from(markets).where(eq(markets.id, input.marketId)).limit(1);
-  const row = market[0];
+  const row = await findMarket(db, input.marketId);
   if (!row) throw new AppError('MARKET_NOT_FOUND');
   if (!isInReview(row)) throw new AppError('NOT_IN_REVIEW');
   const { result } = proposedVerdictOf(row);

@@ -9,6 +9,9 @@ import {
 } from '../db/schema.ts';
 import type { FetchedPage, SearchProviderName } from '../evidence/evidence-types.ts';
 
+/** What a model cited and what the server verified, as stored per attempt (the judge builds them). */
+export type { EvidenceCitationRecord, EvidenceVerdictRecord };
+
 // The evidence of each judged attempt (issue 18, decision 019): every page read, with the sha256
 // of its body as received and its text (capped), and what the models cited and the server
 // verified. Written in one transaction per attempt; an attempt judged again after a lost lease

@@ -1,5 +1,5 @@
 import { HttpRequestError, LimitExceededRpcError, RpcRequestError, TimeoutError } from 'viem';
-import { AppError } from '../http/app-error.ts';
+import { AppError } from './app-error.ts';
 
 // docs/architecture.md "Jobs": a transient fault (RPC or database unreachable, rate-limited, timed out) is
 // retried and never read as a refusal; anything else about one row is that row's problem, recorded
@@ -79,16 +79,4 @@ function* causes(error: unknown): Generator<unknown> {
     yield current;
     current = current instanceof Error ? current.cause : undefined;
   }
-}
-
-/** A short, single-line text for an error, to store on the row it happened to. */
-export function describeError(error: unknown): string {
-  const text =
-    error instanceof AppError
-      ? error.code
-      : error instanceof Error
-        ? `${error.name}: ${error.message}`
-        : String(error);
-  // viem messages embed the RPC URL (it may carry a key) and run over many lines: keep the first.
-  return (text.split('\n')[0] ?? '').replace(/https?:\/\/\S+/g, '<url>').slice(0, 300);
 }

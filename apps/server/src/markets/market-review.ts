@@ -1,0 +1,59 @@
+import type { MarketReview } from '@pm/core/contract/review';
+import { flagBondWei } from '@pm/core/flag-bonds';
+import { z } from 'zod';
+import type { MarketRow } from './markets-repository.ts';
+
+// The review state a market row holds (issue 11, docs/decisions/011-resolution-review-window.md):
+// the proposed verdict, its window and the bond a flag costs (issue 22). Read by the market's page
+// here and acted on by the settlement room (apps/server/src/settlement/review-window.ts), whose
+// repository writes these columns.
+
+/** True while the market has a proposed verdict that has not settled. */
+export function isInReview(market: MarketRow): boolean {
+  return market.status === 'settling' && market.proposedAt !== null && market.proposedResult !== null;
+}
+
+/** FLAG_BOND_MIN_WEI and FLAG_BOND_BPS. */
+export type FlagBondSettings = { minWei: bigint; bps: number };
+
+/** The bond a flag of this market costs: fixed by its pool, which takes no bet after the deadline. */
+export function marketFlagBondWei(market: MarketRow, settings: FlagBondSettings): bigint {
+  return flagBondWei({
+    poolWei: market.totalYesAmount + market.totalNoAmount,
+    minWei: settings.minWei,
+    bps: settings.bps,
+  });
+}
+
+const ProposedResultSchema = z.enum(['YES', 'NO', 'VOID']);
+
+/** The proposal stored on a market in review. */
+export function proposedVerdictOf(market: MarketRow) {
+  return {
+    result: ProposedResultSchema.parse(market.proposedResult),
+    model: market.proposedBy ?? market.resolverModel,
+    promptVersion: market.proposedPromptVersion ?? market.resolverPromptVersion,
+    confidence: market.proposedConfidence,
+    analysis: market.proposedAnalysis ?? '',
+    sources: market.proposedSources ?? [],
+  };
+}
+
+/** The review part of the market DTO: present from the proposal on, also once settled. */
+export function toMarketReviewDto(market: MarketRow): MarketReview | null {
+  if (!market.proposedAt || !market.reviewEndsAt || !market.proposedResult) return null;
+  const verdict = proposedVerdictOf(market);
+  return {
+    result: verdict.result,
+    model: verdict.model,
+    promptVersion: verdict.promptVersion,
+    confidence: verdict.confidence,
+    analysis: verdict.analysis,
+    sources: verdict.sources,
+    proposedAt: market.proposedAt.toISOString(),
+    endsAt: market.reviewEndsAt.toISOString(),
+    flagCount: market.flagCount,
+    // Issue 22: set by the market's own page while flags are open (markets-service getMarket).
+    bondWei: null,
+  };
+}

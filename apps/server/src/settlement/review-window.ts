@@ -1,0 +1,78 @@
+import type { Db, DbOrTx } from '../db/client.ts';
+import { isInReview, proposedVerdictOf } from '../markets/market-review.ts';
+import { lockMarket } from '../markets/markets-repository.ts';
+import { publish } from '../realtime/publish.ts';
+import { recordResolutionEvent } from './resolution-events-repository.ts';
+import { type SettlementSummary, settleMarket } from './settle-market.ts';
+import {
+  listReviewedMarketsDue,
+  type ProposedVerdict,
+  storeProposedVerdict,
+} from './settlement-repository.ts';
+
+// The resolution review window (issue 11, docs/decisions/011-resolution-review-window.md). An AI
+// verdict is first proposed: stored on the market, which stays `settling` with every bet pending,
+// so nothing is claimable. Unflagged, it settles when the window ends (settleReviewedMarkets, run by
+// the settlement job on every instance: each market is re-checked under its row lock). Flagged, it
+// waits for an operator (operator-actions.ts) or, failing one, is voided by the resolution timeout.
+
+/** At most this many reviewed markets are settled per run; the rest wait for the next tick. */
+const REVIEWED_PER_RUN = 10;
+
+/**
+ * Stores `verdict` as the market's proposal, open to flags for `windowS` seconds. Only a settling
+ * market with no proposal yet (a second instance judging the same market proposes nothing).
+ * Returns whether it was proposed.
+ */
+export async function proposeVerdict(
+  tx: DbOrTx,
+  input: { marketId: number; verdict: ProposedVerdict; windowS: number; now: Date },
+): Promise<boolean> {
+  const { verdict, now } = input;
+  const endsAt = new Date(now.getTime() + input.windowS * 1000);
+  const proposed = await storeProposedVerdict(tx, { marketId: input.marketId, verdict, endsAt, now });
+  if (!proposed) return false;
+  await recordResolutionEvent(tx, {
+    marketId: input.marketId,
+    kind: 'proposed',
+    actor: verdict.model,
+    result: verdict.result,
+    detail: `Confidence ${verdict.confidence}. ${verdict.analysis}`,
+    at: now,
+  });
+  await publish(tx, { topic: 'markets', id: input.marketId });
+  return true;
+}
+
+/**
+ * Settles the markets whose window has ended with no flag, on their proposed verdict. Safe on many
+ * instances: each is re-read under its row lock (a flag committed first wins) and settleMarket
+ * settles a market once.
+ */
+export async function settleReviewedMarkets(
+  db: Db,
+  input: { now: Date; feeBps: number },
+): Promise<SettlementSummary[]> {
+  const due = await listReviewedMarketsDue(db, input.now, REVIEWED_PER_RUN);
+  const settled: SettlementSummary[] = [];
+  for (const id of due) {
+    const summary = await db.transaction(async (tx) => {
+      const market = await lockMarket(tx, id);
+      if (!market || !isInReview(market) || market.flagCount > 0) return null;
+      if (!market.reviewEndsAt || market.reviewEndsAt.getTime() > input.now.getTime()) return null;
+      const verdict = proposedVerdictOf(market);
+      return settleMarket(tx, {
+        marketId: id,
+        outcome: verdict.result,
+        verdict: { analysis: verdict.analysis, confidence: verdict.confidence, sources: verdict.sources },
+        feeBps: input.feeBps,
+        now: input.now,
+        from: ['settling'],
+        actor: 'system',
+        detail: 'The review window ended with no flag.',
+      });
+    });
+    if (summary) settled.push(summary);
+  }
+  return settled;
+}
