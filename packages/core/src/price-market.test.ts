@@ -175,7 +175,8 @@ describe('a reading against its target', () => {
   test('a reading is above, below or equal to the target by one unit of 1e-8', () => {
     fc.assert(
       fc.property(scaled, (target) => {
-        const at = (settlement: bigint) => priceReadingRelation({ targetScaled: target, settlementScaled: settlement });
+        const at = (settlement: bigint) =>
+          priceReadingRelation({ targetScaled: target, settlementScaled: settlement });
         expect(at(target + 1n)).toBe('above');
         expect(at(target)).toBe('equal');
         expect(at(target - 1n)).toBe('below');

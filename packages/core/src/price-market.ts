@@ -39,7 +39,10 @@ export function targetPriceScaled(targetPrice: string): bigint {
 export type PriceReadingRelation = 'above' | 'below' | 'equal';
 
 /** The settlement reading against the target, compared exactly on the 1e8-scaled integers. */
-export function priceReadingRelation(input: { targetScaled: bigint; settlementScaled: bigint }): PriceReadingRelation {
+export function priceReadingRelation(input: {
+  targetScaled: bigint;
+  settlementScaled: bigint;
+}): PriceReadingRelation {
   const { targetScaled, settlementScaled } = input;
   return settlementScaled > targetScaled ? 'above' : settlementScaled < targetScaled ? 'below' : 'equal';
 }

@@ -1,4 +1,4 @@
-import type { PriceSymbol } from '@pm/core/constants';
+import { PRICE_FEED_ACTOR, type PriceSymbol } from '@pm/core/constants';
 import { formatUsdPrice } from '@pm/core/price';
 import { priceMarketOutcome, priceReadingRelation } from '@pm/core/price-market';
 import type { FastifyBaseLogger } from 'fastify';
@@ -73,7 +73,10 @@ export async function settleDuePriceMarkets(deps: PriceSettlementJobDeps): Promi
         targetScaled: market.targetScaled,
         settlementScaled: reading.price,
       });
-      const relation = priceReadingRelation({ targetScaled: market.targetScaled, settlementScaled: reading.price });
+      const relation = priceReadingRelation({
+        targetScaled: market.targetScaled,
+        settlementScaled: reading.price,
+      });
       const analysis =
         `${symbol}/USD was ${formatUsdPrice(reading.price, 8)} (feed time ${reading.updatedAt.toISOString()}` +
         `${reading.feedRoundId ? `, round ${reading.feedRoundId}` : ''}), ${relation === 'equal' ? 'equal to' : relation} the target ` +
@@ -86,7 +89,7 @@ export async function settleDuePriceMarkets(deps: PriceSettlementJobDeps): Promi
           feeBps: deps.feeBps,
           now,
           from: ['settling'],
-          actor: 'price-feed',
+          actor: PRICE_FEED_ACTOR,
         });
         if (result) {
           await recordSettlementReading(tx, {
@@ -123,7 +126,7 @@ export async function settleDuePriceMarkets(deps: PriceSettlementJobDeps): Promi
         feeBps: deps.feeBps,
         now,
         from: ['settling'],
-        actor: 'price-feed',
+        actor: PRICE_FEED_ACTOR,
       }),
     );
     if (summary) {
