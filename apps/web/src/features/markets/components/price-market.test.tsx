@@ -1,8 +1,10 @@
 import type { Market } from '@pm/core/contract/markets';
-import { act, cleanup, screen, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { ResolutionEvent } from '@pm/core/contract/review';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startTestApi } from '../../../app/test-api.ts';
 import { renderWithApp } from '../../../app/test-app.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
 import { MarketCard } from './market-card.tsx';
 import { MarketDetail } from './market-detail.tsx';
 import { testMarket } from './market-test-kit.tsx';
@@ -11,8 +13,20 @@ import { testMarket } from './market-test-kit.tsx';
 
 const FEED = '0x264990fbd0A4796A3E3d8E37C4d5F87a3aCa5Ebf';
 let market: Market = testMarket();
+let timeline: ResolutionEvent[] = [];
 let api: Awaited<ReturnType<typeof startTestApi>>;
+/** jsdom draws no canvas: the price chart stays off screen, its library never loaded. */
+class OffScreen {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+  takeRecords() {
+    return [];
+  }
+}
+
 beforeAll(async () => {
+  vi.stubGlobal('IntersectionObserver', OffScreen);
   api = await startTestApi((request) => {
     const url = request.url ?? '';
     if (url.startsWith('/api/prices/BTC/history'))
@@ -37,14 +51,20 @@ beforeAll(async () => {
       };
     if (/^\/api\/markets\/\d+\/odds/.test(url)) return { body: { marketId: market.id, points: [] } };
     if (url.startsWith('/api/markets/'))
-      return { body: { market, bets: [], betsNextCursor: null, participants: 0, timeline: [] } };
+      return { body: { market, bets: [], betsNextCursor: null, participants: 0, timeline } };
     return {
       body: { markets: { totalWei: '0', count: 0, bets: [] }, oracle: { totalWei: '0', count: 0, bets: [] } },
     };
   });
 });
-afterAll(() => api?.close());
-afterEach(cleanup);
+afterAll(() => {
+  vi.unstubAllGlobals();
+  return api?.close();
+});
+afterEach(() => {
+  cleanup();
+  timeline = [];
+});
 
 const WAIT = { timeout: 4_000 };
 const NOW = Date.parse('2099-06-01T13:00:00.000Z');
@@ -135,5 +155,96 @@ describe('Price market page', () => {
     expect(within(settlement).getByText('simulated')).toBeVisible();
     expect(within(settlement).queryByRole('link')).toBeNull();
     expect(within(settlement).getByText('结算读数')).toBeVisible();
+  });
+});
+
+describe("A price market's words (issue 31)", () => {
+  const DEADLINE = '2099-06-02T12:00:00.000Z';
+  const READ_AT = '2099-06-02T12:00:49.372Z';
+  const settled = () =>
+    priceMarket({
+      title: 'Will BTC be above $1.00 at 12:00 UTC on 2099-06-02?',
+      description: `Settled by the BTC/USD price feed (simulated), with no AI and no review window: YES if the first reading sampled at or after ${DEADLINE} is strictly above 1.00 USD; …`,
+      targetPrice: '1.00',
+      deadline: DEADLINE,
+      status: 'settled',
+      result: 'YES',
+      aiVerdict: `BTC/USD was 95019.35070519 (feed time ${READ_AT}), above the target 1.00: YES.`,
+      settlementPrice: '95019.35070519',
+      settlementUpdatedAt: READ_AT,
+    });
+  const settledEvent: ResolutionEvent = {
+    id: 1,
+    kind: 'settled',
+    actor: 'price-feed',
+    result: 'YES',
+    detail: `BTC/USD was 95019.35070519 (feed time ${READ_AT}), above the target 1.00: YES.`,
+    at: '2099-06-02T12:01:00.000Z',
+  };
+
+  test('A settled price market reads in Chinese: title, rule, analysis and timeline, with Intl numbers and dates', async () => {
+    market = settled();
+    timeline = [settledEvent];
+    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    const analysis = await screen.findByTestId('market-analysis', {}, WAIT);
+    await waitFor(() =>
+      expect(analysis.textContent).toBe(
+        `BTC/USD 喂价于 ${formatDateTime(READ_AT, 'zh')} 读数为 US$95,019.3507，高于目标价 US$1.00：YES。`,
+      ),
+    );
+    expect(screen.getByRole('heading', { level: 2, name: /BTC/ }).textContent).toBe(
+      `BTC 在 ${formatDateTime(DEADLINE, 'zh')} 时会高于 US$1.00 吗？`,
+    );
+    const description = screen.getByTestId('market-description').textContent ?? '';
+    expect(description).toContain('由 BTC/USD 价格喂价（simulated）结算');
+    expect(description).toContain(formatDateTime(DEADLINE, 'zh'));
+    const events = await screen.findByRole('region', { name: '裁决时间线' }, WAIT);
+    expect(within(events).getByText('由 价格喂价 结算为 YES')).toBeVisible();
+    await waitFor(() => expect(within(events).getByText(/BTC\/USD 喂价于/)).toBeVisible());
+    // Nothing of the server's English: no ISO time, no unformatted price.
+    const page = document.body.textContent ?? '';
+    expect(page).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+    expect(page).not.toContain('95019.35070519');
+    expect(page).not.toContain('price-feed');
+  });
+
+  test("In English the same facts are said with the reader's formats", async () => {
+    market = settled();
+    timeline = [settledEvent];
+    await renderWithApp(<MarketDetail marketId="1" />);
+    const analysis = await screen.findByTestId('market-analysis', {}, WAIT);
+    await waitFor(() =>
+      expect(analysis.textContent).toBe(
+        `The BTC/USD feed read $95,019.3507 at ${formatDateTime(READ_AT, 'en')}, above the target $1.00: YES.`,
+      ),
+    );
+    expect(screen.getByRole('heading', { level: 2, name: /BTC/ }).textContent).toBe(
+      `Will BTC be above $1.00 at ${formatDateTime(DEADLINE, 'en')}?`,
+    );
+    const events = await screen.findByRole('region', { name: 'Resolution timeline' }, WAIT);
+    expect(within(events).getByText('Settled YES by the price feed')).toBeVisible();
+  });
+
+  test('A price equal to the target is said as equal, and a void market says why, in Chinese', async () => {
+    market = settled();
+    market = { ...market, settlementPrice: '1.00', result: 'NO' };
+    await renderWithApp(<MarketDetail marketId="1" />);
+    const analysis = await screen.findByTestId('market-analysis', {}, WAIT);
+    await waitFor(() => expect(analysis.textContent).toContain('equal to the target $1.00: NO.'));
+    cleanup();
+    market = { ...settled(), result: 'VOID', settlementPrice: null, settlementUpdatedAt: null };
+    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    const voided = await screen.findByTestId('market-analysis', {}, WAIT);
+    await waitFor(() => expect(voided.textContent).toContain('市场作废，所有投注全额退还'));
+  });
+
+  test("The card's title is said in Chinese too", async () => {
+    market = priceMarket({ targetPrice: '100000.00', deadline: DEADLINE });
+    await act(() =>
+      renderWithApp(<MarketCard market={market} nowMs={NOW} onJoin={() => undefined} />, { language: 'zh' }),
+    );
+    expect(screen.getByRole('link', { name: /BTC/ }).textContent).toBe(
+      `BTC 在 ${formatDateTime(DEADLINE, 'zh')} 时会高于 US$100,000.00 吗？`,
+    );
   });
 });
