@@ -148,7 +148,9 @@ describe('The Evidence section', () => {
 
   test('one site is said in the singular (plural rules, issue 31)', async () => {
     api.serve(inReview, {
-      evidence: evidence({ verification: { status: 'verified', reason: null, distinctSites: 1, minSites: 1 } }),
+      evidence: evidence({
+        verification: { status: 'verified', reason: null, distinctSites: 1, minSites: 1 },
+      }),
     });
     await renderWithApp(<MarketDetail marketId="1" />);
     const section = await screen.findByRole('region', { name: 'Evidence' }, SLOW);
