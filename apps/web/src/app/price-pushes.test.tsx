@@ -8,6 +8,7 @@ import { MarketDetail } from '../features/markets/components/market-detail.tsx';
 import { testMarket } from '../features/markets/components/market-test-kit.tsx';
 import { PriceCard } from '../features/oracle/components/price-card.tsx';
 import { useOracleRealtime } from '../features/oracle/hooks/use-oracle-realtime.ts';
+import { OffScreenObserver, testPriceMarket } from '../testing/price-market-kit.ts';
 import { renderWithApp } from './test-app.tsx';
 
 // Issue 31: every coin's price is pushed on the one realtime socket. A price market's chart ends on
@@ -45,21 +46,8 @@ function answer(url: string): unknown {
   return { markets: { totalWei: '0', count: 0, bets: [] }, oracle: { totalWei: '0', count: 0, bets: [] } };
 }
 
-/**
- * jsdom draws no canvas: the charts stay off screen (their figure, named by the line's last point,
- * is what is checked), so the chart library is never loaded.
- */
-class OffScreen {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-  takeRecords() {
-    return [];
-  }
-}
-
 beforeAll(async () => {
-  vi.stubGlobal('IntersectionObserver', OffScreen);
+  vi.stubGlobal('IntersectionObserver', OffScreenObserver);
   // A real WebSocket client (ws's): jsdom's (undici's) fires its open event with an Event class of
   // the other realm under vitest, and throws.
   vi.stubGlobal('WebSocket', WebSocketClient);
@@ -116,19 +104,6 @@ function push(symbol: 'BNB' | 'BTC' | 'ETH' | 'SOL', usd: string, socket: WebSoc
 
 const WAIT = { timeout: 4_000 };
 
-const btcMarket = (overrides: Partial<Market> = {}) =>
-  testMarket({
-    title: 'Will BTC be above $100,000.00 at 12:00 UTC on 2099-06-02?',
-    betType: 'price_prediction',
-    targetSymbol: 'BTC',
-    targetPrice: '100000.00',
-    startPrice: '99000.00',
-    comparisonType: 'above',
-    priceFeed: 'simulated',
-    resolver: { model: 'price-feed', promptVersion: 'price-rule-1', contentHash: `0x${'ab'.repeat(32)}` },
-    ...overrides,
-  });
-
 function OraclePriceCard() {
   useOracleRealtime();
   return <PriceCard currentRound={null} />;
@@ -151,7 +126,7 @@ async function renderPage() {
 
 describe("A price market's chart under other coins' pushes", () => {
   test('An open BTC market ends at BTC’s live price; BNB’s, ETH’s and SOL’s prices change neither it nor BNB’s card the wrong way', async () => {
-    market = btcMarket();
+    market = testPriceMarket();
     const page = await renderPage();
     await waitFor(() => expect(page.chartLabel()).toContain('now $102,000.0000'), WAIT);
 
@@ -167,7 +142,7 @@ describe("A price market's chart under other coins' pushes", () => {
   });
 
   test('A settled BTC market ends at its settlement reading, whatever BNB, ETH or BTC do next', async () => {
-    market = btcMarket({
+    market = testPriceMarket({
       status: 'settled',
       result: 'YES',
       settlementPrice: '100700.12345678',

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vite
 import { startTestApi } from '../../../app/test-api.ts';
 import { renderWithApp } from '../../../app/test-app.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
+import { OffScreenObserver, testPriceMarket } from '../../../testing/price-market-kit.ts';
 import { MarketCard } from './market-card.tsx';
 import { MarketDetail } from './market-detail.tsx';
 import { testMarket } from './market-test-kit.tsx';
@@ -15,18 +16,8 @@ const FEED = '0x264990fbd0A4796A3E3d8E37C4d5F87a3aCa5Ebf';
 let market: Market = testMarket();
 let timeline: ResolutionEvent[] = [];
 let api: Awaited<ReturnType<typeof startTestApi>>;
-/** jsdom draws no canvas: the price chart stays off screen, its library never loaded. */
-class OffScreen {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-  takeRecords() {
-    return [];
-  }
-}
-
 beforeAll(async () => {
-  vi.stubGlobal('IntersectionObserver', OffScreen);
+  vi.stubGlobal('IntersectionObserver', OffScreenObserver);
   api = await startTestApi((request) => {
     const url = request.url ?? '';
     if (url.startsWith('/api/prices/BTC/history'))
@@ -69,22 +60,9 @@ afterEach(() => {
 const WAIT = { timeout: 4_000 };
 const NOW = Date.parse('2099-06-01T13:00:00.000Z');
 
-const priceMarket = (overrides: Partial<Market> = {}) =>
-  testMarket({
-    title: 'Will BTC be above $100,000.00 at 12:00 UTC?',
-    betType: 'price_prediction',
-    targetSymbol: 'BTC',
-    targetPrice: '100000',
-    startPrice: '99000.00',
-    comparisonType: 'above',
-    priceFeed: 'simulated',
-    resolver: { model: 'price-feed', promptVersion: 'price-v1', contentHash: `0x${'ab'.repeat(32)}` },
-    ...overrides,
-  });
-
 describe('Price market card', () => {
   test('The card shows the coin, the target and comparison, the live price and the gap to the target', async () => {
-    market = priceMarket();
+    market = testPriceMarket();
     await renderWithApp(<MarketCard market={market} nowMs={NOW} onJoin={() => undefined} />);
     const facts = await screen.findByTestId('price-card-facts', {}, WAIT);
     expect(within(facts).getByText('BTC above $100,000.00')).toBeVisible();
@@ -96,7 +74,7 @@ describe('Price market card', () => {
   });
 
   test('A settled price market says the feed decided, in Chinese too', async () => {
-    market = priceMarket({ status: 'settled', result: 'YES', settlementPrice: '100500.12' });
+    market = testPriceMarket({ status: 'settled', result: 'YES', settlementPrice: '100500.12' });
     // Nothing else is fetched: the act scope is awaited so the namespace's suspense is retried.
     await act(() =>
       renderWithApp(<MarketCard market={market} nowMs={NOW} onJoin={() => undefined} />, { language: 'zh' }),
@@ -110,7 +88,7 @@ describe('Price market card', () => {
 
 describe('Price market page', () => {
   test('An open price market has the Price Oracle badge, its price chart and the feed rule', async () => {
-    market = priceMarket();
+    market = testPriceMarket();
     await renderWithApp(<MarketDetail marketId="1" />);
     expect(await screen.findByTestId('market-price-chart', {}, WAIT)).toBeTruthy();
     expect(screen.getByText('Price Oracle', { selector: 'span' })).toBeVisible();
@@ -127,7 +105,7 @@ describe('Price market page', () => {
   });
 
   test('A settled one shows the reading (price, round id, time) and links an aggregator feed to the explorer', async () => {
-    market = priceMarket({
+    market = testPriceMarket({
       status: 'settled',
       result: 'YES',
       settlementPrice: '100500.12345678',
@@ -144,7 +122,7 @@ describe('Price market page', () => {
   });
 
   test('A simulated feed is named but not linked', async () => {
-    market = priceMarket({
+    market = testPriceMarket({
       status: 'settled',
       result: 'NO',
       settlementPrice: '99999.99',
@@ -162,7 +140,7 @@ describe("A price market's words (issue 31)", () => {
   const DEADLINE = '2099-06-02T12:00:00.000Z';
   const READ_AT = '2099-06-02T12:00:49.372Z';
   const settled = () =>
-    priceMarket({
+    testPriceMarket({
       title: 'Will BTC be above $1.00 at 12:00 UTC on 2099-06-02?',
       description: `Settled by the BTC/USD price feed (simulated), with no AI and no review window: YES if the first reading sampled at or after ${DEADLINE} is strictly above 1.00 USD; …`,
       targetPrice: '1.00',
@@ -239,7 +217,7 @@ describe("A price market's words (issue 31)", () => {
   });
 
   test("The card's title is said in Chinese too", async () => {
-    market = priceMarket({ targetPrice: '100000.00', deadline: DEADLINE });
+    market = testPriceMarket({ targetPrice: '100000.00', deadline: DEADLINE });
     await act(() =>
       renderWithApp(<MarketCard market={market} nowMs={NOW} onJoin={() => undefined} />, { language: 'zh' }),
     );
