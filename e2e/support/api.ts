@@ -9,6 +9,7 @@ import {
 } from '@pm/core/contract/markets';
 import { PlaceOracleBetResponseSchema } from '@pm/core/contract/oracle';
 import { encodeIntent, marketContentHash } from '@pm/core/intent';
+import { type PriceMarketTerms, priceMarketContentHash } from '@pm/core/price-market';
 import { createWalletClient, defineChain, http } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import type * as z from 'zod/mini';
@@ -92,6 +93,30 @@ export async function createMarketViaApi(input: {
       creatorAddress: input.from,
       prediction: input.prediction,
       amountWei: input.amountWei.toString(),
+    },
+    CreateMarketResponseSchema,
+  );
+}
+
+/** A Price Oracle market (issue 19), paid for from `from`: the intent commits to its terms. */
+export async function createPriceMarketViaApi(
+  input: PriceMarketTerms & { from: `0x${string}`; prediction: 'YES' | 'NO'; amountWei: bigint },
+) {
+  const { from, prediction, amountWei, ...terms } = input;
+  const txHash = await pay(
+    from,
+    amountWei,
+    encodeIntent({ kind: 'create', contentHash: priceMarketContentHash(terms), prediction }),
+  );
+  return post(
+    '/api/markets',
+    {
+      betType: 'price_prediction',
+      ...terms,
+      txHash,
+      creatorAddress: from,
+      prediction,
+      amountWei: amountWei.toString(),
     },
     CreateMarketResponseSchema,
   );

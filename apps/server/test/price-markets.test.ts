@@ -1,3 +1,4 @@
+import { HistoryResponseSchema } from '@pm/core/contract/history';
 import { ListMarketsResponseSchema, MarketDetailResponseSchema } from '@pm/core/contract/markets';
 import { priceMarketContentHash } from '@pm/core/price-market';
 import { eq } from 'drizzle-orm';
@@ -324,5 +325,31 @@ describe('the markets list', () => {
     expect(customOnly.every((market) => market.betType === 'custom_bet')).toBe(true);
     const bad = await t.app.inject({ method: 'GET', url: '/api/markets?betType=oracle' });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe("a wallet's history", () => {
+  test("a bet on a price market carries the market's terms, a custom market's none (issue 31)", async () => {
+    await p.setPrice('BNB', '600');
+    const { market, bet } = await p.createPriceMarket(
+      { targetSymbol: 'BNB', comparisonType: 'below', targetPrice: '550.5' },
+      { player: 1 },
+    );
+    await m.createMarket({ description: 'A custom question beside it' }, { player: 1 });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/${bet.userAddress}/history?game=markets`,
+    });
+    const { entries } = HistoryResponseSchema.parse(response.json());
+    const priceEntry = entries.find((entry) => entry.marketId === market.id);
+    expect(priceEntry?.priceTerms).toEqual({
+      targetSymbol: 'BNB',
+      comparisonType: 'below',
+      targetPrice: '550.50',
+      deadline: market.deadline,
+    });
+    expect(priceEntry?.title).toBe(market.title);
+    const custom = entries.find((entry) => entry.marketId !== market.id);
+    expect(custom?.priceTerms).toBeNull();
   });
 });

@@ -80,6 +80,9 @@ export type PriceSymbol = (typeof PRICE_SYMBOLS)[number];
 export const COMPARISON_TYPES = ['above', 'below'] as const;
 export type ComparisonType = (typeof COMPARISON_TYPES)[number];
 
+/** Who settles a price market on its timeline (decision 020): the feed, not a model or an operator. */
+export const PRICE_FEED_ACTOR = 'price-feed';
+
 /** docs/product.md §2: a Price Oracle target is in USD with at most 2 decimals (input step 0.01). */
 export const TARGET_PRICE_DECIMALS = 2;
 

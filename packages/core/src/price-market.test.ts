@@ -10,6 +10,7 @@ import {
   priceMarketOutcome,
   priceMarketTitle,
   priceMarketTitleParts,
+  priceReadingRelation,
   targetPriceScaled,
 } from './price-market.ts';
 
@@ -167,5 +168,19 @@ describe('the title', () => {
       deadline: new Date('2026-01-01T00:05:59.999Z'),
     });
     expect(parts).toMatchObject({ timeUtc: '00:05', dateUtc: '2026-01-01', target: '0.30' });
+  });
+});
+
+describe('a reading against its target', () => {
+  test('a reading is above, below or equal to the target by one unit of 1e-8', () => {
+    fc.assert(
+      fc.property(scaled, (target) => {
+        const at = (settlement: bigint) =>
+          priceReadingRelation({ targetScaled: target, settlementScaled: settlement });
+        expect(at(target + 1n)).toBe('above');
+        expect(at(target)).toBe('equal');
+        expect(at(target - 1n)).toBe('below');
+      }),
+    );
   });
 });

@@ -35,6 +35,18 @@ export function targetPriceScaled(targetPrice: string): bigint {
   return parseUsdPrice(targetPrice);
 }
 
+/** Where a reading stands against the target: the fact the settled analysis states (issue 31). */
+export type PriceReadingRelation = 'above' | 'below' | 'equal';
+
+/** The settlement reading against the target, compared exactly on the 1e8-scaled integers. */
+export function priceReadingRelation(input: {
+  targetScaled: bigint;
+  settlementScaled: bigint;
+}): PriceReadingRelation {
+  const { targetScaled, settlementScaled } = input;
+  return settlementScaled > targetScaled ? 'above' : settlementScaled < targetScaled ? 'below' : 'equal';
+}
+
 /**
  * The outcome at a settlement price: "above" is strictly greater, "below" strictly less, so a price
  * equal to the target is NO either way.
@@ -44,9 +56,7 @@ export function priceMarketOutcome(input: {
   targetScaled: bigint;
   settlementScaled: bigint;
 }): 'YES' | 'NO' {
-  const { comparisonType, targetScaled, settlementScaled } = input;
-  const yes = comparisonType === 'above' ? settlementScaled > targetScaled : settlementScaled < targetScaled;
-  return yes ? 'YES' : 'NO';
+  return priceReadingRelation(input) === input.comparisonType ? 'YES' : 'NO';
 }
 
 /** "100000.5" → "100,000.50": the target as the title shows it, in whole cents, grouped by thousands. */

@@ -7,6 +7,7 @@ import {
   type HistorySummary,
 } from '@pm/core/contract/history';
 import type { HistoryCursor, HistorySource } from '@pm/core/contract/history-query';
+import { formatUsdPrice } from '@pm/core/price';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
@@ -32,6 +33,8 @@ function marketBranch(address: string): SQL {
   return sql`
     select 'bet' as kind, 'markets' as game, ${sql.raw(String(SOURCE_KEY.markets))} as game_key, b.id as bet_id,
            m.id as market_id, m.title as title,
+           m.target_symbol as price_symbol, m.comparison_type as price_comparison,
+           m.target_price as price_target, m.deadline as price_deadline,
            null::bigint as epoch, b.prediction as side, b.amount as stake, b.tx_hash as tx_hash,
            b.created_at as placed_at, x.result,
            case when x.result <> 'pending' then b.payout_amount end as payout,
@@ -57,6 +60,8 @@ function oracleBranch(address: string): SQL {
   return sql`
     select 'bet' as kind, 'oracle' as game, ${sql.raw(String(SOURCE_KEY.oracle))} as game_key, b.id as bet_id,
            null::integer as market_id, null::text as title,
+           null::text as price_symbol, null::text as price_comparison,
+           null::numeric as price_target, null::timestamptz as price_deadline,
            b.epoch as epoch, b.position as side, b.amount as stake, b.tx_hash as tx_hash,
            b.created_at as placed_at, x.result,
            case when x.result <> 'pending' then b.payout_amount end as payout,
@@ -95,7 +100,10 @@ const BOND_RESULT = sql.raw(
 function bondBranch(address: string): SQL {
   return sql`
     select 'bond' as kind, 'markets' as game, ${sql.raw(String(SOURCE_KEY.bonds))} as game_key, f.id as bet_id,
-           m.id as market_id, m.title as title, null::bigint as epoch, s.side,
+           m.id as market_id, m.title as title,
+           m.target_symbol as price_symbol, m.comparison_type as price_comparison,
+           m.target_price as price_target, m.deadline as price_deadline,
+           null::bigint as epoch, s.side,
            f.bond_amount as stake, p.tx_hash as tx_hash, f.created_at as placed_at, x.result,
            case when x.result <> 'pending' then f.bond_return_amount end as payout,
            case when x.result <> 'pending' then f.bond_return_amount - f.bond_amount end as net,
@@ -151,6 +159,10 @@ const EntryRowSchema = z.object({
   bet_id: z.coerce.number(),
   market_id: z.coerce.number().nullable(),
   title: z.string().nullable(),
+  price_symbol: z.string().nullable(),
+  price_comparison: z.enum(['above', 'below']).nullable(),
+  price_target: z.coerce.bigint().nullable(),
+  price_deadline: z.coerce.date().nullable(),
   epoch: z.coerce.number().nullable(),
   side: z.enum(['YES', 'NO', 'bull', 'bear']),
   stake: z.coerce.bigint(),
@@ -200,7 +212,8 @@ export async function listHistory(
   if (input.game !== 'oracle') parts.push(branch(bondBranch(input.address)));
   const rows = await preparedRows(
     db,
-    sql`select u.kind, u.game, u.bet_id, u.market_id, u.title, u.epoch, u.side, u.stake::text as stake,
+    sql`select u.kind, u.game, u.bet_id, u.market_id, u.title, u.price_symbol, u.price_comparison,
+               u.price_target::text as price_target, u.price_deadline, u.epoch, u.side, u.stake::text as stake,
                u.tx_hash, u.placed_at, u.placed_us, u.result, u.payout::text as payout,
                u.claim_state, u.settled_at, u.bond_fate,
                u.bond_reward::text as bond_reward, u.bond_refund
@@ -216,6 +229,18 @@ export async function listHistory(
       betId: row.bet_id,
       marketId: row.market_id,
       title: row.title,
+      priceTerms:
+        row.price_symbol !== null &&
+        row.price_comparison !== null &&
+        row.price_target !== null &&
+        row.price_deadline !== null
+          ? {
+              targetSymbol: row.price_symbol,
+              comparisonType: row.price_comparison,
+              targetPrice: formatUsdPrice(row.price_target, 2),
+              deadline: row.price_deadline.toISOString(),
+            }
+          : null,
       epoch: row.epoch,
       side: row.side,
       stakeWei: row.stake.toString(),

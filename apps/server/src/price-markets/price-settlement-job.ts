@@ -1,6 +1,6 @@
-import type { PriceSymbol } from '@pm/core/constants';
+import { PRICE_FEED_ACTOR, type PriceSymbol } from '@pm/core/constants';
 import { formatUsdPrice } from '@pm/core/price';
-import { priceMarketOutcome } from '@pm/core/price-market';
+import { priceMarketOutcome, priceReadingRelation } from '@pm/core/price-market';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
@@ -73,15 +73,13 @@ export async function settleDuePriceMarkets(deps: PriceSettlementJobDeps): Promi
         targetScaled: market.targetScaled,
         settlementScaled: reading.price,
       });
-      const relation =
-        reading.price > market.targetScaled
-          ? 'above'
-          : reading.price < market.targetScaled
-            ? 'below'
-            : 'equal to';
+      const relation = priceReadingRelation({
+        targetScaled: market.targetScaled,
+        settlementScaled: reading.price,
+      });
       const analysis =
         `${symbol}/USD was ${formatUsdPrice(reading.price, 8)} (feed time ${reading.updatedAt.toISOString()}` +
-        `${reading.feedRoundId ? `, round ${reading.feedRoundId}` : ''}), ${relation} the target ` +
+        `${reading.feedRoundId ? `, round ${reading.feedRoundId}` : ''}), ${relation === 'equal' ? 'equal to' : relation} the target ` +
         `${formatUsdPrice(market.targetScaled, 2)}: ${outcome}.`;
       const summary = await deps.db.transaction(async (tx) => {
         const result = await settleMarket(tx, {
@@ -91,7 +89,7 @@ export async function settleDuePriceMarkets(deps: PriceSettlementJobDeps): Promi
           feeBps: deps.feeBps,
           now,
           from: ['settling'],
-          actor: 'price-feed',
+          actor: PRICE_FEED_ACTOR,
         });
         if (result) {
           await recordSettlementReading(tx, {
@@ -128,7 +126,7 @@ export async function settleDuePriceMarkets(deps: PriceSettlementJobDeps): Promi
         feeBps: deps.feeBps,
         now,
         from: ['settling'],
-        actor: 'price-feed',
+        actor: PRICE_FEED_ACTOR,
       }),
     );
     if (summary) {

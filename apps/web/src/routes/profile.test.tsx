@@ -1,7 +1,10 @@
+import type { HistoryEntry } from '@pm/core/contract/history';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
+import type { Language } from '#i18n/translate.ts';
+import { formatDateTime } from '#lib/use-format.ts';
 import { startTestApi } from '#testing/test-api.ts';
 import { renderWithApp } from '#testing/test-app.tsx';
 import { Component as Profile } from './profile.tsx';
@@ -11,6 +14,7 @@ import { Component as Profile } from './profile.tsx';
 const ADDRESS = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 let api: Awaited<ReturnType<typeof startTestApi>>;
 const requests: string[] = [];
+let entries: HistoryEntry[] = [];
 
 beforeAll(async () => {
   api = await startTestApi((request) => {
@@ -28,16 +32,17 @@ beforeAll(async () => {
         },
       };
     }
-    return { body: { entries: [], nextCursor: null } };
+    return { body: { entries, nextCursor: null } };
   });
 });
 afterAll(() => api.close());
 afterEach(() => {
   cleanup();
   requests.length = 0;
+  entries = [];
 });
 
-async function renderAt(path: string) {
+async function renderAt(path: string, language: Language = 'en') {
   const { hook } = memoryLocation({ path });
   await renderWithApp(
     <Router hook={hook}>
@@ -45,6 +50,7 @@ async function renderAt(path: string) {
         <Profile />
       </Route>
     </Router>,
+    { language },
   );
 }
 
@@ -64,5 +70,44 @@ describe('Profile page', () => {
     await renderAt('/u/0x12ab');
     expect(screen.getByRole('alert').textContent).toContain('“0x12ab” is not a wallet address.');
     expect(requests).toEqual([]);
+  });
+});
+
+describe("A price market's bet in the history", () => {
+  const DEADLINE = '2026-11-26T13:29:24.679Z';
+  const bet: HistoryEntry = {
+    kind: 'bet',
+    game: 'markets',
+    betId: 2,
+    marketId: 12,
+    title: 'Will BTC be above $1.00 at 13:29 UTC on 2026-11-26?',
+    priceTerms: { targetSymbol: 'BTC', comparisonType: 'above', targetPrice: '1.00', deadline: DEADLINE },
+    epoch: null,
+    side: 'YES',
+    stakeWei: '10000000000000000',
+    result: 'pending',
+    returnWei: null,
+    profitWei: null,
+    payoutWei: null,
+    netWei: null,
+    claimState: 'none',
+    placedAt: '2026-11-26T12:29:24.679Z',
+    settledAt: null,
+    txHash: `0x${'2'.padStart(64, '0')}`,
+    bond: null,
+  };
+
+  test('Its title is said from its terms in Chinese, with Intl formats, not the stored English', async () => {
+    entries = [bet];
+    await renderAt(`/u/${ADDRESS}`, 'zh');
+    const link = await screen.findByRole('link', { name: /BTC/ });
+    expect(link.textContent).toBe(`BTC 在 ${formatDateTime(DEADLINE, 'zh')} 时会高于 US$1.00 吗？`);
+  });
+
+  test("In English too, with the deadline in the reader's format", async () => {
+    entries = [bet];
+    await renderAt(`/u/${ADDRESS}`);
+    const link = await screen.findByRole('link', { name: /BTC/ });
+    expect(link.textContent).toBe(`Will BTC be above $1.00 at ${formatDateTime(DEADLINE, 'en')}?`);
   });
 });

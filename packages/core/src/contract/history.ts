@@ -1,6 +1,14 @@
 import * as z from 'zod/mini';
 import { betReturnShape, deprecatedWei } from './bet-return.ts';
-import { AddressSchema, IsoTimeSchema, SignedWeiSchema, TxHashSchema, WeiSchema } from './primitives.ts';
+import {
+  AddressSchema,
+  ComparisonTypeSchema,
+  IsoTimeSchema,
+  SignedWeiSchema,
+  TxHashSchema,
+  UsdPriceSchema,
+  WeiSchema,
+} from './primitives.ts';
 
 // A wallet's bets across both games, one row per bet, and its P&L summary (issue 11, decision 012).
 // Definitions (docs/decisions/012-history-and-pnl.md; the words of every bet, issue 28):
@@ -66,6 +74,19 @@ export const HistoryBondSchema = z.object({
 });
 export type HistoryBond = z.infer<typeof HistoryBondSchema>;
 
+/**
+ * A price market's terms (issue 31): what its title is made of, so a page can say it in the reader's
+ * language; the stored English `title` stays for API clients.
+ */
+export const HistoryPriceTermsSchema = z.object({
+  targetSymbol: z.string(),
+  comparisonType: ComparisonTypeSchema,
+  /** USD, as the market's `targetPrice`. */
+  targetPrice: UsdPriceSchema,
+  deadline: IsoTimeSchema,
+});
+export type HistoryPriceTerms = z.infer<typeof HistoryPriceTermsSchema>;
+
 export const HistoryEntrySchema = z.object({
   /** Issue 22: bet, or a flag's bond (then `bond` says what became of it). */
   kind: HistoryEntryKindSchema,
@@ -79,6 +100,8 @@ export const HistoryEntrySchema = z.object({
   /** Markets: the market id and title. Oracle: null id, the round epoch. */
   marketId: z.nullable(z.int()),
   title: z.nullable(z.string()),
+  /** A price market's terms (bets and bonds on one); null for custom markets and rounds. */
+  priceTerms: z.optional(z.nullable(HistoryPriceTermsSchema)),
   epoch: z.nullable(z.int()),
   /**
    * YES / NO for markets, bull / bear for rounds. A bond: the side of the flagger's (first) bet in

@@ -1,6 +1,6 @@
 import { type PriceSymbol, REFRESH_MS } from '@pm/core/constants';
 import { type PriceResponse, PriceResponseSchema } from '@pm/core/contract/vault';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, skipToken, useQuery } from '@tanstack/react-query';
 import { apiGet } from '#lib/api-client.ts';
 import { usePollingFallback } from '#lib/realtime-queries.ts';
 
@@ -26,10 +26,16 @@ export function coinPriceQueryOptions(symbol: PriceSymbol) {
   });
 }
 
-/** docs/product.md §9: pushed while the socket is up, every 3 s while it is down. */
-export const useCoinPrice = (symbol: PriceSymbol | null) =>
-  useQuery({
-    ...coinPriceQueryOptions(symbol ?? 'BNB'),
-    enabled: symbol !== null,
-    refetchInterval: usePollingFallback(REFRESH_MS.price),
+/**
+ * docs/product.md §9: pushed while the socket is up, every 3 s while it is down. Null asks for no
+ * coin and reads no coin's entry: issue 31, a disabled query under BNB's key still showed BNB's
+ * pushed price on a settled BTC market's chart.
+ */
+export function useCoinPrice(symbol: PriceSymbol | null) {
+  const refetchInterval = usePollingFallback(REFRESH_MS.price);
+  return useQuery({
+    queryKey: ['price', symbol],
+    queryFn: symbol === null ? skipToken : ({ signal }) => getCoinPrice(symbol, { signal }),
+    refetchInterval,
   });
+}

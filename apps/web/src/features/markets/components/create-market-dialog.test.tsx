@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { formatDateTime } from '#lib/use-format.ts';
 import { OPERATOR } from '#testing/market-test-kit.tsx';
 import { startTestApi } from '#testing/test-api.ts';
 import { renderWithApp } from '#testing/test-app.tsx';
@@ -46,9 +47,11 @@ describe('CreateMarketDialog, Price Oracle', { timeout: 20_000 }, () => {
     expect(within(dialog).getByTestId('target-gap').textContent).toBe(
       'Target is +1.50% from the current price',
     );
-    // testAppConfig's server time is 12:00 UTC: an hourly market closes at 13:00.
+    // testAppConfig's server time is 12:00 UTC: an hourly market closes at 13:00, shown in the
+    // reader's zone and language (issue 31).
+    const closes = (language: 'en' | 'zh') => formatDateTime('2025-06-01T13:00:00.000Z', language);
     expect(within(dialog).getByTestId('title-preview').textContent).toBe(
-      'Will BTC be above $101,500.00 at 13:00 UTC on 2025-06-01?',
+      `Will BTC be above $101,500.00 at ${closes('en')}?`,
     );
     fireEvent.click(within(dialog).getByRole('radio', { name: /Below/ }));
     fireEvent.click(within(dialog).getByRole('radio', { name: /ETH/ }));
@@ -58,7 +61,7 @@ describe('CreateMarketDialog, Price Oracle', { timeout: 20_000 }, () => {
       'Target is -5.01% from the current price',
     );
     expect(within(dialog).getByTestId('title-preview').textContent).toBe(
-      'Will ETH be below $3,800.00 at 13:00 UTC on 2025-06-01?',
+      `Will ETH be below $3,800.00 at ${closes('en')}?`,
     );
   });
 
@@ -94,7 +97,7 @@ describe('CreateMarketDialog, Price Oracle', { timeout: 20_000 }, () => {
     fireEvent.change(within(dialog).getByLabelText('目标价格（美元）'), { target: { value: '95000' } });
     expect(await within(dialog).findByText('目标价距当前价格 -5.00%', {}, WAIT)).toBeVisible();
     expect(within(dialog).getByTestId('title-preview').textContent).toBe(
-      'BTC 在 UTC 2025-06-01 13:00 时会高于 $95,000.00 吗？',
+      `BTC 在 ${formatDateTime('2025-06-01T13:00:00.000Z', 'zh')} 时会高于 US$95,000.00 吗？`,
     );
   });
 });

@@ -3,12 +3,13 @@ import type { JoinMarketBody, Market } from '@pm/core/contract/markets';
 import { encodeIntent } from '@pm/core/intent';
 import { canJoinMarket, estimateMarketWinWei } from '@pm/core/market-rules';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, Suspense, useId, useState } from 'react';
 import { getAddress } from 'viem';
 import { useAppConfig } from '#api/get-app-config.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { bnbInputText, parseBnbOrNull } from '#lib/bnb-input.ts';
 import { useFormat } from '#lib/use-format.ts';
+import { priceTitleTerms, useMarketTitle } from '#lib/use-market-title.ts';
 import { Button } from '#ui/button.tsx';
 import { Modal } from '#ui/modal.tsx';
 import { toast } from '#ui/toast.ts';
@@ -19,12 +20,14 @@ import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
 import { recordErrorMessage } from '../utils/record-error.ts';
 import { ChoiceGroup } from './choice-group.tsx';
+import { PriceMarketDescription } from './price/price-market-text.tsx';
 
 const MIN_MARKET_BET_TEXT = bnbInputText(MIN_MARKET_BET_WEI);
 
 /** docs/product.md §2 'Join Prediction': YES/NO, amount, then the payment (intent pm1:bet:<id>:<side>). */
 export function JoinMarketDialog({ market, onClose }: { market: Market | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const title = useMarketTitle(market?.title ?? '', market ? priceTitleTerms(market) : null);
   const format = useFormat();
   const id = useId();
   const wallet = useWallet();
@@ -72,7 +75,7 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
         open={Boolean(market) && !paying}
         onOpenChange={(open) => !open && onClose()}
         title={t('markets.join.title')}
-        description={market?.title}
+        description={market ? title : undefined}
         closeLabel={t('markets.create.cancel')}
         placement="sheet"
       >
@@ -89,7 +92,15 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
               <p className="text-xs text-muted">{t('markets.join.criteriaHint')}</p>
               <dl className="flex flex-col gap-1">
                 <dt className="text-xs font-medium text-muted">{t('markets.detail.descriptionTitle')}</dt>
-                <dd className="whitespace-pre-wrap break-words">{market.description}</dd>
+                <dd className="whitespace-pre-wrap break-words">
+                  {market.betType === 'price_prediction' ? (
+                    <Suspense fallback={null}>
+                      <PriceMarketDescription market={market} />
+                    </Suspense>
+                  ) : (
+                    market.description
+                  )}
+                </dd>
                 <dt className="text-xs font-medium text-muted">{t('markets.detail.criteriaTitle')}</dt>
                 <dd className="whitespace-pre-wrap break-words">
                   {market.resolutionInstructions?.trim()

@@ -45,6 +45,12 @@ const PriceCardFactsModule = lazyWithPreload(() =>
 const PriceMarketPanelModule = lazyWithPreload(() =>
   import('./price/price-market-panel.tsx').then((module) => module.PriceMarketPanel),
 );
+const PriceMarketDescriptionModule = lazyWithPreload(() =>
+  import('./price/price-market-text.tsx').then((module) => module.PriceMarketDescription),
+);
+const PriceMarketAnalysisModule = lazyWithPreload(() =>
+  import('./price/price-market-text.tsx').then((module) => module.PriceMarketAnalysis),
+);
 const PriceResolutionCardModule = lazyWithPreload(() =>
   import('./price/price-market-panel.tsx').then((module) => module.PriceResolutionCard),
 );
@@ -191,6 +197,24 @@ export function PriceResolutionCard() {
   return (
     <Suspense fallback={<Skeleton className="h-32 w-full" />}>
       <PriceResolutionCardModule />
+    </Suspense>
+  );
+}
+
+/** Issue 31: a price market's rule in the reader's language, from its fields (its page only). */
+export function PriceMarketDescription(props: { market: Market }) {
+  return (
+    <Suspense fallback={<Skeleton className="h-10 w-full" />}>
+      <PriceMarketDescriptionModule {...props} />
+    </Suspense>
+  );
+}
+
+/** Issue 31: how a settled price market was decided, in the reader's language, from its fields. */
+export function PriceMarketAnalysis(props: { market: Market }) {
+  return (
+    <Suspense fallback={<Skeleton className="h-5 w-full" />}>
+      <PriceMarketAnalysisModule {...props} />
     </Suspense>
   );
 }

@@ -6,6 +6,7 @@ import { Link } from 'wouter';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { cx } from '#lib/cx.ts';
 import { formatCountdown, useFormat } from '#lib/use-format.ts';
+import { priceTitleTerms, useMarketTitle } from '#lib/use-market-title.ts';
 import { Badge } from '#ui/badge.tsx';
 import { Button } from '#ui/button.tsx';
 import { Icon } from '#ui/icon.tsx';
@@ -25,6 +26,7 @@ export function MarketCard({
 }) {
   const { t, language } = useTranslation();
   const format = useFormat();
+  const title = useMarketTitle(market.title, priceTitleTerms(market));
   const yesWei = BigInt(market.totalYesWei);
   const noWei = BigInt(market.totalNoWei);
   const pool = yesWei + noWei;
@@ -39,7 +41,7 @@ export function MarketCard({
       </div>
       <h2 className="text-base font-semibold leading-snug wrap-anywhere">
         <Link to={`/market/${market.id}`} className="after:absolute after:inset-0 focus-visible:outline-none">
-          {market.title}
+          {title}
         </Link>
       </h2>
       {market.betType === 'price_prediction' && <PriceCardFacts market={market} />}

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { ApiError } from '#lib/api-client.ts';
 import { useFormat } from '#lib/use-format.ts';
+import { priceTitleTerms, useMarketTitle } from '#lib/use-market-title.ts';
 import { Badge } from '#ui/badge.tsx';
 import { Button } from '#ui/button.tsx';
 import { Card } from '#ui/card.tsx';
@@ -26,6 +27,8 @@ import {
   MarketReviewPanel,
   MyWinnings,
   OlderBets,
+  PriceMarketAnalysis,
+  PriceMarketDescription,
   PriceMarketPanel,
   PriceResolutionCard,
 } from './lazy-parts.tsx';
@@ -41,6 +44,9 @@ export function MarketDetail({ marketId }: { marketId: string }) {
   const detail = useMarket(Number.isSafeInteger(id) && id > 0 ? id : 0);
   const nowMs = useNowMs();
   const wallet = useWallet();
+  // A hook, so before the early returns: the market may not be there yet.
+  const loaded = detail.data?.market;
+  const title = useMarketTitle(loaded?.title ?? '', loaded ? priceTitleTerms(loaded) : null);
   const [joining, setJoining] = useState<Market | null>(null);
   // Issue 21: the bets after the first page, once asked for.
   const [older, setOlder] = useState(false);
@@ -72,7 +78,10 @@ export function MarketDetail({ marketId }: { marketId: string }) {
       <div className="flex min-w-0 flex-col gap-4">
         {market.status === 'settled' && (
           <Card className="p-4">
-            <section aria-label={t('markets.detail.analysis')} className="flex flex-col gap-2">
+            <section
+              aria-label={t(isPrice ? 'markets.detail.priceAnalysis' : 'markets.detail.analysis')}
+              className="flex flex-col gap-2"
+            >
               <p className="text-lg font-bold">
                 {market.result === 'VOID'
                   ? t('markets.detail.voided')
@@ -83,7 +92,13 @@ export function MarketDetail({ marketId }: { marketId: string }) {
                   {t('markets.detail.confidence', { confidence: market.aiConfidence })}
                 </p>
               )}
-              {market.aiVerdict && <p className="text-sm">{market.aiVerdict}</p>}
+              {isPrice ? (
+                <p className="text-sm" data-testid="market-analysis">
+                  <PriceMarketAnalysis market={market} />
+                </p>
+              ) : (
+                market.aiVerdict && <p className="text-sm">{market.aiVerdict}</p>
+              )}
               {wallet.address && <MyWinnings marketId={market.id} address={wallet.address} />}
             </section>
           </Card>
@@ -96,8 +111,10 @@ export function MarketDetail({ marketId }: { marketId: string }) {
           <JudgeBadge market={market} />
           {market.status === 'settling' && !market.review && <Badge>{t('markets.detail.awaiting')}</Badge>}
         </div>
-        <h2 className="text-xl font-bold break-words">{market.title}</h2>
-        <p className="whitespace-pre-wrap break-words text-sm text-muted">{market.description}</p>
+        <h2 className="text-xl font-bold break-words">{title}</h2>
+        <p className="whitespace-pre-wrap break-words text-sm text-muted" data-testid="market-description">
+          {isPrice ? <PriceMarketDescription market={market} /> : market.description}
+        </p>
         {/* Security review F4: what decides the market is part of what a bettor sees before paying. */}
         <section
           hidden={isPrice}

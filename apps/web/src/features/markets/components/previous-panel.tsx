@@ -2,6 +2,7 @@ import { History } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { useFormat } from '#lib/use-format.ts';
+import { marketTitle, priceTitleTerms } from '#lib/use-market-title.ts';
 import { Badge } from '#ui/badge.tsx';
 import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';
@@ -10,7 +11,8 @@ import { useSettledMarkets } from '../api/get-markets.ts';
 
 /** docs/product.md §2 Previous Rounds: the last settled markets (limit 10, every 30 s). */
 export function PreviousPanel() {
-  const { t } = useTranslation();
+  const i18n = useTranslation();
+  const { t } = i18n;
   const format = useFormat();
   const settled = useSettledMarkets();
   return (
@@ -27,7 +29,7 @@ export function PreviousPanel() {
             {settled.data.markets.map((market) => (
               <li key={market.id} className="flex items-center justify-between gap-2 text-sm">
                 <Link to={`/market/${market.id}`} className="min-w-0 flex-1 truncate hover:text-brand">
-                  {market.title}
+                  {marketTitle(market.title, priceTitleTerms(market), i18n)}
                 </Link>
                 <Badge tone={market.result === 'YES' ? 'yes' : market.result === 'NO' ? 'no' : 'neutral'}>
                   {market.result ?? '—'}

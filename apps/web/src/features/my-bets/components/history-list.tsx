@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { cx } from '#lib/cx.ts';
 import { formatBnb, formatDateTime } from '#lib/use-format.ts';
+import { useMarketTitle } from '#lib/use-market-title.ts';
 import { Badge } from '#ui/badge.tsx';
 import { Button } from '#ui/button.tsx';
 import { Card } from '#ui/card.tsx';
@@ -128,6 +129,7 @@ const FATE_TONE = { held: 'brand', returned: 'yes', forfeited: 'no', returned_vo
  */
 function BondRow({ entry }: { entry: HistoryEntry }) {
   const { t, language } = useTranslation();
+  const title = useMarketTitle(entry.title ?? '', entry.priceTerms);
   const bond = entry.bond;
   if (!bond) return null;
   const money = (wei: string | null, signed = false) =>
@@ -148,7 +150,7 @@ function BondRow({ entry }: { entry: HistoryEntry }) {
         </div>
         {entry.marketId !== null && (
           <Link to={`/market/${entry.marketId}`} className="font-semibold break-words hover:text-brand">
-            {entry.title}
+            {title}
           </Link>
         )}
         <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1 text-xs tabular-nums sm:grid-cols-5">
@@ -178,6 +180,7 @@ function HistoryRow({
   onClaim: (() => void) | undefined;
 }) {
   const { t, language } = useTranslation();
+  const title = useMarketTitle(entry.title ?? '', entry.priceTerms);
   const money = (wei: string | null, signed = false) =>
     wei === null
       ? t('history.list.pendingValue')
@@ -205,7 +208,7 @@ function HistoryRow({
         </div>
         {entry.game === 'markets' && entry.marketId !== null ? (
           <Link to={`/market/${entry.marketId}`} className="font-semibold break-words hover:text-brand">
-            {entry.title}
+            {title}
           </Link>
         ) : (
           <span className="font-semibold">{t('history.list.round', { epoch: entry.epoch ?? 0 })}</span>

@@ -146,6 +146,17 @@ describe('The Evidence section', () => {
     expect(container.textContent).not.toMatch(/25\+/);
   });
 
+  test('one site is said in the singular (plural rules, issue 31)', async () => {
+    api.serve(inReview, {
+      evidence: evidence({
+        verification: { status: 'verified', reason: null, distinctSites: 1, minSites: 1 },
+      }),
+    });
+    await renderWithApp(<MarketDetail marketId="1" />);
+    const section = await screen.findByRole('region', { name: 'Evidence' }, SLOW);
+    expect(within(section).getByRole('status').textContent).toContain('from 1 site (at least 1 required)');
+  });
+
   test('shows a failed verification with its reason after a failed attempt', async () => {
     api.serve(testMarket({ status: 'settling', deadline: '2025-06-01T11:00:00.000Z' }), {
       evidence: evidence({

@@ -80,7 +80,7 @@ function Verification({ evidence }: { evidence: MarketEvidence }) {
   const { t } = useTranslation();
   const { verification } = evidence;
   if (!verification) return <p role="status">{t('evidence.pending')}</p>;
-  const sites = { sites: verification.distinctSites, min: verification.minSites };
+  const sites = { count: verification.distinctSites, min: verification.minSites };
   if (verification.status === 'verified') {
     return (
       <p role="status" className="flex items-start gap-2 font-semibold text-yes">

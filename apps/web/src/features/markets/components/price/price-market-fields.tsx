@@ -6,11 +6,11 @@ import {
 } from '@pm/core/constants';
 import { marketDeadline } from '@pm/core/market-rules';
 import { parseUsdPrice } from '@pm/core/price';
-import { priceMarketTitleParts } from '@pm/core/price-market';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { cx } from '#lib/cx.ts';
 import { useFormat } from '#lib/use-format.ts';
+import { marketTitle } from '#lib/use-market-title.ts';
 import { useCoinPrice } from '../../api/get-coin-price.ts';
 import { useNowMs } from '../../hooks/use-now-ms.ts';
 import { checkTargetPrice, formatGapBps, targetGapBps } from '../../utils/price-terms.ts';
@@ -37,7 +37,8 @@ export function PriceMarketFields({
   onChange: (terms: PriceTerms) => void;
 }) {
   useNamespace('price');
-  const { t } = useTranslation();
+  const i18n = useTranslation();
+  const { t } = i18n;
   const format = useFormat();
   const nowMs = useNowMs();
   const price = useCoinPrice(terms.symbol);
@@ -46,19 +47,24 @@ export function PriceMarketFields({
   const currentScaled = price.data ? parseUsdPrice(price.data.usd) : null;
   const gap = check.ok && currentScaled !== null ? targetGapBps(currentScaled, check.scaled) : null;
   // The deadline the server will set: its clock now plus the duration (docs/product.md §4); the
-  // parts are core's, the ones the server's English title is made of.
-  const parts = priceMarketTitleParts({
-    targetSymbol: terms.symbol,
-    comparisonType: terms.comparison,
-    targetPrice: check.ok ? check.target : '0',
-    deadline: marketDeadline(new Date(nowMs), duration),
-  });
-  const preview = t(`price.title.${terms.comparison}`, {
-    symbol: parts.symbol,
-    target: check.ok ? parts.target : '…',
-    time: parts.timeUtc,
-    date: parts.dateUtc,
-  });
+  // title said as every page will say it once the market exists (issue 31).
+  const deadline = marketDeadline(new Date(nowMs), duration).toISOString();
+  const preview = check.ok
+    ? marketTitle(
+        '',
+        {
+          targetSymbol: terms.symbol,
+          comparisonType: terms.comparison,
+          targetPrice: check.target,
+          deadline,
+        },
+        i18n,
+      )
+    : t(`market.priceTitle.${terms.comparison}`, {
+        symbol: terms.symbol,
+        target: '…',
+        deadline: format.dateTime(deadline),
+      });
 
   return (
     <div className="flex flex-col gap-4" data-testid="price-market-fields">

@@ -118,21 +118,28 @@ function PriceHistoryChart({ market, symbol }: { market: Market; symbol: PriceSy
     const usd = new Intl.NumberFormat(language, { style: 'currency', currency: 'USD' });
     return (value: number) => usd.format(value);
   }, [language]);
-  // The history reaches to now: a closed market's chart stops at its settlement reading's time.
+  // The history reaches to now: a closed market's line stops at its settlement reading, which ends
+  // it; an open one's ends at the coin's live price (issue 31: only this coin's, never another's).
+  const settledAt = open ? null : (market.settlementUpdatedAt ?? null);
+  const settledUsd = settledAt ? (market.settlementPrice ?? null) : null;
   const until = open
     ? Number.POSITIVE_INFINITY
-    : seconds(market.settlementUpdatedAt ?? market.deadline) + SLACK_S;
-  // The feed's price at creation starts the line and, while open, the live price ends it: a new
-  // market has a line before its first stored sample (the history keeps one per 30 s).
+    : settledAt && settledUsd
+      ? seconds(settledAt) - 1
+      : seconds(market.deadline) + SLACK_S;
+  // The feed's price at creation starts the line: a new market has a line before its first stored
+  // sample (the history keeps one per 30 s).
   const live = useCoinPrice(open ? symbol : null).data;
+  const endUsd = open ? (live?.symbol === symbol ? live.usd : null) : settledUsd;
+  const endAt = open ? (live?.updatedAt ?? null) : settledAt;
   const samples = useMemo(
     () =>
       withEnds(
         (history.data?.points ?? []).filter((point) => seconds(point.at) <= until),
         market.startPrice ? { usd: market.startPrice, at: market.startTime } : null,
-        live ? { usd: live.usd, at: live.updatedAt } : null,
+        endUsd && endAt ? { usd: endUsd, at: endAt } : null,
       ),
-    [history.data, until, market.startPrice, market.startTime, live],
+    [history.data, until, market.startPrice, market.startTime, endUsd, endAt],
   );
   const points = useMemo(
     () => samples.map((point) => ({ time: seconds(point.at), value: usdValue(point.usd) })),
@@ -161,7 +168,11 @@ function PriceHistoryChart({ market, symbol }: { market: Market; symbol: PriceSy
         ) : (
           <TimeChart
             testId="market-price-chart"
-            label={t('price.chart.summary', { symbol, price: format.price(last.usd), target })}
+            label={t(open ? 'price.chart.summary' : 'price.chart.summarySettled', {
+              symbol,
+              price: format.price(last.usd),
+              target,
+            })}
             height={CHART_HEIGHT}
             points={points}
             baseline={priceLine.value}
@@ -187,14 +198,14 @@ type Sample = { usd: string; at: string };
 
 /**
  * The samples in time order, one per second (the chart needs strictly increasing times), with the
- * start before them and the live price after them when they are outside the stored ones.
+ * start before them and the end (live price or settlement reading) after them when it is later.
  */
-function withEnds(samples: Sample[], start: Sample | null, live: Sample | null): Sample[] {
+function withEnds(samples: Sample[], start: Sample | null, end: Sample | null): Sample[] {
   const bySecond = new Map<number, Sample>();
   for (const sample of [...(start ? [start] : []), ...samples]) bySecond.set(seconds(sample.at), sample);
   const sorted = [...bySecond.entries()].sort(([a], [b]) => a - b);
   const lastSecond = sorted.at(-1)?.[0] ?? Number.NEGATIVE_INFINITY;
-  if (live && seconds(live.at) > lastSecond) sorted.push([seconds(live.at), live]);
+  if (end && seconds(end.at) > lastSecond) sorted.push([seconds(end.at), end]);
   return sorted.map(([, sample]) => sample);
 }
 

@@ -1,15 +1,17 @@
 import { shortenAddress } from '@pm/core/address';
+import { PRICE_FEED_ACTOR } from '@pm/core/constants';
 import type { Market } from '@pm/core/contract/markets';
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { History, Hourglass } from 'lucide';
 import { lazy, Suspense, useRef } from 'react';
 import { useNamespace } from '#i18n/use-namespace.ts';
-import { useTranslation } from '#i18n/use-translation.ts';
+import { type TFunction, useTranslation } from '#i18n/use-translation.ts';
 import { formatCountdown, formatDateTime, useFormat } from '#lib/use-format.ts';
 import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { useWallet } from '#wallet/hooks/use-wallet.ts';
 import { useHasBet } from '../../api/get-market-bets.ts';
+import { PriceMarketAnalysis } from '../price/price-market-text.tsx';
 
 // The flag form (typed-data signing) loads only for a connected bettor during a review window (issue 11).
 const FlagVerdictForm = lazy(() =>
@@ -18,8 +20,14 @@ const FlagVerdictForm = lazy(() =>
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
-/** An actor as the timeline shows it: addresses shortened, names (models, "ops CLI") as they are. */
-const actorLabel = (actor: string) => (ADDRESS.test(actor) ? shortenAddress(actor) : actor);
+/**
+ * An actor as the timeline shows it: addresses shortened, the price feed in words (issue 31), names
+ * (models, "ops CLI") as they are.
+ */
+function actorLabel(actor: string, t: TFunction): string {
+  if (actor === PRICE_FEED_ACTOR) return t('review.actors.priceFeed');
+  return ADDRESS.test(actor) ? shortenAddress(actor) : actor;
+}
 
 /**
  * The verdict under review (issue 11): the proposal with its confidence, analysis and sources, a
@@ -119,7 +127,7 @@ export function MarketReviewPanel({
             )}
           </section>
         )}
-        {timeline.length > 0 && <Timeline events={timeline} />}
+        {timeline.length > 0 && <Timeline market={market} events={timeline} />}
       </div>
     </Card>
   );
@@ -135,7 +143,7 @@ function eventKey(event: ResolutionEvent): EventKey {
   return event.kind;
 }
 
-function Timeline({ events }: { events: ResolutionEvent[] }) {
+function Timeline({ market, events }: { market: Market; events: ResolutionEvent[] }) {
   const { t, language } = useTranslation();
   const format = useFormat();
   const bnb = (wei: string | null | undefined) => format.bnb(wei ?? '0', { decimals: 5, trim: true });
@@ -151,7 +159,7 @@ function Timeline({ events }: { events: ResolutionEvent[] }) {
             <span className="font-medium">
               {t(`review.events.${eventKey(event)}`, {
                 result: event.result ?? '',
-                actor: actorLabel(event.actor),
+                actor: actorLabel(event.actor, t),
                 amount: bnb(event.amountWei),
                 reward: bnb(event.rewardWei),
               })}
@@ -159,10 +167,18 @@ function Timeline({ events }: { events: ResolutionEvent[] }) {
             <time dateTime={event.at} className="text-xs text-muted">
               {formatDateTime(event.at, language)}
             </time>
-            {event.detail && !event.kind.startsWith('bond_') && (
-              <span className="whitespace-pre-wrap break-words text-xs">
-                {event.kind === 'flagged' ? `“${event.detail}”` : event.detail}
+            {event.kind === 'settled' && event.actor === PRICE_FEED_ACTOR ? (
+              // The feed's English analysis, said from the market's fields (issue 31).
+              <span className="break-words text-xs">
+                <PriceMarketAnalysis market={market} />
               </span>
+            ) : (
+              event.detail &&
+              !event.kind.startsWith('bond_') && (
+                <span className="whitespace-pre-wrap break-words text-xs">
+                  {event.kind === 'flagged' ? `“${event.detail}”` : event.detail}
+                </span>
+              )
             )}
           </li>
         ))}
