@@ -12,7 +12,7 @@ import {
 import { DEFAULT_FLAG_BOND_BPS, DEFAULT_FLAG_BOND_MIN_WEI } from '@pm/core/flag-bonds';
 import { isAddress, isHex, parseGwei } from 'viem';
 import { z } from 'zod';
-import { CHAINLINK_BSC_MAINNET_USD_FEEDS } from '../prices/chainlink-feeds.ts';
+import { CHAINLINK_BSC_MAINNET_USD_FEEDS } from '../prices/chainlink-feed-addresses.ts';
 import { DEV_VAULT } from './dev-accounts.ts';
 
 // One typed config, read from the environment once at start-up (docs/architecture.md "Configuration").
@@ -123,7 +123,7 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default('.data'),
   PRICE_FEED: z.enum(['chainlink', 'ticker', 'simulated']).default('simulated'),
   // BNB's aggregator (kept from before issue 19); the other coins' default to Chainlink's BSC mainnet
-  // proxies (prices/chainlink-feeds.ts), each overridable in CHAINLINK_FEED_ADDRESSES.
+  // proxies (prices/chainlink-feed-addresses.ts), each overridable in CHAINLINK_FEED_ADDRESSES.
   CHAINLINK_FEED_ADDRESS: address.default('0x0567f2323251f0aab15c8dfb1967e4e8a7d42aee'),
   CHAINLINK_FEED_ADDRESSES: feedAddressList,
   CHAINLINK_RPC_URL: z.url().optional(),

@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.ts';
-import { runDoctor } from '../preflight/doctor.ts';
+import { runDoctor } from '../doctor/run-doctor.ts';
 import { readLiabilities } from '../solvency/liabilities-repository.ts';
 import type { OpsCommandHelp } from './ops-commands.ts';
 

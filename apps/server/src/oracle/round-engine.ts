@@ -10,7 +10,7 @@ import { AppError } from '../http/app-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { recordRoundSettlement } from '../leaderboard/user-stats.ts';
 import type { PriceSource } from '../prices/price-feed.ts';
-import { priceSampleAt } from '../prices/price-samples.ts';
+import { priceSampleAt } from '../prices/price-samples-repository.ts';
 import { publish } from '../realtime/publish.ts';
 import { isRoundOpen, lockOpenRounds, OPEN_ROUND_STATUS_LIST } from './oracle-repository.ts';
 import type { RoundRow, StoredRoundResult } from './oracle-rounds.ts';

@@ -8,7 +8,7 @@ import type { Job } from '../jobs/job-runner.ts';
 import { settleMarket } from '../markets/settle-market.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { PriceSource } from '../prices/price-feed.ts';
-import { firstFreshSampleAfter } from '../prices/price-samples.ts';
+import { firstFreshSampleAfter } from '../prices/price-samples-repository.ts';
 import { listSettlingPriceMarkets, recordSettlementReading } from './price-markets-repository.ts';
 
 // Decision 020: a price market settles from the stored samples, with no AI and no review window.

@@ -14,7 +14,7 @@ import {
   latestPriceSample,
   latestSampleTimes,
   pruneOldPriceSamples,
-} from './price-samples.ts';
+} from './price-samples-repository.ts';
 
 /** A new sample every 2 s: the spec's price refresh is 3 s (§9), and a lock or close price is then at most 2 s old. */
 export const SAMPLE_EVERY_MS = 2_000;

@@ -11,13 +11,13 @@ import { type CheckOutcome, failed, passed } from './run-checks.ts';
 // The database answers and its migrations are current (docs/operations.md "Preflight"). Doctor
 // opens the database the server would, but never migrates it and never creates one.
 
-export type PreflightDatabase = { db: Db; label: string; close(): Promise<void> };
+export type DoctorDatabase = { db: Db; label: string; close(): Promise<void> };
 
 /** The deployment's database, unmigrated: PostgreSQL (bounded in time), or an existing PGlite. */
-export async function openPreflightDatabase(
+export async function openDoctorDatabase(
   settings: Config['database'],
   options: { base: string; timeoutMs: number },
-): Promise<PreflightDatabase> {
+): Promise<DoctorDatabase> {
   if (settings.url) {
     const url = new URL(settings.url);
     const database = await openDatabase({ url: settings.url, poolSize: 2, timeoutMs: options.timeoutMs });
@@ -33,7 +33,7 @@ export async function openPreflightDatabase(
 }
 
 /** One query, answering the server's version. */
-export async function checkDatabaseAnswers(database: PreflightDatabase): Promise<CheckOutcome> {
+export async function checkDatabaseAnswers(database: DoctorDatabase): Promise<CheckOutcome> {
   const [row] = await queryRows(
     database.db,
     sql`select current_setting('server_version') as version`,
