@@ -1,11 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Config } from '../config/config.ts';
 import { type Db, openDatabase } from '../db/client.ts';
-import { readAppliedMigrations, readMigrationJournal } from '../db/migrate.ts';
-import { queryRows } from '../db/query-rows.ts';
+import { readAppliedMigrations, readMigrationJournal, readServerVersion } from '../db/migrate.ts';
 import { type CheckOutcome, failed, passed } from './run-checks.ts';
 
 // The database answers and its migrations are current (docs/operations.md "Preflight"). Doctor
@@ -34,12 +31,8 @@ export async function openDoctorDatabase(
 
 /** One query, answering the server's version. */
 export async function checkDatabaseAnswers(database: DoctorDatabase): Promise<CheckOutcome> {
-  const [row] = await queryRows(
-    database.db,
-    sql`select current_setting('server_version') as version`,
-    z.object({ version: z.string() }),
-  );
-  return passed(`${database.label}, PostgreSQL ${row?.version ?? '?'}`);
+  const version = await readServerVersion(database.db);
+  return passed(`${database.label}, PostgreSQL ${version ?? '?'}`);
 }
 
 /** Every migration in drizzle's journal is applied, and none the journal does not know. */

@@ -11,7 +11,7 @@ import { AppError } from '../http/app-error.ts';
 import { type AcceptPaymentResult, acceptPayment } from '../payments/accept-payment.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
-import { publish } from '../realtime/publish.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 import type { MarketsServiceDeps } from './create-market.ts';
 import { findMarket, lockMarket, type MarketRow } from './markets-repository.ts';
 import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events.ts';

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
-import { publish } from '../realtime/publish.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 import type { MarketRow } from './markets-repository.ts';
 import { lockMarket } from './markets-repository.ts';
 import { recordResolutionEvent } from './resolution-events.ts';

@@ -6,7 +6,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { execute, queryRows } from '../db/query-rows.ts';
 import { marketFlags, markets, payments } from '../db/schema.ts';
 import { recordMarketSettlement } from '../leaderboard/user-stats.ts';
-import { publish } from '../realtime/publish.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 import { lockMarket } from './markets-repository.ts';
 import { recordResolutionEvent } from './resolution-events.ts';
 

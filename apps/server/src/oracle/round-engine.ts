@@ -11,7 +11,7 @@ import type { Job } from '../jobs/job-runner.ts';
 import { recordRoundSettlement } from '../leaderboard/user-stats.ts';
 import type { PriceSource } from '../prices/price-feed.ts';
 import { priceSampleAt } from '../prices/price-samples-repository.ts';
-import { publish } from '../realtime/publish.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 import { isRoundOpen, lockOpenRounds, OPEN_ROUND_STATUS_LIST } from './oracle-repository.ts';
 import type { RoundRow, StoredRoundResult } from './oracle-rounds.ts';
 import { settleRoundPayouts } from './settle-round-payouts.ts';

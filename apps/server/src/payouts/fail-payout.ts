@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
 import type { PayoutMetrics } from '../metrics/metrics.ts';
-import { publish } from '../realtime/publish.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 import {
   failPayoutAndRelease,
   lockPayout,

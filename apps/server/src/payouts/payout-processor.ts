@@ -1,7 +1,7 @@
 import { replacementFees } from '@pm/core/vault-transfers';
 import { isHex, type TransactionReceipt } from 'viem';
 import type { DbOrTx } from '../db/client.ts';
-import { publish } from '../realtime/publish.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 import { failPayout, requeuePayout } from './fail-payout.ts';
 import {
   cappedMarketFees,
