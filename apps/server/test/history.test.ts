@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bets, marketFlags, markets, oracleBets, payments } from '../src/db/schema.ts';
 import { settleMarket } from '../src/markets/settle-market.ts';
-import { settleRoundPayouts } from '../src/oracle/settle-round-payouts.ts';
+import { settleRoundPayouts } from '../src/oracle/oracle-repository.ts';
 import { insertEndedRound } from './support/fixtures.ts';
 import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
