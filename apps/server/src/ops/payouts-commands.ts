@@ -7,7 +7,7 @@ import { auditVaultOutflows } from '../payouts/audit-vault-outflows.ts';
 import { advancePayout } from '../payouts/payout-processor.ts';
 import type { PayoutProcessorDeps } from '../payouts/payout-processor-deps.ts';
 import { insertPayout, listPayoutsByStatus } from '../payouts/payouts-repository.ts';
-import { linkRefundPayout, listHeldRefunds, lockHeldRefund } from '../payouts/refunds-repository.ts';
+import { linkRefundPayout, listHeldRefunds, lockRefund } from '../payouts/refunds-repository.ts';
 import { reissuePayout } from '../payouts/reissue-payout.ts';
 import { createVaultSigner } from '../payouts/vault-signer.ts';
 import { type OpsArgs, type OpsCommand, type OpsContext, UsageError } from './ops-commands.ts';
@@ -110,7 +110,7 @@ export const payoutsCommands: OpsCommand[] = [
       const signer = createVaultSigner(config);
       if (!signer) throw new UsageError('VAULT_PRIVATE_KEY is not configured.');
       const payout = await db.transaction(async (tx) => {
-        const payment = await lockHeldRefund(tx, paymentId);
+        const payment = await lockRefund(tx, paymentId, 'refund_held');
         if (!payment) throw new AppError('BAD_REQUEST', `Payment #${paymentId} is not a held refund.`);
         if (owedBackWei(payment) <= 0n)
           throw new AppError('BAD_REQUEST', `Payment #${paymentId} has nothing to refund (0 wei).`);

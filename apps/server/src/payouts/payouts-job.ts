@@ -11,7 +11,7 @@ import {
   holdRefund,
   linkRefundPayout,
   listDueRefundIds,
-  lockDueRefund,
+  lockRefund,
   recordRefundFailure,
 } from './refunds-repository.ts';
 
@@ -106,7 +106,7 @@ async function refundOne(
   }
 
   return deps.db.transaction(async (tx) => {
-    const locked = await lockDueRefund(tx, paymentId);
+    const locked = await lockRefund(tx, paymentId, 'refund_due', { skipLocked: true });
     if (!locked) return 'skipped';
     if (holdReason) {
       await holdRefund(tx, paymentId, holdReason);

@@ -30,23 +30,21 @@ export async function findPayment(db: DbOrTx, id: number): Promise<PaymentRow | 
   return row;
 }
 
-/** The payment, if it is still a refund due in no payout, locked; skipped when another instance holds it. */
-export async function lockDueRefund(tx: Tx, id: number): Promise<PaymentRow | undefined> {
+/**
+ * The payment, if it is still a refund in this state and in no payout, locked for the caller's
+ * transaction; `skipLocked`: undefined when another instance holds it (the payouts job).
+ */
+export async function lockRefund(
+  tx: Tx,
+  id: number,
+  status: 'refund_due' | 'refund_held',
+  options: { skipLocked?: boolean } = {},
+): Promise<PaymentRow | undefined> {
   const [row] = await tx
     .select()
     .from(payments)
-    .where(and(eq(payments.id, id), eq(payments.status, 'refund_due'), isNull(payments.refundPayoutId)))
-    .for('update', { skipLocked: true });
-  return row;
-}
-
-/** The payment, if it is a held refund in no payout, locked for the caller's transaction. */
-export async function lockHeldRefund(tx: Tx, id: number): Promise<PaymentRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(payments)
-    .where(and(eq(payments.id, id), eq(payments.status, 'refund_held'), isNull(payments.refundPayoutId)))
-    .for('update');
+    .where(and(eq(payments.id, id), eq(payments.status, status), isNull(payments.refundPayoutId)))
+    .for('update', options.skipLocked ? { skipLocked: true } : {});
   return row;
 }
 
