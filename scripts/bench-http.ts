@@ -25,7 +25,7 @@ import {
 import { MARKET_DETAIL_BETS_LIMIT } from '../apps/server/src/markets/markets-service.ts';
 import { listRoundsForDisplay } from '../apps/server/src/oracle/oracle-repository.ts';
 import { readClaimable } from '../apps/server/src/payouts/claimable.ts';
-import { latestPriceSample } from '../apps/server/src/prices/price-samples.ts';
+import { latestPriceSample } from '../apps/server/src/prices/price-samples-repository.ts';
 import type { SeededScale } from '../apps/server/test/support/seed-scale.ts';
 import type { BenchReport, HotTarget } from './bench-report.ts';
 

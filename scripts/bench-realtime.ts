@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import type { Db } from '../apps/server/src/db/client.ts';
-import { publish } from '../apps/server/src/realtime/publish.ts';
+import { publish } from '../apps/server/src/realtime/outbox-repository.ts';
 import { peakRss } from './bench-http.ts';
 import { percentile } from './bench-report.ts';
 

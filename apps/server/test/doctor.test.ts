@@ -15,7 +15,7 @@ import { migrate, readMigrationJournal } from '../src/db/migrate.ts';
 import { queryRows } from '../src/db/query-rows.ts';
 import { compiledServerCommand } from '../src/dev/compiled-server.ts';
 import { findFreePort } from '../src/dev/local-chain.ts';
-import { type DoctorOptions, runDoctor } from '../src/preflight/doctor.ts';
+import { type DoctorOptions, runDoctor } from '../src/doctor/run-doctor.ts';
 import { mockAggregatorAbi, mockAggregatorBytecode } from '../src/prices/mock-aggregator.gen.ts';
 import { type AiStub, completion, startAiStub } from './support/ai-stub.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';

@@ -5,7 +5,7 @@ import { ClaimableResponseSchema, UserBetsResponseSchema } from '@pm/core/contra
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bets, marketFlags, markets, oracleBets, payments } from '../src/db/schema.ts';
-import { settleRoundPayouts } from '../src/oracle/settle-round-payouts.ts';
+import { settleRoundPayouts } from '../src/oracle/oracle-repository.ts';
 import { settleMarket } from '../src/settlement/settle-market.ts';
 import { insertEndedRound } from './support/fixtures.ts';
 import { insertMarketWithBets } from './support/market-fixtures.ts';

@@ -18,7 +18,7 @@ import {
 import { listRoundsForDisplay } from '../src/oracle/oracle-repository.ts';
 import { readClaimable } from '../src/payouts/claimable.ts';
 import { listSettlingPriceMarkets } from '../src/price-markets/price-markets-repository.ts';
-import { firstFreshSampleAfter, latestPriceSample } from '../src/prices/price-samples.ts';
+import { firstFreshSampleAfter, latestPriceSample } from '../src/prices/price-samples-repository.ts';
 import { seedScaleData } from './support/seed-scale.ts';
 
 // Issue 12 "Query shape": at 1M bets every hot read is an index range, never a scan of a big table.

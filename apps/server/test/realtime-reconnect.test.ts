@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { publish } from '../src/realtime/publish.ts';
+import { publish } from '../src/realtime/outbox-repository.ts';
 import { createRealtimeHub, REALTIME_CHANNEL } from '../src/realtime/realtime-hub.ts';
 
 // Found by the chaos suite: after a PostgreSQL restart the listening connection was gone for good,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/config.ts';
-import { publish } from '../src/realtime/publish.ts';
+import { publish } from '../src/realtime/outbox-repository.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // WS /api/realtime over a real socket (security review F12): it delivers events, refuses what a

@@ -31,8 +31,8 @@ import {
 } from '../src/db/schema.ts';
 import { marketsCommands } from '../src/ops/markets-commands.ts';
 import { owedBackWei } from '../src/payments/payments-repository.ts';
-import { linkPayoutBets } from '../src/payouts/link-payout-bets.ts';
-import { readLiabilities } from '../src/solvency/read-liabilities.ts';
+import { linkPayoutBets } from '../src/payouts/payouts-repository.ts';
+import { readLiabilities } from '../src/solvency/liabilities-repository.ts';
 import type { ReservesReading } from '../src/solvency/reserves-job.ts';
 import { type AiStub, startAiStub, verdict } from './support/ai-stub.ts';
 import { insertMarketWithBets } from './support/market-fixtures.ts';

@@ -69,3 +69,13 @@ export async function readAppliedMigrations(db: Db): Promise<string[] | null> {
   const rows = await queryRows(db, sql`select tag from schema_migrations`, z.object({ tag: z.string() }));
   return rows.map((row) => row.tag);
 }
+
+/** The database server's version (`server_version`): what doctor reports the database answered with. */
+export async function readServerVersion(db: Db): Promise<string | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`select current_setting('server_version') as version`,
+    z.object({ version: z.string() }),
+  );
+  return row?.version;
+}

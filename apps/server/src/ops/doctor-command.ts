@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
-import { runDoctor } from '../preflight/doctor.ts';
-import { readLiabilities } from '../solvency/read-liabilities.ts';
+import { runDoctor } from '../doctor/run-doctor.ts';
+import { readLiabilities } from '../solvency/liabilities-repository.ts';
 import type { OpsCommandHelp } from './ops-commands.ts';
 
 // `npm run ops -- doctor` (docs/operations.md "Preflight"). Not in the OPS_COMMANDS table: those
@@ -26,7 +26,7 @@ export async function runDoctorCommand(args: string[], out: (line: string) => vo
     // npm runs workspace scripts inside apps/server: a relative DATA_DIR is taken from where
     // `npm run ops` was typed, as the server takes it.
     base: process.env.INIT_CWD ?? process.cwd(),
-    // The rule GET /api/solvency answers with (solvency/read-liabilities.ts).
+    // The rule GET /api/solvency answers with (solvency/liabilities-repository.ts).
     liabilitiesWei: async (db: Db) => (await readLiabilities(db)).totalWei,
   });
 }

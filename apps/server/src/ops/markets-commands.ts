@@ -1,7 +1,5 @@
 import { formatBnbWithUnit } from '@pm/core/money';
-import { and, asc, eq, gt, isNotNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { marketFlags, markets } from '../db/schema.ts';
 import { findLatestEvidence, toMarketEvidenceDto } from '../settlement/evidence-repository.ts';
 import {
   confirmProposedVerdict,
@@ -11,6 +9,7 @@ import {
 } from '../settlement/operator-actions.ts';
 import type { SettlementSummary } from '../settlement/settle-market.ts';
 import { listMarketsAwaitingResolution } from '../settlement/settlement-repository.ts';
+import { listFlaggedMarkets, listMarketFlags } from './flagged-markets-repository.ts';
 import { type OpsArgs, type OpsCommand, type OpsContext, UsageError } from './ops-commands.ts';
 
 // Operator commands for AI-judged markets (docs/architecture.md "Operators", issue 3 "Ops CLI").
@@ -61,11 +60,7 @@ export const marketsCommands: OpsCommand[] = [
     usage: 'markets:flagged',
     summary: 'List proposed verdicts flagged by bettors: they wait for markets:confirm or markets:overturn.',
     async run({ db, out }) {
-      const rows = await db
-        .select()
-        .from(markets)
-        .where(and(eq(markets.status, 'settling'), isNotNull(markets.proposedAt), gt(markets.flagCount, 0)))
-        .orderBy(asc(markets.reviewEndsAt));
+      const rows = await listFlaggedMarkets(db);
       if (rows.length === 0) {
         out('No flagged market is waiting for an operator.');
         return;
@@ -76,11 +71,7 @@ export const marketsCommands: OpsCommand[] = [
           `    proposed ${market.proposedResult} by ${market.proposedBy} (confidence ${market.proposedConfidence ?? '-'}) ` +
             `at ${market.proposedAt?.toISOString()}  window ended ${market.reviewEndsAt?.toISOString()}`,
         );
-        const flags = await db
-          .select()
-          .from(marketFlags)
-          .where(eq(marketFlags.marketId, market.id))
-          .orderBy(asc(marketFlags.id));
+        const flags = await listMarketFlags(db, market.id);
         for (const flag of flags)
           out(`    flagged by ${flag.address} at ${flag.createdAt.toISOString()}: ${flag.reason}`);
       }

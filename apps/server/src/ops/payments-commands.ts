@@ -1,10 +1,10 @@
 import { normalizeAddress } from '@pm/core/address';
 import { formatBnbWithUnit } from '@pm/core/money';
-import { asc, isNull } from 'drizzle-orm';
 import { isHash } from 'viem';
 import { createChainClient } from '../chain/chain-client.ts';
-import { paymentRequests, vaultTransfers } from '../db/schema.ts';
+import { listOpenPaymentRequests } from '../payments/payment-requests-repository.ts';
 import { findKnownPayment, insertRefundDuePayment } from '../payments/payments-repository.ts';
+import { listUnresolvedVaultTransfers } from '../payments/vault-transfers-repository.ts';
 import { type OpsCommand, UsageError } from './ops-commands.ts';
 
 // Issue 9: what the money path is still working on, and the operator's hand for money it cannot
@@ -18,11 +18,7 @@ export const paymentsCommands: OpsCommand[] = [
     async run({ db, clock, out }) {
       const now = clock.now().getTime();
       const age = (time: Date) => `${Math.round((now - time.getTime()) / 1000)} s`;
-      const transfers = await db
-        .select()
-        .from(vaultTransfers)
-        .where(isNull(vaultTransfers.resolvedAt))
-        .orderBy(asc(vaultTransfers.id));
+      const transfers = await listUnresolvedVaultTransfers(db);
       out(`Vault transfers being settled: ${transfers.length}`);
       for (const row of transfers) {
         out(
@@ -31,11 +27,7 @@ export const paymentsCommands: OpsCommand[] = [
             ` next ${row.nextAttemptAt.toISOString()}${row.lastError ? ` last error: ${row.lastError}` : ''}`,
         );
       }
-      const requests = await db
-        .select()
-        .from(paymentRequests)
-        .where(isNull(paymentRequests.resolvedAt))
-        .orderBy(asc(paymentRequests.id));
+      const requests = await listOpenPaymentRequests(db);
       out(`Payment requests waiting for their transaction: ${requests.length}`);
       for (const row of requests) {
         out(

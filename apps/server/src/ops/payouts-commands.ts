@@ -1,13 +1,13 @@
 import { formatBnbWithUnit } from '@pm/core/money';
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { isHex } from 'viem';
 import { createChainClient } from '../chain/chain-client.ts';
-import { payments, payouts } from '../db/schema.ts';
 import { AppError } from '../errors/app-error.ts';
 import { owedBackWei } from '../payments/payments-repository.ts';
 import { auditVaultOutflows } from '../payouts/audit-vault-outflows.ts';
 import { advancePayout } from '../payouts/payout-processor.ts';
 import type { PayoutProcessorDeps } from '../payouts/payout-processor-deps.ts';
+import { insertPayout, listPayoutsByStatus } from '../payouts/payouts-repository.ts';
+import { linkRefundPayout, listHeldRefunds, lockRefund } from '../payouts/refunds-repository.ts';
 import { reissuePayout } from '../payouts/reissue-payout.ts';
 import { createVaultSigner } from '../payouts/vault-signer.ts';
 import { type OpsArgs, type OpsCommand, type OpsContext, UsageError } from './ops-commands.ts';
@@ -64,16 +64,8 @@ export const payoutsCommands: OpsCommand[] = [
     summary:
       'Every open, failed and held payout: status, nonce, amount, recipient, attempts, last error, age',
     async run({ db, clock, out }) {
-      const rows = await db
-        .select()
-        .from(payouts)
-        .where(inArray(payouts.status, ['created', 'signed', 'broadcast', 'failed']))
-        .orderBy(sql`${payouts.nonce} asc nulls last`, asc(payouts.id));
-      const held = await db
-        .select()
-        .from(payments)
-        .where(and(eq(payments.status, 'refund_held'), isNull(payments.refundPayoutId)))
-        .orderBy(asc(payments.id));
+      const rows = await listPayoutsByStatus(db, ['created', 'signed', 'broadcast', 'failed']);
+      const held = await listHeldRefunds(db);
       const now = clock.now().getTime();
       if (!rows.length && !held.length) return out('No open, failed or held payouts.');
       for (const row of rows) {
@@ -118,36 +110,18 @@ export const payoutsCommands: OpsCommand[] = [
       const signer = createVaultSigner(config);
       if (!signer) throw new UsageError('VAULT_PRIVATE_KEY is not configured.');
       const payout = await db.transaction(async (tx) => {
-        const [payment] = await tx
-          .select()
-          .from(payments)
-          .where(
-            and(
-              eq(payments.id, paymentId),
-              eq(payments.status, 'refund_held'),
-              isNull(payments.refundPayoutId),
-            ),
-          )
-          .for('update');
+        const payment = await lockRefund(tx, paymentId, 'refund_held');
         if (!payment) throw new AppError('BAD_REQUEST', `Payment #${paymentId} is not a held refund.`);
         if (owedBackWei(payment) <= 0n)
           throw new AppError('BAD_REQUEST', `Payment #${paymentId} has nothing to refund (0 wei).`);
-        const [created] = await tx
-          .insert(payouts)
-          .values({
-            chainId: config.chain.id,
-            fromAddress: signer.address,
-            toAddress: payment.fromAddress.toLowerCase(),
-            amount: owedBackWei(payment),
-            nonce: null,
-            kind: 'refund',
-          })
-          .returning();
-        if (!created) throw new Error('payout insert returned nothing');
-        await tx
-          .update(payments)
-          .set({ status: 'refund_due', refundPayoutId: created.id, refundLastError: null })
-          .where(eq(payments.id, paymentId));
+        const created = await insertPayout(tx, {
+          chainId: config.chain.id,
+          fromAddress: signer.address,
+          toAddress: payment.fromAddress.toLowerCase(),
+          amount: owedBackWei(payment),
+          kind: 'refund',
+        });
+        await linkRefundPayout(tx, [paymentId], created.id);
         return created;
       });
       out(

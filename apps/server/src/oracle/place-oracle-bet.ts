@@ -8,7 +8,7 @@ import { AppError } from '../errors/app-error.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
-import { publish } from '../realtime/publish.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 import {
   addBetToRoundTotals,
   findOracleBetByPayment,

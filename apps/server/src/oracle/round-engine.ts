@@ -1,20 +1,28 @@
 import { epochAt, type RoundTimings, roundResult, roundSchedule, roundStatusAt } from '@pm/core/rounds';
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { z } from 'zod';
 import type { Clock } from '../chain/clock.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { execute, queryRows } from '../db/query-rows.ts';
-import { oracleRounds } from '../db/schema.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { recordRoundSettlement } from '../leaderboard/user-stats-repository.ts';
 import type { PriceSource } from '../prices/price-feed.ts';
-import { priceSampleAt } from '../prices/price-samples.ts';
-import { publish } from '../realtime/publish.ts';
-import { isRoundOpen, lockOpenRounds, OPEN_ROUND_STATUS_LIST } from './oracle-repository.ts';
+import { priceSampleAt } from '../prices/price-samples-repository.ts';
+import { publish } from '../realtime/outbox-repository.ts';
+import {
+  anyRoundExists,
+  cancelRound,
+  endRoundAt,
+  insertRound,
+  isRoundOpen,
+  lastUsedFeedRoundId,
+  lockOpenRounds,
+  lockRoundAt,
+  lockRoundEngine,
+  markRoundLive,
+  settleRoundPayouts,
+  tryLockRoundEngine,
+} from './oracle-repository.ts';
 import type { RoundRow, StoredRoundResult } from './oracle-rounds.ts';
-import { settleRoundPayouts } from './settle-round-payouts.ts';
 
 // The round engine (docs/architecture.md "Oracle rounds", docs/product.md §4). Round n runs on the n-th ROUND_INTERVAL_S
 // boundary: upcoming → live at start → locked at lock (lock price) → ended at close (close price,
@@ -30,9 +38,6 @@ import { settleRoundPayouts } from './settle-round-payouts.ts';
 // Started/stopped is the data itself: the engine runs while some round is upcoming, live or
 // locked. Genesis creates the first rounds; reset cancels and refunds every open round, which
 // stops it. With `autoGenesis` (local chain) a database that never had a round starts by itself.
-
-/** Advisory lock (key, schema): per schema, so deployments or test files sharing a database never wait on each other. */
-const ROUND_ENGINE_LOCK_KEY = 8_173_101;
 
 export type CancelReason = 'lock_price_missing' | 'close_price_missing' | 'reset';
 
@@ -64,14 +69,14 @@ export function createRoundEngine(deps: RoundEngineDeps) {
   async function tick(): Promise<EngineReport> {
     return deps.db.transaction(async (tx) => {
       const report = emptyReport();
-      if (!(await tryLock(tx))) return report;
+      if (!(await tryLockRoundEngine(tx))) return report;
       const nowMs = deps.clock.now().getTime();
       const open = await lockOpenRounds(tx);
       if (open.length === 0) {
         if (!deps.autoGenesis || (await anyRoundExists(tx))) return report;
         await createRoundsAhead(tx, nowMs, report);
       } else {
-        const feed = { lastRoundId: await lastUsedFeedRoundId(tx) };
+        const feed = { lastRoundId: await lastUsedFeedRoundId(tx, deps.priceSource) };
         for (const round of open) await advance(tx, round, nowMs, feed, report);
         await createRoundsAhead(tx, nowMs, report);
       }
@@ -83,9 +88,7 @@ export function createRoundEngine(deps: RoundEngineDeps) {
   /** Operator action: start the rounds (the first one still open for bets, and the next). */
   async function genesis(): Promise<EngineReport> {
     return deps.db.transaction(async (tx) => {
-      await tx.execute(
-        sql`select pg_advisory_xact_lock(${ROUND_ENGINE_LOCK_KEY}, hashtext(current_schema()))`,
-      );
+      await lockRoundEngine(tx);
       if ((await lockOpenRounds(tx)).length > 0) throw new AppError('ROUNDS_ALREADY_STARTED');
       const report = emptyReport();
       await createRoundsAhead(tx, deps.clock.now().getTime(), report);
@@ -97,9 +100,7 @@ export function createRoundEngine(deps: RoundEngineDeps) {
   /** Operator action: cancel and refund every open round; the engine stays stopped until genesis. */
   async function reset(): Promise<EngineReport> {
     return deps.db.transaction(async (tx) => {
-      await tx.execute(
-        sql`select pg_advisory_xact_lock(${ROUND_ENGINE_LOCK_KEY}, hashtext(current_schema()))`,
-      );
+      await lockRoundEngine(tx);
       const report = emptyReport();
       for (const round of await lockOpenRounds(tx)) await cancel(tx, round.epoch, 'reset', report);
       await announce(tx, report);
@@ -119,24 +120,14 @@ export function createRoundEngine(deps: RoundEngineDeps) {
     if (status === 'upcoming' && nowMs >= round.startTime.getTime()) {
       status = 'live';
       if (nowMs < round.lockTime.getTime()) {
-        await execute(
-          tx,
-          sql`update oracle_rounds set status = 'live', updated_at = now()
-              where epoch = ${round.epoch} and status = 'upcoming'`,
-        );
+        await markRoundLive(tx, round.epoch);
         report.started.push(round.epoch);
       }
     }
     if (status === 'live' && nowMs >= round.lockTime.getTime()) {
       const reading = await priceAt(tx, round.lockTime, feed);
       if (!reading) return cancel(tx, round.epoch, 'lock_price_missing', report);
-      const changed = await execute(
-        tx,
-        sql`update oracle_rounds set status = 'locked', lock_price = ${reading.price},
-              lock_price_round_id = ${reading.roundId}, lock_price_at = ${reading.updatedAt},
-              price_source = ${deps.priceSource}, updated_at = now()
-            where epoch = ${round.epoch} and status in ('upcoming', 'live')`,
-      );
+      const changed = await lockRoundAt(tx, round.epoch, reading, deps.priceSource);
       if (changed === 0) return;
       report.locked.push(round.epoch);
       status = 'locked';
@@ -146,13 +137,7 @@ export function createRoundEngine(deps: RoundEngineDeps) {
       const reading = await priceAt(tx, round.closeTime, feed);
       if (!reading) return cancel(tx, round.epoch, 'close_price_missing', report);
       const result = roundResult(lockPrice, reading.price);
-      const changed = await execute(
-        tx,
-        sql`update oracle_rounds set status = 'ended', close_price = ${reading.price},
-              close_price_round_id = ${reading.roundId}, close_price_at = ${reading.updatedAt},
-              result = ${result}, updated_at = now()
-            where epoch = ${round.epoch} and status = 'locked'`,
-      );
+      const changed = await endRoundAt(tx, round.epoch, reading, result);
       if (changed === 0) return;
       await settle(tx, round.epoch, result);
       report.ended.push({ epoch: round.epoch, result });
@@ -160,12 +145,7 @@ export function createRoundEngine(deps: RoundEngineDeps) {
   }
 
   async function cancel(tx: Tx, epoch: number, reason: CancelReason, report: EngineReport): Promise<void> {
-    const changed = await execute(
-      tx,
-      sql`update oracle_rounds set status = 'ended', result = 'cancelled', cancel_reason = ${reason},
-            updated_at = now()
-          where epoch = ${epoch} and status in ${OPEN_ROUND_STATUS_LIST}`,
-    );
+    const changed = await cancelRound(tx, epoch, reason);
     if (changed === 0) return;
     await settle(tx, epoch, 'cancelled');
     report.ended.push({ epoch, result: 'cancelled', reason });
@@ -202,21 +182,6 @@ export function createRoundEngine(deps: RoundEngineDeps) {
     return { price: sample.price, updatedAt: sample.updatedAt, roundId: sample.feedRoundId };
   }
 
-  async function lastUsedFeedRoundId(tx: Tx): Promise<bigint | null> {
-    const [row] = await queryRows(
-      tx,
-      sql`select max(id)::text as id from (
-            select lock_price_round_id::numeric as id from oracle_rounds
-              where price_source = ${deps.priceSource} and lock_price_round_id is not null
-            union all
-            select close_price_round_id::numeric from oracle_rounds
-              where price_source = ${deps.priceSource} and close_price_round_id is not null
-          ) used`,
-      z.object({ id: z.string().nullable() }),
-    );
-    return row?.id ? BigInt(row.id) : null;
-  }
-
   /**
    * Makes sure the round of the current interval (while it is still open for bets) and the next one
    * exist. Never creates a round whose lock has passed: it could take no bets and have no lock
@@ -239,20 +204,15 @@ export function createRoundEngine(deps: RoundEngineDeps) {
 
   async function createRound(tx: Tx, epoch: number, nowS: number, report: EngineReport): Promise<boolean> {
     const schedule = roundSchedule(epoch, deps.timings);
-    const rows = await tx
-      .insert(oracleRounds)
-      .values({
-        epoch,
-        status: roundStatusAt(schedule, nowS),
-        startTime: new Date(schedule.startTime * 1000),
-        lockTime: new Date(schedule.lockTime * 1000),
-        closeTime: new Date(schedule.closeTime * 1000),
-      })
-      .onConflictDoNothing()
-      .returning({ epoch: oracleRounds.epoch });
-    const row = rows[0];
-    if (row) report.created.push(row.epoch);
-    return row !== undefined;
+    const created = await insertRound(tx, {
+      epoch,
+      status: roundStatusAt(schedule, nowS),
+      startTime: new Date(schedule.startTime * 1000),
+      lockTime: new Date(schedule.lockTime * 1000),
+      closeTime: new Date(schedule.closeTime * 1000),
+    });
+    if (created) report.created.push(epoch);
+    return created;
   }
 
   async function announce(tx: Tx, report: EngineReport): Promise<void> {
@@ -283,17 +243,3 @@ export function createRoundEngine(deps: RoundEngineDeps) {
 }
 
 export type RoundEngine = ReturnType<typeof createRoundEngine>;
-
-async function tryLock(tx: Tx): Promise<boolean> {
-  const [row] = await queryRows(
-    tx,
-    sql`select pg_try_advisory_xact_lock(${ROUND_ENGINE_LOCK_KEY}, hashtext(current_schema())) as locked`,
-    z.object({ locked: z.boolean() }),
-  );
-  return row?.locked === true;
-}
-
-async function anyRoundExists(tx: Tx): Promise<boolean> {
-  const rows = await tx.select({ epoch: oracleRounds.epoch }).from(oracleRounds).limit(1);
-  return rows.length > 0;
-}

@@ -1,12 +1,15 @@
 import { MAX_PENDING_PAYMENTS_PER_SENDER } from '@pm/core/constants';
 import { isSameClaim } from '@pm/core/intent';
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Clock } from '../chain/clock.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { paymentRequests } from '../db/schema.ts';
 import { AppError } from '../errors/app-error.ts';
 import { isTransientError } from '../errors/transient-error.ts';
 import type { Metrics, PaymentOutcome } from '../metrics/metrics.ts';
+import {
+  countOpenPaymentRequests,
+  insertPaymentRequest,
+  resolvePaymentRequest,
+} from './payment-requests-repository.ts';
 import {
   findKnownPayment,
   insertRecordedPayment,
@@ -159,35 +162,19 @@ async function keepPendingRequest<T>(
 ): Promise<boolean> {
   const { db, verifier } = context;
   const from = input.claim.from.toLowerCase();
-  const [open] = await db
-    .select({ n: count() })
-    .from(paymentRequests)
-    .where(and(eq(paymentRequests.fromAddress, from), isNull(paymentRequests.resolvedAt)));
-  if ((open?.n ?? 0) >= MAX_PENDING_PAYMENTS_PER_SENDER) {
+  if ((await countOpenPaymentRequests(db, from)) >= MAX_PENDING_PAYMENTS_PER_SENDER) {
     throw new AppError(
       'RATE_LIMITED',
       'Too many payments are still waiting to confirm. Please wait a moment.',
     );
   }
-  const kept = await db
-    .insert(paymentRequests)
-    .values({
-      chainId: verifier.chainId,
-      txHash,
-      fromAddress: from,
-      purpose: input.purpose,
-      request: input.request,
-      createdAt: context.clock.now(),
-      nextAttemptAt: context.clock.now(),
-    })
-    .onConflictDoNothing()
-    .returning({ id: paymentRequests.id });
-  return kept.length > 0;
-}
-
-async function resolvePaymentRequest(db: Db | Tx, chainId: number, txHash: string, error: string | null) {
-  await db
-    .update(paymentRequests)
-    .set({ resolvedAt: sql`now()`, lastError: error })
-    .where(and(eq(paymentRequests.chainId, chainId), eq(paymentRequests.txHash, txHash)));
+  return insertPaymentRequest(db, {
+    chainId: verifier.chainId,
+    txHash,
+    fromAddress: from,
+    purpose: input.purpose,
+    request: input.request,
+    createdAt: context.clock.now(),
+    nextAttemptAt: context.clock.now(),
+  });
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-rows.ts';
 import { payments } from '../db/schema.ts';
@@ -59,6 +59,34 @@ export async function isPaymentKnown(db: DbOrTx, chainId: number, txHash: string
     .where(and(eq(payments.chainId, chainId), eq(payments.txHash, txHash.toLowerCase())))
     .limit(1);
   return rows.length > 0;
+}
+
+/** The status of the payment stored under this hash, if any. */
+export async function findPaymentStatus(
+  db: DbOrTx,
+  chainId: number,
+  txHash: string,
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ status: payments.status })
+    .from(payments)
+    .where(and(eq(payments.chainId, chainId), eq(payments.txHash, txHash)))
+    .limit(1);
+  return row?.status;
+}
+
+/** Which of these hashes (lower-case) are payments already. */
+export async function findKnownPaymentHashes(
+  db: DbOrTx,
+  chainId: number,
+  txHashes: string[],
+): Promise<Set<string>> {
+  if (!txHashes.length) return new Set();
+  const rows = await db
+    .select({ txHash: payments.txHash })
+    .from(payments)
+    .where(and(eq(payments.chainId, chainId), inArray(payments.txHash, txHashes)));
+  return new Set(rows.map((row) => row.txHash));
 }
 
 /**

@@ -1,32 +1,23 @@
 import { DEFAULT_PENDING_PAYMENT_EXPIRY_S } from '@pm/core/constants';
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { z } from 'zod';
 import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
-import { queryRows } from '../db/query-rows.ts';
-import { paymentRequests } from '../db/schema.ts';
 import { AppError } from '../errors/app-error.ts';
 import { describeError } from '../errors/describe-error.ts';
 import { isTransientError } from '../errors/transient-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
+import {
+  type ClaimedPaymentRequest,
+  claimNextPaymentRequest,
+  resolvePaymentRequestById,
+  retryPaymentRequestAt,
+} from './payment-requests-repository.ts';
 import { isPaymentKnown, type PaymentPurpose } from './payments-repository.ts';
 
 /** Replays one stored request through its endpoint's own logic (acceptPayment resolves the row). */
 export type PendingPaymentHandler = (request: Record<string, unknown>) => Promise<'recorded' | 'pending'>;
 
 const LEASE_S = 60;
-
-const ClaimedSchema = z.object({
-  id: z.number(),
-  chain_id: z.number(),
-  purpose: z.enum(['market_create', 'market_bet', 'oracle_bet', 'market_flag']),
-  request: z.record(z.string(), z.unknown()),
-  attempts: z.number(),
-  tx_hash: z.string(),
-  created_at: z.coerce.date(),
-});
-type Claimed = z.infer<typeof ClaimedSchema>;
 
 /**
  * Records payments that were valid but not final when their request came (202), so a closed tab
@@ -51,16 +42,7 @@ export function createPendingPaymentsJob(deps: {
   const claimNext = async () => {
     const now = deps.clock.now();
     const leaseUntil = new Date(now.getTime() + LEASE_S * 1000);
-    const [row] = await queryRows(
-      deps.db,
-      sql`update payment_requests set next_attempt_at = ${leaseUntil}, attempts = attempts + 1
-          where id = (select id from payment_requests
-                      where resolved_at is null and next_attempt_at <= ${now}
-                      order by next_attempt_at limit 1 for update skip locked)
-          returning id, chain_id, purpose, request, attempts, tx_hash, created_at`,
-      ClaimedSchema,
-    );
-    return row;
+    return claimNextPaymentRequest(deps.db, now, leaseUntil);
   };
 
   return {
@@ -80,7 +62,7 @@ export function createPendingPaymentsJob(deps: {
     },
   };
 
-  async function replay(row: Claimed) {
+  async function replay(row: ClaimedPaymentRequest) {
     const handler = deps.handlers[row.purpose];
     if (!handler) return retryLater(row, `no handler for ${row.purpose}`);
     let outcome: 'recorded' | 'pending' | 'failed' = 'failed';
@@ -108,18 +90,17 @@ export function createPendingPaymentsJob(deps: {
     return retryLater(row, failure ? describeError(failure) : 'pending');
   }
 
-  async function resolve(row: Claimed, error: string | null, refusal: string | null = null) {
-    await deps.db
-      .update(paymentRequests)
-      .set({ resolvedAt: deps.clock.now(), lastError: error ?? refusal })
-      .where(and(eq(paymentRequests.id, row.id), isNull(paymentRequests.resolvedAt)));
+  async function resolve(row: ClaimedPaymentRequest, error: string | null, refusal: string | null = null) {
+    await resolvePaymentRequestById(deps.db, row.id, deps.clock.now(), error ?? refusal);
   }
 
-  async function retryLater(row: Claimed, reason: string) {
+  async function retryLater(row: ClaimedPaymentRequest, reason: string) {
     const backoffS = Math.min(300, 2 ** Math.min(row.attempts, 8));
-    await deps.db
-      .update(paymentRequests)
-      .set({ lastError: reason, nextAttemptAt: new Date(deps.clock.now().getTime() + backoffS * 1000) })
-      .where(eq(paymentRequests.id, row.id));
+    await retryPaymentRequestAt(
+      deps.db,
+      row.id,
+      new Date(deps.clock.now().getTime() + backoffS * 1000),
+      reason,
+    );
   }
 }

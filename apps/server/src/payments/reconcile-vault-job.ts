@@ -1,21 +1,33 @@
 import { normalizeAddress } from '@pm/core/address';
 import { UNMATCHED_TRANSFER_GRACE_S } from '@pm/core/constants';
 import { decodeIntent, intentText, type PaymentIntent } from '@pm/core/intent';
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { isHash, type PublicClient, type Transaction, TransactionReceiptNotFoundError } from 'viem';
 import { z } from 'zod';
 import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
-import { queryRows } from '../db/query-rows.ts';
-import { chainCursors, paymentRequests, payments, vaultTransfers } from '../db/schema.ts';
 import { AppError } from '../errors/app-error.ts';
 import { describeError } from '../errors/describe-error.ts';
 import { isTransientError } from '../errors/transient-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import { insertRefundDuePayment, type PaymentPurpose } from './payments-repository.ts';
+import { findPaymentRequest } from './payment-requests-repository.ts';
+import {
+  findKnownPaymentHashes,
+  findPaymentStatus,
+  insertRefundDuePayment,
+  type PaymentPurpose,
+} from './payments-repository.ts';
 import type { PendingPaymentHandler } from './pending-payments-job.ts';
+import {
+  type ClaimedVaultTransfer,
+  claimNextVaultTransfer,
+  deferVaultTransfer,
+  queueBlockTransfers,
+  readChainCursor,
+  resolveVaultTransfer,
+  retryVaultTransferAt,
+} from './vault-transfers-repository.ts';
 
 const CURSOR = 'vault-reconcile';
 /** A row being settled is leased this long, so another instance leaves it alone meanwhile. */
@@ -70,8 +82,8 @@ export function createVaultReconciliationJob(deps: ReconcileDeps): Job {
 
 async function scanVaultTransfers(deps: ReconcileDeps): Promise<{ scannedTo: bigint | null }> {
   const head = await finalHead(deps);
-  const [cursor] = await deps.db.select().from(chainCursors).where(eq(chainCursors.name, CURSOR));
-  let next = cursor ? cursor.blockNumber + 1n : deps.startFrom === 'latest' ? head : 0n;
+  const cursor = await readChainCursor(deps.db, CURSOR);
+  let next = cursor !== undefined ? cursor + 1n : deps.startFrom === 'latest' ? head : 0n;
   const maxBlocks = BigInt(deps.maxBlocks ?? 200);
   const last = head < next + maxBlocks - 1n ? head : next + maxBlocks - 1n;
   let scannedTo: bigint | null = null;
@@ -81,8 +93,9 @@ async function scanVaultTransfers(deps: ReconcileDeps): Promise<{ scannedTo: big
     const blockTime = new Date(Number(block.timestamp) * 1000);
     const inbound = block.transactions.filter((tx) => isInboundPayment(deps, tx));
     // Most transfers were posted by their browser and are payments already: only the rest queue.
-    const known = await knownPayments(
-      deps,
+    const known = await findKnownPaymentHashes(
+      deps.db,
+      deps.chainId,
       inbound.map((tx) => tx.hash.toLowerCase()),
     );
     const queued = inbound
@@ -98,25 +111,11 @@ async function scanVaultTransfers(deps: ReconcileDeps): Promise<{ scannedTo: big
         blockTime,
         nextAttemptAt: deps.clock.now(),
       }));
-    await deps.db.transaction(async (tx) => {
-      if (queued.length) await tx.insert(vaultTransfers).values(queued).onConflictDoNothing();
-      await tx
-        .insert(chainCursors)
-        .values({ name: CURSOR, blockNumber: next })
-        .onConflictDoUpdate({ target: chainCursors.name, set: { blockNumber: next, updatedAt: new Date() } });
-    });
+    // One statement pair in one transaction: the cursor never passes a block whose transfers are not queued.
+    await deps.db.transaction((tx) => queueBlockTransfers(tx, { name: CURSOR, blockNumber: next }, queued));
     scannedTo = next;
   }
   return { scannedTo };
-}
-
-async function knownPayments(deps: ReconcileDeps, txHashes: string[]): Promise<Set<string>> {
-  if (!txHashes.length) return new Set();
-  const rows = await deps.db
-    .select({ txHash: payments.txHash })
-    .from(payments)
-    .where(and(eq(payments.chainId, deps.chainId), inArray(payments.txHash, txHashes)));
-  return new Set(rows.map((row) => row.txHash));
 }
 
 /**
@@ -137,18 +136,6 @@ function isInboundPayment(deps: ReconcileDeps, tx: Transaction): boolean {
   }
   return true;
 }
-
-const QueuedSchema = z.object({
-  id: z.number(),
-  tx_hash: z.string(),
-  from_address: z.string(),
-  amount: z.coerce.bigint(),
-  input: z.string(),
-  block_number: z.coerce.bigint(),
-  block_time: z.coerce.date(),
-  attempts: z.number(),
-});
-type Queued = z.infer<typeof QueuedSchema>;
 
 /** Settles queued transfers one at a time; a transfer's failure is written on its row, never thrown. */
 async function settleVaultTransfers(deps: ReconcileDeps): Promise<number> {
@@ -171,19 +158,10 @@ async function settleVaultTransfers(deps: ReconcileDeps): Promise<number> {
   return settled;
 }
 
-async function claimNext(deps: ReconcileDeps): Promise<Queued | undefined> {
+async function claimNext(deps: ReconcileDeps): Promise<ClaimedVaultTransfer | undefined> {
   const now = deps.clock.now();
   const leaseUntil = new Date(now.getTime() + LEASE_S * 1000);
-  const [row] = await queryRows(
-    deps.db,
-    sql`update vault_transfers set next_attempt_at = ${leaseUntil}, attempts = attempts + 1
-        where id = (select id from vault_transfers
-                    where resolved_at is null and chain_id = ${deps.chainId} and next_attempt_at <= ${now}
-                    order by next_attempt_at, id limit 1 for update skip locked)
-        returning id, tx_hash, from_address, amount, input, block_number, block_time, attempts`,
-    QueuedSchema,
-  );
-  return row;
+  return claimNextVaultTransfer(deps.db, { chainId: deps.chainId, now, leaseUntil });
 }
 
 /**
@@ -194,7 +172,7 @@ async function claimNext(deps: ReconcileDeps): Promise<Queued | undefined> {
  * payment not final yet) leaves it so, to be retried; any refusal or other error keeps the money
  * as a refund owed.
  */
-async function settleTransfer(deps: ReconcileDeps, row: Queued): Promise<void> {
+async function settleTransfer(deps: ReconcileDeps, row: ClaimedVaultTransfer): Promise<void> {
   if (await paymentStatus(deps, row.tx_hash)) return resolve(deps, row, 'known');
   if (!isHash(row.tx_hash)) return resolve(deps, row, 'invalid_hash');
   const receipt = await deps.chain.getTransactionReceipt({ hash: row.tx_hash }).catch((error: unknown) => {
@@ -273,14 +251,10 @@ type RecordOutcome = 'recorded' | 'pending' | 'refused' | 'waiting' | 'unmatched
 
 async function record(
   deps: ReconcileDeps,
-  row: Queued,
+  row: ClaimedVaultTransfer,
   intent: PaymentIntent | null,
 ): Promise<RecordOutcome> {
-  const [stored] = await deps.db
-    .select({ purpose: paymentRequests.purpose, request: paymentRequests.request })
-    .from(paymentRequests)
-    .where(and(eq(paymentRequests.chainId, deps.chainId), eq(paymentRequests.txHash, row.tx_hash)))
-    .limit(1);
+  const stored = await findPaymentRequest(deps.db, deps.chainId, row.tx_hash);
   const purpose = PurposeSchema.safeParse(stored?.purpose);
   const storedHandler = purpose.success ? deps.handlers[purpose.data] : undefined;
   if (stored && storedHandler) return storedHandler(stored.request);
@@ -304,38 +278,28 @@ async function record(
   }
   const graceEndsAt = row.block_time.getTime() + (deps.graceS ?? UNMATCHED_TRANSFER_GRACE_S) * 1000;
   if (deps.clock.now().getTime() >= graceEndsAt) return 'unmatched';
-  await deps.db
-    .update(vaultTransfers)
-    .set({ nextAttemptAt: new Date(graceEndsAt), attempts: sql`${vaultTransfers.attempts} - 1` })
-    .where(eq(vaultTransfers.id, row.id));
+  await deferVaultTransfer(deps.db, row.id, new Date(graceEndsAt));
   return 'waiting';
 }
 
 const PurposeSchema = z.enum(['market_create', 'market_bet', 'oracle_bet', 'market_flag']);
 
 async function paymentStatus(deps: ReconcileDeps, txHash: string): Promise<string | undefined> {
-  const [row] = await deps.db
-    .select({ status: payments.status })
-    .from(payments)
-    .where(and(eq(payments.chainId, deps.chainId), eq(payments.txHash, txHash)))
-    .limit(1);
-  return row?.status;
+  return findPaymentStatus(deps.db, deps.chainId, txHash);
 }
 
-async function resolve(deps: ReconcileDeps, row: Queued, outcome: string): Promise<void> {
-  await deps.db
-    .update(vaultTransfers)
-    .set({ outcome, resolvedAt: deps.clock.now(), lastError: null })
-    .where(eq(vaultTransfers.id, row.id));
+async function resolve(deps: ReconcileDeps, row: ClaimedVaultTransfer, outcome: string): Promise<void> {
+  await resolveVaultTransfer(deps.db, row.id, outcome, deps.clock.now());
 }
 
-async function retryLater(deps: ReconcileDeps, row: Queued, lastError: string): Promise<void> {
+async function retryLater(deps: ReconcileDeps, row: ClaimedVaultTransfer, lastError: string): Promise<void> {
   const backoffS = Math.min(3600, 5 * 2 ** Math.min(row.attempts, 10));
-  await deps.db
-    .update(vaultTransfers)
-    .set({ lastError, nextAttemptAt: new Date(deps.clock.now().getTime() + backoffS * 1000) })
-    .where(eq(vaultTransfers.id, row.id))
-    .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not record a vault transfer failure'));
+  await retryVaultTransferAt(
+    deps.db,
+    row.id,
+    new Date(deps.clock.now().getTime() + backoffS * 1000),
+    lastError,
+  ).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not record a vault transfer failure'));
 }
 
 async function finalHead(deps: ReconcileDeps): Promise<bigint> {

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { PublicClient } from 'viem';
 import type { Db } from '../db/client.ts';
-import { payouts } from '../db/schema.ts';
+import { listVaultPayoutHashes } from './payouts-repository.ts';
 
 type VaultOutflow = {
   txHash: string;
@@ -32,15 +31,7 @@ export async function auditVaultOutflows(
   range: { fromBlock: bigint; toBlock?: bigint },
 ): Promise<OutflowAudit> {
   const vault = deps.vaultAddress.toLowerCase();
-  const rows = await deps.db
-    .select({
-      id: payouts.id,
-      status: payouts.status,
-      txHashes: payouts.txHashes,
-      cancelTxHash: payouts.cancelTxHash,
-    })
-    .from(payouts)
-    .where(eq(payouts.fromAddress, vault));
+  const rows = await listVaultPayoutHashes(deps.db, vault);
   const owner = new Map<string, { id: number; status: string }>();
   for (const row of rows) {
     for (const hash of [...row.txHashes, row.cancelTxHash]) {

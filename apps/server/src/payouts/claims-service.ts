@@ -1,19 +1,18 @@
 import { normalizeAddress } from '@pm/core/address';
 import type { ClaimBody, ClaimResponse } from '@pm/core/contract/claims';
 import { formatBnb } from '@pm/core/money';
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { z } from 'zod';
-import type { DbOrTx } from '../db/client.ts';
-import { queryRows } from '../db/query-rows.ts';
-import { payouts } from '../db/schema.ts';
 import { AppError } from '../errors/app-error.ts';
 import { listClaimable, sumPayouts } from './claimable-repository.ts';
-import { linkPayoutBets } from './link-payout-bets.ts';
 import { settlePayout } from './payout-processor.ts';
-import type { PayoutProcessorDeps, PayoutRow } from './payout-processor-deps.ts';
-
-/** Serialises claims across instances, so one address never gets two payouts for the same bets. */
-const CLAIMS_LOCK = 8173003;
+import type { PayoutProcessorDeps } from './payout-processor-deps.ts';
+import {
+  countPaidBets,
+  findOpenClaim,
+  insertPayout,
+  linkPayoutBets,
+  lockClaims,
+  type PayoutRow,
+} from './payouts-repository.ts';
 
 export type ClaimsDeps = Omit<PayoutProcessorDeps, 'signer'> & {
   signer: PayoutProcessorDeps['signer'] | null;
@@ -34,7 +33,7 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
   const address = normalizeAddress(body.userAddress);
 
   const created = await deps.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${CLAIMS_LOCK})`);
+    await lockClaims(tx);
     const inFlight = await findOpenClaim(tx, address);
     if (inFlight) return { payout: inFlight, betsCount: await countPaidBets(tx, inFlight.id), reused: true };
 
@@ -48,19 +47,13 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
     const total = sumPayouts(marketBets) + sumPayouts(roundBets);
     if (total === 0n) return null;
 
-    const [payout] = await tx
-      .insert(payouts)
-      .values({
-        chainId: deps.chainId,
-        fromAddress: signer.address,
-        toAddress: address,
-        amount: total,
-        // The nonce is taken when the payout is signed (decision 002).
-        nonce: null,
-        kind: 'claim',
-      })
-      .returning();
-    if (!payout) throw new Error('payout insert returned nothing');
+    const payout = await insertPayout(tx, {
+      chainId: deps.chainId,
+      fromAddress: signer.address,
+      toAddress: address,
+      amount: total,
+      kind: 'claim',
+    });
     await linkPayoutBets(tx, payout.id, {
       betIds: marketBets.map((bet) => bet.id),
       oracleBetIds: roundBets.map((bet) => bet.id),
@@ -115,27 +108,3 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
 }
 
 const QUEUED_MESSAGE = 'Failed to claim winnings: the payout is queued and will be retried.';
-
-async function findOpenClaim(tx: DbOrTx, address: string): Promise<PayoutRow | undefined> {
-  const [open] = await tx
-    .select()
-    .from(payouts)
-    .where(
-      and(
-        eq(payouts.toAddress, address),
-        eq(payouts.kind, 'claim'),
-        inArray(payouts.status, ['created', 'signed', 'broadcast']),
-      ),
-    )
-    .limit(1);
-  return open;
-}
-
-async function countPaidBets(tx: DbOrTx, payoutId: number): Promise<number> {
-  const [row] = await queryRows(
-    tx,
-    sql`select (select count(*) from bets where payout_id = ${payoutId}) + (select count(*) from oracle_bets where payout_id = ${payoutId}) as n`,
-    z.object({ n: z.coerce.number() }),
-  );
-  return row?.n ?? 0;
-}

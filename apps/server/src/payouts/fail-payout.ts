@@ -1,11 +1,13 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { bets, oracleBets, payments, payouts } from '../db/schema.ts';
 import type { PayoutMetrics } from '../metrics/metrics.ts';
-import { publish } from '../realtime/publish.ts';
-import type { PayoutRow } from './payout-processor-deps.ts';
-
-const OPEN = ['created', 'signed', 'broadcast'];
+import { publish } from '../realtime/outbox-repository.ts';
+import {
+  failPayoutAndRelease,
+  lockPayout,
+  OPEN_PAYOUT_STATUSES,
+  type PayoutRow,
+  requeueSignedPayout,
+} from './payouts-repository.ts';
 
 /**
  * The transfer can never succeed (its gas estimate or its mined receipt reverted: the recipient's
@@ -21,39 +23,10 @@ export async function failPayout(
   metrics?: PayoutMetrics,
 ): Promise<PayoutRow> {
   const { row, failedNow } = await db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(payouts).where(eq(payouts.id, payout.id)).for('update');
-    if (!locked || !OPEN.includes(locked.status)) return { row: locked ?? payout, failedNow: false };
-    const releasedBets = await tx
-      .update(bets)
-      .set({ payoutId: null })
-      .where(eq(bets.payoutId, payout.id))
-      .returning({ id: bets.id });
-    const releasedRounds = await tx
-      .update(oracleBets)
-      .set({ payoutId: null })
-      .where(eq(oracleBets.payoutId, payout.id))
-      .returning({ id: oracleBets.id });
-    const releasedPayments = await tx
-      .update(payments)
-      .set({ status: 'refund_held', refundPayoutId: null, refundLastError: reason })
-      .where(eq(payments.refundPayoutId, payout.id))
-      .returning({ id: payments.id });
-    const [failed] = await tx
-      .update(payouts)
-      .set({
-        status: 'failed',
-        lastError: reason,
-        failedAt: sql`now()`,
-        updatedAt: sql`now()`,
-        released: {
-          bets: releasedBets.map((row) => row.id),
-          oracleBets: releasedRounds.map((row) => row.id),
-          payments: releasedPayments.map((row) => row.id),
-        },
-      })
-      .where(eq(payouts.id, payout.id))
-      .returning();
-    if (!failed) throw new Error(`payout ${payout.id} vanished`);
+    const locked = await lockPayout(tx, payout.id);
+    if (!locked || !OPEN_PAYOUT_STATUSES.includes(locked.status))
+      return { row: locked ?? payout, failedNow: false };
+    const failed = await failPayoutAndRelease(tx, payout.id, reason);
     await publish(tx, { topic: 'payouts', address: failed.toAddress });
     return { row: failed, failedNow: true };
   });
@@ -72,27 +45,7 @@ export async function requeuePayout(
   reason: string,
   metrics?: PayoutMetrics,
 ): Promise<PayoutRow> {
-  const [requeued] = await db
-    .update(payouts)
-    .set({
-      status: 'created',
-      nonce: null,
-      rawTx: null,
-      txHash: null,
-      cancelRawTx: null,
-      cancelTxHash: null,
-      broadcastAt: null,
-      lastError: reason,
-      updatedAt: sql`now()`,
-    })
-    .where(
-      and(
-        eq(payouts.id, payout.id),
-        inArray(payouts.status, ['signed', 'broadcast']),
-        payout.nonce === null ? sql`false` : eq(payouts.nonce, payout.nonce),
-      ),
-    )
-    .returning();
+  const requeued = await requeueSignedPayout(db, payout.id, payout.nonce, reason);
   if (requeued) metrics?.countPayout('created');
   return requeued ?? payout;
 }

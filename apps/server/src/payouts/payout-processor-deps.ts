@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PublicClient } from 'viem';
 import type { Db } from '../db/client.ts';
-import type { payouts } from '../db/schema.ts';
 import type { PayoutMetrics } from '../metrics/metrics.ts';
 import type { VaultSigner } from './vault-signer.ts';
 
@@ -24,8 +23,6 @@ export type PayoutProcessorDeps = {
   /** Test hook: simulate a crash right after a step is stored. */
   crashAfter?: 'signed' | 'broadcast';
 };
-
-export type PayoutRow = typeof payouts.$inferSelect;
 
 export class SimulatedCrash extends Error {
   override name = 'SimulatedCrash';

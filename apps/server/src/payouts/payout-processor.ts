@@ -1,10 +1,8 @@
 import { replacementFees } from '@pm/core/vault-transfers';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { isHex, type TransactionReceipt } from 'viem';
 import type { DbOrTx } from '../db/client.ts';
-import { bets, oracleBets, payments, payouts } from '../db/schema.ts';
 import { describeError } from '../errors/describe-error.ts';
-import { publish } from '../realtime/publish.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 import { failPayout, requeuePayout } from './fail-payout.ts';
 import {
   cappedMarketFees,
@@ -14,7 +12,14 @@ import {
   readFinalNonce,
   sendRaw,
 } from './payout-chain.ts';
-import { type PayoutProcessorDeps, type PayoutRow, SimulatedCrash } from './payout-processor-deps.ts';
+import { type PayoutProcessorDeps, SimulatedCrash } from './payout-processor-deps.ts';
+import {
+  confirmPayout,
+  findPayout,
+  listOpenPayoutIds,
+  markPayoutBroadcast,
+  type PayoutRow,
+} from './payouts-repository.ts';
 import { recordError, resignPayout, signNewPayout, signNonceRelease } from './sign-payout.ts';
 
 // docs/architecture.md "Claims and payouts" (pattern: OpenZeppelin Relayer's EVM transaction states), decision 002.
@@ -22,8 +27,6 @@ import { recordError, resignPayout, signNewPayout, signNonceRelease } from './si
 // stored before it is sent. On restart the stored bytes are sent again — never re-signed at a new
 // nonce while the old one could still mine. Only the background job replaces a stuck transaction
 // (same nonce, fees +12.5%, under the ceiling). Bets become claimed only when final.
-
-const OPEN_STATUSES = ['created', 'signed', 'broadcast'];
 
 /** Written when the chain's final nonce is past a payout's and none of its hashes has a receipt. */
 const NONCE_TAKEN_PREFIX = 'nonce used by another transaction: ';
@@ -104,13 +107,9 @@ export async function settlePayout(
  * created ones oldest first. One payout's failure is stored on its row and logged; the rest go on.
  */
 export async function advanceOpenPayouts(deps: PayoutProcessorDeps): Promise<{ failed: number }> {
-  const open = await deps.db
-    .select({ id: payouts.id })
-    .from(payouts)
-    .where(and(inArray(payouts.status, OPEN_STATUSES), eq(payouts.fromAddress, deps.signer.address)))
-    .orderBy(sql`${payouts.nonce} asc nulls last`, asc(payouts.id));
+  const open = await listOpenPayoutIds(deps.db, deps.signer.address);
   let failed = 0;
-  for (const { id } of open) {
+  for (const id of open) {
     try {
       await advancePayout(deps, id, { mayReplace: true });
     } catch (error) {
@@ -123,7 +122,7 @@ export async function advanceOpenPayouts(deps: PayoutProcessorDeps): Promise<{ f
 }
 
 async function loadPayout(db: DbOrTx, id: number): Promise<PayoutRow> {
-  const [row] = await db.select().from(payouts).where(eq(payouts.id, id));
+  const row = await findPayout(db, id);
   if (!row) throw new Error(`payout ${id} not found`);
   return row;
 }
@@ -209,48 +208,27 @@ async function maybeReprice(deps: PayoutProcessorDeps, payout: PayoutRow): Promi
 
 async function markBroadcast(deps: PayoutProcessorDeps, payout: PayoutRow): Promise<PayoutRow> {
   if (payout.status === 'broadcast' && payout.broadcastAt && !payout.lastError) return payout;
-  const [updated] = await deps.db
-    .update(payouts)
-    .set({
-      status: 'broadcast',
-      // A replacement's clock starts when it is sent; a re-send of the same bytes keeps it.
-      broadcastAt:
-        payout.status === 'signed' || !payout.broadcastAt
-          ? new Date(deps.now?.() ?? Date.now())
-          : payout.broadcastAt,
-      lastError: null,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(payouts.id, payout.id), inArray(payouts.status, ['signed', 'broadcast'])))
-    .returning();
+  // A replacement's clock starts when it is sent; a re-send of the same bytes keeps it.
+  const broadcastAt =
+    payout.status === 'signed' || !payout.broadcastAt
+      ? new Date(deps.now?.() ?? Date.now())
+      : payout.broadcastAt;
+  const updated = await markPayoutBroadcast(deps.db, payout.id, broadcastAt);
   // A re-send of bytes already out keeps the payout broadcast: no new state.
   if (updated && payout.status === 'signed') deps.metrics?.countPayout('broadcast');
   return updated ?? loadPayout(deps.db, payout.id);
 }
 
 /**
- * Final on chain: the payout is confirmed and its bets claimed, in one transaction with the
- * realtime event.
+ * Final on chain: the payout is confirmed, its bets claimed and its refunds refunded, in one
+ * transaction with the realtime event.
  */
 async function confirmIfFinal(deps: PayoutProcessorDeps, payout: PayoutRow, receipt: TransactionReceipt) {
   if (!(await isFinal(deps.chain, deps.confirmations, receipt))) return payout;
   const { row, confirmedNow } = await deps.db.transaction(async (tx) => {
-    const [confirmed] = await tx
-      .update(payouts)
-      .set({
-        status: 'confirmed',
-        txHash: receipt.transactionHash,
-        lastError: null,
-        confirmedAt: sql`now()`,
-        updatedAt: sql`now()`,
-      })
-      .where(and(eq(payouts.id, payout.id), inArray(payouts.status, OPEN_STATUSES)))
-      .returning();
+    const confirmed = await confirmPayout(tx, payout.id, receipt.transactionHash);
     // Confirmed by someone else meanwhile. (Read through tx: on PGlite, db would wait for this tx.)
     if (!confirmed) return { row: await loadPayout(tx, payout.id), confirmedNow: false };
-    await tx.update(bets).set({ status: 'claimed' }).where(eq(bets.payoutId, payout.id));
-    await tx.update(oracleBets).set({ claimed: true }).where(eq(oracleBets.payoutId, payout.id));
-    await tx.update(payments).set({ status: 'refunded' }).where(eq(payments.refundPayoutId, payout.id));
     await publish(tx, { topic: 'payouts', address: confirmed.toAddress });
     await publish(tx, { topic: 'vault' });
     return { row: confirmed, confirmedNow: true };

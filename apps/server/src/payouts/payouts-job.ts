@@ -1,13 +1,20 @@
 import { payoutGasLimit, refundHoldReason } from '@pm/core/vault-transfers';
-import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { isAddress } from 'viem';
-import { payments, payouts } from '../db/schema.ts';
 import { describeError } from '../errors/describe-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { owedBackWei } from '../payments/payments-repository.ts';
 import { cappedMarketFees, isExecutionReverted } from './payout-chain.ts';
 import { advanceOpenPayouts } from './payout-processor.ts';
 import type { PayoutProcessorDeps } from './payout-processor-deps.ts';
+import { insertPayout } from './payouts-repository.ts';
+import {
+  findPayment,
+  holdRefund,
+  linkRefundPayout,
+  listDueRefundIds,
+  lockRefund,
+  recordRefundFailure,
+} from './refunds-repository.ts';
 
 export type PayoutsJobDeps = PayoutProcessorDeps & {
   chainId: number;
@@ -47,21 +54,10 @@ type RefundStepSummary = { created: number; held: number; failed: number };
  */
 async function createRefundPayouts(deps: PayoutsJobDeps): Promise<RefundStepSummary> {
   const summary: RefundStepSummary = { created: 0, held: 0, failed: 0 };
-  const due = await deps.db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(
-      and(
-        eq(payments.status, 'refund_due'),
-        isNull(payments.refundPayoutId),
-        or(isNull(payments.refundNextAttemptAt), lte(payments.refundNextAttemptAt, sql`now()`)),
-      ),
-    )
-    .orderBy(asc(payments.id))
-    .limit(50);
+  const due = await listDueRefundIds(deps.db, 50);
   if (!due.length) return summary;
   const fees = await cappedMarketFees(deps.chain, deps.maxFeePerGas);
-  for (const { id } of due) {
+  for (const id of due) {
     try {
       const outcome = await refundOne(deps, id, fees.maxFeePerGas);
       if (outcome === 'created') {
@@ -72,15 +68,7 @@ async function createRefundPayouts(deps: PayoutsJobDeps): Promise<RefundStepSumm
     } catch (error) {
       summary.failed += 1;
       deps.log?.error({ err: error, paymentId: id }, 'refund failed; retried later');
-      await deps.db
-        .update(payments)
-        .set({
-          refundAttempts: sql`${payments.refundAttempts} + 1`,
-          refundLastError: describeError(error),
-          // 30 s, 1 min, 2 min … at most an hour between tries.
-          refundNextAttemptAt: sql`now() + least(interval '30 seconds' * power(2, ${payments.refundAttempts}), interval '1 hour')`,
-        })
-        .where(eq(payments.id, id));
+      await recordRefundFailure(deps.db, id, describeError(error));
     }
   }
   return summary;
@@ -91,7 +79,7 @@ async function refundOne(
   paymentId: number,
   maxFeePerGas: bigint,
 ): Promise<'created' | 'held' | 'skipped'> {
-  const [payment] = await deps.db.select().from(payments).where(eq(payments.id, paymentId));
+  const payment = await findPayment(deps.db, paymentId);
   if (payment?.status !== 'refund_due' || payment.refundPayoutId !== null) return 'skipped';
   const to = payment.fromAddress;
   if (!isAddress(to, { strict: false })) throw new Error(`the payer ${JSON.stringify(to)} is not an address`);
@@ -119,38 +107,21 @@ async function refundOne(
   }
 
   return deps.db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select()
-      .from(payments)
-      .where(
-        and(eq(payments.id, paymentId), eq(payments.status, 'refund_due'), isNull(payments.refundPayoutId)),
-      )
-      .for('update', { skipLocked: true });
+    const locked = await lockRefund(tx, paymentId, 'refund_due', { skipLocked: true });
     if (!locked) return 'skipped';
     if (holdReason) {
-      await tx
-        .update(payments)
-        .set({ status: 'refund_held', refundLastError: holdReason })
-        .where(eq(payments.id, paymentId));
+      await holdRefund(tx, paymentId, holdReason);
       deps.log?.warn({ paymentId, reason: holdReason }, 'refund held for an operator');
       return 'held';
     }
-    const [payout] = await tx
-      .insert(payouts)
-      .values({
-        chainId: deps.chainId,
-        fromAddress: deps.signer.address,
-        toAddress: to.toLowerCase(),
-        amount: owedBackWei(locked),
-        nonce: null,
-        kind: 'refund',
-      })
-      .returning({ id: payouts.id });
-    if (!payout) throw new Error('refund payout insert returned nothing');
-    await tx
-      .update(payments)
-      .set({ refundPayoutId: payout.id, refundLastError: null })
-      .where(eq(payments.id, paymentId));
+    const payout = await insertPayout(tx, {
+      chainId: deps.chainId,
+      fromAddress: deps.signer.address,
+      toAddress: to.toLowerCase(),
+      amount: owedBackWei(locked),
+      kind: 'refund',
+    });
+    await linkRefundPayout(tx, [paymentId], payout.id);
     return 'created';
   });
 }

@@ -1,13 +1,10 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { z } from 'zod';
 import type { AppDeps, AppFeature } from '../app-deps.ts';
-import type { Db } from '../db/client.ts';
-import { queryRows } from '../db/query-rows.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { registerClaimsRoutes } from './claims-routes.ts';
 import type { ClaimsDeps } from './claims-service.ts';
 import { createPayoutsJob } from './payouts-job.ts';
+import { readOldestOpenPayoutAgeS } from './payouts-repository.ts';
 import { createVaultSigner } from './vault-signer.ts';
 
 /** Claims, refunds and the vault hot wallet, wired from the app's dependencies. */
@@ -28,22 +25,11 @@ export function createPayoutsModule(
     metrics: deps.metrics,
   };
   // For the "payouts stuck" alert: how long the oldest open payout has waited (docs/operations.md).
-  deps.metrics.observeOldestOpenPayout(() => oldestOpenPayoutAgeS(claims.db));
+  deps.metrics.observeOldestOpenPayout(() => readOldestOpenPayoutAgeS(claims.db));
   return {
     routes: (app) => registerClaimsRoutes(app, deps, claims),
     jobs: signer
       ? [createPayoutsJob({ ...claims, signer, refundMinWei: deps.config.payouts.refundMinWei })]
       : [],
   };
-}
-
-/** Seconds since the oldest payout not yet confirmed or failed was created (database time); null: none. */
-async function oldestOpenPayoutAgeS(db: Db): Promise<number | null> {
-  const [row] = await queryRows(
-    db,
-    sql`select extract(epoch from now() - min(created_at))::float8 as age from payouts
-        where status in ('created', 'signed', 'broadcast')`,
-    z.object({ age: z.number().nullable() }),
-  );
-  return row?.age ?? null;
 }

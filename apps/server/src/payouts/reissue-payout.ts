@@ -1,14 +1,18 @@
 import { payoutReissueTypedData } from '@pm/core/vault-transfers';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { type Hex, isAddress, type PublicClient } from 'viem';
 import { z } from 'zod';
-import type { Db, Tx } from '../db/client.ts';
-import { bets, markets, oracleBets, payments, payouts } from '../db/schema.ts';
+import type { Db } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import { owedBackWei } from '../payments/payments-repository.ts';
-import { claimableMarketBet, claimableRoundBet, sumPayouts } from './claimable-repository.ts';
-import { linkPayoutBets } from './link-payout-bets.ts';
-import type { PayoutRow } from './payout-processor-deps.ts';
+import { sumPayouts } from './claimable-repository.ts';
+import {
+  findPayout,
+  insertPayout,
+  linkPayoutBets,
+  lockReleasedUnpaid,
+  type PayoutRow,
+} from './payouts-repository.ts';
+import { linkRefundPayout } from './refunds-repository.ts';
 
 const ReleasedSchema = z.object({
   bets: z.array(z.number()),
@@ -26,7 +30,7 @@ export async function reissuePayout(
   deps: { db: Db; chain: PublicClient; chainId: number; vaultAddress: string; now: Date },
   input: { payoutId: number; newAddress: string; expiry: bigint; signature: Hex },
 ): Promise<PayoutRow> {
-  const [failed] = await deps.db.select().from(payouts).where(eq(payouts.id, input.payoutId));
+  const failed = await findPayout(deps.db, input.payoutId);
   if (!failed) throw new AppError('NOT_FOUND', `Payout #${input.payoutId} does not exist.`);
   if (failed.status !== 'failed')
     throw new AppError('BAD_REQUEST', `Payout #${failed.id} is ${failed.status}, not failed.`);
@@ -51,75 +55,32 @@ export async function reissuePayout(
   const released = ReleasedSchema.parse(failed.released ?? { bets: [], oracleBets: [], payments: [] });
 
   return deps.db.transaction(async (tx) => {
-    const items = await lockUnpaid(tx, released);
+    // The same rule as a claim (claimable-repository.ts), by id: the owner is another address now.
+    const items = await lockReleasedUnpaid(tx, released);
     const total =
       sumPayouts(items.bets) +
       sumPayouts(items.oracleBets) +
       items.payments.reduce((sum, payment) => sum + owedBackWei(payment), 0n);
     if (total <= 0n) throw new AppError('BAD_REQUEST', `Nothing of payout #${failed.id} is left to pay.`);
-    const [payout] = await tx
-      .insert(payouts)
-      .values({
-        chainId: failed.chainId,
-        fromAddress: deps.vaultAddress,
-        toAddress: newAddress,
-        amount: total,
-        nonce: null,
-        kind: failed.kind,
-        reissuedFrom: failed.id,
-      })
-      .returning();
-    if (!payout) throw new Error('payout insert returned nothing');
+    const payout = await insertPayout(tx, {
+      chainId: failed.chainId,
+      fromAddress: deps.vaultAddress,
+      toAddress: newAddress,
+      amount: total,
+      kind: failed.kind,
+      reissuedFrom: failed.id,
+    });
     await linkPayoutBets(tx, payout.id, {
       betIds: items.bets.map((bet) => bet.id),
       oracleBetIds: items.oracleBets.map((bet) => bet.id),
     });
-    if (items.payments.length)
-      await tx
-        .update(payments)
-        .set({ status: 'refund_due', refundPayoutId: payout.id, refundLastError: null })
-        .where(
-          inArray(
-            payments.id,
-            items.payments.map((payment) => payment.id),
-          ),
-        );
+    await linkRefundPayout(
+      tx,
+      items.payments.map((payment) => payment.id),
+      payout.id,
+    );
     return payout;
   });
-}
-
-/**
- * The released items still unpaid and in no other payout, locked for this transaction. The ids come
- * from our own failed payout row (for a re-issue that failed too, its owner is the new address).
- */
-async function lockUnpaid(tx: Tx, released: z.infer<typeof ReleasedSchema>) {
-  const none = [-1];
-  // The same rule as a claim (claimable-repository.ts), by id: the owner is another address now.
-  const marketBets = await tx
-    .select({ bet: bets })
-    .from(bets)
-    .innerJoin(markets, eq(markets.id, bets.marketId))
-    .where(and(inArray(bets.id, released.bets.length ? released.bets : none), claimableMarketBet))
-    .for('update', { of: bets });
-  const roundBets = await tx
-    .select()
-    .from(oracleBets)
-    .where(
-      and(inArray(oracleBets.id, released.oracleBets.length ? released.oracleBets : none), claimableRoundBet),
-    )
-    .for('update');
-  const refunds = await tx
-    .select()
-    .from(payments)
-    .where(
-      and(
-        inArray(payments.id, released.payments.length ? released.payments : none),
-        isNull(payments.refundPayoutId),
-        inArray(payments.status, ['refund_held', 'refund_due']),
-      ),
-    )
-    .for('update');
-  return { bets: marketBets.map(({ bet }) => bet), oracleBets: roundBets, payments: refunds };
 }
 
 function newAddressChecked(address: string): `0x${string}` {

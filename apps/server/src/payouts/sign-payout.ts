@@ -1,15 +1,19 @@
 import { normalizeAddress } from '@pm/core/address';
 import { type Fees, maxTransferCost, payoutGasLimit, TRANSFER_GAS } from '@pm/core/vault-transfers';
-import { eq, sql } from 'drizzle-orm';
 import { keccak256 } from 'viem';
-import { z } from 'zod';
-import { queryRows } from '../db/query-rows.ts';
-import { payouts } from '../db/schema.ts';
 import { describeError } from '../errors/describe-error.ts';
 import { failPayout } from './fail-payout.ts';
 import { cappedMarketFees, isExecutionReverted } from './payout-chain.ts';
-import { type PayoutProcessorDeps, type PayoutRow, SimulatedCrash } from './payout-processor-deps.ts';
-import { lockNextVaultNonce } from './vault-nonce.ts';
+import { type PayoutProcessorDeps, SimulatedCrash } from './payout-processor-deps.ts';
+import {
+  lockNextVaultNonce,
+  lockPayout,
+  type PayoutRow,
+  recordPayoutError,
+  storeNonceRelease,
+  storeSignedPayout,
+  sumOwedInFlight,
+} from './payouts-repository.ts';
 
 /**
  * Signs a created payout at the next vault nonce, after three checks: the transfer's gas is estimated
@@ -45,7 +49,7 @@ export async function signNewPayout(deps: PayoutProcessorDeps, payout: PayoutRow
       vaultAddress: deps.signer.address,
       chainPendingNonce,
     });
-    const [locked] = await tx.select().from(payouts).where(eq(payouts.id, payout.id)).for('update');
+    const locked = await lockPayout(tx, payout.id);
     if (!locked) throw new Error(`payout ${payout.id} vanished`);
     // Someone else signed it meanwhile: use theirs.
     if (locked.status !== 'created') return { row: locked, signedNow: false };
@@ -54,23 +58,15 @@ export async function signNewPayout(deps: PayoutProcessorDeps, payout: PayoutRow
     const nonce = locked.nonce ?? next;
     const rawTx = await signTransfer(deps, { to, value: locked.amount, nonce, gas: gasLimit, fees });
     const txHash = keccak256(rawTx);
-    const [updated] = await tx
-      .update(payouts)
-      .set({
-        status: 'signed',
-        nonce,
-        gasLimit,
-        rawTx,
-        txHash,
-        txHashes: [...locked.txHashes, txHash],
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-        attempts: sql`${payouts.attempts} + 1`,
-        lastError: null,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(payouts.id, locked.id))
-      .returning();
+    const updated = await storeSignedPayout(tx, locked.id, {
+      nonce,
+      gasLimit,
+      rawTx,
+      txHash,
+      txHashes: [...locked.txHashes, txHash],
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
     if (!updated) throw new Error(`payout ${payout.id} vanished`);
     return { row: updated, signedNow: true };
   });
@@ -89,7 +85,7 @@ export async function resignPayout(
   fees: Fees,
 ): Promise<PayoutRow> {
   const { row, signedNow } = await deps.db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(payouts).where(eq(payouts.id, payout.id)).for('update');
+    const locked = await lockPayout(tx, payout.id);
     if (!locked) throw new Error(`payout ${payout.id} vanished`);
     if (locked.status !== payout.status || locked.txHash !== payout.txHash || locked.nonce === null)
       return { row: locked, signedNow: false };
@@ -101,21 +97,13 @@ export async function resignPayout(
       fees,
     });
     const txHash = keccak256(rawTx);
-    const [updated] = await tx
-      .update(payouts)
-      .set({
-        status: 'signed',
-        rawTx,
-        txHash,
-        txHashes: [...locked.txHashes, txHash],
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-        attempts: sql`${payouts.attempts} + 1`,
-        lastError: null,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(payouts.id, locked.id))
-      .returning();
+    const updated = await storeSignedPayout(tx, locked.id, {
+      rawTx,
+      txHash,
+      txHashes: [...locked.txHashes, txHash],
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
     return updated ? { row: updated, signedNow: true } : { row: locked, signedNow: false };
   });
   // A replacement: signed again at the same nonce.
@@ -142,11 +130,11 @@ export async function signNonceRelease(
     gas: TRANSFER_GAS,
     fees,
   });
-  const [updated] = await deps.db
-    .update(payouts)
-    .set({ cancelRawTx: rawTx, cancelTxHash: keccak256(rawTx), lastError: reason, updatedAt: sql`now()` })
-    .where(eq(payouts.id, payout.id))
-    .returning();
+  const updated = await storeNonceRelease(deps.db, payout.id, {
+    cancelRawTx: rawTx,
+    cancelTxHash: keccak256(rawTx),
+    reason,
+  });
   return updated ?? payout;
 }
 
@@ -155,11 +143,7 @@ export async function recordError(
   id: number,
   message: string,
 ): Promise<PayoutRow> {
-  const [updated] = await deps.db
-    .update(payouts)
-    .set({ lastError: message.slice(0, 500), updatedAt: sql`now()` })
-    .where(eq(payouts.id, id))
-    .returning();
+  const updated = await recordPayoutError(deps.db, id, message);
   if (!updated) throw new Error(`payout ${id} vanished`);
   return updated;
 }
@@ -193,7 +177,7 @@ async function vaultShortfall(
   const need = payout.amount + gasCost;
   const balance = await deps.chain.getBalance({ address: deps.signer.address });
   deps.metrics?.recordVaultBalance(balance);
-  const inFlight = await owedInFlight(deps);
+  const inFlight = await sumOwedInFlight(deps.db, deps.signer.address);
   if (balance - inFlight >= need) return null;
   deps.log?.error(
     { payoutId: payout.id, balance: String(balance), inFlight: String(inFlight), need: String(need) },
@@ -204,15 +188,4 @@ async function vaultShortfall(
     payout.id,
     `vault short of funds: balance ${balance} wei, ${inFlight} wei owed by payouts in flight, this one needs ${need} wei; waiting for funds`,
   );
-}
-
-/** What the payouts signed and not yet confirmed can still take from the vault (value + max gas). */
-async function owedInFlight(deps: PayoutProcessorDeps): Promise<bigint> {
-  const [row] = await queryRows(
-    deps.db,
-    sql`select coalesce(sum(amount + coalesce(gas_limit, 21000) * coalesce(max_fee_per_gas, 0)), 0) as owed
-        from payouts where from_address = ${deps.signer.address} and status in ('signed', 'broadcast')`,
-    z.object({ owed: z.coerce.bigint() }),
-  );
-  return row?.owed ?? 0n;
 }

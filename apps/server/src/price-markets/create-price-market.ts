@@ -15,7 +15,7 @@ import { findBetByPayment } from '../markets/markets-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import type { PriceSource } from '../prices/price-feed.ts';
-import { latestPriceSample, type PriceSample } from '../prices/price-samples.ts';
+import { latestPriceSample, type PriceSample } from '../prices/price-samples-repository.ts';
 
 /** What judges a price market: the feed, never a model (the AI settlement job does not claim these). */
 export const PRICE_RESOLVER = { model: 'price-feed', promptVersion: 'price-rule-1' } as const;

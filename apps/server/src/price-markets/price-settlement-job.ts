@@ -7,7 +7,7 @@ import type { Db } from '../db/client.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { PriceSource } from '../prices/price-feed.ts';
-import { firstFreshSampleAfter } from '../prices/price-samples.ts';
+import { firstFreshSampleAfter } from '../prices/price-samples-repository.ts';
 import { settleMarket } from '../settlement/settle-market.ts';
 import { listSettlingPriceMarkets, recordSettlementReading } from './price-markets-repository.ts';
 

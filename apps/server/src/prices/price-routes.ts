@@ -8,10 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
 import { AppError } from '../errors/app-error.ts';
 import { defineRoute } from '../http/define-route.ts';
-import type { CoinFeeds } from './price-feeds.ts';
+import type { CoinFeeds } from './create-coin-feeds.ts';
 import type { PriceSampler } from './price-sampler.ts';
 import { SAMPLE_EVERY_MS } from './price-sampler.ts';
-import { latestPriceSample, type PriceSample, priceHistory } from './price-samples.ts';
+import { latestPriceSample, type PriceSample, priceHistory } from './price-samples-repository.ts';
 
 const HISTORY_WINDOW_MS = 3600_000;
 /** `?since=` reaches back at most this far: samples are kept 24 h (price-sampler.ts). */

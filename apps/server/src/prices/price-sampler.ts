@@ -1,24 +1,21 @@
 import type { PriceSymbol } from '@pm/core/constants';
 import { formatUsdPrice } from '@pm/core/price';
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { z } from 'zod';
 import type { Clock } from '../chain/clock.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { queryRows } from '../db/query-rows.ts';
 import type { Job } from '../jobs/job-runner.ts';
-import { publish } from '../realtime/publish.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 import { type PriceFeed, PriceFeedError, type PriceReading } from './price-feed.ts';
 import {
   insertPriceSample,
   latestPriceSample,
   latestSampleTimes,
   pruneOldPriceSamples,
-} from './price-samples.ts';
+  tryLockSampler,
+} from './price-samples-repository.ts';
 
 /** A new sample every 2 s: the spec's price refresh is 3 s (§9), and a lock or close price is then at most 2 s old. */
 export const SAMPLE_EVERY_MS = 2_000;
-const SAMPLER_LOCK_KEY = 8_173_201;
 const KEEP_SAMPLES_MS = 24 * 3600_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 const WARN_EVERY_MS = 60_000;
@@ -87,12 +84,7 @@ export function createPriceSampler(deps: {
   /** Stores readings unless another instance stored them within the interval (`force` stores anyway). */
   const store = async (readings: Array<[PriceSymbol, PriceReading]>, force: boolean): Promise<number> =>
     deps.db.transaction(async (tx) => {
-      const [lock] = await queryRows(
-        tx,
-        sql`select pg_try_advisory_xact_lock(${SAMPLER_LOCK_KEY}, hashtext(current_schema())) as locked`,
-        z.object({ locked: z.boolean() }),
-      );
-      if (!lock?.locked && !force) return 0;
+      if (!(await tryLockSampler(tx)) && !force) return 0;
       const nowMs = deps.clock.now().getTime();
       const due = force ? null : new Set(await dueSymbols(nowMs, tx));
       const sampledAt = new Date(nowMs);

@@ -2,10 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createPublicClient, http } from 'viem';
 import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Job } from '../jobs/job-runner.ts';
-import { createCoinFeeds } from './price-feeds.ts';
+import { createCoinFeeds } from './create-coin-feeds.ts';
 import { registerPriceRoutes } from './price-routes.ts';
 import { createPriceSampler } from './price-sampler.ts';
-import { latestPriceSample } from './price-samples.ts';
+import { latestPriceSample } from './price-samples-repository.ts';
 
 /**
  * Every coin's USD price (docs/architecture.md "Oracle rounds", issue 19): the feeds chosen by

@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { execute } from '../db/query-rows.ts';
 import type { Job } from '../jobs/job-runner.ts';
+import { pruneOutbox } from './outbox-repository.ts';
 
 /**
  * The outbox only has to outlive its NOTIFY (delivered at commit); prices alone add a row every
@@ -12,10 +11,7 @@ export function createPruneOutboxJob(db: Db, keepMinutes = 10): Job {
     name: 'prune-outbox',
     intervalMs: 60_000,
     async run() {
-      await execute(
-        db,
-        sql`delete from outbox where created_at < now() - make_interval(mins => ${keepMinutes})`,
-      );
+      await pruneOutbox(db, keepMinutes);
     },
   };
 }

@@ -11,7 +11,7 @@ import { findMarket, lockMarket } from '../markets/markets-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
-import { publish } from '../realtime/publish.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events-repository.ts';
 import { countFlag, findFlagEventByPayment, hasBetOnMarket, insertFlag } from './settlement-repository.ts';
 

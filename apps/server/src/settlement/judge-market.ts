@@ -4,7 +4,7 @@ import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
 import type { EvidenceBundle, EvidenceGatherer } from '../evidence/evidence-types.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import { publish } from '../realtime/publish.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 import type { MarketResolver } from '../resolution/ai-resolver.ts';
 import { decideResolution } from '../resolution/resolution-decision.ts';
 import type { ResolverAnswer } from '../resolution/resolver-answer.ts';

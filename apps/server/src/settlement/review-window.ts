@@ -1,7 +1,7 @@
 import type { Db, DbOrTx } from '../db/client.ts';
 import { isInReview, proposedVerdictOf } from '../markets/market-review.ts';
 import { lockMarket } from '../markets/markets-repository.ts';
-import { publish } from '../realtime/publish.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 import { recordResolutionEvent } from './resolution-events-repository.ts';
 import { type SettlementSummary, settleMarket } from './settle-market.ts';
 import {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
 import { recordMarketSettlement } from '../leaderboard/user-stats-repository.ts';
 import { lockMarket } from '../markets/markets-repository.ts';
-import { publish } from '../realtime/publish.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 import { recordResolutionEvent } from './resolution-events-repository.ts';
 import {
   listHeldFlagBonds,

@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts';
 import type { EvidenceGatherer } from '../evidence/evidence-types.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import { publish } from '../realtime/publish.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 import type { MarketResolver } from '../resolution/ai-resolver.ts';
 import { JUDGED_PROMPT_VERSIONS, OPERATOR_RESOLVER } from '../resolution/resolver-prompt.ts';
 import { type JudgeDeps, judgeMarket } from './judge-market.ts';

@@ -1,7 +1,7 @@
 import { type ReservesReport, reservesReport } from '@pm/core/liabilities';
 import type { PublicClient } from 'viem';
 import type { DbOrTx } from '../db/client.ts';
-import { readLiabilities } from './read-liabilities.ts';
+import { readLiabilities } from './liabilities-repository.ts';
 
 export type ReservesDeps = { db: DbOrTx; chain: PublicClient; vaultAddress: `0x${string}` };
 

@@ -8,7 +8,7 @@ const BUCKET_S = 30;
 const WINDOW_MS = 3600_000;
 
 /**
- * The history with `sample` in it, as GET /api/prices/BNB/history would thin it (price-samples.ts:
+ * The history with `sample` in it, as GET /api/prices/BNB/history would thin it (price-samples-repository.ts:
  * the last sample of each 30 s bucket of `sampledAt`, the last hour, oldest first). A sample older
  * than the newest point (out of order) changes nothing.
  */

@@ -3,6 +3,8 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
+import { bets, markets, oracleBets, oracleRounds } from '../db/schema.ts';
+import { claimableMarketBet, claimableRoundBet } from '../payouts/claimable-repository.ts';
 
 // What the vault owes, part by part (docs/architecture.md "Proof of reserves"): each part is the
 // sum of one of core's row rules (`@pm/core/liabilities`), written here as its SQL predicate, and
@@ -12,9 +14,11 @@ import { queryRows } from '../db/query-rows.ts';
 // - open market stakes: bets of markets not settled (active, closed, in review);
 // - open round stakes: bets of rounds not ended;
 // - unclaimed market bets: settled, won or refunded, in no payout — claimable-repository's
-//   `claimableMarketBet` (no index: settlement's updates stay HOT, migration 0014);
-// - unclaimed round bets: ended, a payout > 0, not claimed, in no payout — `claimableRoundBet`
-//   (oracle_bets_claimable_idx);
+//   `claimableMarketBet` itself, the predicate GET claimable and a claim use (no index:
+//   settlement's updates stay HOT, migration 0014);
+// - unclaimed round bets: a payout > 0, not claimed, in no payout — `claimableRoundBet` itself
+//   (oracle_bets_claimable_idx). A round's payouts are written in the transaction that ends it,
+//   so none of these is still an open round stake;
 // - refunds owed: payments due or held, in no refund payout, at what the refund path pays
 //   (`owedBackWei`: refund_amount when set);
 // - flag bonds held; payouts created, signed or broadcast;
@@ -41,12 +45,12 @@ export async function readLiabilities(db: DbOrTx): Promise<Liabilities> {
         where m.status in ('active', 'settling'))::text as open_market_stakes,
       (select coalesce(sum(b.amount), 0) from oracle_bets b join oracle_rounds r on r.epoch = b.epoch
         where r.status in ('upcoming', 'live', 'locked'))::text as open_round_stakes,
-      (select coalesce(sum(b.payout_amount), 0) from bets b join markets m on m.id = b.market_id
-        where m.status = 'settled' and b.status in ('won', 'refunded') and b.payout_id is null)::text
-        as unclaimed_market,
-      (select coalesce(sum(b.payout_amount), 0) from oracle_bets b join oracle_rounds r on r.epoch = b.epoch
-        where r.status = 'ended' and b.payout_id is null and b.claimed = false and b.payout_amount > 0)::text
-        as unclaimed_round,
+      (select coalesce(sum(${bets.payoutAmount}), 0) from ${bets}
+        join ${markets} on ${markets.id} = ${bets.marketId}
+        where ${claimableMarketBet})::text as unclaimed_market,
+      (select coalesce(sum(${oracleBets.payoutAmount}), 0) from ${oracleBets}
+        join ${oracleRounds} on ${oracleRounds.epoch} = ${oracleBets.epoch}
+        where ${claimableRoundBet})::text as unclaimed_round,
       (select coalesce(sum(coalesce(p.refund_amount, p.amount)), 0) from payments p
         where p.status in ('refund_due', 'refund_held') and p.refund_payout_id is null)::text as refunds_owed,
       (select coalesce(sum(f.bond_amount), 0) from market_flags f where f.bond_status = 'held')::text

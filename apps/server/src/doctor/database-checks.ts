@@ -1,23 +1,20 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Config } from '../config/config.ts';
 import { type Db, openDatabase } from '../db/client.ts';
-import { readAppliedMigrations, readMigrationJournal } from '../db/migrate.ts';
-import { queryRows } from '../db/query-rows.ts';
+import { readAppliedMigrations, readMigrationJournal, readServerVersion } from '../db/migrate.ts';
 import { type CheckOutcome, failed, passed } from './run-checks.ts';
 
 // The database answers and its migrations are current (docs/operations.md "Preflight"). Doctor
 // opens the database the server would, but never migrates it and never creates one.
 
-export type PreflightDatabase = { db: Db; label: string; close(): Promise<void> };
+export type DoctorDatabase = { db: Db; label: string; close(): Promise<void> };
 
 /** The deployment's database, unmigrated: PostgreSQL (bounded in time), or an existing PGlite. */
-export async function openPreflightDatabase(
+export async function openDoctorDatabase(
   settings: Config['database'],
   options: { base: string; timeoutMs: number },
-): Promise<PreflightDatabase> {
+): Promise<DoctorDatabase> {
   if (settings.url) {
     const url = new URL(settings.url);
     const database = await openDatabase({ url: settings.url, poolSize: 2, timeoutMs: options.timeoutMs });
@@ -33,13 +30,9 @@ export async function openPreflightDatabase(
 }
 
 /** One query, answering the server's version. */
-export async function checkDatabaseAnswers(database: PreflightDatabase): Promise<CheckOutcome> {
-  const [row] = await queryRows(
-    database.db,
-    sql`select current_setting('server_version') as version`,
-    z.object({ version: z.string() }),
-  );
-  return passed(`${database.label}, PostgreSQL ${row?.version ?? '?'}`);
+export async function checkDatabaseAnswers(database: DoctorDatabase): Promise<CheckOutcome> {
+  const version = await readServerVersion(database.db);
+  return passed(`${database.label}, PostgreSQL ${version ?? '?'}`);
 }
 
 /** Every migration in drizzle's journal is applied, and none the journal does not know. */

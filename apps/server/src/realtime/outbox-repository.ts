@@ -1,5 +1,7 @@
 import type { RealtimeMessage } from '@pm/core/contract/realtime';
+import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
+import { execute } from '../db/query-rows.ts';
 import { outbox } from '../db/schema.ts';
 
 /**
@@ -18,4 +20,9 @@ export async function publish(db: DbOrTx, message: RealtimeMessage): Promise<voi
 export async function publishAll(db: DbOrTx, messages: readonly RealtimeMessage[]): Promise<void> {
   if (messages.length === 0) return;
   await db.insert(outbox).values(messages.map(({ topic, ...payload }) => ({ topic, payload })));
+}
+
+/** Deletes the events older than `keepMinutes`: their NOTIFY went out at commit. */
+export async function pruneOutbox(db: DbOrTx, keepMinutes: number): Promise<void> {
+  await execute(db, sql`delete from outbox where created_at < now() - make_interval(mins => ${keepMinutes})`);
 }

@@ -9,7 +9,7 @@ import { type CheckOutcome, failed, passed } from './run-checks.ts';
 // chain, the vault key is the vault's, the vault is a plain account, and it holds what it owes.
 
 /** A client that asks once and gives up after `timeoutMs` (the server's own retries twice). */
-export function preflightChainClient(rpcUrl: string, timeoutMs: number): PublicClient {
+export function doctorChainClient(rpcUrl: string, timeoutMs: number): PublicClient {
   return createPublicClient({ transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0 }) });
 }
 

@@ -8,10 +8,10 @@ import { describeError } from '../errors/describe-error.ts';
 /** What a check found: passed (with a note worth reading, maybe), or failed with the reason. */
 export type CheckOutcome = { ok: true; note?: string } | { ok: false; reason: string };
 
-export type PreflightCheck = {
+export type DoctorCheck = {
   title: string;
   /** Checks that must pass first; when one does not, this one is skipped (and says which). */
-  needs: readonly PreflightCheck[];
+  needs: readonly DoctorCheck[];
   /** Longest the check may take in all; past it, it fails. */
   timeoutMs: number;
   run(): Promise<CheckOutcome>;
@@ -27,8 +27,8 @@ export const failed = (reason: string): CheckOutcome => ({ ok: false, reason });
 export function defineCheck(
   title: string,
   run: () => Promise<CheckOutcome>,
-  options: { needs?: readonly PreflightCheck[]; timeoutMs: number },
-): PreflightCheck {
+  options: { needs?: readonly DoctorCheck[]; timeoutMs: number },
+): DoctorCheck {
   return { title, run, needs: options.needs ?? [], timeoutMs: options.timeoutMs };
 }
 
@@ -38,11 +38,11 @@ export function defineCheck(
  * and note (an error may quote a URL that carries a key). Answers the reports in order.
  */
 export async function runChecks(
-  checks: readonly PreflightCheck[],
+  checks: readonly DoctorCheck[],
   options: { out: (line: string) => void; redact?: (text: string) => string },
 ): Promise<CheckReport[]> {
   const redact = options.redact ?? ((text: string) => text);
-  const results = new Map<PreflightCheck, Promise<CheckReport>>();
+  const results = new Map<DoctorCheck, Promise<CheckReport>>();
   for (const check of checks) {
     for (const need of check.needs) {
       if (!results.has(need)) throw new Error(`"${check.title}" needs "${need.title}", declared after it`);
@@ -59,8 +59,8 @@ export async function runChecks(
 }
 
 async function settle(
-  check: PreflightCheck,
-  results: ReadonlyMap<PreflightCheck, Promise<CheckReport>>,
+  check: DoctorCheck,
+  results: ReadonlyMap<DoctorCheck, Promise<CheckReport>>,
   redact: (text: string) => string,
 ): Promise<CheckReport> {
   for (const need of check.needs) {

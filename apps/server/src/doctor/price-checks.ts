@@ -4,9 +4,9 @@ import type { PublicClient } from 'viem';
 import type { Clock } from '../chain/clock.ts';
 import type { Config } from '../config/config.ts';
 import { describeError } from '../errors/describe-error.ts';
+import { createCoinFeeds } from '../prices/create-coin-feeds.ts';
 import type { PriceFeed } from '../prices/price-feed.ts';
 import { PriceFeedError } from '../prices/price-feed.ts';
-import { createCoinFeeds } from '../prices/price-feeds.ts';
 import { type CheckOutcome, failed, passed } from './run-checks.ts';
 
 // Each configured price feed answers and is fresh (docs/operations.md "Preflight"): the prices

@@ -1,7 +1,7 @@
 import type { PriceSymbol } from '@pm/core/constants';
 import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { DbOrTx } from '../db/client.ts';
+import type { DbOrTx, Tx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
 import { priceSamples } from '../db/schema.ts';
 import type { PriceReading, PriceSource } from './price-feed.ts';
@@ -11,6 +11,21 @@ import type { PriceReading, PriceSource } from './price-feed.ts';
 // price and a catch-up after downtime finds none (docs/architecture.md "Oracle rounds").
 
 export type PriceSample = typeof priceSamples.$inferSelect;
+
+const SAMPLER_LOCK_KEY = 8_173_201;
+
+/**
+ * Takes the sampler's lock for this transaction if no other instance (on this schema) holds it:
+ * one instance stores each interval's samples.
+ */
+export async function tryLockSampler(tx: Tx): Promise<boolean> {
+  const [lock] = await queryRows(
+    tx,
+    sql`select pg_try_advisory_xact_lock(${SAMPLER_LOCK_KEY}, hashtext(current_schema())) as locked`,
+    z.object({ locked: z.boolean() }),
+  );
+  return lock?.locked ?? false;
+}
 
 export async function insertPriceSample(
   db: DbOrTx,

@@ -11,16 +11,16 @@ import {
   checkVaultCoversLiabilities,
   checkVaultHasNoCode,
   checkVaultKey,
-  preflightChainClient,
+  doctorChainClient,
 } from './chain-checks.ts';
 import {
   checkDatabaseAnswers,
   checkMigrationsCurrent,
-  openPreflightDatabase,
-  type PreflightDatabase,
+  type DoctorDatabase,
+  openDoctorDatabase,
 } from './database-checks.ts';
 import { checkCoinFeed, coinFeedsToCheck } from './price-checks.ts';
-import { defineCheck, type PreflightCheck, passed, runChecks } from './run-checks.ts';
+import { type DoctorCheck, defineCheck, passed, runChecks } from './run-checks.ts';
 import { checkSearchProvider } from './search-checks.ts';
 
 // `npm run ops -- doctor` (issue 20, docs/operations.md "Preflight"): checks a deployment with the
@@ -46,7 +46,7 @@ export type DoctorOptions = {
   /** Where a relative DATA_DIR is taken from (as the server takes it). */
   base?: string;
   /** Opens the database without migrating it; tests pass their own. */
-  openDatabase?: (config: Config) => Promise<PreflightDatabase>;
+  openDatabase?: (config: Config) => Promise<DoctorDatabase>;
   timeouts?: Partial<DoctorTimeouts>;
 };
 
@@ -70,11 +70,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   const openDatabase =
     options.openDatabase ??
     ((settings: Config) =>
-      openPreflightDatabase(settings.database, {
+      openDoctorDatabase(settings.database, {
         base: options.base ?? process.cwd(),
         timeoutMs: timeouts.databaseMs,
       }));
-  let opening: Promise<PreflightDatabase> | undefined;
+  let opening: Promise<DoctorDatabase> | undefined;
   const database = () => {
     opening ??= openDatabase(config);
     return opening;
@@ -98,17 +98,17 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 function doctorChecks(
   config: Config,
   deps: {
-    database: () => Promise<PreflightDatabase>;
+    database: () => Promise<DoctorDatabase>;
     timeouts: DoctorTimeouts;
     liabilitiesWei: (db: Db) => Promise<bigint>;
   },
-): PreflightCheck[] {
+): DoctorCheck[] {
   const { timeouts } = deps;
   // Each check's backstop: its calls' own timeouts, and a little room.
   const rpcBound = { timeoutMs: timeouts.rpcMs * 2 + 1_000 };
   const chainId = config.chain.id;
   const vault = config.vault.address;
-  const chain = preflightChainClient(config.chain.rpcUrl, timeouts.rpcMs);
+  const chain = doctorChainClient(config.chain.rpcUrl, timeouts.rpcMs);
 
   const rpc = defineCheck(`RPC_URL serves CHAIN_ID ${chainId}`, () => checkChainId(chain, chainId), rpcBound);
   const vaultKey = defineCheck(
@@ -148,7 +148,7 @@ function doctorChecks(
         )
       : defineCheck(
           `PUBLIC_RPC_URL serves CHAIN_ID ${chainId}`,
-          () => checkPublicRpc(preflightChainClient(config.chain.publicRpcUrl, timeouts.rpcMs), chainId),
+          () => checkPublicRpc(doctorChainClient(config.chain.publicRpcUrl, timeouts.rpcMs), chainId),
           rpcBound,
         );
   return [
@@ -167,8 +167,8 @@ function doctorChecks(
 
 function priceFeedChecks(
   config: Config,
-  deps: { chain: ReturnType<typeof preflightChainClient>; rpc: PreflightCheck; timeouts: DoctorTimeouts },
-): PreflightCheck[] {
+  deps: { chain: ReturnType<typeof doctorChainClient>; rpc: DoctorCheck; timeouts: DoctorTimeouts },
+): DoctorCheck[] {
   const { timeouts } = deps;
   if (config.prices.feed === 'simulated') {
     return [
@@ -186,7 +186,7 @@ function priceFeedChecks(
     config,
     clock,
     chainlinkClient: () =>
-      sameRpc ? deps.chain : preflightChainClient(config.prices.chainlinkRpcUrl, timeouts.rpcMs),
+      sameRpc ? deps.chain : doctorChainClient(config.prices.chainlinkRpcUrl, timeouts.rpcMs),
   });
   return coins.map(({ symbol, label, feed }) =>
     defineCheck(
@@ -230,7 +230,7 @@ function serverClock(config: Config, timeouts: DoctorTimeouts): Clock & { ready(
   };
 }
 
-function aiChecks(config: Config, timeouts: DoctorTimeouts): PreflightCheck[] {
+function aiChecks(config: Config, timeouts: DoctorTimeouts): DoctorCheck[] {
   const { baseUrl, apiKey } = config.ai;
   if (!baseUrl) {
     return [
@@ -251,7 +251,7 @@ function aiChecks(config: Config, timeouts: DoctorTimeouts): PreflightCheck[] {
   );
 }
 
-function searchCheck(config: Config, timeouts: DoctorTimeouts): PreflightCheck {
+function searchCheck(config: Config, timeouts: DoctorTimeouts): DoctorCheck {
   const { searchProvider, searchUrl, searchApiKey } = config.evidence;
   if (!searchProvider) {
     return defineCheck(

@@ -1,0 +1,135 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { time, wei } from './columns.ts';
+
+// Payments: every inbound vault transfer, the requests kept until their payment is final, and vault
+// reconciliation's queue and cursor (docs/architecture.md "Payment verification").
+
+/** Every inbound vault transfer we have seen, whatever became of it (docs/architecture.md "Payment verification"). */
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    chainId: integer('chain_id').notNull(),
+    txHash: text('tx_hash').notNull(),
+    fromAddress: text('from_address').notNull(),
+    amount: wei('amount').notNull(),
+    /** The decoded payment intent text, e.g. pm1:bet:12:YES. */
+    intent: text('intent').notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    blockTime: time('block_time').notNull(),
+    purpose: text('purpose').notNull(),
+    /**
+     * recorded: became a bet; refund_due: valid money we could not turn into a bet; refund_held: owed
+     * back but not paid automatically (costs more gas than it returns, or the transfer failed), for an
+     * operator; refunded.
+     */
+    status: text('status').notNull(),
+    refundReason: text('refund_reason'),
+    refundPayoutId: integer('refund_payout_id'),
+    /** The payouts job's failures on this refund: it moves on and tries again later (backoff). */
+    refundAttempts: integer('refund_attempts').notNull().default(0),
+    refundLastError: text('refund_last_error'),
+    refundNextAttemptAt: time('refund_next_attempt_at'),
+    /**
+     * What is owed back when it is not `amount`: a flag's bond returned with its reward out of the
+     * market's fee (issue 22). Null: the amount paid.
+     */
+    refundAmount: wei('refund_amount'),
+    createdAt: time('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payments_chain_tx_unique').on(t.chainId, t.txHash),
+    index('payments_refund_due_idx').on(t.status).where(sql`status = 'refund_due'`),
+    // The reserves check sums every refund owed, held ones too, every 15 s (issue 20).
+    index('payments_refund_held_idx').on(t.status).where(sql`status = 'refund_held'`),
+    check(
+      'payments_purpose_check',
+      sql`${t.purpose} in ('market_create', 'market_bet', 'oracle_bet', 'market_flag', 'unknown')`,
+    ),
+    check('payments_status_check', sql`${t.status} in ('recorded', 'refund_due', 'refund_held', 'refunded')`),
+    // A 0-wei payment moves no money; it must never become a 0-wei refund (review F1).
+    check('payments_amount_check', sql`${t.amount} > 0`),
+    check('payments_refund_amount_check', sql`${t.refundAmount} is null or ${t.refundAmount} >= ${t.amount}`),
+  ],
+);
+
+/**
+ * Requests answered 202 (payment valid but not final yet): kept so a job records them once final,
+ * even if the browser never posts again (docs/api.md "Paid requests").
+ */
+export const paymentRequests = pgTable(
+  'payment_requests',
+  {
+    id: serial('id').primaryKey(),
+    chainId: integer('chain_id').notNull(),
+    txHash: text('tx_hash').notNull(),
+    /** The payer the request names (verified against the transaction before it is kept). */
+    fromAddress: text('from_address'),
+    purpose: text('purpose').notNull(),
+    /** The request as received (market id and body), replayed through the same handler. */
+    request: jsonb('request').$type<Record<string, unknown>>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: time('next_attempt_at').notNull().defaultNow(),
+    resolvedAt: time('resolved_at'),
+    createdAt: time('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payment_requests_chain_tx_unique').on(t.chainId, t.txHash),
+    index('payment_requests_open_idx').on(t.nextAttemptAt).where(sql`resolved_at is null`),
+    index('payment_requests_open_sender_idx').on(t.fromAddress).where(sql`resolved_at is null`),
+  ],
+);
+
+/**
+ * Inbound vault transfers found on chain by reconciliation that were not known payments when
+ * found: its work queue. The scan only writes rows here and moves its cursor, so no transfer can
+ * hold it; each row is then settled on its own (recorded from its intent or request, or refunded),
+ * with its failures, attempts and next try kept on it (docs/architecture.md "Jobs").
+ */
+export const vaultTransfers = pgTable(
+  'vault_transfers',
+  {
+    id: serial('id').primaryKey(),
+    chainId: integer('chain_id').notNull(),
+    txHash: text('tx_hash').notNull(),
+    fromAddress: text('from_address').notNull(),
+    amount: wei('amount').notNull(),
+    /** The transaction's data, as sent (hex). */
+    input: text('input').notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    blockHash: text('block_hash').notNull(),
+    blockTime: time('block_time').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    /** Not before: a create's grace for its request to arrive, or the backoff after a failure. */
+    nextAttemptAt: time('next_attempt_at').notNull(),
+    /** recorded | refund_due | known | reverted: what became of it. */
+    outcome: text('outcome'),
+    resolvedAt: time('resolved_at'),
+    createdAt: time('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('vault_transfers_chain_tx_unique').on(t.chainId, t.txHash),
+    index('vault_transfers_open_idx').on(t.nextAttemptAt).where(sql`resolved_at is null`),
+    check('vault_transfers_amount_check', sql`${t.amount} > 0`),
+  ],
+);
+
+/** How far a chain scan (vault reconciliation) has read. */
+export const chainCursors = pgTable('chain_cursors', {
+  name: text('name').primaryKey(),
+  blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+  updatedAt: time('updated_at').notNull().defaultNow(),
+});
