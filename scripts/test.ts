@@ -107,7 +107,7 @@ function cannotRun(name: string, why: string) {
 step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 // Biome, then the import-cycle check of apps/server (issue 13).
 step('lint', 'npm', ['run', '--silent', 'lint']);
-vitest('unit (core, web)', ['core', 'web']);
+vitest('unit (core, pay-and-post, web)', ['core', 'pay-and-post', 'web']);
 vitest('integration on PGlite', ['server'], { TEST_DB: 'pglite' });
 fuzz();
 if (process.env.DATABASE_URL) {
