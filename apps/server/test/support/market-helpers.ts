@@ -2,7 +2,7 @@ import type { Position } from '@pm/core/constants';
 import { CreateMarketResponseSchema, JoinMarketResponseSchema } from '@pm/core/contract/markets';
 import type { PaymentIntent } from '@pm/core/intent';
 import type { ApiRequest } from '@pm/pay-and-post/api-transport';
-import type { PayAndPostOptions } from '@pm/pay-and-post/pay-and-post';
+import type { PayAndPostOptions, Posted } from '@pm/pay-and-post/pay-and-post';
 import { payAndPostBet } from '@pm/pay-and-post/pay-and-post-bet';
 import { payAndPostMarket } from '@pm/pay-and-post/pay-and-post-market';
 import { payAndPostOracleBet } from '@pm/pay-and-post/pay-and-post-oracle-bet';
@@ -47,6 +47,13 @@ export type PayingWallet = WalletClient<Transport, Chain, Account>;
 
 /** Who pays in a helper: player #n of the test chain, or a given wallet. */
 type PaidBy = { player?: number; wallet?: PayingWallet };
+
+/** The driver's answer as these helpers have always named it: the sent body is the `payload`. */
+const withPayload = <Response>({ response, txHash, body }: Posted<Response>) => ({
+  response,
+  txHash,
+  payload: body,
+});
 
 export function marketHelpers(t: TestApp) {
   const wallets = t.chain.players;
@@ -103,7 +110,7 @@ export function marketHelpers(t: TestApp) {
     const { prediction, ...terms } = { ...defaults, ...fields };
     const amountWei = options.amountWei ?? parseEther('0.01');
     const posted = await payAndPostMarket(clientsOf(options, 0), { terms, prediction, amountWei }, options);
-    return { response: posted.response, txHash: posted.txHash, payload: posted.body };
+    return withPayload(posted);
   }
 
   async function createMarket(
@@ -125,8 +132,7 @@ export function marketHelpers(t: TestApp) {
       prediction: options.prediction ?? 'YES',
       amountWei: options.amountWei ?? parseEther('0.01'),
     };
-    const posted = await payAndPostBet(clientsOf(options, 1), bet, options);
-    return { response: posted.response, txHash: posted.txHash, payload: posted.body };
+    return withPayload(await payAndPostBet(clientsOf(options, 1), bet, options));
   }
 
   async function joinMarket(marketId: number, options: Parameters<typeof postJoin>[1] = {}) {
@@ -146,8 +152,7 @@ export function marketHelpers(t: TestApp) {
       position: options.position ?? 'bull',
       amountWei: options.amountWei ?? parseEther('0.01'),
     };
-    const posted = await payAndPostOracleBet(clientsOf(options, 1), bet, options);
-    return { response: posted.response, txHash: posted.txHash, payload: posted.body };
+    return withPayload(await payAndPostOracleBet(clientsOf(options, 1), bet, options));
   }
 
   async function paymentRow(txHash: string) {
