@@ -40,10 +40,8 @@ export type CreateFields = {
   prediction: 'YES' | 'NO';
 };
 
-export type { PaymentOverrides as PayOverrides };
-
 /** Any wallet client with an account: the test chain's players, extra dev accounts, fresh keys. */
-export type PayingWallet = WalletClient<Transport, Chain, Account>;
+type PayingWallet = WalletClient<Transport, Chain, Account>;
 
 /** Who pays in a helper: player #n of the test chain, or a given wallet. */
 type PaidBy = { player?: number; wallet?: PayingWallet };
