@@ -6,6 +6,7 @@ export default defineConfig({
     projects: [
       'packages/core',
       'packages/escrow',
+      'packages/pay-and-post',
       'apps/server',
       'apps/server/vitest.fuzz.config.ts',
       'apps/web',

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { encodeIntent } from '@pm/core/intent';
+import { type FetchAnswer, fetchTransport } from '@pm/pay-and-post/fetch-transport';
+import { postBet } from '@pm/pay-and-post/pay-and-post-bet';
+import { paymentCall } from '@pm/pay-and-post/payment-call';
 import {
   createTestClient,
   createWalletClient,
@@ -12,7 +13,8 @@ import {
 } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC, DEV_VAULT } from '../apps/server/src/config/dev-accounts.ts';
-import { percentile } from './bench-report.ts';
+import { percentile } from './percentile.ts';
+import { cpuMs, findHardhatPid, postgresCpuMs, postgresCpuSince } from './process-stats.ts';
 
 // Bets recorded per second end to end (issues 12, 21): real transfers to the vault on the local
 // Hardhat chain, each then posted to POST /api/markets/:id/bets, which verifies it on chain and
@@ -22,7 +24,9 @@ import { percentile } from './bench-report.ts';
 // A wallet prepares what it knows, as a real client does: its chain, its nonce (read once, then
 // counted locally), the gas of the transfer (the same for every bet) and the fees, read once; each
 // bet is signed locally and sent with one eth_sendRawTransaction (viem's sendTransaction would ask
-// the node for all of these again, five calls per transfer). A stage's transfers are signed before
+// the node for all of these again, five calls per transfer). What a bet's transaction holds and
+// what its request says come from the shared driver (@pm/pay-and-post), as in every test tool;
+// only the signing is the bench's own. A stage's transfers are signed before
 // its clock starts: a bettor signs on their own device, and this machine's two cores are the
 // server's, the node's and PostgreSQL's to measure. Hardhat mines one block per
 // transaction (automine) before it answers.
@@ -87,16 +91,15 @@ export async function measureEndToEndBets(input: {
       return wallet;
     }),
   );
-  const amountWei = parseEther('0.01');
-  const data = encodeIntent({ kind: 'bet', marketId: input.marketId, prediction: 'YES' });
+  const bet = { marketId: input.marketId, prediction: 'YES', amountWei: parseEther('0.01') } as const;
+  const call = paymentCall({
+    vault: DEV_VAULT.address,
+    intent: { kind: 'bet', marketId: bet.marketId, prediction: bet.prediction },
+    amountWei: bet.amountWei,
+  });
   const first = wallets[0];
   if (!first) throw new Error('no wallet');
-  const gas = await first.estimateGas({
-    account: first.account,
-    to: DEV_VAULT.address,
-    value: amountWei,
-    data,
-  });
+  const gas = await first.estimateGas({ account: first.account, ...call });
   const fees = await first.estimateFeesPerGas();
   const senders = await Promise.all(
     wallets.map(async (wallet) => {
@@ -105,9 +108,7 @@ export async function measureEndToEndBets(input: {
         wallet.account.signTransaction({
           chainId: chain.id,
           type: 'eip1559',
-          to: DEV_VAULT.address,
-          value: amountWei,
-          data,
+          ...call,
           gas,
           nonce: nonce++,
           maxFeePerGas: fees.maxFeePerGas * 2n,
@@ -127,22 +128,17 @@ export async function measureEndToEndBets(input: {
       };
     }),
   );
-  const post = async (address: string, txHash: Hash) => {
-    const response = await fetch(`${input.baseUrl}/api/markets/${input.marketId}/bets`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        txHash,
-        userAddress: address,
-        prediction: 'YES',
-        amountWei: amountWei.toString(),
-      }),
+  const api = fetchTransport(input.baseUrl);
+  /** Null once recorded, else what the server answered. */
+  const post = async (address: `0x${string}`, txHash: Hash) => {
+    const { response }: { response: FetchAnswer } = await postBet(api, {
+      ...bet,
+      userAddress: address,
+      txHash,
     });
-    if (response.status === 201) {
-      await response.arrayBuffer();
-      return null;
-    }
-    return `${response.status} ${(await response.text()).slice(0, 120)}`;
+    return response.status === 201
+      ? null
+      : `${response.status} ${JSON.stringify(response.json).slice(0, 120)}`;
   };
   const failures: string[] = [];
 
@@ -156,7 +152,7 @@ export async function measureEndToEndBets(input: {
   const mined = (
     await Promise.all(
       senders.map(async (sender) => {
-        const hashes: Array<{ address: string; txHash: Hash }> = [];
+        const hashes: Array<{ address: `0x${string}`; txHash: Hash }> = [];
         for (let bet = 0; bet < STAGE_BETS_PER_WALLET; bet += 1)
           hashes.push({ address: sender.address, txHash: await sender.pay() });
         return hashes;
@@ -236,63 +232,4 @@ export async function measureEndToEndBets(input: {
       `PostgreSQL ${ms(cpuMsPerBet.database)} ms`,
   );
   return result;
-}
-
-/** A process's CPU time so far (user + system) from /proc (Linux), in ms. */
-function cpuMs(pid: number | undefined): number | undefined {
-  if (!pid) return undefined;
-  try {
-    return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-/** User + system CPU time in a /proc/<pid>/stat line, in ms. */
-function statCpuMs(stat: string): number {
-  // utime and stime are fields 14 and 15; split after the command name, which may hold spaces.
-  const fields = stat.split(') ')[1]?.split(' ') ?? [];
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ = 100
-}
-
-/**
- * The CPU time so far of each PostgreSQL process on this machine, in ms, by pid (Linux /proc). The
- * server's pooled connections live through the run; one that exits during it is not counted.
- */
-function postgresCpuMs(): Map<number, number> | undefined {
-  const cpu = new Map<number, number>();
-  try {
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        if (stat.includes(' (postgres) ')) cpu.set(Number(entry), statCpuMs(stat));
-      } catch {}
-    }
-  } catch {}
-  return cpu.size > 0 ? cpu : undefined;
-}
-
-/** CPU spent between two readings of `postgresCpuMs`, by the processes alive at the second. */
-function postgresCpuSince(before: Map<number, number> | undefined): number | undefined {
-  const after = postgresCpuMs();
-  if (!before || !after) return undefined;
-  let spent = 0;
-  for (const [pid, ms] of after) spent += ms - (before.get(pid) ?? 0);
-  return spent;
-}
-
-/** The Hardhat node serving `rpcUrl` (its command line names the port), where /proc is readable. */
-function findHardhatPid(rpcUrl: string): number | undefined {
-  const port = new URL(rpcUrl).port;
-  try {
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-        if (command.some((part) => part.includes('hardhat')) && command.includes(port)) return Number(entry);
-      } catch {}
-    }
-  } catch {}
-  return undefined;
 }

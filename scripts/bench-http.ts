@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -28,6 +28,7 @@ import { readClaimable } from '../apps/server/src/payouts/claimable.ts';
 import { latestPriceSample } from '../apps/server/src/prices/price-samples-repository.ts';
 import type { SeededScale } from '../apps/server/test/support/seed-scale.ts';
 import type { BenchReport, HotTarget } from './bench-report.ts';
+import { peakRss } from './process-stats.ts';
 
 // Hot reads: each endpoint at 10 and 100 connections against the API, and against its two
 // ceilings (the same bytes from bare node:http; the same SQL through a bare pg pool).
@@ -173,25 +174,6 @@ async function startCeiling(config: unknown): Promise<{ baseUrl: string; stop: (
   });
   rmSync(file, { force: true }); // read at start-up
   return { baseUrl: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
-}
-
-/** The largest resident set of `pid` seen while `work` runs (Linux /proc). */
-export async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; peakMb: number }> {
-  let peak = 0;
-  const sample = () => {
-    try {
-      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (match) peak = Math.max(peak, Number(match[1]) / 1024);
-    } catch {}
-  };
-  sample();
-  const timer = setInterval(sample, 100);
-  try {
-    return { value: await work(), peakMb: peak };
-  } finally {
-    clearInterval(timer);
-    sample();
-  }
 }
 
 export async function measureHotReads(input: {

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import type { Db } from '../apps/server/src/db/client.ts';
 import { publish } from '../apps/server/src/realtime/outbox-repository.ts';
-import { peakRss } from './bench-http.ts';
-import { percentile } from './bench-report.ts';
+import { percentile } from './percentile.ts';
+import { peakRss } from './process-stats.ts';
 
 // Realtime delivery (issues 12, 21): N WebSocket clients on one instance; one event is committed to
 // the outbox (as every change does) and the time from before that commit to each client's receipt

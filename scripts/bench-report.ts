@@ -90,11 +90,6 @@ export type BenchReport = {
   notes: string[];
 };
 
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
-}
-
 const pct = (a: number, b: number) => (b > 0 ? `${Math.round((100 * a) / b)}%` : '–');
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 

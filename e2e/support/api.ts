@@ -8,16 +8,20 @@ import {
   MarketDetailResponseSchema,
 } from '@pm/core/contract/markets';
 import { PlaceOracleBetResponseSchema } from '@pm/core/contract/oracle';
-import { encodeIntent, marketContentHash } from '@pm/core/intent';
-import { type PriceMarketTerms, priceMarketContentHash } from '@pm/core/price-market';
+import type { PriceMarketTerms } from '@pm/core/price-market';
+import { type FetchAnswer, fetchTransport } from '@pm/pay-and-post/fetch-transport';
+import { payAndPostBet } from '@pm/pay-and-post/pay-and-post-bet';
+import { payAndPostMarket } from '@pm/pay-and-post/pay-and-post-market';
+import { payAndPostOracleBet } from '@pm/pay-and-post/pay-and-post-oracle-bet';
+import { walletPayer } from '@pm/pay-and-post/payer';
 import { createWalletClient, defineChain, http } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import type * as z from 'zod/mini';
 import { baseUrl, rpcUrl } from './fixtures.ts';
 
 // Server-side moves for e2e tests that need a world to look at (a settled market, a winner):
-// real payments from unlocked Hardhat dev accounts, then the real API. What the user does is
-// still driven through the browser in the tests themselves.
+// real payments from unlocked Hardhat dev accounts, then the real API, through the shared driver
+// (@pm/pay-and-post). What the user does is still driven through the browser in the tests themselves.
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
 
@@ -26,7 +30,8 @@ export function devAddress(index: number): `0x${string}` {
   return mnemonicToAccount(MNEMONIC, { addressIndex: index }).address;
 }
 
-async function pay(from: `0x${string}`, value: bigint, data: `0x${string}`): Promise<`0x${string}`> {
+/** `from` pays (an account unlocked on the node, so no key is needed) and posts to the stack's API. */
+async function clientsOf(from: `0x${string}`) {
   const rpc = rpcUrl();
   const chain = defineChain({
     id: 31337,
@@ -35,8 +40,11 @@ async function pay(from: `0x${string}`, value: bigint, data: `0x${string}`): Pro
     rpcUrls: { default: { http: [rpc] } },
   });
   const config = ConfigResponseSchema.parse(await getJson('/api/config'));
-  const wallet = createWalletClient({ account: from, chain, transport: http(rpc) });
-  return wallet.sendTransaction({ to: normalizeAddress(config.vaultAddress), value, data });
+  return {
+    payer: walletPayer(createWalletClient({ account: from, chain, transport: http(rpc) })),
+    vault: normalizeAddress(config.vaultAddress),
+    api: api(),
+  };
 }
 
 async function getJson(path: string): Promise<unknown> {
@@ -44,22 +52,18 @@ async function getJson(path: string): Promise<unknown> {
   return response.json();
 }
 
-async function post<T extends z.ZodMiniType>(path: string, body: unknown, schema: T): Promise<z.infer<T>> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const response = await fetch(`${baseUrl()}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (response.status === 202) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      continue;
-    }
-    const json: unknown = await response.json();
-    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
-    return schema.parse(json);
-  }
-  throw new Error(`${path} stayed pending`);
+/** POSTs to the stack, asking again while the server answers 202 (the payment is not final yet). */
+const api = () => fetchTransport(baseUrl(), { whilePending: { everyMs: 500, timeoutMs: 10_000 } });
+
+function parseAnswer<T extends z.ZodMiniType>(path: string, answer: FetchAnswer, schema: T): z.infer<T> {
+  if (answer.status === 202) throw new Error(`${path} stayed pending`);
+  if (answer.status < 200 || answer.status >= 300)
+    throw new Error(`${path} answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+  return schema.parse(answer.json);
+}
+
+async function post<T extends z.ZodMiniType>(path: string, body: Record<string, unknown>, schema: T) {
+  return parseAnswer(path, await api()({ path, body }), schema);
 }
 
 export async function createMarketViaApi(input: {
@@ -71,7 +75,7 @@ export async function createMarketViaApi(input: {
   title?: string;
   resolutionInstructions?: string;
 }) {
-  const content = {
+  const terms = {
     category: input.category ?? 'crypto',
     duration: 'hourly' as const,
     description: input.description,
@@ -80,22 +84,9 @@ export async function createMarketViaApi(input: {
       ? {}
       : { resolutionInstructions: input.resolutionInstructions }),
   };
-  const txHash = await pay(
-    input.from,
-    input.amountWei,
-    encodeIntent({ kind: 'create', contentHash: marketContentHash(content), prediction: input.prediction }),
-  );
-  return post(
-    '/api/markets',
-    {
-      ...content,
-      txHash,
-      creatorAddress: input.from,
-      prediction: input.prediction,
-      amountWei: input.amountWei.toString(),
-    },
-    CreateMarketResponseSchema,
-  );
+  const order = { terms, prediction: input.prediction, amountWei: input.amountWei };
+  const { response } = await payAndPostMarket(await clientsOf(input.from), order);
+  return parseAnswer('/api/markets', response, CreateMarketResponseSchema);
 }
 
 /** A Price Oracle market (issue 19), paid for from `from`: the intent commits to its terms. */
@@ -103,23 +94,9 @@ export async function createPriceMarketViaApi(
   input: PriceMarketTerms & { from: `0x${string}`; prediction: 'YES' | 'NO'; amountWei: bigint },
 ) {
   const { from, prediction, amountWei, ...terms } = input;
-  const txHash = await pay(
-    from,
-    amountWei,
-    encodeIntent({ kind: 'create', contentHash: priceMarketContentHash(terms), prediction }),
-  );
-  return post(
-    '/api/markets',
-    {
-      betType: 'price_prediction',
-      ...terms,
-      txHash,
-      creatorAddress: from,
-      prediction,
-      amountWei: amountWei.toString(),
-    },
-    CreateMarketResponseSchema,
-  );
+  const order = { terms: { betType: 'price_prediction' as const, ...terms }, prediction, amountWei };
+  const { response } = await payAndPostMarket(await clientsOf(from), order);
+  return parseAnswer('/api/markets', response, CreateMarketResponseSchema);
 }
 
 export async function joinMarketViaApi(input: {
@@ -128,16 +105,9 @@ export async function joinMarketViaApi(input: {
   prediction: 'YES' | 'NO';
   amountWei: bigint;
 }) {
-  const txHash = await pay(
-    input.from,
-    input.amountWei,
-    encodeIntent({ kind: 'bet', marketId: input.marketId, prediction: input.prediction }),
-  );
-  return post(
-    `/api/markets/${input.marketId}/bets`,
-    { txHash, userAddress: input.from, prediction: input.prediction, amountWei: input.amountWei.toString() },
-    JoinMarketResponseSchema,
-  );
+  const { from, ...bet } = input;
+  const { response } = await payAndPostBet(await clientsOf(from), bet);
+  return parseAnswer(`/api/markets/${bet.marketId}/bets`, response, JoinMarketResponseSchema);
 }
 
 export async function getMarket(id: number) {
@@ -192,20 +162,7 @@ export async function placeOracleBetViaApi(input: {
   position: 'bull' | 'bear';
   amountWei: bigint;
 }) {
-  const txHash = await pay(
-    input.from,
-    input.amountWei,
-    encodeIntent({ kind: 'round', epoch: input.epoch, position: input.position }),
-  );
-  return post(
-    '/api/oracle/bets',
-    {
-      epoch: input.epoch,
-      position: input.position,
-      amountWei: input.amountWei.toString(),
-      userAddress: input.from,
-      txHash,
-    },
-    PlaceOracleBetResponseSchema,
-  );
+  const { from, ...bet } = input;
+  const { response } = await payAndPostOracleBet(await clientsOf(from), bet);
+  return parseAnswer('/api/oracle/bets', response, PlaceOracleBetResponseSchema);
 }

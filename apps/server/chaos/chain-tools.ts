@@ -1,13 +1,6 @@
 import { CHAIN_ID } from '@pm/core/constants';
-import {
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
-  defineChain,
-  type Hash,
-  type Hex,
-  http,
-} from 'viem';
+import type { Payer, PaymentCall } from '@pm/pay-and-post/payer';
+import { createPublicClient, createTestClient, createWalletClient, defineChain, type Hash, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { DEV_PLAYERS } from '../src/config/dev-accounts.ts';
@@ -71,17 +64,19 @@ export function createChainTools(rpcUrl: string) {
     });
     // One transaction at a time per wallet: nonces come from the chain, so two at once would clash.
     let queue: Promise<unknown> = Promise.resolve();
-    const send = (to: `0x${string}`, value: bigint, data: Hex | undefined): Promise<Hash> => {
+    const send = (call: PaymentCall): Promise<Hash> => {
       const run = queue.then(() =>
-        lock.shared(() => wallet.sendTransaction({ account: wallet.account, to, value, data })),
+        lock.shared(() => wallet.sendTransaction({ account: wallet.account, ...call })),
       );
       queue = run.catch(() => {});
       return run;
     };
     /** For the reorg only, which holds the chain lock alone (so no send of this wallet is in flight). */
-    const sendUnlocked = (to: `0x${string}`, value: bigint, data: Hex | undefined): Promise<Hash> =>
-      wallet.sendTransaction({ account: wallet.account, to, value, data });
-    return { address: player.address, send, sendUnlocked };
+    const unlocked: Payer = {
+      address: player.address,
+      send: (call) => wallet.sendTransaction({ account: wallet.account, ...call }),
+    };
+    return { address: player.address, send, unlocked } satisfies Payer & { unlocked: Payer };
   });
 
   const rpc = async (method: string, params: unknown[] = []): Promise<unknown> => {

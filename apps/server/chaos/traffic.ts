@@ -1,6 +1,11 @@
 import { MARKET_CATEGORIES } from '@pm/core/constants';
-import { encodeIntent, marketContentHash } from '@pm/core/intent';
-import { type Hash, type Hex, parseEther, stringToHex } from 'viem';
+import type { ApiRequest } from '@pm/pay-and-post/api-transport';
+import { payForBet, postBet } from '@pm/pay-and-post/pay-and-post-bet';
+import { payForMarket, postMarket } from '@pm/pay-and-post/pay-and-post-market';
+import { payForOracleBet, postOracleBet } from '@pm/pay-and-post/pay-and-post-oracle-bet';
+import { payVault } from '@pm/pay-and-post/pay-vault';
+import type { Payer } from '@pm/pay-and-post/payer';
+import { type Hash, parseEther, stringToHex } from 'viem';
 import { type ApiAnswer, type ApiClient, describeAnswer } from './api-client.ts';
 import type { ChainTools } from './chain-tools.ts';
 import type { DbReader } from './db-snapshot.ts';
@@ -8,10 +13,10 @@ import type { Random } from './prng.ts';
 import { sleep } from './server-process.ts';
 import type { VaultLedger } from './vault-ledger.ts';
 
-// One round of players: real transfers to the vault with their intents, posted the way browsers
-// do (once, twice, never because the tab closed, again after a network error), plus the payments
-// an attacker would send: below the minimum, 0 wei, 1 wei to an out-of-range market id, and a
-// plain transfer with no intent at all.
+// One round of players: real payments to the vault through the shared driver (@pm/pay-and-post),
+// posted the way browsers do (once, twice, never because the tab closed, again after a network
+// error), plus the payments an attacker would send: below the minimum, 0 wei, 1 wei to an
+// out-of-range market id, and a plain transfer with no intent at all.
 
 export type Tally = Map<string, Map<string, number>>;
 
@@ -79,14 +84,22 @@ function amount(random: Random, minMilli: number, maxMilli: number, stepMilli = 
 
 export function createTraffic(deps: TrafficDeps) {
   const { api, random, tally } = deps;
+  const vault = deps.vault;
 
-  async function post(label: string, mode: PostMode, path: string, body: unknown, ip: string) {
+  /** The API as this player's browser reaches it (the rate limit keys on its address). */
+  const apiOf =
+    (player: Player) =>
+    ({ path, body }: ApiRequest) =>
+      api.post(path, body, ipOf(player));
+
+  /** Posts a paid request the way `mode` says; `postOnce` sends it one time. */
+  async function post(label: string, mode: PostMode, postOnce: () => Promise<{ response: ApiAnswer }>) {
     if (mode === 'never') {
       count(tally, label, 'never posted');
       return;
     }
     const send = async () => {
-      const answer = await api.post(path, body, ip);
+      const { response: answer } = await postOnce();
       count(tally, label, describeAnswer(answer));
       return answer;
     };
@@ -101,9 +114,10 @@ export function createTraffic(deps: TrafficDeps) {
     }
   }
 
-  async function pay(player: Player, value: bigint, data: Hex | undefined): Promise<Hash | null> {
+  /** The hash of a payment sent, or null (tallied) when the node refused to send it. */
+  async function paid(payment: Promise<Hash>): Promise<Hash | null> {
     try {
-      return await player.send(deps.vault, value, data);
+      return await payment;
     } catch (error) {
       count(
         tally,
@@ -117,40 +131,31 @@ export function createTraffic(deps: TrafficDeps) {
   let marketSerial = 0;
   async function create(player: Player, round: number) {
     marketSerial += 1;
-    const fields = {
-      category: random.pick(MARKET_CATEGORIES),
-      duration: 'hourly' as const,
-      title: random.chance(0.5) ? `Chaos ${round}.${marketSerial}` : undefined,
-      description: `Chaos round ${round}, market ${marketSerial}: will the coin land heads?`,
-      resolutionInstructions: undefined,
+    // The random draws in the order of earlier runs, so a seed replays the same traffic.
+    const category = random.pick(MARKET_CATEGORIES);
+    const title = random.chance(0.5) ? `Chaos ${round}.${marketSerial}` : undefined;
+    const order = {
+      terms: {
+        category,
+        duration: 'hourly' as const,
+        ...(title ? { title } : {}),
+        description: `Chaos round ${round}, market ${marketSerial}: will the coin land heads?`,
+      },
+      prediction: random.pick(['YES', 'NO'] as const),
+      amountWei: amount(random, 5, 30),
     };
-    const prediction = random.pick(['YES', 'NO'] as const);
-    const value = amount(random, 5, 30);
-    const hash = await pay(
-      player,
-      value,
-      encodeIntent({ kind: 'create', contentHash: marketContentHash(fields), prediction }),
+    const txHash = await paid(payForMarket(player, vault, order));
+    if (!txHash) return;
+    await post('create', pickMode(random), () =>
+      postMarket(apiOf(player), { ...order, creatorAddress: player.address, txHash }),
     );
-    if (!hash) return;
-    const body = {
-      txHash: hash,
-      creatorAddress: player.address,
-      description: fields.description,
-      ...(fields.title ? { title: fields.title } : {}),
-      category: fields.category,
-      duration: fields.duration,
-      prediction,
-      amountWei: value.toString(),
-    };
-    await post('create', pickMode(random), '/api/markets', body, ipOf(player));
   }
 
-  async function join(player: Player, label: string, value: bigint, marketId: number, mode: PostMode) {
-    const prediction = random.pick(['YES', 'NO'] as const);
-    const hash = await pay(player, value, encodeIntent({ kind: 'bet', marketId, prediction }));
-    if (!hash) return;
-    const body = { txHash: hash, userAddress: player.address, prediction, amountWei: value.toString() };
-    await post(label, mode, `/api/markets/${marketId}/bets`, body, ipOf(player));
+  async function join(player: Player, label: string, amountWei: bigint, marketId: number, mode: PostMode) {
+    const bet = { marketId, prediction: random.pick(['YES', 'NO'] as const), amountWei };
+    const txHash = await paid(payForBet(player, vault, bet));
+    if (!txHash) return;
+    await post(label, mode, () => postBet(apiOf(player), { ...bet, userAddress: player.address, txHash }));
   }
 
   /** Like a user on the oracle page: wait (bounded) for a round open for bets. */
@@ -164,13 +169,13 @@ export function createTraffic(deps: TrafficDeps) {
     return (await deps.db.upcomingEpoch()) ?? 1;
   }
 
-  async function oracle(player: Player, label: string, value: bigint) {
-    const epoch = await bettableEpoch();
-    const position = random.pick(['bull', 'bear'] as const);
-    const hash = await pay(player, value, encodeIntent({ kind: 'round', epoch, position }));
-    if (!hash) return;
-    const body = { epoch, position, amountWei: value.toString(), userAddress: player.address, txHash: hash };
-    await post(label, pickMode(random), '/api/oracle/bets', body, ipOf(player));
+  async function oracle(player: Player, label: string, amountWei: bigint) {
+    const bet = { epoch: await bettableEpoch(), position: random.pick(['bull', 'bear'] as const), amountWei };
+    const txHash = await paid(payForOracleBet(player, vault, bet));
+    if (!txHash) return;
+    await post(label, pickMode(random), () =>
+      postOracleBet(apiOf(player), { ...bet, userAddress: player.address, txHash }),
+    );
   }
 
   async function someMarket(): Promise<number | null> {
@@ -198,12 +203,13 @@ export function createTraffic(deps: TrafficDeps) {
         return join(player, 'poison 0 wei', 0n, (await someMarket()) ?? 1, 'once');
       case 'hugeId': {
         // F2: 1 wei to a market id beyond int4; nobody posts it, reconciliation finds it.
-        const hash = await pay(player, 1n, stringToHex('pm1:bet:3000000000:YES'));
+        const data = stringToHex('pm1:bet:3000000000:YES');
+        const hash = await paid(payVault(player, { vault, intent: null, amountWei: 1n }, { data }));
         count(tally, '1 wei to pm1:bet:3000000000:YES', hash ? 'sent, never posted' : 'not sent');
         return;
       }
       case 'plain': {
-        const hash = await pay(player, amount(random, 1, 5), undefined);
+        const hash = await paid(payVault(player, { vault, intent: null, amountWei: amount(random, 1, 5) }));
         count(tally, 'plain transfer, no intent', hash ? 'sent' : 'not sent');
         return;
       }
@@ -244,38 +250,30 @@ export function createTraffic(deps: TrafficDeps) {
       const player = random.pick(deps.chain.players);
       const waitMs = random.int(300, 1500);
       // A market bet when one is open, else an oracle bet: the same verification path either way.
-      const bet =
+      const bet: {
+        pay: (payer: Payer) => Promise<Hash>;
+        post: (txHash: Hash) => Promise<{ response: ApiAnswer }>;
+      } =
         marketId !== null
           ? (() => {
-              const value = amount(random, 5, 30);
-              const prediction = random.pick(['YES', 'NO'] as const);
+              const amountWei = amount(random, 5, 30);
+              const order = { marketId, prediction: random.pick(['YES', 'NO'] as const), amountWei };
               return {
-                value,
-                data: encodeIntent({ kind: 'bet', marketId, prediction }),
-                path: `/api/markets/${marketId}/bets`,
-                body: (txHash: Hash) => ({
-                  txHash,
-                  userAddress: player.address,
-                  prediction,
-                  amountWei: value.toString(),
-                }),
+                pay: (payer) => payForBet(payer, vault, order),
+                post: (txHash) => postBet(apiOf(player), { ...order, userAddress: player.address, txHash }),
               };
             })()
           : (() => {
-              const value = amount(random, 10, 50, 10);
-              const position = random.pick(['bull', 'bear'] as const);
-              const round = epoch ?? 1;
+              const amountWei = amount(random, 10, 50, 10);
+              const order = {
+                epoch: epoch ?? 1,
+                position: random.pick(['bull', 'bear'] as const),
+                amountWei,
+              };
               return {
-                value,
-                data: encodeIntent({ kind: 'round', epoch: round, position }),
-                path: '/api/oracle/bets',
-                body: (txHash: Hash) => ({
-                  epoch: round,
-                  position,
-                  amountWei: value.toString(),
-                  userAddress: player.address,
-                  txHash,
-                }),
+                pay: (payer) => payForOracleBet(payer, vault, order),
+                post: (txHash) =>
+                  postOracleBet(apiOf(player), { ...order, userAddress: player.address, txHash }),
               };
             })();
       return deps.chain.lock.exclusive(async () => {
@@ -289,13 +287,13 @@ export function createTraffic(deps: TrafficDeps) {
         await deps.chain.rpc('evm_setAutomine', [false]);
         let hash: Hash | null = null;
         try {
-          hash = await player.sendUnlocked(deps.vault, bet.value, bet.data).catch(() => null);
+          hash = await bet.pay(player.unlocked).catch(() => null);
           await deps.chain.rpc('evm_mine');
           // Not awaited here: the server answers once the height looks final, after the revert.
           if (hash) {
             const paid = hash;
-            void api.post(bet.path, bet.body(paid), ipOf(player)).then((answer) => {
-              count(tally, 'reorged payment', describeAnswer(answer));
+            void bet.post(paid).then(({ response }) => {
+              count(tally, 'reorged payment', describeAnswer(response));
             });
           }
           await sleep(waitMs);

@@ -3,8 +3,10 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ListMarketsResponseSchema } from '@pm/core/contract/markets';
-import { encodeIntent } from '@pm/core/intent';
+import { JoinMarketResponseSchema, ListMarketsResponseSchema } from '@pm/core/contract/markets';
+import { fetchTransport } from '@pm/pay-and-post/fetch-transport';
+import { payForBet, postBet } from '@pm/pay-and-post/pay-and-post-bet';
+import { walletPayer } from '@pm/pay-and-post/payer';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_VAULT } from '../src/config/dev-accounts.ts';
@@ -96,28 +98,19 @@ describe('the compiled server', () => {
     if (!market) throw new Error('no active demo market');
     const player = chain.players[1];
     if (!player) throw new Error('no player #1');
-    const amountWei = parseEther('0.01');
-    const txHash = await player.sendTransaction({
-      account: player.account,
-      chain: player.chain,
-      to: DEV_VAULT.address,
-      value: amountWei,
-      data: encodeIntent({ kind: 'bet', marketId: market.id, prediction: 'NO' }),
-    });
+    const bet = { marketId: market.id, prediction: 'NO', amountWei: parseEther('0.01') } as const;
+    const txHash = await payForBet(walletPayer(player), DEV_VAULT.address, bet);
     await player.waitForTransactionReceipt({ hash: txHash });
-    const response = await fetch(`${baseUrl}/api/markets/${market.id}/bets`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        txHash,
-        userAddress: player.account.address,
-        prediction: 'NO',
-        amountWei: amountWei.toString(),
-      }),
+    const { response } = await postBet(fetchTransport(baseUrl), {
+      ...bet,
+      userAddress: player.account.address,
+      txHash,
     });
     expect(response.status, output).toBe(201);
-    const body = (await response.json()) as { bet: { amountWei: string; txHash: string } };
-    expect(body.bet).toMatchObject({ amountWei: amountWei.toString(), txHash });
+    expect(JoinMarketResponseSchema.parse(response.json).bet).toMatchObject({
+      amountWei: bet.amountWei.toString(),
+      txHash,
+    });
   });
 
   it('stops cleanly on SIGTERM', async () => {

@@ -1,5 +1,6 @@
 import { MAX_PENDING_PAYMENTS_PER_SENDER } from '@pm/core/constants';
-import { encodeIntent, marketContentHash } from '@pm/core/intent';
+import { marketIntent } from '@pm/pay-and-post/market-intent';
+import { postBet } from '@pm/pay-and-post/pay-and-post-bet';
 import { desc, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { parseEther, stringToHex } from 'viem';
@@ -120,13 +121,7 @@ describe('poison payments (F1, F2)', () => {
   test('a 1-wei transfer naming market 3000000000 does not stop reconciliation: the bet after it is recorded', async () => {
     const { market } = await m.createMarket({ description: 'Poison intent' });
     const attacker = m.extraWallet(11);
-    const poison = await attacker.sendTransaction({
-      account: attacker.account,
-      chain: attacker.chain,
-      to: t.config.vault.address,
-      value: 1n,
-      data: stringToHex('pm1:bet:3000000000:YES'),
-    });
+    const poison = await m.pay(attacker, null, 1n, { data: stringToHex('pm1:bet:3000000000:YES') });
     // A bet paid with its intent whose tab closed before posting it.
     const honest = await m.pay(
       m.player(2),
@@ -231,18 +226,8 @@ describe('reconciliation never skips (F3) and never stops (F21)', () => {
   });
 
   test('vault top-ups by an operator and transfers from the vault itself are never refunded', async () => {
-    const topUp = await operator.sendTransaction({
-      account: operator.account,
-      chain: operator.chain,
-      to: t.config.vault.address,
-      value: parseEther('1'),
-    });
-    const self = await t.chain.vault.sendTransaction({
-      account: t.chain.vault.account,
-      chain: t.chain.vault.chain,
-      to: t.config.vault.address,
-      value: parseEther('0.5'),
-    });
+    const topUp = await m.pay(operator, null, parseEther('1'));
+    const self = await m.pay(t.chain.vault, null, parseEther('0.5'));
     await reconcile();
     await t.advanceTime(601);
     await reconcile();
@@ -255,21 +240,11 @@ describe('reconciliation never skips (F3) and never stops (F21)', () => {
   test('a create waiting for its request does not hold back the bets paid after it', async () => {
     const { market } = await m.createMarket({ description: 'Grace does not block' });
     const creator = m.extraWallet(12);
-    const create = await creator.sendTransaction({
-      account: creator.account,
-      chain: creator.chain,
-      to: t.config.vault.address,
-      value: parseEther('0.01'),
-      data: encodeIntent({
-        kind: 'create',
-        contentHash: marketContentHash({
-          category: 'crypto',
-          duration: 'hourly',
-          description: 'posted late',
-        }),
-        prediction: 'YES',
-      }),
-    });
+    const create = await m.pay(
+      creator,
+      marketIntent({ category: 'crypto', duration: 'hourly', description: 'posted late' }, 'YES'),
+      parseEther('0.01'),
+    );
     const bet = await m.pay(
       m.extraWallet(16),
       { kind: 'bet', marketId: market.id, prediction: 'YES' },
@@ -293,19 +268,13 @@ describe('reconciliation never skips (F3) and never stops (F21)', () => {
   test('the same paid request sent twice at once records one bet and answers both with it', async () => {
     const { market } = await m.createMarket({ description: 'Twice at once' });
     const wallet = m.extraWallet(17);
-    const txHash = await m.pay(
-      wallet,
-      { kind: 'bet', marketId: market.id, prediction: 'NO' },
-      parseEther('0.01'),
-    );
-    const payload = {
-      txHash,
-      userAddress: wallet.account.address,
-      prediction: 'NO',
-      amountWei: parseEther('0.01').toString(),
-    };
+    const bet = { marketId: market.id, prediction: 'NO', amountWei: parseEther('0.01') } as const;
+    const txHash = await m.pay(wallet, { kind: 'bet', ...bet }, bet.amountWei);
     const [a, b] = await Promise.all(
-      [0, 1].map(() => t.app.inject({ method: 'POST', url: `/api/markets/${market.id}/bets`, payload })),
+      [0, 1].map(async () => {
+        const posted = await postBet(m.api, { ...bet, userAddress: wallet.account.address, txHash });
+        return posted.response;
+      }),
     );
     expect([a?.statusCode, b?.statusCode]).toEqual([201, 201]);
     expect(a?.json().bet.id).toBe(b?.json().bet.id);
@@ -376,12 +345,7 @@ describe('the operator’s view and hand (ops)', () => {
 
   test('payments:status lists what the money path is still working on', async () => {
     const wallet = m.extraWallet(13);
-    const stray = await wallet.sendTransaction({
-      account: wallet.account,
-      chain: wallet.chain,
-      to: t.config.vault.address,
-      value: parseEther('0.004'),
-    });
+    const stray = await m.pay(wallet, null, parseEther('0.004'));
     await reconcile();
     const { code, output } = await ops('payments:status');
     expect(code).toBe(0);

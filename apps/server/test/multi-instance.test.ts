@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { CreateMarketResponseSchema } from '@pm/core/contract/markets';
 import { RoundsResponseSchema } from '@pm/core/contract/oracle';
 import { ClaimableResponseSchema } from '@pm/core/contract/users';
-import { encodeIntent, marketContentHash, type PaymentIntent } from '@pm/core/intent';
+import { fetchTransport } from '@pm/pay-and-post/fetch-transport';
+import type { Posted } from '@pm/pay-and-post/pay-and-post';
+import { payAndPostBet } from '@pm/pay-and-post/pay-and-post-bet';
+import { payAndPostMarket } from '@pm/pay-and-post/pay-and-post-market';
+import { payAndPostOracleBet } from '@pm/pay-and-post/pay-and-post-oracle-bet';
+import { walletPayer } from '@pm/pay-and-post/payer';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -138,26 +144,17 @@ const player = (index: number) => {
   return wallet;
 };
 
-async function pay(index: number, intent: PaymentIntent, amountWei: bigint) {
-  const wallet = player(index);
-  return wallet.sendTransaction({
-    account: wallet.account,
-    chain: wallet.chain,
-    to: first.config.vault.address,
-    value: amountWei,
-    data: encodeIntent(intent),
-  });
-}
+/** Player #index paying, and posting to `instance` (asking again while it answers 202, not final yet). */
+const clients = (instance: Instance, index: number) => ({
+  payer: walletPayer(player(index)),
+  vault: first.config.vault.address,
+  api: fetchTransport(instance.http, { whilePending: { everyMs: 250, timeoutMs: 30_000 } }),
+});
 
-/** POSTs a paid bet, asking again while the server answers 202 (payment not final yet). */
-async function postPaid(instance: Instance, path: string, body: Record<string, unknown>) {
-  return eventually(async () => {
-    const response = await request(instance, 'POST', path, body);
-    if (response.status === 202) return null;
-    if (response.status !== 201)
-      throw new Error(`${path}: ${response.status} ${JSON.stringify(response.json)}`);
-    return response.json;
-  });
+function recorded(posted: Posted<{ status: number; json: unknown }>) {
+  const { status, json } = posted.response;
+  if (status !== 201) throw new Error(`answered ${status}: ${JSON.stringify(json)}`);
+  return json;
 }
 
 beforeAll(async () => {
@@ -192,31 +189,18 @@ describe.skipIf(!url)('two server instances on one PostgreSQL', () => {
     // A market created through one instance and joined through the other.
     const creator = player(0).account.address;
     const joiner = player(1).account.address;
-    const content = {
+    const terms = {
       description: 'Will two instances agree on everything?',
-      category: 'crypto' as const,
-      duration: 'hourly' as const,
-    };
-    const createTx = await pay(
-      0,
-      { kind: 'create', contentHash: marketContentHash(content), prediction: 'YES' },
-      parseEther('0.01'),
+      category: 'crypto',
+      duration: 'hourly',
+    } as const;
+    const created = recorded(
+      await payAndPostMarket(clients(first, 0), { terms, prediction: 'YES', amountWei: parseEther('0.01') }),
     );
-    const created = await postPaid(first, '/api/markets', {
-      ...content,
-      prediction: 'YES',
-      txHash: createTx,
-      creatorAddress: creator,
-      amountWei: parseEther('0.01').toString(),
-    });
-    const marketId = (created as { market: { id: number } }).market.id;
-    const joinTx = await pay(1, { kind: 'bet', marketId, prediction: 'NO' }, parseEther('0.02'));
-    await postPaid(second, `/api/markets/${marketId}/bets`, {
-      txHash: joinTx,
-      userAddress: joiner,
-      prediction: 'NO',
-      amountWei: parseEther('0.02').toString(),
-    });
+    const marketId = CreateMarketResponseSchema.parse(created).market.id;
+    recorded(
+      await payAndPostBet(clients(second, 1), { marketId, prediction: 'NO', amountWei: parseEther('0.02') }),
+    );
 
     // Oracle bets on the live round (rounds start by themselves on the local chain), one through
     // each instance.
@@ -232,15 +216,8 @@ describe.skipIf(!url)('two server instances on one PostgreSQL', () => {
       position: 'bull' | 'bear',
       bnb: string,
     ) => {
-      const amountWei = parseEther(bnb);
-      const txHash = await pay(index, { kind: 'round', epoch: live.epoch, position }, amountWei);
-      await postPaid(instance, '/api/oracle/bets', {
-        epoch: live.epoch,
-        position,
-        amountWei: amountWei.toString(),
-        userAddress: player(index).account.address,
-        txHash,
-      });
+      const bet = { epoch: live.epoch, position, amountWei: parseEther(bnb) };
+      recorded(await payAndPostOracleBet(clients(instance, index), bet));
     };
     await placeRoundBet(first, 0, 'bull', '0.01');
 

@@ -1,19 +1,22 @@
 import { PlaceOracleBetResponseSchema, RoundsResponseSchema } from '@pm/core/contract/oracle';
-import { encodeIntent, type PaymentIntent } from '@pm/core/intent';
+import type { PaymentIntent } from '@pm/core/intent';
 import { eq } from 'drizzle-orm';
 import { type Hash, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { oracleBets, oracleRounds, payments } from '../src/db/schema.ts';
+import { marketHelpers } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // POST /api/oracle/bets with real payments on a real local chain (docs/api.md, DESIGN "Payment
 // verification"): 120 s rounds with a 60 s betting window, the engine started by auto-genesis.
 
 let t: TestApp;
+let m: ReturnType<typeof marketHelpers>;
 let epoch: number;
 
 beforeAll(async () => {
   t = await startTestApp({ ROUND_INTERVAL_S: '120', BETTING_WINDOW_S: '60', PAYMENT_WAIT_MS: '1500' });
+  m = marketHelpers(t);
   // Start just after a round boundary, so the whole betting window is ahead.
   const nowS = t.clock.now().getTime() / 1000;
   await t.advanceTime(Math.ceil(nowS / 120) * 120 - Math.floor(nowS) + 1);
@@ -32,36 +35,15 @@ function player(index: number) {
   return wallet;
 }
 
-async function pay(index: number, intent: PaymentIntent, amountWei: bigint): Promise<Hash> {
-  const wallet = player(index);
-  return wallet.sendTransaction({
-    account: wallet.account,
-    chain: wallet.chain,
-    to: t.config.vault.address,
-    value: amountWei,
-    data: encodeIntent(intent),
-  });
-}
+const pay = (index: number, intent: PaymentIntent, amountWei: bigint): Promise<Hash> =>
+  m.pay(player(index), intent, amountWei);
 
 function postBet(body: Record<string, unknown>) {
   return t.app.inject({ method: 'POST', url: '/api/oracle/bets', payload: body });
 }
 
-async function betOn(index: number, input: { epoch: number; position: 'bull' | 'bear'; amountWei: bigint }) {
-  const txHash = await pay(
-    index,
-    { kind: 'round', epoch: input.epoch, position: input.position },
-    input.amountWei,
-  );
-  const response = await postBet({
-    epoch: input.epoch,
-    position: input.position,
-    amountWei: input.amountWei.toString(),
-    userAddress: player(index).account.address,
-    txHash,
-  });
-  return { response, txHash };
-}
+const betOn = (index: number, input: { epoch: number; position: 'bull' | 'bear'; amountWei: bigint }) =>
+  m.postOracleBet(input.epoch, { player: index, position: input.position, amountWei: input.amountWei });
 
 const paymentOf = async (txHash: Hash) => {
   const [row] = await t.db.select().from(payments).where(eq(payments.txHash, txHash.toLowerCase()));

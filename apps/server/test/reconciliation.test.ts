@@ -1,5 +1,5 @@
 import { MarketDetailResponseSchema } from '@pm/core/contract/markets';
-import { encodeIntent, marketContentHash } from '@pm/core/intent';
+import { marketIntent } from '@pm/pay-and-post/market-intent';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createPayoutsJob } from '../src/payouts/payouts-job.ts';
@@ -57,12 +57,7 @@ describe('vault reconciliation', () => {
 
   test('a plain transfer without an intent is refunded to its sender once its grace has passed', async () => {
     const wallet = helpers.extraWallet(9);
-    const txHash = await wallet.sendTransaction({
-      account: wallet.account,
-      chain: wallet.chain,
-      to: t.config.vault.address,
-      value: parseEther('0.003'),
-    });
+    const txHash = await helpers.pay(wallet, null, parseEther('0.003'));
     await reconcile();
     expect(await helpers.paymentRow(txHash)).toBeUndefined();
     await t.advanceTime(601);
@@ -80,18 +75,11 @@ describe('vault reconciliation', () => {
 
   test('a create paid on chain whose request never arrived is refunded after its grace', async () => {
     const wallet = helpers.extraWallet(10);
-    const contentHash = marketContentHash({
-      category: 'crypto',
-      duration: 'hourly',
-      description: 'Lost create',
-    });
-    const txHash = await wallet.sendTransaction({
-      account: wallet.account,
-      chain: wallet.chain,
-      to: t.config.vault.address,
-      value: parseEther('0.01'),
-      data: encodeIntent({ kind: 'create', contentHash, prediction: 'YES' }),
-    });
+    const txHash = await helpers.pay(
+      wallet,
+      marketIntent({ category: 'crypto', duration: 'hourly', description: 'Lost create' }, 'YES'),
+      parseEther('0.01'),
+    );
     await t.advanceTime(601);
     await reconcile();
     expect(await helpers.paymentRow(txHash)).toMatchObject({

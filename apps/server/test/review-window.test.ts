@@ -2,8 +2,10 @@ import { MarketDetailResponseSchema } from '@pm/core/contract/markets';
 import { FlagMarketResponseSchema, flagTypedData } from '@pm/core/contract/review';
 import { ClaimableResponseSchema } from '@pm/core/contract/users';
 import { computeBondedMarketPayouts } from '@pm/core/flag-bonds';
-import { encodeIntent } from '@pm/core/intent';
 import { computeMarketPayouts } from '@pm/core/payouts';
+import { payForBet } from '@pm/pay-and-post/pay-and-post-bet';
+import { payForFlagBond } from '@pm/pay-and-post/pay-and-post-flag';
+import { walletPayer } from '@pm/pay-and-post/payer';
 import { and, eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
 import { createWalletClient, type Hash, http, parseEther, publicActions } from 'viem';
@@ -95,21 +97,12 @@ const BOND = parseEther('0.01');
 const walletOf = (account: PrivateKeyAccount) =>
   createWalletClient({ chain: localChain, transport: http(t.chain.rpcUrl), account }).extend(publicActions);
 
-/** Sends `amountWei` to the vault with the flag intent of `marketId` (or other data). */
-async function payBond(
-  account: PrivateKeyAccount,
-  marketId: number,
-  amountWei = BOND,
-  data: `0x${string}` = encodeIntent({ kind: 'flag', marketId }),
-): Promise<Hash> {
+const payerOf = (account: PrivateKeyAccount) => walletPayer(walletOf(account));
+
+/** Pays `amountWei` as the flag bond of `marketId` and waits until it is mined. */
+async function payBond(account: PrivateKeyAccount, marketId: number, amountWei = BOND): Promise<Hash> {
   const wallet = walletOf(account);
-  const hash = await wallet.sendTransaction({
-    account,
-    chain: localChain,
-    to: t.config.vault.address,
-    value: amountWei,
-    data,
-  });
+  const hash = await payForFlagBond(walletPayer(wallet), t.config.vault.address, { marketId, amountWei });
   await wallet.waitForTransactionReceipt({ hash });
   return hash;
 }
@@ -316,12 +309,12 @@ describe('Flags', () => {
     });
     expect(unknownTx.json()).toMatchObject({ error: { code: 'TX_NOT_FOUND' } });
     // A bet's payment is not a bond.
-    const betPaid = await payBond(
-      bettor,
+    const betPaid = await payForBet(payerOf(bettor), t.config.vault.address, {
       marketId,
-      BOND,
-      encodeIntent({ kind: 'bet', marketId, prediction: 'YES' }),
-    );
+      prediction: 'YES',
+      amountWei: BOND,
+    });
+    await walletOf(bettor).waitForTransactionReceipt({ hash: betPaid });
     const wrongIntent = await postFlag(marketId, { ...unpaid, txHash: betPaid, amountWei: String(BOND) });
     expect(wrongIntent.json()).toMatchObject({ error: { code: 'INTENT_MISMATCH' } });
     expect(await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId))).toEqual([]);
@@ -472,12 +465,9 @@ describe('Flags', () => {
     let body: Awaited<ReturnType<typeof flagBody>> & { txHash: Hash; amountWei: string };
     await t.chain.testClient.setAutomine(false);
     try {
-      const txHash = await walletOf(bettor).sendTransaction({
-        account: bettor,
-        chain: localChain,
-        to: t.config.vault.address,
-        value: BOND,
-        data: encodeIntent({ kind: 'flag', marketId }),
+      const txHash = await payForFlagBond(payerOf(bettor), t.config.vault.address, {
+        marketId,
+        amountWei: BOND,
       });
       body = { ...(await flagBody(bettor, marketId, 'Confirming late')), txHash, amountWei: String(BOND) };
       const pending = await postFlag(marketId, body);

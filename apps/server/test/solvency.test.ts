@@ -13,6 +13,8 @@ import {
   sumLiabilities,
   vaultTransferOwes,
 } from '@pm/core/liabilities';
+import { payAndPostFlag } from '@pm/pay-and-post/pay-and-post-flag';
+import { walletPayer } from '@pm/pay-and-post/payer';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { parseEther } from 'viem';
@@ -221,18 +223,7 @@ async function toNextRoundStart() {
 }
 
 async function placeRoundBet(wallet: ReturnType<typeof m.extraWallet>, epoch: number, amountWei: bigint) {
-  const txHash = await m.pay(wallet, { kind: 'round', epoch, position: 'bull' }, amountWei);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/oracle/bets',
-    payload: {
-      epoch,
-      position: 'bull',
-      amountWei: amountWei.toString(),
-      userAddress: wallet.account.address,
-      txHash,
-    },
-  });
+  const { response } = await m.postOracleBet(epoch, { wallet, position: 'bull', amountWei });
   expect(response.statusCode).toBe(201);
 }
 
@@ -297,25 +288,21 @@ describe('GET /api/solvency', () => {
     const inReview = MarketDetailResponseSchema.parse(await getJson(`/api/markets/${d.marketId}`));
     const bondWei = BigInt(inReview.market.review?.bondWei ?? '0');
     expect(bondWei).toBeGreaterThan(0n);
-    const bondTx = await m.pay(flagger, { kind: 'flag', marketId: d.marketId }, bondWei);
     const expiry = Math.floor(t.clock.now().getTime() / 1000) + 300;
     const reason = 'The source says otherwise.';
     const signature = await flagger.account.signTypedData(
       flagTypedData({ chainId: t.config.chain.id, marketId: d.marketId, reason, expiry }),
     );
-    const flagged = await t.app.inject({
-      method: 'POST',
-      url: `/api/markets/${d.marketId}/flags`,
-      payload: {
-        address: flagger.account.address,
-        reason,
-        expiry,
-        signature,
-        txHash: bondTx,
-        amountWei: bondWei.toString(),
+    const flagged = await payAndPostFlag(
+      { payer: walletPayer(flagger), vault: m.vault, api: m.api },
+      {
+        marketId: d.marketId,
+        amountWei: bondWei,
+        flag: { address: flagger.account.address, reason, expiry, signature },
       },
-    });
-    expect(flagged.statusCode).toBe(201);
+    );
+    expect(flagged.response.statusCode).toBe(201);
+    const bondTx = flagged.txHash;
 
     // An oracle round with two bets runs to its end; a bet on the next round stays open.
     await toNextRoundStart();

@@ -1,15 +1,35 @@
+import type { Position } from '@pm/core/constants';
 import { CreateMarketResponseSchema, JoinMarketResponseSchema } from '@pm/core/contract/markets';
-import { encodeIntent, marketContentHash, type PaymentIntent } from '@pm/core/intent';
+import type { PaymentIntent } from '@pm/core/intent';
+import type { ApiRequest } from '@pm/pay-and-post/api-transport';
+import type { PayAndPostOptions, Posted } from '@pm/pay-and-post/pay-and-post';
+import { payAndPostBet } from '@pm/pay-and-post/pay-and-post-bet';
+import { payAndPostMarket } from '@pm/pay-and-post/pay-and-post-market';
+import { payAndPostOracleBet } from '@pm/pay-and-post/pay-and-post-oracle-bet';
+import { payVault } from '@pm/pay-and-post/pay-vault';
+import { walletPayer } from '@pm/pay-and-post/payer';
+import type { PaymentOverrides } from '@pm/pay-and-post/payment-call';
 import { and, eq } from 'drizzle-orm';
-import { createWalletClient, type Hash, http, parseEther, publicActions, toHex } from 'viem';
+import {
+  type Account,
+  type Chain,
+  createWalletClient,
+  type Hash,
+  http,
+  parseEther,
+  publicActions,
+  type Transport,
+  toHex,
+  type WalletClient,
+} from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC } from '../../src/config/dev-accounts.ts';
 import { payments } from '../../src/db/schema.ts';
 import type { TestApp } from './test-app.ts';
 import { localChain } from './test-chain.ts';
 
-// Real payments and real requests for market tests: each helper sends BNB to the vault with the
-// intent of docs/api.md in the data, then posts to the endpoint through app.inject.
+// Real payments and real requests for server tests, through the shared driver (@pm/pay-and-post):
+// BNB to the vault with the intent of docs/api.md, then a POST through app.inject.
 
 export type CreateFields = {
   description: string;
@@ -20,10 +40,25 @@ export type CreateFields = {
   prediction: 'YES' | 'NO';
 };
 
-export type PayOverrides = { to?: `0x${string}`; value?: bigint; data?: `0x${string}` };
+/** Any wallet client with an account: the test chain's players, extra dev accounts, fresh keys. */
+type PayingWallet = WalletClient<Transport, Chain, Account>;
+
+/** Who pays in a helper: player #n of the test chain, or a given wallet. */
+type PaidBy = { player?: number; wallet?: PayingWallet };
+
+/** The driver's answer as these helpers have always named it: the sent body is the `payload`. */
+const withPayload = <Response>({ response, txHash, body }: Posted<Response>) => ({
+  response,
+  txHash,
+  payload: body,
+});
 
 export function marketHelpers(t: TestApp) {
   const wallets = t.chain.players;
+  const vault = t.config.vault.address;
+
+  /** Posts through Fastify's inject: the light-my-request response comes back as it is. */
+  const api = ({ path, body }: ApiRequest) => t.app.inject({ method: 'POST', url: path, payload: body });
 
   /** Hardhat funds 20 accounts of the dev mnemonic; #0 is the vault, #1… are players. */
   const extraWallet = (index: number) => {
@@ -42,19 +77,20 @@ export function marketHelpers(t: TestApp) {
     return wallet;
   };
 
+  const clientsOf = (paidBy: PaidBy, defaultPlayer: number) => ({
+    payer: walletPayer(paidBy.wallet ?? player(paidBy.player ?? defaultPlayer)),
+    vault,
+    api,
+  });
+
+  /** Pays the vault for `intent` (null: a plain transfer with no intent), nothing posted. */
   async function pay(
-    wallet: ReturnType<typeof extraWallet>,
-    intent: PaymentIntent,
+    wallet: PayingWallet,
+    intent: PaymentIntent | null,
     amountWei: bigint,
-    overrides: PayOverrides = {},
+    overrides: PaymentOverrides = {},
   ): Promise<Hash> {
-    return wallet.sendTransaction({
-      account: wallet.account,
-      chain: wallet.chain,
-      to: overrides.to ?? t.config.vault.address,
-      value: overrides.value ?? amountWei,
-      data: overrides.data ?? encodeIntent(intent),
-    });
+    return payVault(walletPayer(wallet), { vault, intent, amountWei }, overrides);
   }
 
   const defaults: CreateFields = {
@@ -64,35 +100,15 @@ export function marketHelpers(t: TestApp) {
     prediction: 'YES',
   };
 
-  /** Pays for and posts a market; `payWith` and `body` let a test break one thing at a time. */
+  /** Pays for and posts a market; `pay`, `txHash` and `body` let a test break one thing at a time. */
   async function postCreate(
     fields: Partial<CreateFields> = {},
-    options: {
-      player?: number;
-      amountWei?: bigint;
-      pay?: PayOverrides;
-      body?: Record<string, unknown>;
-      txHash?: Hash;
-    } = {},
+    options: PaidBy & { amountWei?: bigint } & PayAndPostOptions = {},
   ) {
-    const content = { ...defaults, ...fields };
+    const { prediction, ...terms } = { ...defaults, ...fields };
     const amountWei = options.amountWei ?? parseEther('0.01');
-    const wallet = player(options.player ?? 0);
-    const intent: PaymentIntent = {
-      kind: 'create',
-      contentHash: marketContentHash(content),
-      prediction: content.prediction,
-    };
-    const txHash = options.txHash ?? (await pay(wallet, intent, amountWei, options.pay));
-    const payload = {
-      ...content,
-      txHash,
-      creatorAddress: wallet.account.address,
-      amountWei: amountWei.toString(),
-      ...options.body,
-    };
-    const response = await t.app.inject({ method: 'POST', url: '/api/markets', payload });
-    return { response, txHash, payload };
+    const posted = await payAndPostMarket(clientsOf(options, 0), { terms, prediction, amountWei }, options);
+    return withPayload(posted);
   }
 
   async function createMarket(
@@ -107,30 +123,14 @@ export function marketHelpers(t: TestApp) {
 
   async function postJoin(
     marketId: number,
-    options: {
-      player?: number;
-      wallet?: ReturnType<typeof extraWallet>;
-      prediction?: 'YES' | 'NO';
-      amountWei?: bigint;
-      pay?: PayOverrides;
-      body?: Record<string, unknown>;
-      txHash?: Hash;
-    } = {},
+    options: PaidBy & { prediction?: 'YES' | 'NO'; amountWei?: bigint } & PayAndPostOptions = {},
   ) {
-    const prediction = options.prediction ?? 'YES';
-    const amountWei = options.amountWei ?? parseEther('0.01');
-    const wallet = options.wallet ?? player(options.player ?? 1);
-    const txHash =
-      options.txHash ?? (await pay(wallet, { kind: 'bet', marketId, prediction }, amountWei, options.pay));
-    const payload = {
-      txHash,
-      userAddress: wallet.account.address,
-      prediction,
-      amountWei: amountWei.toString(),
-      ...options.body,
+    const bet = {
+      marketId,
+      prediction: options.prediction ?? 'YES',
+      amountWei: options.amountWei ?? parseEther('0.01'),
     };
-    const response = await t.app.inject({ method: 'POST', url: `/api/markets/${marketId}/bets`, payload });
-    return { response, txHash, payload };
+    return withPayload(await payAndPostBet(clientsOf(options, 1), bet, options));
   }
 
   async function joinMarket(marketId: number, options: Parameters<typeof postJoin>[1] = {}) {
@@ -138,6 +138,19 @@ export function marketHelpers(t: TestApp) {
     if (response.statusCode !== 201)
       throw new Error(`join answered ${response.statusCode}: ${response.body}`);
     return JoinMarketResponseSchema.parse(response.json());
+  }
+
+  /** Pays for and posts a bet on an oracle round (player #1 unless told). */
+  async function postOracleBet(
+    epoch: number,
+    options: PaidBy & { position?: Position; amountWei?: bigint } & PayAndPostOptions = {},
+  ) {
+    const bet = {
+      epoch,
+      position: options.position ?? 'bull',
+      amountWei: options.amountWei ?? parseEther('0.01'),
+    };
+    return withPayload(await payAndPostOracleBet(clientsOf(options, 1), bet, options));
   }
 
   async function paymentRow(txHash: string) {
@@ -148,5 +161,17 @@ export function marketHelpers(t: TestApp) {
     return row;
   }
 
-  return { player, extraWallet, pay, postCreate, createMarket, postJoin, joinMarket, paymentRow };
+  return {
+    api,
+    vault,
+    player,
+    extraWallet,
+    pay,
+    postCreate,
+    createMarket,
+    postJoin,
+    joinMarket,
+    postOracleBet,
+    paymentRow,
+  };
 }

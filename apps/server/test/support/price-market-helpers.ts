@@ -1,12 +1,15 @@
 import { CreateMarketResponseSchema } from '@pm/core/contract/markets';
-import type { PaymentIntent } from '@pm/core/intent';
-import { type PriceMarketTerms, priceMarketContentHash } from '@pm/core/price-market';
+import type { PriceMarketTerms } from '@pm/core/price-market';
+import { marketIntent } from '@pm/pay-and-post/market-intent';
+import { payAndPostMarket } from '@pm/pay-and-post/pay-and-post-market';
+import { walletPayer } from '@pm/pay-and-post/payer';
+import type { PaymentOverrides } from '@pm/pay-and-post/payment-call';
 import { type Hash, parseEther } from 'viem';
-import type { marketHelpers, PayOverrides } from './market-helpers.ts';
+import type { marketHelpers } from './market-helpers.ts';
 import type { TestApp } from './test-app.ts';
 
-// Price Oracle markets (issue 19) paid for and posted for real: the intent commits to
-// priceMarketContentHash(terms), as the web's create dialog does.
+// Price Oracle markets (issue 19) paid for and posted for real through the shared driver: the
+// intent commits to priceMarketContentHash(terms), as the web's create dialog does.
 
 export type PriceCreateFields = PriceMarketTerms & { prediction: 'YES' | 'NO' };
 
@@ -31,33 +34,27 @@ export function priceMarketHelpers(t: TestApp, m: ReturnType<typeof marketHelper
     options: {
       player?: number;
       amountWei?: bigint;
-      pay?: PayOverrides;
+      pay?: PaymentOverrides;
       /** The terms the payment commits to, when a test wants them to differ from the body's. */
       paidTerms?: Partial<PriceCreateFields>;
       body?: Record<string, unknown>;
       txHash?: Hash;
     } = {},
   ) {
-    const content = { ...defaults, ...fields };
-    const paid = { ...content, ...options.paidTerms };
-    const amountWei = options.amountWei ?? parseEther('0.01');
-    const wallet = m.player(options.player ?? 0);
-    const intent: PaymentIntent = {
-      kind: 'create',
-      contentHash: priceMarketContentHash(paid),
-      prediction: paid.prediction,
-    };
-    const txHash = options.txHash ?? (await m.pay(wallet, intent, amountWei, options.pay));
-    const payload = {
-      betType: 'price_prediction',
-      ...content,
-      txHash,
-      creatorAddress: wallet.account.address,
-      amountWei: amountWei.toString(),
-      ...options.body,
-    };
-    const response = await t.app.inject({ method: 'POST', url: '/api/markets', payload });
-    return { response, txHash, payload };
+    const { prediction, ...terms } = { ...defaults, ...fields };
+    const paid = { ...defaults, ...fields, ...options.paidTerms };
+    const { prediction: paidPrediction, ...paidTerms } = paid;
+    const paidIntent = marketIntent({ betType: 'price_prediction', ...paidTerms }, paidPrediction);
+    const posted = await payAndPostMarket(
+      { payer: walletPayer(m.player(options.player ?? 0)), vault: m.vault, api: m.api },
+      {
+        terms: { betType: 'price_prediction', ...terms },
+        prediction,
+        amountWei: options.amountWei ?? parseEther('0.01'),
+      },
+      { ...options, pay: { intent: paidIntent, ...options.pay } },
+    );
+    return { response: posted.response, txHash: posted.txHash, payload: posted.body };
   }
 
   async function createPriceMarket(

@@ -1,7 +1,6 @@
 import { CreateMarketResponseSchema, JoinMarketResponseSchema } from '@pm/core/contract/markets';
 import { OperatorNonceResponseSchema, operatorTypedData } from '@pm/core/contract/operator';
 import { RoundsResponseSchema } from '@pm/core/contract/oracle';
-import { encodeIntent } from '@pm/core/intent';
 import { type Hash, parseEther, stringToHex } from 'viem';
 import { DEV_PLAYERS } from '../../../src/config/dev-accounts.ts';
 import { marketHelpers } from '../../support/market-helpers.ts';
@@ -50,34 +49,16 @@ export async function startFuzzWorld() {
   if (join.response.statusCode !== 201) throw new Error(`join answered ${join.response.body}`);
   const joined = JoinMarketResponseSchema.parse(join.response.json());
 
-  const bettor = m.player(2);
-  const oracleAmount = parseEther('0.01');
-  const oracleTx = await m.pay(bettor, { kind: 'round', epoch: live.epoch, position: 'bull' }, oracleAmount);
-  const oracleBody = {
-    epoch: live.epoch,
-    position: 'bull',
-    amountWei: oracleAmount.toString(),
-    userAddress: bettor.account.address,
-    txHash: oracleTx,
-  };
-  const oracle = await t.app.inject({ method: 'POST', url: '/api/oracle/bets', payload: oracleBody });
-  if (oracle.statusCode !== 201) throw new Error(`oracle bet answered ${oracle.body}`);
+  const oracle = await m.postOracleBet(live.epoch, { player: 2, position: 'bull' });
+  if (oracle.response.statusCode !== 201) throw new Error(`oracle bet answered ${oracle.response.body}`);
 
   // Real transactions that no request may ever turn into a bet: to another address, and to the
   // vault with data that is no intent.
   const stranger = m.extraWallet(5);
-  const strayTx = await stranger.sendTransaction({
-    account: stranger.account,
-    chain: stranger.chain,
+  const strayTx = await m.pay(stranger, { kind: 'bet', marketId, prediction: 'YES' }, parseEther('0.01'), {
     to: m.extraWallet(6).account.address,
-    value: parseEther('0.01'),
-    data: encodeIntent({ kind: 'bet', marketId, prediction: 'YES' }),
   });
-  const noIntentTx = await stranger.sendTransaction({
-    account: stranger.account,
-    chain: stranger.chain,
-    to: t.config.vault.address,
-    value: parseEther('0.01'),
+  const noIntentTx = await m.pay(stranger, null, parseEther('0.01'), {
     data: stringToHex('pm1:bet:1:MAYBE'),
   });
 
@@ -91,7 +72,7 @@ export async function startFuzzWorld() {
       ...operatorTypedData({ chainId: t.config.chain.id, action, nonce, expiry }),
     });
 
-  const txHashes: Hash[] = [create.txHash, join.txHash, oracleTx, strayTx, noIntentTx];
+  const txHashes: Hash[] = [create.txHash, join.txHash, oracle.txHash, strayTx, noIntentTx];
   const addresses = [
     ...t.chain.players.map((wallet) => wallet.account.address),
     stranger.account.address,
@@ -118,7 +99,7 @@ export async function startFuzzWorld() {
     replays: {
       create: create.payload,
       join: join.payload,
-      oracle: oracleBody,
+      oracle: oracle.payload,
     },
     close: () => t.close(),
   };

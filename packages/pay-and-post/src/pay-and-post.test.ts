@@ -1,0 +1,111 @@
+import { CreateMarketBodySchema, JoinMarketBodySchema } from '@pm/core/contract/markets';
+import { PlaceOracleBetBodySchema } from '@pm/core/contract/oracle';
+import { FlagMarketBodySchema } from '@pm/core/contract/review';
+import { decodeIntent } from '@pm/core/intent';
+import { parseEther } from 'viem';
+import { describe, expect, test } from 'vitest';
+import type { ApiRequest } from './api-transport.ts';
+import { payAndPostBet } from './pay-and-post-bet.ts';
+import { payAndPostFlag } from './pay-and-post-flag.ts';
+import { payAndPostMarket } from './pay-and-post-market.ts';
+import { payAndPostOracleBet } from './pay-and-post-oracle-bet.ts';
+import type { PaymentCall } from './payer.ts';
+
+// The driver's choices without a chain: what each payment commits to and what each request says.
+// The payments themselves go to a real chain in every suite that uses the driver.
+
+const vault = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const;
+const address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const;
+const txHash = `0x${'ab'.repeat(32)}` as const;
+
+function recorder() {
+  const calls: PaymentCall[] = [];
+  const requests: ApiRequest[] = [];
+  return {
+    calls,
+    requests,
+    clients: {
+      vault,
+      payer: {
+        address,
+        send: async (call: PaymentCall) => {
+          calls.push(call);
+          return txHash;
+        },
+      },
+      api: async (request: ApiRequest) => {
+        requests.push(request);
+        return request.path;
+      },
+    },
+  } as const;
+}
+
+describe('pay and post', () => {
+  test('a market is paid with its create intent and posted as the contract reads it', async () => {
+    const { calls, requests, clients } = recorder();
+    const terms = { category: 'sports', duration: 'daily', description: 'Will they win?' } as const;
+    const posted = await payAndPostMarket(clients, {
+      terms,
+      prediction: 'NO',
+      amountWei: parseEther('0.01'),
+    });
+    expect(decodeIntent(calls[0]?.data)).toMatchObject({ kind: 'create', prediction: 'NO' });
+    expect(calls[0]).toMatchObject({ to: vault, value: parseEther('0.01') });
+    expect(posted).toMatchObject({ response: '/api/markets', txHash });
+    expect(CreateMarketBodySchema.parse(requests[0]?.body)).toMatchObject({
+      ...terms,
+      creatorAddress: address,
+    });
+  });
+
+  test('a market bet, a round bet and a flag bond each post a body their schema accepts', async () => {
+    const { calls, requests, clients } = recorder();
+    await payAndPostBet(clients, { marketId: 4, prediction: 'YES', amountWei: 10n ** 16n });
+    await payAndPostOracleBet(clients, { epoch: 9, position: 'bear', amountWei: 10n ** 16n });
+    const flag = {
+      address,
+      reason: 'Wrong source.',
+      expiry: 1_900_000_000,
+      signature: `0x${'1'.repeat(130)}`,
+    } as const;
+    await payAndPostFlag(clients, { marketId: 4, amountWei: 10n ** 16n, flag });
+    expect(calls.map((call) => decodeIntent(call.data))).toEqual([
+      { kind: 'bet', marketId: 4, prediction: 'YES' },
+      { kind: 'round', epoch: 9, position: 'bear' },
+      { kind: 'flag', marketId: 4 },
+    ]);
+    expect(requests.map((request) => request.path)).toEqual([
+      '/api/markets/4/bets',
+      '/api/oracle/bets',
+      '/api/markets/4/flags',
+    ]);
+    JoinMarketBodySchema.parse(requests[0]?.body);
+    PlaceOracleBetBodySchema.parse(requests[1]?.body);
+    FlagMarketBodySchema.parse(requests[2]?.body);
+  });
+
+  test('a given hash is posted without paying, and body overrides are sent as they are', async () => {
+    const { calls, requests, clients } = recorder();
+    const other = `0x${'cd'.repeat(32)}` as const;
+    const posted = await payAndPostBet(
+      clients,
+      { marketId: 4, prediction: 'YES', amountWei: 1n },
+      { txHash: other, body: { amountWei: '0', extra: true } },
+    );
+    expect(calls).toEqual([]);
+    expect(posted.txHash).toBe(other);
+    expect(requests[0]?.body).toMatchObject({ txHash: other, amountWei: '0', extra: true });
+  });
+
+  test('payment overrides reach the transaction and leave the body alone', async () => {
+    const { calls, requests, clients } = recorder();
+    await payAndPostOracleBet(
+      clients,
+      { epoch: 2, position: 'bull', amountWei: 100n },
+      { pay: { value: 1n, intent: null } },
+    );
+    expect(calls[0]).toEqual({ to: vault, value: 1n, data: undefined });
+    expect(requests[0]?.body).toMatchObject({ amountWei: '100' });
+  });
+});
