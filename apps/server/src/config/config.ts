@@ -14,6 +14,7 @@ import { isAddress, isHex, parseGwei } from 'viem';
 import { z } from 'zod';
 import { CHAINLINK_BSC_MAINNET_USD_FEEDS } from '../prices/chainlink-feeds.ts';
 import { DEV_VAULT } from './dev-accounts.ts';
+import { publicDevHostRefusal } from './public-dev-host.ts';
 
 // One typed config, read from the environment once at start-up (docs/architecture.md "Configuration").
 // Defaults run offline against the local chain; a bad value stops start-up naming the variable.
@@ -80,6 +81,8 @@ const commaList = z
 
 const EnvSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
+  /** Lets the local chain's dev stack listen beyond loopback (security review 2, N10). */
+  ALLOW_PUBLIC_DEV: bool.default(false),
   PORT: int(0, 65535).default(8787),
   /** GET /metrics (Prometheus) listens here, never on PORT; METRICS_PORT=0 turns it off. */
   METRICS_HOST: z.string().default('127.0.0.1'),
@@ -331,7 +334,8 @@ const MIN_SAFE_CONFIRMATIONS = 64;
 /**
  * Settings that are fine on the local chain but lose real money anywhere else (docs/operations.md):
  * a simulated price anyone can replay, a shallow confirmation depth, an RPC key published to
- * every browser. Each line names the variable.
+ * every browser. Each line names the variable. One runs the other way: the local chain's dev stack
+ * served beyond loopback (public-dev-host.ts).
  */
 function unsafeProductionSettings(env: z.infer<typeof EnvSchema>): string[] {
   const problems: string[] = [];
@@ -341,6 +345,12 @@ function unsafeProductionSettings(env: z.infer<typeof EnvSchema>): string[] {
       '  PUBLIC_RPC_URL: required when RPC_URL carries a key (a path, a query or user info): browsers get PUBLIC_RPC_URL',
     );
   }
+  const publicDev = publicDevHostRefusal({
+    host: env.HOST,
+    chainId: env.CHAIN_ID,
+    allowPublicDev: env.ALLOW_PUBLIC_DEV,
+  });
+  if (publicDev) problems.push(publicDev);
   if (env.CHAIN_ID === CHAIN_ID.local) return problems;
   if (env.PRICE_FEED === 'simulated') {
     problems.push(
