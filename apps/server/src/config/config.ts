@@ -357,6 +357,12 @@ function unsafeProductionSettings(env: z.infer<typeof EnvSchema>): string[] {
       `  PRICE_FEED: must be chainlink or ticker when CHAIN_ID is ${env.CHAIN_ID} (simulated is for the local chain only)`,
     );
   }
+  // Security review 2, N9: 0 pays an AI verdict the moment it is proposed, before any bettor can flag it.
+  if (env.RESOLUTION_REVIEW_WINDOW_S === 0) {
+    problems.push(
+      `  RESOLUTION_REVIEW_WINDOW_S: must be more than 0 when CHAIN_ID is ${env.CHAIN_ID} (0 pays an AI verdict before anyone can flag it)`,
+    );
+  }
   const bscChain = env.CHAIN_ID === CHAIN_ID.bscMainnet || env.CHAIN_ID === CHAIN_ID.bscTestnet;
   const confirmations = env.CONFIRMATIONS ?? 'finalized';
   if (bscChain && confirmations !== 'finalized') {

@@ -20,6 +20,7 @@ import {
   type PreflightDatabase,
 } from './database-checks.ts';
 import { checkCoinFeed, coinFeedsToCheck } from './price-checks.ts';
+import { checkTrustProxy } from './proxy-checks.ts';
 import { defineCheck, type PreflightCheck, passed, runChecks } from './run-checks.ts';
 import { checkSearchProvider } from './search-checks.ts';
 
@@ -139,6 +140,11 @@ function doctorChecks(
     },
     { timeoutMs: timeouts.rpcMs + timeouts.databaseMs + 1_000, needs: [rpc, databaseAnswers, migrations] },
   );
+  const trustProxy = defineCheck(
+    'TRUST_PROXY fits the requests seen',
+    async () => checkTrustProxy(config.http.trustProxy, (await deps.database()).db),
+    { timeoutMs: timeouts.databaseMs, needs: [databaseAnswers, migrations] },
+  );
   const publicRpc =
     config.chain.publicRpcUrl === config.chain.rpcUrl
       ? defineCheck(
@@ -162,6 +168,7 @@ function doctorChecks(
     ...aiChecks(config, timeouts),
     searchCheck(config, timeouts),
     publicRpc,
+    trustProxy,
   ];
 }
 
