@@ -87,6 +87,12 @@ const EnvSchema = z.object({
   /** GET /metrics (Prometheus) listens here, never on PORT; METRICS_PORT=0 turns it off. */
   METRICS_HOST: z.string().default('127.0.0.1'),
   METRICS_PORT: int(0, 65535).default(9464),
+  /** When set, GET /metrics wants `Authorization: Bearer <token>` (security review 2, lows). */
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHAIN_ID: int(1, 2 ** 31).default(CHAIN_ID.local),
   RPC_URL: z.url().default('http://127.0.0.1:8545'),
@@ -232,7 +238,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     port: env.PORT,
     logLevel: env.LOG_LEVEL,
     /** The Prometheus listener (docs/operations.md "Metrics"); port 0 = none. */
-    metrics: { host: env.METRICS_HOST, port: env.METRICS_PORT },
+    metrics: { host: env.METRICS_HOST, port: env.METRICS_PORT, token: env.METRICS_TOKEN },
     chain: {
       id: env.CHAIN_ID,
       rpcUrl: env.RPC_URL,
