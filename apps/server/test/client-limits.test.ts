@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { createApp } from '../src/app.ts';
 import { ConfigError, loadConfig } from '../src/config/config.ts';
 import { runDoctor } from '../src/preflight/doctor.ts';
 import { type AiStub, completion, startAiStub } from './support/ai-stub.ts';
+import { connectAs } from './support/connect-realtime.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // Security review 2, N9: limits by client address. The HTTP rate limit groups IPv6 clients by /64
@@ -45,16 +46,7 @@ async function listenBehindProxy(env: Record<string, string>) {
   return { app, url: `${address.replace('http', 'ws')}/api/realtime` };
 }
 
-function connect(url: string, forwardedFor: string) {
-  return new Promise<{ socket: WebSocket } | { refused: number }>((resolve, reject) => {
-    const socket = new WebSocket(url, { headers: { 'x-forwarded-for': forwardedFor } });
-    socket.once('open', () => resolve({ socket }));
-    socket.once('unexpected-response', (_request, response) =>
-      resolve({ refused: response.statusCode ?? 0 }),
-    );
-    socket.once('error', reject);
-  });
-}
+const connect = connectAs;
 
 const closeAll = async (app: FastifyInstance, sockets: WebSocket[]) => {
   for (const socket of sockets) socket.terminate();

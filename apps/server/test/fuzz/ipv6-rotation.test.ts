@@ -2,11 +2,12 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { ANALYZE_PER_ADDRESS_PER_MINUTE } from '../../src/markets/analyze-limits.ts';
 import { type AiStub, completion, startAiStub } from '../support/ai-stub.ts';
+import { connectAs } from '../support/connect-realtime.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { fuzzParameters } from './support/fuzz-cases.ts';
 import { emptyCounts, type FuzzCounts, writeCounts } from './support/fuzz-report.ts';
@@ -88,16 +89,7 @@ const distinctAddresses = (n: number) =>
       .map((addresses) => ({ prefix, addresses })),
   );
 
-function connect(forwardedFor: string) {
-  return new Promise<{ socket: WebSocket } | { refused: number }>((resolve, reject) => {
-    const socket = new WebSocket(wsUrl, { headers: { 'x-forwarded-for': forwardedFor } });
-    socket.once('open', () => resolve({ socket }));
-    socket.once('unexpected-response', (_request, response) =>
-      resolve({ refused: response.statusCode ?? 0 }),
-    );
-    socket.once('error', reject);
-  });
-}
+const connect = (forwardedFor: string) => connectAs(wsUrl, forwardedFor);
 
 test('realtime sockets from any addresses of one /64 share the per-client cap', async () => {
   await fc.assert(
