@@ -21,6 +21,7 @@ import {
 } from './database-checks.ts';
 import { checkCoinFeed, coinFeedsToCheck } from './price-checks.ts';
 import { checkTrustProxy } from './proxy-checks.ts';
+import { checkRpcBatch } from './rpc-batch-checks.ts';
 import { defineCheck, type PreflightCheck, passed, runChecks } from './run-checks.ts';
 import { checkSearchProvider } from './search-checks.ts';
 
@@ -112,6 +113,11 @@ function doctorChecks(
   const chain = preflightChainClient(config.chain.rpcUrl, timeouts.rpcMs);
 
   const rpc = defineCheck(`RPC_URL serves CHAIN_ID ${chainId}`, () => checkChainId(chain, chainId), rpcBound);
+  const batch = defineCheck(
+    `RPC_URL answers a batch of RPC_BATCH_SIZE (${config.chain.rpcBatchSize}) calls`,
+    () => checkRpcBatch(config.chain.rpcUrl, config.chain.rpcBatchSize, timeouts.rpcMs),
+    { ...rpcBound, needs: [rpc] },
+  );
   const vaultKey = defineCheck(
     'VAULT_PRIVATE_KEY derives VAULT_ADDRESS',
     async () => checkVaultKey(config.vault),
@@ -159,6 +165,7 @@ function doctorChecks(
         );
   return [
     rpc,
+    batch,
     vaultKey,
     vaultCode,
     databaseAnswers,
