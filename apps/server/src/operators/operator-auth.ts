@@ -14,6 +14,12 @@ import { createServerSecret } from './server-secret.ts';
 // and chain, the action and its target, a single-use server nonce and the nonce's expiry.
 
 export const NONCE_TTL_MS = 5 * 60_000;
+/**
+ * How much instances' clocks may differ: a used nonce is kept this long past its expiry, so an
+ * instance whose clock runs ahead never frees one that an instance behind still accepts
+ * (security review 2, lows).
+ */
+export const NONCE_CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * Issue 22: issuing a nonce writes nothing and has no shared cap, so requests from any number of
@@ -96,8 +102,11 @@ export async function authorizeOperator(
   if (!(await isIssuedNonce(deps.db, signed.nonce, signed.expiry))) {
     throw new AppError('UNAUTHORIZED', 'The nonce is unknown, used or expired.');
   }
-  // Used nonces of the past are worth nothing once expired: a signature over one is refused anyway.
-  await deps.db.delete(operatorNonces).where(lte(operatorNonces.expiresAt, now));
+  // Used nonces of the past are worth nothing once expired everywhere: kept past their expiry by the
+  // clock-skew margin, as another instance's clock may still be before it.
+  await deps.db
+    .delete(operatorNonces)
+    .where(lte(operatorNonces.expiresAt, new Date(now.getTime() - NONCE_CLOCK_SKEW_MS)));
   // One atomic insert, so two requests with one signature cannot both pass.
   const used = await deps.db
     .insert(operatorNonces)
