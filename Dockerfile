@@ -30,10 +30,12 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # 3. The image: dependencies, the two builds and the migrations, run as the unprivileged `node` user.
 FROM ${NODE_IMAGE}
+# Metrics stay on the container's loopback unless told otherwise (METRICS_HOST=0.0.0.0, best with
+# METRICS_TOKEN): they show the vault's balance and the business's volume (docs/operations.md "Metrics").
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8787 \
-    METRICS_HOST=0.0.0.0 \
+    METRICS_HOST=127.0.0.1 \
     METRICS_PORT=9464
 WORKDIR /app
 COPY --from=deps /app ./
@@ -44,7 +46,7 @@ COPY --from=build /app/apps/web/dist apps/web/dist
 # PGlite's directory when DATABASE_URL is unset (a single-instance trial); production uses PostgreSQL.
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
-EXPOSE 8787 9464
+EXPOSE 8787
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 8787) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 STOPSIGNAL SIGTERM

@@ -7,6 +7,7 @@ import { createTestClient, http, publicActions } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { DEV_MNEMONIC } from '../apps/server/src/config/dev-accounts.ts';
+import { publicDevHostRefusalFromEnv } from '../apps/server/src/config/public-dev-host.ts';
 import { compiledServerCommand } from '../apps/server/src/dev/compiled-server.ts';
 import { startLocalChain } from '../apps/server/src/dev/local-chain.ts';
 
@@ -30,6 +31,9 @@ export type StackOptions = {
 };
 
 export async function startStack(options: StackOptions) {
+  // The server refuses too (config.ts); asking first stops before a build or a chain starts.
+  const refusal = publicDevHostRefusalFromEnv({ ...process.env, ...options.env });
+  if (refusal) throw new PublicDevHostError(refusal);
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   if (options.build ?? !existsSync(join(WEB_DIST, 'index.html'))) buildWeb();
@@ -83,6 +87,11 @@ export async function startStack(options: StackOptions) {
       await chain.stop();
     },
   };
+}
+
+/** `HOST` is not loopback on the local chain and `ALLOW_PUBLIC_DEV=1` is not set (security review 2, N10). */
+export class PublicDevHostError extends Error {
+  override name = 'PublicDevHostError';
 }
 
 export function buildWeb(): void {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { DEV_PLAYERS } from '../apps/server/src/config/dev-accounts.ts';
-import { startStack } from './stack.ts';
+import { PublicDevHostError, startStack } from './stack.ts';
 
 // `npm start`: everything offline on one machine. `npm run dev`: the same, with Vite's dev server
 // (hot reload) on PORT in front of the API on PORT + 1.
@@ -24,6 +24,10 @@ const stack = await startStack({
   dataDir,
   build: !dev,
   log: quietServerLog,
+}).catch((error: unknown) => {
+  if (!(error instanceof PublicDevHostError)) throw error;
+  console.error(`Refusing to start:\n${error.message}`);
+  process.exit(78);
 });
 const vite = dev
   ? spawn('npm', ['run', 'dev', '-w', 'apps/web', '--', '--port', String(port), '--strictPort'], {

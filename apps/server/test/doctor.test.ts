@@ -159,6 +159,9 @@ describe('ops doctor', () => {
     expect(result.line('RPC_URL serves CHAIN_ID 31337')).toMatch(
       /^✔ RPC_URL serves CHAIN_ID 31337: at block \d+$/,
     );
+    expect(result.line('RPC_URL answers a batch')).toBe(
+      '✔ RPC_URL answers a batch of RPC_BATCH_SIZE (20) calls: a batch of 20 calls was answered',
+    );
     expect(result.line('VAULT_PRIVATE_KEY derives VAULT_ADDRESS')).toBe(
       '✔ VAULT_PRIVATE_KEY derives VAULT_ADDRESS',
     );
@@ -228,7 +231,8 @@ describe('ops doctor', () => {
     // The others still run.
     expect(result.line('database answers')).toMatch(/^✔/);
     expect(result.line('PUBLIC_RPC_URL')).toBe('✔ PUBLIC_RPC_URL serves CHAIN_ID 31337');
-    expect(result.lines.at(-1)).toBe('Not ready: 1 check failed, 10 skipped.');
+    expect(result.line('RPC_URL answers a batch')).toMatch(/^- RPC_URL answers a batch .*: skipped/);
+    expect(result.lines.at(-1)).toBe('Not ready: 1 check failed, 11 skipped.');
   });
 
   test('an RPC_URL where nothing listens: ✖ with the reason, never its key', async () => {

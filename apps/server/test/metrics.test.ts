@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
@@ -322,4 +323,48 @@ describe('METRICS_PORT and METRICS_HOST', () => {
     }
     // A server process starts (the compiled build, PGlite, migrations) in 10–40 s on a busy two-core machine.
   }, 180_000);
+});
+
+// Security review 2 (lows): the listener had no authentication; the Dockerfile bound it to 0.0.0.0.
+describe('METRICS_TOKEN', () => {
+  test('with a token, a scrape without it or with another one gets 401; with it, the figures', async () => {
+    const token = 'a-long-metrics-token-0123456789';
+    expect(loadConfig({ METRICS_TOKEN: token }).metrics.token).toBe(token);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16/);
+    const guarded = await startMetricsListener(
+      { host: '127.0.0.1', port: await findFreePort(), token },
+      t.metrics,
+    );
+    if (!guarded) throw new Error('no listener');
+    try {
+      const bare = await fetch(guarded.url);
+      expect(bare.status).toBe(401);
+      expect(bare.headers.get('www-authenticate')).toBe('Bearer');
+      expect(await bare.text()).not.toMatch(/bnbpredict_/);
+      for (const authorization of [`Bearer ${token}x`, `Basic ${token}`, 'Bearer ', token]) {
+        const refused = await fetch(guarded.url, { headers: { authorization } });
+        expect(refused.status, authorization).toBe(401);
+      }
+      const head = await fetch(guarded.url, { method: 'HEAD' });
+      expect(head.status).toBe(401);
+      const scraped = await fetch(guarded.url, { headers: { authorization: `Bearer ${token}` } });
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toMatch(/bnbpredict_job_runs_total/);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  test('the container image keeps the listener on loopback and does not expose its port', () => {
+    const dockerfile = readFileSync(fileURLToPath(new URL('../../../Dockerfile', import.meta.url)), 'utf8');
+    // The ENV lines, not the comments.
+    const settings = [...dockerfile.matchAll(/^\s*(?:ENV\s+)?METRICS_HOST=(\S+)/gm)].map((m) => m[1]);
+    expect(settings).toEqual(['127.0.0.1']);
+    expect(dockerfile).not.toMatch(/^EXPOSE[^\n]*9464/m);
+  });
+
+  test('without a token the listener stays open to whoever reaches it (loopback by default)', async () => {
+    expect(loadConfig({}).metrics.token).toBeUndefined();
+    expect((await fetch(listener.url)).status).toBe(200);
+  });
 });

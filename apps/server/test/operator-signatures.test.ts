@@ -3,7 +3,7 @@ import { MarketOperatorResponseSchema, OperatorNonceResponseSchema } from '@pm/c
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { operatorNonces } from '../src/db/schema.ts';
-import { NONCE_TTL_MS } from '../src/operators/operator-auth.ts';
+import { NONCE_CLOCK_SKEW_MS, NONCE_TTL_MS } from '../src/operators/operator-auth.ts';
 import { NONCE_RATE_LIMIT } from '../src/operators/operator-routes.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { fetchNonce, freshClientAddress, player, signOperatorAction } from './support/operator-helpers.ts';
@@ -234,8 +234,8 @@ describe('the nonce endpoint', () => {
     expect((await detail(market.id)).market.status).toBe('active');
   });
 
-  test('used nonces are pruned once expired', async () => {
-    await t.advanceTime(NONCE_TTL_MS / 1000 + 1);
+  test('used nonces are pruned once expired and past the clock-skew margin', async () => {
+    await t.advanceTime((NONCE_TTL_MS + NONCE_CLOCK_SKEW_MS) / 1000 + 1);
     const market = await closedMarket('nonce-prune');
     const request = { action: 'market.void', marketId: market.id, result: 'VOID', reason: 'Test.' } as const;
     const signed = await signOperatorAction(t, operator(), request);

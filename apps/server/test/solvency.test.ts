@@ -97,7 +97,11 @@ async function getJson(url: string) {
   return response.json();
 }
 
-const solvency = async () => SolvencyResponseSchema.parse(await getJson('/api/solvency'));
+/** What the endpoint serves after a reserves check: it serves the job's last reading (S1). */
+const solvency = async () => {
+  await job('reserves-check').run();
+  return SolvencyResponseSchema.parse(await getJson('/api/solvency'));
+};
 
 const vault = () => t.config.vault.address;
 

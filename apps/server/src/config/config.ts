@@ -14,6 +14,7 @@ import { isAddress, isHex, parseGwei } from 'viem';
 import { z } from 'zod';
 import { CHAINLINK_BSC_MAINNET_USD_FEEDS } from './chainlink-bsc-mainnet-usd-feeds.ts';
 import { DEV_VAULT } from './dev-accounts.ts';
+import { publicDevHostRefusal } from './public-dev-host.ts';
 
 // One typed config, read from the environment once at start-up (docs/architecture.md "Configuration").
 // Defaults run offline against the local chain; a bad value stops start-up naming the variable.
@@ -80,10 +81,18 @@ const commaList = z
 
 const EnvSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
+  /** Lets the local chain's dev stack listen beyond loopback (security review 2, N10). */
+  ALLOW_PUBLIC_DEV: bool.default(false),
   PORT: int(0, 65535).default(8787),
   /** GET /metrics (Prometheus) listens here, never on PORT; METRICS_PORT=0 turns it off. */
   METRICS_HOST: z.string().default('127.0.0.1'),
   METRICS_PORT: int(0, 65535).default(9464),
+  /** When set, GET /metrics wants `Authorization: Bearer <token>` (security review 2, lows). */
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHAIN_ID: int(1, 2 ** 31).default(CHAIN_ID.local),
   RPC_URL: z.url().default('http://127.0.0.1:8545'),
@@ -229,7 +238,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     port: env.PORT,
     logLevel: env.LOG_LEVEL,
     /** The Prometheus listener (docs/operations.md "Metrics"); port 0 = none. */
-    metrics: { host: env.METRICS_HOST, port: env.METRICS_PORT },
+    metrics: { host: env.METRICS_HOST, port: env.METRICS_PORT, token: env.METRICS_TOKEN },
     chain: {
       id: env.CHAIN_ID,
       rpcUrl: env.RPC_URL,
@@ -331,7 +340,8 @@ const MIN_SAFE_CONFIRMATIONS = 64;
 /**
  * Settings that are fine on the local chain but lose real money anywhere else (docs/operations.md):
  * a simulated price anyone can replay, a shallow confirmation depth, an RPC key published to
- * every browser. Each line names the variable.
+ * every browser. Each line names the variable. One runs the other way: the local chain's dev stack
+ * served beyond loopback (public-dev-host.ts).
  */
 function unsafeProductionSettings(env: z.infer<typeof EnvSchema>): string[] {
   const problems: string[] = [];
@@ -341,10 +351,22 @@ function unsafeProductionSettings(env: z.infer<typeof EnvSchema>): string[] {
       '  PUBLIC_RPC_URL: required when RPC_URL carries a key (a path, a query or user info): browsers get PUBLIC_RPC_URL',
     );
   }
+  const publicDev = publicDevHostRefusal({
+    host: env.HOST,
+    chainId: env.CHAIN_ID,
+    allowPublicDev: env.ALLOW_PUBLIC_DEV,
+  });
+  if (publicDev) problems.push(publicDev);
   if (env.CHAIN_ID === CHAIN_ID.local) return problems;
   if (env.PRICE_FEED === 'simulated') {
     problems.push(
       `  PRICE_FEED: must be chainlink or ticker when CHAIN_ID is ${env.CHAIN_ID} (simulated is for the local chain only)`,
+    );
+  }
+  // Security review 2, N9: 0 pays an AI verdict the moment it is proposed, before any bettor can flag it.
+  if (env.RESOLUTION_REVIEW_WINDOW_S === 0) {
+    problems.push(
+      `  RESOLUTION_REVIEW_WINDOW_S: must be more than 0 when CHAIN_ID is ${env.CHAIN_ID} (0 pays an AI verdict before anyone can flag it)`,
     );
   }
   const bscChain = env.CHAIN_ID === CHAIN_ID.bscMainnet || env.CHAIN_ID === CHAIN_ID.bscTestnet;

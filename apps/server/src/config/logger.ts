@@ -49,7 +49,12 @@ function secretFragments(config: Config): string[] {
     if (url.password) fragments.add(`:${url.password}@`);
     else if (url.username) fragments.add(`${url.username}@`);
   }
-  for (const key of [config.ai.apiKey, config.vault.privateKey, config.evidence.searchApiKey])
+  for (const key of [
+    config.ai.apiKey,
+    config.vault.privateKey,
+    config.evidence.searchApiKey,
+    config.metrics.token,
+  ])
     if (key) fragments.add(key);
   return [...fragments].sort((a, b) => b.length - a.length);
 }

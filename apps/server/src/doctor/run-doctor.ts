@@ -20,6 +20,8 @@ import {
   openDoctorDatabase,
 } from './database-checks.ts';
 import { checkCoinFeed, coinFeedsToCheck } from './price-checks.ts';
+import { checkTrustProxy } from './proxy-checks.ts';
+import { checkRpcBatch } from './rpc-batch-checks.ts';
 import { type DoctorCheck, defineCheck, passed, runChecks } from './run-checks.ts';
 import { checkSearchProvider } from './search-checks.ts';
 
@@ -111,6 +113,11 @@ function doctorChecks(
   const chain = doctorChainClient(config.chain.rpcUrl, timeouts.rpcMs);
 
   const rpc = defineCheck(`RPC_URL serves CHAIN_ID ${chainId}`, () => checkChainId(chain, chainId), rpcBound);
+  const batch = defineCheck(
+    `RPC_URL answers a batch of RPC_BATCH_SIZE (${config.chain.rpcBatchSize}) calls`,
+    () => checkRpcBatch(config.chain.rpcUrl, config.chain.rpcBatchSize, timeouts.rpcMs),
+    { ...rpcBound, needs: [rpc] },
+  );
   const vaultKey = defineCheck(
     'VAULT_PRIVATE_KEY derives VAULT_ADDRESS',
     async () => checkVaultKey(config.vault),
@@ -139,6 +146,11 @@ function doctorChecks(
     },
     { timeoutMs: timeouts.rpcMs + timeouts.databaseMs + 1_000, needs: [rpc, databaseAnswers, migrations] },
   );
+  const trustProxy = defineCheck(
+    'TRUST_PROXY fits the requests seen',
+    async () => checkTrustProxy(config.http.trustProxy, (await deps.database()).db),
+    { timeoutMs: timeouts.databaseMs, needs: [databaseAnswers, migrations] },
+  );
   const publicRpc =
     config.chain.publicRpcUrl === config.chain.rpcUrl
       ? defineCheck(
@@ -153,6 +165,7 @@ function doctorChecks(
         );
   return [
     rpc,
+    batch,
     vaultKey,
     vaultCode,
     databaseAnswers,
@@ -162,6 +175,7 @@ function doctorChecks(
     ...aiChecks(config, timeouts),
     searchCheck(config, timeouts),
     publicRpc,
+    trustProxy,
   ];
 }
 

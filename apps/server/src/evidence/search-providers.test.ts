@@ -113,3 +113,35 @@ describe('search providers', () => {
     await expect(provider.search('q', { signal: signal() })).rejects.toThrow(message);
   });
 });
+
+// Security review 2 (Lows): a search API that answered with a redirect had fetch follow it,
+// re-sending the key (Brave's header, Tavily's body on a 307/308) to wherever it pointed. The
+// canary is a second loopback server standing for "anywhere else": it must see no connection.
+describe('a search API that redirects', () => {
+  let canary: WebStub;
+  beforeAll(async () => {
+    canary = await startWebStub();
+    canary.route('/steal', json({ results: [], web: { results: [] } }));
+  });
+  afterAll(async () => {
+    await canary.close();
+  });
+
+  it.each([
+    ['brave', 302],
+    ['tavily', 307],
+    ['tavily', 308],
+    ['searxng', 301],
+  ] as const)('%s answered %i: the search fails and the key goes nowhere', async (provider, status) => {
+    const path = `/redirect-${provider}-${status}`;
+    engine.route(path, { redirect: canary.url('/steal'), status });
+    const search = createSearchProvider({
+      provider,
+      url: provider === 'searxng' ? engine.url(`${path}/`) : engine.url(path),
+      apiKey: 'secret-search-key',
+    });
+    if (provider === 'searxng') engine.route(`${path}/search`, { redirect: canary.url('/steal'), status });
+    await expect(search.search('q', { signal: signal() })).rejects.toThrow(`SEARCH_HTTP_${status}`);
+    expect(canary.requests).toEqual([]);
+  });
+});

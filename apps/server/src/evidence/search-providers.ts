@@ -54,7 +54,9 @@ export function createSearchProvider(
   fetchImpl: typeof fetch = fetch,
 ): SearchProvider {
   const getJson = async (url: string, init: RequestInit): Promise<unknown> => {
-    const response = await fetchImpl(url, init);
+    // Never follow a redirect (security review 2): fetch would re-send the key, Brave's header or
+    // Tavily's body on a 307/308, to wherever it points. A 3xx fails as SEARCH_HTTP_3xx below.
+    const response = await fetchImpl(url, { ...init, redirect: 'manual' });
     if (!response.ok) {
       await response.body?.cancel();
       throw new SearchFailedError(`SEARCH_HTTP_${response.status}`);

@@ -1,4 +1,5 @@
 import type { Clock } from '../chain/clock.ts';
+import { clientKey } from '../http/client-key.ts';
 
 // The limits of POST /api/markets/analyze (issue 18): each call may cost a model call, so a client
 // address gets a few a minute and the instance a daily budget of model calls (ANALYZE_DAILY_LIMIT).
@@ -14,8 +15,12 @@ export function createAnalyzeLimits(input: { clock: Clock; perMinute: number; pe
   let day = '';
   let calls = 0;
   return {
-    /** Counts one request of `address`; false when it is over its minute's allowance. */
-    takeAddress(address: string): boolean {
+    /**
+     * Counts one request of `ip`'s client (an IPv6 client by its /64: security review 2, N9); false
+     * when it is over its minute's allowance.
+     */
+    takeAddress(ip: string): boolean {
+      const address = clientKey(ip);
       const nowMs = input.clock.now().getTime();
       const window = windows.get(address);
       if (!window || nowMs - window.startMs >= 60_000) {

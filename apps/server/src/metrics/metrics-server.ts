@@ -1,5 +1,6 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Metrics } from './metrics.ts';
@@ -9,10 +10,12 @@ export type MetricsListener = { url: string; close(): Promise<void> };
 /**
  * GET /metrics on its own listener (METRICS_HOST:METRICS_PORT), apart from the public API port so
  * that a load balancer or the internet never reaches it. Port 0 turns it off: null. A plain
- * node:http server, since it serves one read-only path.
+ * node:http server, since it serves one read-only path. With a token (METRICS_TOKEN), a scrape
+ * without `Authorization: Bearer <token>` gets 401 (security review 2: the figures show the
+ * vault's balance and the business's volume, and a scrape runs ~9 queries).
  */
 export async function startMetricsListener(
-  settings: { host: string; port: number },
+  settings: { host: string; port: number; token?: string | undefined },
   metrics: Pick<Metrics, 'scrape' | 'contentType'>,
   logger?: Pick<FastifyBaseLogger, 'error'>,
 ): Promise<MetricsListener | null> {
@@ -27,6 +30,12 @@ export async function startMetricsListener(
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end();
+      return;
+    }
+    if (settings.token !== undefined && !bearerMatches(request, settings.token)) {
+      response
+        .writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'text/plain; charset=utf-8' })
+        .end('Unauthorized: send Authorization: Bearer <METRICS_TOKEN>\n');
       return;
     }
     metrics.scrape().then(
@@ -54,4 +63,12 @@ export async function startMetricsListener(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Compares digests, so neither the token's length nor its first differing byte shows in the timing. */
+function bearerMatches(request: IncomingMessage, token: string): boolean {
+  const match = /^Bearer ([^\s]+)$/i.exec(request.headers.authorization ?? '');
+  if (!match?.[1]) return false;
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(match[1]), digest(token));
 }

@@ -13,6 +13,12 @@ import { createServerSecret } from './server-secret.ts';
 // and chain, the action and its target, a single-use server nonce and the nonce's expiry.
 
 export const NONCE_TTL_MS = 5 * 60_000;
+/**
+ * How much instances' clocks may differ: a used nonce is kept this long past its expiry, so an
+ * instance whose clock runs ahead never frees one that an instance behind still accepts
+ * (security review 2, lows).
+ */
+export const NONCE_CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * Issue 22: issuing a nonce writes nothing and has no shared cap, so requests from any number of
@@ -95,11 +101,13 @@ export async function authorizeOperator(
   if (!(await isIssuedNonce(deps.db, signed.nonce, signed.expiry))) {
     throw new AppError('UNAUTHORIZED', 'The nonce is unknown, used or expired.');
   }
-  // Used nonces of the past are worth nothing once expired: a signature over one is refused anyway.
+  // Used nonces of the past are worth nothing once expired everywhere: kept past their expiry by the
+  // clock-skew margin, as another instance's clock may still be before it.
   const used = await useOperatorNonce(deps.db, {
     nonce: signed.nonce,
     expiresAt: new Date(signed.expiry * 1000),
     now,
+    forgetBefore: new Date(now.getTime() - NONCE_CLOCK_SKEW_MS),
   });
   if (!used) throw new AppError('UNAUTHORIZED', 'The nonce is unknown, used or expired.');
   return address;

@@ -8,14 +8,15 @@ import { operatorNonces } from '../db/schema.ts';
 // the pool or the caller's transaction.
 
 /**
- * Uses an operator nonce up: prunes the expired ones (a signature over one is refused anyway), then
+ * Uses an operator nonce up: prunes those expired before `forgetBefore` (their expiry less a
+ * clock-skew margin: another instance's clock may be behind ours), then
  * one atomic insert, so two requests with one signature cannot both pass. False: already used.
  */
 export async function useOperatorNonce(
   db: DbOrTx,
-  input: { nonce: string; expiresAt: Date; now: Date },
+  input: { nonce: string; expiresAt: Date; now: Date; forgetBefore: Date },
 ): Promise<boolean> {
-  await db.delete(operatorNonces).where(lte(operatorNonces.expiresAt, input.now));
+  await db.delete(operatorNonces).where(lte(operatorNonces.expiresAt, input.forgetBefore));
   const used = await db
     .insert(operatorNonces)
     .values({ nonce: input.nonce, expiresAt: input.expiresAt, usedAt: input.now })
@@ -43,4 +44,25 @@ export async function storeOrReadServerSecret(
     z.object({ value: z.string().regex(/^[0-9a-f]{64}$/) }),
   );
   return row?.value;
+}
+
+/** The note's name in `server_secrets` (http/untrusted-forwarded-for.ts, security review 2 N9). */
+export const UNTRUSTED_FORWARDED_FOR_NOTE = 'notice:x-forwarded-for-with-trust-proxy-0';
+
+/** Writes the note (once per deployment: a later one changes nothing). */
+export async function noteUntrustedForwardedFor(db: DbOrTx): Promise<void> {
+  await db.execute(
+    sql`insert into server_secrets (name, value) values (${UNTRUSTED_FORWARDED_FOR_NOTE}, 'seen')
+        on conflict (name) do nothing`,
+  );
+}
+
+/** When an instance of this deployment first saw X-Forwarded-For with TRUST_PROXY=0, or null. */
+export async function readUntrustedForwardedFor(db: DbOrTx): Promise<Date | null> {
+  const [row] = await queryRows(
+    db,
+    sql`select created_at as "seenAt" from server_secrets where name = ${UNTRUSTED_FORWARDED_FOR_NOTE}`,
+    z.object({ seenAt: z.coerce.date() }),
+  );
+  return row?.seenAt ?? null;
 }

@@ -5,6 +5,7 @@ import { createChainClient } from '../chain/chain-client.ts';
 import { listOpenPaymentRequests } from '../payments/payment-requests-repository.ts';
 import { findKnownPayment, insertRefundDuePayment } from '../payments/payments-repository.ts';
 import { listUnresolvedVaultTransfers } from '../payments/vault-transfers-repository.ts';
+import { refundTransferProblems } from './check-refund-transfer.ts';
 import { type OpsCommand, UsageError } from './ops-commands.ts';
 
 // Issue 9: what the money path is still working on, and the operator's hand for money it cannot
@@ -39,10 +40,10 @@ export const paymentsCommands: OpsCommand[] = [
   },
   {
     name: 'refunds:add',
-    usage: 'refunds:add <txHash> <toAddress> <amountWei> --reason "why"',
+    usage: 'refunds:add <txHash> <toAddress> <amountWei> --reason "why" [--force]',
     summary:
       'Owe a refund for money the vault received in a transaction it cannot credit (e.g. sent through a contract wallet); the payouts job pays it.',
-    options: { reason: { type: 'string' } },
+    options: { reason: { type: 'string' }, force: { type: 'boolean' } },
     async run({ db, config, out }, { positionals, values }) {
       const [txHash, to, amountText] = positionals;
       const reason = typeof values.reason === 'string' ? values.reason.trim() : '';
@@ -60,6 +61,19 @@ export const paymentsCommands: OpsCommand[] = [
       const chain = createChainClient(config.chain);
       const receipt = await chain.getTransactionReceipt({ hash: txHash });
       if (receipt.status !== 'success') throw new UsageError('That transaction reverted: it moved no money.');
+      // Final, canonical, and the vault received at least the amount (security review 2, N9);
+      // --force owes it anyway, said so here and on the row.
+      const problems = await refundTransferProblems(chain, {
+        receipt,
+        vault: config.vault.address,
+        amountWei: BigInt(amountText),
+        confirmations: config.chain.confirmations,
+      });
+      const forced = values.force === true && problems.length > 0;
+      if (problems.length > 0 && !forced) {
+        throw new UsageError(`Not owed: ${problems.join('; ')}. Check it; --force owes it anyway.`);
+      }
+      if (forced) out(`Forced past: ${problems.join('; ')}.`);
       const block = await chain.getBlock({ blockHash: receipt.blockHash });
       await insertRefundDuePayment(db, {
         chainId: config.chain.id,
@@ -72,7 +86,7 @@ export const paymentsCommands: OpsCommand[] = [
           blockTime: new Date(Number(block.timestamp) * 1000),
         },
         purpose: 'unknown',
-        reason: `OPERATOR: ${reason.slice(0, 200)}`,
+        reason: `${forced ? 'OPERATOR (forced)' : 'OPERATOR'}: ${reason.slice(0, 200)}`,
       });
       out(
         `Refund of ${formatBnbWithUnit(BigInt(amountText), { decimals: 18, trim: true })} to ${toAddress} is owed; the payouts job pays it.`,

@@ -253,4 +253,39 @@ describe('verifyPayment', () => {
       'CHAIN_UNAVAILABLE',
     );
   });
+
+  // Security review 2 (lows): a failed block or finality read escaped as a raw error (a 500), where
+  // any other failed read is CHAIN_UNAVAILABLE (503, "try again").
+  test.each([
+    ['the finalized block is refused (a node without the tag)', 'finalized', 'error'],
+    ['the finalized block is missing', 'finalized', 'null'],
+    ["the receipt's block is refused (header not found)", 1, 'error'],
+    ["the receipt's block is missing (a lagging node)", 1, 'null'],
+  ] as const)('a failed block read is CHAIN_UNAVAILABLE: %s', async (_name, confirmations, fault) => {
+    const player = chain.players[0];
+    if (!player) throw new Error('no player');
+    const txHash = await pay(player);
+    await chain.testClient.mine({ blocks: 1 });
+    const node = http(chain.rpcUrl)({ chain: localChain, retryCount: 0 });
+    const broken = createPublicClient({
+      chain: localChain,
+      transport: custom(
+        {
+          async request({ method, params }: { method: string; params?: unknown }) {
+            if (method === 'eth_getBlockByNumber') {
+              // -32000 "header not found": an error no pattern of the transient list knows.
+              if (fault === 'error') throw Object.assign(new Error('header not found'), { code: -32000 });
+              return null;
+            }
+            return node.request({ method, params });
+          },
+        },
+        { retryCount: 0 },
+      ),
+    });
+    await expectCode(
+      verifyPayment({ ...deps, client: broken, confirmations }, claimFor(txHash)),
+      'CHAIN_UNAVAILABLE',
+    );
+  });
 });

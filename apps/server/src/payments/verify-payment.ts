@@ -1,5 +1,6 @@
 import { decodeIntent, intentText, type PaymentIntent, sameIntent } from '@pm/core/intent';
 import {
+  type Block,
   type Hash,
   type PublicClient,
   type Transaction,
@@ -118,7 +119,7 @@ async function waitUntilFinal(
       if (!receipt) return null;
       if (receipt.status !== 'success') return { receipt, blockTime: new Date(0) };
       if (finalHeight === null || finalHeight < receipt.blockNumber) return null;
-      const canonical = await deps.client.getBlock({ blockNumber: receipt.blockNumber });
+      const canonical = await readBlock(deps.client, { blockNumber: receipt.blockNumber });
       if (canonical.hash !== receipt.blockHash) return null;
       const wanted = hash.toLowerCase();
       if (!canonical.transactions.some((each) => each.toLowerCase() === wanted)) return null;
@@ -146,7 +147,7 @@ function checkTransaction(deps: PaymentVerifierDeps, claim: PaymentClaim, tx: Tr
  */
 async function readFinalHeight(deps: PaymentVerifierDeps): Promise<bigint | null> {
   if (deps.confirmations === 'finalized') {
-    const finalized = await deps.client.getBlock({ blockTag: 'finalized' });
+    const finalized = await readBlock(deps.client, { blockTag: 'finalized' });
     return finalized.number;
   }
   const latest = await deps.client.getBlockNumber({ cacheTime: 0 });
@@ -159,6 +160,22 @@ async function getTransactionOrNull(client: PublicClient, hash: Hash): Promise<T
     return await client.getTransaction({ hash });
   } catch (error) {
     if (error instanceof TransactionNotFoundError) return null;
+    throw new AppError('CHAIN_UNAVAILABLE', undefined, { cause: error });
+  }
+}
+
+/**
+ * A block read: any failure, a missing block (a lagging node) or a refusal no transient pattern
+ * knows (a node without the `finalized` tag, "header not found"), is CHAIN_UNAVAILABLE, "try
+ * again", like every other failed read here; it escaped as a raw error and a 500 (security review 2).
+ */
+async function readBlock(
+  client: PublicClient,
+  params: { blockNumber: bigint } | { blockTag: 'finalized' },
+): Promise<Block<bigint, false>> {
+  try {
+    return await client.getBlock(params);
+  } catch (error) {
     throw new AppError('CHAIN_UNAVAILABLE', undefined, { cause: error });
   }
 }

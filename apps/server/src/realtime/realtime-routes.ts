@@ -2,6 +2,7 @@ import type { ErrorBody, ErrorCode } from '@pm/core/contract/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { AppError } from '../errors/app-error.ts';
+import { clientKey } from '../http/client-key.ts';
 import type { RealtimeHub } from './realtime-hub.ts';
 
 const HEARTBEAT_MS = 25_000;
@@ -59,7 +60,7 @@ export function registerRealtimeRoutes(
     preValidation: async (request, reply) => {
       if (!isAllowedOrigin(request, limits.allowedOrigins))
         return refuse(reply, 403, 'UNAUTHORIZED', 'This origin may not open the realtime channel.');
-      if (isFull(request.ip))
+      if (isFull(clientKey(request.ip)))
         return refuse(reply, 429, 'RATE_LIMITED', 'Too many realtime connections from this address.');
     },
     // A plain GET (no upgrade) gets the API's error shape, not the plugin's empty 404 (test/fuzz).
@@ -68,7 +69,8 @@ export function registerRealtimeRoutes(
       throw new AppError('BAD_REQUEST', 'This endpoint speaks WebSocket only.', { status: 426 });
     },
     wsHandler: (socket, request) => {
-      const ip = request.ip;
+      // Per client: an IPv6 client by its /64 (security review 2, N9).
+      const ip = clientKey(request.ip);
       // Checked again here: upgrades in flight at once all passed preValidation.
       if (isFull(ip)) return socket.close(TRY_AGAIN_LATER, 'too many connections');
       total += 1;

@@ -1,6 +1,8 @@
 import { LIABILITY_PARTS } from '@pm/core/liabilities';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../chain/clock.ts';
 import type { Job } from '../jobs/job-runner.ts';
+import type { LatestReserves } from './latest-reserves.ts';
 import { type ReservesDeps, readReserves } from './read-reserves.ts';
 
 /** What each check reports to whoever watches the reserves (the metrics' gauges). */
@@ -16,6 +18,8 @@ export type OnReserves = (reading: ReservesReading) => void;
 export type ReservesJobDeps = ReservesDeps & {
   logger: FastifyBaseLogger;
   onReserves?: OnReserves | undefined;
+  /** Where GET /api/solvency finds the last reading (security review 2, S1), stamped with `clock`. */
+  latest?: { store: LatestReserves; clock: Clock };
   intervalMs?: number;
 };
 
@@ -34,6 +38,7 @@ export function createReservesJob(deps: ReservesJobDeps): Job {
     intervalMs: deps.intervalMs ?? RESERVES_CHECK_INTERVAL_MS,
     async run() {
       const report = await readReserves(deps);
+      deps.latest?.store.record({ report, readAt: deps.latest.clock.now() });
       if (!report.covered) {
         const { parts } = report.liabilities;
         deps.logger.error(

@@ -3,9 +3,9 @@ import type { SolvencyResponse } from '@pm/core/contract/solvency';
 import type { ReservesReport } from '@pm/core/liabilities';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
+import { AppError } from '../errors/app-error.ts';
 import { defineRoute } from '../http/define-route.ts';
-import type { SerializedResponse } from '../http/http-caching.ts';
-import { readReserves } from './read-reserves.ts';
+import type { LatestReserves } from './latest-reserves.ts';
 
 /** The report on the wire: wei and the block as decimal strings (docs/api.md "Proof of reserves"). */
 export function toSolvencyDto(
@@ -37,23 +37,17 @@ export function toSolvencyDto(
 }
 
 /**
- * GET /api/solvency: public proof of reserves. Public data, so one answer is shared for the
- * response cache's short TTL (decision 017), dropped by any change of bets, rounds, payouts or the
- * vault; a faulty RPC answers 503 CHAIN_UNAVAILABLE.
+ * GET /api/solvency: public proof of reserves, as the reserves job last read it (its block, its
+ * figures, and `checkedAt`, when it read them). A request never computes (security review 2, S1:
+ * each miss summed `bets` and made two RPC calls, and a query string or a `pm_fresh` cookie made
+ * every request a miss); before the first reading of this instance it answers 503
+ * RESERVES_NOT_CHECKED.
  */
-export function registerSolvencyRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const { config, database, chain, clock } = deps;
-  const answers = app.responseCache.store<SerializedResponse>({
-    topics: ['markets', 'bets', 'rounds', 'payouts', 'vault'],
-    maxEntries: 1,
+export function registerSolvencyRoutes(app: FastifyInstance, deps: AppDeps, latest: LatestReserves): void {
+  const { config } = deps;
+  defineRoute(app, ROUTES.solvency, async () => {
+    const reading = latest.read();
+    if (!reading) throw new AppError('RESERVES_NOT_CHECKED');
+    return { status: 200, body: toSolvencyDto(reading.report, config.vault.address, reading.readAt) };
   });
-  defineRoute(
-    app,
-    ROUTES.solvency,
-    async () => {
-      const report = await readReserves({ db: database.db, chain, vaultAddress: config.vault.address });
-      return { status: 200, body: toSolvencyDto(report, config.vault.address, clock.now()) };
-    },
-    { cache: answers },
-  );
 }

@@ -1,7 +1,7 @@
 import { ROUTES } from '@pm/core/contract/routes';
 import fc from 'fast-check';
-import { afterAll, beforeAll, test } from 'vitest';
-import { fuzzHttp } from './support/fuzz-cases.ts';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { fuzzHttp, fuzzParameters } from './support/fuzz-cases.ts';
 import { writeCounts } from './support/fuzz-report.ts';
 import { type FuzzWorld, startFuzzWorld } from './support/fuzz-world.ts';
 import {
@@ -342,4 +342,45 @@ test('every endpoint, reached by any spelling of its path and any method, with a
       }),
   );
   await fuzzHttp(fuzzer, cases, 1200);
+});
+
+// Security review 2, S1: `?1`, `?2` and a self-set `pm_fresh` cookie each made GET /api/solvency
+// sum `bets` and call the RPC. It now serves the reserves job's last reading: after a block is
+// mined, no spelling of the request may come back with a newer block (that would be a read).
+test('GET /api/solvency in any cache-bypass spelling serves the reading the reserves job took, never a fresh one', async () => {
+  const first = await world.t.app.inject({ method: 'GET', url: ROUTES.solvency.path });
+  const { blockNumber, checkedAt } = first.json() as { blockNumber: string; checkedAt: string };
+  await world.t.chain.testClient.mine({ blocks: 1 });
+  const spelling = fc.record({
+    path: respell(ROUTES.solvency.path),
+    query: fc.option(queryString(['fresh', 'nocache', '_', 't', 'pm_fresh'], { fresh: ['1', 'true'] }), {
+      nil: undefined,
+    }),
+    cookie: fc.option(
+      oneOf(['pm_fresh=1', 'pm_fresh=', 'a=b; pm_fresh=x', 'pm_fresh=1; pm_fresh=2', 'PM_FRESH=1']),
+      { nil: undefined },
+    ),
+    cacheControl: fc.option(oneOf(['no-cache', 'no-store', 'max-age=0']), { nil: undefined }),
+  });
+  const answers = new Set<string>();
+  await fc.assert(
+    fc.asyncProperty(spelling, async ({ path, query, cookie, cacheControl }) => {
+      const headers: Record<string, string> = {};
+      if (cookie !== undefined) headers.cookie = cookie;
+      if (cacheControl !== undefined) {
+        headers['cache-control'] = cacheControl;
+        headers.pragma = 'no-cache';
+      }
+      const url = query === undefined ? path : `${path}?${query}`;
+      const response = await world.t.app.inject({ method: 'GET', url, headers });
+      if (response.statusCode >= 500) throw new Error(`${url} answered ${response.statusCode}`);
+      if (response.statusCode !== 200) return;
+      const body = response.json() as { blockNumber: string; checkedAt: string };
+      answers.add(`${body.blockNumber} ${body.checkedAt}`);
+      if (body.blockNumber !== blockNumber || body.checkedAt !== checkedAt)
+        throw new Error(`${url} (${JSON.stringify(headers)}) read afresh: block ${body.blockNumber}`);
+    }),
+    fuzzParameters(300),
+  );
+  expect([...answers]).toEqual([`${blockNumber} ${checkedAt}`]);
 });

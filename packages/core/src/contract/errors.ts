@@ -36,6 +36,7 @@ export const ERROR_CODES = [
   'ANALYZE_DAILY_LIMIT',
   'ANALYZE_UNAVAILABLE',
   'CHAIN_UNAVAILABLE',
+  'RESERVES_NOT_CHECKED',
   'INTERNAL',
 ] as const;
 
@@ -80,5 +81,6 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
     'The judge has answered as many questions as this server allows today. Try again tomorrow, or publish without an analysis.',
   ANALYZE_UNAVAILABLE: 'The judge could not analyze the question right now. Please try again later.',
   CHAIN_UNAVAILABLE: 'The chain could not be reached. Please try again.',
+  RESERVES_NOT_CHECKED: "The vault's reserves have not been checked yet. Please try again in a few seconds.",
   INTERNAL: 'Something went wrong on our side. Please try again.',
 };

@@ -1,7 +1,10 @@
 import { REFRESH_MS } from '@pm/core/constants';
 import { type SolvencyResponse, SolvencyResponseSchema } from '@pm/core/contract/solvency';
 import { useEffect, useState } from 'react';
-import { apiGet } from '#lib/api-client.ts';
+import { ApiError, apiGet } from '#lib/api-client.ts';
+
+/** How soon the card asks again when the server has not checked the reserves yet (just started). */
+const NOT_CHECKED_RETRY_MS = 2_000;
 
 /** GET /api/solvency: the vault's balance at a block against what it owes (issue 20). */
 export function getSolvency(options: { signal?: AbortSignal } = {}): Promise<SolvencyResponse> {
@@ -23,18 +26,26 @@ export function useSolvency(): { state: SolvencyState; retry: () => void } {
   // biome-ignore lint/correctness/useExhaustiveDependencies: each retry is a new attempt.
   useEffect(() => {
     const controller = new AbortController();
-    const load = () =>
+    let soon: ReturnType<typeof setTimeout> | undefined;
+    const load = (): Promise<void> =>
       getSolvency({ signal: controller.signal }).then(
         (data) => setState({ status: 'ready', data }),
-        () => {
+        (error: unknown) => {
           if (controller.signal.aborted) return;
-          setState((previous) => (previous.status === 'ready' ? previous : { status: 'error' }));
+          // 503 RESERVES_NOT_CHECKED: the server serves its reserves job's last reading and has
+          // none yet (it has just started). Still "checking", and asked again shortly.
+          const notYet = error instanceof ApiError && error.code === 'RESERVES_NOT_CHECKED';
+          if (notYet) soon = setTimeout(() => void load(), NOT_CHECKED_RETRY_MS);
+          setState((previous) =>
+            previous.status === 'ready' ? previous : notYet ? { status: 'loading' } : { status: 'error' },
+          );
         },
       );
     void load();
     const timer = setInterval(() => void load(), REFRESH_MS.reserves);
     return () => {
       clearInterval(timer);
+      clearTimeout(soon);
       controller.abort();
     };
   }, [attempt]);

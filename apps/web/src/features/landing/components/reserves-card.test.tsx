@@ -104,6 +104,26 @@ describe('ReservesCard', () => {
     expect(requests).toEqual(['/api/solvency', '/api/solvency']);
   });
 
+  test('A server that has not checked the reserves yet keeps the card "checking" and is asked again shortly', async () => {
+    answer = {
+      status: 503,
+      body: { error: { code: 'RESERVES_NOT_CHECKED', message: 'Not checked yet.' } },
+    };
+    renderCard();
+    await vi.waitFor(() => expect(requests).toEqual(['/api/solvency']));
+    expect(screen.getByRole('status')).toHaveTextContent("Checking the vault's reserves…");
+    expect(screen.queryByText('The reserves could not be checked right now.')).toBeNull();
+    answer = { status: 200, body: report() };
+    expect(
+      await screen.findByText(
+        'Reserves 12.5000 BNB ≥ owed 3.2500 BNB at block 1234567',
+        {},
+        { timeout: 4000 },
+      ),
+    ).toBeVisible();
+    expect(requests).toEqual(['/api/solvency', '/api/solvency']);
+  });
+
   test('An answer off the contract is a failure, not figures', async () => {
     answer = { status: 200, body: { ...report(), vaultBalanceWei: '1.5' } };
     renderCard();
