@@ -1,6 +1,6 @@
 import { MarketOddsResponseSchema } from '@pm/core/contract/market-odds';
 import { ListMarketsResponseSchema } from '@pm/core/contract/markets';
-import { MARKET_ODDS_POINTS_MAX } from '@pm/core/market-odds';
+import { MARKET_ODDS_POINTS_MAX } from '@pm/core/yes-share';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listMarketOdds } from '../src/markets/market-odds-repository.ts';

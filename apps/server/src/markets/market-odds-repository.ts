@@ -1,6 +1,6 @@
 import { MAX_ROW_ID } from '@pm/core/constants';
 import type { MarketOddsPoint } from '@pm/core/contract/market-odds';
-import { MARKET_ODDS_POINTS_MAX, yesShareBps } from '@pm/core/market-odds';
+import { MARKET_ODDS_POINTS_MAX, yesShareBps } from '@pm/core/yes-share';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';

@@ -1,5 +1,5 @@
 import type { Market } from '@pm/core/contract/markets';
-import { yesShareBps } from '@pm/core/market-odds';
+import { yesShareBps } from '@pm/core/yes-share';
 import { canJoinMarket } from '@pm/core/market-rules';
 import { Clock, Users } from 'lucide';
 import { Link } from 'wouter';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { yesShareBps } from './market-odds.ts';
+import { yesShareBps } from './yes-share.ts';
 import { WEI_PER_BNB } from './money.ts';
 
 describe('yesShareBps', () => {
