@@ -8,7 +8,7 @@ import { HistoryResponseSchema, HistorySummarySchema } from './history.ts';
 import { HistoryQuerySchema, HistorySummaryQuerySchema } from './history-query.ts';
 import { LeaderboardQuerySchema, LeaderboardResponseSchema } from './leaderboard.ts';
 import { MarketBetsQuerySchema, MarketBetsResponseSchema } from './market-bets.ts';
-import { MarketOddsResponseSchema } from './yes-share.ts';
+import { MarketOddsResponseSchema } from './market-odds.ts';
 import {
   CreateMarketBodySchema,
   CreateMarketResponseSchema,
