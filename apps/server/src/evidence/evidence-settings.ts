@@ -8,6 +8,11 @@ export type EvidenceSettings = {
   search: SearchSettings | null;
   /** Pages read per attempt, the creator's included (EVIDENCE_MAX_PAGES). */
   maxPages?: number;
+  /**
+   * The creator's URLs read per attempt (EVIDENCE_MAX_CREATOR_PAGES); with a search engine, also at
+   * most half of maxPages, so the search results always have room (issue 30, E1).
+   */
+  maxCreatorPages?: number;
   /** Loopback "host:port" pairs that may be read although loopback, for tests and demos only. */
   allowHosts?: string[];
   userAgent?: string;
@@ -37,6 +42,7 @@ export function evidenceUserAgent(publicUrl?: string | null): string {
 
 export const EVIDENCE_DEFAULTS = {
   maxPages: 25,
+  maxCreatorPages: 5,
   allowHosts: [] as string[],
   userAgent: evidenceUserAgent(),
   pageTimeoutMs: 10_000,

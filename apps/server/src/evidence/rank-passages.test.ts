@@ -90,6 +90,43 @@ describe('rankPassages', () => {
     expect(passages.map((passage) => passage.pageIndex).sort()).toEqual([0, 1]);
   });
 
+  it("keeps room for the other pages: creator pages stuffed with the question's words cannot crowd out a search result", () => {
+    const stuffed = `${question} ${question} Bitcoin Binance 100,000 dollars 31 December close above.`;
+    const creatorPages = Array.from({ length: 5 }, (_, i) => ({
+      text: Array.from(
+        { length: 4 },
+        (_, j) => `${stuffed} Page ${i} part ${j}. ${filler('bitcoin', 3)}`,
+      ).join('\n\n'),
+      fromCreator: true,
+    }));
+    const searchPage = {
+      text: `Exchange data shows where Bitcoin ended the year. ${filler('markets', 8)}`,
+      fromCreator: false,
+    };
+    const budget = 1200;
+    const passages = rankPassages([...creatorPages, searchPage], question, {
+      tokenBudget: budget,
+      maxPassagesPerPage: 4,
+    });
+    expect(passages.some((passage) => passage.pageIndex === creatorPages.length)).toBe(true);
+  });
+
+  it("gives the creator's pages the whole budget when no other page has text", () => {
+    const pages = Array.from({ length: 3 }, (_, i) => ({
+      text: Array.from(
+        { length: 4 },
+        (_, j) => `${relevant} Page ${i} part ${j}. ${filler('bitcoin', 3)}`,
+      ).join('\n\n'),
+      fromCreator: true,
+    }));
+    const passages = rankPassages([...pages, { text: '', fromCreator: false }], question, {
+      tokenBudget: 1200,
+      maxPassagesPerPage: 4,
+    });
+    const tokens = passages.reduce((sum, passage) => sum + estimateTokens(passage.text), 0);
+    expect(tokens).toBeGreaterThan(600);
+  });
+
   it('ranks with fewer than three passages, and with none', () => {
     expect(
       rankPassages([{ text: relevant, fromCreator: false }], question, {

@@ -24,6 +24,11 @@ export const EvidencePageSchema = z.object({
   shownToJudge: z.boolean(),
   /** Why it could not be read (refused address, timeout, too large, not HTML); null when read. */
   error: z.nullable(z.string()),
+  /**
+   * The creator wrote this URL into the market's text (issue 30, E1): a source the creator chose.
+   * With a search engine, a verdict needs a verified quote from a page that is not.
+   */
+  namedByCreator: z.boolean(),
 });
 export type EvidencePage = z.infer<typeof EvidencePageSchema>;
 
