@@ -140,6 +140,7 @@ export function toMarketEvidenceDto(evidence: {
         fetchedAt: (page?.fetchedAt ?? attempt.createdAt).toISOString(),
         contentSha256: page?.contentSha256 ?? null,
         verified: citation.verified,
+        namedByCreator: page?.fromCreator ?? false,
       };
     }),
     verification:

@@ -41,6 +41,8 @@ export const EvidenceCitationSchema = z.object({
   contentSha256: z.nullable(ContentSha256Schema),
   /** The server found the quote in that page's text (after NFKC, whitespace and quote-mark folding). */
   verified: z.boolean(),
+  /** The quoted page is one the creator named (issue 30, E1); false for a URL no page was read at. */
+  namedByCreator: z.boolean(),
 });
 export type EvidenceCitation = z.infer<typeof EvidenceCitationSchema>;
 
