@@ -152,6 +152,14 @@ const detail = async (id: number) =>
 
 const row = async (id: number) => (await t.db.select().from(markets).where(eq(markets.id, id)))[0];
 
+/** The pages stored for a market's attempts, with their text, in the order they were planned. */
+const pagesOf = (id: number) =>
+  t.db
+    .select()
+    .from(marketEvidencePages)
+    .where(eq(marketEvidencePages.marketId, id))
+    .orderBy(asc(marketEvidencePages.position));
+
 const requestsFor = (title: string) => stub.requests.filter((request) => titleOf(request) === title);
 
 describe('a v3 market judged on evidence', () => {
@@ -290,11 +298,7 @@ describe('a v3 market judged on evidence', () => {
       description: `Did the bank raise rates? Source: ${pageCreator()} (official).`,
     });
     await judge();
-    const pages = await t.db
-      .select()
-      .from(marketEvidencePages)
-      .where(eq(marketEvidencePages.marketId, id))
-      .orderBy(asc(marketEvidencePages.position));
+    const pages = await pagesOf(id);
     expect(pages[0]).toMatchObject({ url: pageCreator(), fromCreator: true, httpStatus: 200, error: null });
     expect(pages[0]?.text).toContain('published its decision at noon');
     expect(pages.slice(1).every((page) => !page.fromCreator)).toBe(true);
@@ -320,11 +324,7 @@ describe('a v3 market judged on evidence', () => {
       description: `Did the central bank raise its main interest rate? Sources: ${links.join(' ')}`,
     });
     await judge();
-    const pages = await t.db
-      .select()
-      .from(marketEvidencePages)
-      .where(eq(marketEvidencePages.marketId, id))
-      .orderBy(asc(marketEvidencePages.position));
+    const pages = await pagesOf(id);
     expect(pages.filter((page) => page.fromCreator)).toHaveLength(5);
     const search = pages.find((page) => page.url === pageA());
     expect(search).toMatchObject({ fromCreator: false, error: null, shownToJudge: true });
