@@ -1,4 +1,4 @@
-import { type EvidenceSettings, resolveEvidenceSettings } from './evidence-settings.ts';
+import { creatorPageSlots, type EvidenceSettings, resolveEvidenceSettings } from './evidence-settings.ts';
 import type { EvidenceBundle, EvidenceQuestion, FetchedPage } from './evidence-types.ts';
 import { limitConcurrency } from './limit-concurrency.ts';
 import { creatorUrls, normaliseUrl, questionText, searchQueries } from './question-sources.ts';
@@ -60,10 +60,7 @@ export function createEvidenceGatherer(
       // Every URL the creator wrote counts as theirs, also when a search returns it past the cap.
       const named = new Set(creatorUrls(question).flatMap((url) => normaliseUrl(url) ?? []));
       const isNamed = (url: string) => named.has(normaliseUrl(url) ?? '');
-      const creatorSlots = Math.min(
-        settings.maxCreatorPages,
-        provider ? Math.floor(settings.maxPages / 2) : settings.maxPages,
-      );
+      const creatorSlots = creatorPageSlots(settings, provider !== null);
       const seen = new Set<string>();
       /** Plans a URL not planned yet while fewer than `cap` pages are planned. */
       const plan = (url: string, cap: number) => {
@@ -107,7 +104,8 @@ export function createEvidenceGatherer(
           contentSha256: result.contentSha256,
           text,
           error,
-          fromCreator,
+          // A search result that redirects to a page the creator named is the creator's page.
+          fromCreator: fromCreator || isNamed(result.finalUrl),
         };
       };
 

@@ -54,6 +54,20 @@ export const EVIDENCE_DEFAULTS = {
   gatherTimeoutMs: 40_000,
 } as const satisfies Omit<ResolvedEvidenceSettings, 'search'>;
 
+/**
+ * How many of the creator's URLs one attempt reads (issue 30, E1): at most maxCreatorPages, and
+ * with a search engine at most half the pages, so the search results always have room.
+ */
+export function creatorPageSlots(
+  settings: { maxPages: number; maxCreatorPages: number },
+  searchConfigured: boolean,
+): number {
+  return Math.min(
+    settings.maxCreatorPages,
+    searchConfigured ? Math.floor(settings.maxPages / 2) : settings.maxPages,
+  );
+}
+
 export function resolveEvidenceSettings(settings: EvidenceSettings): ResolvedEvidenceSettings {
   const defined = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
   return {
