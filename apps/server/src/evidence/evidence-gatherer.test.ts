@@ -124,6 +124,16 @@ describe('createEvidenceGatherer', () => {
     ]);
   });
 
+  it("a search result that redirects to a page the creator named is the creator's page", async () => {
+    site.route('/official', article('Box score', 'The Lakers beat the Celtics.'));
+    site.route('/hop', { redirect: site.url('/official') });
+    searchReturns(['/hop']);
+    const bundle = await createEvidenceGatherer(settings({ maxCreatorPages: 0 })).gather(question());
+    expect(bundle.pages.map((page) => [page.url, page.finalUrl, page.fromCreator])).toEqual([
+      [site.url('/hop'), site.url('/official'), true],
+    ]);
+  });
+
   it('never fails for bad pages: each one records why', async () => {
     site.route('/official', article('Box score', 'The Lakers beat the Celtics.'));
     site.route('/stall', 'hang');
