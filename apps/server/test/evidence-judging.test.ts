@@ -372,6 +372,9 @@ describe('a v3 market judged on evidence', () => {
     const { evidence } = await detail(id);
     expect(evidence?.citations.map((citation) => citation.verified)).toEqual([true, true]);
     expect(evidence?.verification).toMatchObject({ status: 'failed', distinctSites: 0 });
+    expect(evidence?.citations.every((citation) => citation.namedByCreator)).toBe(true);
+    const { output } = await runOps(t, marketsCommands, 'markets:evidence', String(id));
+    expect(output).toContain(`✔ ${ownA}  [named by the creator]`);
   });
 
   test('two models that verify but disagree send the verdict to an operator, on the timeline', async () => {
