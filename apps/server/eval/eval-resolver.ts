@@ -54,6 +54,7 @@ async function evaluate(question: EvalQuestion): Promise<EvalOutcome> {
         ? { provider: evidence.searchProvider, url: evidence.searchUrl, apiKey: evidence.searchApiKey }
         : null,
       maxPages: evidence.maxPages,
+      maxCreatorPages: evidence.maxCreatorPages,
       allowHosts: [...evidence.allowHosts],
     },
     { now: () => new Date() },
@@ -104,8 +105,9 @@ async function evaluate(question: EvalQuestion): Promise<EvalOutcome> {
     }
     const check = verifyEvidence({
       citations: answer.citations ?? [],
-      pages: bundle.pages,
+      pages: bundle.pages.map((page) => ({ ...page, namedByCreator: page.fromCreator })),
       minSites: evidence.minSources,
+      requireIndependentSource: bundle.searchProvider !== null,
     });
     if (check.status !== 'verified') {
       reason ??= `${model}: ${decision.result} not verified: ${check.reason}`;

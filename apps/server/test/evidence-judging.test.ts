@@ -152,6 +152,14 @@ const detail = async (id: number) =>
 
 const row = async (id: number) => (await t.db.select().from(markets).where(eq(markets.id, id)))[0];
 
+/** The pages stored for a market's attempts, with their text, in the order they were planned. */
+const pagesOf = (id: number) =>
+  t.db
+    .select()
+    .from(marketEvidencePages)
+    .where(eq(marketEvidencePages.marketId, id))
+    .orderBy(asc(marketEvidencePages.position));
+
 const requestsFor = (title: string) => stub.requests.filter((request) => titleOf(request) === title);
 
 describe('a v3 market judged on evidence', () => {
@@ -290,14 +298,83 @@ describe('a v3 market judged on evidence', () => {
       description: `Did the bank raise rates? Source: ${pageCreator()} (official).`,
     });
     await judge();
-    const pages = await t.db
-      .select()
-      .from(marketEvidencePages)
-      .where(eq(marketEvidencePages.marketId, id))
-      .orderBy(asc(marketEvidencePages.position));
+    const pages = await pagesOf(id);
     expect(pages[0]).toMatchObject({ url: pageCreator(), fromCreator: true, httpStatus: 200, error: null });
     expect(pages[0]?.text).toContain('published its decision at noon');
     expect(pages.slice(1).every((page) => !page.fromCreator)).toBe(true);
+  });
+
+  // Issue 30, E1: the creator steers the judge. Reproduced on `npm start`: 30 links of the creator's
+  // filled every page slot and the search result never reached the judge; quotes from the
+  // creator's own two sites settled YES.
+  test('thirty creator links do not crowd out the search results: at most 5 are read and the search page reaches the judge', async () => {
+    answers.set('Flooded?', () => cited([]));
+    const links = Array.from({ length: 30 }, (_, i) => `http://localhost:${web.port}/creator/flood/${i}`);
+    for (const [i] of links.entries()) {
+      web.route(
+        `/creator/flood/${i}`,
+        bodyOf(
+          `Flood ${i}`,
+          `Did the central bank raise its main interest rate? The central bank interest rate decision, page ${i}.`,
+          'the central bank interest rate',
+        ),
+      );
+    }
+    const id = await settlingMarket('Flooded?', {
+      description: `Did the central bank raise its main interest rate? Sources: ${links.join(' ')}`,
+    });
+    await judge();
+    const pages = await pagesOf(id);
+    expect(pages.filter((page) => page.fromCreator)).toHaveLength(5);
+    const search = pages.find((page) => page.url === pageA());
+    expect(search).toMatchObject({ fromCreator: false, error: null, shownToJudge: true });
+    const { user } = messagesOf(requestsFor('Flooded?')[0]);
+    expect(user).toContain(pageA());
+    const { evidence } = await detail(id);
+    expect(evidence?.pages.filter((page) => page.namedByCreator).map((page) => page.url)).toEqual(
+      links.slice(0, 5),
+    );
+    expect(evidence?.pages.find((page) => page.url === pageA())?.namedByCreator).toBe(false);
+  });
+
+  test("quotes only from the creator's own pages, on two sites, do not settle YES when a search engine is configured", async () => {
+    web.route(
+      '/creator/own-a',
+      bodyOf(
+        'Our desk',
+        'The central bank raised its main interest rate to 9 per cent this morning.',
+        'our desk',
+      ),
+    );
+    web.route(
+      '/creator/own-b',
+      bodyOf(
+        'Our wire',
+        'Our wire confirms the bank lifted the rate to 9 per cent this morning.',
+        'our wire',
+      ),
+    );
+    const ownA = `http://127.0.0.1:${web.port}/creator/own-a`;
+    const ownB = `http://localhost:${web.port}/creator/own-b`;
+    answers.set('Own pages?', () =>
+      cited([
+        { url: ownA, quote: 'raised its main interest rate to 9 per cent this morning' },
+        { url: ownB, quote: 'the bank lifted the rate to 9 per cent this morning' },
+      ]),
+    );
+    const id = await settlingMarket('Own pages?', {
+      description: `Did the central bank raise its rate to 9%? Resolves by ${ownA} and ${ownB}.`,
+    });
+    await judge();
+    const stored = await row(id);
+    expect(stored).toMatchObject({ status: 'settling', result: null, resolutionAttempts: 1 });
+    expect(stored?.resolutionError).toContain('page the creator did not name');
+    const { evidence } = await detail(id);
+    expect(evidence?.citations.map((citation) => citation.verified)).toEqual([true, true]);
+    expect(evidence?.verification).toMatchObject({ status: 'failed', distinctSites: 0 });
+    expect(evidence?.citations.every((citation) => citation.namedByCreator)).toBe(true);
+    const { output } = await runOps(t, marketsCommands, 'markets:evidence', String(id));
+    expect(output).toContain(`✔ ${ownA}  [named by the creator]`);
   });
 
   test('two models that verify but disagree send the verdict to an operator, on the timeline', async () => {

@@ -133,6 +133,7 @@ describe('GET /api/config', () => {
       models: ['judge-a', 'judge-b'],
       searchProvider: 'searxng',
       maxPages: 12,
+      maxCreatorPages: 5,
       minSources: 3,
       minConfidence: t.config.ai.minConfidence,
     });

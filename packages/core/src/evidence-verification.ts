@@ -2,6 +2,9 @@
 // settles only when every quote it cites is found, word for word, in a page the server itself read
 // for this attempt, and the verified quotes come from enough distinct sites. Anything else is
 // UNDECIDABLE with the reason, retried and eventually voided like any failed attempt.
+// Issue 30 (E1): the creator chooses the pages it names and can cheaply own two sites, so when a
+// search engine is configured the verdict also needs a verified quote from a page the creator did
+// not name, and the sites are counted over those pages only.
 
 /** A quote shorter than this (after folding) proves nothing: "the" is on every page. */
 export const MIN_QUOTE_LENGTH = 20;
@@ -14,6 +17,8 @@ export type VerifiablePage = {
   site: string;
   /** The extracted text; '' when the page could not be read. */
   text: string;
+  /** The creator wrote this URL into the market's text: evidence the creator chose. */
+  namedByCreator: boolean;
 };
 
 export type CitationClaim = { url: string; quote: string };
@@ -31,7 +36,10 @@ export type EvidenceCheck = {
   /** Which check failed; null when verified. */
   reason: string | null;
   citations: CitationCheck[];
-  /** Distinct sites among the verified citations. */
+  /**
+   * Distinct sites among the verified citations that count: all of them, or only those from pages
+   * the creator did not name when an independent source is required.
+   */
   distinctSites: number;
   minSites: number;
 };
@@ -76,8 +84,14 @@ export function verifyEvidence(input: {
   citations: readonly CitationClaim[];
   pages: readonly VerifiablePage[];
   minSites: number;
+  /**
+   * True when a search engine was asked (the server had pages the creator did not choose to offer):
+   * then at least one verified quote must come from a page the creator did not name, and only such
+   * pages count towards minSites. False when the creator's pages are all the judge could read.
+   */
+  requireIndependentSource: boolean;
 }): EvidenceCheck {
-  const { minSites } = input;
+  const { minSites, requireIndependentSource } = input;
   const byUrl = new Map<string, number>();
   input.pages.forEach((page, index) => {
     if (page.text === '') return;
@@ -111,12 +125,11 @@ export function verifyEvidence(input: {
       ? { ...claim, pageIndex, verified: true, problem: null }
       : { ...claim, pageIndex, verified: false, problem: 'quote not found in the page' };
   });
-  const sites = new Set(
-    citations.flatMap((check) =>
-      check.verified && check.pageIndex !== null ? [input.pages[check.pageIndex]?.site ?? ''] : [],
-    ),
-  );
-  const distinctSites = sites.size;
+  const counted = citations.flatMap((check) => {
+    const page = check.verified && check.pageIndex !== null ? input.pages[check.pageIndex] : undefined;
+    return page && !(requireIndependentSource && page.namedByCreator) ? [page] : [];
+  });
+  const distinctSites = new Set(counted.map((page) => page.site)).size;
   const failed = citations.filter((check) => !check.verified);
   let reason: string | null = null;
   if (citations.length === 0) reason = 'The verdict cites no quote.';
@@ -125,8 +138,12 @@ export function verifyEvidence(input: {
       .slice(0, 5)
       .map((check) => `${check.url.slice(0, 200)} (${check.problem})`)
       .join('; ')}`;
+  } else if (requireIndependentSource && counted.length === 0) {
+    reason =
+      'Every verified quote comes from a page the creator named; at least one must come from a page the creator did not name.';
   } else if (distinctSites < minSites) {
-    reason = `Verified quotes come from ${distinctSites} site${distinctSites === 1 ? '' : 's'}; at least ${minSites} are required.`;
+    const which = requireIndependentSource ? ' the creator did not name' : '';
+    reason = `Verified quotes come from ${distinctSites} site${distinctSites === 1 ? '' : 's'}${which}; at least ${minSites} are required.`;
   }
   return { status: reason === null ? 'verified' : 'failed', reason, citations, distinctSites, minSites };
 }

@@ -130,6 +130,7 @@ describe('evidence and second-opinion settings (issue 18, decision 019)', () => 
       searchApiKey: undefined,
       allowHosts: [],
       maxPages: 25,
+      maxCreatorPages: 5,
       minSources: 2,
     });
   });
@@ -166,9 +167,12 @@ describe('evidence and second-opinion settings (issue 18, decision 019)', () => 
     expect(offLocal).toMatch(/EVIDENCE_ALLOW_HOSTS: only allowed when CHAIN_ID is 31337/);
   });
 
-  test('EVIDENCE_MIN_SOURCES and EVIDENCE_MAX_PAGES are bounded', () => {
+  test('EVIDENCE_MIN_SOURCES, EVIDENCE_MAX_PAGES and EVIDENCE_MAX_CREATOR_PAGES are bounded', () => {
     expect(refusal(() => loadConfig({ EVIDENCE_MIN_SOURCES: '0' }))).toMatch(/EVIDENCE_MIN_SOURCES/);
     expect(refusal(() => loadConfig({ EVIDENCE_MAX_PAGES: '1000' }))).toMatch(/EVIDENCE_MAX_PAGES/);
+    expect(refusal(() => loadConfig({ EVIDENCE_MAX_CREATOR_PAGES: '30' }))).toMatch(
+      /EVIDENCE_MAX_CREATOR_PAGES/,
+    );
   });
 });
 

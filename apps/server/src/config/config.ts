@@ -158,6 +158,8 @@ const EnvSchema = z.object({
     z.array(z.string().regex(/^[^\s:/]+:[0-9]{1,5}$/, 'must be host:port entries, comma-separated')),
   ),
   EVIDENCE_MAX_PAGES: int(1, 100).default(25),
+  // Issue 30, E1: the creator's URLs read per attempt, so search results always have room.
+  EVIDENCE_MAX_CREATOR_PAGES: int(0, 20).default(5),
   EVIDENCE_MIN_SOURCES: int(1, 10).default(2),
   ANALYZE_DAILY_LIMIT: int(0, 1_000_000).default(200),
   OPERATOR_ADDRESSES: z
@@ -330,6 +332,7 @@ function evidenceSettings(env: z.infer<typeof EnvSchema>) {
     searchApiKey: env.SEARCH_API_KEY,
     allowHosts: env.EVIDENCE_ALLOW_HOSTS,
     maxPages: env.EVIDENCE_MAX_PAGES,
+    maxCreatorPages: env.EVIDENCE_MAX_CREATOR_PAGES,
     minSources: env.EVIDENCE_MIN_SOURCES,
   };
 }

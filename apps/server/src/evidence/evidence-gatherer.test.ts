@@ -101,10 +101,37 @@ describe('createEvidenceGatherer', () => {
     expect(site.maxInFlight()).toBeGreaterThan(1);
   });
 
-  it('counts the creator URLs within maxPages', async () => {
+  it("keeps half the pages for the search results: with one page, the creator's URLs get none", async () => {
     searchReturns(['/news']);
     const bundle = await createEvidenceGatherer(settings({ maxPages: 1 })).gather(question());
-    expect(bundle.pages.map((page) => page.url)).toEqual([site.url('/official')]);
+    expect(bundle.pages.map((page) => page.url)).toEqual([site.url('/news')]);
+    const alone = await createEvidenceGatherer(settings({ maxPages: 1, search: null })).gather(question());
+    expect(alone.pages.map((page) => page.url)).toEqual([site.url('/official')]);
+  });
+
+  it("reads at most maxCreatorPages of the creator's URLs, and knows a search result the creator named", async () => {
+    const named = Array.from({ length: 12 }, (_, i) => site.url(`/named/${i}`));
+    searchReturns(['/news', '/named/11']);
+    const bundle = await createEvidenceGatherer(settings({ maxCreatorPages: 3 })).gather(
+      question({ description: `Sources: ${named.join(', ')}`, resolutionInstructions: null }),
+    );
+    expect(bundle.pages.map((page) => [page.url, page.fromCreator])).toEqual([
+      [named[0], true],
+      [named[1], true],
+      [named[2], true],
+      [site.url('/news'), false],
+      [named[11], true],
+    ]);
+  });
+
+  it("a search result that redirects to a page the creator named is the creator's page", async () => {
+    site.route('/official', article('Box score', 'The Lakers beat the Celtics.'));
+    site.route('/hop', { redirect: site.url('/official') });
+    searchReturns(['/hop']);
+    const bundle = await createEvidenceGatherer(settings({ maxCreatorPages: 0 })).gather(question());
+    expect(bundle.pages.map((page) => [page.url, page.finalUrl, page.fromCreator])).toEqual([
+      [site.url('/hop'), site.url('/official'), true],
+    ]);
   });
 
   it('never fails for bad pages: each one records why', async () => {

@@ -1,4 +1,4 @@
-import { type EvidenceSettings, resolveEvidenceSettings } from './evidence-settings.ts';
+import { creatorPageSlots, type EvidenceSettings, resolveEvidenceSettings } from './evidence-settings.ts';
 import type { EvidenceBundle, EvidenceQuestion, FetchedPage } from './evidence-types.ts';
 import { limitConcurrency } from './limit-concurrency.ts';
 import { creatorUrls, normaliseUrl, questionText, searchQueries } from './question-sources.ts';
@@ -10,7 +10,9 @@ import { createSearchProvider, type SearchProvider, type SearchResult } from './
 // Issue 18: what the judge reads before it decides. The creator's URLs first (the sources the
 // bettors were promised), then the search engine's results for queries made from the market's own
 // text, deduplicated, at most maxPages, read a few at a time through the SSRF-safe fetch, their
-// article text ranked against the question within a token budget. One bad page is a value on its
+// article text ranked against the question within a token budget. Issue 30 (E1): the creator's
+// URLs are capped (maxCreatorPages, and half the pages when a search engine is asked), so a market
+// naming many links cannot leave the search results unread. One bad page is a value on its
 // FetchedPage; the gather fails (to be retried) only when search failed AND nothing could be read.
 
 /** The attempt could not run: the search engine failed and no page could be read. Retry later. */
@@ -55,13 +57,16 @@ export function createEvidenceGatherer(
     async gather(question) {
       const limit = limitConcurrency(settings.concurrency);
       const deadline = AbortSignal.timeout(settings.gatherTimeoutMs);
+      // Every URL the creator wrote counts as theirs, also when a search returns it past the cap.
+      const named = new Set(creatorUrls(question).flatMap((url) => normaliseUrl(url) ?? []));
+      const isNamed = (url: string) => named.has(normaliseUrl(url) ?? '');
+      const creatorSlots = creatorPageSlots(settings, provider !== null);
       const seen = new Set<string>();
-      const planned: Array<{ url: string; fromCreator: boolean }> = [];
-      const plan = (url: string, fromCreator: boolean) => {
+      /** Plans a URL not planned yet while fewer than `cap` pages are planned. */
+      const plan = (url: string, cap: number) => {
         const key = normaliseUrl(url);
-        if (key === null || seen.has(key) || planned.length >= settings.maxPages) return false;
+        if (key === null || seen.has(key) || seen.size >= cap) return false;
         seen.add(key);
-        planned.push({ url, fromCreator });
         return true;
       };
       const read = (url: string, fromCreator: boolean) => limit(() => readOne(url, fromCreator));
@@ -99,13 +104,14 @@ export function createEvidenceGatherer(
           contentSha256: result.contentSha256,
           text,
           error,
-          fromCreator,
+          // A search result that redirects to a page the creator named is the creator's page.
+          fromCreator: fromCreator || isNamed(result.finalUrl),
         };
       };
 
       // The creator's pages start at once; the search runs beside them.
       const creatorReads = creatorUrls(question)
-        .filter((url) => plan(url, true))
+        .filter((url) => plan(url, creatorSlots))
         .map((url) => read(url, true));
       const queries = provider ? searchQueries(question) : [];
       const search = provider?.search.bind(provider);
@@ -130,7 +136,9 @@ export function createEvidenceGatherer(
       for (let rank = 0; rank < longest; rank++) {
         for (const list of resultLists) {
           const result = list[rank];
-          if (result && plan(result.url, false)) searchReads.push(read(result.url, false));
+          if (result && plan(result.url, settings.maxPages)) {
+            searchReads.push(read(result.url, isNamed(result.url)));
+          }
         }
       }
       const pages = await Promise.all([...creatorReads, ...searchReads]);

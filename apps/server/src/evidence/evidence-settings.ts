@@ -8,6 +8,11 @@ export type EvidenceSettings = {
   search: SearchSettings | null;
   /** Pages read per attempt, the creator's included (EVIDENCE_MAX_PAGES). */
   maxPages?: number;
+  /**
+   * The creator's URLs read per attempt (EVIDENCE_MAX_CREATOR_PAGES); with a search engine, also at
+   * most half of maxPages, so the search results always have room (issue 30, E1).
+   */
+  maxCreatorPages?: number;
   /** Loopback "host:port" pairs that may be read although loopback, for tests and demos only. */
   allowHosts?: string[];
   userAgent?: string;
@@ -37,6 +42,7 @@ export function evidenceUserAgent(publicUrl?: string | null): string {
 
 export const EVIDENCE_DEFAULTS = {
   maxPages: 25,
+  maxCreatorPages: 5,
   allowHosts: [] as string[],
   userAgent: evidenceUserAgent(),
   pageTimeoutMs: 10_000,
@@ -47,6 +53,20 @@ export const EVIDENCE_DEFAULTS = {
   maxRedirects: 3,
   gatherTimeoutMs: 40_000,
 } as const satisfies Omit<ResolvedEvidenceSettings, 'search'>;
+
+/**
+ * How many of the creator's URLs one attempt reads (issue 30, E1): at most maxCreatorPages, and
+ * with a search engine at most half the pages, so the search results always have room.
+ */
+export function creatorPageSlots(
+  settings: { maxPages: number; maxCreatorPages: number },
+  searchConfigured: boolean,
+): number {
+  return Math.min(
+    settings.maxCreatorPages,
+    searchConfigured ? Math.floor(settings.maxPages / 2) : settings.maxPages,
+  );
+}
 
 export function resolveEvidenceSettings(settings: EvidenceSettings): ResolvedEvidenceSettings {
   const defined = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));

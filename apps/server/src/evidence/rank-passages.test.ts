@@ -7,6 +7,16 @@ const filler = (topic: string, n: number) =>
     (_, i) => `Sentence ${i} about ${topic} goes on for a while with ordinary words.`,
   ).join(' ');
 
+/** `pages` pages of `passages` paragraphs each, every paragraph `sentence` plus a little filler. */
+const pagesOf = (pages: number, passages: number, sentence: string, fromCreator: boolean, fill = 8) =>
+  Array.from({ length: pages }, (_, i) => ({
+    text: Array.from(
+      { length: passages },
+      (_, j) => `${sentence} Page ${i} passage ${j}. ${filler('bitcoin', fill)}`,
+    ).join('\n\n'),
+    fromCreator,
+  }));
+
 describe('splitPassages', () => {
   it('keeps paragraphs, joins short ones and cuts long ones at sentence ends', () => {
     const text = ['Short one.', 'Short two.', filler('weather', 40)].join('\n\n');
@@ -55,13 +65,7 @@ describe('rankPassages', () => {
   });
 
   it('holds the token budget', () => {
-    const pages = Array.from({ length: 10 }, (_, i) => ({
-      text: Array.from(
-        { length: 10 },
-        (_, j) => `${relevant} Page ${i} passage ${j}. ${filler('bitcoin', 8)}`,
-      ).join('\n\n'),
-      fromCreator: false,
-    }));
+    const pages = pagesOf(10, 10, relevant, false);
     const passages = rankPassages(pages, question, { tokenBudget: 1500, maxPassagesPerPage: 4 });
     const tokens = passages.reduce((sum, passage) => sum + estimateTokens(passage.text), 0);
     expect(tokens).toBeLessThanOrEqual(1500);
@@ -88,6 +92,31 @@ describe('rankPassages', () => {
     ];
     const passages = rankPassages(pages, question, { tokenBudget: 6000, maxPassagesPerPage: 4 });
     expect(passages.map((passage) => passage.pageIndex).sort()).toEqual([0, 1]);
+  });
+
+  it("keeps room for the other pages: creator pages stuffed with the question's words cannot crowd out a search result", () => {
+    const stuffed = `${question} ${question} Bitcoin Binance 100,000 dollars 31 December close above.`;
+    const creatorPages = pagesOf(5, 4, stuffed, true, 3);
+    const searchPage = {
+      text: `Exchange data shows where Bitcoin ended the year. ${filler('markets', 8)}`,
+      fromCreator: false,
+    };
+    const budget = 1200;
+    const passages = rankPassages([...creatorPages, searchPage], question, {
+      tokenBudget: budget,
+      maxPassagesPerPage: 4,
+    });
+    expect(passages.some((passage) => passage.pageIndex === creatorPages.length)).toBe(true);
+  });
+
+  it("gives the creator's pages the whole budget when no other page has text", () => {
+    const pages = pagesOf(3, 4, relevant, true, 3);
+    const passages = rankPassages([...pages, { text: '', fromCreator: false }], question, {
+      tokenBudget: 1200,
+      maxPassagesPerPage: 4,
+    });
+    const tokens = passages.reduce((sum, passage) => sum + estimateTokens(passage.text), 0);
+    expect(tokens).toBeGreaterThan(600);
   });
 
   it('ranks with fewer than three passages, and with none', () => {

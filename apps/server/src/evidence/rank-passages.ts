@@ -5,7 +5,9 @@ import type { EvidencePassage } from './evidence-types.ts';
 // paragraph, ranked against the question with BM25 (wink-bm25-text-search, docs/decisions/018), and
 // the budget filled best first. A page gives at most a few passages, so one long page cannot crowd
 // out the others, and each page the creator named gives its best passage first: it is the source
-// the bettors were promised.
+// the bettors were promised. Issue 30 (E1): the creator's pages together get at most half the
+// budget until every relevant passage of the other pages has had its turn, so a creator who names
+// many pages cannot keep the search results from the judge.
 
 export const MIN_PASSAGE_CHARS = 400;
 export const MAX_PASSAGE_CHARS = 800;
@@ -140,22 +142,31 @@ export function rankPassages(
 
   const chosen = new Set<EvidencePassage>();
   const perPage = new Map<number, number>();
+  const fromCreator = (passage: EvidencePassage) => pages[passage.pageIndex]?.fromCreator === true;
+  const othersHavePassages = candidates.some((passage) => !fromCreator(passage));
+  const creatorBudget = othersHavePassages ? Math.floor(options.tokenBudget / 2) : options.tokenBudget;
   let tokens = 0;
-  const take = (passage: EvidencePassage): boolean => {
+  let creatorTokens = 0;
+  const take = (passage: EvidencePassage, creatorCap: number): boolean => {
     const cost = estimateTokens(passage.text);
     if (chosen.has(passage) || tokens + cost > options.tokenBudget) return false;
+    if (fromCreator(passage) && creatorTokens + cost > creatorCap) return false;
     if ((perPage.get(passage.pageIndex) ?? 0) >= options.maxPassagesPerPage) return false;
     chosen.add(passage);
     perPage.set(passage.pageIndex, (perPage.get(passage.pageIndex) ?? 0) + 1);
     tokens += cost;
+    if (fromCreator(passage)) creatorTokens += cost;
     return true;
   };
-  // The creator's pages first: their best passage each, relevant or not.
+  // The creator's pages first: their best passage each, relevant or not, within their share.
   for (const [pageIndex, page] of pages.entries()) {
     if (!page.fromCreator) continue;
     const best = ranked.find((passage) => passage.pageIndex === pageIndex);
-    if (best) take(best);
+    if (best) take(best, creatorBudget);
   }
-  for (const passage of ranked) if (passage.score > 0) take(passage);
+  // Then the relevant passages best first, the creator's still within their share; what budget is
+  // left after that may go to the creator's pages too.
+  for (const passage of ranked) if (passage.score > 0) take(passage, creatorBudget);
+  for (const passage of ranked) if (passage.score > 0) take(passage, options.tokenBudget);
   return ranked.filter((passage) => chosen.has(passage));
 }

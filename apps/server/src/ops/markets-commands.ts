@@ -100,13 +100,16 @@ export const marketsCommands: OpsCommand[] = [
         out(
           `  ${page.shownToJudge ? '*' : ' '} ${page.httpStatus ?? '---'} ${page.contentSha256 ?? '-'.repeat(64)} ${page.bytes}B ${page.finalUrl}` +
             (page.finalUrl !== page.url ? ` (from ${page.url})` : '') +
+            (page.namedByCreator ? '  [named by the creator]' : '') +
             (page.error ? `  error: ${page.error}` : ''),
         );
       }
       out('Citations:');
       if (evidence.citations.length === 0) out('  (none)');
       for (const citation of evidence.citations) {
-        out(`  ${citation.verified ? '✔' : '✖'} ${citation.url}`);
+        out(
+          `  ${citation.verified ? '✔' : '✖'} ${citation.url}${citation.namedByCreator ? '  [named by the creator]' : ''}`,
+        );
         out(`      "${citation.quote}"`);
       }
       const verification = evidence.verification;

@@ -33,6 +33,14 @@ describe('the eval question file', () => {
     expect(questions.some((q) => q.answer === 'NO')).toBe(true);
     expect(questions.every((q) => q.deadline.getTime() < Date.parse('2026-01-01'))).toBe(true);
   });
+
+  test('the shipped file holds questions whose creator links mislead, each naming a link (issue 30, E1)', () => {
+    const questions = parseEvalQuestions(
+      readFileSync(new URL('../../eval/resolved-questions.jsonl', import.meta.url), 'utf8'),
+    ).filter((q) => q.misleadingLinks);
+    expect(questions.length).toBeGreaterThanOrEqual(5);
+    for (const q of questions) expect(`${q.description} ${q.resolutionInstructions}`).toMatch(/https:\/\//);
+  });
 });
 
 describe('the eval report', () => {
@@ -68,11 +76,25 @@ describe('the eval report', () => {
       latencyMs: { mean: 250, p50: 200, max: 400 },
       tokensPerQuestion: { prompt: 3000, completion: 200 },
       pagesPerQuestion: 10,
+      misleading: { questions: 0, wrong: 0 },
     });
     const text = formatEvalReport(outcomes, report);
     expect(text).toContain('accuracy 25.0%  void rate 25.0%  wrong-verdict rate 25.0%');
     expect(text).toContain('tokens per question: prompt 3000, completion 200');
     expect(text).toContain('quote not found in the page');
+  });
+
+  test('counts the questions whose creator links mislead, and those steered to the wrong verdict', () => {
+    const [steered, resisted] = parseEvalQuestions(
+      `${line({ answer: 'NO', misleadingLinks: true })}\n${line({ answer: 'NO', misleadingLinks: true })}`,
+    );
+    if (!steered || !resisted) throw new Error('no questions');
+    const outcomes = [outcome(steered, 'YES', 100), outcome(resisted, 'VOID', 100), outcome(yes, 'NO', 100)];
+    const report = summarizeEval(outcomes);
+    expect(report.misleading).toEqual({ questions: 2, wrong: 1 });
+    expect(formatEvalReport(outcomes, report)).toContain(
+      'creator links mislead: 2 questions, 1 steered to the wrong verdict',
+    );
   });
 
   test('no question: zeros, not NaN', () => {

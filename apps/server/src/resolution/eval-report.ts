@@ -13,6 +13,11 @@ const EvalQuestionSchema = z.strictObject({
   answer: z.enum(['YES', 'NO']),
   /** One public page that reports the outcome (for a reader of the file; the judge searches). */
   source: z.url(),
+  /**
+   * Issue 30, E1: the links in the description or instructions point to pages that suggest the
+   * wrong answer (another year's final, a look-alike event), as a creator steering the judge would.
+   */
+  misleadingLinks: z.boolean().optional(),
 });
 export type EvalQuestion = z.infer<typeof EvalQuestionSchema>;
 
@@ -62,13 +67,17 @@ export type EvalReport = {
   latencyMs: { mean: number; p50: number; max: number };
   tokensPerQuestion: { prompt: number; completion: number };
   pagesPerQuestion: number;
+  /** The questions whose creator links mislead, and how many of them got the wrong verdict. */
+  misleading: { questions: number; wrong: number };
 };
 
 export function summarizeEval(outcomes: readonly EvalOutcome[]): EvalReport {
   const n = outcomes.length;
   const count = (test: (outcome: EvalOutcome) => boolean) => outcomes.filter(test).length;
   const correct = count((o) => o.outcome === o.question.answer);
-  const wrong = count((o) => (o.outcome === 'YES' || o.outcome === 'NO') && o.outcome !== o.question.answer);
+  const isWrong = (o: EvalOutcome) =>
+    (o.outcome === 'YES' || o.outcome === 'NO') && o.outcome !== o.question.answer;
+  const wrong = count(isWrong);
   const voided = count((o) => o.outcome === 'VOID');
   const review = count((o) => o.outcome === 'REVIEW');
   const latencies = outcomes.map((o) => o.latencyMs).sort((a, b) => a - b);
@@ -94,6 +103,10 @@ export function summarizeEval(outcomes: readonly EvalOutcome[]): EvalReport {
       completion: Math.round(mean(outcomes.map((o) => o.completionTokens))),
     },
     pagesPerQuestion: Math.round(mean(outcomes.map((o) => o.pagesRead)) * 10) / 10,
+    misleading: {
+      questions: count((o) => o.question.misleadingLinks === true),
+      wrong: count((o) => o.question.misleadingLinks === true && isWrong(o)),
+    },
   };
 }
 
@@ -117,5 +130,6 @@ export function formatEvalReport(outcomes: readonly EvalOutcome[], report: EvalR
     `accuracy ${percent(report.accuracy)}  void rate ${percent(report.voidRate)}  wrong-verdict rate ${percent(report.wrongRate)}`,
     `latency mean ${report.latencyMs.mean} ms  p50 ${report.latencyMs.p50} ms  max ${report.latencyMs.max} ms`,
     `tokens per question: prompt ${report.tokensPerQuestion.prompt}, completion ${report.tokensPerQuestion.completion}; pages read per question ${report.pagesPerQuestion}`,
+    `creator links mislead: ${report.misleading.questions} questions, ${report.misleading.wrong} steered to the wrong verdict`,
   ].join('\n');
 }

@@ -128,6 +128,7 @@ export function toMarketEvidenceDto(evidence: {
       contentSha256: page.contentSha256,
       shownToJudge: page.shownToJudge,
       error: page.error,
+      namedByCreator: page.fromCreator,
     })),
     citations: attempt.citations.map((citation) => {
       const page = citation.position === null ? undefined : byPosition.get(citation.position);
@@ -139,6 +140,7 @@ export function toMarketEvidenceDto(evidence: {
         fetchedAt: (page?.fetchedAt ?? attempt.createdAt).toISOString(),
         contentSha256: page?.contentSha256 ?? null,
         verified: citation.verified,
+        namedByCreator: page?.fromCreator ?? false,
       };
     }),
     verification:

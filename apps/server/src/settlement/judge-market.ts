@@ -105,6 +105,7 @@ async function judgeOnEvidence(deps: JudgeDeps, market: ClaimedMarket): Promise<
       ? [{ url: page.finalUrl, title: page.title, fetchedAt: page.fetchedAt, text: passage.text }]
       : [];
   });
+  const verifiablePages = bundle.pages.map((page) => ({ ...page, namedByCreator: page.fromCreator }));
   const models = modelsOf(market.resolver_model);
   const results = await Promise.allSettled(
     models.map((model) =>
@@ -142,8 +143,10 @@ async function judgeOnEvidence(deps: JudgeDeps, market: ClaimedMarket): Promise<
         ? null
         : verifyEvidence({
             citations: answer.citations ?? [],
-            pages: bundle.pages,
+            pages: verifiablePages,
             minSites: deps.minSources,
+            // Issue 30, E1: with a search engine there were pages the creator did not choose.
+            requireIndependentSource: bundle.searchProvider !== null,
           });
     checks.push(check);
     verdicts.push({

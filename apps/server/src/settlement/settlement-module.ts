@@ -83,6 +83,7 @@ function evidenceGatherer(config: Config, clock: AppDeps['clock']) {
         ? { provider: evidence.searchProvider, url: evidence.searchUrl, apiKey: evidence.searchApiKey }
         : null,
       maxPages: evidence.maxPages,
+      maxCreatorPages: evidence.maxCreatorPages,
       allowHosts: [...evidence.allowHosts],
     },
     // Server time decides (docs/architecture.md): a page's fetchedAt follows the chain clock in dev.

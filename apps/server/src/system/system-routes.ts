@@ -2,6 +2,7 @@ import { CHAINS, isSupportedChainId, MIN_MARKET_BET_WEI, MIN_ORACLE_BET_WEI } fr
 import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
+import { creatorPageSlots } from '../evidence/evidence-settings.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { buildOpenApiDocument } from '../http/openapi.ts';
 import { cacheFor } from './cache-for.ts';
@@ -64,6 +65,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
           models: config.ai.baseUrl ? [...config.ai.models] : [],
           searchProvider: config.evidence.searchProvider,
           maxPages: config.evidence.maxPages,
+          maxCreatorPages: creatorPageSlots(config.evidence, config.evidence.searchProvider !== null),
           minSources: config.evidence.minSources,
           minConfidence: config.ai.minConfidence,
         },

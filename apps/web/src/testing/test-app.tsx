@@ -43,6 +43,7 @@ export const testAppConfig: AppConfig = {
     models: ['gpt-4o-mini'],
     searchProvider: 'searxng',
     maxPages: 25,
+    maxCreatorPages: 5,
     minSources: 2,
     minConfidence: 70,
   },

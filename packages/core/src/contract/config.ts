@@ -10,6 +10,8 @@ export const ResolutionSettingsSchema = z.object({
   searchProvider: z.nullable(z.enum(['searxng', 'brave', 'tavily'])),
   /** At most this many pages are read per attempt (EVIDENCE_MAX_PAGES). */
   maxPages: z.int(),
+  /** Of those, at most this many of the URLs the creator named (issue 30, E1). */
+  maxCreatorPages: z.int(),
   /** Verified quotes must come from at least this many distinct sites (EVIDENCE_MIN_SOURCES). */
   minSources: z.int(),
   /** A YES/NO below this confidence does not settle (AI_MIN_CONFIDENCE). */

@@ -24,6 +24,11 @@ export const EvidencePageSchema = z.object({
   shownToJudge: z.boolean(),
   /** Why it could not be read (refused address, timeout, too large, not HTML); null when read. */
   error: z.nullable(z.string()),
+  /**
+   * The creator wrote this URL into the market's text (issue 30, E1): a source the creator chose.
+   * With a search engine, a verdict needs a verified quote from a page that is not.
+   */
+  namedByCreator: z.boolean(),
 });
 export type EvidencePage = z.infer<typeof EvidencePageSchema>;
 
@@ -36,6 +41,8 @@ export const EvidenceCitationSchema = z.object({
   contentSha256: z.nullable(ContentSha256Schema),
   /** The server found the quote in that page's text (after NFKC, whitespace and quote-mark folding). */
   verified: z.boolean(),
+  /** The quoted page is one the creator named (issue 30, E1); false for a URL no page was read at. */
+  namedByCreator: z.boolean(),
 });
 export type EvidenceCitation = z.infer<typeof EvidenceCitationSchema>;
 

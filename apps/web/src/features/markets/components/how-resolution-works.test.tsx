@@ -37,6 +37,9 @@ describe('How resolution works', () => {
       'Judged by judge-model-x from up to 7 pages found by search (searxng) and the links in the market',
     );
     expect(text).toContain('word-for-word quotes from at least 3 sites, checked by the server');
+    // Issue 30, E1: the creator's links are capped and do not count towards the sites.
+    expect(text).toContain("the links in the market's text (up to 5 of them)");
+    expect(text).toContain("not counting the pages the market's text links to");
     expect(text).toContain('a confidence of at least 80%');
     expect(text).not.toMatch(/25\+|does not search the web/);
   });
@@ -52,7 +55,7 @@ describe('How resolution works', () => {
   test('without search: only the links in the description and instructions are read', async () => {
     api.serve(testMarket());
     await renderWithApp(<MarketDetail marketId="1" />, {
-      config: { resolution: { ...resolution, searchProvider: null, maxPages: 5 } },
+      config: { resolution: { ...resolution, searchProvider: null, maxPages: 25, maxCreatorPages: 5 } },
     });
     const text = await how();
     expect(text).toContain(

@@ -21,6 +21,7 @@ export function HowResolutionWorks({ market, operatorJudged }: { market: Market;
   const values = {
     models: market.resolver.model,
     pages: settings.maxPages,
+    creatorPages: settings.maxCreatorPages,
     count: settings.minSources,
     confidence: settings.minConfidence,
     provider: settings.searchProvider ?? '',

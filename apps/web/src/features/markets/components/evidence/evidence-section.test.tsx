@@ -38,6 +38,7 @@ const evidence = (overrides: Partial<MarketEvidence> = {}): MarketEvidence => ({
       contentSha256: HASH_A,
       shownToJudge: true,
       error: null,
+      namedByCreator: false,
     },
     {
       url: 'http://10.0.0.1/',
@@ -50,6 +51,7 @@ const evidence = (overrides: Partial<MarketEvidence> = {}): MarketEvidence => ({
       contentSha256: null,
       shownToJudge: false,
       error: 'refused address',
+      namedByCreator: false,
     },
   ],
   citations: [
@@ -61,6 +63,7 @@ const evidence = (overrides: Partial<MarketEvidence> = {}): MarketEvidence => ({
       fetchedAt: '2025-06-01T11:40:00.000Z',
       contentSha256: HASH_A,
       verified: true,
+      namedByCreator: false,
     },
     {
       url: 'https://other.example.org/story',
@@ -70,6 +73,7 @@ const evidence = (overrides: Partial<MarketEvidence> = {}): MarketEvidence => ({
       fetchedAt: '2025-06-01T11:41:00.000Z',
       contentSha256: HASH_B,
       verified: true,
+      namedByCreator: false,
     },
   ],
   verification: { status: 'verified', reason: null, distinctSites: 2, minSites: 2 },
@@ -175,6 +179,32 @@ describe('The Evidence section', () => {
     expect(status.textContent).toContain('Verification failed: A quote was not found in its page');
     expect(status.textContent).toContain('Verified quotes came from 0 sites; at least 2 are required.');
     expect(within(section).getByText(/Quote NOT found in the page/)).toBeVisible();
+  });
+
+  test("marks the sources the market's creator named, in the quotes and in the pages read (issue 30)", async () => {
+    const base = evidence();
+    const [quoted, other] = base.citations;
+    const [page, refused] = base.pages;
+    if (!quoted || !other || !page || !refused) throw new Error('fixture');
+    api.serve(inReview, {
+      evidence: evidence({
+        pages: [{ ...page, namedByCreator: true }, refused],
+        citations: [{ ...quoted, namedByCreator: true }, other],
+      }),
+    });
+    await renderWithApp(<MarketDetail marketId="1" />);
+    const section = await screen.findByRole('region', { name: 'Evidence' }, SLOW);
+    const items = within(within(section).getByRole('list', { name: 'Quoted sources' })).getAllByRole(
+      'listitem',
+    );
+    expect(within(items[0] as HTMLElement).getByText('Named by the creator')).toBeVisible();
+    expect(within(items[1] as HTMLElement).queryByText('Named by the creator')).toBeNull();
+    // Once in the quotes, once in the list of every page read.
+    expect(within(section).getAllByText('Named by the creator')).toHaveLength(2);
+    cleanup();
+    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    const zh = await screen.findByRole('region', { name: '证据' }, SLOW);
+    expect(within(zh).getAllByText('创建者指定')).toHaveLength(2);
   });
 
   test('in Chinese', async () => {

@@ -117,6 +117,7 @@ function Citation({ citation }: { citation: EvidenceCitation }) {
         <span className={citation.verified ? 'text-yes' : 'text-no'}>
           {citation.verified ? `✔ ${t('evidence.quoteVerified')}` : `✘ ${t('evidence.quoteUnverified')}`}
         </span>
+        {citation.namedByCreator && <NamedByCreator />}
       </p>
       <blockquote
         cite={citation.url}
@@ -163,6 +164,22 @@ function ContentHash({ hash }: { hash: string | null }) {
   );
 }
 
+/**
+ * Issue 30, E1: a source the market's creator chose, not one the server found; with a search
+ * engine a verdict also needs a quote from a page the creator did not name.
+ */
+function NamedByCreator() {
+  const { t } = useTranslation();
+  return (
+    <span
+      title={t('evidence.namedByCreatorHint')}
+      className="rounded border border-line px-1 text-xs text-muted"
+    >
+      {t('evidence.namedByCreator')}
+    </span>
+  );
+}
+
 function PageRow({ page }: { page: EvidencePage }) {
   const { t } = useTranslation();
   return (
@@ -172,6 +189,7 @@ function PageRow({ page }: { page: EvidencePage }) {
         <span className="sr-only"> {t('evidence.newTab')}</span>
       </a>
       <span className="text-muted">{page.site}</span>
+      {page.namedByCreator && <NamedByCreator />}
       {page.error ? (
         <span className="text-no">{t('evidence.pageError', { error: page.error })}</span>
       ) : (
