@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { yesShareBps } from './yes-share.ts';
 import { WEI_PER_BNB } from './money.ts';
+import { yesShareBps } from './yes-share.ts';
 
 describe('yesShareBps', () => {
   test('an empty pool has no share', () => {

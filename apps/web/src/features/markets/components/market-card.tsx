@@ -1,6 +1,6 @@
 import type { Market } from '@pm/core/contract/markets';
-import { yesShareBps } from '@pm/core/yes-share';
 import { canJoinMarket } from '@pm/core/market-rules';
+import { yesShareBps } from '@pm/core/yes-share';
 import { Clock, Users } from 'lucide';
 import { Link } from 'wouter';
 import { useTranslation } from '#i18n/use-translation.ts';
