@@ -31,19 +31,15 @@ async function send(to: `0x${string}`, value: bigint): Promise<Hash> {
 }
 const finalize = () => t.chain.testClient.mine({ blocks: 3 });
 const row = async (hash: Hash) => (await t.db.select().from(payments).where(eq(payments.txHash, hash)))[0];
+/** `refunds:add <hash> <payer> <amount> --reason <reason>`, plus any flags. */
+const addRefund = (hash: Hash, amountWei: bigint, reason = 'x', ...flags: string[]) =>
+  ops('refunds:add', hash, payer().account.address, amountWei.toString(), '--reason', reason, ...flags);
 
 describe('refunds:add checks the transfer it owes back', () => {
   test('a transfer that went to another address is refused', async () => {
     const hash = await send(t.chain.players[2]?.account.address ?? '0x', parseEther('0.02'));
     await finalize();
-    const result = await ops(
-      'refunds:add',
-      hash,
-      payer().account.address,
-      parseEther('0.02').toString(),
-      '--reason',
-      'x',
-    );
+    const result = await addRefund(hash, parseEther('0.02'));
     expect(result.code).toBe(64);
     expect(result.output).toMatch(/the vault received nothing in it/);
     expect(await row(hash)).toBeUndefined();
@@ -52,23 +48,15 @@ describe('refunds:add checks the transfer it owes back', () => {
   test('more than the vault received is refused; --force owes it anyway, said on the row', async () => {
     const hash = await send(t.config.vault.address, parseEther('0.01'));
     await finalize();
-    const tooMuch = parseEther('0.5').toString();
-    const refused = await ops('refunds:add', hash, payer().account.address, tooMuch, '--reason', 'x');
+    const tooMuch = parseEther('0.5');
+    const refused = await addRefund(hash, tooMuch);
     expect(refused.code).toBe(64);
     expect(refused.output).toMatch(
       /500000000000000000 wei is more than the vault received in it \(10000000000000000 wei\)/,
     );
     expect(await row(hash)).toBeUndefined();
 
-    const forced = await ops(
-      'refunds:add',
-      hash,
-      payer().account.address,
-      tooMuch,
-      '--reason',
-      'checked by hand',
-      '--force',
-    );
+    const forced = await addRefund(hash, tooMuch, 'checked by hand', '--force');
     expect(forced.code).toBe(0);
     expect(forced.output).toMatch(/^Forced past: .*more than the vault received/);
     expect(await row(hash)).toMatchObject({
@@ -79,25 +67,11 @@ describe('refunds:add checks the transfer it owes back', () => {
 
   test('a transfer not final yet is refused until it is', async () => {
     const hash = await send(t.config.vault.address, parseEther('0.01'));
-    const early = await ops(
-      'refunds:add',
-      hash,
-      payer().account.address,
-      parseEther('0.01').toString(),
-      '--reason',
-      'x',
-    );
+    const early = await addRefund(hash, parseEther('0.01'));
     expect(early.code).toBe(64);
     expect(early.output).toMatch(/is not final yet/);
     await finalize();
-    const final = await ops(
-      'refunds:add',
-      hash,
-      payer().account.address,
-      parseEther('0.01').toString(),
-      '--reason',
-      'x',
-    );
+    const final = await addRefund(hash, parseEther('0.01'));
     expect(final.code).toBe(0);
     expect(await row(hash)).toMatchObject({
       status: 'refund_due',
