@@ -30,6 +30,17 @@ import {
 
 // Every function of PredictionEscrow and every custom error it can raise, on a real Hardhat node.
 
+/**
+ * The custom error a failed eth_call reverted with. Calls that name no function (a constructor, a
+ * plain transfer, the fallback) come back undecoded: the node quotes their return data.
+ */
+function revertedWith(error: unknown): string {
+  if (!(error instanceof BaseError)) throw new Error('the call did not revert');
+  const data = /return data: (0x[0-9a-f]+)/.exec(error.message)?.[1];
+  if (!data?.startsWith('0x')) throw new Error(`no revert data: ${error.shortMessage}`);
+  return decodeErrorResult({ abi: predictionEscrowAbi, data: `0x${data.slice(2)}` }).errorName;
+}
+
 let world: EscrowWorld;
 beforeAll(async () => {
   world = await createEscrowWorld();
@@ -60,14 +71,7 @@ async function expectDeployRevert(args: readonly unknown[], errorName: string) {
     () => undefined,
     (caught: unknown) => caught,
   );
-  expect(error).toBeInstanceOf(BaseError);
-  // A constructor's custom error comes back undecoded: the node quotes its return data.
-  const revertData = /return data: (0x[0-9a-f]+)/.exec(error instanceof BaseError ? error.message : '')?.[1];
-  expect(revertData).toMatch(/^0x/);
-  if (!revertData?.startsWith('0x')) return;
-  expect(decodeErrorResult({ abi: predictionEscrowAbi, data: `0x${revertData.slice(2)}` }).errorName).toBe(
-    errorName,
-  );
+  expect(revertedWith(error)).toBe(errorName);
 }
 
 describe('deployment and roles', () => {
@@ -234,14 +238,19 @@ describe('deposits', () => {
     await world.deposit(alice, market, value);
   });
 
-  test('plain transfers and unknown calls revert, so nothing arrives without an owner', async () => {
-    const wallet = world.walletOf(alice);
-    await expect(wallet.sendTransaction({ to: world.address, value: parseEther('1') })).rejects.toThrow(
-      /DirectTransfer|revert/,
-    );
-    await expect(
-      wallet.sendTransaction({ to: world.address, value: parseEther('1'), data: '0x12345678' }),
-    ).rejects.toThrow(/DirectTransfer|revert/);
+  test('plain transfers and unknown calls revert with DirectTransfer, so nothing arrives without an owner', async () => {
+    const revertOf = async (call: { value: bigint; data?: Hex }) =>
+      revertedWith(
+        await world.publicClient
+          .call({ account: world.walletOf(alice).account.address, to: world.address, ...call })
+          .then(
+            () => undefined,
+            (caught: unknown) => caught,
+          ),
+      );
+    expect(await revertOf({ value: parseEther('1') })).toBe('DirectTransfer');
+    expect(await revertOf({ value: parseEther('1'), data: '0x12345678' })).toBe('DirectTransfer');
+    expect(await revertOf({ value: 0n, data: '0x12345678' })).toBe('DirectTransfer');
   });
 
   test('a voided market takes no more deposits', async () => {
