@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { type DepositTerms, depositArgs, depositTerms, newMarketId, roundMarketId } from './deposit-terms.ts';
+
+const market = `0x${'ab'.repeat(32)}` as const;
+const contentHash = `0x${'cd'.repeat(32)}` as const;
+const closesAt = 1_790_000_000;
+
+function roundTrip(terms: DepositTerms) {
+  const [m, c, kind, side, t] = depositArgs(terms);
+  return depositTerms({ market: m, closesAt: c, kind, side, terms: t });
+}
+
+describe('deposit terms', () => {
+  it('reads back every kind the app sends', () => {
+    const all: DepositTerms[] = [
+      { kind: 'create', market, closesAt, contentHash, prediction: 'NO' },
+      { kind: 'bet', market, closesAt, prediction: 'YES' },
+      { kind: 'round', market: roundMarketId(7), closesAt, position: 'bear' },
+      { kind: 'flag', market, closesAt },
+    ];
+    for (const terms of all) expect(roundTrip(terms)).toEqual(terms);
+  });
+
+  it('refuses what the app never sends', () => {
+    const zero = `0x${'0'.repeat(64)}` as const;
+    expect(depositTerms({ market, closesAt, kind: 0, side: 1, terms: zero })).toBeNull();
+    expect(depositTerms({ market, closesAt, kind: 9, side: 1, terms: zero })).toBeNull();
+    expect(depositTerms({ market, closesAt, kind: 2, side: 3, terms: zero })).toBeNull();
+    expect(depositTerms({ market, closesAt, kind: 2, side: 1, terms: contentHash })).toBeNull();
+    expect(depositTerms({ market, closesAt, kind: 1, side: 1, terms: zero })).toBeNull();
+    expect(depositTerms({ market, closesAt, kind: 4, side: 1, terms: zero })).toBeNull();
+    expect(depositTerms({ market: '0x12', closesAt, kind: 2, side: 1, terms: zero })).toBeNull();
+  });
+
+  it('derives one id per round and fresh ids for creations', () => {
+    expect(roundMarketId(5)).toBe(roundMarketId(5));
+    expect(roundMarketId(5)).not.toBe(roundMarketId(6));
+    expect(newMarketId()).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(newMarketId()).not.toBe(newMarketId());
+    expect(() => roundMarketId(0)).toThrow(RangeError);
+  });
+
+  it('refuses a close that is not unix seconds', () => {
+    expect(() => depositArgs({ kind: 'bet', market, closesAt: 1.5, prediction: 'YES' })).toThrow(RangeError);
+    expect(() => depositArgs({ kind: 'bet', market, closesAt: 2 ** 40, prediction: 'YES' })).toThrow(
+      RangeError,
+    );
+  });
+});
