@@ -169,16 +169,8 @@ export function parsePayoutList(json: unknown): PayoutList {
   return parsed.data;
 }
 
-// One tree per list read: a relayer building every claim of a list rebuilds it once.
-const treeOfList = new WeakMap<PayoutList, PayoutTree>();
-
 function leavesTree(list: PayoutList): PayoutTree {
-  let tree = treeOfList.get(list);
-  if (!tree) {
-    tree = buildPayoutTree(list.leaves.map((leaf) => ({ stakeId: leaf.stakeId, amount: leaf.payout })));
-    treeOfList.set(list, tree);
-  }
-  return tree;
+  return buildPayoutTree(list.leaves.map((leaf) => ({ stakeId: leaf.stakeId, amount: leaf.payout })));
 }
 
 /**
@@ -187,17 +179,28 @@ function leavesTree(list: PayoutList): PayoutTree {
  * root (the contract would refuse the proof).
  */
 export function claimFor(list: PayoutList, stakeId: bigint): EscrowClaim {
-  const leaf = list.leaves.find((candidate) => candidate.stakeId === stakeId);
-  if (!leaf) throw new Error(`Stake ${stakeId} is not in the payout list`);
+  const [claim] = claimsFor(list, [stakeId]);
+  if (!claim) throw new Error(`Stake ${stakeId} is not in the payout list`);
+  return claim;
+}
+
+/** The claims of several stakes (a relayer's `claimMany`), the tree rebuilt once. */
+export function claimsFor(list: PayoutList, stakeIds: readonly bigint[]): EscrowClaim[] {
+  const leaves = new Map(list.leaves.map((leaf) => [leaf.stakeId, leaf]));
+  const missing = stakeIds.find((stakeId) => !leaves.has(stakeId));
+  if (missing !== undefined) throw new Error(`Stake ${missing} is not in the payout list`);
   const tree = leavesTree(list);
   if (tree.root !== list.root) {
     throw new Error(`The list's leaves make root ${tree.root}, not its root ${list.root}: no claim holds`);
   }
-  return {
-    stake: { stakeId: leaf.stakeId, owner: leaf.owner, market: list.marketKey, amount: leaf.amount },
-    payout: leaf.payout,
-    proof: tree.proof(stakeId),
-  };
+  return stakeIds.map((stakeId) => {
+    const leaf = leaves.get(stakeId) as PayoutLeaf;
+    return {
+      stake: { stakeId: leaf.stakeId, owner: leaf.owner, market: list.marketKey, amount: leaf.amount },
+      payout: leaf.payout,
+      proof: tree.proof(stakeId),
+    };
+  });
 }
 
 /**

@@ -55,7 +55,7 @@ export async function verifySettlement(
 ): Promise<SettlementReport> {
   const discrepancies = payoutListProblems(list);
   const chainId = await client.getChainId();
-  const toBlock = options.toBlock ?? (await client.getBlockNumber());
+  const toBlock = options.toBlock ?? (await client.getBlockNumber({ cacheTime: 0 }));
   const fromBlock = options.fromBlock ?? 0n;
   const checked: SettlementReport['checked'] = {
     chainId,
@@ -218,7 +218,8 @@ export function formatSettlementReport(report: SettlementReport): string {
   ];
   if (report.ok) lines.push('✔ The payout list matches the chain.');
   else {
-    lines.push(`✘ ${report.discrepancies.length} discrepancies:`);
+    const count = report.discrepancies.length;
+    lines.push(`✘ ${count} ${count === 1 ? 'discrepancy' : 'discrepancies'}:`);
     for (const discrepancy of report.discrepancies) lines.push(`  - ${discrepancy}`);
   }
   return lines.join('\n');
