@@ -174,7 +174,7 @@ describe('the published payout list', () => {
     expect(dumpRoot[0]).toMatch(/^OpenZeppelin's tree dump is not a valid tree/);
   });
 
-  test('a paid stake missing from the stakes given is refused', () => {
+  test('a paid stake missing from the stakes given, or of another market, is refused', () => {
     const settlement = buildSettlement({ pool, payouts, fee: marketFee });
     expect(() =>
       toPayoutList({
@@ -187,6 +187,21 @@ describe('the published payout list', () => {
         stakes: stakes.slice(1),
       }),
     ).toThrow("Stake 1 is paid but not among the market's stakes");
+    const elsewhere = `0x${'ee'.repeat(32)}` as const;
+    expect(() =>
+      toPayoutList({
+        chainId: 31337,
+        escrow,
+        market,
+        outcome: 1,
+        verdictHash,
+        settlement,
+        stakes: stakes.map((stake) => ({
+          ...stake,
+          market: stake.stakeId === 2n ? elsewhere : marketKey(market.id, market.closesAt),
+        })),
+      }),
+    ).toThrow(`Stake 2 belongs to market ${elsewhere}`);
   });
 
   test('hex reads in lower case and addresses checksummed, whatever the writer used', () => {

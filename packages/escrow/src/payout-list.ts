@@ -106,7 +106,7 @@ export type EscrowClaim = {
 
 /**
  * The published list of a settlement built by `buildSettlement`. `stakes` are the market's stakes as
- * deposited (their `Deposited` events); each paid stake must be among them.
+ * deposited (their `Deposited` events); each paid stake must be among them, and of this market.
  */
 export function toPayoutList({
   chainId,
@@ -123,21 +123,25 @@ export function toPayoutList({
   outcome: number;
   verdictHash: Hex;
   settlement: Settlement;
-  stakes: readonly { stakeId: bigint; owner: Address; amount: bigint }[];
+  stakes: readonly { stakeId: bigint; owner: Address; amount: bigint; market?: Hex }[];
 }): PayoutListDocument {
+  const key = marketKey(market.id, market.closesAt);
   const stakeById = new Map(stakes.map((stake) => [stake.stakeId, stake]));
   const leaves = [...settlement.payouts]
     .sort((a, b) => (a.stakeId < b.stakeId ? -1 : a.stakeId > b.stakeId ? 1 : 0))
     .map((payout) => {
       const stake = stakeById.get(payout.stakeId);
       if (!stake) throw new Error(`Stake ${payout.stakeId} is paid but not among the market's stakes`);
+      if (stake.market !== undefined && stake.market.toLowerCase() !== key) {
+        throw new Error(`Stake ${payout.stakeId} belongs to market ${stake.market}, not ${key}`);
+      }
       return { stakeId: payout.stakeId, owner: stake.owner, amount: stake.amount, payout: payout.amount };
     });
   const list: PayoutList = {
     version: PAYOUT_LIST_VERSION,
     chainId,
     escrow: getAddress(escrow),
-    marketKey: marketKey(market.id, market.closesAt).toLowerCase() as Hex,
+    marketKey: key,
     marketId: market.id.toLowerCase() as Hex,
     closesAt: market.closesAt,
     outcome,

@@ -3,8 +3,8 @@ import { byPosition, type LogPosition, readMarketEvents } from './escrow-events.
 import { type PayoutList, payoutListProblems } from './payout-list.ts';
 
 // docs/decisions/026-app-on-the-escrow.md "Payout lists": anyone holding a published payout list and
-// an RPC checks it against the escrow's own events, trusting neither the server nor the list. The
-// ops command `vault:verify` and scripts/verify-settlement.ts print this report.
+// an RPC checks it against the escrow's own events, trusting neither the server nor the list.
+// scripts/verify-settlement.ts prints this report (and the ops command `vault:verify` will).
 
 export type SettlementReport = {
   /** True when nothing is wrong. */

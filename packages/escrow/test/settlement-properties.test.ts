@@ -19,9 +19,9 @@ import {
 // Random stakes and payouts through the whole library on the contract: whatever buildSettlement
 // builds, `settle` takes; every claim claimFor makes from the published list pays; the market pays
 // out exactly payoutTotal; and the list verifies. What buildSettlement refuses for the fee cap, the
-// contract refuses too. CI runs a few; SETTLEMENT_FUZZ_RUNS=100 runs many.
+// contract refuses too. CI runs a few; ESCROW_FUZZ_RUNS=200 runs many.
 
-const RUNS = Number(process.env.SETTLEMENT_FUZZ_RUNS ?? 6);
+const RUNS = Number(process.env.ESCROW_FUZZ_RUNS ?? 6);
 
 let world: EscrowWorld;
 beforeAll(async () => {

@@ -648,5 +648,5 @@ describe('the verify-settlement command', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  });
+  }, 180_000); // tsx starts in seconds alone, much slower on a shared machine
 });
