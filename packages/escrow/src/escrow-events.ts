@@ -10,8 +10,8 @@ import {
 } from 'viem';
 import { predictionEscrowAbi } from './prediction-escrow.gen.ts';
 
-// The contract's events about one market, typed from the generated ABI. The server's readers, the
-// settlement verifier and the ops commands read the chain through this, not each their own getLogs.
+// The contract's events about one market, typed from the generated ABI: one reader for the settlement
+// verifier, and for the server's readers and the ops commands when they move onto the escrow.
 
 type EscrowAbi = typeof predictionEscrowAbi;
 
@@ -53,6 +53,9 @@ export async function readMarketEvents(
   client: PublicClient,
   query: MarketEventsQuery,
 ): Promise<MarketEvents> {
+  if (query.fromBlock > query.toBlock) {
+    throw new RangeError(`fromBlock ${query.fromBlock} is after toBlock ${query.toBlock}`);
+  }
   const market = query.marketKey;
   const [deposits, settlements, voids, vetoes, claims, refunds, allCredits] = await Promise.all([
     eventsOf(client, query, 'Deposited', { market }),

@@ -1,4 +1,4 @@
-import { type Address, getAddress, type PublicClient } from 'viem';
+import { type Address, getAddress, type Hex, type PublicClient } from 'viem';
 import { byPosition, type LogPosition, readMarketEvents } from './escrow-events.ts';
 import { type PayoutList, payoutListProblems } from './payout-list.ts';
 
@@ -15,7 +15,7 @@ export type SettlementReport = {
   checked: {
     chainId: number;
     escrow: Address;
-    marketKey: string;
+    marketKey: Hex;
     fromBlock: bigint;
     toBlock: bigint;
     leaves: number;
