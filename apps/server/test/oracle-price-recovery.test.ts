@@ -6,6 +6,8 @@ import { loadConfig } from '../src/config/config.ts';
 import { oracleBets, oracleRounds } from '../src/db/schema.ts';
 import { createFeatures, type Features } from '../src/features.ts';
 import { mockAggregatorAbi, mockAggregatorBytecode } from '../src/prices/mock-aggregator.gen.ts';
+import { createPricesModule } from '../src/prices/prices-module.ts';
+import { createFaultyChainClient } from './support/faulty-chain.ts';
 import { PLAYERS, placeBet } from './support/oracle-fixtures.ts';
 import { type RpcProxy, startRpcProxy } from './support/rpc-proxy.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -194,5 +196,31 @@ describe('a starved sampler no longer cancels a round (security review 2, N6)', 
       cancelReason: 'lock_price_missing',
     });
     expect(await payouts(next)).toEqual([ONE_BNB, ONE_BNB]);
+  });
+});
+
+describe('the price feeds’ own RPC client (security review 2, N6)', () => {
+  test('every call to CHAINLINK_RPC_URL goes alone, never in a batch, though eight coins are read at once', async () => {
+    const bodies = proxy.bodies();
+    expect(bodies.length).toBeGreaterThan(8);
+    expect(bodies.filter((body) => Array.isArray(body))).toEqual([]);
+  });
+
+  test('without CHAINLINK_RPC_URL on the local chain the feeds read RPC_URL through a client of their own', async () => {
+    const payments = createFaultyChainClient(t.chain.rpcUrl);
+    const config = loadConfig({
+      RPC_URL: t.chain.rpcUrl,
+      LOG_LEVEL: 'silent',
+      JOBS: 'false',
+      PRICE_FEED: 'chainlink',
+      CHAINLINK_FEED_ADDRESS: aggregator,
+    });
+    const prices = createPricesModule(
+      { ...t.deps, config, chain: payments.client },
+      pino({ level: 'silent' }),
+    );
+    await publish(10n, 640n);
+    expect(await prices.sampler.sampleNow('BNB')).toMatchObject({ price: 640_00000000n });
+    expect(payments.calls('eth_call')).toBe(0);
   });
 });
