@@ -1,4 +1,5 @@
 import { isFreshFor } from '@pm/core/feed-rounds';
+import { formatUsdPrice } from '@pm/core/price';
 import { epochAt, type RoundTimings, roundResult, roundSchedule, roundStatusAt } from '@pm/core/rounds';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../chain/clock.ts';
@@ -94,8 +95,8 @@ export function createRoundEngine(deps: RoundEngineDeps) {
     const recovered = new Map<number, FeedReading | null>();
     for (;;) {
       const askFeed = await pass(recovered, report);
-      if (!askFeed) return report;
-      const answer = await askFeedAt(askFeed);
+      if (!askFeed || !deps.feed) return report;
+      const answer = await askFeedAt(deps.feed, askFeed);
       // The feed could not be asked: the round waits, and the next tick asks again.
       if (answer === undefined) return report;
       recovered.set(askFeed.getTime(), answer);
@@ -241,10 +242,12 @@ export function createRoundEngine(deps: RoundEngineDeps) {
    * The feed's round at an instant the samples missed: its reading, null when the feed has no fresh
    * round there (the round is cancelled), undefined when the feed could not be asked (retried).
    */
-  async function askFeedAt(instant: Date): Promise<FeedReading | null | undefined> {
-    if (!deps.feed) return null;
+  async function askFeedAt(
+    feed: NonNullable<RoundEngineDeps['feed']>,
+    instant: Date,
+  ): Promise<FeedReading | null | undefined> {
     try {
-      const answer = await deps.feed.roundAt(instant, deps.maxAgeS);
+      const answer = await feed.roundAt(instant, deps.maxAgeS);
       if (!answer.found) {
         deps.logger?.warn(
           { instant, reason: answer.reason },
@@ -253,7 +256,10 @@ export function createRoundEngine(deps: RoundEngineDeps) {
         return null;
       }
       const { price, updatedAt, roundId } = answer.reading;
-      deps.logger?.info({ instant, price, updatedAt, roundId }, 'a missed price was read from the feed');
+      deps.logger?.info(
+        { instant, usd: formatUsdPrice(price, 8), updatedAt, roundId },
+        'a missed price was read from the feed',
+      );
       return { price, updatedAt, roundId };
     } catch (error) {
       const nowMs = Date.now();
