@@ -257,7 +257,7 @@ describe('ticker feed at a past instant (security review 2, N6)', () => {
 
   test('answers from its own fresh readings, never from the stale value it repeats when the exchange fails', async () => {
     const clock = createManualClock(NOW);
-    const feed = createTickerFeed({ url, clock, timeoutMs: 500 });
+    const feed = createTickerFeed({ url, clock, timeoutMs: 2_000 });
     await feed.read();
     clock.advance(30_000);
     up = false;
