@@ -40,7 +40,10 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
     createPriceMarket: priceMarkets.createPriceMarket,
     readResolutionRecord: settlement.readResolutionRecord,
   });
-  const oracle = createOracleModule(deps, logger, { priceSource: prices.source });
+  const oracle = createOracleModule(deps, logger, {
+    priceSource: prices.source,
+    feed: prices.coins.feeds.get('BNB'),
+  });
   const solvency = createSolvencyModule(deps, logger);
   // A real feed is checked once at start-up: a coin that does not answer is logged and stays
   // unavailable until it does (decision 020).

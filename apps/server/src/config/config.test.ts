@@ -12,6 +12,7 @@ const mainnet = (env: Record<string, string> = {}) =>
     VAULT_ADDRESS: VAULT,
     RPC_URL: 'https://bsc-dataseed.bnbchain.org',
     PRICE_FEED: 'chainlink',
+    CHAINLINK_RPC_URL: 'https://bsc-prices.example',
     ...env,
   });
 
@@ -39,6 +40,19 @@ describe('configuration off the local chain', () => {
     expect(
       refusal(() => loadConfig({ CHAIN_ID: '97', VAULT_ADDRESS: VAULT, RPC_URL: 'https://rpc.example' })),
     ).toMatch(/PRICE_FEED/);
+  });
+
+  test('the Chainlink feeds need an RPC of their own off the local chain (security review 2, N6)', () => {
+    for (const CHAIN_ID of ['56', '97', '1']) {
+      expect(refusal(() => mainnet({ CHAIN_ID, CHAINLINK_RPC_URL: '' }))).toMatch(
+        /CHAINLINK_RPC_URL: required when PRICE_FEED is chainlink and CHAIN_ID is \d+: the price feeds need an RPC of their own/,
+      );
+    }
+    expect(mainnet().prices.chainlinkRpcUrl).toBe('https://bsc-prices.example');
+    // A ticker reads no RPC.
+    expect(mainnet({ PRICE_FEED: 'ticker', CHAINLINK_RPC_URL: '' }).prices.feed).toBe('ticker');
+    // On the local chain it defaults to RPC_URL (read through a client of its own all the same).
+    expect(loadConfig({ PRICE_FEED: 'chainlink' }).prices.chainlinkRpcUrl).toBe('http://127.0.0.1:8545');
   });
 
   test('a block count for CONFIRMATIONS is refused on BSC mainnet and testnet: only finalized', () => {

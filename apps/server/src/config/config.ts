@@ -135,6 +135,7 @@ const EnvSchema = z.object({
   // proxies (chainlink-bsc-mainnet-usd-feeds.ts), each overridable in CHAINLINK_FEED_ADDRESSES.
   CHAINLINK_FEED_ADDRESS: address.default('0x0567f2323251f0aab15c8dfb1967e4e8a7d42aee'),
   CHAINLINK_FEED_ADDRESSES: feedAddressList,
+  /** The Chainlink feeds' own RPC (security review 2, N6): required off the local chain, else RPC_URL. */
   CHAINLINK_RPC_URL: z.url().optional(),
   // A ticker URL per coin (issue 19): `{symbol}` is replaced by the coin's pair (BTCUSDT…); without
   // it, the URL's `symbol` query parameter is set to the pair, so the old BNBUSDT URL still works.
@@ -364,6 +365,12 @@ function unsafeProductionSettings(env: z.infer<typeof EnvSchema>): string[] {
   if (env.PRICE_FEED === 'simulated') {
     problems.push(
       `  PRICE_FEED: must be chainlink or ticker when CHAIN_ID is ${env.CHAIN_ID} (simulated is for the local chain only)`,
+    );
+  }
+  // Security review 2, N6: payment traffic on RPC_URL must not be able to starve the price reads.
+  if (env.PRICE_FEED === 'chainlink' && !env.CHAINLINK_RPC_URL) {
+    problems.push(
+      `  CHAINLINK_RPC_URL: required when PRICE_FEED is chainlink and CHAIN_ID is ${env.CHAIN_ID}: the price feeds need an RPC of their own, apart from the payments' RPC_URL`,
     );
   }
   // Security review 2, N9: 0 pays an AI verdict the moment it is proposed, before any bettor can flag it.
