@@ -20,6 +20,7 @@ CREATE TABLE "operator_transactions" (
 	"tx_hashes" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"cancel_hashes" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"cancel_outcome" text,
+	"cancel_reason" text,
 	"refusals" integer DEFAULT 0 NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"last_error" text,

@@ -14,7 +14,7 @@ export type ResolutionVerdict = 'YES' | 'NO' | 'VOID';
 /** The statuses an operator transaction moves into (docs/architecture.md "Operator transactions"). */
 export type OperatorTxState = 'queued' | 'signed' | 'sent' | 'confirmed' | 'skipped' | 'failed';
 /** Why a node refused an operator broadcast; `unknown` refusals release their nonce. */
-export type OperatorRefusal = 'nonce-too-low' | 'fee' | 'funds' | 'transient' | 'unknown';
+export type OperatorRefusal = 'nonce-too-low' | 'nonce-too-high' | 'fee' | 'funds' | 'transient' | 'unknown';
 /** A transaction signed again at its nonce: higher fees, or a 0-value self-transfer instead. */
 export type OperatorReplacement = 'fee' | 'cancel';
 

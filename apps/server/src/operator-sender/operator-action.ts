@@ -3,8 +3,8 @@ import { z } from 'zod';
 
 // What a caller asks the operator key to send, and the gas rule every such call obeys.
 
-/** A transaction's gas can never exceed a block's; BSC's blocks hold well under this. */
-export const MAX_GAS_CAP = 30_000_000n;
+/** The most gas one transaction may have where EIP-7825 holds (2^24); no operator call comes near it. */
+export const MAX_GAS_CAP = 16_777_216n;
 /** A plain transfer's gas: the floor of any cap, and a cancel's limit. */
 export const TRANSFER_GAS = 21_000n;
 

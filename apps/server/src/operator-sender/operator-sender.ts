@@ -31,6 +31,8 @@ import { submitOperatorAction } from './submit-operator-action.ts';
 /** Broadcasts refused for a reason we do not know before the action fails: each gave its nonce back. */
 export const MAX_UNKNOWN_REFUSALS = 3;
 
+const NONCE_TOO_HIGH = /nonce too high|nonce gap/i;
+
 /** A filler's gas cap: a 0-value transfer to the sender itself (21,000; some nodes estimate 21,001). */
 const FILLER_GAS_CAP = 30_000n;
 
@@ -211,7 +213,7 @@ async function settleFinal(
   }
   if (row.cancelHashes.includes(hash)) {
     return finish(deps, row, row.cancelOutcome === 'failed' ? 'failed' : 'skipped', {
-      reason: row.lastError ?? `cancelled by ${hash}`,
+      reason: row.cancelReason ?? `cancelled by ${hash}`,
       mined,
     });
   }
@@ -300,6 +302,11 @@ async function send(deps: OperatorSenderDeps, row: OperatorTxRow): Promise<Opera
         `broadcast: ${outcome.message}; waiting for the operator key's gas money`,
       );
     case 'refused':
+      // A lower nonce is missing (nodes that keep no queue say so): ours is right, it waits for it.
+      if (NONCE_TOO_HIGH.test(outcome.message)) {
+        deps.metrics?.countOperatorRefusal('nonce-too-high');
+        return recordError(deps, row.id, `broadcast: ${outcome.message}; waiting for the nonces below it`);
+      }
       deps.metrics?.countOperatorRefusal('unknown');
       return refusedForUnknownReason(deps, row, outcome.message);
   }

@@ -123,12 +123,12 @@ export async function signReplacement(
         txHashes: [...locked.txHashes, txHash],
         cancelHashes: cancelling ? [...locked.cancelHashes, txHash] : locked.cancelHashes,
         cancelOutcome: cancel?.outcome ?? locked.cancelOutcome,
+        cancelReason: cancel?.reason ?? locked.cancelReason,
         maxFeePerGas: fees.maxFeePerGas,
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
         signedAt: new Date(nowOf(deps)),
         sentAt: null,
-        // A cancel keeps its reason: it is what the action ends with once the cancel mines.
-        lastError: cancel?.reason ?? (cancelling ? locked.lastError : null),
+        lastError: cancel?.reason ?? null,
         countAttempt: true,
       },
     );

@@ -49,9 +49,10 @@ export const operatorTransactions = pgTable(
     txHash: text('tx_hash'),
     /** Every hash ever signed for this action, cancels included: any of them mining settles it. */
     txHashes: jsonb('tx_hashes').$type<string[]>().notNull().default([]),
-    /** The 0-value self-transfers among them, and what the action becomes if one of them mines. */
+    /** The 0-value self-transfers among them, and what the action becomes (and why) if one mines. */
     cancelHashes: jsonb('cancel_hashes').$type<string[]>().notNull().default([]),
     cancelOutcome: text('cancel_outcome'),
+    cancelReason: text('cancel_reason'),
     /** Broadcasts refused for a reason we do not know: each released the nonce. */
     refusals: integer('refusals').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),
