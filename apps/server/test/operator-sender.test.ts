@@ -486,6 +486,29 @@ describe('transactions that do not mine', () => {
     });
   });
 
+  test('at the fee ceiling a stuck transaction is not replaced: it waits at its fees and is sent again', async () => {
+    const operator = await newOperator();
+    // The ceiling is the market's fee: the first signature is already at it, no bump fits under it.
+    const ceiling = (await chain.publicClient.estimateFeesPerGas()).maxFeePerGas;
+    const deps = senderDeps(operator, { maxFeePerGas: ceiling });
+    const action = await submitOperatorAction(deps, transfer('ceiling', freshAddress()));
+    await withoutAutomine(async () => {
+      await processOperatorTransactions(deps);
+      const sent = await row(action.id);
+      expect(sent).toMatchObject({ status: 'sent', maxFeePerGas: ceiling });
+      await chain.testClient.dropTransaction({ hash: sent.txHash as Hash });
+      clock += REPLACE_MS;
+      await processOperatorTransactions(deps);
+      const waiting = await row(action.id);
+      expect(waiting).toMatchObject({ status: 'sent', txHashes: [sent.txHash] });
+      expect(waiting.lastError).toMatch(/unmined at the fee ceiling/);
+      expect(await nonceOf(operator.address, 'pending')).toBe(1);
+      await chain.testClient.mine({ blocks: 1 });
+    });
+    const [done] = await runLane(deps, [action.id]);
+    expect(done).toMatchObject({ status: 'confirmed', txHashes: [done.txHash] });
+  });
+
   test('after a reorg, a receipt whose block left the chain counts for nothing and the vanished transaction is sent again', async () => {
     const operator = await newOperator();
     // Two blocks deep is final here, so a receipt can be seen before it is final.

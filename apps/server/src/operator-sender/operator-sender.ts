@@ -163,9 +163,19 @@ async function advanceSigned(deps: OperatorSenderDeps, row: OperatorTxRow): Prom
   if (row.nonce !== null && finalNonce > row.nonce) return nonceUsedElsewhere(deps, row);
   if (row.status === 'signed') return send(deps, row);
   const now = nowOf(deps);
-  if (row.signedAt && now - row.signedAt.getTime() >= deps.replaceAfterMs) return replace(deps, row);
-  if (!row.sentAt || now - row.sentAt.getTime() >= deps.resendAfterMs) return send(deps, row);
-  return row;
+  const resendDue = !row.sentAt || now - row.sentAt.getTime() >= deps.resendAfterMs;
+  if (row.signedAt && now - row.signedAt.getTime() >= deps.replaceAfterMs) {
+    const replaced = await replace(deps, row);
+    if (replaced) return replaced;
+    // At the fee ceiling: it waits as it is, and is still sent again in case a node dropped it.
+    const waiting = resendDue ? await send(deps, row) : row;
+    return recordError(
+      deps,
+      waiting.id,
+      'unmined at the fee ceiling (PAYOUT_MAX_FEE_PER_GAS_GWEI): it waits',
+    );
+  }
+  return resendDue ? send(deps, row) : row;
 }
 
 /**
@@ -414,9 +424,9 @@ async function repriceRefused(
 /**
  * Not mined `replaceAfterMs` after it was signed: simulated again. If the call now reverts, a 0-value
  * transfer to the sender itself replaces it (its effect already holds: skipped; else it would revert:
- * failed, with the reason); otherwise the same call with fees ≥ +12.5 %. At the fee ceiling it waits.
+ * failed, with the reason); otherwise the same call with fees ≥ +12.5 %. Null at the fee ceiling.
  */
-async function replace(deps: OperatorSenderDeps, row: OperatorTxRow): Promise<OperatorTxRow> {
+async function replace(deps: OperatorSenderDeps, row: OperatorTxRow): Promise<OperatorTxRow | null> {
   const cancelling = row.txHash !== null && row.cancelHashes.includes(row.txHash);
   let cancel: { outcome: 'skipped' | 'failed'; reason: string } | null = null;
   if (!cancelling) {
@@ -443,7 +453,7 @@ async function replace(deps: OperatorSenderDeps, row: OperatorTxRow): Promise<Op
   const fees = await nextFees(deps, row);
   if (!fees) {
     deps.log?.warn({ operatorTxId: row.id }, 'operator transaction unmined at the fee ceiling; it waits');
-    return recordError(deps, row.id, 'unmined at the fee ceiling (PAYOUT_MAX_FEE_PER_GAS_GWEI): it waits');
+    return null;
   }
   const resigned = await signReplacement(deps, row, fees, cancel);
   if (!resigned) return load(deps, row.id);
