@@ -596,7 +596,7 @@ describe('calls on the escrow', () => {
     return encodeFunctionData({ abi: predictionEscrowAbi, functionName: 'refundStake', args: [stake] });
   }
 
-  test('a gas estimate above the action’s cap fails it with both figures, and nothing is sent', async () => {
+  test("a gas estimate above the action's cap fails it with both figures, and nothing is sent", async () => {
     const operator = await newOperator();
     const deps = senderDeps(operator);
     const { escrow, stake } = await escrowWithStake(operator);
