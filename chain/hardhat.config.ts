@@ -8,6 +8,10 @@ export default defineConfig({
       type: 'edr-simulated',
       chainType: 'l1',
       chainId: 31337,
+      // What BSC runs (the Pectra set since its Pascal fork) and what the escrow is compiled for. EDR's
+      // default, Osaka, also caps a transaction's gas at 2^24 (EIP-7825), which its gas estimate of
+      // some calls trips over (it tries a limit above the block's 30M). Decision 025 "Toolchain".
+      hardfork: 'prague',
       accounts: {
         mnemonic: 'test test test test test test test test test test test junk',
         count: 20,

@@ -221,3 +221,19 @@ describe('price feeds per coin (issue 19)', () => {
     );
   });
 });
+
+describe('operator transactions (issue 29)', () => {
+  test('are sent again after 15 s and replaced after 60 s unless set; the resend must come first', () => {
+    expect(loadConfig({}).operatorTransactions).toEqual({ resendAfterMs: 15_000, replaceAfterMs: 60_000 });
+    expect(
+      loadConfig({ OPERATOR_TX_RESEND_AFTER_MS: '5000', OPERATOR_TX_REPLACE_AFTER_MS: '30000' })
+        .operatorTransactions,
+    ).toEqual({ resendAfterMs: 5000, replaceAfterMs: 30_000 });
+    expect(refusal(() => loadConfig({ OPERATOR_TX_RESEND_AFTER_MS: '60000' }))).toMatch(
+      /OPERATOR_TX_RESEND_AFTER_MS: must be shorter than OPERATOR_TX_REPLACE_AFTER_MS/,
+    );
+    expect(refusal(() => loadConfig({ OPERATOR_TX_REPLACE_AFTER_MS: '10' }))).toMatch(
+      /OPERATOR_TX_REPLACE_AFTER_MS/,
+    );
+  });
+});

@@ -121,6 +121,11 @@ const EnvSchema = z.object({
     .default('10')
     .transform((v) => parseGwei(v))
     .refine((v) => v > 0n, 'must be more than 0'),
+  // The operator key's transactions (docs/architecture.md "Operator transactions"): one not mined
+  // this long is sent again as it is (a node may have dropped it), and this long after it was signed
+  // it is replaced at its nonce with higher fees (or cancelled, if its effect already holds).
+  OPERATOR_TX_RESEND_AFTER_MS: int(1000, 3_600_000).default(15_000),
+  OPERATOR_TX_REPLACE_AFTER_MS: int(1000, 86_400_000).default(60_000),
   // Refunds below this many wei are held for an operator rather than paid (F16); refunds that cost
   // more gas than they return are held whatever this says.
   REFUND_MIN_WEI: z
@@ -233,6 +238,11 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       'Invalid configuration:\n  BETTING_WINDOW_S: must be shorter than ROUND_INTERVAL_S',
     );
   }
+  if (env.OPERATOR_TX_RESEND_AFTER_MS >= env.OPERATOR_TX_REPLACE_AFTER_MS) {
+    throw new ConfigError(
+      'Invalid configuration:\n  OPERATOR_TX_RESEND_AFTER_MS: must be shorter than OPERATOR_TX_REPLACE_AFTER_MS',
+    );
+  }
   const evidence = evidenceSettings(env);
   const unsafe = unsafeProductionSettings(env);
   if (unsafe.length > 0) throw new ConfigError(`Invalid configuration:\n${unsafe.join('\n')}`);
@@ -257,6 +267,11 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     },
     vault: { address: vaultAddress, privateKey: vaultPrivateKey },
     payouts: { maxFeePerGas: env.PAYOUT_MAX_FEE_PER_GAS_GWEI, refundMinWei: env.REFUND_MIN_WEI },
+    /** The operator key's sender; its fees share the payouts' ceiling (PAYOUT_MAX_FEE_PER_GAS_GWEI). */
+    operatorTransactions: {
+      resendAfterMs: env.OPERATOR_TX_RESEND_AFTER_MS,
+      replaceAfterMs: env.OPERATOR_TX_REPLACE_AFTER_MS,
+    },
     database: { url: env.DATABASE_URL, dataDir: env.DATA_DIR },
     http: {
       trustProxy: env.TRUST_PROXY,
