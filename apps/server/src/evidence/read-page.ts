@@ -88,15 +88,18 @@ export function readPage(body: string, contentType: string | null): ReadPage {
   const { document } = html.parseHTML(body);
   const pageTitle = document.querySelector('title')?.textContent?.trim() || null;
   let article: ReturnType<Readability<TextNode>['parse']> = null;
-  try {
-    // The serializer hands back the article's node, so we can walk its blocks.
-    article = new html.Readability<TextNode>(document as never, {
-      serializer: (node) => node as never,
-      maxElemsToParse: MAX_READABILITY_ELEMENTS,
-    }).parse();
-  } catch {
-    // Too many elements, or a document Readability cannot handle: the body's text below.
-    article = null;
+  // Counted here: Readability's own maxElemsToParse counts getElementsByTagName('*'), which is
+  // always empty on linkedom, so it never stopped a large page.
+  if (document.querySelectorAll('*').length <= MAX_READABILITY_ELEMENTS) {
+    try {
+      // The serializer hands back the article's node, so we can walk its blocks.
+      article = new html.Readability<TextNode>(document as never, {
+        serializer: (node) => node as never,
+      }).parse();
+    } catch {
+      // A document Readability cannot handle: the body's text below.
+      article = null;
+    }
   }
   const root = (article?.content ?? document.body) as TextNode | null;
   const text = root ? tidy(blockText(root)) : '';
@@ -120,7 +123,9 @@ function blockText(root: TextNode): string {
     }
     const block = BLOCK_TAGS.has(tag);
     if (block) out.push('\n\n');
-    for (let index = 0; index < node.childNodes.length; index++) walk(node.childNodes[index] as TextNode);
+    // Read once: linkedom builds a new list on every childNodes access (a walk of the siblings).
+    const children = node.childNodes;
+    for (let index = 0; index < children.length; index++) walk(children[index] as TextNode);
     if (block) out.push('\n\n');
   };
   walk(root);
