@@ -10,8 +10,8 @@ import { getDomain } from 'tldts';
 
 /**
  * Readability's cost grows faster than the page (about 1 s for 3,000 elements on our busy 2-core
- * machine, 3 s for 9,000) and it runs on the server's event loop: past this many elements the page
- * is read as its body's text instead, which costs only the parse (docs/decisions/018).
+ * machine, 3 s for 9,000), and a page has EVIDENCE_PAGE_PARSE_MS to be read: past this many
+ * elements the page is read as its body's text instead, which costs only the parse (docs/decisions/018).
  */
 export const MAX_READABILITY_ELEMENTS = 4_000;
 
@@ -24,11 +24,11 @@ type HtmlLibraries = { parseHTML: typeof parseHTML; Readability: typeof Readabil
 let htmlLibraries: HtmlLibraries | undefined;
 
 /**
- * linkedom and Readability load on the first page read, not at start: most instances never judge a
- * market (no AI endpoint, or another instance leased the job), and the pair holds ~15 MB of
- * memory once loaded (docs/decisions/023).
+ * linkedom and Readability load in a page reader's thread (page-worker.ts), never at the server's
+ * start: most instances never judge a market (no AI endpoint, or another instance leased the job),
+ * and the pair holds ~15 MB of memory once loaded (docs/decisions/023).
  */
-function loadHtmlLibraries(): HtmlLibraries {
+export function loadHtmlLibraries(): HtmlLibraries {
   if (!htmlLibraries) {
     const require = createRequire(import.meta.url);
     htmlLibraries = {
