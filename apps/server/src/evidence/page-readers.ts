@@ -54,11 +54,6 @@ export type PageReadersOptions = {
 
 /** The threads end when no task came for this long: an instance that is not judging holds none. */
 const IDLE_POOL_MS = 30_000;
-/**
- * A thread's V8 heap. A 2 MiB page's DOM takes tens of MB; past the limit the thread dies alone
- * (the page is UNREADABLE) instead of growing the server's heap.
- */
-const THREAD_HEAP_MB = 256;
 
 /**
  * The reader's module beside this one: page-worker.ts under tsx and Vitest, page-worker.js in the
@@ -90,7 +85,6 @@ export function createPageReaders(options: PageReadersOptions): PageReaders {
       filename: workerUrl.href,
       minThreads: options.threads,
       maxThreads: options.threads,
-      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
     }).on('error', () => {
       // A thread that died between tasks: replaced, and there is no task to reject. Without a
       // listener the 'error' event would end the server.
