@@ -17,7 +17,10 @@ import { createSearchProvider, type SearchProvider, type SearchResult } from './
 // One bad page is a value on its FetchedPage; the gather fails (to be retried) only when search
 // failed AND nothing could be read, or when the passages could not be ranked.
 
-/** The attempt could not run: the search engine failed and no page could be read. Retry later. */
+/**
+ * The attempt could not run: the search engine failed and no page could be read, or the pages
+ * read could not be ranked. Retry later.
+ */
 export class EvidenceUnavailableError extends Error {
   override name = 'EvidenceUnavailableError';
   readonly code = 'EVIDENCE_UNAVAILABLE';
@@ -159,9 +162,9 @@ export function createEvidenceGatherer(
   };
 
   /**
-   * The read pages' passages, ranked in a reader thread with the page budget for each page read. It
-   * waits for a thread at most a gather's time. Failing, the attempt is retried: the judge is never
-   * shown a bundle without its passages.
+   * The read pages' passages, ranked in a reader thread with the page budget for each page read, at
+   * most a gather's time, after waiting for a thread at most as long. Failing, the attempt is
+   * retried: the judge is never shown a bundle without its passages.
    */
   async function rankRead(pages: FetchedPage[], question: string) {
     const read = pages.filter((page) => page.error === null).length;
@@ -171,7 +174,7 @@ export function createEvidenceGatherer(
         pages.map((page) => ({ text: page.error === null ? page.text : '', fromCreator: page.fromCreator })),
         question,
         { tokenBudget: settings.passageTokenBudget, maxPassagesPerPage: settings.maxPassagesPerPage },
-        settings.pageParseMs * Math.max(1, read),
+        Math.min(settings.pageParseMs * read, settings.gatherTimeoutMs),
         AbortSignal.timeout(settings.gatherTimeoutMs),
       );
     } catch (failure) {

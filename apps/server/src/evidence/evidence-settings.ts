@@ -32,7 +32,7 @@ export type EvidenceSettings = {
   /**
    * One page's reading (DOM, Readability) in a reader thread, from the moment the thread starts it
    * (EVIDENCE_PAGE_PARSE_MS); over it the thread is ended and the page is PARSE_TIMEOUT (issue 30).
-   * Ranking gets as much per page read.
+   * Ranking gets as much per page read, at most gatherTimeoutMs.
    */
   pageParseMs?: number;
   /** Reader threads at most (page-readers.ts); further pages wait their turn. */
