@@ -146,6 +146,7 @@ describe('evidence and second-opinion settings (issue 18, decision 019)', () => 
       maxPages: 25,
       maxCreatorPages: 5,
       minSources: 2,
+      pageParseMs: 2_000,
     });
   });
 
@@ -179,6 +180,12 @@ describe('evidence and second-opinion settings (issue 18, decision 019)', () => 
       }),
     );
     expect(offLocal).toMatch(/EVIDENCE_ALLOW_HOSTS: only allowed when CHAIN_ID is 31337/);
+  });
+
+  test('EVIDENCE_PAGE_PARSE_MS is a page budget of 100 ms to a minute (issue 30)', () => {
+    expect(loadConfig({ EVIDENCE_PAGE_PARSE_MS: '500' }).evidence.pageParseMs).toBe(500);
+    expect(refusal(() => loadConfig({ EVIDENCE_PAGE_PARSE_MS: '0' }))).toMatch(/EVIDENCE_PAGE_PARSE_MS/);
+    expect(refusal(() => loadConfig({ EVIDENCE_PAGE_PARSE_MS: '600000' }))).toMatch(/EVIDENCE_PAGE_PARSE_MS/);
   });
 
   test('EVIDENCE_MIN_SOURCES, EVIDENCE_MAX_PAGES and EVIDENCE_MAX_CREATOR_PAGES are bounded', () => {

@@ -167,6 +167,8 @@ const EnvSchema = z.object({
   // Issue 30, E1: the creator's URLs read per attempt, so search results always have room.
   EVIDENCE_MAX_CREATOR_PAGES: int(0, 20).default(5),
   EVIDENCE_MIN_SOURCES: int(1, 10).default(2),
+  // Issue 30: one page's reading in a reader thread; over it the thread is ended, the page unread.
+  EVIDENCE_PAGE_PARSE_MS: int(100, 60_000).default(2_000),
   ANALYZE_DAILY_LIMIT: int(0, 1_000_000).default(200),
   OPERATOR_ADDRESSES: z
     .string()
@@ -350,6 +352,7 @@ function evidenceSettings(env: z.infer<typeof EnvSchema>) {
     maxPages: env.EVIDENCE_MAX_PAGES,
     maxCreatorPages: env.EVIDENCE_MAX_CREATOR_PAGES,
     minSources: env.EVIDENCE_MIN_SOURCES,
+    pageParseMs: env.EVIDENCE_PAGE_PARSE_MS,
   };
 }
 
