@@ -16,6 +16,12 @@ const CONTRACTS = [
     output: 'apps/server/src/prices/mock-aggregator.gen.ts',
     exportPrefix: 'mockAggregator',
   },
+  {
+    source: 'chain/contracts/BatchAccount.sol',
+    name: 'BatchAccount',
+    output: 'apps/server/test/support/batch-account.gen.ts',
+    exportPrefix: 'batchAccount',
+  },
 ] as const;
 
 export async function buildContracts(): Promise<Array<{ path: string; text: string }>> {

@@ -3,6 +3,7 @@
 //   dist/main.js  the server (`npm run serve`, `npm start`, the e2e and chaos stacks)
 //   dist/ops.js   the ops CLI (`npm run ops -- <command>`)
 //   dist/source-maps.js  preloaded by both (`--import`): source maps for our code only (decision 023)
+//   dist/page-worker.js  the evidence page reader's thread, found beside main.js (decision 027)
 // with source maps. esbuild bundles our own code (the server, @pm/core and @pm/escrow) and drizzle-orm into one
 // file per entry; every other npm package stays an import, resolved from node_modules at run time,
 // so the build needs nothing at run time that `npm ci --omit=dev` does not install.
@@ -26,7 +27,12 @@ const SERVER = fileURLToPath(new URL('..', import.meta.url));
 const CORE = join(SERVER, '../../packages/core');
 const ESCROW = join(SERVER, '../../packages/escrow');
 const DIST = join(SERVER, 'dist');
-const ENTRIES = { main: 'src/main.ts', ops: 'src/ops/cli.ts', 'source-maps': 'src/runtime/source-maps.ts' };
+const ENTRIES = {
+  main: 'src/main.ts',
+  ops: 'src/ops/cli.ts',
+  'source-maps': 'src/runtime/source-maps.ts',
+  'page-worker': 'src/evidence/page-worker.ts',
+};
 /** What the build reads: a change to any of these makes dist/ stale. */
 const SOURCES = [
   fileURLToPath(import.meta.url),

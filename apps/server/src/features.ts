@@ -41,7 +41,10 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
     createPriceMarket: priceMarkets.createPriceMarket,
     readResolutionRecord: settlement.readResolutionRecord,
   });
-  const oracle = createOracleModule(deps, logger, { priceSource: prices.source });
+  const oracle = createOracleModule(deps, logger, {
+    priceSource: prices.source,
+    feed: prices.coins.feeds.get('BNB'),
+  });
   const solvency = createSolvencyModule(deps, logger);
   const escrowAddress = deps.config.escrow.address;
   // The escrow contract's figures for the metrics, once it is configured (issue 29).

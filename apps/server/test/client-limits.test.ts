@@ -136,6 +136,7 @@ describe('the review window off the local chain', () => {
       VAULT_ADDRESS: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
       RPC_URL: 'https://bsc-dataseed.bnbchain.org',
       PRICE_FEED: 'chainlink',
+      CHAINLINK_RPC_URL: 'https://bsc-prices.example',
       ...env,
     });
 

@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { JoinMarketResponseSchema, ListMarketsResponseSchema } from '@pm/core/contract/markets';
 import { fetchTransport } from '@pm/pay-and-post/fetch-transport';
 import { payForBet, postBet } from '@pm/pay-and-post/pay-and-post-bet';
@@ -110,6 +111,29 @@ describe('the compiled server', () => {
     expect(JoinMarketResponseSchema.parse(response.json).bet).toMatchObject({
       amountWei: bet.amountWei.toString(),
       txHash,
+    });
+  });
+
+  it("reads a page in the evidence reader's thread built beside main.js, under the production flags", () => {
+    // main.js finds its reader at ./page-worker.js (pageWorkerUrl, page-readers.test.ts); here the
+    // built file runs in a piscina thread as the server's pool runs it, the flags inherited.
+    const worker = fileURLToPath(new URL('../dist/page-worker.js', import.meta.url));
+    expect(existsSync(worker)).toBe(true);
+    const { args } = compiledServerCommand();
+    // The server's own arguments but its entry: --import dist/source-maps.js and NODE_FLAGS.
+    const run = spawnSync(
+      process.execPath,
+      [
+        ...args.slice(0, -1),
+        fileURLToPath(new URL('support/read-page-in-thread.mjs', import.meta.url)),
+        worker,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({
+      title: 'Box score',
+      text: 'The Lakers beat the Celtics 110 to 102.',
     });
   });
 

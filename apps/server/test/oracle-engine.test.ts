@@ -2,8 +2,11 @@ import { computeRoundPayouts } from '@pm/core/payouts';
 import { parseUsdPrice } from '@pm/core/price';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { createManualClock } from '../src/chain/clock.ts';
 import { oracleBets, oracleRounds, outbox, userStats } from '../src/db/schema.ts';
 import { AppError } from '../src/errors/app-error.ts';
+import { type PriceAtInstant, PriceFeedError } from '../src/prices/price-feed.ts';
+import { createSimulatedFeed } from '../src/prices/simulated-feed.ts';
 import {
   at,
   clearOracleTables,
@@ -36,8 +39,9 @@ const betsOf = (epoch: number) =>
 async function startWithBets(
   engineFeeBps: number,
   entries: Array<{ position: 'bull' | 'bear'; bnb: string; user?: string }>,
+  overrides: Parameters<typeof createTestEngine>[1] = {},
 ) {
-  const t = createTestEngine(database.db, { feeBps: engineFeeBps });
+  const t = createTestEngine(database.db, { feeBps: engineFeeBps, ...overrides });
   t.clock.set(at(10));
   await t.engine.genesis();
   for (const [i, entry] of entries.entries()) {
@@ -312,6 +316,92 @@ describe('missing and stale prices', () => {
     await insertSample(database.db, { usd: '600', at: at(1800 + 299) });
     t.clock.set(at(1800 + 300));
     expect((await t.engine.tick()).locked).toEqual([E + 3]);
+  });
+});
+
+describe('a price the samples missed is read from the feed (security review 2, N6)', () => {
+  const twoSides = [
+    { position: 'bull' as const, bnb: '1' },
+    { position: 'bear' as const, bnb: '1' },
+  ];
+
+  test('the simulated feed answers a missed lock and close from the readings it gave, like an aggregator', async () => {
+    const clock = createManualClock(at(0));
+    const feed = createSimulatedFeed({ clock, seed: 3 });
+    const t = await startWithBets(0, twoSides, { clock, feed });
+    // The feed was read at 12:04:59, but no sample was stored (the sampler's write failed).
+    clock.set(at(299));
+    feed.setPrice(parseUsdPrice('600'));
+    await feed.read();
+    clock.set(at(300));
+    expect((await t.engine.tick()).locked).toEqual([E]);
+    expect(await round(E)).toMatchObject({ lockPrice: parseUsdPrice('600'), lockPriceAt: at(299) });
+
+    clock.set(at(590));
+    feed.setPrice(parseUsdPrice('590'));
+    await feed.read();
+    // Read after the close: it must not decide it.
+    clock.set(at(601));
+    feed.setPrice(parseUsdPrice('700'));
+    await feed.read();
+    expect((await t.engine.tick()).ended).toEqual([{ epoch: E, result: 'bear' }]);
+    expect(await round(E)).toMatchObject({ closePrice: parseUsdPrice('590'), closePriceAt: at(590) });
+    expect((await betsOf(E)).map((bet) => bet.payoutAmount)).toEqual([0n, 2n * 10n ** 18n]);
+
+    // E + 1 locks at 12:15; the feed's last reading before it is from 12:10:01, 299 s old: cancelled.
+    clock.set(at(900));
+    expect((await t.engine.tick()).ended).toEqual([
+      { epoch: E + 1, result: 'cancelled', reason: 'lock_price_missing' },
+    ]);
+  });
+
+  test('a feed that cannot be asked holds the round, whatever the hour, until it answers', async () => {
+    let answer: PriceAtInstant | 'unavailable' = 'unavailable';
+    const asked: Date[] = [];
+    const feed = {
+      async roundAt(instant: Date): Promise<PriceAtInstant> {
+        asked.push(instant);
+        if (answer === 'unavailable') throw new PriceFeedError('UNAVAILABLE', 'rate limited');
+        return answer;
+      },
+    };
+    const t = await startWithBets(0, twoSides, { feed });
+    for (const seconds of [300, 301, 420]) {
+      t.clock.set(at(seconds));
+      expect((await t.engine.tick()).ended).toEqual([]);
+      expect((await round(E)).status).toBe('live');
+    }
+    expect(asked).toEqual([at(300), at(300), at(300)]);
+    // The next round still opens for bets on time while this one waits.
+    t.clock.set(at(600));
+    expect((await t.engine.tick()).started).toEqual([E + 1]);
+
+    const reading = {
+      price: parseUsdPrice('600'),
+      updatedAt: at(290),
+      roundId: null,
+      source: 'simulated',
+    } as const;
+    answer = { found: true, reading: { ...reading, stale: false } };
+    await insertSample(database.db, { usd: '610', at: at(599) });
+    t.clock.set(at(601));
+    const report = await t.engine.tick();
+    expect(report.locked).toEqual([E]);
+    expect(report.ended).toEqual([{ epoch: E, result: 'bull' }]);
+    expect(await round(E)).toMatchObject({
+      lockPrice: parseUsdPrice('600'),
+      closePrice: parseUsdPrice('610'),
+    });
+  });
+
+  test('a feed without a fresh round at the instant cancels, as before', async () => {
+    const feed = { roundAt: async (): Promise<PriceAtInstant> => ({ found: false, reason: 'stale' }) };
+    const t = await startWithBets(0, twoSides, { feed });
+    t.clock.set(at(300));
+    expect((await t.engine.tick()).ended).toEqual([
+      { epoch: E, result: 'cancelled', reason: 'lock_price_missing' },
+    ]);
+    expect((await betsOf(E)).map((bet) => bet.payoutAmount)).toEqual([10n ** 18n, 10n ** 18n]);
   });
 });
 

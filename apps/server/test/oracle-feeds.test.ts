@@ -8,6 +8,7 @@ import { mockAggregatorAbi, mockAggregatorBytecode } from '../src/prices/mock-ag
 import { PriceFeedError } from '../src/prices/price-feed.ts';
 import { createSimulatedFeed } from '../src/prices/simulated-feed.ts';
 import { createTickerFeed } from '../src/prices/ticker-feed.ts';
+import { createFaultyChainClient } from './support/faulty-chain.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
@@ -99,12 +100,70 @@ describe('chainlink feed against an aggregator deployed on the local chain', () 
     await expectFeedError(missing.read(), 'UNAVAILABLE');
   });
 
-  test('the checked-in bytecode is what the Solidity source compiles to', async () => {
-    const [generated] = await buildContracts();
-    if (!generated) throw new Error('nothing built');
-    expect(await readFile(new URL(`../../../${generated.path}`, import.meta.url), 'utf8')).toBe(
-      generated.text,
-    );
+  describe('the round at a past instant (security review 2, N6)', () => {
+    const phase = (n: bigint) => n << 64n;
+    const at = (offsetS: number) => new Date((Number(nowS) + offsetS) * 1000);
+
+    test('is the last round updated at or before the instant, read back through getRoundData', async () => {
+      // Phase 3, rounds 1–6, one a minute from now − 300 s.
+      for (let n = 1n; n <= 6n; n++)
+        await publishRound(phase(3n) | n, 600_00000000n + n, nowS - 360n + 60n * n);
+      expect(await feed().roundAt(at(-150), 120)).toEqual({
+        found: true,
+        reading: {
+          price: 600_00000003n,
+          updatedAt: at(-180),
+          roundId: (phase(3n) | 3n).toString(),
+          source: 'chainlink',
+          stale: false,
+        },
+      });
+      expect(await feed().roundAt(at(10), 120)).toMatchObject({
+        reading: { roundId: (phase(3n) | 6n).toString() },
+      });
+      // Round 1 (now − 300 s) covers now − 270 s but is 30 s older than a 20 s limit allows.
+      expect(await feed().roundAt(at(-270), 20)).toEqual({ found: false, reason: 'stale' });
+    });
+
+    test('an id without data (the aggregator reverts) is a hole; the phase’s first round ends the search', async () => {
+      await publishRound(phase(4n) | 1n, 500_00000000n, nowS - 200n);
+      await publishRound(phase(4n) | 2n, 501_00000000n, nowS - 100n);
+      await publishRound(phase(4n) | 4n, 504_00000000n, nowS);
+      expect(await feed().roundAt(at(-50), 120)).toMatchObject({ reading: { price: 501_00000000n } });
+      // Before phase 4's first round: the previous phase is never read.
+      expect(await feed().roundAt(at(-250), 120)).toEqual({ found: false, reason: 'before_history' });
+    });
+
+    test('an RPC that fails is UNAVAILABLE, for the caller to retry; no aggregator is an answer', async () => {
+      const faulty = createFaultyChainClient(chain.rpcUrl);
+      faulty.fail('eth_call');
+      const failing = createChainlinkFeed({
+        client: faulty.client,
+        address: aggregator,
+        maxAgeS: 120,
+        clock,
+      });
+      await expectFeedError(failing.roundAt(at(-50), 120), 'UNAVAILABLE');
+      faulty.heal();
+      expect(await failing.roundAt(at(-50), 120)).toMatchObject({ found: true });
+      const missing = createChainlinkFeed({
+        client: chain.publicClient,
+        address: '0x000000000000000000000000000000000000dead',
+        maxAgeS: 120,
+        clock,
+      });
+      expect(await missing.roundAt(at(0), 120)).toMatchObject({ found: false });
+    });
+  });
+
+  test('the checked-in bytecode of each chain/contracts source is what it compiles to', async () => {
+    const built = await buildContracts();
+    expect(built.length).toBeGreaterThan(0);
+    for (const generated of built) {
+      expect(await readFile(new URL(`../../../${generated.path}`, import.meta.url), 'utf8')).toBe(
+        generated.text,
+      );
+    }
   });
 });
 
@@ -178,6 +237,39 @@ describe('ticker feed against a loopback exchange', () => {
       source: 'ticker',
       stale: true,
     });
+  });
+});
+
+describe('ticker feed at a past instant (security review 2, N6)', () => {
+  let server: Server;
+  let url: string;
+  let up = true;
+
+  beforeAll(async () => {
+    server = createServer((_request, response) => {
+      response.statusCode = up ? 200 : 503;
+      response.end('{"symbol":"BNBUSDT","price":"612.34000000"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    url = `http://127.0.0.1:${address.port}/api/v3/ticker/price?symbol=BNBUSDT`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  test('answers from its own fresh readings, never from the stale value it repeats when the exchange fails', async () => {
+    const clock = createManualClock(NOW);
+    const feed = createTickerFeed({ url, clock, timeoutMs: 2_000 });
+    await feed.read();
+    clock.advance(30_000);
+    up = false;
+    expect((await feed.read()).stale).toBe(true);
+    const instant = new Date(NOW.getTime() + 30_000);
+    expect(await feed.roundAt(instant, 120)).toEqual({
+      found: true,
+      reading: { price: 612_34000000n, updatedAt: NOW, roundId: null, source: 'ticker', stale: false },
+    });
+    expect(await feed.roundAt(instant, 20)).toEqual({ found: false, reason: 'stale' });
   });
 });
 

@@ -13,6 +13,7 @@ const mainnet = (env: Record<string, string> = {}) =>
     VAULT_ADDRESS: VAULT,
     RPC_URL: 'https://bsc-dataseed.bnbchain.org',
     PRICE_FEED: 'chainlink',
+    CHAINLINK_RPC_URL: 'https://bsc-prices.example',
     ...env,
   });
 
@@ -40,6 +41,19 @@ describe('configuration off the local chain', () => {
     expect(
       refusal(() => loadConfig({ CHAIN_ID: '97', VAULT_ADDRESS: VAULT, RPC_URL: 'https://rpc.example' })),
     ).toMatch(/PRICE_FEED/);
+  });
+
+  test('the Chainlink feeds need an RPC of their own off the local chain (security review 2, N6)', () => {
+    for (const CHAIN_ID of ['56', '97', '1']) {
+      expect(refusal(() => mainnet({ CHAIN_ID, CHAINLINK_RPC_URL: '' }))).toMatch(
+        /CHAINLINK_RPC_URL: required when PRICE_FEED is chainlink and CHAIN_ID is \d+: the price feeds need an RPC of their own/,
+      );
+    }
+    expect(mainnet().prices.chainlinkRpcUrl).toBe('https://bsc-prices.example');
+    // A ticker reads no RPC.
+    expect(mainnet({ PRICE_FEED: 'ticker', CHAINLINK_RPC_URL: '' }).prices.feed).toBe('ticker');
+    // On the local chain it defaults to RPC_URL (read through a client of its own all the same).
+    expect(loadConfig({ PRICE_FEED: 'chainlink' }).prices.chainlinkRpcUrl).toBe('http://127.0.0.1:8545');
   });
 
   test('a block count for CONFIRMATIONS is refused on BSC mainnet and testnet: only finalized', () => {
@@ -159,6 +173,7 @@ describe('evidence and second-opinion settings (issue 18, decision 019)', () => 
       maxPages: 25,
       maxCreatorPages: 5,
       minSources: 2,
+      pageParseMs: 2_000,
     });
   });
 
@@ -192,6 +207,12 @@ describe('evidence and second-opinion settings (issue 18, decision 019)', () => 
       }),
     );
     expect(offLocal).toMatch(/EVIDENCE_ALLOW_HOSTS: only allowed when CHAIN_ID is 31337/);
+  });
+
+  test('EVIDENCE_PAGE_PARSE_MS is a page budget of 100 ms to a minute (issue 30)', () => {
+    expect(loadConfig({ EVIDENCE_PAGE_PARSE_MS: '500' }).evidence.pageParseMs).toBe(500);
+    expect(refusal(() => loadConfig({ EVIDENCE_PAGE_PARSE_MS: '0' }))).toMatch(/EVIDENCE_PAGE_PARSE_MS/);
+    expect(refusal(() => loadConfig({ EVIDENCE_PAGE_PARSE_MS: '600000' }))).toMatch(/EVIDENCE_PAGE_PARSE_MS/);
   });
 
   test('EVIDENCE_MIN_SOURCES, EVIDENCE_MAX_PAGES and EVIDENCE_MAX_CREATOR_PAGES are bounded', () => {
@@ -231,6 +252,22 @@ describe('price feeds per coin (issue 19)', () => {
   test('TICKER_URL defaults to a template with {symbol}', () => {
     expect(mainnet({ PRICE_FEED: 'ticker' }).prices.tickerUrl).toBe(
       'https://api.binance.com/api/v3/ticker/price?symbol={symbol}',
+    );
+  });
+});
+
+describe('operator transactions (issue 29)', () => {
+  test('are sent again after 15 s and replaced after 60 s unless set; the resend must come first', () => {
+    expect(loadConfig({}).operatorTransactions).toEqual({ resendAfterMs: 15_000, replaceAfterMs: 60_000 });
+    expect(
+      loadConfig({ OPERATOR_TX_RESEND_AFTER_MS: '5000', OPERATOR_TX_REPLACE_AFTER_MS: '30000' })
+        .operatorTransactions,
+    ).toEqual({ resendAfterMs: 5000, replaceAfterMs: 30_000 });
+    expect(refusal(() => loadConfig({ OPERATOR_TX_RESEND_AFTER_MS: '60000' }))).toMatch(
+      /OPERATOR_TX_RESEND_AFTER_MS: must be shorter than OPERATOR_TX_REPLACE_AFTER_MS/,
+    );
+    expect(refusal(() => loadConfig({ OPERATOR_TX_REPLACE_AFTER_MS: '10' }))).toMatch(
+      /OPERATOR_TX_REPLACE_AFTER_MS/,
     );
   });
 });

@@ -126,6 +126,11 @@ const EnvSchema = z.object({
     .default('10')
     .transform((v) => parseGwei(v))
     .refine((v) => v > 0n, 'must be more than 0'),
+  // The operator key's transactions (docs/architecture.md "Operator transactions"): one not mined
+  // this long is sent again as it is (a node may have dropped it), and this long after it was signed
+  // it is replaced at its nonce with higher fees (or cancelled, if its effect already holds).
+  OPERATOR_TX_RESEND_AFTER_MS: int(1000, 3_600_000).default(15_000),
+  OPERATOR_TX_REPLACE_AFTER_MS: int(1000, 86_400_000).default(60_000),
   // Refunds below this many wei are held for an operator rather than paid (F16); refunds that cost
   // more gas than they return are held whatever this says.
   REFUND_MIN_WEI: z
@@ -140,6 +145,7 @@ const EnvSchema = z.object({
   // proxies (chainlink-bsc-mainnet-usd-feeds.ts), each overridable in CHAINLINK_FEED_ADDRESSES.
   CHAINLINK_FEED_ADDRESS: address.default('0x0567f2323251f0aab15c8dfb1967e4e8a7d42aee'),
   CHAINLINK_FEED_ADDRESSES: feedAddressList,
+  /** The Chainlink feeds' own RPC (security review 2, N6): required off the local chain, else RPC_URL. */
   CHAINLINK_RPC_URL: z.url().optional(),
   // A ticker URL per coin (issue 19): `{symbol}` is replaced by the coin's pair (BTCUSDT…); without
   // it, the URL's `symbol` query parameter is set to the pair, so the old BNBUSDT URL still works.
@@ -166,6 +172,8 @@ const EnvSchema = z.object({
   // Issue 30, E1: the creator's URLs read per attempt, so search results always have room.
   EVIDENCE_MAX_CREATOR_PAGES: int(0, 20).default(5),
   EVIDENCE_MIN_SOURCES: int(1, 10).default(2),
+  // Issue 30: one page's reading in a reader thread; over it the thread is ended, the page unread.
+  EVIDENCE_PAGE_PARSE_MS: int(100, 60_000).default(2_000),
   ANALYZE_DAILY_LIMIT: int(0, 1_000_000).default(200),
   OPERATOR_ADDRESSES: z
     .string()
@@ -237,6 +245,11 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       'Invalid configuration:\n  BETTING_WINDOW_S: must be shorter than ROUND_INTERVAL_S',
     );
   }
+  if (env.OPERATOR_TX_RESEND_AFTER_MS >= env.OPERATOR_TX_REPLACE_AFTER_MS) {
+    throw new ConfigError(
+      'Invalid configuration:\n  OPERATOR_TX_RESEND_AFTER_MS: must be shorter than OPERATOR_TX_REPLACE_AFTER_MS',
+    );
+  }
   const evidence = evidenceSettings(env);
   const unsafe = unsafeProductionSettings(env);
   if (unsafe.length > 0) throw new ConfigError(`Invalid configuration:\n${unsafe.join('\n')}`);
@@ -271,6 +284,11 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
         env.ESCROW_GUARDIAN_PRIVATE_KEY ?? (isLocalChain ? DEV_ESCROW_ROLES.guardian.privateKey : undefined),
     },
     payouts: { maxFeePerGas: env.PAYOUT_MAX_FEE_PER_GAS_GWEI, refundMinWei: env.REFUND_MIN_WEI },
+    /** The operator key's sender; its fees share the payouts' ceiling (PAYOUT_MAX_FEE_PER_GAS_GWEI). */
+    operatorTransactions: {
+      resendAfterMs: env.OPERATOR_TX_RESEND_AFTER_MS,
+      replaceAfterMs: env.OPERATOR_TX_REPLACE_AFTER_MS,
+    },
     database: { url: env.DATABASE_URL, dataDir: env.DATA_DIR },
     http: {
       trustProxy: env.TRUST_PROXY,
@@ -349,6 +367,7 @@ function evidenceSettings(env: z.infer<typeof EnvSchema>) {
     maxPages: env.EVIDENCE_MAX_PAGES,
     maxCreatorPages: env.EVIDENCE_MAX_CREATOR_PAGES,
     minSources: env.EVIDENCE_MIN_SOURCES,
+    pageParseMs: env.EVIDENCE_PAGE_PARSE_MS,
   };
 }
 
@@ -379,6 +398,12 @@ function unsafeProductionSettings(env: z.infer<typeof EnvSchema>): string[] {
   if (env.PRICE_FEED === 'simulated') {
     problems.push(
       `  PRICE_FEED: must be chainlink or ticker when CHAIN_ID is ${env.CHAIN_ID} (simulated is for the local chain only)`,
+    );
+  }
+  // Security review 2, N6: payment traffic on RPC_URL must not be able to starve the price reads.
+  if (env.PRICE_FEED === 'chainlink' && !env.CHAINLINK_RPC_URL) {
+    problems.push(
+      `  CHAINLINK_RPC_URL: required when PRICE_FEED is chainlink and CHAIN_ID is ${env.CHAIN_ID}: the price feeds need an RPC of their own, apart from the payments' RPC_URL`,
     );
   }
   // Security review 2, N9: 0 pays an AI verdict the moment it is proposed, before any bettor can flag it.

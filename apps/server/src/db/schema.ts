@@ -4,6 +4,7 @@
 export * from './schema/bets.ts';
 export * from './schema/leaderboard.ts';
 export * from './schema/markets.ts';
+export * from './schema/operator-transactions.ts';
 export * from './schema/operators.ts';
 export * from './schema/oracle.ts';
 export * from './schema/payments.ts';

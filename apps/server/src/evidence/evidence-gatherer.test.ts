@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { STALLED_CHANNEL } from '../../test/support/stuck-page-worker.ts';
 import { html, json, startWebStub, type WebStub } from '../../test/support/web-stub.ts';
 import { createEvidenceGatherer, EvidenceUnavailableError } from './evidence-gatherer.ts';
 import type { EvidenceSettings } from './evidence-settings.ts';
 import type { EvidenceGatherer, EvidenceQuestion } from './evidence-types.ts';
+import { createPageReaders } from './page-readers.ts';
 
 // The whole gather against loopback stand-ins: pages on one server, a SearXNG-shaped engine on
 // another. No DNS: every URL is a 127.0.0.1 literal on an allow-listed port.
@@ -154,6 +156,41 @@ describe('createEvidenceGatherer', () => {
       [site.url('/pdf')]: 'NOT_HTML: application/pdf',
     });
     expect(bundle.passages.every((passage) => passage.pageIndex === 0)).toBe(true);
+  });
+
+  it('abandons a page whose reading stalls or crashes its thread, and ranks the others (issue 30)', async () => {
+    // The production reader, but `<!-- stall -->` blocks its thread and `<!-- crash -->` kills it.
+    const readers = createPageReaders({
+      budgetMs: 1_000,
+      threads: 1,
+      workerUrl: new URL('../../test/support/stuck-page-worker.ts', import.meta.url),
+    });
+    site.route('/official', article('Box score', 'The Lakers beat the Celtics 110 to 102 on 3 March.'));
+    site.route('/second', html('Stall', '<!-- stall --><p>The Lakers beat the Celtics.</p>'));
+    site.route('/news', html('Crash', '<!-- crash --><p>The Lakers beat the Celtics.</p>'));
+    site.route('/recap', article('Recap', 'Celtics fall to Lakers in Los Angeles.'));
+    searchReturns(['/news', '/recap']);
+    const channel = new BroadcastChannel(STALLED_CHANNEL);
+    // A timer on the server's thread, set when the page stalls its reader: it fires while the page
+    // is still being read, before its budget runs out.
+    const timerRan = new Promise<number>((resolve) => {
+      channel.onmessage = () => setTimeout(() => resolve(readers.abandoned), 0);
+    });
+    try {
+      const bundle = await createEvidenceGatherer(settings(), { pageReaders: readers }).gather(question());
+      expect(await timerRan).toBe(0);
+      expect(bundle.pages.map((page) => [page.url, page.error])).toEqual([
+        [site.url('/official'), null],
+        [site.url('/second'), 'PARSE_TIMEOUT'],
+        [site.url('/news'), 'UNREADABLE'],
+        [site.url('/recap'), null],
+      ]);
+      expect(readers.abandoned).toBe(1);
+      expect(new Set(bundle.passages.map((passage) => passage.pageIndex))).toEqual(new Set([0, 3]));
+    } finally {
+      channel.close();
+      await readers.close();
+    }
   });
 
   it('ends on its own deadline, cutting the pages still being read or waiting', async () => {

@@ -1,9 +1,9 @@
 import { creatorPageSlots, type EvidenceSettings, resolveEvidenceSettings } from './evidence-settings.ts';
 import type { EvidenceBundle, EvidenceQuestion, FetchedPage } from './evidence-types.ts';
 import { limitConcurrency } from './limit-concurrency.ts';
+import { createPageReaders, PageReadError, type PageReaders } from './page-readers.ts';
 import { creatorUrls, normaliseUrl, questionText, searchQueries } from './question-sources.ts';
-import { rankPassages } from './rank-passages.ts';
-import { readPage, siteOf } from './read-page.ts';
+import { siteOf } from './read-page.ts';
 import { defaultResolver, type Resolver, safeFetch } from './safe-fetch.ts';
 import { createSearchProvider, type SearchProvider, type SearchResult } from './search-providers.ts';
 
@@ -12,10 +12,15 @@ import { createSearchProvider, type SearchProvider, type SearchResult } from './
 // text, deduplicated, at most maxPages, read a few at a time through the SSRF-safe fetch, their
 // article text ranked against the question within a token budget. Issue 30 (E1): the creator's
 // URLs are capped (maxCreatorPages, and half the pages when a search engine is asked), so a market
-// naming many links cannot leave the search results unread. One bad page is a value on its
-// FetchedPage; the gather fails (to be retried) only when search failed AND nothing could be read.
+// naming many links cannot leave the search results unread. Reading and ranking run in reader
+// threads, each page within its own time budget (page-readers.ts), so no page holds the event loop.
+// One bad page is a value on its FetchedPage; the gather fails (to be retried) only when search
+// failed AND nothing could be read, or when the passages could not be ranked.
 
-/** The attempt could not run: the search engine failed and no page could be read. Retry later. */
+/**
+ * The attempt could not run: the search engine failed and no page could be read, or the pages
+ * read could not be ranked. Retry later.
+ */
 export class EvidenceUnavailableError extends Error {
   override name = 'EvidenceUnavailableError';
   readonly code = 'EVIDENCE_UNAVAILABLE';
@@ -28,6 +33,8 @@ export type EvidenceGathererDeps = {
   fetchImpl?: typeof fetch;
   /** Replaces the provider made from settings.search (tests). */
   searchProvider?: SearchProvider | null;
+  /** Replaces the reader threads made from settings.pageParseMs and parseThreads (tests). */
+  pageReaders?: PageReaders;
   now?: () => Date;
 };
 
@@ -52,6 +59,8 @@ export function createEvidenceGatherer(
       : settings.search
         ? createSearchProvider(settings.search, deps.fetchImpl)
         : null;
+  const readers =
+    deps.pageReaders ?? createPageReaders({ budgetMs: settings.pageParseMs, threads: settings.parseThreads });
 
   return {
     async gather(question) {
@@ -84,13 +93,11 @@ export function createEvidenceGatherer(
         let text = '';
         let error = result.error;
         if (result.body !== null) {
-          // Reading is CPU on the server's event loop: let waiting requests run between pages.
-          await new Promise((resolve) => setImmediate(resolve));
           try {
-            ({ title, text } = readPage(result.body, result.contentType));
+            ({ title, text } = await readers.read(result.body, result.contentType, deadline));
             if (text === '') error = 'NO_TEXT';
-          } catch {
-            error = 'UNREADABLE';
+          } catch (failure) {
+            error = failure instanceof PageReadError ? failure.code : 'UNREADABLE';
           }
         }
         return {
@@ -149,14 +156,32 @@ export function createEvidenceGatherer(
           `search failed (${searchErrors.join('; ')}) and no page could be read`,
         );
       }
-      const passages = rankPassages(
-        pages.map((page) => ({ text: page.error === null ? page.text : '', fromCreator: page.fromCreator })),
-        questionText(question),
-        { tokenBudget: settings.passageTokenBudget, maxPassagesPerPage: settings.maxPassagesPerPage },
-      );
+      const passages = await rankRead(pages, questionText(question));
       return { searchProvider: provider?.name ?? null, queries, pages, passages, searchErrors };
     },
   };
+
+  /**
+   * The read pages' passages, ranked in a reader thread with the page budget for each page read, at
+   * most a gather's time, after waiting for a thread at most as long. Failing, the attempt is
+   * retried: the judge is never shown a bundle without its passages.
+   */
+  async function rankRead(pages: FetchedPage[], question: string) {
+    const read = pages.filter((page) => page.error === null).length;
+    if (read === 0) return [];
+    try {
+      return await readers.rank(
+        pages.map((page) => ({ text: page.error === null ? page.text : '', fromCreator: page.fromCreator })),
+        question,
+        { tokenBudget: settings.passageTokenBudget, maxPassagesPerPage: settings.maxPassagesPerPage },
+        Math.min(settings.pageParseMs * read, settings.gatherTimeoutMs),
+        AbortSignal.timeout(settings.gatherTimeoutMs),
+      );
+    } catch (failure) {
+      const code = failure instanceof PageReadError ? failure.code : 'UNREADABLE';
+      throw new EvidenceUnavailableError(`the passages of ${read} pages could not be ranked (${code})`);
+    }
+  }
 }
 
 function searchErrorText(error: unknown): string {

@@ -29,6 +29,14 @@ export type EvidenceSettings = {
   maxRedirects?: number;
   /** The whole gather: pages still being read then are cut (ABORTED), so an attempt never hangs. */
   gatherTimeoutMs?: number;
+  /**
+   * One page's reading (DOM, Readability) in a reader thread, from the moment the thread starts it
+   * (EVIDENCE_PAGE_PARSE_MS); over it the thread is ended and the page is PARSE_TIMEOUT (issue 30).
+   * Ranking gets as much per page read, at most gatherTimeoutMs.
+   */
+  pageParseMs?: number;
+  /** Reader threads at most (page-readers.ts); further pages wait their turn. */
+  parseThreads?: number;
 };
 
 export type ResolvedEvidenceSettings = Required<Omit<EvidenceSettings, 'search'>> & {
@@ -52,6 +60,8 @@ export const EVIDENCE_DEFAULTS = {
   concurrency: 6,
   maxRedirects: 3,
   gatherTimeoutMs: 40_000,
+  pageParseMs: 2_000,
+  parseThreads: 2,
 } as const satisfies Omit<ResolvedEvidenceSettings, 'search'>;
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TEXT_CHARS, readPage, siteOf } from './read-page.ts';
+import { MAX_READABILITY_ELEMENTS, MAX_TEXT_CHARS, readPage, siteOf } from './read-page.ts';
 
 const paragraph = (n: number) =>
   `<p>Paragraph ${n}. The central bank announced on Tuesday that its policy rate would stay at 5.25 percent, citing persistent inflation in services and a resilient labour market.</p>`;
@@ -68,6 +68,18 @@ describe('readPage', () => {
     expect(page.title).toBe('Big');
     expect(page.text).toContain('Menu');
     expect(page.text).toContain('cell 4999');
+  });
+
+  it('skips Readability past MAX_READABILITY_ELEMENTS: the article page keeps its navigation then', () => {
+    const cells = (count: number) =>
+      Array.from({ length: count }, (_, i) => `<span>cell ${i}</span>`).join('');
+    const page = (count: number) =>
+      readPage(article.replace('<aside>', `<aside><p>${cells(count)}</p>`), 'text/html');
+    // Under the cap Readability drops the navigation; over it the body's text is kept whole.
+    expect(page(100).text).not.toContain('Subscribe now');
+    const big = page(MAX_READABILITY_ELEMENTS);
+    expect(big.text).toContain('Subscribe now');
+    expect(big.text).toContain('Paragraph 6.');
   });
 
   it('caps the text', () => {

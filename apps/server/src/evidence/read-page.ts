@@ -10,8 +10,8 @@ import { getDomain } from 'tldts';
 
 /**
  * Readability's cost grows faster than the page (about 1 s for 3,000 elements on our busy 2-core
- * machine, 3 s for 9,000) and it runs on the server's event loop: past this many elements the page
- * is read as its body's text instead, which costs only the parse (docs/decisions/018).
+ * machine, 3 s for 9,000), and a page has EVIDENCE_PAGE_PARSE_MS to be read: past this many
+ * elements the page is read as its body's text instead, which costs only the parse (docs/decisions/018).
  */
 export const MAX_READABILITY_ELEMENTS = 4_000;
 
@@ -24,11 +24,11 @@ type HtmlLibraries = { parseHTML: typeof parseHTML; Readability: typeof Readabil
 let htmlLibraries: HtmlLibraries | undefined;
 
 /**
- * linkedom and Readability load on the first page read, not at start: most instances never judge a
- * market (no AI endpoint, or another instance leased the job), and the pair holds ~15 MB of
- * memory once loaded (docs/decisions/023).
+ * linkedom and Readability load in a page reader's thread (page-worker.ts), never at the server's
+ * start: most instances never judge a market (no AI endpoint, or another instance leased the job),
+ * and the pair holds ~15 MB of memory once loaded (docs/decisions/023).
  */
-function loadHtmlLibraries(): HtmlLibraries {
+export function loadHtmlLibraries(): HtmlLibraries {
   if (!htmlLibraries) {
     const require = createRequire(import.meta.url);
     htmlLibraries = {
@@ -88,15 +88,18 @@ export function readPage(body: string, contentType: string | null): ReadPage {
   const { document } = html.parseHTML(body);
   const pageTitle = document.querySelector('title')?.textContent?.trim() || null;
   let article: ReturnType<Readability<TextNode>['parse']> = null;
-  try {
-    // The serializer hands back the article's node, so we can walk its blocks.
-    article = new html.Readability<TextNode>(document as never, {
-      serializer: (node) => node as never,
-      maxElemsToParse: MAX_READABILITY_ELEMENTS,
-    }).parse();
-  } catch {
-    // Too many elements, or a document Readability cannot handle: the body's text below.
-    article = null;
+  // Counted here: Readability's own maxElemsToParse counts getElementsByTagName('*'), which is
+  // always empty on linkedom, so it never stopped a large page.
+  if (document.querySelectorAll('*').length <= MAX_READABILITY_ELEMENTS) {
+    try {
+      // The serializer hands back the article's node, so we can walk its blocks.
+      article = new html.Readability<TextNode>(document as never, {
+        serializer: (node) => node as never,
+      }).parse();
+    } catch {
+      // A document Readability cannot handle: the body's text below.
+      article = null;
+    }
   }
   const root = (article?.content ?? document.body) as TextNode | null;
   const text = root ? tidy(blockText(root)) : '';
@@ -120,7 +123,9 @@ function blockText(root: TextNode): string {
     }
     const block = BLOCK_TAGS.has(tag);
     if (block) out.push('\n\n');
-    for (let index = 0; index < node.childNodes.length; index++) walk(node.childNodes[index] as TextNode);
+    // Read once: linkedom builds a new list on every childNodes access (a walk of the siblings).
+    const children = node.childNodes;
+    for (let index = 0; index < children.length; index++) walk(children[index] as TextNode);
     if (block) out.push('\n\n');
   };
   walk(root);

@@ -11,6 +11,12 @@ export type PaymentOutcome = 'accepted' | 'pending' | (string & {});
 /** The payout statuses a payout moves into (docs/architecture.md "Claims and payouts"). */
 export type PayoutState = 'created' | 'signed' | 'broadcast' | 'confirmed' | 'failed';
 export type ResolutionVerdict = 'YES' | 'NO' | 'VOID';
+/** The statuses an operator transaction moves into (docs/architecture.md "Operator transactions"). */
+export type OperatorTxState = 'queued' | 'signed' | 'sent' | 'confirmed' | 'skipped' | 'failed';
+/** Why a node refused an operator broadcast; `unknown` refusals release their nonce. */
+export type OperatorRefusal = 'nonce-too-low' | 'nonce-too-high' | 'fee' | 'funds' | 'transient' | 'unknown';
+/** A transaction signed again at its nonce: higher fees, or a 0-value self-transfer instead. */
+export type OperatorReplacement = 'fee' | 'cancel';
 
 /** Each coin's latest price time (the feed's own update time), or null when it has none yet. */
 export type PriceTimesSource = () => Promise<ReadonlyMap<string, Date | null>>;
@@ -65,6 +71,29 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     name: 'bnbpredict_payouts_total',
     help: 'Payout state transitions made on this instance, by the state entered.',
     labelNames: ['state'] as const,
+    registers,
+  });
+  const operatorTransactions = new Counter({
+    name: 'bnbpredict_operator_transactions_total',
+    help: 'Operator transaction state transitions made on this instance, by the state entered.',
+    labelNames: ['state'] as const,
+    registers,
+  });
+  const operatorRefusals = new Counter({
+    name: 'bnbpredict_operator_broadcasts_refused_total',
+    help: 'Broadcasts of operator transactions a node refused, by reason (unknown ones release their nonce).',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  const operatorReleasedNonces = new Counter({
+    name: 'bnbpredict_operator_nonces_released_total',
+    help: 'Nonces of the operator key given back after a broadcast refused for a reason not known.',
+    registers,
+  });
+  const operatorReplacements = new Counter({
+    name: 'bnbpredict_operator_replacements_total',
+    help: 'Operator transactions signed again at their nonce: with higher fees, or cancelled.',
+    labelNames: ['kind'] as const,
     registers,
   });
   const resolutions = new Counter({
@@ -150,6 +179,22 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     },
   });
 
+  let readOperatorTransactions: (() => Promise<ReadonlyMap<string, number>>) | undefined;
+  new Gauge({
+    name: 'bnbpredict_operator_transactions',
+    help: "The operator key's actions by status, all instances together.",
+    labelNames: ['status'] as const,
+    registers,
+    async collect() {
+      if (!readOperatorTransactions) return;
+      // Unknown while the database cannot be read: the last values stay.
+      const counts = await readOperatorTransactions().catch(() => undefined);
+      if (!counts) return;
+      this.reset();
+      for (const [status, count] of counts) this.set({ status }, count);
+    },
+  });
+
   let readRealtimeConnections: (() => number) | undefined;
   new Gauge({
     name: 'bnbpredict_realtime_connections',
@@ -188,6 +233,18 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     countPayout(state: PayoutState) {
       payouts.inc({ state });
     },
+    countOperatorTransaction(state: OperatorTxState) {
+      operatorTransactions.inc({ state });
+    },
+    countOperatorRefusal(reason: OperatorRefusal) {
+      operatorRefusals.inc({ reason });
+    },
+    countOperatorReleasedNonce() {
+      operatorReleasedNonces.inc();
+    },
+    countOperatorReplacement(kind: OperatorReplacement) {
+      operatorReplacements.inc({ kind });
+    },
     countResolution(verdict: ResolutionVerdict) {
       resolutions.inc({ verdict });
     },
@@ -225,6 +282,10 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     observeOldestOpenPayout(source: () => Promise<number | null>) {
       readOldestOpenPayout = source;
     },
+    /** Where scrapes read the operator key's actions counted by status (the operator sender). */
+    observeOperatorTransactions(source: () => Promise<ReadonlyMap<string, number>>) {
+      readOperatorTransactions = source;
+    },
     /** Where scrapes read the number of open WebSocket connections (the realtime hub). */
     observeRealtimeConnections(source: () => number) {
       readRealtimeConnections = source;
@@ -238,5 +299,13 @@ export function createMetrics(options: { now?: () => Date } = {}) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+/** What the operator sender records: state transitions, refusals, released nonces, replacements. */
+export type OperatorSenderMetrics = Pick<
+  Metrics,
+  | 'countOperatorTransaction'
+  | 'countOperatorRefusal'
+  | 'countOperatorReleasedNonce'
+  | 'countOperatorReplacement'
+>;
 /** What the payout steps record: the states they move payouts into, and the balance they read. */
 export type PayoutMetrics = Pick<Metrics, 'countPayout' | 'recordVaultBalance'>;

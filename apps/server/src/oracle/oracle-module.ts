@@ -4,7 +4,7 @@ import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
-import type { PriceSource } from '../prices/price-feed.ts';
+import type { PriceFeed, PriceSource } from '../prices/price-feed.ts';
 import { registerOracleRoutes } from './oracle-routes.ts';
 import { createOracleService } from './oracle-service.ts';
 import { createRoundEngine } from './round-engine.ts';
@@ -16,7 +16,7 @@ import { createRoundEngine } from './round-engine.ts';
 export function createOracleModule(
   deps: AppDeps,
   logger: FastifyBaseLogger,
-  options: { priceSource: PriceSource },
+  options: { priceSource: PriceSource; feed: PriceFeed | undefined },
 ) {
   const { config, database, clock } = deps;
   const engine = createRoundEngine({
@@ -26,6 +26,8 @@ export function createOracleModule(
     feeBps: config.fees.oracleBps,
     maxAgeS: config.prices.maxAgeS,
     priceSource: options.priceSource,
+    // Asked for its own round at a lock or close the samples missed (security review 2, N6).
+    feed: options.feed,
     // `npm start` on the local chain shows live rounds with no operator step (docs/decisions).
     autoGenesis: config.chain.isLocal,
     logger,

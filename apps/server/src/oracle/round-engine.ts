@@ -1,3 +1,5 @@
+import { isFreshFor } from '@pm/core/feed-rounds';
+import { formatUsdPrice } from '@pm/core/price';
 import { epochAt, type RoundTimings, roundResult, roundSchedule, roundStatusAt } from '@pm/core/rounds';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../chain/clock.ts';
@@ -5,7 +7,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { recordRoundSettlement } from '../leaderboard/user-stats-repository.ts';
-import type { PriceSource } from '../prices/price-feed.ts';
+import type { PriceFeed, PriceSource } from '../prices/price-feed.ts';
 import { priceSampleAt } from '../prices/price-samples-repository.ts';
 import { publish } from '../realtime/outbox-repository.ts';
 import {
@@ -27,9 +29,11 @@ import type { RoundRow, StoredRoundResult } from './oracle-rounds.ts';
 // The round engine (docs/architecture.md "Oracle rounds", docs/product.md §4). Round n runs on the n-th ROUND_INTERVAL_S
 // boundary: upcoming → live at start → locked at lock (lock price) → ended at close (close price,
 // result, payouts). Prices come from the stored samples at or just before each instant, never
-// from a live read, so a tick that runs late (or twice) decides exactly what a punctual one would,
-// and a catch-up after downtime finds no price for instants it missed and cancels those rounds
-// instead of inventing one.
+// from a live read, so a tick that runs late (or twice) decides exactly what a punctual one would.
+// When the samples missed an instant (the sampler was starved or down), the feed is asked for its
+// own round at that instant (security review 2, N6), outside the transaction; a round is cancelled
+// only when the feed has no fresh round there either, never because the feed could not be asked
+// (that is retried on the next tick), so starving the sampler buys a loser nothing.
 //
 // Safe on every instance at once (docs/architecture.md "Scale"): a tick runs in one transaction under a
 // try-advisory-lock (another instance busy → this one skips), and every transition is also a
@@ -56,32 +60,70 @@ export type RoundEngineDeps = {
   /** ORACLE_MAX_AGE_S: a price older than this at the instant counts as missing. */
   maxAgeS: number;
   priceSource: PriceSource;
+  /**
+   * The BNB feed, asked for its own round at a lock or close its samples missed. The ops CLI's
+   * engine has none (it only starts and resets rounds); without one a missed price cancels.
+   */
+  feed?: Pick<PriceFeed, 'roundAt'>;
   autoGenesis: boolean;
   logger?: FastifyBaseLogger;
 };
 
 type FeedReading = { price: bigint; updatedAt: Date; roundId: string | null };
 
+/** One pass of a tick: the feed's answers so far (null: no fresh round), and the instant it must be asked next. */
+type Pass = {
+  lastRoundId: bigint | null;
+  recovered: ReadonlyMap<number, FeedReading | null>;
+  askFeed: Date | null;
+};
+
+const WARN_EVERY_MS = 60_000;
+
 export function createRoundEngine(deps: RoundEngineDeps) {
   const emptyReport = (): EngineReport => ({ created: [], started: [], locked: [], ended: [] });
+  let lastWarnedAt = 0;
 
-  /** One step of the world: every transition whose instant has passed, then the rounds ahead. */
+  /**
+   * One step of the world: every transition whose instant has passed, then the rounds ahead. A pass
+   * that finds no sample for an instant stops before it; the feed is asked outside the transaction
+   * and the next pass goes on with its answer. Each pass adds an instant to `recovered`, so a tick
+   * ends after at most one pass per open round's lock and close.
+   */
   async function tick(): Promise<EngineReport> {
+    const report = emptyReport();
+    const recovered = new Map<number, FeedReading | null>();
+    for (;;) {
+      const askFeed = await pass(recovered, report);
+      if (!askFeed || !deps.feed) return report;
+      const answer = await askFeedAt(deps.feed, askFeed);
+      // The feed could not be asked: the round waits, and the next tick asks again.
+      if (answer === undefined) return report;
+      recovered.set(askFeed.getTime(), answer);
+    }
+  }
+
+  async function pass(recovered: Pass['recovered'], total: EngineReport): Promise<Date | null> {
     return deps.db.transaction(async (tx) => {
       const report = emptyReport();
-      if (!(await tryLockRoundEngine(tx))) return report;
+      if (!(await tryLockRoundEngine(tx))) return null;
       const nowMs = deps.clock.now().getTime();
       const open = await lockOpenRounds(tx);
+      const state: Pass = { lastRoundId: null, recovered, askFeed: null };
       if (open.length === 0) {
-        if (!deps.autoGenesis || (await anyRoundExists(tx))) return report;
+        if (!deps.autoGenesis || (await anyRoundExists(tx))) return null;
         await createRoundsAhead(tx, nowMs, report);
       } else {
-        const feed = { lastRoundId: await lastUsedFeedRoundId(tx, deps.priceSource) };
-        for (const round of open) await advance(tx, round, nowMs, feed, report);
+        state.lastRoundId = await lastUsedFeedRoundId(tx, deps.priceSource);
+        for (const round of open) await advance(tx, round, nowMs, state, report);
         await createRoundsAhead(tx, nowMs, report);
       }
       await announce(tx, report);
-      return report;
+      total.created.push(...report.created);
+      total.started.push(...report.started);
+      total.locked.push(...report.locked);
+      total.ended.push(...report.ended);
+      return state.askFeed;
     });
   }
 
@@ -112,7 +154,7 @@ export function createRoundEngine(deps: RoundEngineDeps) {
     tx: Tx,
     round: RoundRow,
     nowMs: number,
-    feed: { lastRoundId: bigint | null },
+    state: Pass,
     report: EngineReport,
   ): Promise<void> {
     let status = round.status;
@@ -124,8 +166,11 @@ export function createRoundEngine(deps: RoundEngineDeps) {
         report.started.push(round.epoch);
       }
     }
+    // A round waits for the feed: the later ones must not use prices (and feed round ids) past it.
+    if (state.askFeed) return;
     if (status === 'live' && nowMs >= round.lockTime.getTime()) {
-      const reading = await priceAt(tx, round.lockTime, feed);
+      const reading = await priceAt(tx, round.lockTime, state);
+      if (reading === 'ask_feed') return;
       if (!reading) return cancel(tx, round.epoch, 'lock_price_missing', report);
       const changed = await lockRoundAt(tx, round.epoch, reading, deps.priceSource);
       if (changed === 0) return;
@@ -134,7 +179,8 @@ export function createRoundEngine(deps: RoundEngineDeps) {
       lockPrice = reading.price;
     }
     if (status === 'locked' && nowMs >= round.closeTime.getTime() && lockPrice !== null) {
-      const reading = await priceAt(tx, round.closeTime, feed);
+      const reading = await priceAt(tx, round.closeTime, state);
+      if (reading === 'ask_feed') return;
       if (!reading) return cancel(tx, round.epoch, 'close_price_missing', report);
       const result = roundResult(lockPrice, reading.price);
       const changed = await endRoundAt(tx, round.epoch, reading, result);
@@ -158,28 +204,74 @@ export function createRoundEngine(deps: RoundEngineDeps) {
   }
 
   /**
-   * The stored sample at or just before `instant` (docs/architecture.md: a price older than ORACLE_MAX_AGE_S
-   * counts as missing): positive, updated within maxAgeS of the instant, and — for feeds with
-   * round ids — not from an older feed round than one already used (equal is fine: #56).
+   * The price at `instant` (docs/architecture.md "Oracle rounds"): the stored sample at or just before
+   * it, else the feed's own round there (asked between passes: 'ask_feed' until it has answered).
+   * Either must be positive, updated within maxAgeS of the instant (core's isFreshFor), and — for
+   * feeds with round ids — not from an older feed round than one already used (equal is fine: #56).
    */
-  async function priceAt(
-    tx: Tx,
-    instant: Date,
-    feed: { lastRoundId: bigint | null },
-  ): Promise<FeedReading | null> {
+  async function priceAt(tx: Tx, instant: Date, state: Pass): Promise<FeedReading | null | 'ask_feed'> {
     const sample = await priceSampleAt(tx, {
       source: deps.priceSource,
       instant,
       withinS: deps.maxAgeS,
     });
-    if (!sample || sample.price <= 0n) return null;
-    if (sample.updatedAt.getTime() < instant.getTime() - deps.maxAgeS * 1000) return null;
-    if (sample.feedRoundId !== null) {
-      const roundId = BigInt(sample.feedRoundId);
-      if (feed.lastRoundId !== null && roundId < feed.lastRoundId) return null;
-      feed.lastRoundId = roundId;
+    let reading: FeedReading | null = null;
+    if (
+      sample &&
+      sample.price > 0n &&
+      isFreshFor(sample.updatedAt.getTime(), instant.getTime(), deps.maxAgeS * 1000)
+    )
+      reading = { price: sample.price, updatedAt: sample.updatedAt, roundId: sample.feedRoundId };
+    else if (deps.feed) {
+      if (!state.recovered.has(instant.getTime())) {
+        state.askFeed = instant;
+        return 'ask_feed';
+      }
+      reading = state.recovered.get(instant.getTime()) ?? null;
     }
-    return { price: sample.price, updatedAt: sample.updatedAt, roundId: sample.feedRoundId };
+    if (!reading) return null;
+    if (reading.roundId !== null) {
+      const roundId = BigInt(reading.roundId);
+      if (state.lastRoundId !== null && roundId < state.lastRoundId) return null;
+      state.lastRoundId = roundId;
+    }
+    return reading;
+  }
+
+  /**
+   * The feed's round at an instant the samples missed: its reading, null when the feed has no fresh
+   * round there (the round is cancelled), undefined when the feed could not be asked (retried).
+   */
+  async function askFeedAt(
+    feed: NonNullable<RoundEngineDeps['feed']>,
+    instant: Date,
+  ): Promise<FeedReading | null | undefined> {
+    try {
+      const answer = await feed.roundAt(instant, deps.maxAgeS);
+      if (!answer.found) {
+        deps.logger?.warn(
+          { instant, reason: answer.reason },
+          'the price feed has no fresh round at this instant',
+        );
+        return null;
+      }
+      const { price, updatedAt, roundId } = answer.reading;
+      deps.logger?.info(
+        { instant, usd: formatUsdPrice(price, 8), updatedAt, roundId },
+        'a missed price was read from the feed',
+      );
+      return { price, updatedAt, roundId };
+    } catch (error) {
+      const nowMs = Date.now();
+      if (nowMs - lastWarnedAt >= WARN_EVERY_MS) {
+        lastWarnedAt = nowMs;
+        deps.logger?.warn(
+          { err: error, instant },
+          'the price feed could not be asked for a missed price; retrying',
+        );
+      }
+      return undefined;
+    }
   }
 
   /**

@@ -1,12 +1,36 @@
-import { type PublicClient, parseAbi } from 'viem';
+import { type FeedRound, findCoveringRound } from '@pm/core/feed-rounds';
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  type PublicClient,
+  parseAbi,
+} from 'viem';
 import type { Clock } from '../chain/clock.ts';
-import { type PriceFeed, PriceFeedError, type PriceReading } from './price-feed.ts';
+import { type PriceAtInstant, type PriceFeed, PriceFeedError, type PriceReading } from './price-feed.ts';
 
 /** The part of Chainlink's AggregatorV3Interface we read. */
 const aggregatorV3Abi = parseAbi([
   'function decimals() view returns (uint8)',
   'function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)',
+  'function getRoundData(uint80 roundId) view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)',
 ]);
+
+type RoundData = readonly [bigint, bigint, bigint, bigint, bigint];
+
+/**
+ * The contract answered, and its answer is "no": a revert (a round id without data: "No data
+ * present"), or no code at the address. Anything else (HTTP, timeout, rate limit) is the RPC failing.
+ */
+function isRefusal(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    error.walk(
+      (cause) =>
+        cause instanceof ContractFunctionRevertedError || cause instanceof ContractFunctionZeroDataError,
+    ) !== null
+  );
+}
 
 const PRICE_DECIMALS = 8;
 
@@ -44,7 +68,7 @@ export function createChainlinkFeed(deps: {
     lastRoundId: () => lastRoundId,
     async read(): Promise<PriceReading> {
       let feedDecimals: number;
-      let data: readonly [bigint, bigint, bigint, bigint, bigint];
+      let data: RoundData;
       try {
         feedDecimals = await readDecimals();
         data = await deps.client.readContract({
@@ -87,6 +111,69 @@ export function createChainlinkFeed(deps: {
         roundId: roundId.toString(),
         source: 'chainlink',
         stale: false,
+      };
+    },
+
+    /**
+     * Walks the aggregator's history (`getRoundData`) back from `latestRoundData` to the round that
+     * covers `instant` (@pm/core/feed-rounds: within the latest round's phase, a bounded number of
+     * reads). A failed RPC call rejects (UNAVAILABLE, retried by the caller); a revert is an answer.
+     */
+    async roundAt(instant: Date, maxAgeS: number): Promise<PriceAtInstant> {
+      const call = async <T>(read: () => Promise<T>): Promise<T | null> => {
+        try {
+          return await read();
+        } catch (error) {
+          if (isRefusal(error)) return null;
+          throw new PriceFeedError('UNAVAILABLE', 'The Chainlink aggregator could not be read', {
+            cause: error,
+          });
+        }
+      };
+      const toRound = ([roundId, answer, , updatedAtS]: RoundData): FeedRound => ({
+        roundId,
+        answer,
+        updatedAtMs: Number(updatedAtS) * 1000,
+      });
+      const feedDecimals = await call(readDecimals);
+      if (feedDecimals === null) return { found: false, reason: `no aggregator at ${deps.address}` };
+      if (feedDecimals !== PRICE_DECIMALS) {
+        return { found: false, reason: `the aggregator answers with ${feedDecimals} decimals` };
+      }
+      const latest = await call(() =>
+        deps.client.readContract({
+          address: deps.address,
+          abi: aggregatorV3Abi,
+          functionName: 'latestRoundData',
+        }),
+      );
+      if (latest === null) return { found: false, reason: 'the aggregator has no round' };
+      const result = await findCoveringRound({
+        latest: toRound(latest),
+        instantMs: instant.getTime(),
+        maxAgeMs: maxAgeS * 1000,
+        readRound: async (roundId) => {
+          const data = await call(() =>
+            deps.client.readContract({
+              address: deps.address,
+              abi: aggregatorV3Abi,
+              functionName: 'getRoundData',
+              args: [roundId],
+            }),
+          );
+          return data && toRound(data);
+        },
+      });
+      if (!result.found) return { found: false, reason: result.reason };
+      return {
+        found: true,
+        reading: {
+          price: result.round.answer,
+          updatedAt: new Date(result.round.updatedAtMs),
+          roundId: result.round.roundId.toString(),
+          source: 'chainlink',
+          stale: false,
+        },
       };
     },
   };

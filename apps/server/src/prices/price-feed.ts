@@ -15,10 +15,20 @@ export type PriceReading = {
   stale: boolean;
 };
 
+/** The feed's answer at a past instant: its reading then, or why it has none (for the logs). */
+export type PriceAtInstant = { found: true; reading: PriceReading } | { found: false; reason: string };
+
 export type PriceFeed = {
   readonly source: PriceSource;
   /** One reading; rejects with a PriceFeedError when the feed has nothing usable. */
   read(): Promise<PriceReading>;
+  /**
+   * The feed's own round covering a past `instant` (the last one updated at or before it), if it is
+   * fresh for it (within `maxAgeS`): @pm/core/feed-rounds. The round engine asks when its samples
+   * missed a lock or close (security review 2, N6). Rejects with a PriceFeedError only when the
+   * feed could not be asked, which the caller retries; a feed without such a round answers so.
+   */
+  roundAt(instant: Date, maxAgeS: number): Promise<PriceAtInstant>;
 };
 
 export type PriceFeedErrorCode =

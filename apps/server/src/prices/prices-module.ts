@@ -17,12 +17,14 @@ export function createPricesModule(deps: AppDeps, logger: FastifyBaseLogger) {
   const coins = createCoinFeeds({
     config,
     clock,
-    // The aggregators may live on another chain than the deployment (say, mainnet prices for a
-    // testnet deployment): read them through their own RPC when CHAINLINK_RPC_URL says so.
+    // The aggregators are read through a client of their own on CHAINLINK_RPC_URL (required off the
+    // local chain), never batched with the payment client's calls (security review 2, N6): a flood
+    // of payment checks cannot delay or starve a price reading, nor the engine's recovery of one.
+    // The aggregators may live on another chain than the deployment (mainnet prices for testnet).
     chainlinkClient: () =>
-      config.prices.chainlinkRpcUrl === config.chain.rpcUrl
-        ? deps.chain
-        : createPublicClient({ transport: http(config.prices.chainlinkRpcUrl, { timeout: 5_000 }) }),
+      createPublicClient({
+        transport: http(config.prices.chainlinkRpcUrl, { timeout: 5_000, batch: false }),
+      }),
   });
   const sampler = createPriceSampler({ db: deps.database.db, feeds: coins.feeds, clock, logger });
   // bnbpredict_oracle_price_age_seconds: each coin's latest sample, by the feed's own time.

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../chain/clock.ts';
 import type { PriceFeed, PriceReading } from './price-feed.ts';
+import { createReadingHistory } from './reading-history.ts';
 
 // The offline default feed (PRICE_FEED=simulated): a random walk, labelled "Simulated" in
 // the UI, refused by the config off the local chain. Unless a test passes a seed, each start draws
 // its seed from crypto randomness, so nobody can replay the walk from the published prices
 // (security review F5). Tests and the e2e suite set its next value (setPrice), through POST /api/dev/price on
-// the local chain only.
+// the local chain only. Its readings are its rounds: asked for a past instant (roundAt), it answers
+// from the ones it gave, as an aggregator answers from its history.
 
 const DEFAULT_START = 600_00000000n; // 600 USD × 1e8
 /** The walk never goes below this share of its start (1/100), so DOGE at 0.35 USD has room to move. */
@@ -26,9 +28,11 @@ export function createSimulatedFeed(deps: { clock: Clock; seed?: number; start?:
   let next: bigint | undefined;
   let held = false;
   let readings = 0;
+  const history = createReadingHistory();
 
   return {
     source: 'simulated',
+    roundAt: history.roundAt,
     setPrice(value, options = {}) {
       if (value <= 0n) throw new RangeError('a price must be positive');
       next = value;
@@ -48,13 +52,15 @@ export function createSimulatedFeed(deps: { clock: Clock; seed?: number; start?:
         if (price < minPrice) price = minPrice;
       }
       readings += 1;
-      return {
+      const reading: PriceReading = {
         price,
         updatedAt: deps.clock.now(),
         roundId: null,
         source: 'simulated',
         stale: false,
       };
+      history.record(reading);
+      return reading;
     },
   };
 }

@@ -2,6 +2,7 @@ import { parseUsdPrice } from '@pm/core/price';
 import { z } from 'zod';
 import type { Clock } from '../chain/clock.ts';
 import { type PriceFeed, PriceFeedError, type PriceReading } from './price-feed.ts';
+import { createReadingHistory } from './reading-history.ts';
 
 // An exchange's public ticker (`GET …/api/v3/ticker/price?symbol=BNBUSDT` →
 // `{"symbol":"BNBUSDT","price":"612.34000000"}`), read by the server only: one upstream call serves
@@ -31,6 +32,8 @@ export function createTickerFeed(deps: {
   const timeoutMs = deps.timeoutMs ?? 2_000;
   const fetchImpl = deps.fetch ?? fetch;
   let lastGood: PriceReading | undefined;
+  // The exchange keeps no history we read: a past instant is answered from our own fresh readings.
+  const history = createReadingHistory();
 
   const readFresh = async (): Promise<PriceReading> => {
     let response: Response;
@@ -76,9 +79,11 @@ export function createTickerFeed(deps: {
 
   return {
     source: 'ticker',
+    roundAt: history.roundAt,
     async read() {
       try {
         lastGood = await readFresh();
+        history.record(lastGood);
         return lastGood;
       } catch (error) {
         // Fallback: the last good value, marked stale and keeping its own time, so it ages out

@@ -85,6 +85,7 @@ function evidenceGatherer(config: Config, clock: AppDeps['clock']) {
       maxPages: evidence.maxPages,
       maxCreatorPages: evidence.maxCreatorPages,
       allowHosts: [...evidence.allowHosts],
+      pageParseMs: evidence.pageParseMs,
     },
     // Server time decides (docs/architecture.md): a page's fetchedAt follows the chain clock in dev.
     { now: () => clock.now() },

@@ -20,8 +20,11 @@ export const NOON_EPOCH = NOON_S / TIMINGS.intervalS;
 
 export const at = (offsetS: number) => new Date((NOON_S + offsetS) * 1000);
 
-export function createTestEngine(db: Db, overrides: Partial<RoundEngineDeps> = {}) {
-  const clock = createManualClock(at(0));
+export function createTestEngine(
+  db: Db,
+  overrides: Partial<RoundEngineDeps> & { clock?: ReturnType<typeof createManualClock> } = {},
+) {
+  const clock = overrides.clock ?? createManualClock(at(0));
   const engine = createRoundEngine({
     db,
     clock,

@@ -1,0 +1,179 @@
+import {
+  type Block,
+  type Hash,
+  type PublicClient,
+  type Transaction,
+  TransactionNotFoundError,
+  type TransactionReceipt,
+  TransactionReceiptNotFoundError,
+} from 'viem';
+import { AppError } from '../errors/app-error.ts';
+
+// docs/architecture.md "Payment verification": the chain reads every verifier shares (a plain transfer's,
+// verify-payment.ts, and an escrow deposit's, verify-deposit.ts): find a transaction, wait until its
+// receipt is final and in the canonical block, read the final height. Every failed read is
+// CHAIN_UNAVAILABLE ("try again"), never a refusal.
+
+export type FinalityReads = {
+  client: PublicClient;
+  /** A block count, or 'finalized' (BSC fast finality). */
+  confirmations: number | 'finalized';
+  /** First pause between reads; later pauses double (default 250 ms). */
+  pollMs?: number;
+  /** How long an unknown hash is looked for before it is called not found (default 3 s, at most the wait). */
+  notFoundMs?: number;
+};
+
+export type FinalReceipt = { receipt: TransactionReceipt; blockTime: Date };
+
+/**
+ * The transaction, or null when our node does not know it. A wallet sends through its own RPC, so
+ * a fresh hash may reach ours a moment later: look a few times, briefly, then call it not found.
+ * Requests for one hash share one watcher (review F9): the RPC is asked a bounded number of times
+ * however many requests name the hash, and a random hash costs a few reads, not 15 s.
+ */
+export function watchTransaction(
+  deps: FinalityReads,
+  hash: Hash,
+  deadline: number,
+): Promise<Transaction | null> {
+  return sharedTransaction(deps.client, hash.toLowerCase(), () => {
+    const giveUpAt = Math.min(deadline, Date.now() + (deps.notFoundMs ?? 3_000));
+    return poll(() => getTransactionOrNull(deps.client, hash), giveUpAt, deps.pollMs ?? 250);
+  });
+}
+
+/**
+ * The receipt once final and still on the canonical chain, or null if that takes longer than the
+ * wait. Height alone is not enough (review F7): a receipt read before a reorg, or from a lagging
+ * node, names a block that may not be on the chain. So once final, the canonical block at the
+ * receipt's height is read, and it must be the receipt's block and hold the transaction; the block
+ * time comes from that very block. A reverted receipt is answered at once (it can never become a
+ * payment). The receipt and the final height are read at once (one JSON-RPC batch where the
+ * transport batches, chain-client.ts), then the block: two round trips (issue 21). Shared per hash
+ * as `watchTransaction` is.
+ */
+export function watchFinalReceipt(
+  deps: FinalityReads,
+  hash: Hash,
+  deadline: number,
+): Promise<FinalReceipt | null> {
+  return sharedFinal(deps.client, hash.toLowerCase(), () =>
+    poll(
+      async () => {
+        const [receipt, finalHeight] = await Promise.all([
+          getReceiptOrNull(deps.client, hash),
+          readFinalHeight(deps),
+        ]);
+        if (!receipt) return null;
+        if (receipt.status !== 'success') return { receipt, blockTime: new Date(0) };
+        if (finalHeight === null || finalHeight < receipt.blockNumber) return null;
+        const canonical = await readBlock(deps.client, { blockNumber: receipt.blockNumber });
+        if (canonical.hash !== receipt.blockHash) return null;
+        const wanted = hash.toLowerCase();
+        if (!canonical.transactions.some((each) => each.toLowerCase() === wanted)) return null;
+        return { receipt, blockTime: blockTimeOf(canonical) };
+      },
+      deadline,
+      deps.pollMs ?? 250,
+    ),
+  );
+}
+
+/**
+ * The highest block that is final now: the finalized block, or the one `confirmations` blocks deep
+ * (the head counts as one). Null when the chain is not that long yet.
+ */
+export async function readFinalHeight(
+  deps: Pick<FinalityReads, 'client' | 'confirmations'>,
+): Promise<bigint | null> {
+  if (deps.confirmations === 'finalized') {
+    const finalized = await readBlock(deps.client, { blockTag: 'finalized' });
+    return finalized.number;
+  }
+  let latest: bigint;
+  try {
+    latest = await deps.client.getBlockNumber({ cacheTime: 0 });
+  } catch (error) {
+    throw new AppError('CHAIN_UNAVAILABLE', undefined, { cause: error });
+  }
+  const height = latest - BigInt(deps.confirmations) + 1n;
+  return height < 0n ? null : height;
+}
+
+/**
+ * A block read: any failure, a missing block (a lagging node) or a refusal no transient pattern
+ * knows (a node without the `finalized` tag, "header not found"), is CHAIN_UNAVAILABLE, "try
+ * again", like every other failed read here; it escaped as a raw error and a 500 (security review 2).
+ */
+export async function readBlock(
+  client: PublicClient,
+  params: { blockNumber: bigint } | { blockTag: 'finalized' },
+): Promise<Block<bigint, false>> {
+  try {
+    return await client.getBlock(params);
+  } catch (error) {
+    throw new AppError('CHAIN_UNAVAILABLE', undefined, { cause: error });
+  }
+}
+
+/** A block's own timestamp: what deadlines are compared with. */
+export function blockTimeOf(block: Block<bigint, false>): Date {
+  return new Date(Number(block.timestamp) * 1000);
+}
+
+async function getTransactionOrNull(client: PublicClient, hash: Hash): Promise<Transaction | null> {
+  try {
+    return await client.getTransaction({ hash });
+  } catch (error) {
+    if (error instanceof TransactionNotFoundError) return null;
+    throw new AppError('CHAIN_UNAVAILABLE', undefined, { cause: error });
+  }
+}
+
+async function getReceiptOrNull(client: PublicClient, hash: Hash): Promise<TransactionReceipt | null> {
+  try {
+    return await client.getTransactionReceipt({ hash });
+  } catch (error) {
+    if (error instanceof TransactionReceiptNotFoundError) return null;
+    throw new AppError('CHAIN_UNAVAILABLE', undefined, { cause: error });
+  }
+}
+
+/**
+ * Calls `read` until it answers non-null or the deadline passes; always tries at least once. The
+ * pause doubles from `pollMs` up to 2 s, so a 15 s wait costs about ten reads, not sixty.
+ */
+async function poll<T>(read: () => Promise<T | null>, deadline: number, pollMs: number): Promise<T | null> {
+  for (let pause = pollMs; ; pause = Math.min(pause * 2, MAX_POLL_MS)) {
+    const value = await read();
+    if (value !== null) return value;
+    if (Date.now() + pause > deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+const MAX_POLL_MS = 2_000;
+
+/**
+ * One read per key in flight, per RPC client: a second caller for the same key joins the first.
+ * A read is forgotten once it settles, so nothing is cached past one request's wait.
+ */
+function sharedReads<T>() {
+  const inFlight = new WeakMap<PublicClient, Map<string, Promise<T>>>();
+  return (client: PublicClient, key: string, read: () => Promise<T>): Promise<T> => {
+    let reads = inFlight.get(client);
+    if (!reads) {
+      reads = new Map();
+      inFlight.set(client, reads);
+    }
+    const running = reads.get(key);
+    if (running) return running;
+    const started = read().finally(() => reads.delete(key));
+    reads.set(key, started);
+    return started;
+  };
+}
+
+const sharedTransaction = sharedReads<Transaction | null>();
+const sharedFinal = sharedReads<FinalReceipt | null>();

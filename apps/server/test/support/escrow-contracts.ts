@@ -1,0 +1,88 @@
+import { type DepositTerms, depositArgs } from '@pm/escrow/deposit-terms';
+import { predictionEscrowAbi, predictionEscrowBytecode } from '@pm/escrow/prediction-escrow.gen';
+import { type Address, encodeFunctionData, type Hash, type Hex, parseEther } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { DEV_MNEMONIC } from '../../src/config/dev-accounts.ts';
+import { batchAccountAbi, batchAccountBytecode } from './batch-account.gen.ts';
+import type { TestChain } from './test-chain.ts';
+
+// The escrow contract (packages/escrow) and a smart-account wallet on a server test's chain.
+
+/** Dev accounts no test pays from, for the roles a deposit never meets. */
+const role = (addressIndex: number) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex }).address;
+
+type Wallet = TestChain['vault'];
+
+/**
+ * A fresh PredictionEscrow, deployed by the dev vault account as its admin, with the operator, guardian
+ * and treasury roles and then the constructor's limits (settlement capacity and refill, payout delay).
+ */
+export async function deployEscrow(chain: TestChain): Promise<Address> {
+  const limits = [parseEther('100'), parseEther('100'), 600] as const;
+  const hash = await chain.vault.deployContract({
+    abi: predictionEscrowAbi,
+    bytecode: predictionEscrowBytecode,
+    args: [chain.vault.account.address, role(16), role(17), role(18), ...limits],
+  });
+  return deployedAt(chain, hash);
+}
+
+/** A smart account (chain/contracts/BatchAccount.sol) that `owner` drives. */
+export async function deployBatchAccount(chain: TestChain, owner: Wallet): Promise<Address> {
+  const hash = await owner.deployContract({
+    abi: batchAccountAbi,
+    bytecode: batchAccountBytecode,
+    args: [owner.account.address],
+  });
+  return deployedAt(chain, hash);
+}
+
+/** The chain's time now: what a deposit's close is measured from. */
+export async function chainNow(chain: TestChain): Promise<number> {
+  return Number((await chain.publicClient.getBlock({ blockTag: 'latest' })).timestamp);
+}
+
+/** `wallet` deposits `value` into `escrow` for `terms`, as a wallet does. */
+export function deposit(wallet: Wallet, escrow: Address, terms: DepositTerms, value: bigint): Promise<Hash> {
+  return wallet.writeContract({
+    address: escrow,
+    abi: predictionEscrowAbi,
+    functionName: 'deposit',
+    args: depositArgs(terms),
+    value,
+  });
+}
+
+/** One call of a smart account's batch: a deposit of `value` into `escrow` for `terms`. */
+export function depositCall(escrow: Address, terms: DepositTerms, value: bigint) {
+  const data: Hex = encodeFunctionData({
+    abi: predictionEscrowAbi,
+    functionName: 'deposit',
+    args: depositArgs(terms),
+  });
+  return { to: escrow, value, data };
+}
+
+/**
+ * `owner` has `account` make `calls` in one transaction. `account` is a BatchAccount, or `owner`'s own
+ * address delegated to one (EIP-7702): then the transaction is sent to itself.
+ */
+export function executeBatch(
+  owner: Wallet,
+  account: Address,
+  calls: ReturnType<typeof depositCall>[],
+): Promise<Hash> {
+  return owner.writeContract({
+    address: account,
+    abi: batchAccountAbi,
+    functionName: 'execute',
+    args: [calls],
+    value: calls.reduce((sum, call) => sum + call.value, 0n),
+  });
+}
+
+async function deployedAt(chain: TestChain, hash: Hash): Promise<Address> {
+  const receipt = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  if (!receipt.contractAddress) throw new Error(`deploy ${hash} made no contract`);
+  return receipt.contractAddress;
+}
