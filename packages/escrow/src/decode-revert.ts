@@ -1,41 +1,62 @@
-import { BaseError, ContractFunctionRevertedError, decodeErrorResult, type Hex, isHex } from 'viem';
+import { type Abi, BaseError, ContractFunctionRevertedError, decodeErrorResult, type Hex, isHex } from 'viem';
 import { predictionEscrowAbi } from './prediction-escrow.gen.ts';
 
-/** A revert of the escrow, by its custom error (from the ABI: the contract's own and OpenZeppelin's). */
-export type EscrowRevert = { errorName: string; args: readonly unknown[] };
+// What a revert says, by its custom error: the one decoder of the escrow's reverts (the deployment and
+// the ops commands, the operator's sender through apps/server/src/operator-sender/revert-reason.ts).
+
+/** A revert by its error's name and arguments (the escrow's own, OpenZeppelin's, Error(string), Panic). */
+export type DecodedRevert = { errorName: string; args: readonly unknown[] };
 
 /**
- * The escrow's custom error in a failed call, send or deployment, or undefined when the error is not a
- * revert the ABI knows (a network fault, an out-of-gas, a revert of another contract). viem decodes a
- * contract call's revert itself; a deployment's or a raw call's comes as undecoded data on a cause.
+ * The error a failed call, send or deployment reverted with, decoded against `abi` (the escrow's by
+ * default); undefined when it is no revert that can be read (a network fault, an out-of-gas, revert
+ * data of another contract's errors). viem decodes a contract call's revert itself; a deployment's, a
+ * raw call's or a send's estimate comes as undecoded data on a cause, or only in the message.
  */
-export function decodeEscrowRevert(error: unknown): EscrowRevert | undefined {
-  if (!(error instanceof BaseError)) return undefined;
-  const reverted = error.walk((cause) => cause instanceof ContractFunctionRevertedError);
-  if (reverted instanceof ContractFunctionRevertedError && reverted.data?.errorName) {
-    return { errorName: reverted.data.errorName, args: reverted.data.args ?? [] };
+export function decodeRevert(error: unknown, abi: Abi = predictionEscrowAbi): DecodedRevert | undefined {
+  if (error instanceof BaseError) {
+    const reverted = error.walk((cause) => cause instanceof ContractFunctionRevertedError);
+    if (reverted instanceof ContractFunctionRevertedError && reverted.data?.errorName) {
+      return { errorName: reverted.data.errorName, args: reverted.data.args ?? [] };
+    }
   }
-  const raw = error.walk((cause) => revertData(cause) !== undefined);
-  const data = revertData(raw);
+  const data = revertData(error);
   if (!data) return undefined;
   try {
-    const decoded = decodeErrorResult({ abi: predictionEscrowAbi, data });
+    const decoded = decodeErrorResult({ abi, data });
     return { errorName: decoded.errorName, args: decoded.args ?? [] };
   } catch {
     return undefined;
   }
 }
 
-/** The `data` of an error along viem's cause chain, when it is revert data (a selector at least). */
-function revertData(error: unknown): Hex | undefined {
-  if (!error || typeof error !== 'object' || !('data' in error)) return undefined;
-  const data = error.data;
-  // RawContractError keeps it as a string; some nodes nest it as { data }.
-  const hex = typeof data === 'object' && data && 'data' in data ? data.data : data;
-  return typeof hex === 'string' && isHex(hex) && hex.length >= 10 ? hex : undefined;
+/**
+ * The revert's return data along the error's causes: viem's RpcRequestError carries the node's `data`,
+ * a hex string (geth) or an object holding one (Hardhat), as does RawContractError; else the message's
+ * "return data".
+ */
+export function revertData(error: unknown): Hex | undefined {
+  let at: unknown = error;
+  for (let depth = 0; depth < 10 && at && typeof at === 'object'; depth++) {
+    if ('data' in at) {
+      const data = at.data;
+      if (typeof data === 'string' && isHex(data) && data.length >= 10) return data;
+      if (
+        data &&
+        typeof data === 'object' &&
+        'data' in data &&
+        typeof data.data === 'string' &&
+        isHex(data.data)
+      )
+        return data.data;
+    }
+    at = 'cause' in at ? at.cause : undefined;
+  }
+  const match = /return data: (0x[0-9a-f]+)/i.exec(error instanceof Error ? error.message : String(error));
+  return match?.[1] as Hex | undefined;
 }
 
-/** `Name(arg, …)`, for a message. */
-export function formatEscrowRevert(revert: EscrowRevert): string {
+/** `Name(arg, …)`, for a message: `StakeMismatch(7)`. */
+export function formatRevert(revert: DecodedRevert): string {
   return `${revert.errorName}(${revert.args.map((arg) => String(arg)).join(', ')})`;
 }

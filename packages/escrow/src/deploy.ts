@@ -13,7 +13,7 @@ import {
   type WalletClient,
   zeroAddress,
 } from 'viem';
-import { decodeEscrowRevert, formatEscrowRevert } from './decode-revert.ts';
+import { decodeRevert, formatRevert } from './decode-revert.ts';
 import {
   predictionEscrowAbi,
   predictionEscrowBytecode,
@@ -59,7 +59,7 @@ export class EscrowRevertError extends Error {
     readonly args: readonly unknown[],
     options?: { cause?: unknown },
   ) {
-    super(`PredictionEscrow reverted: ${formatEscrowRevert({ errorName, args })}`, options);
+    super(`PredictionEscrow reverted: ${formatRevert({ errorName, args })}`, options);
   }
 }
 
@@ -83,7 +83,7 @@ export async function deployEscrow(
     args: escrowConstructorArgs(deployment),
   });
   await publicClient.call({ account, data }).catch((error: unknown) => {
-    const revert = decodeEscrowRevert(error);
+    const revert = decodeRevert(error);
     throw revert ? new EscrowRevertError(revert.errorName, revert.args, { cause: error }) : error;
   });
   const transactionHash = await walletClient.sendTransaction({ account, chain: walletClient.chain, data });

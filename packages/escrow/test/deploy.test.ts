@@ -1,6 +1,6 @@
 import { type Address, type Hex, parseEther, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { decodeEscrowRevert } from '../src/decode-revert.ts';
+import { decodeRevert } from '../src/decode-revert.ts';
 import {
   deployEscrow,
   ESCROW_CONSTANTS,
@@ -221,7 +221,7 @@ describe('the runtime code hash', () => {
   });
 });
 
-describe('decodeEscrowRevert', () => {
+describe('decodeRevert', () => {
   test("a contract call's revert, by name and arguments; anything else is not one", async () => {
     const error = await world.publicClient
       .simulateContract({
@@ -232,7 +232,7 @@ describe('decodeEscrowRevert', () => {
         account: address(OPERATOR),
       })
       .catch((caught: unknown) => caught);
-    expect(decodeEscrowRevert(error)).toEqual({ errorName: 'NotGuardian', args: [] });
+    expect(decodeRevert(error)).toEqual({ errorName: 'NotGuardian', args: [] });
     const unpause = await world.publicClient
       .simulateContract({
         address: world.address,
@@ -241,11 +241,11 @@ describe('decodeEscrowRevert', () => {
         account: address(GUARDIAN),
       })
       .catch((caught: unknown) => caught);
-    expect(decodeEscrowRevert(unpause)).toEqual({
+    expect(decodeRevert(unpause)).toEqual({
       errorName: 'OwnableUnauthorizedAccount',
       args: [address(GUARDIAN)],
     });
-    expect(decodeEscrowRevert(new Error('socket hang up'))).toBeUndefined();
-    expect(decodeEscrowRevert(undefined)).toBeUndefined();
+    expect(decodeRevert(new Error('socket hang up'))).toBeUndefined();
+    expect(decodeRevert(undefined)).toBeUndefined();
   });
 });

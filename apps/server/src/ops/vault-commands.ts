@@ -1,5 +1,5 @@
 import { formatBnbWithUnit, parseBnb } from '@pm/core/money';
-import { decodeEscrowRevert, type EscrowRevert, formatEscrowRevert } from '@pm/escrow/decode-revert';
+import { type DecodedRevert, decodeRevert, formatRevert } from '@pm/escrow/decode-revert';
 import {
   deployEscrow,
   type EscrowDeployment,
@@ -202,7 +202,7 @@ function explainDeployRevert(error: EscrowRevertError): string {
     DelayOutOfBounds: `--min-payout-delay must be from 60 to 604800 seconds (1 minute to 7 days), not ${error.args[0]}`,
     OwnableInvalidOwner: '--admin is the zero address',
   };
-  return `${error.errorName}: ${reason[error.errorName] ?? `the constructor reverted with ${formatEscrowRevert(error)}`}`;
+  return `${error.errorName}: ${reason[error.errorName] ?? `the constructor reverted with ${formatRevert(error)}`}`;
 }
 
 function escrowAddress(config: Config, given?: unknown): Address {
@@ -295,7 +295,7 @@ function roleCommand(call: RoleCall): VaultCommand {
           account: wallet.account,
         });
       } catch (error) {
-        const revert = decodeEscrowRevert(error);
+        const revert = decodeRevert(error);
         if (!revert) throw error;
         throw new RefusedError(await explainRevert(revert, { call, status, signer, chain, args }));
       }
@@ -359,7 +359,7 @@ function roleOfAddress(status: EscrowStatus, address: Address): string {
 const MARKET_STATES = ['None', 'Open', 'Settled', 'Refunding'] as const;
 
 async function explainRevert(
-  revert: EscrowRevert,
+  revert: DecodedRevert,
   context: {
     call: RoleCall;
     status: EscrowStatus;
@@ -404,5 +404,5 @@ async function explainRevert(
       );
     }
   }
-  return because(`the escrow refused ${call.functionName}: ${formatEscrowRevert(revert)}`);
+  return because(`the escrow refused ${call.functionName}: ${formatRevert(revert)}`);
 }
