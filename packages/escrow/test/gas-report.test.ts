@@ -63,7 +63,7 @@ async function settledMarket(name: string, count: number) {
   return { market, stakes, winners, share, tree, depositGas, settleGas: receipt.gasUsed, settleExecutionGas };
 }
 
-test('a deposit and a claim cost at most 80k gas, and a settlement the same for 2 bettors or 100', async () => {
+test('a deposit (a dispute too) and a claim cost at most 80k gas, and a settlement the same for 2 bettors or 100', async () => {
   const small = await settledMarket('gas-small', 2);
   const large = await settledMarket('gas-large', 100);
   const claimGas = async (market: typeof small, index: number) => {
