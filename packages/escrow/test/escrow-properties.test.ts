@@ -68,12 +68,15 @@ const BOND_OFFSETS = ['half', 'weiUnder', 'exact', 'weiOver', 'more'] as const;
 const actionArbitrary = fc.oneof(
   { weight: 4, arbitrary: depositArbitrary },
   {
-    weight: 3,
+    weight: 5,
     arbitrary: fc.record({
       type: fc.constant('dispute' as const),
       bettor: fc.nat(HOSTILE),
       market: fc.nat(2),
       amount: fc.constantFrom(...BOND_OFFSETS),
+      // With no settlement pending, the operator first settles the market (a flag needs one).
+      settleFirst: fc.boolean(),
+      side: fc.constantFrom(1, 2),
     }),
   },
   {
@@ -246,8 +249,26 @@ async function runHistory({ bets, close, actions }: { bets: Action[]; close: boo
         return;
       }
       case 'dispute': {
-        const market = markets[action.market];
+        // Into a pending settlement, if one is (else most disputes would be plain late bets).
+        const pendingMarkets = async () => {
+          const now = await world.now();
+          const pending: typeof markets = [];
+          for (const candidate of markets) {
+            const { state, claimableAt } = await world.market(candidate.key, escrow);
+            if (state === STATE.Settled && claimableAt > now) pending.push(candidate);
+          }
+          return pending;
+        };
+        let pending = await pendingMarkets();
+        if (pending.length === 0 && action.settleFirst) {
+          await step({ type: 'settle', market: action.market, feeBps: 300, side: action.side, delay: 3600 });
+          await checkInvariants();
+          pending = await pendingMarkets();
+        }
+        countEvents([pending.length > 0 ? 'dispute: a settlement pending' : 'dispute: none pending']);
+        const market = pending.length > 0 ? pending[action.market % pending.length] : markets[action.market];
         if (!market) return;
+        const now = await world.now();
         const before = await world.market(market.key, escrow);
         const share = (before.pool * BigInt(DISPUTE_BOND_BPS)) / 10_000n;
         const bond = share > DISPUTE_BOND_MIN ? share : DISPUTE_BOND_MIN;
@@ -259,7 +280,6 @@ async function runHistory({ bets, close, actions }: { bets: Action[]; close: boo
           weiOver: bond + 1n,
           more: bond + parseEther('0.05'),
         }[action.amount];
-        const now = await world.now();
         const paused = await read.paused();
         let disputed = false;
         await attempt(async () => {

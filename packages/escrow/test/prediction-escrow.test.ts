@@ -682,6 +682,8 @@ describe('disputes (flag bonds)', () => {
     expect(await world.read.liabilities()).toBe(liabilities + parseEther('0.1'));
     expect(await world.read.stakes([stakeId])).not.toBe(zeroHash);
 
+    // A second flag in the same window finds the market reopened past its close: refused, nothing taken.
+    await expectRevert(flag(dave, market, parseEther('1')), 'BettingClosed');
     // Nothing of the withdrawn settlement pays, even past its delay; no bet can join the market.
     await world.travel(600);
     await expectRevert(
