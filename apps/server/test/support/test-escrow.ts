@@ -21,6 +21,9 @@ export async function deployTestEscrow(
       parseEther('100'),
       parseEther('100'),
       roles.minPayoutDelay ?? 60,
+      // The flag bond's floor and share of the pool: the product's defaults (docs/product.md).
+      parseEther('0.01'),
+      500,
     ],
   });
   const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
