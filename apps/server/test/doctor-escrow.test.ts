@@ -86,7 +86,7 @@ describe('ops doctor with ESCROW_ADDRESS', () => {
       `✔ escrow guardian and treasury are set: guardian ${getAddress(DEV_ESCROW_ROLES.guardian.address)}, treasury ${getAddress(DEV_ESCROW_ROLES.treasury.address)}`,
     );
     expect(result.line('escrow limits')).toBe(
-      '✔ escrow limits: settlements draw at most 10000 BNB, refilled 10000 BNB an hour (10000 BNB now); payouts open at least 60 s after a settlement',
+      "✔ escrow limits: settlements draw at most 10000 BNB, refilled 10000 BNB an hour (10000 BNB now); payouts open at least 60 s after a settlement; a dispute's bond is the larger of 0.01 BNB and 500 bps of the pool",
     );
     expect(result.line('escrow is not paused')).toBe('✔ escrow is not paused');
     expect(result.line('markets are decided')).toBe(

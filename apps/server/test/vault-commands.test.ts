@@ -52,6 +52,8 @@ const deployArgs = (overrides: Record<string, string> = {}) =>
     capacity: '100',
     'refill-per-hour': '12.5',
     'min-payout-delay': '600',
+    'dispute-bond-min': '0.05',
+    'dispute-bond-bps': '300',
     ...overrides,
   }).flatMap(([name, value]) => (value === '' ? [] : [`--${name}`, value]));
 
@@ -76,6 +78,8 @@ describe('vault:deploy', () => {
       settlementCapacity: parseEther('100').toString(),
       settlementRefillPerHour: parseEther('12.5').toString(),
       minPayoutDelay: 600,
+      disputeBondMin: parseEther('0.05').toString(),
+      disputeBondBps: 300,
     });
     const receipt = await chain.publicClient.getTransactionReceipt({ hash: printed.transactionHash });
     expect(receipt.from).toBe(DEV_ESCROW_ROLES.admin.address);
@@ -87,6 +91,8 @@ describe('vault:deploy', () => {
       settlementCapacity: parseEther('100'),
       settlementRefillPerHour: parseEther('12.5'),
       minPayoutDelay: 600,
+      disputeBondMin: parseEther('0.05'),
+      disputeBondBps: 300,
       paused: false,
     });
   });
@@ -112,6 +118,10 @@ describe('vault:deploy', () => {
     const quick = await run('vault:deploy', ...deployArgs({ 'min-payout-delay': '30' }));
     expect(quick.output).toBe(
       'Refused: DelayOutOfBounds: --min-payout-delay must be from 60 to 604800 seconds (1 minute to 7 days), not 30',
+    );
+    const bond = await run('vault:deploy', ...deployArgs({ 'dispute-bond-min': '20' }));
+    expect(bond.output).toBe(
+      'Refused: DisputeBondOutOfBounds: --dispute-bond-min must be from 0.001 to 10 BNB, and --dispute-bond-bps at most 2000',
     );
     expect(await chain.publicClient.getTransactionCount({ address: ADMIN })).toBe(nonce);
   });
@@ -163,8 +173,10 @@ describe('vault:status', () => {
       excess: '0',
       settlementCapacity: parseEther('10000').toString(),
       minPayoutDelay: 60,
+      disputeBondMin: parseEther('0.01').toString(),
+      disputeBondBps: 500,
       codeHash: status.codeHash,
-      constants: { MAX_FEE_BPS: '1000', ESCAPE_DELAY: '604800', PAYOUT_GAS_CAP: '50000' },
+      constants: { MAX_FEE_BPS: '1000', ESCAPE_DELAY: '604800', PAYOUT_GAS_CAP: '50000', MAX_DISPUTES: '3' },
     });
     const table = result.lines.slice(0, -1);
     expect(table[0]).toBe(`PredictionEscrow ${escrow} on chain 31337 at block ${printed.blockNumber}`);
@@ -172,6 +184,9 @@ describe('vault:status', () => {
     expect(table).toContain(`  admin           ${ADMIN}`);
     expect(table).toContain(`  operator        ${OPERATOR}`);
     expect(table).toContain('  paused          no');
+    expect(table).toContain(
+      '  dispute bond    the larger of 0.01 BNB (10000000000000000 wei) and 500 bps of the pool',
+    );
     expect(table).toContain('  liabilities     0 BNB (0 wei)');
     expect(table).toContain(
       '  settlements     10000 BNB (10000000000000000000000 wei) can be drawn now, of 10000 BNB (10000000000000000000000 wei), refilled 10000 BNB (10000000000000000000000 wei) an hour',

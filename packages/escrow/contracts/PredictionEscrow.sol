@@ -36,6 +36,15 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
     /// @notice Bounds of the settlement rate limit (a token bucket of payout wei, refilled hourly).
     uint256 public constant MIN_SETTLEMENT_CAPACITY = 0.1 ether;
     uint256 public constant MAX_SETTLEMENT_CAPACITY = 10_000 ether;
+    /// @notice Most times a market's pending settlement may be disputed: bounds what a flagger whose
+    /// bond is refused (it costs it gas only) can delay, to MAX_DISPUTES payout delays.
+    uint8 public constant MAX_DISPUTES = 3;
+    /// @notice Bounds of the dispute bond's floor: a dispute always risks something, and a bettor of a
+    /// small market can still afford one.
+    uint256 public constant MIN_DISPUTE_BOND_MIN = 0.001 ether;
+    uint256 public constant MAX_DISPUTE_BOND_MIN = 10 ether;
+    /// @notice Most of a pool a dispute bond may ask: 20 %.
+    uint256 public constant MAX_DISPUTE_BOND_BPS = 2000;
 
     // ---------------------------------------------------------------- types
 
@@ -49,15 +58,19 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
     // Laid out by use, not size: a claim reads the first three slots, a deposit only the first.
     // solhint-disable-next-line gas-struct-packing
     struct Market {
-        /// Stakes in, less stakes refunded. Fixed once settled: payoutTotal + fee.
+        /// Stakes in, less stakes refunded. Fixed while settled: payoutTotal + fee (a dispute reopens it).
         uint128 pool;
         /// Deposits close at this time (part of the market's key, so nobody can move it).
         uint40 closesAt;
-        /// Payouts open at this time; until then the guardian may veto and the operator may amend.
+        /// Payouts open at this time; until then the guardian may veto, the operator may amend and a
+        /// deposit of at least the dispute bond sends the settlement back.
         uint40 claimableAt;
         State state;
-        /// The verdict, as the server codes it (opaque to the contract).
+        /// The verdict, as the server codes it (opaque to the contract). A dispute leaves it (and the
+        /// verdict's hash) as the record of what it disputed, until the next settlement.
         uint8 outcome;
+        /// Pending settlements sent back by a dispute deposit, at most MAX_DISPUTES.
+        uint8 disputes;
         /// Root of the payout list: a StandardMerkleTree of (uint256 stakeId, uint256 amount).
         bytes32 payoutRoot;
         uint128 payoutTotal;
@@ -101,6 +114,11 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
 
     // solhint-disable-next-line immutable-vars-naming
     address payable public immutable treasury;
+    /// @notice A dispute's bond is the larger of this and disputeBondBps of the market's pool.
+    // solhint-disable-next-line immutable-vars-naming
+    uint128 public immutable disputeBondMin;
+    // solhint-disable-next-line immutable-vars-naming
+    uint16 public immutable disputeBondBps;
     address public operator;
     address public guardian;
     uint32 public minPayoutDelay;
@@ -138,6 +156,8 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
         uint256 claimableAt
     );
     event Voided(bytes32 indexed market, uint8 outcome, bytes32 verdictHash);
+    /// The deposit `stakeId` sent the market's pending settlement back; `disputes` counts them so far.
+    event Disputed(bytes32 indexed market, uint256 indexed stakeId, uint8 disputes);
     event Vetoed(bytes32 indexed market);
     event Escaped(bytes32 indexed market);
     event Claimed(uint256 indexed stakeId, bytes32 indexed market, address indexed owner, uint256 amount);
@@ -186,6 +206,9 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
     error NoFee(bytes32 market);
     error NoExcess();
     error LimitOutOfBounds();
+    error DisputeBondOutOfBounds(uint256 bondMin, uint256 bondBps);
+    error DisputesExhausted(bytes32 market);
+    error BondTooLow(uint256 sent, uint256 bond);
 
     // ---------------------------------------------------------------- roles
 
@@ -206,10 +229,18 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
         address payable treasury_,
         uint128 capacity,
         uint128 refillPerHour,
-        uint32 minPayoutDelay_
+        uint32 minPayoutDelay_,
+        uint128 disputeBondMin_,
+        uint16 disputeBondBps_
     ) Ownable(admin) {
         if (treasury_ == address(0)) revert ZeroAddress();
         treasury = treasury_;
+        if (
+            disputeBondMin_ < MIN_DISPUTE_BOND_MIN || disputeBondMin_ > MAX_DISPUTE_BOND_MIN
+                || disputeBondBps_ > MAX_DISPUTE_BOND_BPS
+        ) revert DisputeBondOutOfBounds(disputeBondMin_, disputeBondBps_);
+        disputeBondMin = disputeBondMin_;
+        disputeBondBps = disputeBondBps_;
         _setOperator(operator_);
         _setGuardian(guardian_);
         _setSettlementLimit(capacity, refillPerHour);
@@ -232,6 +263,11 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
 
     /// @notice Stake msg.value on a market. The bettor is msg.sender, whatever it is (an EOA, a Safe, an
     /// EIP-7702 account): its payouts and refunds go back to it.
+    /// A deposit into a market whose settlement is pending (its payouts not open yet) is a dispute (a
+    /// flag's bond): it needs at least `disputeBond(key)`, joins the pool like any stake, and sends the
+    /// settlement back: the market is open again, past its close (no bet can join it), for the operator
+    /// to settle anew or void. At most MAX_DISPUTES per market, and only while it can still be settled.
+    /// The contract does not read `kind`: the server refunds a dispute it refuses (`refundStake`).
     /// @param market The server's market (or round) id, hashed; with `closesAt` it makes the market's key.
     /// @param closesAt When the market stops taking deposits (its deadline, or a round's lock).
     /// @param kind What the deposit pays for (bet, creation, round bet, flag bond), as the server codes it.
@@ -246,18 +282,24 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
         Ledger memory ledger = _ledger;
         if (ledger.paused) revert EnforcedPause();
         if (msg.value == 0) revert ZeroAmount();
-        if (closesAt <= block.timestamp) revert BettingClosed(closesAt);
-        if (closesAt > block.timestamp + MAX_BETTING_PERIOD) {
-            revert CloseTooFar(closesAt, block.timestamp + MAX_BETTING_PERIOD);
-        }
         bytes32 key = marketKey(market, closesAt);
         Market storage m = markets[key];
         State state = m.state;
-        if (state == State.None) {
-            m.state = State.Open;
-            m.closesAt = closesAt;
-        } else if (state != State.Open) {
-            revert MarketNotOpen(key, state);
+        uint8 disputes = 0;
+        if (state <= State.Open) {
+            // A new or open market: a bet, checked against its close.
+            if (closesAt <= block.timestamp) revert BettingClosed(closesAt);
+            if (closesAt > block.timestamp + MAX_BETTING_PERIOD) {
+                revert CloseTooFar(closesAt, block.timestamp + MAX_BETTING_PERIOD);
+            }
+            if (state == State.None) {
+                m.state = State.Open;
+                m.closesAt = closesAt;
+            }
+        } else {
+            // Settled or refunding: only a dispute of a pending settlement is taken, whose close (part of
+            // the key, checked by the market's first stake) has passed, as settling it required.
+            disputes = _dispute(key, m);
         }
         m.pool += msg.value.toUint128();
 
@@ -265,6 +307,7 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
         stakes[stakeId] = _stakeHash(msg.sender, key, msg.value);
         _ledger = Ledger(ledger.liabilities + msg.value.toUint128(), ledger.nextStakeId + 1, false);
         emit Deposited(stakeId, key, msg.sender, msg.value, kind, side, terms, ref);
+        if (disputes != 0) emit Disputed(key, stakeId, disputes);
     }
 
     /// @notice Pay a settled market's stake its amount in the payout list. Anyone may call it (the
@@ -304,8 +347,8 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
 
     // ---------------------------------------------------------------- operator
 
-    /// @notice Give back a deposit the server refused (closed market, below the minimum, wrong terms)
-    /// to its sender, and only to it. The stake leaves the market's pool.
+    /// @notice Give back a deposit the server refused (closed market, below the minimum, wrong terms, a
+    /// dispute's bond it does not take) to its sender, and only to it. The stake leaves the market's pool.
     function refundStake(StakeRef calldata s) external onlyOperator nonReentrant {
         Market storage m = markets[s.market];
         if (m.state != State.Open) revert MarketNotOpen(s.market, m.state);
@@ -316,7 +359,8 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
     }
 
     /// @notice Commit a closed market's verdict and payout list. Payouts open `delay` seconds later;
-    /// until then the guardian may veto and the operator may amend (a verdict overturned in review).
+    /// until then the guardian may veto, the operator may amend (a verdict overturned in review) and a
+    /// bettor may dispute (deposit); a disputed market is settled again the same way, its bonds in the list.
     /// @param payoutRoot StandardMerkleTree root over (uint256 stakeId, uint256 amount) leaves.
     /// @param fee What the treasury keeps: the market's fee and the rounding dust; payoutTotal + fee
     /// must be the whole pool, so nothing is left unowned.
@@ -463,6 +507,12 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
         return _ledger.paused;
     }
 
+    /// @notice The least a dispute of this market needs now: the larger of disputeBondMin and
+    /// disputeBondBps of its pool (earlier disputes' bonds included), rounded down.
+    function disputeBond(bytes32 market) external view returns (uint256) {
+        return _disputeBond(markets[market].pool);
+    }
+
     /// @notice What can still be settled (payout wei) before the bucket refills.
     function settlementAllowance() public view returns (uint256) {
         Bucket memory bucket = _bucket;
@@ -532,6 +582,33 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
             credits[to] += amount;
             emit Credited(to, stakeId, amount);
         }
+    }
+
+    /// A deposit into a settled or refunding market: a dispute if its settlement is pending, else refused.
+    /// The settlement is withdrawn (state Open, its commitment cleared: nothing can claim, collect or
+    /// veto it) and the count answered, for the event. Outcome and verdict hash stay until the next one.
+    function _dispute(bytes32 key, Market storage m) private returns (uint8 disputes) {
+        State state = m.state;
+        if (state != State.Settled || block.timestamp >= m.claimableAt) revert MarketNotOpen(key, state);
+        disputes = m.disputes;
+        if (disputes >= MAX_DISPUTES) revert DisputesExhausted(key);
+        // Past the settlement window the operator could not answer: a dispute would void the market.
+        uint256 deadline = uint256(m.closesAt) + ESCAPE_DELAY;
+        if (block.timestamp >= deadline) revert SettlementWindowOver(key, deadline);
+        uint256 bond = _disputeBond(m.pool);
+        if (msg.value < bond) revert BondTooLow(msg.value, bond);
+        ++disputes;
+        m.disputes = disputes;
+        m.state = State.Open;
+        m.claimableAt = 0;
+        m.payoutRoot = bytes32(0);
+        m.payoutTotal = 0;
+        m.fee = 0;
+    }
+
+    function _disputeBond(uint256 pool) private view returns (uint256 bond) {
+        bond = (pool * disputeBondBps) / 10_000;
+        if (bond < disputeBondMin) bond = disputeBondMin;
     }
 
     function _settleable(bytes32 market) private view returns (Market storage m) {

@@ -25,7 +25,7 @@ import {
 // by `npm start` (the dev chain's contract), `npm run ops -- vault:deploy` and `vault:status`, doctor
 // and the metrics.
 
-/** What a deployment fixes: the roles (the treasury for good), the settlement bucket and the delay. */
+/** What a deployment fixes: the roles (the treasury for good), the settlement bucket, the delay, the bond. */
 export type EscrowDeployment = {
   admin: Address;
   operator: Address;
@@ -36,6 +36,9 @@ export type EscrowDeployment = {
   settlementRefillPerHour: bigint;
   /** Seconds between a settlement and its first payout at least (the guardian's window; 60–604,800). */
   minPayoutDelay: number;
+  /** A dispute's bond: at least this (0.001–10 BNB) and this share of the pool (0–2,000 bps). */
+  disputeBondMin: bigint;
+  disputeBondBps: number;
 };
 
 /** The constructor's arguments in their order: the one place they are built. */
@@ -48,6 +51,8 @@ export function escrowConstructorArgs(deployment: EscrowDeployment) {
     deployment.settlementCapacity,
     deployment.settlementRefillPerHour,
     deployment.minPayoutDelay,
+    deployment.disputeBondMin,
+    deployment.disputeBondBps,
   ] as const;
 }
 
@@ -120,7 +125,7 @@ export function expectedRuntimeCodeHash(): Hex {
   return keccak256(predictionEscrowDeployedBytecode);
 }
 
-/** The contract's public constants (MAX_FEE_BPS, ESCAPE_DELAY, PAYOUT_GAS_CAP, …), all uint256. */
+/** The contract's public constants (MAX_FEE_BPS, ESCAPE_DELAY, PAYOUT_GAS_CAP, MAX_DISPUTES, …), as bigints. */
 export type EscrowConstantName = Extract<
   Extract<(typeof predictionEscrowAbi)[number], { type: 'function'; inputs: readonly [] }>['name'],
   Uppercase<string>
@@ -159,6 +164,9 @@ export type EscrowStatus = EscrowLevels & {
   settlementCapacity: bigint;
   settlementRefillPerHour: bigint;
   minPayoutDelay: number;
+  /** Fixed at deploy (immutables): a dispute's bond is max(disputeBondMin, pool × disputeBondBps / 10,000). */
+  disputeBondMin: bigint;
+  disputeBondBps: number;
   nextStakeId: bigint;
   constants: Record<EscrowConstantName, bigint>;
   /** runtimeCodeHash of the code at the address: compare with expectedRuntimeCodeHash(). */
@@ -225,6 +233,8 @@ export async function readEscrowStatus(
     settlementCapacity,
     settlementRefillPerHour,
     minPayoutDelay,
+    disputeBondMin,
+    disputeBondBps,
     nextStakeId,
     constantValues,
   ] = await Promise.all([
@@ -238,11 +248,14 @@ export async function readEscrowStatus(
     publicClient.readContract({ ...at, functionName: 'settlementCapacity' }),
     publicClient.readContract({ ...at, functionName: 'settlementRefillPerHour' }),
     publicClient.readContract({ ...at, functionName: 'minPayoutDelay' }),
+    publicClient.readContract({ ...at, functionName: 'disputeBondMin' }),
+    publicClient.readContract({ ...at, functionName: 'disputeBondBps' }),
     publicClient.readContract({ ...at, functionName: 'nextStakeId' }),
     Promise.all(ESCROW_CONSTANTS.map((functionName) => publicClient.readContract({ ...at, functionName }))),
   ]);
   const constants = Object.fromEntries(
-    ESCROW_CONSTANTS.map((name, index) => [name, constantValues[index] as bigint]),
+    // uint256 constants come back as bigints, a small one (MAX_DISPUTES, uint8) as a number.
+    ESCROW_CONSTANTS.map((name, index) => [name, BigInt(constantValues[index] ?? 0)]),
   ) as Record<EscrowConstantName, bigint>;
   return {
     ...levels,
@@ -255,6 +268,8 @@ export async function readEscrowStatus(
     settlementCapacity,
     settlementRefillPerHour,
     minPayoutDelay,
+    disputeBondMin,
+    disputeBondBps,
     nextStakeId,
     constants,
     codeHash: runtimeCodeHash(code),

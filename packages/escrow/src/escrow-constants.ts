@@ -19,6 +19,13 @@ export const MAX_PAYOUT_DELAY = 7n * 86_400n;
 /** Bounds of the settlement rate limit's capacity, in wei. */
 export const MIN_SETTLEMENT_CAPACITY = 10n ** 17n;
 export const MAX_SETTLEMENT_CAPACITY = 10_000n * 10n ** 18n;
+/** Most times a market's pending settlement may be disputed (a flag's bond sends it back). */
+export const MAX_DISPUTES = 3;
+/** Bounds of the dispute bond's floor (`disputeBondMin`, fixed at deploy), in wei. */
+export const MIN_DISPUTE_BOND_MIN = 10n ** 15n;
+export const MAX_DISPUTE_BOND_MIN = 10n * 10n ** 18n;
+/** Most of a pool the dispute bond may ask (`disputeBondBps`, fixed at deploy). */
+export const MAX_DISPUTE_BOND_BPS = 2000n;
 
 /** The largest fee `settle` accepts for a pool: `pool × MAX_FEE_BPS / 10,000`, rounded down as the contract does. */
 export function maxFee(pool: bigint): bigint {

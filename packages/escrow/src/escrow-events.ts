@@ -26,6 +26,8 @@ export type MarketEvents = {
   settlements: EscrowEvent<'Settled'>[];
   voids: EscrowEvent<'Voided'>[];
   vetoes: EscrowEvent<'Vetoed'>[];
+  /** Deposits that sent a pending settlement back (flag bonds), each after its `Deposited`. */
+  disputes: EscrowEvent<'Disputed'>[];
   claims: EscrowEvent<'Claimed'>[];
   refunds: EscrowEvent<'Refunded'>[];
   /** Payouts and refunds of this market's stakes whose push failed and became the owner's credit. */
@@ -45,7 +47,7 @@ export type MarketEventsQuery = {
 };
 
 /**
- * Every Deposited, Settled, Voided, Vetoed, Claimed, Refunded and Credited event of market `marketKey`
+ * Every Deposited, Settled, Voided, Vetoed, Disputed, Claimed, Refunded and Credited event of market `marketKey`
  * from `fromBlock` to `toBlock` (both included, both numbers: every list is read at the same height),
  * each list in chain order. Logs a reorg removed (`removed: true`) are left out.
  */
@@ -57,11 +59,12 @@ export async function readMarketEvents(
     throw new RangeError(`fromBlock ${query.fromBlock} is after toBlock ${query.toBlock}`);
   }
   const market = query.marketKey;
-  const [deposits, settlements, voids, vetoes, claims, refunds, allCredits] = await Promise.all([
+  const [deposits, settlements, voids, vetoes, disputes, claims, refunds, allCredits] = await Promise.all([
     eventsOf(client, query, 'Deposited', { market }),
     eventsOf(client, query, 'Settled', { market }),
     eventsOf(client, query, 'Voided', { market }),
     eventsOf(client, query, 'Vetoed', { market }),
+    eventsOf(client, query, 'Disputed', { market }),
     eventsOf(client, query, 'Claimed', { market }),
     eventsOf(client, query, 'Refunded', { market }),
     // A credit names its owner and stake, not the market: all of them (failed pushes are rare), kept
@@ -70,7 +73,7 @@ export async function readMarketEvents(
   ]);
   const paidHere = new Set([...claims, ...refunds].map((event) => event.stakeId));
   const credits = allCredits.filter((credit) => paidHere.has(credit.stakeId));
-  return { deposits, settlements, voids, vetoes, claims, refunds, credits };
+  return { deposits, settlements, voids, vetoes, disputes, claims, refunds, credits };
 }
 
 async function eventsOf<N extends ContractEventName<EscrowAbi>>(

@@ -42,7 +42,7 @@ export type VerifyOptions = {
 /**
  * Checks a payout list against the escrow at `escrow`: the list holds together (payoutListProblems);
  * it is for this chain and this escrow; the market's latest `Settled` event posted its outcome,
- * verdict hash, root, total and fee, and nothing voided or vetoed it since; each leaf's stake was
+ * verdict hash, root, total and fee, and nothing voided, vetoed or disputed it since; each leaf's stake was
  * deposited into the market by its owner with its amount and is not refunded; payoutTotal + fee is
  * what the market holds (deposits less refunds); and every `Claimed` of the market paid a listed
  * stake its exact payout, in all no more than the total. An RPC failure throws (it is no verdict).
@@ -94,7 +94,7 @@ export async function verifySettlement(
   checked.claims = events.claims.length;
   checked.credits = events.credits.length;
 
-  // The settlement in force: the latest, unless a void or a veto came after it.
+  // The settlement in force: the latest, unless a void, a veto or a dispute came after it.
   const settled = events.settlements.at(-1);
   if (!settled) {
     discrepancies.push(
@@ -132,6 +132,11 @@ export async function verifySettlement(
         `The operator voided the settlement at block ${voided.blockNumber}: the list pays nothing, every stake is refunded.`,
       );
     }
+    for (const dispute of events.disputes.filter(after)) {
+      discrepancies.push(
+        `Stake ${dispute.stakeId} disputed the settlement at block ${dispute.blockNumber}: the list pays nothing until the market is settled again.`,
+      );
+    }
   }
 
   // Each leaf pays a stake of this market, as it was deposited and still open at the settlement.
@@ -161,11 +166,11 @@ export async function verifySettlement(
     }
   }
 
-  // The whole pool is payouts and fee: deposits less what was refunded before the settlement.
-  const deposited = events.deposits.reduce((sum, deposit) => sum + deposit.amount, 0n);
-  const refunded = events.refunds
-    .filter((refund) => !settled || byPosition(refund, settled) < 0)
-    .reduce((sum, refund) => sum + refund.amount, 0n);
+  // The whole pool is payouts and fee: deposits less refunds, both before the settlement (a deposit
+  // after it is a dispute's bond, reported above).
+  const before = (event: LogPosition) => !settled || byPosition(event, settled) < 0;
+  const deposited = events.deposits.filter(before).reduce((sum, deposit) => sum + deposit.amount, 0n);
+  const refunded = events.refunds.filter(before).reduce((sum, refund) => sum + refund.amount, 0n);
   const pool = deposited - refunded;
   if (pool !== list.payoutTotal + list.fee) {
     discrepancies.push(

@@ -35,6 +35,7 @@ import {
   GUARDIAN,
   HOUR,
   OPERATOR,
+  STATE,
   type StakeRef,
   TREASURY,
 } from './escrow-fixture.ts';
@@ -482,7 +483,7 @@ describe('the escape hatch', () => {
     expect(await world.publicClient.getBalance({ address: address(bob) })).toBe(before + parseEther('0.3'));
     await world.mined(world.as(ADMIN).write.unpause());
     await expectRevert(world.as(OPERATOR).write.settleAsRefund([market.key, 3, zeroHash]), 'NotSettleable');
-    expect((await world.read.markets([market.key]))[0]).toBe(0n);
+    expect((await world.market(market.key)).pool).toBe(0n);
   });
 
   test('nobody can open a known market id with another close to cut its escape short', async () => {
@@ -493,6 +494,75 @@ describe('the escape hatch', () => {
     await world.travel(2 * HOUR);
     const stake = await world.deposit(alice, { id, closesAt: real }, parseEther('1'));
     expect(stake.market).toBe(marketKey(id, real));
-    expect((await world.read.markets([stake.market]))[3]).toBe(1);
+    expect((await world.market(stake.market)).state).toBe(STATE.Open);
+  });
+});
+
+describe('a griefer disputing with bonds the server refuses', () => {
+  test("delays payouts at most MAX_DISPUTES times, for gas only, and never to the escape hatch with the server's timeouts", async () => {
+    // The server's defaults: a verdict by MARKET_RESOLUTION_TIMEOUT_S (3 days) after the close, paid out
+    // after RESOLUTION_REVIEW_WINDOW_S (1 hour), the settlement's delay.
+    const RESOLUTION_TIMEOUT = 3 * DAY;
+    const REVIEW = HOUR;
+    const market = await world.openMarket('griefed');
+    const yes = await world.deposit(alice, market, parseEther('1'), 1);
+    await world.deposit(bob, market, parseEther('1'), 2);
+    // The server settles as late as it ever does.
+    await world.travel(HOUR + RESOLUTION_TIMEOUT);
+    const payouts = [{ stakeId: yes.stakeId, amount: parseEther('2') }];
+    await world.settle(market.key, payouts, { delay: REVIEW });
+    const firstClaimableAt = (await world.market(market.key)).claimableAt;
+
+    const griefer = address(thief);
+    const before = await world.publicClient.getBalance({ address: griefer });
+    let gasPaid = 0n;
+    for (let round = 1; round <= 3; round++) {
+      // The griefer waits for the review window's last seconds, then disputes with the exact bond.
+      const { claimableAt } = await world.market(market.key);
+      await world.travel(claimableAt - (await world.now()) - 5);
+      const bond = await world.read.disputeBond([market.key]);
+      const { stake, disputes, receipt } = await world.dispute(thief, market, bond);
+      expect(disputes).toBe(round);
+      gasPaid += receipt.gasUsed * receipt.effectiveGasPrice;
+      // No payout can open meanwhile.
+      await expectRevert(
+        world
+          .as(relayer)
+          .write.claim([
+            { stake: yes, payout: parseEther('2'), proof: buildPayoutTree(payouts).proof(yes.stakeId) },
+          ]),
+        'NotClaimable',
+      );
+      // The server refuses the flag at the door (not a bettor, a second flag), gives the bond back, and
+      // posts the same verdict again with a new review window.
+      await world.mined(world.as(OPERATOR).write.refundStake([stake]));
+      await world.settle(market.key, payouts, { delay: REVIEW });
+    }
+    const bond = await world.read.disputeBond([market.key]);
+    await expectRevert(
+      world.as(thief).write.deposit([market.id, market.closesAt, 4, 0, zeroHash, zeroHash], { value: bond }),
+      'DisputesExhausted',
+    );
+    // Its bonds all came back: the griefing cost it gas only.
+    expect(await world.publicClient.getBalance({ address: griefer })).toBe(before - gasPaid);
+
+    // Payouts open at most MAX_DISPUTES review windows after they first would have, days before the
+    // escape hatch; the market never turns to refunds.
+    const { claimableAt } = await world.market(market.key);
+    expect(claimableAt).toBeLessThanOrEqual(firstClaimableAt + 3 * REVIEW);
+    expect(claimableAt + DAY).toBeLessThan(market.closesAt + ESCAPE_DELAY);
+    await world.travel(claimableAt - (await world.now()));
+    await expectRevert(world.as(alice).write.refund([yes]), 'NotRefundable');
+    const aliceBefore = await world.publicClient.getBalance({ address: address(alice) });
+    await world.mined(
+      world
+        .as(relayer)
+        .write.claim([
+          { stake: yes, payout: parseEther('2'), proof: buildPayoutTree(payouts).proof(yes.stakeId) },
+        ]),
+    );
+    expect(await world.publicClient.getBalance({ address: address(alice) })).toBe(
+      aliceBefore + parseEther('2'),
+    );
   });
 });

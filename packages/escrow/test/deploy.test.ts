@@ -47,6 +47,8 @@ const deployment = (overrides: Partial<EscrowDeployment> = {}): EscrowDeployment
   settlementCapacity: parseEther('50'),
   settlementRefillPerHour: parseEther('5'),
   minPayoutDelay: 300,
+  disputeBondMin: parseEther('0.02'),
+  disputeBondBps: 250,
   ...overrides,
 });
 
@@ -83,6 +85,8 @@ describe('deployEscrow', () => {
       settlementRefillPerHour: parseEther('5'),
       settlementAllowance: parseEther('50'),
       minPayoutDelay: 300,
+      disputeBondMin: parseEther('0.02'),
+      disputeBondBps: 250,
       nextStakeId: 1n,
       balance: 0n,
       liabilities: 0n,
@@ -98,6 +102,10 @@ describe('deployEscrow', () => {
       MAX_PAYOUT_DELAY: 7n * 86_400n,
       MIN_SETTLEMENT_CAPACITY: parseEther('0.1'),
       MAX_SETTLEMENT_CAPACITY: parseEther('10000'),
+      MAX_DISPUTES: 3n,
+      MIN_DISPUTE_BOND_MIN: parseEther('0.001'),
+      MAX_DISPUTE_BOND_MIN: parseEther('10'),
+      MAX_DISPUTE_BOND_BPS: 2000n,
     });
     expect(Object.keys(status.constants).sort()).toEqual([...ESCROW_CONSTANTS].sort());
   });
@@ -206,9 +214,13 @@ describe('readEscrowStatus', () => {
 });
 
 describe('the runtime code hash', () => {
-  test('is the same whatever the treasury (an immutable in the code), and differs for other code', async () => {
+  test('is the same whatever the immutables (treasury, dispute bond), and differs for other code', async () => {
     const one = await deploy({ treasury: address(TREASURY) });
-    const other = await deploy({ treasury: address(bob) });
+    const other = await deploy({
+      treasury: address(bob),
+      disputeBondMin: parseEther('1'),
+      disputeBondBps: 0,
+    });
     const codeOf = async (at: Address) => (await world.publicClient.getCode({ address: at })) as Hex;
     const [oneCode, otherCode] = await Promise.all([codeOf(one.address), codeOf(other.address)]);
     expect(oneCode).not.toBe(otherCode);

@@ -8,8 +8,10 @@ import {
   parseEther,
   parseEventLogs,
   toHex,
+  zeroHash,
 } from 'viem';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { depositArgs } from '../src/deposit-terms.ts';
 import { buildPayoutTree, type Payout, type PayoutTree } from '../src/payout-tree.ts';
 import { predictionEscrowAbi } from '../src/prediction-escrow.gen.ts';
 import { hostileBettorAbi, hostileBettorBytecode } from './attackers.gen.ts';
@@ -18,16 +20,22 @@ import {
   BETTORS,
   createEscrowWorld,
   DAY,
+  DISPUTE_BOND_BPS,
+  DISPUTE_BOND_MIN,
   devAccount,
+  ESCAPE_DELAY,
   type EscrowWorld,
   GUARDIAN,
   HOUR,
   OPERATOR,
+  STATE,
   type StakeRef,
+  stakeOf,
   TREASURY,
 } from './escrow-fixture.ts';
 
-// Random histories of deposits, refusals, settlements (honest and not), voids, vetoes, pauses,
+// Random histories of deposits, disputes (flag bonds into a pending settlement, of the bond, a wei
+// either side of it, or far below), refusals, settlements (honest and not), voids, vetoes, pauses,
 // claims, refunds, withdrawals, fee collections and time jumps against a fresh contract each run; after
 // every step the money invariants of issue 29 must hold. CI runs a few short histories;
 // ESCROW_FUZZ_RUNS=200 ESCROW_FUZZ_STEPS=80 runs long ones.
@@ -54,9 +62,28 @@ const depositArbitrary = fc.record({
   side: fc.constantFrom(1, 2),
 });
 
+/** A dispute's amount against the bond the model expects: half, a wei under, exact, a wei over, well over. */
+const BOND_OFFSETS = ['half', 'weiUnder', 'exact', 'weiOver', 'more'] as const;
+
 const actionArbitrary = fc.oneof(
   { weight: 4, arbitrary: depositArbitrary },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant('refuse' as const), stake: fc.nat(40) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      type: fc.constant('dispute' as const),
+      bettor: fc.nat(HOSTILE),
+      market: fc.nat(2),
+      amount: fc.constantFrom(...BOND_OFFSETS),
+      // With no settlement pending, the operator first settles the market (a flag needs one).
+      settleFirst: fc.boolean(),
+      side: fc.constantFrom(1, 2),
+    }),
+  },
+  {
+    weight: 1,
+    // `bond`: refuse a dispute's bond, if there is one (else any stake).
+    arbitrary: fc.record({ type: fc.constant('refuse' as const), stake: fc.nat(40), bond: fc.boolean() }),
+  },
   {
     weight: 4,
     arbitrary: fc.record({
@@ -92,7 +119,7 @@ const actionArbitrary = fc.oneof(
 );
 type Action = typeof actionArbitrary extends fc.Arbitrary<infer A> ? A : never;
 
-type Stake = StakeRef & { side: number; bettor: number };
+type Stake = StakeRef & { side: number; bettor: number; bond: boolean };
 
 /** Which actions went through, over all runs: a history of refusals alone would prove little. */
 const succeeded = new Map<string, number>();
@@ -173,50 +200,123 @@ async function runHistory({ bets, close, actions }: { bets: Action[]; close: boo
     if (posted) lists.set(key, { tree, payouts: new Map(payouts.map((p) => [p.stakeId, p.amount])) });
   }
 
+  /**
+   * `bettor` deposits `value` into `market` (the hostile contract through its `bet`, kind 1: the contract
+   * reads no kind, so its deposit into a pending settlement is a dispute too); a side of 0 is a flag's
+   * bond. Records the stake, and answers whether it disputed (a withdrawn list pays nothing more).
+   */
+  async function depositFrom(bettor: number, market: (typeof markets)[number], side: number, value: bigint) {
+    const receipt =
+      bettor === HOSTILE
+        ? await world.mined(
+            world.walletOf(controller).writeContract({
+              address: hostile,
+              abi: hostileBettorAbi,
+              functionName: 'bet',
+              args: [market.id, market.closesAt, side],
+              value,
+            }),
+          )
+        : await world.mined(
+            as(EOA_BETTORS[bettor] ?? 0).write.deposit(
+              side === 0
+                ? depositArgs({ kind: 'flag', market: market.id, closesAt: market.closesAt })
+                : depositArgs({
+                    kind: 'bet',
+                    market: market.id,
+                    closesAt: market.closesAt,
+                    prediction: side === 1 ? 'YES' : 'NO',
+                  }),
+              { value },
+            ),
+          );
+    const stake = stakeOf(receipt);
+    const disputed = parseEventLogs({ abi: predictionEscrowAbi, logs: receipt.logs, eventName: 'Disputed' });
+    stakes.push({ ...stake, side, bettor, bond: disputed.length > 0 });
+    if (disputed.length > 0) lists.delete(market.key);
+    return disputed.length > 0;
+  }
+
   async function step(action: Action) {
     switch (action.type) {
       case 'deposit': {
         const market = markets[action.market];
         if (!market) return;
-        const value = parseEther('0.01') * BigInt(action.cents);
-        const deposit = async () => {
-          const receipt =
-            action.bettor === HOSTILE
-              ? await world.mined(
-                  world.walletOf(controller).writeContract({
-                    address: hostile,
-                    abi: hostileBettorAbi,
-                    functionName: 'bet',
-                    args: [market.id, market.closesAt, action.side],
-                    value,
-                  }),
-                )
-              : await world.mined(
-                  as(EOA_BETTORS[action.bettor] ?? 0).write.deposit(
-                    [
-                      market.id,
-                      market.closesAt,
-                      1,
-                      action.side,
-                      `0x${'0'.repeat(64)}`,
-                      `0x${'0'.repeat(64)}`,
-                    ],
-                    { value },
-                  ),
-                );
-          const [event] = parseEventLogs({
-            abi: predictionEscrowAbi,
-            logs: receipt.logs,
-            eventName: 'Deposited',
-          });
-          if (!event) throw new Error('no Deposited');
-          stakes.push({ ...event.args, side: action.side, bettor: action.bettor });
+        // Into a pending settlement, and at least its bond, a bet is a dispute as well.
+        await attempt(() =>
+          depositFrom(action.bettor, market, action.side, parseEther('0.01') * BigInt(action.cents)),
+        );
+        return;
+      }
+      case 'dispute': {
+        // Into a pending settlement, if one is (else most disputes would be plain late bets).
+        const pendingMarkets = async () => {
+          const now = await world.now();
+          const pending: typeof markets = [];
+          for (const candidate of markets) {
+            const { state, claimableAt } = await world.market(candidate.key, escrow);
+            if (state === STATE.Settled && claimableAt > now) pending.push(candidate);
+          }
+          return pending;
         };
-        await attempt(deposit);
+        let pending = await pendingMarkets();
+        if (pending.length === 0 && action.settleFirst) {
+          await step({ type: 'settle', market: action.market, feeBps: 300, side: action.side, delay: 3600 });
+          await checkInvariants();
+          pending = await pendingMarkets();
+        }
+        countEvents([pending.length > 0 ? 'dispute: a settlement pending' : 'dispute: none pending']);
+        const market = pending.length > 0 ? pending[action.market % pending.length] : markets[action.market];
+        if (!market) return;
+        const now = await world.now();
+        const before = await world.market(market.key, escrow);
+        const share = (before.pool * BigInt(DISPUTE_BOND_BPS)) / 10_000n;
+        const bond = share > DISPUTE_BOND_MIN ? share : DISPUTE_BOND_MIN;
+        expect(await read.disputeBond([market.key])).toBe(bond);
+        const value = {
+          half: bond / 2n,
+          weiUnder: bond - 1n,
+          exact: bond,
+          weiOver: bond + 1n,
+          more: bond + parseEther('0.05'),
+        }[action.amount];
+        const paused = await read.paused();
+        let disputed = false;
+        await attempt(async () => {
+          disputed = await depositFrom(action.bettor, market, 0, value);
+        });
+        const after = await world.market(market.key, escrow);
+        if (disputed) {
+          // Only a pending settlement, within the cap and the settlement window, for at least the bond.
+          expect(before.state).toBe(STATE.Settled);
+          expect(before.disputes).toBeLessThan(3);
+          expect(value).toBeGreaterThanOrEqual(bond);
+          expect(after).toEqual({
+            ...before,
+            pool: before.pool + value,
+            state: STATE.Open,
+            disputes: before.disputes + 1,
+            claimableAt: 0,
+            payoutRoot: zeroHash,
+            payoutTotal: 0n,
+            fee: 0n,
+          });
+          countEvents(['dispute accepted']);
+        } else if (before.state === STATE.Settled) {
+          expect(after).toEqual(before);
+          // Clearly pending (the next block's time is a few seconds past `now` at most): only the pause,
+          // the cap or a bond too low refuses it.
+          const pending =
+            before.claimableAt > now + 5 && now + 5 < before.closesAt + ESCAPE_DELAY && before.disputes < 3;
+          if (pending && !paused) expect(value).toBeLessThan(bond);
+          countEvents([`dispute refused (${action.amount})`]);
+        }
         return;
       }
       case 'refuse': {
-        const stake = pick(action.stake);
+        const bonds = stakes.filter((stake) => stake.bond);
+        const stake =
+          action.bond && bonds.length > 0 ? bonds[action.stake % bonds.length] : pick(action.stake);
         if (stake) await attempt(() => world.mined(as(OPERATOR).write.refundStake([stake])));
         return;
       }
@@ -225,7 +325,7 @@ async function runHistory({ bets, close, actions }: { bets: Action[]; close: boo
         const market = markets[action.market];
         if (!market) return;
         const open = await openStakesOf(market.key);
-        const [pool] = await read.markets([market.key]);
+        const { pool } = await world.market(market.key, escrow);
         const winners = open.filter((stake) => stake.side === action.side);
         const winning = winners.reduce((sum, stake) => sum + stake.amount, 0n);
         if (winners.length === 0 || pool === 0n) {
@@ -248,7 +348,7 @@ async function runHistory({ bets, close, actions }: { bets: Action[]; close: boo
         const market = markets[action.market];
         if (!market) return;
         const open = await openStakesOf(market.key);
-        const [pool] = await read.markets([market.key]);
+        const { pool } = await world.market(market.key, escrow);
         if (open.length === 0 || pool === 0n) return;
         await post(
           market.key,
@@ -282,7 +382,7 @@ async function runHistory({ bets, close, actions }: { bets: Action[]; close: boo
         const payout = stake && list?.payouts.get(stake.stakeId);
         if (!stake || !list || payout === undefined) return;
         if (action.wait) {
-          const [, , claimableAt] = await read.markets([stake.market]);
+          const { claimableAt } = await world.market(stake.market, escrow);
           const wait = claimableAt - (await world.now());
           if (wait > 0) await world.travel(wait);
         }
@@ -343,8 +443,16 @@ async function runHistory({ bets, close, actions }: { bets: Action[]; close: boo
     // Liabilities are exactly the markets' open money plus the credits.
     let owed = 0n;
     for (const market of markets) {
-      const [pool, , , state, , , payoutTotal, paid, fee] = await read.markets([market.key]);
-      if (state === 2) {
+      const { pool, state, payoutTotal, paid, fee, disputes, claimableAt } = await world.market(
+        market.key,
+        escrow,
+      );
+      expect(disputes).toBeLessThanOrEqual(3);
+      if (state === STATE.Open) {
+        // An open market owes its pool; a disputed settlement left no commitment behind.
+        expect({ claimableAt, payoutTotal, fee }).toEqual({ claimableAt: 0, payoutTotal: 0n, fee: 0n });
+      }
+      if (state === STATE.Settled) {
         // Per market: paid ≤ total = pool − fee, and the fee within its cap.
         expect(paid).toBeLessThanOrEqual(payoutTotal);
         expect(payoutTotal + (await feeAtSettlement(market.key))).toBe(pool);
@@ -405,7 +513,7 @@ async function runHistory({ bets, close, actions }: { bets: Action[]; close: boo
     });
     const last = logs.at(-1);
     if (!last) throw new Error('settled without a Settled event');
-    const [pool] = await read.markets([key]);
+    const { pool } = await world.market(key, escrow);
     expect((last.args.fee ?? 0n) * 10_000n).toBeLessThanOrEqual(pool * 1000n);
     return last.args.fee ?? 0n;
   }
@@ -425,7 +533,7 @@ async function runHistory({ bets, close, actions }: { bets: Action[]; close: boo
   if (await read.paused()) await world.mined(as(ADMIN).write.unpause());
 }
 
-test('no history of deposits, settlements, claims, refunds, vetoes, pauses and withdrawals breaks the money invariants', async () => {
+test('no history of deposits, disputes, settlements, claims, refunds, vetoes, pauses and withdrawals breaks the money invariants', async () => {
   const treasuryBefore = await world.publicClient.getBalance({ address: devAccount(TREASURY).address });
   await fc.assert(
     fc.asyncProperty(

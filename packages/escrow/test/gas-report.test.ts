@@ -10,7 +10,7 @@ import {
   type StakeRef,
 } from './escrow-fixture.ts';
 
-// The gas of each money call (issue 29's targets: a deposit and a claim at most 80k each; a settlement
+// The gas of each money call (issue 29's targets: a deposit, a dispute included, and a claim at most 80k each; a settlement
 // that does not grow with the number of bettors), printed for the benchmarks page.
 
 let world: EscrowWorld;
@@ -63,7 +63,7 @@ async function settledMarket(name: string, count: number) {
   return { market, stakes, winners, share, tree, depositGas, settleGas: receipt.gasUsed, settleExecutionGas };
 }
 
-test('a deposit and a claim cost at most 80k gas, and a settlement the same for 2 bettors or 100', async () => {
+test('a deposit (a dispute too) and a claim cost at most 80k gas, and a settlement the same for 2 bettors or 100', async () => {
   const small = await settledMarket('gas-small', 2);
   const large = await settledMarket('gas-large', 100);
   const claimGas = async (market: typeof small, index: number) => {
@@ -84,6 +84,19 @@ test('a deposit and a claim cost at most 80k gas, and a settlement the same for 
   const refunded = await world.deposit(BETTORS[0], refundMarket, parseEther('0.01'));
   const refundGas = (await world.mined(world.as(OPERATOR).write.refundStake([refunded]))).gasUsed;
 
+  // A flag's bond into a pending settlement (a dispute), then the market settled again, three times.
+  const disputed = await world.openMarket('gas-dispute');
+  const backed = await world.deposit(BETTORS[0], disputed, parseEther('0.01'));
+  await world.deposit(BETTORS[1], disputed, parseEther('0.01'), 2);
+  await world.travel(HOUR);
+  const disputeGas: bigint[] = [];
+  for (let i = 0; i < 3; i++) {
+    const { pool } = await world.market(disputed.key);
+    await world.settle(disputed.key, [{ stakeId: backed.stakeId, amount: pool }]);
+    const bond = await world.read.disputeBond([disputed.key]);
+    disputeGas.push((await world.dispute(BETTORS[2 + i] ?? BETTORS[2], disputed, bond)).receipt.gasUsed);
+  }
+
   const [firstDeposit = 0n, secondDeposit = 0n] = large.depositGas;
   const rows = {
     'deposit, first of its market': firstDeposit,
@@ -95,13 +108,22 @@ test('a deposit and a claim cost at most 80k gas, and a settlement the same for 
     'claim, list of 50 (first of the market)': claimLarge,
     'claim, list of 50 (later)': claimLargeNext,
     'refundStake (a refused deposit)': refundGas,
+    'deposit, a dispute (the first of its market)': disputeGas[0] ?? 0n,
+    'deposit, a dispute (the third)': disputeGas[2] ?? 0n,
   };
   console.log(
     `PredictionEscrow gas:\n${Object.entries(rows)
       .map(([name, gas]) => `  ${name.padEnd(44)} ${gas.toString().padStart(7)}`)
       .join('\n')}`,
   );
-  for (const gas of [...small.depositGas, ...large.depositGas, claimSmall, claimLarge, claimLargeNext]) {
+  for (const gas of [
+    ...small.depositGas,
+    ...large.depositGas,
+    ...disputeGas,
+    claimSmall,
+    claimLarge,
+    claimLargeNext,
+  ]) {
     expect(gas).toBeLessThanOrEqual(TARGET);
   }
   // The settlement posts a root and a total: its gas does not depend on how many bettors there are

@@ -121,7 +121,7 @@ test('whatever buildSettlement builds, the contract takes, and every claim of th
         }
         const paidOut = before - (await world.publicClient.getBalance({ address: world.address }));
         expect(paidOut).toBe(settlement.payoutTotal);
-        const [, , , , , , payoutTotal, paid] = await world.read.markets([market.key]);
+        const { payoutTotal, paid } = await world.market(market.key);
         expect(paid).toBe(payoutTotal);
         const report = await verifySettlement(world.publicClient, world.address, list);
         expect(report.discrepancies).toEqual([]);

@@ -115,6 +115,10 @@ describe('the contract mirror', () => {
       MAX_PAYOUT_DELAY: await world.read.MAX_PAYOUT_DELAY(),
       MIN_SETTLEMENT_CAPACITY: await world.read.MIN_SETTLEMENT_CAPACITY(),
       MAX_SETTLEMENT_CAPACITY: await world.read.MAX_SETTLEMENT_CAPACITY(),
+      MAX_DISPUTES: await world.read.MAX_DISPUTES(),
+      MIN_DISPUTE_BOND_MIN: await world.read.MIN_DISPUTE_BOND_MIN(),
+      MAX_DISPUTE_BOND_MIN: await world.read.MAX_DISPUTE_BOND_MIN(),
+      MAX_DISPUTE_BOND_BPS: await world.read.MAX_DISPUTE_BOND_BPS(),
     };
     const { BPS, maxFee, ...mirrored } = constants;
     expect(mirrored).toEqual(onChain);
@@ -153,7 +157,7 @@ describe('settle, claim, verify', () => {
       paidTo.set(leaf.owner, (paidTo.get(leaf.owner) ?? 0n) + gained);
     }
     expect([...paidTo.values()].reduce((sum, paid) => sum + paid, 0n)).toBe(settlement.payoutTotal);
-    const [, , , , , , payoutTotal, paid] = await world.read.markets([market.key]);
+    const { payoutTotal, paid } = await world.market(market.key);
     expect(paid).toBe(payoutTotal);
 
     const report = await verify(list);
@@ -491,6 +495,56 @@ describe('a settlement no longer in force, and refunds', () => {
     ]);
   });
 
+  test('a disputed settlement: its list pays nothing, and the list posted after it, the bond a leaf, verifies', async () => {
+    const { market, stakes, read } = await settledMarket('disputed', [
+      { bettor: alice, amount: parseEther('1'), side: 1 },
+      { bettor: bob, amount: parseEther('1'), side: 2 },
+    ]);
+    const { stake: bond, receipt } = await world.dispute(
+      carol,
+      market,
+      await world.read.disputeBond([market.key]),
+    );
+    expect((await verify(read())).discrepancies).toEqual([
+      `Stake ${bond.stakeId} disputed the settlement at block ${receipt.blockNumber}: the list pays nothing until the market is settled again.`,
+    ]);
+
+    // Overturned in review: NO wins, and the bond comes back in full.
+    const { pool } = await world.market(market.key);
+    const [, no] = stakes as [Stake, Stake];
+    const settlement = buildSettlement({
+      pool,
+      payouts: [
+        { stakeId: no.stakeId, amount: pool - bond.amount },
+        { stakeId: bond.stakeId, amount: bond.amount },
+      ],
+      fee: 0n,
+    });
+    const verdictHash = keccak256(toHex('verdict of disputed, reviewed'));
+    await world.mined(
+      world
+        .as(OPERATOR)
+        .write.settle(
+          settleArgs(settlement, { marketKey: market.key, outcome: 2, verdictHash, delay: DELAY }),
+        ),
+    );
+    const list = readList(
+      toPayoutList({
+        chainId: await world.publicClient.getChainId(),
+        escrow: world.address,
+        market,
+        outcome: 2,
+        verdictHash,
+        settlement,
+        stakes: [...stakes, bond],
+      }),
+    );
+    expect(await verify(list)).toMatchObject({ ok: true, discrepancies: [] });
+    await openClaims();
+    await world.mined(world.as(relayer).write.claim([claimFor(list, bond.stakeId)]));
+    expect((await verify(list)).ok).toBe(true);
+  });
+
   test('a stake refunded before the settlement leaves the pool, and no list may pay it', async () => {
     const { market, stakes } = await closedMarket('refused deposit', [
       { bettor: alice, amount: parseEther('1'), side: 1 },
@@ -587,6 +641,7 @@ describe('readMarketEvents', () => {
     ]);
     expect(events.voids).toEqual([]);
     expect(events.vetoes).toEqual([]);
+    expect(events.disputes).toEqual([]);
     expect(events.refunds).toEqual([]);
 
     // In ranges of 3 blocks (an RPC's cap): the same events.

@@ -61,10 +61,10 @@ export function checkEscrowRoles(status: EscrowStatus): CheckOutcome {
   return passed(`guardian ${status.guardian}, treasury ${status.treasury}`);
 }
 
-/** The settlement bucket and the shortest payout delay, as they stand. */
+/** The settlement bucket, the shortest payout delay and the dispute bond, as they stand. */
 export function checkEscrowLimits(status: EscrowStatus): CheckOutcome {
   return passed(
-    `settlements draw at most ${bnb(status.settlementCapacity)}, refilled ${bnb(status.settlementRefillPerHour)} an hour (${bnb(status.settlementAllowance)} now); payouts open at least ${status.minPayoutDelay} s after a settlement`,
+    `settlements draw at most ${bnb(status.settlementCapacity)}, refilled ${bnb(status.settlementRefillPerHour)} an hour (${bnb(status.settlementAllowance)} now); payouts open at least ${status.minPayoutDelay} s after a settlement; a dispute's bond is the larger of ${bnb(status.disputeBondMin)} and ${status.disputeBondBps} bps of the pool`,
   );
 }
 

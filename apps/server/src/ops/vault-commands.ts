@@ -63,7 +63,7 @@ export const vaultCommands: VaultCommand[] = [
   {
     name: 'vault:deploy',
     usage:
-      'vault:deploy --admin <address> --operator <address> --guardian <address> --treasury <address> --capacity <BNB> --refill-per-hour <BNB> --min-payout-delay <seconds>',
+      'vault:deploy --admin <address> --operator <address> --guardian <address> --treasury <address> --capacity <BNB> --refill-per-hour <BNB> --min-payout-delay <seconds> --dispute-bond-min <BNB> --dispute-bond-bps <bps>',
     summary:
       "Deploy the escrow contract from ESCROW_ADMIN_PRIVATE_KEY's account (the admin may be another address, a Safe); prints its address and a JSON line",
     options: {
@@ -74,6 +74,8 @@ export const vaultCommands: VaultCommand[] = [
       capacity: { type: 'string' },
       'refill-per-hour': { type: 'string' },
       'min-payout-delay': { type: 'string' },
+      'dispute-bond-min': { type: 'string' },
+      'dispute-bond-bps': { type: 'string' },
     },
     async run(context, args) {
       const deployment = deploymentFrom(args);
@@ -96,6 +98,9 @@ export const vaultCommands: VaultCommand[] = [
       out(`  treasury ${deployment.treasury} (fixed for good)`);
       out(
         `  settlements draw at most ${bnb(deployment.settlementCapacity)}, refilled ${bnb(deployment.settlementRefillPerHour)} an hour; payouts open at least ${deployment.minPayoutDelay} s after a settlement`,
+      );
+      out(
+        `  a dispute's bond is the larger of ${bnb(deployment.disputeBondMin)} and ${deployment.disputeBondBps} bps of the pool (fixed for good)`,
       );
       out(`Set ESCROW_ADDRESS=${deployed.address} for the server, then run npm run ops -- doctor.`);
       out(
@@ -179,9 +184,11 @@ function deploymentFrom({ values, positionals }: OpsArgs): EscrowDeployment {
       throw new UsageError(`--${name} takes an amount of BNB like 100 or 0.5, not '${value}'.`);
     }
   };
-  const delay = text('min-payout-delay');
-  if (!/^[0-9]{1,10}$/.test(delay))
-    throw new UsageError(`--min-payout-delay takes whole seconds, not '${delay}'.`);
+  const whole = (name: string, what: string): number => {
+    const value = text(name);
+    if (!/^[0-9]{1,10}$/.test(value)) throw new UsageError(`--${name} takes ${what}, not '${value}'.`);
+    return Number(value);
+  };
   return {
     admin: address('admin'),
     operator: address('operator'),
@@ -189,7 +196,9 @@ function deploymentFrom({ values, positionals }: OpsArgs): EscrowDeployment {
     treasury: address('treasury'),
     settlementCapacity: amount('capacity'),
     settlementRefillPerHour: amount('refill-per-hour'),
-    minPayoutDelay: Number(delay),
+    minPayoutDelay: whole('min-payout-delay', 'whole seconds'),
+    disputeBondMin: amount('dispute-bond-min'),
+    disputeBondBps: whole('dispute-bond-bps', 'whole basis points'),
   };
 }
 
@@ -201,6 +210,8 @@ function explainDeployRevert(error: EscrowRevertError): string {
       '--capacity must be from 0.1 to 10000 BNB, and --refill-per-hour more than 0 and at most --capacity',
     DelayOutOfBounds: `--min-payout-delay must be from 60 to 604800 seconds (1 minute to 7 days), not ${error.args[0]}`,
     OwnableInvalidOwner: '--admin is the zero address',
+    DisputeBondOutOfBounds:
+      '--dispute-bond-min must be from 0.001 to 10 BNB, and --dispute-bond-bps at most 2000',
   };
   return `${error.errorName}: ${reason[error.errorName] ?? `the constructor reverted with ${formatRevert(error)}`}`;
 }
@@ -248,6 +259,7 @@ function statusTable(status: EscrowStatus): string[] {
     `  excess          ${bnb(status.excess)}${status.excess > 0n ? ' (forced in: sweepExcess sends it to the treasury)' : ''}`,
     `  settlements     ${bnb(status.settlementAllowance)} can be drawn now, of ${bnb(status.settlementCapacity)}, refilled ${bnb(status.settlementRefillPerHour)} an hour`,
     `  payout delay    at least ${status.minPayoutDelay} s after a settlement`,
+    `  dispute bond    the larger of ${bnb(status.disputeBondMin)} and ${status.disputeBondBps} bps of the pool`,
     `  stakes          ${status.nextStakeId - 1n} deposited`,
     `  constants       ${Object.entries(constants)
       .map(([name, value]) => `${name} ${value}`)

@@ -1,10 +1,11 @@
 import { type DepositTerms, depositArgs } from '@pm/escrow/deposit-terms';
-import { predictionEscrowAbi, predictionEscrowBytecode } from '@pm/escrow/prediction-escrow.gen';
-import { type Address, encodeFunctionData, type Hash, type Hex, parseEther } from 'viem';
+import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
+import { type Address, encodeFunctionData, type Hash, type Hex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC } from '../../src/config/dev-accounts.ts';
 import { batchAccountAbi, batchAccountBytecode } from './batch-account.gen.ts';
 import type { TestChain } from './test-chain.ts';
+import { deployTestEscrow } from './test-escrow.ts';
 
 // The escrow contract (packages/escrow) and a smart-account wallet on a server test's chain.
 
@@ -14,17 +15,16 @@ const role = (addressIndex: number) => mnemonicToAccount(DEV_MNEMONIC, { address
 type Wallet = TestChain['vault'];
 
 /**
- * A fresh PredictionEscrow, deployed by the dev vault account as its admin, with the operator, guardian
- * and treasury roles and then the constructor's limits (settlement capacity and refill, payout delay).
+ * A fresh PredictionEscrow, deployed by the dev vault account as its admin, with operator, guardian and
+ * treasury roles no test pays from, and a ten-minute payout delay.
  */
-export async function deployEscrow(chain: TestChain): Promise<Address> {
-  const limits = [parseEther('100'), parseEther('100'), 600] as const;
-  const hash = await chain.vault.deployContract({
-    abi: predictionEscrowAbi,
-    bytecode: predictionEscrowBytecode,
-    args: [chain.vault.account.address, role(16), role(17), role(18), ...limits],
+export function deployEscrow(chain: TestChain): Promise<Address> {
+  return deployTestEscrow(chain, {
+    operator: role(16),
+    guardian: role(17),
+    treasury: role(18),
+    minPayoutDelay: 600,
   });
-  return deployedAt(chain, hash);
 }
 
 /** A smart account (chain/contracts/BatchAccount.sol) that `owner` drives. */
