@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { DEV_MNEMONIC } from '../apps/server/src/config/dev-accounts.ts';
 import { publicDevHostRefusalFromEnv } from '../apps/server/src/config/public-dev-host.ts';
 import { compiledServerCommand } from '../apps/server/src/dev/compiled-server.ts';
+import { deployDevEscrow } from '../apps/server/src/dev/dev-escrow.ts';
 import { startLocalChain } from '../apps/server/src/dev/local-chain.ts';
 
 // The whole product on one machine: local Hardhat chain, API server (PGlite, simulated price feed)
@@ -42,6 +43,12 @@ export async function startStack(options: StackOptions) {
   const client = createTestClient({ mode: 'hardhat', transport: http(chain.rpcUrl) }).extend(publicActions);
   const statePath = join(dataDir, 'chain-state.json');
   await restoreChainState(client, statePath);
+  // The escrow contract, deployed afresh on the fresh chain (one transaction from the dev admin, whose
+  // nonce is not carried over: the same address at every start). The app does not pay into it yet.
+  const escrow = await deployDevEscrow(chain.rpcUrl).catch(async (error: unknown) => {
+    await chain.stop();
+    throw error;
+  });
 
   const { command, args } = compiledServerCommand();
   const server = spawn(command, args, {
@@ -53,6 +60,7 @@ export async function startStack(options: StackOptions) {
       DATA_DIR: dataDir,
       WEB_DIST,
       DEMO_DATA: 'true',
+      ESCROW_ADDRESS: escrow.address,
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,6 +82,7 @@ export async function startStack(options: StackOptions) {
   return {
     baseUrl,
     rpcUrl: chain.rpcUrl,
+    escrowAddress: escrow.address,
     server,
     async stop() {
       if (stopped) return;

@@ -4,7 +4,7 @@
 //   dist/ops.js   the ops CLI (`npm run ops -- <command>`)
 //   dist/source-maps.js  preloaded by both (`--import`): source maps for our code only (decision 023)
 //   dist/page-worker.js  the evidence page reader's thread, found beside main.js (decision 027)
-// with source maps. esbuild bundles our own code (the server and @pm/core) and drizzle-orm into one
+// with source maps. esbuild bundles our own code (the server, @pm/core and @pm/escrow) and drizzle-orm into one
 // file per entry; every other npm package stays an import, resolved from node_modules at run time,
 // so the build needs nothing at run time that `npm ci --omit=dev` does not install.
 //
@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 
 const SERVER = fileURLToPath(new URL('..', import.meta.url));
 const CORE = join(SERVER, '../../packages/core');
+const ESCROW = join(SERVER, '../../packages/escrow');
 const DIST = join(SERVER, 'dist');
 const ENTRIES = {
   main: 'src/main.ts',
@@ -37,8 +38,10 @@ const SOURCES = [
   fileURLToPath(import.meta.url),
   join(SERVER, 'src'),
   join(CORE, 'src'),
+  join(ESCROW, 'src'),
   join(SERVER, 'package.json'),
   join(CORE, 'package.json'),
+  join(ESCROW, 'package.json'),
 ];
 
 /** @param {string} path @returns {number} the newest modification time under path (0 when absent) */

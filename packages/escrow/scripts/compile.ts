@@ -21,7 +21,13 @@ const TARGETS = [
   {
     output: 'src/prediction-escrow.gen.ts',
     contracts: [
-      { source: 'contracts/PredictionEscrow.sol', name: 'PredictionEscrow', prefix: 'predictionEscrow' },
+      {
+        source: 'contracts/PredictionEscrow.sol',
+        name: 'PredictionEscrow',
+        prefix: 'predictionEscrow',
+        // The runtime code too, for checking what is deployed (src/deploy.ts, ops doctor).
+        runtime: true,
+      },
     ],
   },
   {
@@ -73,6 +79,15 @@ export async function compileContracts(): Promise<Array<{ path: string; text: st
         '',
         `export const ${contract.prefix}Bytecode = '0x${compiled.bytecode}' as const;`,
       );
+      if ('runtime' in contract && contract.runtime) {
+        lines.push(
+          '',
+          '/** The runtime code, zeros where the constructor writes each immutable (at these byte ranges). */',
+          `export const ${contract.prefix}DeployedBytecode = '0x${compiled.deployedBytecode}' as const;`,
+          '',
+          `export const ${contract.prefix}ImmutableReferences = ${JSON.stringify(compiled.immutableReferences)} as const;`,
+        );
+      }
     }
     return { path: target.output, text: `${lines.join('\n')}\n` };
   });

@@ -14,14 +14,33 @@ const OutputSchema = z.object({
         z.string(),
         z.object({
           abi: z.array(z.unknown()),
-          evm: z.object({ bytecode: z.object({ object: z.string() }) }),
+          evm: z.object({
+            bytecode: z.object({ object: z.string() }),
+            deployedBytecode: z.object({
+              object: z.string(),
+              immutableReferences: z
+                .record(z.string(), z.array(z.object({ start: z.number(), length: z.number() })))
+                .optional(),
+            }),
+          }),
         }),
       ),
     )
     .optional(),
 });
 
-export type CompiledContract = { abi: unknown[]; bytecode: string };
+/** Where the compiler left room in the runtime code for an immutable, which the constructor fills. */
+export type ImmutableReference = { start: number; length: number };
+
+export type CompiledContract = {
+  abi: unknown[];
+  /** The creation code (constructor and runtime), hex without 0x. */
+  bytecode: string;
+  /** The runtime code as deployed, hex without 0x, with zeros where each immutable goes. */
+  deployedBytecode: string;
+  /** Every immutable's places in the runtime code, in byte offsets, in order. */
+  immutableReferences: ImmutableReference[];
+};
 
 export type CompileOptions = {
   sources: Record<string, { content: string }>;
@@ -42,7 +61,16 @@ export function compileSolidity(options: CompileOptions): {
     settings: {
       evmVersion: options.evmVersion,
       optimizer: { enabled: true, runs: options.optimizerRuns },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+      outputSelection: {
+        '*': {
+          '*': [
+            'abi',
+            'evm.bytecode.object',
+            'evm.deployedBytecode.object',
+            'evm.deployedBytecode.immutableReferences',
+          ],
+        },
+      },
     },
   };
   // solc's types say `any`: pin down what we call and parse what comes back.
@@ -58,7 +86,16 @@ export function compileSolidity(options: CompileOptions): {
     contract(source, name) {
       const compiled = output.contracts?.[source]?.[name];
       if (!compiled) throw new Error(`${name} missing from the compiler output`);
-      return { abi: compiled.abi, bytecode: compiled.evm.bytecode.object };
+      const { deployedBytecode } = compiled.evm;
+      const immutableReferences = Object.values(deployedBytecode.immutableReferences ?? {})
+        .flat()
+        .sort((a, b) => a.start - b.start);
+      return {
+        abi: compiled.abi,
+        bytecode: compiled.evm.bytecode.object,
+        deployedBytecode: deployedBytecode.object,
+        immutableReferences,
+      };
     },
   };
 }

@@ -3,10 +3,12 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** The dev chain's own config: it runs Prague, as BSC and the escrow's compiler settings do. */
+const CONFIG = `${ROOT}chain/hardhat.config.ts`;
 const STARTED = /Started HTTP and WebSocket JSON-RPC server at (http:\/\/127\.0\.0\.1:\d+)/;
 
 /**
- * A Hardhat node (EDR, chain id 31337, the public dev mnemonic, on Prague: test/hardhat.config.ts) on a
+ * A Hardhat node (EDR, chain id 31337, the public dev mnemonic, on Prague: chain/hardhat.config.ts) on a
  * port the OS picks: resolves with its URL once it says it listens.
  */
 export async function startHardhatNode(): Promise<{ rpcUrl: string; stop(): Promise<void> }> {
@@ -15,7 +17,7 @@ export async function startHardhatNode(): Promise<{ rpcUrl: string; stop(): Prom
     [
       `${ROOT}node_modules/hardhat/dist/src/cli.js`,
       '--config',
-      fileURLToPath(new URL('./hardhat.config.ts', import.meta.url)),
+      CONFIG,
       'node',
       '--hostname',
       '127.0.0.1',

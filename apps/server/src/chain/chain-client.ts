@@ -1,4 +1,16 @@
-import { createPublicClient, defineChain, http, type PublicClient } from 'viem';
+import {
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  type Hex,
+  http,
+  type PrivateKeyAccount,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 
 export type ChainSettings = {
   id: number;
@@ -15,12 +27,7 @@ export type ChainSettings = {
  * requests (issue 21: the server's CPU per bet, and the node's).
  */
 export function createChainClient(settings: ChainSettings): PublicClient {
-  const chain = defineChain({
-    id: settings.id,
-    name: settings.name ?? `Chain ${settings.id}`,
-    nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
-    rpcUrls: { default: { http: [settings.rpcUrl] } },
-  });
+  const chain = deploymentChain(settings);
   const batchSize = settings.rpcBatchSize ?? 20;
   return createPublicClient({
     chain,
@@ -31,5 +38,30 @@ export function createChainClient(settings: ChainSettings): PublicClient {
     }),
     // Block time is read from the chain, not assumed (docs/architecture.md: BSC moved to 450 ms).
     pollingInterval: 250,
+  });
+}
+
+/**
+ * A wallet for one key on the deployment's chain, through our own RPC: the ops CLI's escrow calls and
+ * the dev chain's deployment. Sending checks the node's chain id against the deployment's.
+ */
+export function createChainWallet(
+  settings: ChainSettings,
+  privateKey: Hex,
+): WalletClient<Transport, Chain, PrivateKeyAccount> {
+  return createWalletClient({
+    chain: deploymentChain(settings),
+    transport: http(settings.rpcUrl, { retryCount: 2, timeout: 10_000 }),
+    account: privateKeyToAccount(privateKey),
+    pollingInterval: 250,
+  });
+}
+
+function deploymentChain(settings: ChainSettings): Chain {
+  return defineChain({
+    id: settings.id,
+    name: settings.name ?? `Chain ${settings.id}`,
+    nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
+    rpcUrls: { default: { http: [settings.rpcUrl] } },
   });
 }

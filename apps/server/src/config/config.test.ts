@@ -1,6 +1,7 @@
 import { DEFAULT_MARKET_RESOLUTION_TIMEOUT_S, MIN_AI_CONFIDENCE_FLOOR } from '@pm/core/constants';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
+import { DEV_ESCROW_ROLES } from './dev-accounts.ts';
 
 // Production defaults (security review F5, F13, F21): settings that are harmless on the local chain
 // but lose money on BSC stop the server at start, naming the variable.
@@ -93,6 +94,32 @@ describe('configuration off the local chain', () => {
   test('even on the local chain, a keyed RPC_URL is never published without PUBLIC_RPC_URL', () => {
     expect(refusal(() => loadConfig({ RPC_URL: 'http://127.0.0.1:8545/SECRETKEY' }))).toMatch(
       /PUBLIC_RPC_URL/,
+    );
+  });
+});
+
+describe('escrow settings (issue 29, decision 026)', () => {
+  const ESCROW = '0x6D8da4B12D658a36909ec1C75F81E54B8DB4eBf9';
+  const KEY = `0x${'ab'.repeat(32)}`;
+
+  test('ESCROW_ADDRESS is optional and an address; the role keys default to the dev ones on 31337 only', () => {
+    expect(loadConfig({}).escrow.address).toBeUndefined();
+    expect(loadConfig({ ESCROW_ADDRESS: ESCROW }).escrow.address).toBe(ESCROW.toLowerCase());
+    expect(refusal(() => loadConfig({ ESCROW_ADDRESS: '0x1234' }))).toMatch(
+      /ESCROW_ADDRESS: must be a 0x-prefixed 20-byte address/,
+    );
+    const local = loadConfig({});
+    expect(local.escrow.adminPrivateKey).toBe(DEV_ESCROW_ROLES.admin.privateKey);
+    expect(local.escrow.guardianPrivateKey).toBe(DEV_ESCROW_ROLES.guardian.privateKey);
+    expect(mainnet().escrow).toEqual({
+      address: undefined,
+      adminPrivateKey: undefined,
+      guardianPrivateKey: undefined,
+    });
+    const keyed = mainnet({ ESCROW_ADMIN_PRIVATE_KEY: KEY, ESCROW_GUARDIAN_PRIVATE_KEY: KEY });
+    expect(keyed.escrow).toMatchObject({ adminPrivateKey: KEY, guardianPrivateKey: KEY });
+    expect(refusal(() => mainnet({ ESCROW_GUARDIAN_PRIVATE_KEY: '0xabc' }))).toMatch(
+      /ESCROW_GUARDIAN_PRIVATE_KEY: must be a 0x-prefixed 32-byte hex key/,
     );
   });
 });

@@ -13,7 +13,7 @@ import { DEFAULT_FLAG_BOND_BPS, DEFAULT_FLAG_BOND_MIN_WEI } from '@pm/core/flag-
 import { isAddress, isHex, parseGwei } from 'viem';
 import { z } from 'zod';
 import { CHAINLINK_BSC_MAINNET_USD_FEEDS } from './chainlink-bsc-mainnet-usd-feeds.ts';
-import { DEV_VAULT } from './dev-accounts.ts';
+import { DEV_ESCROW_ROLES, DEV_VAULT } from './dev-accounts.ts';
 import { publicDevHostRefusal } from './public-dev-host.ts';
 
 // One typed config, read from the environment once at start-up (docs/architecture.md "Configuration").
@@ -101,6 +101,11 @@ const EnvSchema = z.object({
   RPC_BATCH_SIZE: int(1, 1000).default(20),
   VAULT_ADDRESS: address.optional(),
   VAULT_PRIVATE_KEY: privateKey.optional(),
+  // Issue 29, decision 026: the escrow contract (optional until the app pays into it), and the keys the
+  // ops CLI signs its admin's and guardian's calls with; the server itself never signs as either.
+  ESCROW_ADDRESS: address.optional(),
+  ESCROW_ADMIN_PRIVATE_KEY: privateKey.optional(),
+  ESCROW_GUARDIAN_PRIVATE_KEY: privateKey.optional(),
   CONFIRMATIONS: z.union([z.literal('finalized'), z.coerce.number().int().min(1).max(1000)]).optional(),
   /** Reverse proxies in front of the server (hop count); 0 = none, the socket's peer is the client. */
   TRUST_PROXY: int(0, 10).default(0),
@@ -268,6 +273,16 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       pendingPaymentExpiryS: env.PENDING_PAYMENT_EXPIRY_S,
     },
     vault: { address: vaultAddress, privateKey: vaultPrivateKey },
+    escrow: {
+      /** PredictionEscrow's address; unset: no escrow checks, metrics or ops defaults. */
+      address: env.ESCROW_ADDRESS,
+      /** For `vault:deploy` and `vault:unpause` (ops); the dev admin's on the local chain. */
+      adminPrivateKey:
+        env.ESCROW_ADMIN_PRIVATE_KEY ?? (isLocalChain ? DEV_ESCROW_ROLES.admin.privateKey : undefined),
+      /** For `vault:pause` and `vault:veto` (ops); the dev guardian's on the local chain. */
+      guardianPrivateKey:
+        env.ESCROW_GUARDIAN_PRIVATE_KEY ?? (isLocalChain ? DEV_ESCROW_ROLES.guardian.privateKey : undefined),
+    },
     payouts: { maxFeePerGas: env.PAYOUT_MAX_FEE_PER_GAS_GWEI, refundMinWei: env.REFUND_MIN_WEI },
     /** The operator key's sender; its fees share the payouts' ceiling (PAYOUT_MAX_FEE_PER_GAS_GWEI). */
     operatorTransactions: {

@@ -1,6 +1,7 @@
 /**
- * Hardhat's public dev mnemonic ("test test … junk"). Account #0 is the dev vault; #1.. are players.
- * These keys are public: they are used only when CHAIN_ID is the local chain (31337).
+ * Hardhat's public dev mnemonic ("test test … junk"). Account #0 is the dev vault; #1.. are players;
+ * #20–#22 hold the escrow's other roles. These keys are public: they are used only when CHAIN_ID is
+ * the local chain (31337).
  */
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 
@@ -23,3 +24,24 @@ export const DEV_PLAYERS = [
     privateKey: '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6',
   },
 ] as const;
+
+/**
+ * The escrow contract's roles on the local chain (decision 026 "The chain"): `npm start` deploys it from
+ * the admin. Its operator is DEV_VAULT, the key the server holds (never the admin). Accounts no test
+ * bets from (chain/hardhat.config.ts funds them), so a fee or a deploy's gas moves no bettor's balance;
+ * and the admin's nonce is 0 on every fresh chain, so the contract has the same address at every start.
+ */
+export const DEV_ESCROW_ROLES = {
+  /** #20: deploys, unpauses, sets the operator, the guardian and the limits. */
+  admin: {
+    address: '0x09db0a93b389bef724429898f539aeb7ac2dd55f',
+    privateKey: '0xeaa861a9a01391ed3d587d8a5a84ca56ee277629a8b02c22093a419bf240e65d',
+  },
+  /** #21: pauses and vetoes. */
+  guardian: {
+    address: '0x02484cb50aac86eae85610d6f4bf026f30f6627d',
+    privateKey: '0xc511b2aa70776d4ff1d376e8537903dae36896132c90b91d52c1dfbae267cd8b',
+  },
+  /** #22: receives the fees (it signs nothing). */
+  treasury: { address: '0x08135da0a343e492fa2d4282f2ae34c6c5cc1bbe' },
+} as const;

@@ -47,16 +47,21 @@ describe('the server log', () => {
     expect(written).not.toContain('DBPASSWORD');
   });
 
-  test('the same filter serves other text: the AI, search and vault keys are blanked', () => {
+  test('the same filter serves other text: the AI, search, vault and escrow role keys are blanked', () => {
     const config = loadConfig({
       AI_BASE_URL: 'http://127.0.0.1:11434/v1',
       AI_API_KEY: 'sk-AIKEY456',
       SEARCH_PROVIDER: 'brave',
       SEARCH_API_KEY: 'BRAVEKEY789',
+      ESCROW_ADMIN_PRIVATE_KEY: `0x${'a1'.repeat(32)}`,
+      ESCROW_GUARDIAN_PRIVATE_KEY: `0x${'b2'.repeat(32)}`,
     });
     const redact = createRedactor(config);
     expect(redact('sk-AIKEY456 BRAVEKEY789 ok')).toBe('[redacted] [redacted] ok');
     expect(redact(`key ${config.vault.privateKey}`)).toBe('key [redacted]');
+    expect(redact(`admin 0x${'a1'.repeat(32)} guardian 0x${'b2'.repeat(32)}`)).toBe(
+      'admin [redacted] guardian [redacted]',
+    );
   });
 
   test('a URL shown in a log line keeps only its origin', () => {

@@ -52,6 +52,8 @@ function secretFragments(config: Config): string[] {
   for (const key of [
     config.ai.apiKey,
     config.vault.privateKey,
+    config.escrow.adminPrivateKey,
+    config.escrow.guardianPrivateKey,
     config.evidence.searchApiKey,
     config.metrics.token,
   ])

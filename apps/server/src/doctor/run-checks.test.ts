@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { defineCheck, failed, passed, runChecks } from './run-checks.ts';
+import { defineCheck, failed, passed, runChecks, warned } from './run-checks.ts';
 
 // The preflight runner (docs/operations.md "Preflight"): lines in the declared order, a check
 // that needs a failed one is skipped and says so, a check that never answers fails.
@@ -32,6 +32,15 @@ describe('runChecks', () => {
     await runChecks([base, middle, dependent], { out: (line) => lines.push(line) });
     expect(lines).toEqual(['✖ base: down', '✔ middle', '- dependent: skipped, as "base" did not pass']);
     expect(ran).toBe(false);
+  });
+
+  test('a warning passes with ⚠ and its note; the checks that need it still run', async () => {
+    const lines: string[] = [];
+    const paused = defineCheck('paused', async () => warned('it is paused'), { timeoutMs: 5_000 });
+    const after = defineCheck('after', async () => passed(), { timeoutMs: 5_000, needs: [paused] });
+    const reports = await runChecks([paused, after], { out: (line) => lines.push(line) });
+    expect(lines).toEqual(['⚠ paused: it is paused', '✔ after']);
+    expect(reports.map((report) => report.status)).toEqual(['warned', 'passed']);
   });
 
   test('a check that throws or never answers fails with the reason', async () => {

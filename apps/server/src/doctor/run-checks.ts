@@ -2,11 +2,14 @@ import { describeError } from '../errors/describe-error.ts';
 
 // The preflight's runner (issue 20, `npm run ops -- doctor`, docs/operations.md "Preflight"): every
 // check starts at once unless it needs another, each is bounded in time, and one line per check is
-// printed in the order they were declared: `✔ <check>`, `✖ <check>: <reason>`, or `- <check>:
-// skipped …` when a check it needs did not pass.
+// printed in the order they were declared: `✔ <check>`, `⚠ <check>: <note>` (passed, with something
+// to act on), `✖ <check>: <reason>`, or `- <check>: skipped …` when a check it needs did not pass.
 
-/** What a check found: passed (with a note worth reading, maybe), or failed with the reason. */
-export type CheckOutcome = { ok: true; note?: string } | { ok: false; reason: string };
+/**
+ * What a check found: passed (with a note worth reading, maybe, or a warning: the deployment works,
+ * but something needs an operator), or failed with the reason.
+ */
+export type CheckOutcome = { ok: true; note?: string; warning?: true } | { ok: false; reason: string };
 
 export type DoctorCheck = {
   title: string;
@@ -17,12 +20,14 @@ export type DoctorCheck = {
   run(): Promise<CheckOutcome>;
 };
 
-export type CheckStatus = 'passed' | 'failed' | 'skipped';
+export type CheckStatus = 'passed' | 'warned' | 'failed' | 'skipped';
 export type CheckReport = { title: string; status: CheckStatus; line: string };
 
 export const passed = (note?: string): CheckOutcome =>
   note === undefined ? { ok: true } : { ok: true, note };
 export const failed = (reason: string): CheckOutcome => ({ ok: false, reason });
+/** Passed, and says what needs doing: a warning never fails doctor, nor skips what needs the check. */
+export const warned = (note: string): CheckOutcome => ({ ok: true, note, warning: true });
 
 export function defineCheck(
   title: string,
@@ -65,7 +70,7 @@ async function settle(
 ): Promise<CheckReport> {
   for (const need of check.needs) {
     const report = await (results.get(need) as Promise<CheckReport>);
-    if (report.status !== 'passed') {
+    if (report.status === 'failed' || report.status === 'skipped') {
       return {
         title: check.title,
         status: 'skipped',
@@ -78,6 +83,7 @@ async function settle(
   );
   if (outcome.ok) {
     const note = outcome.note === undefined ? '' : `: ${redact(outcome.note)}`;
+    if (outcome.warning) return { title: check.title, status: 'warned', line: `⚠ ${check.title}${note}` };
     return { title: check.title, status: 'passed', line: `✔ ${check.title}${note}` };
   }
   return { title: check.title, status: 'failed', line: `✖ ${check.title}: ${redact(outcome.reason)}` };

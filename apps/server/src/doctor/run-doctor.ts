@@ -1,3 +1,4 @@
+import { EscrowNotFoundError, type EscrowStatus, readEscrowStatus } from '@pm/escrow/deploy';
 import { createTestClient, getAddress, http } from 'viem';
 import { type Clock, createChainClock, systemClock } from '../chain/clock.ts';
 import { type Config, ConfigError, loadConfig } from '../config/config.ts';
@@ -19,10 +20,18 @@ import {
   type DoctorDatabase,
   openDoctorDatabase,
 } from './database-checks.ts';
+import {
+  checkEscrowCode,
+  checkEscrowEscapeDelay,
+  checkEscrowLimits,
+  checkEscrowNotPaused,
+  checkEscrowOperator,
+  checkEscrowRoles,
+} from './escrow-checks.ts';
 import { checkCoinFeed, coinFeedsToCheck } from './price-checks.ts';
 import { checkTrustProxy } from './proxy-checks.ts';
 import { checkRpcBatch } from './rpc-batch-checks.ts';
-import { type DoctorCheck, defineCheck, passed, runChecks } from './run-checks.ts';
+import { type DoctorCheck, defineCheck, failed, passed, runChecks } from './run-checks.ts';
 import { checkSearchProvider } from './search-checks.ts';
 
 // `npm run ops -- doctor` (issue 20, docs/operations.md "Preflight"): checks a deployment with the
@@ -86,8 +95,10 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const reports = await runChecks(checks, { out, redact: createRedactor(config) });
     const failures = reports.filter((report) => report.status === 'failed').length;
     const skipped = reports.filter((report) => report.status === 'skipped').length;
+    const warnings = reports.filter((report) => report.status === 'warned').length;
     if (failures === 0 && skipped === 0) {
-      out(`Ready: all ${reports.length + 1} checks passed.`);
+      const warned = warnings ? `, ${plural(warnings, 'warning')} (⚠) to act on` : '';
+      out(`Ready: all ${reports.length + 1} checks passed${warned}.`);
       return 0;
     }
     out(`Not ready: ${plural(failures, 'check')} failed${skipped ? `, ${skipped} skipped` : ''}.`);
@@ -171,11 +182,70 @@ function doctorChecks(
     databaseAnswers,
     migrations,
     balance,
+    ...escrowChecks(config, { chain, rpc, timeouts }),
     ...priceFeedChecks(config, { chain, rpc, timeouts }),
     ...aiChecks(config, timeouts),
     searchCheck(config, timeouts),
     publicRpc,
     trustProxy,
+  ];
+}
+
+/** The escrow contract at ESCROW_ADDRESS, read once at one block; one line when it is not configured. */
+function escrowChecks(
+  config: Config,
+  deps: { chain: ReturnType<typeof doctorChainClient>; rpc: DoctorCheck; timeouts: DoctorTimeouts },
+): DoctorCheck[] {
+  const address = config.escrow.address;
+  if (!address) {
+    return [
+      defineCheck(
+        'escrow contract',
+        async () => passed('not configured (ESCROW_ADDRESS unset): bets are paid to the vault'),
+        { timeoutMs: 1_000 },
+      ),
+    ];
+  }
+  let reading: Promise<EscrowStatus> | undefined;
+  const status = () => {
+    reading ??= readEscrowStatus(deps.chain, address);
+    return reading;
+  };
+  // Its reads go out together: a few rounds of the RPC's timeout at most.
+  const bound = { timeoutMs: deps.timeouts.rpcMs * 3 + 1_000 };
+  const code = defineCheck(
+    `escrow ${getAddress(address)} runs this build's PredictionEscrow`,
+    async () => {
+      try {
+        return checkEscrowCode(await status());
+      } catch (error) {
+        if (error instanceof EscrowNotFoundError)
+          return failed(`${error.message}: ESCROW_ADDRESS is wrong, or on another chain`);
+        throw error;
+      }
+    },
+    { ...bound, needs: [deps.rpc] },
+  );
+  const after = { ...bound, needs: [code] };
+  return [
+    code,
+    defineCheck(
+      "VAULT_PRIVATE_KEY (the server's key) is the escrow's operator, not its admin",
+      async () => checkEscrowOperator(await status(), config.vault.privateKey),
+      after,
+    ),
+    defineCheck('escrow guardian and treasury are set', async () => checkEscrowRoles(await status()), after),
+    defineCheck('escrow limits', async () => checkEscrowLimits(await status()), after),
+    defineCheck('escrow is not paused', async () => checkEscrowNotPaused(await status()), after),
+    defineCheck(
+      'markets are decided before the escrow refunds them itself',
+      async () =>
+        checkEscrowEscapeDelay(await status(), {
+          resolutionTimeoutS: config.ai.resolutionTimeoutS,
+          reviewWindowS: config.ai.reviewWindowS,
+        }),
+      after,
+    ),
   ];
 }
 

@@ -114,6 +114,28 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     registers,
   });
 
+  // The escrow contract (ESCROW_ADDRESS, issue 29), read at one block by the escrow-watch job.
+  const escrowBalance = new Gauge({
+    name: 'bnbpredict_escrow_balance_wei',
+    help: "The escrow contract's balance at its last read, in wei (float64: not exact above 2^53 wei).",
+    registers,
+  });
+  const escrowLiabilities = new Gauge({
+    name: 'bnbpredict_escrow_liabilities_wei',
+    help: 'Everything the escrow contract owes (its liabilities()) at its last read, in wei (float64: not exact above 2^53 wei).',
+    registers,
+  });
+  const escrowSettlementAllowance = new Gauge({
+    name: 'bnbpredict_escrow_settlement_allowance_wei',
+    help: "The escrow's settlement bucket at its last read: payout wei the operator can still settle before it refills (float64).",
+    registers,
+  });
+  const escrowPaused = new Gauge({
+    name: 'bnbpredict_escrow_paused',
+    help: 'Whether the escrow contract was paused at its last read (1 yes, 0 no): deposits and settlements refused.',
+    registers,
+  });
+
   const reservesCovered = new Gauge({
     name: 'bnbpredict_reserves_covered',
     help: 'Whether the vault held at least what it owed at the last solvency check, compared exactly in wei (1 yes, 0 no).',
@@ -235,6 +257,18 @@ export function createMetrics(options: { now?: () => Date } = {}) {
       vaultBalance.set(weiAsGaugeValue(input.vaultBalanceWei));
       liabilities.set(weiAsGaugeValue(input.liabilitiesWei));
       reservesCovered.set(input.covered ? 1 : 0);
+    },
+    /** The escrow contract's figures, all at one block (escrow/escrow-watch-job.ts). */
+    recordEscrow(input: {
+      balance: bigint;
+      liabilities: bigint;
+      settlementAllowance: bigint;
+      paused: boolean;
+    }) {
+      escrowBalance.set(weiAsGaugeValue(input.balance));
+      escrowLiabilities.set(weiAsGaugeValue(input.liabilities));
+      escrowSettlementAllowance.set(weiAsGaugeValue(input.settlementAllowance));
+      escrowPaused.set(input.paused ? 1 : 0);
     },
     /** A fresh read of the vault's balance (GET /api/vault, a payout's funds check). */
     recordVaultBalance(wei: bigint) {

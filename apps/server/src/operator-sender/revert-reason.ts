@@ -1,58 +1,32 @@
+import {
+  type DecodedRevert,
+  decodeRevert as decodeEscrowRevert,
+  formatRevert,
+  revertData,
+} from '@pm/escrow/decode-revert';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
-import { type Abi, decodeErrorResult, type Hex, isHex } from 'viem';
+import type { Abi } from 'viem';
 import { describeError } from '../errors/describe-error.ts';
 import type { OperatorAction } from './operator-action.ts';
 
 // What a reverted simulation says, in words, and whether it means the action's effect already holds.
+// Reading the revert is @pm/escrow's (decode-revert.ts); the verdict is the sender's.
+
+export { revertData };
 
 /** What the sender asks of a revert: the effect already holds (`done`: skipped) or never will (`failed`). */
 export type RevertVerdict = 'done' | 'failed';
 export type ClassifyRevert = (error: unknown, action: OperatorAction) => RevertVerdict;
 
-/**
- * The revert's return data along the error's causes: viem's RpcRequestError carries the node's
- * `data`, a hex string (geth) or an object holding one (Hardhat); else the message's "return data".
- */
-export function revertData(error: unknown): Hex | undefined {
-  let at: unknown = error;
-  for (let depth = 0; depth < 10 && at && typeof at === 'object'; depth++) {
-    if ('data' in at) {
-      const data = at.data;
-      if (typeof data === 'string' && isHex(data) && data.length >= 10) return data;
-      if (
-        data &&
-        typeof data === 'object' &&
-        'data' in data &&
-        typeof data.data === 'string' &&
-        isHex(data.data)
-      )
-        return data.data;
-    }
-    at = 'cause' in at ? at.cause : undefined;
-  }
-  const match = /return data: (0x[0-9a-f]+)/i.exec(error instanceof Error ? error.message : String(error));
-  return match?.[1] as Hex | undefined;
-}
-
 /** The revert decoded against `abi` (Error(string) and panics always): `StakeMismatch(7)`; else its message. */
 export function describeRevert(error: unknown, abi: Abi = predictionEscrowAbi): string {
   const decoded = decodeRevert(error, abi);
-  if (decoded) return `${decoded.errorName}(${decoded.args.map(String).join(', ')})`;
-  return describeError(error);
+  return decoded ? formatRevert(decoded) : describeError(error);
 }
 
-export function decodeRevert(
-  error: unknown,
-  abi: Abi = predictionEscrowAbi,
-): { errorName: string; args: readonly unknown[] } | null {
-  const data = revertData(error);
-  if (!data) return null;
-  try {
-    const decoded = decodeErrorResult({ abi, data });
-    return { errorName: decoded.errorName, args: decoded.args ?? [] };
-  } catch {
-    return null;
-  }
+/** @pm/escrow's decoder (the one home of reading a revert), null when it reads none. */
+export function decodeRevert(error: unknown, abi: Abi = predictionEscrowAbi): DecodedRevert | null {
+  return decodeEscrowRevert(error, abi) ?? null;
 }
 
 /**

@@ -10,10 +10,12 @@ import { type OpsCommand, printHelp, runOpsCommand } from './ops-commands.ts';
 import { oracleCommands } from './oracle-commands.ts';
 import { paymentsCommands } from './payments-commands.ts';
 import { payoutsCommands } from './payouts-commands.ts';
+import { vaultCommands } from './vault-commands.ts';
 
 // `npm run ops -- <command>`: operator actions against the deployment's database, configured from
 // the same environment as the server. With the embedded PGlite (no DATABASE_URL), stop the server
-// first: PGlite's files belong to one process at a time.
+// first: PGlite's files belong to one process at a time. The escrow's commands (vault:*) open no
+// database, so they run beside a running server.
 
 const OPS_COMMANDS: OpsCommand[] = [
   ...marketsCommands,
@@ -28,8 +30,10 @@ async function main(): Promise<number> {
   // Doctor reads the settings itself (a bad one is one of its findings) and never migrates.
   if (argv[0] === doctorCommandHelp.name) return runDoctorCommand(argv.slice(1), out);
   const config = loadConfigOrExit();
+  if (vaultCommands.some((command) => command.name === argv[0]))
+    return runOpsCommand(argv, { config, out }, vaultCommands);
   if (!OPS_COMMANDS.some((command) => command.name === argv[0]))
-    return printHelp(argv[0], [...OPS_COMMANDS, doctorCommandHelp], out);
+    return printHelp(argv[0], [...OPS_COMMANDS, ...vaultCommands, doctorCommandHelp], out);
 
   // npm runs workspace scripts inside apps/server, so a relative DATA_DIR is taken from where
   // `npm run ops` was typed (INIT_CWD), as the server takes it.

@@ -11,7 +11,7 @@ export const doctorCommandHelp: OpsCommandHelp = {
   name: 'doctor',
   usage: 'doctor',
   summary:
-    'checks the deployment before it takes real BNB: settings, RPC and chain id, vault key and balance, price feeds, database and migrations, AI, search, PUBLIC_RPC_URL; exit 1 on any ✖',
+    'checks the deployment before it takes real BNB: settings, RPC and chain id, vault key and balance, the escrow contract (ESCROW_ADDRESS), price feeds, database and migrations, AI, search, PUBLIC_RPC_URL; exit 1 on any ✖',
 };
 
 /** Runs doctor with the process's environment; answers the exit code. */

@@ -7,7 +7,7 @@ import { AppError } from '../errors/app-error.ts';
 
 // docs/architecture.md "Operators": operator actions run from the ops CLI. One table of commands; each area adds
 // its own (markets:*, payouts:*, payments:*, oracle:*) as a list in ops/ joined to OPS_COMMANDS in
-// cli.ts.
+// cli.ts; the escrow's (vault:*) need no database and run with a context of their own.
 
 export type OpsContext = {
   db: Db;
@@ -27,9 +27,10 @@ export type OpsArgs = {
 /** What `help` lists of a command. */
 export type OpsCommandHelp = { name: string; usage: string; summary: string };
 
-export type OpsCommand = OpsCommandHelp & {
+/** A command of the table; commands that need no database (vault:*) take a context of their own. */
+export type OpsCommand<Context = OpsContext> = OpsCommandHelp & {
   options?: NonNullable<ParseArgsConfig['options']>;
-  run(context: OpsContext, args: OpsArgs): Promise<void>;
+  run(context: Context, args: OpsArgs): Promise<void>;
 };
 
 /** A mistake in how the command was called: usage is printed, exit code 64 (EX_USAGE). */
@@ -37,11 +38,16 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** What the chain or the state refused (a contract's revert, a missing contract): exit code 1. */
+export class RefusedError extends Error {
+  override name = 'RefusedError';
+}
+
 /** Runs `argv` (command name first) against the table; answers the process exit code. */
-export async function runOpsCommand(
+export async function runOpsCommand<Context extends { out: (line: string) => void }>(
   argv: string[],
-  context: OpsContext,
-  commands: ReadonlyArray<OpsCommand>,
+  context: Context,
+  commands: ReadonlyArray<OpsCommand<Context>>,
 ): Promise<number> {
   const [name, ...rest] = argv;
   const command = commands.find((candidate) => candidate.name === name);
@@ -62,7 +68,7 @@ export async function runOpsCommand(
       );
       return 64;
     }
-    if (error instanceof AppError) {
+    if (error instanceof AppError || error instanceof RefusedError) {
       context.out(`Refused: ${error.message}`);
       return 1;
     }
