@@ -11,6 +11,8 @@ WORKDIR /app
 ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
+COPY packages/escrow/package.json packages/escrow/
+COPY packages/pay-and-post/package.json packages/pay-and-post/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
@@ -23,6 +25,8 @@ FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/core/package.json packages/core/
+COPY packages/escrow/package.json packages/escrow/
+COPY packages/pay-and-post/package.json packages/pay-and-post/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
