@@ -1,4 +1,4 @@
-import type { Round } from '@pm/core/contract/oracle';
+import { ROUND_CANCEL_REASONS, type Round } from '@pm/core/contract/oracle';
 import { roundRefundReason } from '@pm/core/payouts';
 import { ArrowDown, ArrowUp, Ban, Equal } from 'lucide';
 import type { ReactNode } from 'react';
@@ -249,7 +249,7 @@ function RefundNote({ round }: { round: Round }) {
   let text: string | null = null;
   if (reason === 'cancelled') {
     const cause = round.cancelReason;
-    const known = cause === 'lock_price_missing' || cause === 'close_price_missing' || cause === 'reset';
+    const known = ROUND_CANCEL_REASONS.some((reason) => reason === cause);
     text = `${known ? t(`oracle.round.cancelReason.${cause}`) : ''} ${t('oracle.round.refunded')}`.trim();
   } else if (reason !== null && pools.total > 0n) {
     // A draw or a round without a winning bet is explained only when something was staked.
