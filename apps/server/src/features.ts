@@ -35,6 +35,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
   const priceMarkets = createPriceMarketsModule(deps, logger, {
     source: prices.source,
     feedLabel: prices.coins.feedLabel,
+    feeds: prices.coins.feeds,
   });
   const settlement = createSettlementModule(deps, logger);
   const markets = createMarketsModule(deps, logger, {

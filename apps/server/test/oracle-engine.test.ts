@@ -355,7 +355,7 @@ describe('a price the samples missed is read from the feed (security review 2, N
     ]);
   });
 
-  test('a feed that cannot be asked holds the round, whatever the hour, until it answers', async () => {
+  test('a feed that cannot be asked holds the round until it answers, within ORACLE_FEED_WAIT_S', async () => {
     let answer: PriceAtInstant | 'unavailable' = 'unavailable';
     const asked: Date[] = [];
     const feed = {
@@ -392,6 +392,48 @@ describe('a price the samples missed is read from the feed (security review 2, N
       lockPrice: parseUsdPrice('600'),
       closePrice: parseUsdPrice('610'),
     });
+  });
+
+  test('a feed still unreachable ORACLE_FEED_WAIT_S after the lock cancels the round (price_feed_unreachable); the rounds behind it go on', async () => {
+    const feed = {
+      async roundAt(): Promise<PriceAtInstant> {
+        throw new PriceFeedError('UNAVAILABLE', 'rate limited');
+      },
+    };
+    const waiting: number[] = [];
+    let unreachable = 0;
+    const metrics = {
+      recordFeedWaiting: (kind: string, count: number) => kind === 'oracle_round' && waiting.push(count),
+      countFeedUnreachable: (kind: string) => {
+        if (kind === 'oracle_round') unreachable += 1;
+      },
+    };
+    const t = await startWithBets(0, twoSides, { feed, feedWaitS: 600, metrics });
+    t.clock.set(at(300));
+    expect((await t.engine.tick()).ended).toEqual([]);
+    // 12:14:59, one second short of the bound: E (its lock missed) waits; E + 1 has opened for bets.
+    t.clock.set(at(899));
+    const held = await t.engine.tick();
+    expect(held.ended).toEqual([]);
+    expect(held.started).toEqual([E + 1]);
+    expect(await round(E)).toMatchObject({ status: 'live', result: null });
+    expect(waiting).toEqual([1, 1]);
+
+    // 12:15: the bound. E is cancelled and refunded; E + 1 locks on its own sample.
+    await insertSample(database.db, { usd: '600', at: at(899) });
+    t.clock.set(at(900));
+    const report = await t.engine.tick();
+    expect(report.ended).toEqual([{ epoch: E, result: 'cancelled', reason: 'price_feed_unreachable' }]);
+    expect(report.locked).toEqual([E + 1]);
+    expect(await round(E)).toMatchObject({ status: 'ended', cancelReason: 'price_feed_unreachable' });
+    expect((await betsOf(E)).map((bet) => bet.payoutAmount)).toEqual([10n ** 18n, 10n ** 18n]);
+    expect(unreachable).toBe(1);
+    expect(waiting.at(-1)).toBe(0);
+
+    // E + 1 closes on its sample: nothing waits any more.
+    await insertSample(database.db, { usd: '601', at: at(1199) });
+    t.clock.set(at(1200));
+    expect((await t.engine.tick()).ended).toEqual([{ epoch: E + 1, result: 'bull' }]);
   });
 
   test('a feed without a fresh round at the instant cancels, as before', async () => {

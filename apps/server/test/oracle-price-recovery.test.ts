@@ -16,15 +16,19 @@ import { startTestApp, type TestApp } from './support/test-app.ts';
 // not get the round cancelled and every stake back. The real server on PRICE_FEED=chainlink reads a
 // mock aggregator deployed on the local Hardhat chain through an RPC of its own (CHAINLINK_RPC_URL, a
 // loopback proxy the test can make refuse every call, as a rate-limited provider does); the
-// aggregator keeps publishing rounds whatever our reads do, as Chainlink's oracles would.
+// aggregator keeps publishing rounds whatever our reads do, as Chainlink's oracles would. The wait
+// for a price RPC that cannot be asked is bounded (ORACLE_FEED_WAIT_S, 400 s here so that a round
+// waits past its own close but not past the next round's lock).
 
 const PHASE_1 = 1n << 64n;
 const ONE_BNB = 10n ** 18n;
+const FEED_WAIT_S = 400;
 
 let t: TestApp;
 let proxy: RpcProxy;
 let features: Features;
 let aggregator: `0x${string}`;
+let scrape: () => Promise<string>;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -42,9 +46,11 @@ beforeAll(async () => {
     PRICE_FEED: 'chainlink',
     CHAINLINK_FEED_ADDRESS: aggregator,
     CHAINLINK_RPC_URL: proxy.url,
+    ORACLE_FEED_WAIT_S: String(FEED_WAIT_S),
   });
   const deps: AppDeps = { ...t.deps, config };
   features = createFeatures(deps, pino({ level: 'silent' }));
+  scrape = () => deps.metrics.scrape();
 });
 afterAll(async () => {
   await proxy?.close();
@@ -90,6 +96,12 @@ const payouts = async (epoch: number) =>
   (await t.db.select().from(oracleBets).where(eq(oracleBets.epoch, epoch)).orderBy(asc(oracleBets.id))).map(
     (bet) => bet.payoutAmount,
   );
+
+/** A series of the feed-wait metrics, for oracle rounds. */
+async function feedMetric(name: 'bnbpredict_price_feed_waiting' | 'bnbpredict_price_feed_unreachable_total') {
+  const line = (await scrape()).split('\n').find((row) => row.startsWith(`${name}{kind="oracle_round"}`));
+  return Number(line?.split(' ').at(-1));
+}
 
 /** 1 BNB on bull from the first player and 1 BNB on bear from the second, paid now. */
 async function betBothSides(epoch: number) {
@@ -222,5 +234,101 @@ describe('the price feeds’ own RPC client (security review 2, N6)', () => {
     await publish(10n, 640n);
     expect(await prices.sampler.sampleNow('BNB')).toMatchObject({ price: 640_00000000n });
     expect(payments.calls('eth_call')).toBe(0);
+  });
+});
+
+describe('a price RPC that stays down: the wait is bounded by ORACLE_FEED_WAIT_S (issue 30, N6)', () => {
+  let epoch: number;
+
+  test('refused for longer than the wait after the lock: the round is cancelled (price_feed_unreachable) and refunded', async () => {
+    await publish(11n, 600n);
+    await tick();
+    const nowMs = t.clock.now().getTime();
+    const rounds = await t.db.select().from(oracleRounds).orderBy(asc(oracleRounds.epoch));
+    const target = rounds.find((row) => row.status !== 'ended' && row.lockTime.getTime() - nowMs >= 200_000);
+    if (!target) throw new Error('no round ahead');
+    epoch = target.epoch;
+    await advanceTo(target.startTime.getTime() + 1_000);
+    await publish(12n, 600n);
+    await tick();
+    expect(await round(epoch)).toMatchObject({ status: 'live' });
+    await betBothSides(epoch);
+    const lockMs = target.lockTime.getTime();
+    const unreachableBefore = await feedMetric('bnbpredict_price_feed_unreachable_total');
+
+    await advanceTo(lockMs - 130_000);
+    proxy.fail();
+    // The aggregator has a fresh round at the lock: only the RPC's silence keeps it from us.
+    await advanceTo(lockMs - 100_000);
+    await publish(13n, 610n, lockMs - 100_000);
+    await tick();
+    await advanceTo(lockMs + 2_000);
+    await tick();
+    expect(await round(epoch)).toMatchObject({ status: 'live', result: null });
+    expect(await feedMetric('bnbpredict_price_feed_waiting')).toBe(1);
+    // Past its own close, a few seconds short of the bound: still waiting.
+    await advanceTo(lockMs + (FEED_WAIT_S - 10) * 1000);
+    await tick();
+    expect(await round(epoch)).toMatchObject({ status: 'live', result: null });
+
+    await advanceTo(lockMs + FEED_WAIT_S * 1000);
+    await tick();
+    expect(await round(epoch)).toMatchObject({
+      status: 'ended',
+      result: 'cancelled',
+      cancelReason: 'price_feed_unreachable',
+      lockPrice: null,
+    });
+    expect(await payouts(epoch)).toEqual([ONE_BNB, ONE_BNB]);
+    expect(await feedMetric('bnbpredict_price_feed_unreachable_total')).toBe(unreachableBefore + 1);
+    expect(await feedMetric('bnbpredict_price_feed_waiting')).toBe(0);
+  });
+
+  test('the next round, starved over its lock and close, heals a few seconds before the bound: it settles from the aggregator’s rounds', async () => {
+    const next = epoch + 1;
+    // It opened for bets while the round before it waited.
+    expect(await round(next)).toMatchObject({ status: 'live' });
+    await betBothSides(next);
+    const { lockTime, closeTime } = await round(next);
+    const lockMs = lockTime.getTime();
+    const closeMs = closeTime.getTime();
+    // The RPC has refused since before the last round's lock; the aggregator goes on publishing.
+    await advanceTo(lockMs - 100_000);
+    await publish(14n, 620n, lockMs - 100_000);
+    await advanceTo(closeMs - 50_000);
+    await publish(15n, 615n, closeMs - 50_000);
+    await advanceTo(lockMs + (FEED_WAIT_S - 10) * 1000);
+    await tick();
+    expect(await round(next)).toMatchObject({ status: 'live', result: null });
+    expect(await feedMetric('bnbpredict_price_feed_waiting')).toBe(1);
+
+    proxy.heal();
+    await tick();
+    expect(await round(next)).toMatchObject({
+      status: 'ended',
+      result: 'bear',
+      lockPrice: 620_00000000n,
+      lockPriceRoundId: (PHASE_1 | 14n).toString(),
+      closePrice: 615_00000000n,
+      closePriceRoundId: (PHASE_1 | 15n).toString(),
+      cancelReason: null,
+    });
+    expect(await payouts(next)).toEqual([0n, 2n * ONE_BNB]);
+    expect(await feedMetric('bnbpredict_price_feed_waiting')).toBe(0);
+  });
+
+  test('the rounds after it go on from the samples again', async () => {
+    const after = epoch + 2;
+    const { lockTime } = await round(after);
+    await advanceTo(lockTime.getTime() - 10_000);
+    await publish(16n, 630n);
+    await tick();
+    await advanceTo(lockTime.getTime() + 1_000);
+    await tick();
+    expect(await round(after)).toMatchObject({
+      status: 'locked',
+      lockPrice: 630_00000000n,
+      lockPriceRoundId: (PHASE_1 | 16n).toString(),
+    });
   });
 });

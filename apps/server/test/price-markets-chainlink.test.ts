@@ -1,30 +1,39 @@
 import { MarketDetailResponseSchema } from '@pm/core/contract/markets';
 import { PricesResponseSchema } from '@pm/core/contract/vault';
+import { eq } from 'drizzle-orm';
 import pino from 'pino';
+import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../src/app.ts';
 import type { AppDeps } from '../src/app-deps.ts';
 import { loadConfig } from '../src/config/config.ts';
+import { bets } from '../src/db/schema.ts';
 import { createFeatures, type Features } from '../src/features.ts';
 import { mockAggregatorAbi, mockAggregatorBytecode } from '../src/prices/mock-aggregator.gen.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { priceMarketHelpers } from './support/price-market-helpers.ts';
+import { type RpcProxy, startRpcProxy } from './support/rpc-proxy.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // Issue 19 on PRICE_FEED=chainlink: a mock aggregator per coin deployed on the local chain stands
 // in for Chainlink's BSC proxies. BTC gets one; ETH is pointed at an address with no contract, as a
-// paused or wrong feed would be: it is unavailable, and the others go on.
+// paused or wrong feed would be: it is unavailable, and the others go on. The aggregators are read
+// through a loopback proxy of their own (CHAINLINK_RPC_URL) that a test can make refuse every call,
+// as a rate-limited provider does, while the aggregator goes on publishing rounds.
 
 let base: TestApp;
 let t: TestApp;
 let features: Features;
 let btcAggregator: `0x${string}`;
+let proxy: RpcProxy;
+let scrape: () => Promise<string>;
 const MISSING = '0x000000000000000000000000000000000000dead';
 
-async function publishRound(roundId: bigint, usd: bigint) {
+/** BTC's aggregator publishes `roundId`: `usd` × 1e8, updated at `updatedAtMs` (default: now). */
+async function publishRound(roundId: bigint, usd: bigint, updatedAtMs = base.clock.now().getTime()) {
   const writer = base.chain.players[0];
   if (!writer) throw new Error('no player');
-  const updatedAt = BigInt(Math.floor(base.clock.now().getTime() / 1000));
+  const updatedAt = BigInt(Math.floor(updatedAtMs / 1000));
   const hash = await writer.writeContract({
     address: btcAggregator,
     abi: mockAggregatorAbi,
@@ -48,6 +57,7 @@ beforeAll(async () => {
   const receipt = await deployer.waitForTransactionReceipt({ hash });
   if (!receipt.contractAddress) throw new Error('no contract address');
   btcAggregator = receipt.contractAddress;
+  proxy = await startRpcProxy(base.chain.rpcUrl);
   const config = loadConfig({
     RPC_URL: base.chain.rpcUrl,
     LOG_LEVEL: 'silent',
@@ -57,8 +67,10 @@ beforeAll(async () => {
     RESPONSE_CACHE_MS: '0',
     PRICE_FEED: 'chainlink',
     CHAINLINK_FEED_ADDRESSES: `BTC=${btcAggregator},ETH=${MISSING}`,
+    CHAINLINK_RPC_URL: proxy.url,
   });
   const deps: AppDeps = { ...base.deps, config };
+  scrape = () => deps.metrics.scrape();
   features = createFeatures(deps, pino({ level: 'silent' }));
   const app = await createApp(deps, { features: features.routes, rateLimitPerMinute: 100_000 });
   await app.ready();
@@ -66,8 +78,31 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.app.close();
+  await proxy?.close();
   await base?.close();
 });
+
+const detail = async (id: number) =>
+  MarketDetailResponseSchema.parse((await t.app.inject({ method: 'GET', url: `/api/markets/${id}` })).json());
+
+/** Moves chain time (and the server's clock) to `ms`, or a second or two past it. */
+async function advanceTo(ms: number) {
+  const seconds = Math.ceil((ms - t.clock.now().getTime()) / 1000);
+  if (seconds > 0) await t.advanceTime(seconds);
+}
+
+/** What the server does every few seconds: sample, close what is due, settle price markets. */
+async function settleTick() {
+  await runJob('price-sampler');
+  await runJob('market-settlement');
+  await runJob('price-market-settlement');
+}
+
+/** A series of the feed-wait metrics, for price markets. */
+async function feedMetric(name: 'bnbpredict_price_feed_waiting' | 'bnbpredict_price_feed_unreachable_total') {
+  const line = (await scrape()).split('\n').find((row) => row.startsWith(`${name}{kind="price_market"}`));
+  return Number(line?.split(' ').at(-1));
+}
 
 describe('price markets on Chainlink aggregators', () => {
   test('a coin whose aggregator cannot be read has no price and takes no market; BTC has both', async () => {
@@ -103,5 +138,85 @@ describe('price markets on Chainlink aggregators', () => {
       settlementPrice: '98000.00000001',
       settlementRoundId: '7',
     });
+  });
+});
+
+describe('a starved sampler no longer voids a price market (issue 30, N6)', () => {
+  /** A BTC market above $98,000 with 0.01 BNB on YES and 0.02 BNB on NO, on a fresh price. */
+  async function openMarket(roundId: bigint) {
+    const m = marketHelpers(t);
+    const p = priceMarketHelpers(t, m);
+    await publishRound(roundId, 97_000_00000000n);
+    await runJob('price-sampler');
+    const { market } = await p.createPriceMarket({ targetPrice: '98000', comparisonType: 'above' });
+    await m.joinMarket(market.id, { player: 1, prediction: 'NO', amountWei: parseEther('0.02') });
+    return { ...market, deadlineMs: Date.parse(market.deadline) };
+  }
+
+  test('starved over the deadline: it waits while the price RPC refuses, then settles YES from the aggregator’s round at the deadline', async () => {
+    const market = await openMarket(8n);
+    // From 130 s before the deadline every read of the price RPC is refused: no sample covers it.
+    await advanceTo(market.deadlineMs - 130_000);
+    proxy.fail();
+    await advanceTo(market.deadlineMs - 60_000);
+    await publishRound(9n, 99_000_00000000n, market.deadlineMs - 60_000);
+    await settleTick();
+    // A round after the deadline, below the target: it must not decide.
+    await advanceTo(market.deadlineMs + 5_000);
+    await publishRound(10n, 96_000_00000000n);
+    await settleTick();
+    expect((await detail(market.id)).market).toMatchObject({ status: 'settling', result: null });
+    // Past the time a sample could still qualify. Before N6 the market was void here, every stake refunded.
+    await advanceTo(market.deadlineMs + 301_000);
+    await settleTick();
+    expect((await detail(market.id)).market).toMatchObject({ status: 'settling', result: null });
+    expect(await feedMetric('bnbpredict_price_feed_waiting')).toBe(1);
+
+    proxy.heal();
+    await settleTick();
+    const after = await detail(market.id);
+    expect(after.market).toMatchObject({
+      status: 'settled',
+      result: 'YES',
+      settlementPrice: '99000.00000000',
+      settlementRoundId: '9',
+      // The aggregator keeps whole seconds.
+      settlementUpdatedAt: new Date(Math.floor((market.deadlineMs - 60_000) / 1000) * 1000).toISOString(),
+    });
+    expect(after.market.aiVerdict).toMatch(/read from the feed's own history/);
+    expect(await feedMetric('bnbpredict_price_feed_waiting')).toBe(0);
+  });
+
+  test('a price RPC still refusing ORACLE_FEED_WAIT_S after the deadline voids the market, for that reason, and refunds every stake', async () => {
+    const market = await openMarket(11n);
+    const unreachableBefore = await feedMetric('bnbpredict_price_feed_unreachable_total');
+    await advanceTo(market.deadlineMs - 130_000);
+    proxy.fail();
+    await advanceTo(market.deadlineMs - 60_000);
+    await publishRound(12n, 99_000_00000000n, market.deadlineMs - 60_000);
+    await advanceTo(market.deadlineMs + (t.config.prices.feedWaitS - 10) * 1000);
+    await settleTick();
+    expect((await detail(market.id)).market).toMatchObject({ status: 'settling', result: null });
+
+    await advanceTo(market.deadlineMs + t.config.prices.feedWaitS * 1000);
+    await settleTick();
+    const after = await detail(market.id);
+    expect(after.market).toMatchObject({ status: 'settled', result: 'VOID', settlementPrice: null });
+    expect(after.market.aiVerdict).toMatch(/the price feed could not be reached for 1800 s/);
+    expect(await feedMetric('bnbpredict_price_feed_unreachable_total')).toBe(unreachableBefore + 1);
+    expect(await feedMetric('bnbpredict_price_feed_waiting')).toBe(0);
+    const rows = await t.db.select().from(bets).where(eq(bets.marketId, market.id));
+    expect(rows.every((row) => row.status === 'refunded' && row.payoutAmount === row.amount)).toBe(true);
+    proxy.heal();
+  });
+
+  test('an aggregator with no fresh round at the deadline still voids the market, as before', async () => {
+    const market = await openMarket(13n);
+    // Its last round before the deadline is the one the market opened on, an hour old.
+    await advanceTo(market.deadlineMs + 301_000);
+    await settleTick();
+    const after = await detail(market.id);
+    expect(after.market).toMatchObject({ status: 'settled', result: 'VOID' });
+    expect(after.market.aiVerdict).toMatch(/or is in the feed's own history/);
   });
 });

@@ -240,7 +240,7 @@ describe('settling a price market at its deadline', () => {
     expect((await detail(market.id)).market).toMatchObject({ result: 'NO', settlementPrice: '0.39000000' });
   });
 
-  test('no fresh reading after the deadline: it waits, then is VOID and every stake is refunded', async () => {
+  test('no fresh reading after the deadline, nor in the feed’s own readings: it waits, then is VOID and every stake is refunded', async () => {
     await p.setPrice('BNB', '600');
     const { market } = await p.createPriceMarket({ targetSymbol: 'BNB', targetPrice: '650' });
     await m.joinMarket(market.id, { player: 2, prediction: 'NO' });
@@ -253,6 +253,8 @@ describe('settling a price market at its deadline', () => {
     await settleJobs();
     const after = await detail(market.id);
     expect(after.market).toMatchObject({ status: 'settled', result: 'VOID', settlementPrice: null });
+    // The simulated walk's last BNB reading before the deadline is the one at creation, an hour old.
+    expect(after.market.aiVerdict).toMatch(/was sampled or is in the feed's own history/);
     const rows = await t.db.select().from(bets).where(eq(bets.marketId, market.id));
     expect(rows.every((row) => row.status === 'refunded' && row.payoutAmount === row.amount)).toBe(true);
   });

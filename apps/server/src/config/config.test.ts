@@ -249,6 +249,17 @@ describe('price feeds per coin (issue 19)', () => {
     );
   });
 
+  test('ORACLE_FEED_WAIT_S bounds the wait for a feed that cannot be asked: 30 minutes unless set, never 0 or less', () => {
+    expect(loadConfig({}).prices.feedWaitS).toBe(1800);
+    expect(loadConfig({ ORACLE_FEED_WAIT_S: '600' }).prices.feedWaitS).toBe(600);
+    for (const value of ['0', '-60', '1.5', 'forever']) {
+      expect(
+        refusal(() => loadConfig({ ORACLE_FEED_WAIT_S: value })),
+        value,
+      ).toMatch(/ORACLE_FEED_WAIT_S/);
+    }
+  });
+
   test('TICKER_URL defaults to a template with {symbol}', () => {
     expect(mainnet({ PRICE_FEED: 'ticker' }).prices.tickerUrl).toBe(
       'https://api.binance.com/api/v3/ticker/price?symbol={symbol}',

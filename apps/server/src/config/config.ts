@@ -151,6 +151,9 @@ const EnvSchema = z.object({
   // it, the URL's `symbol` query parameter is set to the pair, so the old BNBUSDT URL still works.
   TICKER_URL: z.url().default('https://api.binance.com/api/v3/ticker/price?symbol={symbol}'),
   ORACLE_MAX_AGE_S: int(1, 86_400).default(120),
+  // How long a round or price market whose price the samples missed waits for a price feed that
+  // cannot be asked (its RPC down) before it is cancelled or voided (issue 30, N6): no job waits forever.
+  ORACLE_FEED_WAIT_S: int(1, 86_400).default(1800),
   AI_BASE_URL: optionalText,
   AI_API_KEY: optionalText,
   AI_MODEL: z.string().default('gpt-4o-mini'),
@@ -312,6 +315,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       chainlinkRpcUrl: env.CHAINLINK_RPC_URL ?? env.RPC_URL,
       tickerUrl: env.TICKER_URL,
       maxAgeS: env.ORACLE_MAX_AGE_S,
+      /** After a missed instant, how long a feed that cannot be asked is waited for. */
+      feedWaitS: env.ORACLE_FEED_WAIT_S,
     },
     ai: {
       baseUrl: env.AI_BASE_URL,

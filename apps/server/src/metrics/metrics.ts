@@ -18,6 +18,9 @@ export type OperatorRefusal = 'nonce-too-low' | 'nonce-too-high' | 'fee' | 'fund
 /** A transaction signed again at its nonce: higher fees, or a 0-value self-transfer instead. */
 export type OperatorReplacement = 'fee' | 'cancel';
 
+/** What waits for a price feed it cannot ask (issue 30, N6): an oracle round, a price market. */
+export type FeedWaitKind = 'oracle_round' | 'price_market';
+
 /** Each coin's latest price time (the feed's own update time), or null when it has none yet. */
 export type PriceTimesSource = () => Promise<ReadonlyMap<string, Date | null>>;
 
@@ -136,6 +139,24 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     registers,
   });
 
+  const feedWaiting = new Gauge({
+    name: 'bnbpredict_price_feed_waiting',
+    help: 'Oracle rounds and price markets whose missed price waits for a feed that could not be asked, at the last run of their job on this instance.',
+    labelNames: ['kind'] as const,
+    registers,
+  });
+  const feedUnreachable = new Counter({
+    name: 'bnbpredict_price_feed_unreachable_total',
+    help: 'Oracle rounds cancelled and price markets voided because their price feed could not be asked for ORACLE_FEED_WAIT_S.',
+    labelNames: ['kind'] as const,
+    registers,
+  });
+  // Both series exist from the start at 0, so an alert on increase() sees the first cancellation.
+  for (const kind of ['oracle_round', 'price_market'] as const) {
+    feedWaiting.set({ kind }, 0);
+    feedUnreachable.inc({ kind }, 0);
+  }
+
   const reservesCovered = new Gauge({
     name: 'bnbpredict_reserves_covered',
     help: 'Whether the vault held at least what it owed at the last solvency check, compared exactly in wei (1 yes, 0 no).',
@@ -248,6 +269,14 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     countResolution(verdict: ResolutionVerdict) {
       resolutions.inc({ verdict });
     },
+    /** How many rounds or price markets the last run of their job left waiting for an unreachable feed. */
+    recordFeedWaiting(kind: FeedWaitKind, count: number) {
+      feedWaiting.set({ kind }, count);
+    },
+    /** A round cancelled, or a price market voided, because its feed stayed unreachable. */
+    countFeedUnreachable(kind: FeedWaitKind) {
+      feedUnreachable.inc({ kind });
+    },
     /**
      * The solvency check's figures, both at the same block, and its verdict: `covered` is core's
      * bigint comparison (reservesReport), exact where the two float gauges may round a small
@@ -307,5 +336,7 @@ export type OperatorSenderMetrics = Pick<
   | 'countOperatorReleasedNonce'
   | 'countOperatorReplacement'
 >;
+/** What the round engine and the price-market job record about a price feed they wait for. */
+export type FeedWaitMetrics = Pick<Metrics, 'recordFeedWaiting' | 'countFeedUnreachable'>;
 /** What the payout steps record: the states they move payouts into, and the balance they read. */
 export type PayoutMetrics = Pick<Metrics, 'countPayout' | 'recordVaultBalance'>;

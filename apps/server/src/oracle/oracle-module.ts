@@ -26,11 +26,13 @@ export function createOracleModule(
     feeBps: config.fees.oracleBps,
     maxAgeS: config.prices.maxAgeS,
     priceSource: options.priceSource,
-    // Asked for its own round at a lock or close the samples missed (security review 2, N6).
-    feed: options.feed,
     // `npm start` on the local chain shows live rounds with no operator step (docs/decisions).
     autoGenesis: config.chain.isLocal,
     logger,
+    metrics: deps.metrics,
+    // Asked for its own round at a lock or close the samples missed (security review 2, N6), for at
+    // most ORACLE_FEED_WAIT_S while it cannot be asked.
+    recovery: options.feed && { feed: options.feed, waitS: config.prices.feedWaitS },
   });
   const service = createOracleService({ payments: createPaymentContext(deps), clock });
   const routes: AppFeature = (app) => registerOracleRoutes(app, deps, { service, engine });

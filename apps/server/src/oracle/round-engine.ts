@@ -1,3 +1,4 @@
+import type { RoundCancelReason } from '@pm/core/contract/oracle';
 import { isFreshFor } from '@pm/core/feed-rounds';
 import { formatUsdPrice } from '@pm/core/price';
 import { epochAt, type RoundTimings, roundResult, roundSchedule, roundStatusAt } from '@pm/core/rounds';
@@ -7,6 +8,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { recordRoundSettlement } from '../leaderboard/user-stats-repository.ts';
+import type { FeedWaitMetrics } from '../metrics/metrics.ts';
 import type { PriceFeed, PriceSource } from '../prices/price-feed.ts';
 import { priceSampleAt } from '../prices/price-samples-repository.ts';
 import { publish } from '../realtime/outbox-repository.ts';
@@ -33,7 +35,9 @@ import type { RoundRow, StoredRoundResult } from './oracle-rounds.ts';
 // When the samples missed an instant (the sampler was starved or down), the feed is asked for its
 // own round at that instant (security review 2, N6), outside the transaction; a round is cancelled
 // only when the feed has no fresh round there either, never because the feed could not be asked
-// (that is retried on the next tick), so starving the sampler buys a loser nothing.
+// (that is retried on the next tick), so starving the sampler buys a loser nothing. The wait is
+// bounded: a feed still unreachable ORACLE_FEED_WAIT_S after the instant cancels the round
+// (price_feed_unreachable, logged as an error), and the rounds held behind it go on.
 //
 // Safe on every instance at once (docs/architecture.md "Scale"): a tick runs in one transaction under a
 // try-advisory-lock (another instance busy → this one skips), and every transition is also a
@@ -43,7 +47,7 @@ import type { RoundRow, StoredRoundResult } from './oracle-rounds.ts';
 // locked. Genesis creates the first rounds; reset cancels and refunds every open round, which
 // stops it. With `autoGenesis` (local chain) a database that never had a round starts by itself.
 
-export type CancelReason = 'lock_price_missing' | 'close_price_missing' | 'reset';
+export type CancelReason = RoundCancelReason;
 
 export type EngineReport = {
   created: number[];
@@ -60,22 +64,31 @@ export type RoundEngineDeps = {
   /** ORACLE_MAX_AGE_S: a price older than this at the instant counts as missing. */
   maxAgeS: number;
   priceSource: PriceSource;
-  /**
-   * The BNB feed, asked for its own round at a lock or close its samples missed. The ops CLI's
-   * engine has none (it only starts and resets rounds); without one a missed price cancels.
-   */
-  feed?: Pick<PriceFeed, 'roundAt'>;
   autoGenesis: boolean;
   logger?: FastifyBaseLogger;
+  /** Rounds waiting for an unreachable feed, and cancelled for it (bnbpredict_price_feed_*). */
+  metrics?: FeedWaitMetrics;
+  /**
+   * The BNB feed, asked for its own round at a lock or close its samples missed, and for how long
+   * after that instant it is waited for while it cannot be asked (ORACLE_FEED_WAIT_S, in seconds).
+   * The ops CLI's engine has none (it only starts and resets rounds); without one a missed price cancels.
+   */
+  recovery?: { feed: Pick<PriceFeed, 'roundAt'>; waitS: number };
 };
 
 type FeedReading = { price: bigint; updatedAt: Date; roundId: string | null };
+/** The feed's answer at an instant: its reading, null (no fresh round), or 'unreachable' past the wait. */
+type Recovered = FeedReading | null | 'unreachable';
 
-/** One pass of a tick: the feed's answers so far (null: no fresh round), and the instant it must be asked next. */
+/**
+ * One pass of a tick: the feed's answers so far, the instant it must be asked next, and how many
+ * rounds due for their lock or close are held meanwhile.
+ */
 type Pass = {
   lastRoundId: bigint | null;
-  recovered: ReadonlyMap<number, FeedReading | null>;
+  recovered: ReadonlyMap<number, Recovered>;
   askFeed: Date | null;
+  waiting: number;
 };
 
 const WARN_EVERY_MS = 60_000;
@@ -92,26 +105,42 @@ export function createRoundEngine(deps: RoundEngineDeps) {
    */
   async function tick(): Promise<EngineReport> {
     const report = emptyReport();
-    const recovered = new Map<number, FeedReading | null>();
+    const recovered = new Map<number, Recovered>();
     for (;;) {
-      const askFeed = await pass(recovered, report);
-      if (!askFeed || !deps.feed) return report;
-      const answer = await askFeedAt(deps.feed, askFeed);
-      // The feed could not be asked: the round waits, and the next tick asks again.
-      if (answer === undefined) return report;
-      recovered.set(askFeed.getTime(), answer);
+      const state = await pass(recovered);
+      // Another instance holds the engine this tick: it reports what waits.
+      if (!state) return report;
+      addTo(report, state.report);
+      for (const ended of state.report.ended) {
+        if (ended.reason === 'price_feed_unreachable') deps.metrics?.countFeedUnreachable('oracle_round');
+      }
+      if (!state.askFeed || !deps.recovery) {
+        deps.metrics?.recordFeedWaiting('oracle_round', 0);
+        return report;
+      }
+      const answer = await askFeedAt(deps.recovery.feed, state.askFeed);
+      if (answer !== undefined) recovered.set(state.askFeed.getTime(), answer);
+      else if (deps.clock.now().getTime() >= state.askFeed.getTime() + deps.recovery.waitS * 1000) {
+        // Unreachable for ORACLE_FEED_WAIT_S: the next pass cancels the round, and the rest go on.
+        recovered.set(state.askFeed.getTime(), 'unreachable');
+      } else {
+        // The feed could not be asked: the round waits, and the next tick asks again.
+        deps.metrics?.recordFeedWaiting('oracle_round', state.waiting);
+        return report;
+      }
     }
   }
 
-  async function pass(recovered: Pass['recovered'], total: EngineReport): Promise<Date | null> {
+  /** One transaction of a tick: its transitions, committed; null when another instance holds the engine. */
+  async function pass(recovered: Pass['recovered']): Promise<(Pass & { report: EngineReport }) | null> {
     return deps.db.transaction(async (tx) => {
       const report = emptyReport();
       if (!(await tryLockRoundEngine(tx))) return null;
       const nowMs = deps.clock.now().getTime();
       const open = await lockOpenRounds(tx);
-      const state: Pass = { lastRoundId: null, recovered, askFeed: null };
+      const state: Pass = { lastRoundId: null, recovered, askFeed: null, waiting: 0 };
       if (open.length === 0) {
-        if (!deps.autoGenesis || (await anyRoundExists(tx))) return null;
+        if (!deps.autoGenesis || (await anyRoundExists(tx))) return { ...state, report };
         await createRoundsAhead(tx, nowMs, report);
       } else {
         state.lastRoundId = await lastUsedFeedRoundId(tx, deps.priceSource);
@@ -119,12 +148,15 @@ export function createRoundEngine(deps: RoundEngineDeps) {
         await createRoundsAhead(tx, nowMs, report);
       }
       await announce(tx, report);
-      total.created.push(...report.created);
-      total.started.push(...report.started);
-      total.locked.push(...report.locked);
-      total.ended.push(...report.ended);
-      return state.askFeed;
+      return { ...state, report };
     });
+  }
+
+  function addTo(total: EngineReport, report: EngineReport): void {
+    total.created.push(...report.created);
+    total.started.push(...report.started);
+    total.locked.push(...report.locked);
+    total.ended.push(...report.ended);
   }
 
   /** Operator action: start the rounds (the first one still open for bets, and the next). */
@@ -166,11 +198,21 @@ export function createRoundEngine(deps: RoundEngineDeps) {
         report.started.push(round.epoch);
       }
     }
+    const due =
+      (status === 'live' && nowMs >= round.lockTime.getTime()) ||
+      (status === 'locked' && nowMs >= round.closeTime.getTime());
     // A round waits for the feed: the later ones must not use prices (and feed round ids) past it.
-    if (state.askFeed) return;
+    if (state.askFeed) {
+      if (due) state.waiting += 1;
+      return;
+    }
     if (status === 'live' && nowMs >= round.lockTime.getTime()) {
       const reading = await priceAt(tx, round.lockTime, state);
-      if (reading === 'ask_feed') return;
+      if (reading === 'ask_feed') {
+        state.waiting += 1;
+        return;
+      }
+      if (reading === 'unreachable') return cancel(tx, round.epoch, 'price_feed_unreachable', report);
       if (!reading) return cancel(tx, round.epoch, 'lock_price_missing', report);
       const changed = await lockRoundAt(tx, round.epoch, reading, deps.priceSource);
       if (changed === 0) return;
@@ -180,7 +222,11 @@ export function createRoundEngine(deps: RoundEngineDeps) {
     }
     if (status === 'locked' && nowMs >= round.closeTime.getTime() && lockPrice !== null) {
       const reading = await priceAt(tx, round.closeTime, state);
-      if (reading === 'ask_feed') return;
+      if (reading === 'ask_feed') {
+        state.waiting += 1;
+        return;
+      }
+      if (reading === 'unreachable') return cancel(tx, round.epoch, 'price_feed_unreachable', report);
       if (!reading) return cancel(tx, round.epoch, 'close_price_missing', report);
       const result = roundResult(lockPrice, reading.price);
       const changed = await endRoundAt(tx, round.epoch, reading, result);
@@ -195,7 +241,12 @@ export function createRoundEngine(deps: RoundEngineDeps) {
     if (changed === 0) return;
     await settle(tx, epoch, 'cancelled');
     report.ended.push({ epoch, result: 'cancelled', reason });
-    deps.logger?.warn({ epoch, reason }, 'oracle round cancelled; every stake is refunded');
+    if (reason === 'price_feed_unreachable') {
+      deps.logger?.error(
+        { epoch, reason, feedWaitS: deps.recovery?.waitS },
+        'oracle round cancelled: the price feed could not be asked for ORACLE_FEED_WAIT_S after its lock or close; every stake is refunded',
+      );
+    } else deps.logger?.warn({ epoch, reason }, 'oracle round cancelled; every stake is refunded');
   }
 
   async function settle(tx: Tx, epoch: number, result: StoredRoundResult): Promise<void> {
@@ -205,11 +256,16 @@ export function createRoundEngine(deps: RoundEngineDeps) {
 
   /**
    * The price at `instant` (docs/architecture.md "Oracle rounds"): the stored sample at or just before
-   * it, else the feed's own round there (asked between passes: 'ask_feed' until it has answered).
-   * Either must be positive, updated within maxAgeS of the instant (core's isFreshFor), and — for
-   * feeds with round ids — not from an older feed round than one already used (equal is fine: #56).
+   * it, else the feed's own round there (asked between passes: 'ask_feed' until it has answered, or
+   * 'unreachable' once it could not be asked for ORACLE_FEED_WAIT_S). Either must be positive,
+   * updated within maxAgeS of the instant (core's isFreshFor), and — for feeds with round ids — not
+   * from an older feed round than one already used (equal is fine: #56).
    */
-  async function priceAt(tx: Tx, instant: Date, state: Pass): Promise<FeedReading | null | 'ask_feed'> {
+  async function priceAt(
+    tx: Tx,
+    instant: Date,
+    state: Pass,
+  ): Promise<FeedReading | null | 'ask_feed' | 'unreachable'> {
     const sample = await priceSampleAt(tx, {
       source: deps.priceSource,
       instant,
@@ -222,12 +278,14 @@ export function createRoundEngine(deps: RoundEngineDeps) {
       isFreshFor(sample.updatedAt.getTime(), instant.getTime(), deps.maxAgeS * 1000)
     )
       reading = { price: sample.price, updatedAt: sample.updatedAt, roundId: sample.feedRoundId };
-    else if (deps.feed) {
+    else if (deps.recovery) {
       if (!state.recovered.has(instant.getTime())) {
         state.askFeed = instant;
         return 'ask_feed';
       }
-      reading = state.recovered.get(instant.getTime()) ?? null;
+      const answer = state.recovered.get(instant.getTime()) ?? null;
+      if (answer === 'unreachable') return answer;
+      reading = answer;
     }
     if (!reading) return null;
     if (reading.roundId !== null) {
@@ -243,7 +301,7 @@ export function createRoundEngine(deps: RoundEngineDeps) {
    * round there (the round is cancelled), undefined when the feed could not be asked (retried).
    */
   async function askFeedAt(
-    feed: NonNullable<RoundEngineDeps['feed']>,
+    feed: Pick<PriceFeed, 'roundAt'>,
     instant: Date,
   ): Promise<FeedReading | null | undefined> {
     try {

@@ -119,6 +119,7 @@ function priceMarketDescription(input: {
   return (
     `Settled by the ${input.targetSymbol}/USD price feed (${input.feed}), with no AI and no review window: ` +
     `YES if the first reading sampled at or after ${input.deadline.toISOString()} is ${strictly} ${target} USD; ` +
-    `a price equal to the target is NO. No fresh reading after the deadline: void, every stake refunded.`
+    `a price equal to the target is NO. No reading sampled in time: the feed's own round at the deadline decides; ` +
+    `none fresh there, or the feed unreachable for ORACLE_FEED_WAIT_S: void, every stake refunded.`
   );
 }

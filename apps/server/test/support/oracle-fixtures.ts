@@ -9,6 +9,7 @@ import { priceSamples } from '../../src/db/schema.ts';
 import { recordOracleBet } from '../../src/oracle/place-oracle-bet.ts';
 import { createRoundEngine, type RoundEngineDeps } from '../../src/oracle/round-engine.ts';
 import { insertRecordedPayment } from '../../src/payments/payments-repository.ts';
+import type { PriceFeed } from '../../src/prices/price-feed.ts';
 
 // Oracle test fixtures: the engine on a manual clock, price samples and bets written directly (the
 // bet endpoint has its own tests with real payments on a real chain).
@@ -20,10 +21,18 @@ export const NOON_EPOCH = NOON_S / TIMINGS.intervalS;
 
 export const at = (offsetS: number) => new Date((NOON_S + offsetS) * 1000);
 
+/** ORACLE_FEED_WAIT_S's default, for an engine given a feed without a wait of its own. */
+export const FEED_WAIT_S = 1800;
+
 export function createTestEngine(
   db: Db,
-  overrides: Partial<RoundEngineDeps> & { clock?: ReturnType<typeof createManualClock> } = {},
+  overrides: Partial<RoundEngineDeps> & {
+    clock?: ReturnType<typeof createManualClock>;
+    feed?: Pick<PriceFeed, 'roundAt'>;
+    feedWaitS?: number;
+  } = {},
 ) {
+  const { feed, feedWaitS = FEED_WAIT_S, ...rest } = overrides;
   const clock = overrides.clock ?? createManualClock(at(0));
   const engine = createRoundEngine({
     db,
@@ -33,7 +42,8 @@ export function createTestEngine(
     maxAgeS: 120,
     priceSource: 'simulated',
     autoGenesis: false,
-    ...overrides,
+    ...rest,
+    recovery: feed && { feed, waitS: feedWaitS },
   });
   return { engine, clock };
 }

@@ -14,6 +14,19 @@ import {
 
 export const RoundStatusSchema = z.enum(['upcoming', 'live', 'locked', 'ended']);
 
+/**
+ * Why a round was cancelled (every stake refunded): no fresh price at its lock or close, even in the
+ * feed's own history; the price feed could not be asked for ORACLE_FEED_WAIT_S after the instant
+ * (issue 30, N6); or an operator reset the rounds.
+ */
+export const ROUND_CANCEL_REASONS = [
+  'lock_price_missing',
+  'close_price_missing',
+  'price_feed_unreachable',
+  'reset',
+] as const;
+export type RoundCancelReason = (typeof ROUND_CANCEL_REASONS)[number];
+
 export const RoundSchema = z.object({
   epoch: z.int(),
   status: RoundStatusSchema,
@@ -28,7 +41,7 @@ export const RoundSchema = z.object({
   downCount: z.int(),
   /** cancelled: a price was missing or stale (or an operator reset the rounds): every stake is refunded. */
   result: z.nullable(z.enum(['bull', 'bear', 'draw', 'cancelled'])),
-  /** Why a round was cancelled: 'lock_price_missing' | 'close_price_missing' | 'reset'. */
+  /** Why a round was cancelled: one of ROUND_CANCEL_REASONS (typed as a string: a client older than a new reason still parses the round). */
   cancelReason: z.nullable(z.string()),
   /** The feed the prices came from (chainlink | ticker | simulated). */
   priceSource: z.nullable(z.string()),

@@ -141,6 +141,19 @@ describe('RoundCard', () => {
     expect(screen.getByText('No fresh oracle price at the close. Every stake is refunded.')).toBeVisible();
   });
 
+  test('A round cancelled because the price feed stayed unreachable says so, in English and Chinese', () => {
+    const cancelled = round({ status: 'ended', result: 'cancelled', cancelReason: 'price_feed_unreachable' });
+    show('previous', cancelled, 0);
+    expect(
+      screen.getByText(
+        'The price feed could not be reached to read the lock or close price. Every stake is refunded.',
+      ),
+    ).toBeVisible();
+    cleanup();
+    show('previous', cancelled, 0, { language: 'zh' });
+    expect(screen.getByText('无法连接价格源读取锁定价或收盘价。 所有下注均已退还。')).toBeVisible();
+  });
+
   test('Everything is in Chinese when Chinese is active', () => {
     const region = show('current', round({ totalUpWei: BNB.toString() }), START + 50, { language: 'zh' });
     expect(region.getAttribute('aria-label')).toBe('进行中 第 2914632 轮');

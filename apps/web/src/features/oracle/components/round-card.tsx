@@ -1,4 +1,4 @@
-import type { Round } from '@pm/core/contract/oracle';
+import { ROUND_CANCEL_REASONS, type Round } from '@pm/core/contract/oracle';
 import { roundRefundReason } from '@pm/core/payouts';
 import { ArrowDown, ArrowUp, Ban, Equal } from 'lucide';
 import type { ReactNode } from 'react';
@@ -248,9 +248,8 @@ function RefundNote({ round }: { round: Round }) {
   const reason = roundRefundReason(round.result, { bullWei: pools.up, bearWei: pools.down });
   let text: string | null = null;
   if (reason === 'cancelled') {
-    const cause = round.cancelReason;
-    const known = cause === 'lock_price_missing' || cause === 'close_price_missing' || cause === 'reset';
-    text = `${known ? t(`oracle.round.cancelReason.${cause}`) : ''} ${t('oracle.round.refunded')}`.trim();
+    const cause = ROUND_CANCEL_REASONS.find((known) => known === round.cancelReason);
+    text = `${cause ? t(`oracle.round.cancelReason.${cause}`) : ''} ${t('oracle.round.refunded')}`.trim();
   } else if (reason !== null && pools.total > 0n) {
     // A draw or a round without a winning bet is explained only when something was staked.
     text = reason === 'draw' ? t('oracle.round.drawRefund') : t('oracle.round.noWinnerRefund');
