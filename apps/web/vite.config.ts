@@ -85,6 +85,18 @@ const MARKETS_START = modulesAt(
   'lucide/dist/esm/icons/rotate-ccw-clock.mjs',
 );
 
+/** What the oracle page loads at start beyond APP_START, shared with the markets' lazy dialogs. */
+const ORACLE_START = modulesAt(
+  'apps/web/src/wallet/hooks/use-send-payment.ts',
+  'apps/web/src/wallet/hooks/use-account-kind.ts',
+  'apps/web/src/wallet/utils/payment-errors.ts',
+  'packages/core/src/intent.ts',
+  'apps/web/src/lib/bnb-input.ts',
+  'apps/web/src/lib/is-final-refusal.ts',
+  'lucide/dist/esm/icons/hourglass.mjs',
+  'packages/core/src/contract/oracle.ts',
+);
+
 /** The chunk graph of the build, for the preload lists (modulePreload below). */
 let outputBundle: Rolldown.OutputBundle | undefined;
 const keepBundle: Plugin = {
@@ -120,6 +132,8 @@ export default defineConfig({
       },
     ],
   },
+  // Locale files are imported whole (their default export): no named export per top-level key.
+  json: { namedExports: false },
   server: {
     host: '127.0.0.1',
     proxy: { '/api': { target: 'http://127.0.0.1:8788', ws: true, changeOrigin: true } },
@@ -151,6 +165,7 @@ export default defineConfig({
             { name: 'app-start', test: (id) => APP_START.some((modules) => modules.test(id)) },
             { name: 'api-client', test: (id) => API_CLIENT.some((modules) => modules.test(id)) },
             { name: 'markets-start', test: MARKETS_START },
+            { name: 'oracle-start', test: ORACLE_START },
           ],
         },
       },
