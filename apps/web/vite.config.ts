@@ -25,6 +25,9 @@ const APP_START = [
   // The wallet libraries' helpers (viem's address, hex and error helpers, wagmi's base error,
   // noble's hash utils).
   /node_modules[\\/](viem[\\/]_esm[\\/](utils[\\/](data[\\/](isHex|size|pad|trim)|encoding[\\/](fromHex|toHex|toBytes)|hash[\\/]keccak256|lru|address[\\/](getAddress|isAddress)|stringify)|errors[\\/](version|base|data|encoding|address|request|utils)|accounts[\\/]utils[\\/]parseAccount)|@noble[\\/]hashes[\\/]esm[\\/](_u64|sha3|crypto|utils)|@wagmi[\\/]core[\\/]dist[\\/]esm[\\/](version|utils[\\/]getVersion|errors[\\/]base))\.js$/,
+  // viem's JSON-RPC errors and retry helpers, which the injected connector uses at start and the
+  // HTTP transport (lazy-http.ts) with its first request.
+  /node_modules[\\/]viem[\\/]_esm[\\/](errors[\\/]rpc|utils[\\/](wait|uid|promise[\\/]withRetry))\.js$/,
   // TanStack Query's hooks and observers (the client and caches are in app-routes).
   /node_modules[\\/]@tanstack[\\/](react-query|query-core)[\\/]build[\\/]modern[\\/](?!(queryClient|queryCache|mutationCache|hydration|streamedQuery|index)\.js)[^\\/]+\.js$/,
   modulesAt(
