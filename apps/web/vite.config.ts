@@ -93,7 +93,6 @@ const ORACLE_START = modulesAt(
   'apps/web/src/wallet/hooks/use-send-payment.ts',
   'apps/web/src/wallet/hooks/use-account-kind.ts',
   'apps/web/src/wallet/utils/payment-errors.ts',
-  'packages/core/src/intent.ts',
   'apps/web/src/lib/bnb-input.ts',
   'apps/web/src/lib/is-final-refusal.ts',
   'lucide/dist/esm/icons/hourglass.mjs',
