@@ -27,6 +27,11 @@ export const LOCALE_LOADERS = {
     en: () => import('#features/markets/locales/price/en.json'),
     zh: () => import('#features/markets/locales/price/zh.json'),
   },
+  /** The leaderboard page's strings: that route only. */
+  leaderboard: {
+    en: () => import('#features/leaderboard/locales/en.json'),
+    zh: () => import('#features/leaderboard/locales/zh.json'),
+  },
   oracle: {
     en: () => import('#features/oracle/locales/en.json'),
     zh: () => import('#features/oracle/locales/zh.json'),

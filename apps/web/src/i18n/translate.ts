@@ -1,4 +1,5 @@
 import type reservesEn from '#features/landing/locales/en.json';
+import type leaderboardEn from '#features/leaderboard/locales/en.json';
 import type marketsEn from '#features/markets/locales/en.json';
 import type evidenceEn from '#features/markets/locales/evidence/en.json';
 import type priceEn from '#features/markets/locales/price/en.json';
@@ -23,6 +24,7 @@ type AllMessages = typeof shellEn &
   typeof evidenceEn &
   typeof priceEn &
   typeof oracleEn &
+  typeof leaderboardEn &
   typeof myBetsEn &
   typeof reservesEn &
   typeof historyEn;

@@ -1,5 +1,7 @@
 import reservesEn from '#features/landing/locales/en.json';
 import reservesZh from '#features/landing/locales/zh.json';
+import leaderboardEn from '#features/leaderboard/locales/en.json';
+import leaderboardZh from '#features/leaderboard/locales/zh.json';
 import marketsEn from '#features/markets/locales/en.json';
 import evidenceEn from '#features/markets/locales/evidence/en.json';
 import evidenceZh from '#features/markets/locales/evidence/zh.json';
@@ -32,6 +34,7 @@ export const ALL_MESSAGES = {
     ...evidenceEn,
     ...priceEn,
     ...oracleEn,
+    ...leaderboardEn,
     ...myBetsEn,
     ...reservesEn,
     ...historyEn,
@@ -44,6 +47,7 @@ export const ALL_MESSAGES = {
     ...evidenceZh,
     ...priceZh,
     ...oracleZh,
+    ...leaderboardZh,
     ...myBetsZh,
     ...reservesZh,
     ...historyZh,
