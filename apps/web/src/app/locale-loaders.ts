@@ -8,6 +8,11 @@ import type { NamespaceLoaders } from '#i18n/i18n.ts';
 export const LOCALE_LOADERS = {
   shell: { zh: () => import('#i18n/zh.json') },
   app: { en: () => import('#i18n/app/en.json'), zh: () => import('#i18n/app/zh.json') },
+  /** A connected wallet's menu and the wallet chooser: loaded with them (decision 006). */
+  walletParts: {
+    en: () => import('#i18n/wallet-parts/en.json'),
+    zh: () => import('#i18n/wallet-parts/zh.json'),
+  },
   markets: {
     en: () => import('#features/markets/locales/en.json'),
     zh: () => import('#features/markets/locales/zh.json'),

@@ -9,6 +9,7 @@ import type historyEn from '#features/my-bets/locales/history/en.json';
 import type oracleEn from '#features/oracle/locales/en.json';
 import type appEn from './app/en.json';
 import type shellEn from './en.json';
+import type walletPartsEn from './wallet-parts/en.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -19,6 +20,7 @@ export type Messages = { [key: string]: string | Messages };
 /** Every message of the app, typed from the English files (types only: nothing is bundled here). */
 type AllMessages = typeof shellEn &
   typeof appEn &
+  typeof walletPartsEn &
   typeof marketsEn &
   typeof reviewEn &
   typeof evidenceEn &

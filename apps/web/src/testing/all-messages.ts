@@ -19,6 +19,8 @@ import oracleZh from '#features/oracle/locales/zh.json';
 import appEn from '#i18n/app/en.json';
 import appZh from '#i18n/app/zh.json';
 import shellEn from '#i18n/en.json';
+import walletPartsEn from '#i18n/wallet-parts/en.json';
+import walletPartsZh from '#i18n/wallet-parts/zh.json';
 import shellZh from '#i18n/zh.json';
 
 /**
@@ -29,6 +31,7 @@ export const ALL_MESSAGES = {
   en: {
     ...shellEn,
     ...appEn,
+    ...walletPartsEn,
     ...marketsEn,
     ...reviewEn,
     ...evidenceEn,
@@ -42,6 +45,7 @@ export const ALL_MESSAGES = {
   zh: {
     ...shellZh,
     ...appZh,
+    ...walletPartsZh,
     ...marketsZh,
     ...reviewZh,
     ...evidenceZh,
