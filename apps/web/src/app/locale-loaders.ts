@@ -17,6 +17,14 @@ export const LOCALE_LOADERS = {
     en: () => import('#features/markets/locales/en.json'),
     zh: () => import('#features/markets/locales/zh.json'),
   },
+  /**
+   * The markets' actions: the create and join dialogs, the claimable panel, the operator controls.
+   * Loaded with them (decision 006), not with the pages.
+   */
+  marketActions: {
+    en: () => import('#features/markets/locales/actions/en.json'),
+    zh: () => import('#features/markets/locales/actions/zh.json'),
+  },
   /** The resolution review window's strings (issue 11): the market page only. */
   review: {
     en: () => import('#features/markets/locales/review/en.json'),

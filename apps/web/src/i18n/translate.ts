@@ -1,5 +1,6 @@
 import type reservesEn from '#features/landing/locales/en.json';
 import type leaderboardEn from '#features/leaderboard/locales/en.json';
+import type marketActionsEn from '#features/markets/locales/actions/en.json';
 import type marketsEn from '#features/markets/locales/en.json';
 import type evidenceEn from '#features/markets/locales/evidence/en.json';
 import type priceEn from '#features/markets/locales/price/en.json';
@@ -22,6 +23,7 @@ type AllMessages = typeof shellEn &
   typeof appEn &
   typeof walletPartsEn &
   typeof marketsEn &
+  typeof marketActionsEn &
   typeof reviewEn &
   typeof evidenceEn &
   typeof priceEn &

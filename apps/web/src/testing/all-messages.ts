@@ -2,6 +2,8 @@ import reservesEn from '#features/landing/locales/en.json';
 import reservesZh from '#features/landing/locales/zh.json';
 import leaderboardEn from '#features/leaderboard/locales/en.json';
 import leaderboardZh from '#features/leaderboard/locales/zh.json';
+import marketActionsEn from '#features/markets/locales/actions/en.json';
+import marketActionsZh from '#features/markets/locales/actions/zh.json';
 import marketsEn from '#features/markets/locales/en.json';
 import evidenceEn from '#features/markets/locales/evidence/en.json';
 import evidenceZh from '#features/markets/locales/evidence/zh.json';
@@ -33,6 +35,7 @@ export const ALL_MESSAGES = {
     ...appEn,
     ...walletPartsEn,
     ...marketsEn,
+    ...marketActionsEn,
     ...reviewEn,
     ...evidenceEn,
     ...priceEn,
@@ -47,6 +50,7 @@ export const ALL_MESSAGES = {
     ...appZh,
     ...walletPartsZh,
     ...marketsZh,
+    ...marketActionsZh,
     ...reviewZh,
     ...evidenceZh,
     ...priceZh,
