@@ -14,7 +14,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { getAddress } from 'viem';
 import { useAppConfig } from '#api/get-app-config.ts';
-import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { bnbInputText, parseBnbOrNull } from '#lib/bnb-input.ts';
 import { Button } from '#ui/button.tsx';
@@ -45,7 +44,6 @@ export function CreateMarketDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  useNamespace('marketActions');
   const { t } = useTranslation();
   const id = useId();
   const wallet = useWallet();
@@ -70,15 +68,14 @@ export function CreateMarketDialog({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // docs/product.md §5, in the spec's order.
-    if (!wallet.isConnected || !wallet.address)
-      return void toast.error(t('marketActions.validation.connect'));
+    if (!wallet.isConnected || !wallet.address) return void toast.error(t('markets.validation.connect'));
     if (isPrice) return submitPrice(wallet.address);
-    if (!category) return void toast.error(t('marketActions.validation.category'));
-    if (!description.trim()) return void toast.error(t('marketActions.validation.description'));
-    if (!prediction) return void toast.error(t('marketActions.validation.prediction'));
+    if (!category) return void toast.error(t('markets.validation.category'));
+    if (!description.trim()) return void toast.error(t('markets.validation.description'));
+    if (!prediction) return void toast.error(t('markets.validation.prediction'));
     const amountWei = parseBnbOrNull(amount);
     if (amountWei === null || amountWei < MIN_MARKET_BET_WEI)
-      return void toast.error(t('marketActions.validation.minimum'));
+      return void toast.error(t('markets.validation.minimum'));
     setPaying({
       amountWei,
       body: {
@@ -101,10 +98,10 @@ export function CreateMarketDialog({
       return void toast.error(
         t(target.reason === 'empty' ? 'price.validation.targetEmpty' : 'price.validation.targetInvalid'),
       );
-    if (!prediction) return void toast.error(t('marketActions.validation.prediction'));
+    if (!prediction) return void toast.error(t('markets.validation.prediction'));
     const amountWei = parseBnbOrNull(amount);
     if (amountWei === null || amountWei < MIN_MARKET_BET_WEI)
-      return void toast.error(t('marketActions.validation.minimum'));
+      return void toast.error(t('markets.validation.minimum'));
     setPaying({
       amountWei,
       body: {
@@ -149,10 +146,10 @@ export function CreateMarketDialog({
       <Modal
         open={open && !paying}
         onOpenChange={onOpenChange}
-        title={t('marketActions.create.title')}
-        description={t('marketActions.create.initialBetHint')}
+        title={t('markets.create.title')}
+        description={t('markets.create.initialBetHint')}
         descriptionHidden
-        closeLabel={t('marketActions.create.cancel')}
+        closeLabel={t('markets.create.cancel')}
         placement="tall"
       >
         {!wallet.isConnected && (
@@ -160,13 +157,13 @@ export function CreateMarketDialog({
             role="note"
             className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border border-brand/40 bg-brand/10 p-3 text-sm"
           >
-            <span>{t('marketActions.create.walletRequired')}</span>
+            <span>{t('markets.create.walletRequired')}</span>
             <WalletButton />
           </div>
         )}
         <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
           <ChoiceGroup
-            legend={t('marketActions.create.betType')}
+            legend={t('markets.create.betType')}
             name={`${id}-type`}
             value={betType}
             onChange={setBetType}
@@ -174,12 +171,12 @@ export function CreateMarketDialog({
               {
                 value: 'custom_bet',
                 label: t('markets.create.custom'),
-                hint: t('marketActions.create.customHint'),
+                hint: t('markets.create.customHint'),
               },
               {
                 value: 'price_prediction',
                 label: t('markets.create.priceOracle'),
-                hint: t('marketActions.create.priceOracleHint'),
+                hint: t('markets.create.priceOracleHint'),
               },
             ]}
           />
@@ -188,7 +185,7 @@ export function CreateMarketDialog({
           )}
           <div hidden={isPrice} className="flex flex-col gap-1">
             <label htmlFor={`${id}-category`} className="text-sm font-medium">
-              {t('marketActions.create.category')}
+              {t('markets.create.category')}
             </label>
             <select
               id={`${id}-category`}
@@ -196,7 +193,7 @@ export function CreateMarketDialog({
               value={category}
               onChange={(e) => setCategory(toCategory(e.target.value))}
             >
-              <option value="">{t('marketActions.create.selectCategory')}</option>
+              <option value="">{t('markets.create.selectCategory')}</option>
               {MARKET_CATEGORIES.map((value) => (
                 <option key={value} value={value}>
                   {t(`markets.categories.${value}`)}
@@ -206,47 +203,47 @@ export function CreateMarketDialog({
           </div>
           <div hidden={isPrice} className="flex flex-col gap-1">
             <label htmlFor={`${id}-title`} className="text-sm font-medium">
-              {t('marketActions.create.betTitle')}
+              {t('markets.create.betTitle')}
             </label>
             <input
               id={`${id}-title`}
               maxLength={MAX_TITLE_LENGTH}
               className={field}
-              placeholder={t('marketActions.create.titlePlaceholder')}
+              placeholder={t('markets.create.titlePlaceholder')}
               value={title}
               onChange={(e) => setTitle(e.target.value)}
             />
           </div>
           <div hidden={isPrice} className="flex flex-col gap-1">
             <label htmlFor={`${id}-description`} className="text-sm font-medium">
-              {t('marketActions.create.description')}
+              {t('markets.create.description')}
             </label>
             <textarea
               id={`${id}-description`}
               rows={3}
               maxLength={MAX_DESCRIPTION_LENGTH}
               className={field}
-              placeholder={t('marketActions.create.descriptionPlaceholder')}
+              placeholder={t('markets.create.descriptionPlaceholder')}
               value={description}
               onChange={(e) => setDescription(e.target.value)}
             />
           </div>
           <div hidden={isPrice} className="flex flex-col gap-1">
             <label htmlFor={`${id}-instructions`} className="text-sm font-medium">
-              {t('marketActions.create.instructions')}
+              {t('markets.create.instructions')}
             </label>
             <textarea
               id={`${id}-instructions`}
               rows={2}
               maxLength={MAX_INSTRUCTIONS_LENGTH}
               className={field}
-              placeholder={t('marketActions.create.instructionsPlaceholder')}
+              placeholder={t('markets.create.instructionsPlaceholder')}
               aria-describedby={`${id}-instructions-hint`}
               value={instructions}
               onChange={(e) => setInstructions(e.target.value)}
             />
             <p id={`${id}-instructions-hint`} className="text-xs text-muted">
-              {t('marketActions.create.instructionsHint')}
+              {t('markets.create.instructionsHint')}
             </p>
             <AnalyzeMarket
               description={description}
@@ -258,32 +255,28 @@ export function CreateMarketDialog({
           </div>
           {/* docs/product.md §2: the options are fixed; shown read-only so the creator knows what is asked. */}
           <p hidden={isPrice} className="text-sm">
-            <span className="font-medium">{t('marketActions.create.options')}:</span>{' '}
+            <span className="font-medium">{t('markets.create.options')}:</span>{' '}
             <span className="font-semibold">{'YES / NO'}</span>
           </p>
           <ChoiceGroup
-            legend={t('marketActions.create.duration')}
+            legend={t('markets.create.duration')}
             name={`${id}-duration`}
             value={duration}
             onChange={setDuration}
             options={[
               {
                 value: 'hourly',
-                label: t('marketActions.create.hourly'),
-                hint: t('marketActions.create.hourlyHint'),
+                label: t('markets.create.hourly'),
+                hint: t('markets.create.hourlyHint'),
               },
-              {
-                value: 'daily',
-                label: t('marketActions.create.daily'),
-                hint: t('marketActions.create.dailyHint'),
-              },
+              { value: 'daily', label: t('markets.create.daily'), hint: t('markets.create.dailyHint') },
             ]}
           />
           <div className="flex flex-col gap-3 rounded-lg border border-line p-3">
-            <p className="text-sm font-medium">{t('marketActions.create.initialBet')}</p>
-            <p className="text-xs text-muted">{t('marketActions.create.initialBetHint')}</p>
+            <p className="text-sm font-medium">{t('markets.create.initialBet')}</p>
+            <p className="text-xs text-muted">{t('markets.create.initialBetHint')}</p>
             <ChoiceGroup
-              legend={t('marketActions.create.prediction')}
+              legend={t('markets.create.prediction')}
               name={`${id}-prediction`}
               value={prediction}
               onChange={setPrediction}
@@ -293,7 +286,7 @@ export function CreateMarketDialog({
               ]}
             />
             <label htmlFor={`${id}-amount`} className="text-sm font-medium">
-              {t('marketActions.create.amount')}
+              {t('markets.create.amount')}
             </label>
             <input
               id={`${id}-amount`}
@@ -308,10 +301,10 @@ export function CreateMarketDialog({
           </div>
           <div className="flex gap-2">
             <Button type="button" variant="outline" className="flex-1" onClick={() => onOpenChange(false)}>
-              {t('marketActions.create.cancel')}
+              {t('markets.create.cancel')}
             </Button>
             <Button type="submit" className="flex-1">
-              {t('marketActions.create.submit')}
+              {t('markets.create.submit')}
             </Button>
           </div>
         </form>
@@ -327,12 +320,12 @@ export function CreateMarketDialog({
           onPaid={(txHash) => savePendingRecord({ kind: 'create', body: { ...body, txHash } })}
           record={(txHash) => recordAndForget({ kind: 'create', body: { ...body, txHash } })}
           onRecorded={(outcome) => {
-            toast.success(outcome === 'recorded' ? t('marketActions.create.success') : t('payment.pending'));
+            toast.success(outcome === 'recorded' ? t('markets.create.success') : t('payment.pending'));
             setPaying(null);
             onOpenChange(false);
             void queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY });
           }}
-          recordErrorMessage={(error) => recordErrorMessage(t, error, t('marketActions.create.failed'))}
+          recordErrorMessage={(error) => recordErrorMessage(t, error, t('markets.create.failed'))}
         />
       )}
     </>
