@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, AppFeature } from './app-deps.ts';
-import { createEscrowWatchJob } from './escrow/escrow-watch-job.ts';
+import { createEscrowModule } from './escrow/escrow-module.ts';
 import { registerHistoryRoutes } from './history/history-routes.ts';
 import type { Job } from './jobs/job-runner.ts';
 import { registerLeaderboardRoutes } from './leaderboard/leaderboard-routes.ts';
@@ -47,18 +47,8 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
     feed: prices.coins.feeds.get('BNB'),
   });
   const solvency = createSolvencyModule(deps, logger);
-  const escrowAddress = deps.config.escrow.address;
-  // The escrow contract's figures for the metrics, once it is configured (issue 29).
-  const escrowWatch = escrowAddress
-    ? [
-        createEscrowWatchJob({
-          chain: deps.chain,
-          address: escrowAddress,
-          logger,
-          onLevels: (levels) => deps.metrics.recordEscrow(levels),
-        }),
-      ]
-    : [];
+  // The escrow contract (issue 29): GET /api/vault, and its figures for the metrics once configured.
+  const escrow = createEscrowModule(deps, logger);
   // A real feed is checked once at start-up: a coin that does not answer is logged and stays
   // unavailable until it does (decision 020).
   if (deps.config.prices.feed === 'chainlink' && deps.config.jobs) void prices.checkFeeds().catch(() => {});
@@ -101,6 +91,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       markets.routes,
       settlement.routes,
       solvency.routes,
+      escrow.routes,
     ],
     // The sampler runs before the round engine, so a tick finds the sample of its own instant.
     jobs: [
@@ -115,7 +106,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       createPruneOutboxJob(deps.database.db),
       // Last: it reads what every job before it changed.
       ...solvency.jobs,
-      ...escrowWatch,
+      ...escrow.jobs,
     ],
     seedDemoData: () => markets.seedDemoData(),
   };

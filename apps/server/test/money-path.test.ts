@@ -172,10 +172,10 @@ describe('reconciliation never skips (F3) and never stops (F21)', () => {
   });
 
   test('a request that meets an RPC outage answers 503 CHAIN_UNAVAILABLE, not a server error', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 2_100)); // past the vault balance cache
-    rpc.fail('eth_getBalance');
+    await new Promise((resolve) => setTimeout(resolve, 3_100)); // past the health check's cache
+    rpc.fail('eth_blockNumber');
     try {
-      const response = await t.app.inject({ method: 'GET', url: '/api/vault' });
+      const response = await t.app.inject({ method: 'GET', url: '/api/health' });
       expect(response.statusCode).toBe(503);
       expect(response.json().error.code).toBe('CHAIN_UNAVAILABLE');
     } finally {

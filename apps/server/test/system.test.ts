@@ -29,10 +29,17 @@ describe('system endpoints', () => {
     expect(body.claimsEnabled).toBe(true);
   });
 
-  test('the vault balance is read from the chain', async () => {
+  test('without an escrow contract (no ESCROW_ADDRESS): config says null, GET /api/vault 503 ESCROW_NOT_CONFIGURED', async () => {
+    const config = ConfigResponseSchema.parse(
+      (await t.app.inject({ method: 'GET', url: '/api/config' })).json(),
+    );
+    expect(config.escrow).toBeNull();
+    // With one: vault-api.test.ts.
     const response = await t.app.inject({ method: 'GET', url: '/api/vault' });
-    const onChain = await t.chain.publicClient.getBalance({ address: t.config.vault.address });
-    expect(response.json()).toEqual({ address: t.config.vault.address, balanceWei: onChain.toString() });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({
+      error: { code: 'ESCROW_NOT_CONFIGURED', message: 'No escrow contract is configured on this server.' },
+    });
   });
 
   test('an unknown API path answers 404 in the error shape', async () => {

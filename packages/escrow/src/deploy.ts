@@ -153,25 +153,24 @@ export type EscrowLevels = {
   paused: boolean;
 };
 
-export type EscrowStatus = EscrowLevels & {
-  chainId: number;
-  owner: Address;
-  /** The address a two-step ownership transfer waits on; null when none is pending. */
-  pendingOwner: Address | null;
-  operator: Address;
-  guardian: Address;
-  treasury: Address;
-  settlementCapacity: bigint;
-  settlementRefillPerHour: bigint;
-  minPayoutDelay: number;
-  /** Fixed at deploy (immutables): a dispute's bond is max(disputeBondMin, pool × disputeBondBps / 10,000). */
-  disputeBondMin: bigint;
-  disputeBondBps: number;
-  nextStakeId: bigint;
-  constants: Record<EscrowConstantName, bigint>;
-  /** runtimeCodeHash of the code at the address: compare with expectedRuntimeCodeHash(). */
-  codeHash: Hex;
-};
+/**
+ * What the chain says at one block: the levels, and every setting of `EscrowDeployment` as it stands
+ * now (the operator, guardian, bucket and delay may have changed since the deployment; the treasury and
+ * the dispute bond are immutables, so they never do). The deployment's `admin` is `owner` here, the
+ * contract's own word for it, which a two-step transfer may have moved.
+ */
+export type EscrowStatus = EscrowLevels &
+  Omit<EscrowDeployment, 'admin'> & {
+    chainId: number;
+    /** The admin now (Ownable2Step's owner). */
+    owner: Address;
+    /** The address a two-step ownership transfer waits on; null when none is pending. */
+    pendingOwner: Address | null;
+    nextStakeId: bigint;
+    constants: Record<EscrowConstantName, bigint>;
+    /** runtimeCodeHash of the code at the address: compare with expectedRuntimeCodeHash(). */
+    codeHash: Hex;
+  };
 
 /** Thrown when there is no contract at the address at that block. */
 export class EscrowNotFoundError extends Error {

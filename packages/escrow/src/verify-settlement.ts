@@ -4,7 +4,8 @@ import { type PayoutList, payoutListProblems } from './payout-list.ts';
 
 // docs/decisions/026-app-on-the-escrow.md "Payout lists": anyone holding a published payout list and
 // an RPC checks it against the escrow's own events, trusting neither the server nor the list.
-// scripts/verify-settlement.ts prints this report (and the ops command `vault:verify` will).
+// scripts/verify-settlement.ts prints this report, and so does the ops command `vault:verify`
+// (apps/server/src/ops/vault-verify-command.ts).
 
 export type SettlementReport = {
   /** True when nothing is wrong. */

@@ -299,7 +299,7 @@ export function createMetrics(options: { now?: () => Date } = {}) {
       escrowSettlementAllowance.set(weiAsGaugeValue(input.settlementAllowance));
       escrowPaused.set(input.paused ? 1 : 0);
     },
-    /** A fresh read of the vault's balance (GET /api/vault, a payout's funds check). */
+    /** A fresh read of the vault's balance (a payout's funds check). */
     recordVaultBalance(wei: bigint) {
       vaultBalance.set(weiAsGaugeValue(wei));
     },

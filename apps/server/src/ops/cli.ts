@@ -1,7 +1,7 @@
 import '../runtime/require-supported-node.ts';
 import { createTestClient, http } from 'viem';
 import { type Clock, createChainClock, systemClock } from '../chain/clock.ts';
-import type { Config } from '../config/config.ts';
+import { type Config, loadConfig } from '../config/config.ts';
 import { loadConfigOrExit } from '../config/load-config-or-exit.ts';
 import { openConfiguredDatabase } from '../db/open-configured-database.ts';
 import { doctorCommandHelp, runDoctorCommand } from './doctor-command.ts';
@@ -11,11 +11,12 @@ import { oracleCommands } from './oracle-commands.ts';
 import { paymentsCommands } from './payments-commands.ts';
 import { payoutsCommands } from './payouts-commands.ts';
 import { vaultCommands } from './vault-commands.ts';
+import { vaultVerifyCommand } from './vault-verify-command.ts';
 
 // `npm run ops -- <command>`: operator actions against the deployment's database, configured from
 // the same environment as the server. With the embedded PGlite (no DATABASE_URL), stop the server
 // first: PGlite's files belong to one process at a time. The escrow's commands (vault:*) open no
-// database, so they run beside a running server.
+// database, so they run beside a running server; vault:verify needs no settings at all.
 
 const OPS_COMMANDS: OpsCommand[] = [
   ...marketsCommands,
@@ -29,11 +30,18 @@ async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   // Doctor reads the settings itself (a bad one is one of its findings) and never migrates.
   if (argv[0] === doctorCommandHelp.name) return runDoctorCommand(argv.slice(1), out);
+  // Anyone checks a payout list with an RPC alone: the settings are read only for what it leaves out.
+  if (argv[0] === vaultVerifyCommand.name)
+    return runOpsCommand(argv, { out, settings: () => loadConfig() }, [vaultVerifyCommand]);
   const config = loadConfigOrExit();
   if (vaultCommands.some((command) => command.name === argv[0]))
     return runOpsCommand(argv, { config, out }, vaultCommands);
   if (!OPS_COMMANDS.some((command) => command.name === argv[0]))
-    return printHelp(argv[0], [...OPS_COMMANDS, ...vaultCommands, doctorCommandHelp], out);
+    return printHelp(
+      argv[0],
+      [...OPS_COMMANDS, ...vaultCommands, vaultVerifyCommand, doctorCommandHelp],
+      out,
+    );
 
   // npm runs workspace scripts inside apps/server, so a relative DATA_DIR is taken from where
   // `npm run ops` was typed (INIT_CWD), as the server takes it.

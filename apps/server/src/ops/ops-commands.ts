@@ -43,6 +43,14 @@ export class RefusedError extends Error {
   override name = 'RefusedError';
 }
 
+/**
+ * A check that could not be made (an input that cannot be read, an RPC that does not answer): exit
+ * code 2, so a script tells "it does not match" (1) from "it was not checked".
+ */
+export class CouldNotCheckError extends Error {
+  override name = 'CouldNotCheckError';
+}
+
 /** Runs `argv` (command name first) against the table; answers the process exit code. */
 export async function runOpsCommand<Context extends { out: (line: string) => void }>(
   argv: string[],
@@ -71,6 +79,10 @@ export async function runOpsCommand<Context extends { out: (line: string) => voi
     if (error instanceof AppError || error instanceof RefusedError) {
       context.out(`Refused: ${error.message}`);
       return 1;
+    }
+    if (error instanceof CouldNotCheckError) {
+      context.out(`Could not check: ${error.message}`);
+      return 2;
     }
     throw error;
   }

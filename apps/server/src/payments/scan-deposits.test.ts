@@ -1,20 +1,15 @@
-import type { DepositTerms } from '@pm/escrow/deposit-terms';
-import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
-import {
-  type Address,
-  createPublicClient,
-  custom,
-  getAddress,
-  type Hash,
-  http,
-  keccak256,
-  parseEther,
-  parseEventLogs,
-  toHex,
-} from 'viem';
+import { type Address, getAddress, type Hash, keccak256 } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  chainNow,
+  type BetTerms,
+  DEPOSIT_WEI,
+  expectCode,
+  nodeRewriting,
+  playerOf,
+  stakeIdsOf as stakeIdsIn,
+  startDepositChain,
+} from '../../test/support/deposit-chain.ts';
+import {
   deployBatchAccount,
   deployEscrow,
   deposit,
@@ -22,71 +17,29 @@ import {
   executeBatch,
 } from '../../test/support/escrow-contracts.ts';
 import { createFaultyChainClient } from '../../test/support/faulty-chain.ts';
-import { localChain, startTestChain, type TestChain } from '../../test/support/test-chain.ts';
-import { AppError } from '../errors/app-error.ts';
+import type { TestChain } from '../../test/support/test-chain.ts';
 import { type DepositScanDeps, scanFinalDeposits } from './scan-deposits.ts';
 
-const amountWei = parseEther('0.01');
+const amountWei = DEPOSIT_WEI;
 
 let chain: TestChain;
 let escrow: Address;
 let deps: DepositScanDeps;
-let bet: Extract<DepositTerms, { kind: 'bet' }>;
+let bet: BetTerms;
 
 beforeAll(async () => {
-  chain = await startTestChain();
-  escrow = await deployEscrow(chain);
+  ({ chain, escrow, bet } = await startDepositChain());
   deps = { client: chain.publicClient, escrowAddress: escrow, confirmations: 1 };
-  bet = {
-    kind: 'bet',
-    market: keccak256(toHex('market 7')),
-    closesAt: (await chainNow(chain)) + 6 * 3600,
-    prediction: 'YES',
-  };
 });
 afterAll(() => chain?.stop());
 
-function player(index: number) {
-  const wallet = chain.players[index];
-  if (!wallet) throw new Error(`no player ${index}`);
-  return wallet;
-}
-
+const player = (index: number) => playerOf(chain, index);
+const stakeIdsOf = (txHash: Hash) => stakeIdsIn(chain, txHash);
 const head = () => chain.publicClient.getBlockNumber({ cacheTime: 0 });
 
-/** The stake ids a transaction's receipt holds, in log order. */
-async function stakeIdsOf(txHash: Hash): Promise<bigint[]> {
-  const receipt = await chain.publicClient.waitForTransactionReceipt({ hash: txHash, pollingInterval: 50 });
-  return parseEventLogs({ abi: predictionEscrowAbi, eventName: 'Deposited', logs: receipt.logs }).map(
-    (log) => log.args.stakeId,
-  );
-}
-
 /** A client whose node answers `eth_getLogs` through `change`; every other call as it is. */
-function nodeChangingLogs(change: (logs: Array<Record<string, unknown>>) => unknown[]) {
-  const node = http(chain.rpcUrl)({ chain: localChain, retryCount: 0 });
-  return createPublicClient({
-    chain: localChain,
-    transport: custom(
-      {
-        async request({ method, params }: { method: string; params?: unknown }) {
-          const answer = await node.request({ method, params });
-          return method === 'eth_getLogs' ? change(answer as Array<Record<string, unknown>>) : answer;
-        },
-      },
-      { retryCount: 0 },
-    ),
-  });
-}
-
-async function expectCode(promise: Promise<unknown>, code: string) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  expect(error instanceof AppError && error.code).toBe(code);
-}
+const nodeChangingLogs = (change: (logs: Array<Record<string, unknown>>) => unknown[]) =>
+  nodeRewriting(chain, 'eth_getLogs', (logs) => change(logs as Array<Record<string, unknown>>));
 
 describe('scanFinalDeposits', () => {
   test('every deposit of the escrow in the range, in chain order, read at most maxBlockSpan blocks a call', async () => {

@@ -3,18 +3,23 @@ import { marketKey } from '@pm/escrow/market-key';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import {
   type Address,
-  createPublicClient,
-  custom,
   getAddress,
   type Hash,
-  http,
   keccak256,
-  parseEther,
   parseEventLogs,
   type TransactionRequest,
   toHex,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  type BetTerms,
+  DEPOSIT_WEI,
+  expectCode,
+  nodeRewriting,
+  playerOf,
+  stakeIdsOf as stakeIdsIn,
+  startDepositChain,
+} from '../../test/support/deposit-chain.ts';
 import {
   chainNow,
   deployBatchAccount,
@@ -24,22 +29,20 @@ import {
   executeBatch,
 } from '../../test/support/escrow-contracts.ts';
 import { createFaultyChainClient } from '../../test/support/faulty-chain.ts';
-import { localChain, startTestChain, type TestChain } from '../../test/support/test-chain.ts';
-import { AppError } from '../errors/app-error.ts';
+import type { TestChain } from '../../test/support/test-chain.ts';
 import { type DepositClaim, type DepositVerifierDeps, verifyDeposit } from './verify-deposit.ts';
 
-const amountWei = parseEther('0.01');
+const amountWei = DEPOSIT_WEI;
 const ZERO_TERMS = `0x${'0'.repeat(64)}` as const;
 
 let chain: TestChain;
 let escrow: Address;
 let deps: DepositVerifierDeps;
 /** A bet on "market 7", YES, closing hours after the chain's start. */
-let bet: Extract<DepositTerms, { kind: 'bet' }>;
+let bet: BetTerms;
 
 beforeAll(async () => {
-  chain = await startTestChain();
-  escrow = await deployEscrow(chain);
+  ({ chain, escrow, bet } = await startDepositChain());
   deps = {
     client: chain.publicClient,
     chainId: 31337,
@@ -48,40 +51,14 @@ beforeAll(async () => {
     waitMs: 300,
     pollMs: 50,
   };
-  bet = {
-    kind: 'bet',
-    market: keccak256(toHex('market 7')),
-    closesAt: (await chainNow(chain)) + 6 * 3600,
-    prediction: 'YES',
-  };
 });
 afterAll(() => chain?.stop());
 
-function player(index: number) {
-  const wallet = chain.players[index];
-  if (!wallet) throw new Error(`no player ${index}`);
-  return wallet;
-}
+const player = (index: number) => playerOf(chain, index);
+const stakeIdsOf = (txHash: Hash) => stakeIdsIn(chain, txHash);
 
 function claimFor(txHash: Hash, overrides: Partial<DepositClaim> = {}): DepositClaim {
   return { txHash, from: player(0).account.address, amountWei, terms: bet, ...overrides };
-}
-
-async function expectCode(promise: Promise<unknown>, code: string) {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  expect(error instanceof AppError && error.code).toBe(code);
-}
-
-/** The stake ids a transaction's receipt holds, in log order. */
-async function stakeIdsOf(txHash: Hash): Promise<bigint[]> {
-  const receipt = await chain.publicClient.getTransactionReceipt({ hash: txHash });
-  return parseEventLogs({ abi: predictionEscrowAbi, eventName: 'Deposited', logs: receipt.logs }).map(
-    (log) => log.args.stakeId,
-  );
 }
 
 /**
@@ -210,17 +187,10 @@ describe('verifyDeposit', () => {
 
   test('a deposit whose event the node marks removed is no deposit (WRONG_RECIPIENT)', async () => {
     const txHash = await deposit(player(0), escrow, bet, amountWei);
-    const node = http(chain.rpcUrl)({ chain: localChain, retryCount: 0 });
-    const removing = createPublicClient({
-      chain: localChain,
-      transport: custom({
-        async request({ method, params }: { method: string; params?: unknown }) {
-          const answer = await node.request({ method, params });
-          if (method !== 'eth_getTransactionReceipt' || !answer || typeof answer !== 'object') return answer;
-          const logs = (answer as { logs: object[] }).logs.map((log) => ({ ...log, removed: true }));
-          return { ...answer, logs };
-        },
-      }),
+    const removing = nodeRewriting(chain, 'eth_getTransactionReceipt', (answer) => {
+      if (!answer || typeof answer !== 'object') return answer;
+      const logs = (answer as { logs: object[] }).logs.map((log) => ({ ...log, removed: true }));
+      return { ...answer, logs };
     });
     await expectCode(verifyDeposit({ ...deps, client: removing }, claimFor(txHash)), 'WRONG_RECIPIENT');
   });

@@ -1,4 +1,5 @@
 import { PRICE_FEED_ACTOR, type PriceSymbol } from '@pm/core/constants';
+import { priceMarketFeedWaitMs } from '@pm/core/feed-wait';
 import { formatUsdPrice } from '@pm/core/price';
 import { priceMarketOutcome, priceReadingRelation } from '@pm/core/price-market';
 import type { FastifyBaseLogger } from 'fastify';
@@ -45,7 +46,10 @@ export type PriceSettlementJobDeps = {
    * the samples alone), a missing reading voids the market.
    */
   feeds?: ReadonlyMap<PriceSymbol, Pick<PriceFeed, 'roundAt'>>;
-  /** ORACLE_FEED_WAIT_S: how long after the deadline a feed that cannot be asked is waited for. */
+  /**
+   * ORACLE_FEED_WAIT_S: how long after the deadline a feed that cannot be asked is waited for, at most
+   * MARKET_RESOLUTION_TIMEOUT_S (@pm/core/feed-wait).
+   */
   feedWaitS: number;
   /**
    * Counts each market settled (bnbpredict_resolutions_total), once committed, and the markets
@@ -134,7 +138,8 @@ export async function settleDuePriceMarkets(
     }
     if (answer === undefined) {
       unreachable.add(symbol);
-      const waitUntil = market.deadline.getTime() + feedWaitMs(deps.feedWaitS, deps.resolutionTimeoutS);
+      const waitUntil =
+        market.deadline.getTime() + priceMarketFeedWaitMs(deps.feedWaitS, deps.resolutionTimeoutS);
       if (now.getTime() < waitUntil) {
         waiting += 1;
         continue;
@@ -145,14 +150,6 @@ export async function settleDuePriceMarkets(
   }
   deps.metrics?.recordFeedWaiting('price_market', waiting);
   return settled;
-}
-
-/**
- * How long after its deadline a market waits for a feed that cannot be asked: ORACLE_FEED_WAIT_S,
- * and never more than MARKET_RESOLUTION_TIMEOUT_S, which bounds every market's wait.
- */
-export function feedWaitMs(feedWaitS: number, resolutionTimeoutS: number): number {
-  return Math.min(feedWaitS, resolutionTimeoutS) * 1000;
 }
 
 /**
@@ -249,7 +246,7 @@ async function voidMarket(
   const verdict: SettlementVerdict = {
     analysis:
       reason === 'price_feed_unreachable'
-        ? `No ${symbol}/USD reading within ${deps.maxAgeS} s of the deadline was sampled, and the price feed could not be reached for ${feedWaitMs(deps.feedWaitS, deps.resolutionTimeoutS) / 1000} s after it, so the market is void and every stake is refunded.`
+        ? `No ${symbol}/USD reading within ${deps.maxAgeS} s of the deadline was sampled, and the price feed could not be reached for ${priceMarketFeedWaitMs(deps.feedWaitS, deps.resolutionTimeoutS) / 1000} s after it, so the market is void and every stake is refunded.`
         : `No ${symbol}/USD reading within ${deps.maxAgeS} s of the deadline was sampled or is in the feed's own history, so the market is void and every stake is refunded.`,
     confidence: null,
     sources: [],

@@ -1,13 +1,13 @@
 import { CHAINS, isSupportedChainId, MIN_MARKET_BET_WEI, MIN_ORACLE_BET_WEI } from '@pm/core/constants';
 import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
+import { getAddress } from 'viem';
 import type { AppDeps } from '../app-deps.ts';
 import { creatorPageSlots } from '../evidence/evidence-settings.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { buildOpenApiDocument } from '../http/openapi.ts';
 import { cacheFor } from './cache-for.ts';
 import { pingDatabase } from './system-repository.ts';
-import { createVaultBalanceReader } from './vault-balance.ts';
 
 /**
  * /api/health is free of rate limits (load balancers poll it), so it must cost next to nothing:
@@ -17,9 +17,6 @@ const HEALTH_CHECK_EVERY_MS = 3_000;
 
 export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { config, database, chain, clock } = deps;
-  const readVaultBalance = createVaultBalanceReader(chain, config.vault.address, {
-    onRead: (balanceWei) => deps.metrics.recordVaultBalance(balanceWei),
-  });
   const openApi = buildOpenApiDocument();
 
   const checkHealth = cacheFor(HEALTH_CHECK_EVERY_MS, async () => {
@@ -70,16 +67,15 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
           minConfidence: config.ai.minConfidence,
         },
         claimsEnabled: Boolean(config.vault.privateKey),
+        // Issue 29: the escrow contract, on the deployment's chain (GET /api/vault describes it).
+        escrow: config.escrow.address
+          ? { address: getAddress(config.escrow.address), chainId: config.chain.id }
+          : null,
         operatorAddresses: [...config.operators],
         serverTime: clock.now().toISOString(),
       },
     };
   });
-
-  defineRoute(app, ROUTES.vault, async () => ({
-    status: 200,
-    body: { address: config.vault.address, balanceWei: (await readVaultBalance()).toString() },
-  }));
 
   app.get('/api/openapi.json', async () => openApi);
 }

@@ -1,6 +1,16 @@
 import { deployEscrow } from '@pm/escrow/deploy';
-import { type Address, parseEther } from 'viem';
+import { type Address, getAddress, getContractAddress, parseEther } from 'viem';
+import { DEV_ESCROW_ROLES } from '../../src/config/dev-accounts.ts';
 import type { TestChain } from './test-chain.ts';
+
+/**
+ * Where the dev admin's first contract lands on a fresh chain: npm start's escrow, and a test app's
+ * when it starts with `ESCROW_ADDRESS` set to this and then runs `deployDevEscrow` (src/dev/dev-escrow.ts).
+ */
+export const FRESH_CHAIN_DEV_ESCROW = getContractAddress({
+  from: getAddress(DEV_ESCROW_ROLES.admin.address),
+  nonce: 0n,
+});
 
 /**
  * Deploys the escrow from the dev admin (the vault account) with this operator, through @pm/escrow's

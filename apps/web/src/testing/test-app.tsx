@@ -48,6 +48,7 @@ export const testAppConfig: AppConfig = {
     minConfidence: 70,
   },
   claimsEnabled: true,
+  escrow: null,
   operatorAddresses: [],
   serverTime: '2025-06-01T12:00:00.000Z',
 };

@@ -37,6 +37,7 @@ export const ERROR_CODES = [
   'ANALYZE_UNAVAILABLE',
   'CHAIN_UNAVAILABLE',
   'RESERVES_NOT_CHECKED',
+  'ESCROW_NOT_CONFIGURED',
   'INTERNAL',
 ] as const;
 
@@ -82,5 +83,6 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ANALYZE_UNAVAILABLE: 'The judge could not analyze the question right now. Please try again later.',
   CHAIN_UNAVAILABLE: 'The chain could not be reached. Please try again.',
   RESERVES_NOT_CHECKED: "The vault's reserves have not been checked yet. Please try again in a few seconds.",
+  ESCROW_NOT_CONFIGURED: 'No escrow contract is configured on this server.',
   INTERNAL: 'Something went wrong on our side. Please try again.',
 };

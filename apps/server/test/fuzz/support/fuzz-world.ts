@@ -3,8 +3,10 @@ import { OperatorNonceResponseSchema, operatorTypedData } from '@pm/core/contrac
 import { RoundsResponseSchema } from '@pm/core/contract/oracle';
 import { type Hash, parseEther, stringToHex } from 'viem';
 import { DEV_PLAYERS } from '../../../src/config/dev-accounts.ts';
+import { deployDevEscrow } from '../../../src/dev/dev-escrow.ts';
 import { marketHelpers } from '../../support/market-helpers.ts';
 import { startTestApp, type TestApp } from '../../support/test-app.ts';
+import { FRESH_CHAIN_DEV_ESCROW } from '../../support/test-escrow.ts';
 import { createErrorCapture } from './fuzz-report.ts';
 
 const ROUND_INTERVAL_S = 600;
@@ -26,9 +28,12 @@ export async function startFuzzWorld() {
       ROUND_INTERVAL_S: String(ROUND_INTERVAL_S),
       // The whole run reads the one sample taken at the start.
       ORACLE_MAX_AGE_S: '86400',
+      // npm start's escrow, deployed below: GET /api/vault describes it.
+      ESCROW_ADDRESS: FRESH_CHAIN_DEV_ESCROW,
     },
     { logger: errors.logger },
   );
+  await deployDevEscrow(t.chain.rpcUrl);
   const m = marketHelpers(t);
 
   // Just after a round boundary, so the live round stays open for the whole run.
