@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, AppFeature } from './app-deps.ts';
+import { createEscrowModule } from './escrow/escrow-module.ts';
 import { createEscrowWatchJob } from './escrow/escrow-watch-job.ts';
 import { registerHistoryRoutes } from './history/history-routes.ts';
 import type { Job } from './jobs/job-runner.ts';
@@ -30,7 +31,9 @@ export type Features = {
  * (markets, oracle, payouts, …). One place to see what the server runs.
  */
 export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Features {
-  const payouts = createPayoutsModule(deps, logger);
+  // Rounds on the escrow (decision 026): settlements, payout lists, the operator key's sender, relays.
+  const escrow = createEscrowModule(deps, logger);
+  const payouts = createPayoutsModule(deps, logger, { escrowClaims: escrow.claims });
   const prices = createPricesModule(deps, logger);
   const priceMarkets = createPriceMarketsModule(deps, logger, {
     source: prices.source,
@@ -95,6 +98,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       registerLeaderboardRoutes,
       registerHistoryRoutes,
       payouts.routes,
+      escrow.routes,
       prices.routes,
       registerOperatorRoutes,
       oracle.routes,
@@ -107,6 +111,8 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       ...payouts.jobs,
       ...prices.jobs,
       ...oracle.jobs,
+      // After the round engine, which makes a round's settlement due.
+      ...escrow.jobs,
       pendingPayments,
       reconciliation,
       ...settlement.jobs,

@@ -1,0 +1,75 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { AppDeps, AppFeature } from '../app-deps.ts';
+import type { Job } from '../jobs/job-runner.ts';
+import { createOperatorTransactionsJob } from '../operator-sender/operator-sender.ts';
+import type { OperatorSenderDeps } from '../operator-sender/operator-sender-deps.ts';
+import { classifyEscrowActionRevert } from '../operator-sender/revert-reason.ts';
+import { createEscrowRelaysJob, type EscrowClaimsDeps } from './escrow-claims.ts';
+import { registerPayoutListRoutes } from './payout-list-routes.ts';
+import { createRoundSettlementsJob, type RoundSettlementDeps } from './round-settlement-job.ts';
+
+/**
+ * Rounds on the escrow contract (decision 026): the published payout lists' route, and, once the
+ * escrow (ESCROW_ADDRESS) and the operator key are configured, the operator key's sender, the
+ * round-settlements job and the relayed claims (for POST /api/claims and their job). The operator
+ * key is VAULT_PRIVATE_KEY for now (decision 026 "The chain"): its nonces are shared with the
+ * vault's payouts under one lock (operator-transactions-repository.ts).
+ */
+export function createEscrowModule(
+  deps: AppDeps,
+  logger: FastifyBaseLogger,
+): { routes: AppFeature; jobs: Job[]; claims: EscrowClaimsDeps | null; sender: OperatorSenderDeps | null } {
+  const { config, database, chain, clock } = deps;
+  const routes: AppFeature = (app) => registerPayoutListRoutes(app, database.db);
+  const escrow = config.escrow.address;
+  const privateKey = config.vault.privateKey;
+  if (!escrow || !privateKey) return { routes, jobs: [], claims: null, sender: null };
+
+  const sender: OperatorSenderDeps = {
+    db: database.db,
+    chain,
+    chainId: config.chain.id,
+    account: privateKeyToAccount(privateKey),
+    confirmations: config.chain.confirmations,
+    maxFeePerGas: config.payouts.maxFeePerGas,
+    resendAfterMs: config.operatorTransactions.resendAfterMs,
+    replaceAfterMs: config.operatorTransactions.replaceAfterMs,
+    classifyRevert: classifyEscrowActionRevert,
+    now: () => clock.now().getTime(),
+    log: logger,
+    metrics: deps.metrics,
+  };
+  const now = () => clock.now();
+  const settlements: RoundSettlementDeps = {
+    db: database.db,
+    chain,
+    chainId: config.chain.id,
+    escrow,
+    sender,
+    feeBps: config.fees.oracleBps,
+    now,
+    log: logger,
+  };
+  const claims: EscrowClaimsDeps = {
+    db: database.db,
+    chain,
+    chainId: config.chain.id,
+    escrow,
+    sender,
+    confirmations: config.chain.confirmations,
+    claimWaitMs: config.chain.paymentWaitMs,
+    log: logger,
+  };
+  return {
+    routes,
+    // Settlements are queued first, then the sender signs and sends every action, then relays are recorded.
+    jobs: [
+      createRoundSettlementsJob(settlements),
+      createOperatorTransactionsJob(sender),
+      createEscrowRelaysJob(claims),
+    ],
+    claims,
+    sender,
+  };
+}
