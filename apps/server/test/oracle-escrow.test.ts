@@ -379,6 +379,71 @@ describe('a round on the escrow', () => {
   });
 });
 
+describe('a stake the wallet claimed itself', () => {
+  test('is recorded from the chain and never relayed; the relay takes only what is still open', async () => {
+    const epoch = await nextLiveRound();
+    const own = await stake(0, epoch, 'bull', '0.4');
+    const relayed = await stake(0, epoch, 'bull', '0.6');
+    await stake(1, epoch, 'bear', '0.5');
+    await endRound(epoch, { lock: '600', close: '650' });
+    await settleOnChain(epoch);
+    await t.advanceTime(MIN_PAYOUT_DELAY + 1);
+
+    // The wallet claims one stake itself, with the published proof alone (GET claimable's escrowClaim).
+    const winner = player(0);
+    const view = await claimable(winner.account.address);
+    const mine = view.oracle.bets.find(
+      (bet) => bet.escrowClaim?.stakeId === own.stakeId.toString(),
+    )?.escrowClaim;
+    if (!mine) throw new Error('no escrow claim for the stake');
+    const hash = await winner.writeContract({
+      address: escrow,
+      abi: predictionEscrowAbi,
+      functionName: 'claim',
+      args: [
+        {
+          stake: {
+            stakeId: BigInt(mine.stakeId),
+            owner: mine.owner as Address,
+            market: mine.market as Hex,
+            amount: BigInt(mine.amountWei),
+          },
+          payout: BigInt(mine.payoutWei),
+          proof: mine.proof as Hex[],
+        },
+      ],
+    });
+    await t.chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+
+    const bets = await betsOf(epoch);
+    const relayedBet = bets.find((bet) => bet.stakeId === relayed.stakeId);
+    const before = await balanceOf(winner.account.address);
+    const answer = await claim(winner.account.address);
+    expect(answer.body).toMatchObject({
+      success: true,
+      betsCount: 1,
+      totalWei: relayedBet?.payoutAmount?.toString(),
+      payoutStatus: 'confirmed',
+    });
+    expect(await balanceOf(winner.account.address)).toBe(before + (relayedBet?.payoutAmount ?? 0n));
+    const carried = await t.db
+      .select({ stakeId: escrowRelayStakes.stakeId })
+      .from(escrowRelayStakes)
+      .where(eq(escrowRelayStakes.stakeId, own.stakeId));
+    expect(carried).toEqual([]);
+    const paid = await t.db
+      .select()
+      .from(escrowStakePayouts)
+      .where(eq(escrowStakePayouts.stakeId, own.stakeId));
+    expect(paid).toMatchObject([{ kind: 'claimed', relayId: null, txHash: hash.toLowerCase() }]);
+    expect(
+      (await betsOf(epoch))
+        .filter((bet) => bet.userAddress === winner.account.address.toLowerCase())
+        .every((bet) => bet.claimed),
+    ).toBe(true);
+  });
+});
+
 describe('a winner that burns the gas of its payout', () => {
   test('is credited, the operator paying one capped attempt; claiming again sends nothing', async () => {
     const epoch = await nextLiveRound();
