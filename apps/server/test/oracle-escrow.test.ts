@@ -575,3 +575,33 @@ describe('a cancelled round', () => {
     expect((await escrowMarket(key)).pool).toBe(0n);
   });
 });
+
+describe('a deposit the server has not recorded', () => {
+  test('holds the settlement back: never swept into the fee', async () => {
+    const epoch = await nextLiveRound();
+    await stake(0, epoch, 'bull', '0.2');
+    await stake(1, epoch, 'bear', '0.2');
+    // A deposit into the round's market that no bet names (the intake would record it as refused).
+    const market = roundMarket(epoch, (await roundRow(epoch)).lockTime);
+    await t.chain.publicClient.waitForTransactionReceipt({
+      hash: await deposit(
+        player(2),
+        escrow,
+        { kind: 'round', market: market.id, closesAt: market.closesAt, position: 'bull' },
+        parseEther('0.3'),
+      ),
+      pollingInterval: 50,
+    });
+    await endRound(epoch, { lock: '600', close: '601' });
+    await runEscrowJobs();
+    const [row] = await t.db.select().from(payoutLists).where(eq(payoutLists.epoch, epoch));
+    expect(row).toMatchObject({ status: 'due', operatorTxId: null, document: null });
+    expect(row?.lastError).toMatch(
+      /the escrow holds 700000000000000000 wei .* the server's records 400000000000000000 wei/,
+    );
+    expect((await escrowMarket(market.key)).state).toBe(1);
+    expect((await t.app.inject({ method: 'GET', url: `/api/payout-lists/${market.key}` })).statusCode).toBe(
+      404,
+    );
+  });
+});
