@@ -30,7 +30,10 @@ export type Features = {
  * (markets, oracle, payouts, …). One place to see what the server runs.
  */
 export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Features {
-  const payouts = createPayoutsModule(deps, logger);
+  // The escrow contract (issue 29, decision 026): GET /api/vault, payout lists, the metrics' figures,
+  // and for rounds the operator key's sender, settlements and relayed claims.
+  const escrow = createEscrowModule(deps, logger);
+  const payouts = createPayoutsModule(deps, logger, { escrowClaims: escrow.claims });
   const prices = createPricesModule(deps, logger);
   const priceMarkets = createPriceMarketsModule(deps, logger, {
     source: prices.source,
@@ -47,8 +50,6 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
     feed: prices.coins.feeds.get('BNB'),
   });
   const solvency = createSolvencyModule(deps, logger);
-  // The escrow contract (issue 29): GET /api/vault, and its figures for the metrics once configured.
-  const escrow = createEscrowModule(deps, logger);
   // A real feed is checked once at start-up: a coin that does not answer is logged and stays
   // unavailable until it does (decision 020).
   if (deps.config.prices.feed === 'chainlink' && deps.config.jobs) void prices.checkFeeds().catch(() => {});
@@ -85,19 +86,21 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       registerLeaderboardRoutes,
       registerHistoryRoutes,
       payouts.routes,
+      escrow.routes,
       prices.routes,
       registerOperatorRoutes,
       oracle.routes,
       markets.routes,
       settlement.routes,
       solvency.routes,
-      escrow.routes,
     ],
     // The sampler runs before the round engine, so a tick finds the sample of its own instant.
     jobs: [
       ...payouts.jobs,
       ...prices.jobs,
       ...oracle.jobs,
+      // After the round engine, which makes a round's settlement due.
+      ...escrow.jobs,
       pendingPayments,
       reconciliation,
       ...settlement.jobs,
@@ -106,7 +109,6 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       createPruneOutboxJob(deps.database.db),
       // Last: it reads what every job before it changed.
       ...solvency.jobs,
-      ...escrow.jobs,
     ],
     seedDemoData: () => markets.seedDemoData(),
   };

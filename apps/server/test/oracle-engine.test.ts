@@ -1,9 +1,10 @@
 import { computeRoundPayouts } from '@pm/core/payouts';
 import { parseUsdPrice } from '@pm/core/price';
-import { asc, eq } from 'drizzle-orm';
+import { ROUND_OUTCOME, roundMarket, roundVerdictHash } from '@pm/escrow/round-settlement';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createManualClock } from '../src/chain/clock.ts';
-import { oracleBets, oracleRounds, outbox, userStats } from '../src/db/schema.ts';
+import { oracleBets, oracleRounds, outbox, payoutLists, userStats } from '../src/db/schema.ts';
 import { AppError } from '../src/errors/app-error.ts';
 import { type PriceAtInstant, PriceFeedError } from '../src/prices/price-feed.ts';
 import { createSimulatedFeed } from '../src/prices/simulated-feed.ts';
@@ -232,6 +233,90 @@ describe('lock, close and payouts', () => {
     const t = await startWithBets(0, []);
     const { ended } = await lockAndClose(t, '600', '601');
     expect(ended.ended).toEqual([{ epoch: E, result: 'bull' }]);
+  });
+});
+
+describe('rounds on the escrow (decision 026)', () => {
+  const escrow = { chainId: 31337, address: '0x5FbDB2315678afecb367f032d93F642f64180aa3' };
+  /** The bets as the intake records deposits: each with its stake id on the escrow. */
+  const stakeThem = (epoch: number) =>
+    database.db.execute(sql`update oracle_bets set stake_id = id + 1000 where epoch = ${epoch}`);
+  const settlements = () => database.db.select().from(payoutLists).orderBy(asc(payoutLists.epoch));
+
+  test('a round that ends with stakes on the escrow makes its settlement due in the same transaction', async () => {
+    const t = await startWithBets(
+      300,
+      [
+        { position: 'bull', bnb: '1' },
+        { position: 'bear', bnb: '2' },
+      ],
+      { escrow },
+    );
+    await stakeThem(E);
+    await lockAndClose(t, '600', '601');
+    await t.engine.tick();
+    const row = await round(E);
+    const market = roundMarket(E, row.lockTime);
+    expect(await settlements()).toMatchObject([
+      {
+        epoch: E,
+        status: 'due',
+        marketKey: market.key,
+        marketId: market.id,
+        closesAt: market.closesAt,
+        chainId: 31337,
+        escrow: escrow.address.toLowerCase(),
+        refund: false,
+        outcome: ROUND_OUTCOME.bull,
+        verdictHash: roundVerdictHash({
+          epoch: E,
+          lockPrice: row.lockPrice,
+          lockFeedRoundId: row.lockPriceRoundId,
+          closePrice: row.closePrice,
+          closeFeedRoundId: row.closePriceRoundId,
+        }),
+        document: null,
+      },
+    ]);
+  });
+
+  test.each([
+    ['a draw', '600', '600', ROUND_OUTCOME.draw],
+    ['a round nobody won (one-sided, lost)', '600', '599', ROUND_OUTCOME.bear],
+  ])('%s settles as a refund', async (_name, lockUsd, closeUsd, outcome) => {
+    const bets =
+      closeUsd === '600'
+        ? [
+            { position: 'bull' as const, bnb: '1' },
+            { position: 'bear' as const, bnb: '1' },
+          ]
+        : [{ position: 'bull' as const, bnb: '1' }];
+    const t = await startWithBets(300, bets, { escrow });
+    await stakeThem(E);
+    await lockAndClose(t, lockUsd, closeUsd);
+    expect(await settlements()).toMatchObject([{ epoch: E, refund: true, outcome }]);
+  });
+
+  test('a cancelled round settles as a refund', async () => {
+    const t = await startWithBets(0, [{ position: 'bull', bnb: '1' }], { escrow });
+    await stakeThem(E);
+    t.clock.set(at(300));
+    expect((await t.engine.tick()).ended).toEqual([
+      { epoch: E, result: 'cancelled', reason: 'lock_price_missing' },
+    ]);
+    expect(await settlements()).toMatchObject([{ epoch: E, refund: true, outcome: ROUND_OUTCOME.cancelled }]);
+  });
+
+  test('nothing is settled on chain for bets staked into the vault, an empty round, or without an escrow', async () => {
+    const vaultOnly = await startWithBets(0, [{ position: 'bull', bnb: '1' }], { escrow });
+    await lockAndClose(vaultOnly, '600', '601');
+    expect(await settlements()).toEqual([]);
+
+    await clearOracleTables(database.db);
+    const noEscrow = await startWithBets(0, [{ position: 'bull', bnb: '1' }]);
+    await stakeThem(E);
+    await lockAndClose(noEscrow, '600', '601');
+    expect(await settlements()).toEqual([]);
   });
 });
 

@@ -75,6 +75,12 @@ describe('the row rules', () => {
     ).toBeNull();
   });
 
+  test('a round bet on the escrow contract owes the vault nothing, running or ended (decision 026)', () => {
+    const bet = { amountWei: bnb('0.1'), claimed: false, inPayout: false, onEscrow: true };
+    expect(roundBetOwes({ ...bet, roundStatus: 'live', payoutAmountWei: null })).toBeNull();
+    expect(roundBetOwes({ ...bet, roundStatus: 'ended', payoutAmountWei: bnb('0.25') })).toBeNull();
+  });
+
   test('a refund owed is its refund_amount when set (a returned bond with its reward), else the amount', () => {
     const payment = { amountWei: bnb('0.01'), refundAmountWei: null, inPayout: false };
     expect(paymentOwes({ ...payment, status: 'refund_due' })).toEqual({

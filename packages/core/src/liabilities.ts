@@ -16,11 +16,11 @@ import { BPS_DENOMINATOR } from './money.ts';
 export const LIABILITY_PARTS = [
   /** Stakes of markets not settled yet (active, closed, or in review). */
   'openMarketStakesWei',
-  /** Stakes of oracle rounds not ended yet (upcoming, live, locked). */
+  /** Stakes of oracle rounds not ended yet (upcoming, live, locked), staked into the vault (not the escrow). */
   'openRoundStakesWei',
   /** What settled market bets return (win: stake + profit; refund: stake), not yet in a payout. */
   'unclaimedMarketWei',
-  /** What ended round bets return, not yet in a payout. */
+  /** What ended round bets staked into the vault return, not yet in a payout (the escrow pays the rest). */
   'unclaimedRoundWei',
   /** Payments owed back (refused, late, or a returned flag bond with its reward), not yet in a payout. */
   'refundsOwedWei',
@@ -97,10 +97,19 @@ export type RoundBetLedgerRow = {
   payoutAmountWei: bigint | null;
   claimed: boolean;
   inPayout: boolean;
+  /**
+   * Staked on the escrow contract (a stake id; decision 026): the contract holds it and pays it,
+   * so the vault owes nothing of it, ever. Only bets staked into the vault before the switch owe.
+   */
+  onEscrow?: boolean;
 };
 
-/** A round bet: its stake while the round runs; once ended, its return until a payout takes it. */
+/**
+ * A round bet staked into the vault: its stake while the round runs; once ended, its return until a
+ * payout takes it. A bet on the escrow contract owes the vault nothing.
+ */
 export function roundBetOwes(bet: RoundBetLedgerRow): Owed | null {
+  if (bet.onEscrow) return null;
   if (bet.roundStatus !== 'ended') return owed('openRoundStakesWei', bet.amountWei);
   if (bet.inPayout || bet.claimed) return null;
   return owed('unclaimedRoundWei', bet.payoutAmountWei ?? 0n);

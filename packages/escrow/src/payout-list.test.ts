@@ -4,13 +4,15 @@ import { describe, expect, test } from 'vitest';
 import { marketKey } from './market-key.ts';
 import {
   claimFor,
+  claimWithPublishedProof,
   type PayoutList,
   type PayoutListDocument,
   parsePayoutList,
   payoutListProblems,
   toPayoutList,
+  verifyPayoutProof,
 } from './payout-list.ts';
-import { PAYOUT_LEAF_ENCODING } from './payout-tree.ts';
+import { buildPayoutTree, PAYOUT_LEAF_ENCODING } from './payout-tree.ts';
 import { buildSettlement } from './settlement.ts';
 
 const ether = 10n ** 18n;
@@ -57,6 +59,7 @@ describe('the published payout list', () => {
       payoutTotal: payouts.reduce((sum, payout) => sum + payout.amount, 0n).toString(),
     });
     expect(BigInt(doc.payoutTotal) + BigInt(doc.fee)).toBe(pool);
+    const tree = buildPayoutTree(payouts);
     expect(doc.leaves).toEqual(
       payouts.map((payout) => {
         const stake = stakes.find((candidate) => candidate.stakeId === payout.stakeId);
@@ -65,6 +68,8 @@ describe('the published payout list', () => {
           owner: stake?.owner,
           amount: stake?.amount.toString(),
           payout: payout.amount.toString(),
+          // Each leaf carries its proof: a wallet claims with no Merkle library.
+          proof: tree.proof(payout.stakeId),
         };
       }),
     );
@@ -92,6 +97,23 @@ describe('the published payout list', () => {
     const tampered = parsePayoutList(published());
     (tampered.leaves[0] as { payout: bigint }).payout += 1n;
     expect(() => claimFor(tampered, 1n)).toThrow(/no claim holds/);
+  });
+
+  test('a wallet claims with the published proof alone, the same claim the tree gives', () => {
+    const list = parsePayoutList(published());
+    for (const leaf of list.leaves) {
+      expect(verifyPayoutProof(list.root, leaf)).toBe(true);
+      expect(claimWithPublishedProof(list, leaf.stakeId)).toEqual(claimFor(list, leaf.stakeId));
+    }
+    expect(() => claimWithPublishedProof(list, 8n)).toThrow('Stake 8 is not in the payout list');
+    const tampered = parsePayoutList(published());
+    const first = tampered.leaves[0] as { payout: bigint };
+    first.payout += 1n;
+    expect(verifyPayoutProof(tampered.root, tampered.leaves[0] as PayoutList['leaves'][number])).toBe(false);
+    expect(() => claimWithPublishedProof(tampered, 1n)).toThrow(/does not hold/);
+    expect(payoutListProblems(tampered)).toContain(
+      "Stake 1's published proof does not prove its payout under the list's root.",
+    );
   });
 
   test('untrusted input is refused with what is wrong', () => {

@@ -1,5 +1,5 @@
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
-import { type Address, getAddress, type Hex, isAddress } from 'viem';
+import { type Address, concat, encodeAbiParameters, getAddress, type Hex, isAddress, keccak256 } from 'viem';
 import { z } from 'zod';
 import { MAX_FEE_BPS, maxFee } from './escrow-constants.ts';
 import { marketKey } from './market-key.ts';
@@ -49,6 +49,11 @@ const leafSchema = z.strictObject({
   amount: uint(UINT256_MAX),
   /** What this list pays the stake. */
   payout: uint(UINT256_MAX),
+  /**
+   * The Merkle proof of (stakeId, payout) under the list's root, as `claim` takes it: a wallet needs
+   * no Merkle library to claim (`claimWithPublishedProof`). At most 256 levels (a tree of 2^256 leaves).
+   */
+  proof: z.array(bytes32).max(256),
 });
 
 /** OpenZeppelin's `StandardMerkleTree.dump()` of the (stakeId, payout) leaves, as its library loads it. */
@@ -135,7 +140,13 @@ export function toPayoutList({
       if (stake.market !== undefined && stake.market.toLowerCase() !== key) {
         throw new Error(`Stake ${payout.stakeId} belongs to market ${stake.market}, not ${key}`);
       }
-      return { stakeId: payout.stakeId, owner: stake.owner, amount: stake.amount, payout: payout.amount };
+      return {
+        stakeId: payout.stakeId,
+        owner: stake.owner,
+        amount: stake.amount,
+        payout: payout.amount,
+        proof: settlement.tree.proof(payout.stakeId),
+      };
     });
   const list: PayoutList = {
     version: PAYOUT_LIST_VERSION,
@@ -171,6 +182,48 @@ export function parsePayoutList(json: unknown): PayoutList {
   if (!parsed.success)
     throw new Error(`Not a payout list (version ${PAYOUT_LIST_VERSION}): ${z.prettifyError(parsed.error)}`);
   return parsed.data;
+}
+
+/** A leaf as `PredictionEscrow.claim` hashes it: OpenZeppelin's standard leaf, double-hashed. */
+export function payoutLeafHash(stakeId: bigint, payout: bigint): Hex {
+  return keccak256(
+    keccak256(encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [stakeId, payout])),
+  );
+}
+
+/**
+ * Whether a leaf's published proof proves (stakeId, payout) under `root`, as OpenZeppelin's
+ * `MerkleProof.verify` does (sorted pairs): with viem alone, so a wallet checks it without the
+ * Merkle library.
+ */
+export function verifyPayoutProof(
+  root: Hex,
+  leaf: Pick<PayoutLeaf, 'stakeId' | 'payout' | 'proof'>,
+): boolean {
+  let node = payoutLeafHash(leaf.stakeId, leaf.payout);
+  for (const sibling of leaf.proof) {
+    const [a, b] = BigInt(node) < BigInt(sibling) ? [node, sibling] : [sibling, node];
+    node = keccak256(concat([a, b]));
+  }
+  return node === root.toLowerCase();
+}
+
+/**
+ * The `claim` of stake `stakeId` from its leaf and the leaf's published proof, without rebuilding
+ * the tree (no Merkle library: what the web uses). Throws when the stake is not listed or its proof
+ * does not hold under the root (the contract would refuse it).
+ */
+export function claimWithPublishedProof(list: PayoutList, stakeId: bigint): EscrowClaim {
+  const leaf = list.leaves.find((candidate) => candidate.stakeId === stakeId);
+  if (!leaf) throw new Error(`Stake ${stakeId} is not in the payout list`);
+  if (!verifyPayoutProof(list.root, leaf)) {
+    throw new Error(`Stake ${stakeId}'s published proof does not hold under root ${list.root}`);
+  }
+  return {
+    stake: { stakeId, owner: leaf.owner, market: list.marketKey, amount: leaf.amount },
+    payout: leaf.payout,
+    proof: [...leaf.proof],
+  };
 }
 
 function leavesTree(list: PayoutList): PayoutTree {
@@ -244,6 +297,13 @@ export function payoutListProblems(list: PayoutList): string[] {
     const root = leavesTree(list).root;
     if (root !== list.root) {
       problems.push(`The root recomputed from the leaves (${root}) is not the list's root (${list.root}).`);
+    }
+  }
+  for (const leaf of list.leaves) {
+    if (!verifyPayoutProof(list.root, leaf)) {
+      problems.push(
+        `Stake ${leaf.stakeId}'s published proof does not prove its payout under the list's root.`,
+      );
     }
   }
 

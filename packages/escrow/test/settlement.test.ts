@@ -362,7 +362,13 @@ describe('verifySettlement finds every lie in a list', () => {
   test('a leaf added or removed', async () => {
     const loser = audited.stakes.find((stake) => stake.side === 2) as Stake;
     const added = await tampered((list) => {
-      list.leaves.push({ stakeId: loser.stakeId, owner: loser.owner, amount: loser.amount, payout: 1000n });
+      list.leaves.push({
+        stakeId: loser.stakeId,
+        owner: loser.owner,
+        amount: loser.amount,
+        payout: 1000n,
+        proof: [],
+      });
     });
     expect(added).toContain(
       `OpenZeppelin's tree dump does not hold the list's leaves; not in the dump: stake ${loser.stakeId} paid 1000 wei.`,

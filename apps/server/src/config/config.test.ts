@@ -158,6 +158,11 @@ describe('AI judge settings (security review F20)', () => {
     expect(loadConfig({ MARKET_RESOLUTION_TIMEOUT_S: '7200' }).ai.resolutionTimeoutS).toBe(7200);
     expect(() => loadConfig({ MARKET_RESOLUTION_TIMEOUT_S: '60' })).toThrow(/MARKET_RESOLUTION_TIMEOUT_S/);
   });
+
+  test('the round fee stays below the escrow’s 10 % cap, which must hold the rounding dust too', () => {
+    expect(loadConfig({ ORACLE_FEE_BPS: '999' }).fees.oracleBps).toBe(999);
+    expect(() => loadConfig({ ORACLE_FEE_BPS: '1000' })).toThrow(/ORACLE_FEE_BPS/);
+  });
 });
 
 describe('evidence and second-opinion settings (issue 18, decision 019)', () => {

@@ -203,7 +203,9 @@ const EnvSchema = z.object({
     .transform((v) => BigInt(v))
     .refine((v) => v > 0n, 'must be more than 0: a free flag is a free option for every loser'),
   FLAG_BOND_BPS: int(0, 10_000).default(DEFAULT_FLAG_BOND_BPS),
-  ORACLE_FEE_BPS: int(0, 1000).default(0),
+  // Below 10 %: a round settles on the escrow with its fee and the rounding dust, and the contract
+  // keeps at most 10 % of a pool in all (MAX_FEE_BPS); at 1000 the dust would leave no room (decision 026).
+  ORACLE_FEE_BPS: int(0, 999).default(0),
   CLOCK: z.enum(['system', 'chain']).optional(),
   JOBS: bool.default(true),
   DEMO_DATA: bool.default(false),

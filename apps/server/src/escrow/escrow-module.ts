@@ -1,29 +1,89 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { privateKeyToAccount } from 'viem/accounts';
 import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Job } from '../jobs/job-runner.ts';
+import { createOperatorTransactionsJob } from '../operator-sender/operator-sender.ts';
+import type { OperatorSenderDeps } from '../operator-sender/operator-sender-deps.ts';
+import { classifyEscrowActionRevert } from '../operator-sender/revert-reason.ts';
+import { createEscrowRelaysJob, type EscrowClaimsDeps } from './escrow-claims.ts';
 import { createEscrowWatchJob } from './escrow-watch-job.ts';
+import { registerPayoutListRoutes } from './payout-list-routes.ts';
+import { createRoundSettlementsJob, type RoundSettlementDeps } from './round-settlement-job.ts';
 import { registerVaultRoutes } from './vault-routes.ts';
 
 /**
- * The escrow contract (issue 29, decisions 025 and 026): GET /api/vault, its public description, and,
- * once ESCROW_ADDRESS is set, the escrow-watch job that feeds the metrics' gauges.
+ * The escrow contract (issue 29, decisions 025 and 026): GET /api/vault, its public description, and
+ * the published payout lists' route; once ESCROW_ADDRESS is set, the escrow-watch job that feeds the
+ * metrics' gauges; once the operator key is configured too, the operator key's sender, the
+ * round-settlements job and the relayed claims (for POST /api/claims and their job). The operator
+ * key is VAULT_PRIVATE_KEY for now (decision 026 "The chain"): its nonces are shared with the
+ * vault's payouts under one lock (operator-transactions-repository.ts).
  */
 export function createEscrowModule(
   deps: AppDeps,
   logger: FastifyBaseLogger,
-): { routes: AppFeature; jobs: Job[] } {
-  const address = deps.config.escrow.address;
+): { routes: AppFeature; jobs: Job[]; claims: EscrowClaimsDeps | null; sender: OperatorSenderDeps | null } {
+  const { config, database, chain, clock } = deps;
+  const routes: AppFeature = async (app) => {
+    registerVaultRoutes(app, deps);
+    registerPayoutListRoutes(app, database.db);
+  };
+  const escrow = config.escrow.address;
+  if (!escrow) return { routes, jobs: [], claims: null, sender: null };
+  const watch = createEscrowWatchJob({
+    chain,
+    address: escrow,
+    logger,
+    onLevels: (levels) => deps.metrics.recordEscrow(levels),
+  });
+  const privateKey = config.vault.privateKey;
+  if (!privateKey) return { routes, jobs: [watch], claims: null, sender: null };
+
+  const sender: OperatorSenderDeps = {
+    db: database.db,
+    chain,
+    chainId: config.chain.id,
+    account: privateKeyToAccount(privateKey),
+    confirmations: config.chain.confirmations,
+    maxFeePerGas: config.payouts.maxFeePerGas,
+    resendAfterMs: config.operatorTransactions.resendAfterMs,
+    replaceAfterMs: config.operatorTransactions.replaceAfterMs,
+    classifyRevert: classifyEscrowActionRevert,
+    now: () => clock.now().getTime(),
+    log: logger,
+    metrics: deps.metrics,
+  };
+  const now = () => clock.now();
+  const settlements: RoundSettlementDeps = {
+    db: database.db,
+    chain,
+    chainId: config.chain.id,
+    escrow,
+    sender,
+    feeBps: config.fees.oracleBps,
+    now,
+    log: logger,
+  };
+  const claims: EscrowClaimsDeps = {
+    db: database.db,
+    chain,
+    chainId: config.chain.id,
+    escrow,
+    sender,
+    confirmations: config.chain.confirmations,
+    claimWaitMs: config.chain.paymentWaitMs,
+    log: logger,
+  };
   return {
-    routes: (app) => registerVaultRoutes(app, deps),
-    jobs: address
-      ? [
-          createEscrowWatchJob({
-            chain: deps.chain,
-            address,
-            logger,
-            onLevels: (levels) => deps.metrics.recordEscrow(levels),
-          }),
-        ]
-      : [],
+    routes,
+    // Settlements are queued first, then the sender signs and sends every action, then relays are recorded.
+    jobs: [
+      createRoundSettlementsJob(settlements),
+      createOperatorTransactionsJob(sender),
+      createEscrowRelaysJob(claims),
+      watch,
+    ],
+    claims,
+    sender,
   };
 }

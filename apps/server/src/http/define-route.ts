@@ -22,7 +22,12 @@ export type RouteInput<R extends RouteSpec> = {
 };
 
 export type RouteOutput<R extends RouteSpec> = {
-  [S in keyof R['responses'] & number]: { status: S; body: z.input<R['responses'][S]> };
+  [S in keyof R['responses'] & number]: {
+    status: S;
+    body: z.input<R['responses'][S]>;
+    /** Extra response headers (e.g. Content-Disposition for a download); not with a response cache. */
+    headers?: Record<string, string>;
+  };
 }[keyof R['responses'] & number];
 
 export type RouteOptions = {
@@ -67,12 +72,15 @@ export function defineRoute<R extends RouteSpec>(
         };
         return sendSerialized(reply, await cache.read(request.url, answer, request));
       }
-      const { status, body } = await answerParsed(request);
+      const { status, body, headers } = await answerParsed(request);
+      if (headers) reply.headers(headers);
       return reply.code(status).send(body);
     },
   });
 
-  async function answerParsed(request: FastifyRequest): Promise<{ status: number; body: unknown }> {
+  async function answerParsed(
+    request: FastifyRequest,
+  ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
     const input = {
       params: parseInput(spec.params, request.params),
       query: parseInput(spec.query, request.query),
@@ -81,7 +89,11 @@ export function defineRoute<R extends RouteSpec>(
     const output = await handler(input, request);
     const schema: z.ZodMiniType | undefined = spec.responses[output.status];
     if (!schema) throw new Error(`${spec.path} answered ${output.status}, which its contract does not list`);
-    return { status: output.status, body: schema.parse(output.body, { error: englishErrors }) };
+    return {
+      status: output.status,
+      body: schema.parse(output.body, { error: englishErrors }),
+      ...(output.headers ? { headers: output.headers } : {}),
+    };
   }
 }
 

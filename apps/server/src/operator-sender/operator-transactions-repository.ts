@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client.ts';
-import { OPERATOR_TX_STATUSES, type OperatorTxStatus, operatorTransactions } from '../db/schema.ts';
+import { OPERATOR_TX_STATUSES, type OperatorTxStatus, operatorTransactions, payouts } from '../db/schema.ts';
+import { VAULT_NONCE_LOCK } from '../payouts/payouts-repository.ts';
 
 // Every read and write of the operator key's transactions (docs/architecture.md "Operator
 // transactions"). Each function takes the pool or the caller's transaction. Writes that move an
@@ -93,7 +94,11 @@ export async function lockLane(tx: Tx, chainId: number, sender: string): Promise
   await tx.execute(sql`select pg_advisory_xact_lock(${LANE_LOCK}, hashtext(${`${chainId}:${sender}`}))`);
 }
 
-/** Every nonce the lane's rows hold at or above `from`, ascending (open and done alike). */
+/**
+ * Every nonce the lane's rows hold at or above `from`, ascending (open and done alike), and the vault
+ * payouts' of the same key: while the operator key is the vault's (VAULT_PRIVATE_KEY, decision 026)
+ * both sign from one account, so neither takes a nonce the other holds.
+ */
 export async function listHeldNonces(
   db: DbOrTx,
   chainId: number,
@@ -110,9 +115,28 @@ export async function listHeldNonces(
         isNotNull(operatorTransactions.nonce),
         gte(operatorTransactions.nonce, from),
       ),
-    )
-    .orderBy(asc(operatorTransactions.nonce));
-  return rows.flatMap((row) => (row.nonce === null ? [] : [row.nonce]));
+    );
+  const payoutRows = await db
+    .select({ nonce: payouts.nonce })
+    .from(payouts)
+    .where(
+      and(
+        eq(payouts.chainId, chainId),
+        sql`lower(${payouts.fromAddress}) = ${sender}`,
+        isNotNull(payouts.nonce),
+        gte(payouts.nonce, from),
+      ),
+    );
+  const held = [...rows, ...payoutRows].flatMap((row) => (row.nonce === null ? [] : [row.nonce]));
+  return [...new Set(held)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Takes the vault payouts' nonce lock too (after the lane's): nonces of the one account the vault
+ * and the operator share are assigned one at a time across both (payouts-repository.ts).
+ */
+export async function lockVaultNonces(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${VAULT_NONCE_LOCK})`);
 }
 
 /** What a step expects of the row it moves: its status and, once signed, its current hash. */

@@ -1,7 +1,19 @@
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
-import { ExecutionRevertedError, encodeErrorResult, RpcRequestError, zeroHash } from 'viem';
+import {
+  ExecutionRevertedError,
+  encodeErrorResult,
+  encodeFunctionData,
+  RpcRequestError,
+  zeroHash,
+} from 'viem';
 import { describe, expect, test } from 'vitest';
-import { classifyEscrowRevert, decodeRevert, describeRevert, revertData } from './revert-reason.ts';
+import {
+  classifyEscrowActionRevert,
+  classifyEscrowRevert,
+  decodeRevert,
+  describeRevert,
+  revertData,
+} from './revert-reason.ts';
 
 const stakeMismatch = encodeErrorResult({ abi: predictionEscrowAbi, errorName: 'StakeMismatch', args: [7n] });
 const notSettleable = encodeErrorResult({
@@ -57,5 +69,39 @@ describe('classifyEscrowRevert', () => {
     expect(classifyEscrowRevert(nodeRevert(notSettleable))).toBe('done');
     expect(classifyEscrowRevert(nodeRevert(feeTooHigh))).toBe('failed');
     expect(classifyEscrowRevert(new Error('execution reverted'))).toBe('failed');
+  });
+});
+
+describe('classifyEscrowActionRevert', () => {
+  const to = '0x5fbdb2315678afecb367f032d93f642f64180aa3' as const;
+  const stake = { stakeId: 7n, owner: to, market: zeroHash, amount: 1n };
+  test('a batch is never done by a spent stake: the others may still be open', () => {
+    const claimMany = encodeFunctionData({
+      abi: predictionEscrowAbi,
+      functionName: 'claimMany',
+      args: [[{ stake, payout: 1n, proof: [] }]],
+    });
+    const refundMany = encodeFunctionData({
+      abi: predictionEscrowAbi,
+      functionName: 'refundMany',
+      args: [[stake]],
+    });
+    for (const data of [claimMany, refundMany]) {
+      expect(
+        classifyEscrowActionRevert(nodeRevert(stakeMismatch), {
+          key: 'k',
+          to,
+          data,
+          value: 0n,
+          gasCap: 100_000n,
+        }),
+      ).toBe('failed');
+    }
+  });
+  test('a single call is classified as classifyEscrowRevert does', () => {
+    const refund = encodeFunctionData({ abi: predictionEscrowAbi, functionName: 'refund', args: [stake] });
+    const action = { key: 'k', to, data: refund, value: 0n, gasCap: 100_000n };
+    expect(classifyEscrowActionRevert(nodeRevert(stakeMismatch), action)).toBe('done');
+    expect(classifyEscrowActionRevert(nodeRevert(feeTooHigh), action)).toBe('failed');
   });
 });

@@ -5,7 +5,7 @@ import {
   revertData,
 } from '@pm/escrow/decode-revert';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
-import type { Abi } from 'viem';
+import { type Abi, getAbiItem, toFunctionSelector } from 'viem';
 import { describeError } from '../errors/describe-error.ts';
 import type { OperatorAction } from './operator-action.ts';
 
@@ -40,4 +40,21 @@ export function decodeRevert(error: unknown, abi: Abi = predictionEscrowAbi): De
 export function classifyEscrowRevert(error: unknown): RevertVerdict {
   const name = decodeRevert(error)?.errorName;
   return name === 'StakeMismatch' || name === 'NotSettleable' ? 'done' : 'failed';
+}
+
+/** `claimMany` and `refundMany`: a batch reverts whole when any one of its stakes is spent. */
+const BATCH_SELECTORS = new Set<string>(
+  (['claimMany', 'refundMany'] as const).map((name) =>
+    toFunctionSelector(getAbiItem({ abi: predictionEscrowAbi, name })),
+  ),
+);
+
+/**
+ * The verdict the server's sender uses for every escrow action: a batch's revert is `failed`, never
+ * `done` (a spent stake in it says nothing of the others: the relay releases the batch and the next
+ * claim reads each stake anew, escrow/escrow-claims.ts); any other call is `classifyEscrowRevert`'s.
+ */
+export function classifyEscrowActionRevert(error: unknown, action: OperatorAction): RevertVerdict {
+  if (BATCH_SELECTORS.has(action.data.slice(0, 10).toLowerCase())) return 'failed';
+  return classifyEscrowRevert(error);
 }

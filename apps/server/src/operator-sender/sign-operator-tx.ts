@@ -6,6 +6,7 @@ import {
   listHeldNonces,
   lockLane,
   lockOperatorTx,
+  lockVaultNonces,
   type OperatorTxRow,
   updateOperatorTx,
 } from './operator-transactions-repository.ts';
@@ -42,6 +43,7 @@ export async function signQueued(
   const sender = senderOf(deps);
   return deps.db.transaction(async (tx) => {
     await lockLane(tx, deps.chainId, sender);
+    await lockVaultNonces(tx);
     const locked = await lockOperatorTx(tx, row.id);
     if (locked?.status !== 'queued') return null;
     const held = await listHeldNonces(tx, deps.chainId, sender, input.chainPendingNonce);

@@ -1,3 +1,4 @@
+import type { DbOrTx } from '../db/client.ts';
 import type { OperatorActionInput } from './operator-action.ts';
 import { OperatorActionSchema } from './operator-action.ts';
 import { type OperatorSenderDeps, senderOf } from './operator-sender-deps.ts';
@@ -12,13 +13,17 @@ export class OperatorActionError extends Error {
   override name = 'OperatorActionError';
 }
 
+/** What submitting needs: the lane (chain, key) and where to store; `db` may be the caller's transaction. */
+export type SubmitDeps = Pick<OperatorSenderDeps, 'chainId' | 'account' | 'metrics' | 'log'> & { db: DbOrTx };
+
 /**
  * Stores an action for the operator key before anything is sent; the job sends it. Idempotent by
  * key: the same key answers the row it already has (whatever state it is in), never a second
  * transaction. The same key naming another call is refused: one of the two callers is wrong.
+ * Given a transaction as `db`, the action is stored with the caller's own writes, or not at all.
  */
 export async function submitOperatorAction(
-  deps: Pick<OperatorSenderDeps, 'db' | 'chainId' | 'account' | 'metrics' | 'log'>,
+  deps: SubmitDeps,
   input: OperatorActionInput,
 ): Promise<OperatorTxRow> {
   const parsed = OperatorActionSchema.safeParse(input);

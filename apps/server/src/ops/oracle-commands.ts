@@ -36,5 +36,9 @@ function engineFor({ db, clock, config }: OpsContext) {
     maxAgeS: config.prices.maxAgeS,
     priceSource: config.prices.feed,
     autoGenesis: false,
+    // A reset's cancelled rounds settle as refunds on the escrow, as the server's engine does.
+    ...(config.escrow.address
+      ? { escrow: { chainId: config.chain.id, address: config.escrow.address } }
+      : {}),
   });
 }

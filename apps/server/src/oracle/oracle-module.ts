@@ -33,6 +33,10 @@ export function createOracleModule(
     // Asked for its own round at a lock or close the samples missed (security review 2, N6), for at
     // most ORACLE_FEED_WAIT_S while it cannot be asked.
     recovery: options.feed && { feed: options.feed, waitS: config.prices.feedWaitS },
+    // Rounds with stakes on the escrow settle there (decision 026).
+    ...(config.escrow.address
+      ? { escrow: { chainId: config.chain.id, address: config.escrow.address } }
+      : {}),
   });
   const service = createOracleService({ payments: createPaymentContext(deps), clock });
   const routes: AppFeature = (app) => registerOracleRoutes(app, deps, { service, engine });

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../chain/clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
+import { type EscrowTarget, queueRoundSettlement } from '../escrow/queue-round-settlement.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { recordRoundSettlement } from '../leaderboard/user-stats-repository.ts';
 import type { FeedWaitMetrics } from '../metrics/metrics.ts';
@@ -74,6 +75,12 @@ export type RoundEngineDeps = {
    * The ops CLI's engine has none (it only starts and resets rounds); without one a missed price cancels.
    */
   recovery?: { feed: Pick<PriceFeed, 'roundAt'>; waitS: number };
+  /**
+   * The escrow contract the rounds' stakes are on (ESCROW_ADDRESS): a round that ends with stakes
+   * there gets its settlement queued in the same transaction (docs/architecture.md "Rounds on the
+   * escrow"). Unset: nothing is settled on chain (no escrow configured).
+   */
+  escrow?: EscrowTarget;
 };
 
 type FeedReading = { price: bigint; updatedAt: Date; roundId: string | null };
@@ -252,6 +259,8 @@ export function createRoundEngine(deps: RoundEngineDeps) {
   async function settle(tx: Tx, epoch: number, result: StoredRoundResult): Promise<void> {
     await settleRoundPayouts(tx, { epoch, result, feeBps: deps.feeBps });
     await recordRoundSettlement(tx, epoch);
+    // On chain after this transaction (the round-settlements job): never waited for here.
+    if (deps.escrow) await queueRoundSettlement(tx, { epoch, result, escrow: deps.escrow });
   }
 
   /**

@@ -1,14 +1,16 @@
 import { and, desc, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-rows.ts';
-import { bets, markets, oracleBets, oracleRounds } from '../db/schema.ts';
+import { bets, markets, oracleBets, oracleRounds, payoutListLeaves, payoutLists } from '../db/schema.ts';
 import { userBetMarketFields } from '../markets/markets-repository.ts';
 
 // What can be claimed, written once (issue 13): the GET claimable read, the claim transaction and
 // the re-issue of a failed payout all go through this file. A market bet is claimable once its
 // market is settled and it won or was refunded; a round bet once its round gave it a payout.
 // Neither may be in a payout. Either pays its payout_amount, the full return in both tables
-// (decision 002).
+// (decision 002). A round bet staked on the escrow contract (a stake id: decision 026) is listed
+// here too, with its claim on the contract; the vault never pays it (listClaimable, for the vault's
+// claims, leaves it out: the escrow relay takes it, escrow/escrow-claims.ts).
 // The round's amount condition is an SQL literal, not a parameter: it must match the partial index's
 // predicate (oracle_bets_claimable_idx) for the planner to use it. A market bet has no such index
 // (migration 0014: no index names a column settlement writes); its claimable read is the wallet's
@@ -49,7 +51,10 @@ function claimableRoundBetOf(address: string | Placeholder): SQL | undefined {
   return and(eq(oracleBets.userAddress, address), claimableRoundBet);
 }
 
-/** The claimable bets of one address (`address` lower-case), newest first. */
+/** A claimable round bet the vault pays: staked into the vault, before the switch (no stake id). */
+export const vaultRoundBet = isNull(oracleBets.stakeId);
+
+/** The claimable bets of one address (`address` lower-case) the vault pays, newest first. */
 export async function listClaimable(db: DbOrTx, address: string, options: ListClaimableOptions = {}) {
   const games = options.games ?? 'all';
   const withMarkets = games !== 'oracle';
@@ -74,7 +79,7 @@ export async function listClaimable(db: DbOrTx, address: string, options: ListCl
     .select({ bet: oracleBets, result: oracleRounds.result })
     .from(oracleBets)
     .innerJoin(oracleRounds, eq(oracleRounds.epoch, oracleBets.epoch))
-    .where(claimableRoundBetOf(address))
+    .where(and(claimableRoundBetOf(address), vaultRoundBet))
     .orderBy(desc(oracleBets.createdAt))
     .$dynamic();
   if (options.limit !== undefined) roundQuery = roundQuery.limit(options.limit);
@@ -112,11 +117,22 @@ function claimableReads(db: DbOrTx) {
       .select({
         bet: oracleBets,
         result: oracleRounds.result,
+        // The bet's claim on the escrow, once its round's settlement is final (decision 026).
+        escrowMarketKey: payoutLists.marketKey,
+        escrowRefund: payoutLists.refund,
+        escrowClaimableAt: payoutLists.claimableAt,
+        escrowPayout: payoutListLeaves.payout,
+        escrowProof: payoutListLeaves.proof,
         totalWei: sql`sum(${oracleBets.payoutAmount}) over ()`.mapWith(BigInt),
         totalCount: sql`count(*) over ()`.mapWith(Number),
       })
       .from(oracleBets)
       .innerJoin(oracleRounds, eq(oracleRounds.epoch, oracleBets.epoch))
+      .leftJoin(
+        payoutLists,
+        and(eq(payoutLists.epoch, oracleBets.epoch), sql`${payoutLists.status} = 'settled'`),
+      )
+      .leftJoin(payoutListLeaves, eq(payoutListLeaves.stakeId, oracleBets.stakeId))
       .where(claimableRoundBetOf(address))
       .orderBy(desc(oracleBets.createdAt))
       .limit(limit)

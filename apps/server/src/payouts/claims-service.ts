@@ -2,6 +2,7 @@ import { normalizeAddress } from '@pm/core/address';
 import type { ClaimBody, ClaimResponse } from '@pm/core/contract/claims';
 import { formatBnb } from '@pm/core/money';
 import { AppError } from '../errors/app-error.ts';
+import { type EscrowClaimResult, type EscrowClaimsDeps, relayEscrowClaims } from '../escrow/escrow-claims.ts';
 import { listClaimable, sumPayouts } from './claimable-repository.ts';
 import { settlePayout } from './payout-processor.ts';
 import type { PayoutProcessorDeps } from './payout-processor-deps.ts';
@@ -19,18 +20,117 @@ export type ClaimsDeps = Omit<PayoutProcessorDeps, 'signer'> & {
   chainId: number;
   /** How long a claim request waits for its payout to be final before answering pending. */
   claimWaitMs: number;
+  /**
+   * The escrow relay for round bets staked on the contract (decision 026); null or absent when no
+   * escrow is configured (ESCROW_ADDRESS), then only the vault pays.
+   */
+  escrowClaims?: EscrowClaimsDeps | null;
 };
 
+/** What the vault part of a claim paid (or has on its way). */
+type VaultPart = { payout: PayoutRow; betsCount: number };
+
 /**
- * Pays every claimable bet of one address in scope from the vault, in one transfer, to that
- * address and no other. Idempotent: while a claim payout to the address is in flight, claiming
- * again answers that same payout.
+ * POST /api/claims (docs/api.md "Claims"): one request pays both ways. Market bets (and round bets
+ * staked into the vault before the switch) are paid from the vault in one transfer, exactly as
+ * before; round bets staked on the escrow contract are relayed by the operator key (`claimMany`,
+ * and `refundMany` for a refunded round), the contract paying each stake's owner. One response:
+ * totalWei and betsCount add both; payoutTxHash is the vault's transfer when there is one, else the
+ * `claimMany` relay's, else the `refundMany` one's; payoutStatus is confirmed only when every part
+ * is final. A part that fails while the other pays is said in the message; when nothing is paid the
+ * failure is the answer (PAYOUT_FAILED).
  */
 export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<ClaimResponse> {
+  if (!deps.signer) throw new AppError('CLAIMS_UNAVAILABLE');
+  const address = normalizeAddress(body.userAddress);
+  const wantsEscrow = deps.escrowClaims && body.scope !== 'markets' && body.betId === undefined;
+  // The escrow relay first: it never throws for a relay that fails (it is released and reported),
+  // so a vault payout that fails cannot keep the round bets from being relayed.
+  const escrow =
+    wantsEscrow && deps.escrowClaims ? await relayEscrowClaims(deps.escrowClaims, address) : null;
+  let vault: VaultPart | null = null;
+  let vaultError: unknown = null;
+  try {
+    vault = await claimFromVault(deps, body, address);
+  } catch (error) {
+    vaultError = error;
+  }
+  const escrowPaid = escrow !== null && escrow.status !== 'none';
+  if (vaultError && !escrowPaid) throw vaultError;
+  if (!vault && !escrowPaid) {
+    if (escrow && escrow.failures.length > 0) {
+      throw new AppError(
+        'PAYOUT_FAILED',
+        `Failed to claim winnings: ${escrow.failures.join('; ')}. Your round winnings are still claimable ` +
+          "(also with your wallet's own claim, from the published payout list).",
+      );
+    }
+    return {
+      success: false,
+      totalWei: '0',
+      betsCount: 0,
+      payoutTxHash: null,
+      payoutStatus: 'none',
+      message: nothingMessage(escrow),
+    };
+  }
+  return combine(vault, escrowPaid ? escrow : null, vaultError);
+}
+
+function nothingMessage(escrow: EscrowClaimResult | null): string {
+  if (escrow?.nextClaimableAt) {
+    return `No winnings to claim yet: your round winnings can be claimed from ${escrow.nextClaimableAt.toISOString()}`;
+  }
+  if (escrow && escrow.awaitingSettlement > 0) {
+    return 'No winnings to claim yet: your round is being settled on the escrow contract';
+  }
+  return 'No winnings to claim';
+}
+
+function combine(
+  vault: VaultPart | null,
+  escrow: EscrowClaimResult | null,
+  vaultError: unknown,
+): ClaimResponse {
+  const totalWei = (vault?.payout.amount ?? 0n) + (escrow?.totalWei ?? 0n);
+  const betsCount = (vault?.betsCount ?? 0) + (escrow?.betsCount ?? 0);
+  const vaultConfirmed = !vault || vault.payout.status === 'confirmed';
+  const escrowConfirmed = !escrow || escrow.status === 'confirmed';
+  const confirmed = vaultConfirmed && escrowConfirmed;
+  const amount = formatBnb(totalWei, { decimals: 5, trim: true });
+  const notes: string[] = [];
+  if (vaultError) {
+    notes.push(
+      `Your market winnings could not be paid now: ${vaultError instanceof Error ? vaultError.message : String(vaultError)}`,
+    );
+  }
+  if (escrow && escrow.failures.length > 0) {
+    notes.push(
+      `Some round winnings could not be relayed (${escrow.failures.join('; ')}); they are still claimable.`,
+    );
+  }
+  const head = confirmed
+    ? `Successfully claimed ${amount} BNB from ${betsCount} winning bets!`
+    : `Your payout of ${amount} BNB is on its way.`;
+  return {
+    success: true,
+    totalWei: totalWei.toString(),
+    betsCount,
+    payoutTxHash: vault?.payout.txHash ?? escrow?.claimTxHash ?? escrow?.refundTxHash ?? null,
+    payoutStatus: confirmed ? 'confirmed' : 'pending',
+    message: [head, ...notes].join(' '),
+  };
+}
+
+/**
+ * Pays every claimable bet of one address in scope the vault holds, in one transfer, to that address
+ * and no other. Idempotent: while a claim payout to the address is in flight, claiming again answers
+ * that same payout. Null when there is nothing for the vault to pay.
+ */
+async function claimFromVault(deps: ClaimsDeps, body: ClaimBody, address: string): Promise<VaultPart | null> {
   const { signer } = deps;
   if (!signer) throw new AppError('CLAIMS_UNAVAILABLE');
   const processor = { ...deps, signer };
-  const address = normalizeAddress(body.userAddress);
 
   const created = await deps.db.transaction(async (tx) => {
     await lockClaims(tx);
@@ -61,16 +161,7 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
     return { payout, betsCount: marketBets.length + roundBets.length, reused: false };
   });
 
-  if (!created) {
-    return {
-      success: false,
-      totalWei: '0',
-      betsCount: 0,
-      payoutTxHash: null,
-      payoutStatus: 'none',
-      message: 'No winnings to claim',
-    };
-  }
+  if (!created) return null;
 
   if (!created.reused) deps.metrics?.countPayout('created');
 
@@ -93,18 +184,7 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
   if (payout.status === 'created' || payout.lastError) {
     throw new AppError('PAYOUT_FAILED', QUEUED_MESSAGE, { cause: new Error(payout.lastError ?? 'unsigned') });
   }
-  const amount = formatBnb(payout.amount, { decimals: 5, trim: true });
-  const confirmed = payout.status === 'confirmed';
-  return {
-    success: true,
-    totalWei: payout.amount.toString(),
-    betsCount: created.betsCount,
-    payoutTxHash: payout.txHash,
-    payoutStatus: confirmed ? 'confirmed' : 'pending',
-    message: confirmed
-      ? `Successfully claimed ${amount} BNB from ${created.betsCount} winning bets!`
-      : `Your payout of ${amount} BNB is on its way.`,
-  };
+  return { payout, betsCount: created.betsCount };
 }
 
 const QUEUED_MESSAGE = 'Failed to claim winnings: the payout is queued and will be retried.';

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, AppFeature } from '../app-deps.ts';
+import type { EscrowClaimsDeps } from '../escrow/escrow-claims.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { registerClaimsRoutes } from './claims-routes.ts';
 import type { ClaimsDeps } from './claims-service.ts';
@@ -11,9 +12,12 @@ import { createVaultSigner } from './vault-signer.ts';
 export function createPayoutsModule(
   deps: AppDeps,
   logger: FastifyBaseLogger,
+  options: { escrowClaims?: EscrowClaimsDeps | null } = {},
 ): { routes: AppFeature; jobs: Job[] } {
   const signer = createVaultSigner(deps.config);
   const claims: ClaimsDeps = {
+    // Round bets staked on the escrow are relayed there (decision 026); the vault pays the rest.
+    escrowClaims: options.escrowClaims ?? null,
     db: deps.database.db,
     chain: deps.chain,
     signer,

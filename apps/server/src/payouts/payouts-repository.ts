@@ -17,8 +17,13 @@ export type NewPayout = Pick<
 /** A payout not yet confirmed or failed: it may still take money from the vault. */
 export const OPEN_PAYOUT_STATUSES = ['created', 'signed', 'broadcast'];
 
-/** Serialises nonce assignment for the vault across every instance (transaction-scoped). */
-const NONCE_LOCK = 8173002;
+/**
+ * Serialises nonce assignment for the vault across every instance (transaction-scoped). The operator
+ * sender takes it too while its key is the vault's (VAULT_PRIVATE_KEY: decision 026), so a payout
+ * and an operator action never take the same nonce.
+ */
+export const VAULT_NONCE_LOCK = 8173002;
+const NONCE_LOCK = VAULT_NONCE_LOCK;
 /** Serialises claims across instances, so one address never gets two payouts for the same bets. */
 const CLAIMS_LOCK = 8173003;
 
@@ -130,9 +135,15 @@ export async function lockNextVaultNonce(
   input: { chainId: number; vaultAddress: string; chainPendingNonce: bigint },
 ): Promise<bigint> {
   await tx.execute(sql`select pg_advisory_xact_lock(${NONCE_LOCK})`);
+  // The operator sender's transactions from the same key (escrow settlements and relays) hold nonces too.
   const [last] = await queryRows(
     tx,
-    sql`select max(nonce) as nonce from payouts where chain_id = ${input.chainId} and from_address = ${input.vaultAddress}`,
+    sql`select max(nonce) as nonce from (
+          select nonce from payouts where chain_id = ${input.chainId} and from_address = ${input.vaultAddress}
+          union all
+          select nonce from operator_transactions
+            where chain_id = ${input.chainId} and sender = ${input.vaultAddress.toLowerCase()}
+        ) held`,
     z.object({ nonce: z.coerce.bigint().nullable() }),
   );
   const nextFromDb = last?.nonce == null ? 0n : last.nonce + 1n;

@@ -12,11 +12,12 @@ import { claimableMarketBet, claimableRoundBet } from '../payouts/claimable-repo
 // moves bets into a payout between two reads cannot count them twice or drop them.
 //
 // - open market stakes: bets of markets not settled (active, closed, in review);
-// - open round stakes: bets of rounds not ended;
+// - open round stakes: bets of rounds not ended, staked into the vault (a bet with a stake id is on
+//   the escrow contract, which holds and pays it: decision 026; so is the next part's);
 // - unclaimed market bets: settled, won or refunded, in no payout — claimable-repository's
 //   `claimableMarketBet` itself, the predicate GET claimable and a claim use (no index:
 //   settlement's updates stay HOT, migration 0014);
-// - unclaimed round bets: a payout > 0, not claimed, in no payout — `claimableRoundBet` itself
+// - unclaimed round bets staked into the vault: a payout > 0, not claimed, in no payout — `claimableRoundBet`
 //   (oracle_bets_claimable_idx). A round's payouts are written in the transaction that ends it,
 //   so none of these is still an open round stake;
 // - refunds owed: payments due or held, in no refund payout, at what the refund path pays
@@ -44,13 +45,13 @@ export async function readLiabilities(db: DbOrTx): Promise<Liabilities> {
       (select coalesce(sum(b.amount), 0) from bets b join markets m on m.id = b.market_id
         where m.status in ('active', 'settling'))::text as open_market_stakes,
       (select coalesce(sum(b.amount), 0) from oracle_bets b join oracle_rounds r on r.epoch = b.epoch
-        where r.status in ('upcoming', 'live', 'locked'))::text as open_round_stakes,
+        where r.status in ('upcoming', 'live', 'locked') and b.stake_id is null)::text as open_round_stakes,
       (select coalesce(sum(${bets.payoutAmount}), 0) from ${bets}
         join ${markets} on ${markets.id} = ${bets.marketId}
         where ${claimableMarketBet})::text as unclaimed_market,
       (select coalesce(sum(${oracleBets.payoutAmount}), 0) from ${oracleBets}
         join ${oracleRounds} on ${oracleRounds.epoch} = ${oracleBets.epoch}
-        where ${claimableRoundBet})::text as unclaimed_round,
+        where ${claimableRoundBet} and ${oracleBets.stakeId} is null)::text as unclaimed_round,
       (select coalesce(sum(coalesce(p.refund_amount, p.amount)), 0) from payments p
         where p.status in ('refund_due', 'refund_held') and p.refund_payout_id is null)::text as refunds_owed,
       (select coalesce(sum(f.bond_amount), 0) from market_flags f where f.bond_status = 'held')::text

@@ -13,15 +13,22 @@ export const FRESH_CHAIN_DEV_ESCROW = getContractAddress({
 });
 
 /**
- * Deploys the escrow from the dev admin (the vault account) with this operator, through @pm/escrow's
+ * Deploys the escrow from the dev vault account (its admin unless `admin` is given) with this operator, through @pm/escrow's
  * deployEscrow (the one place the constructor's arguments are built).
  */
 export async function deployTestEscrow(
   chain: TestChain,
-  roles: { operator: Address; guardian?: Address; treasury?: Address; minPayoutDelay?: number },
+  roles: {
+    operator: Address;
+    admin?: Address;
+    guardian?: Address;
+    treasury?: Address;
+    minPayoutDelay?: number;
+  },
 ): Promise<Address> {
   const deployed = await deployEscrow(chain.vault, chain.publicClient, {
-    admin: chain.vault.account.address,
+    // The vault account deploys; the admin is it too unless named (never the operator: the contract refuses).
+    admin: roles.admin ?? chain.vault.account.address,
     operator: roles.operator,
     guardian: roles.guardian ?? player(chain, 2),
     treasury: roles.treasury ?? player(chain, 1),

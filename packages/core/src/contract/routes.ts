@@ -29,6 +29,7 @@ import {
   VoidMarketBodySchema,
 } from './operator.ts';
 import { PlaceOracleBetBodySchema, PlaceOracleBetResponseSchema, RoundsResponseSchema } from './oracle.ts';
+import { PayoutListParamsSchema, PayoutListQuerySchema, PayoutListSchema } from './payout-lists.ts';
 import { FlagMarketBodySchema, FlagMarketResponseSchema } from './review.ts';
 import { SolvencyResponseSchema } from './solvency.ts';
 import {
@@ -171,9 +172,19 @@ export const ROUTES = {
   claim: {
     method: 'POST',
     path: '/api/claims',
-    summary: 'Pay claimable winnings from the vault',
+    summary:
+      "Pay claimable winnings and refunds: market bets from the vault; round bets on the escrow contract, relayed by the operator key (claimMany; a refunded round's stakes refundMany)",
     body: ClaimBodySchema,
     responses: { 200: ClaimResponseSchema, 400: ErrorBodySchema, 503: ErrorBodySchema },
+  },
+  payoutList: {
+    method: 'GET',
+    path: '/api/payout-lists/:key',
+    summary:
+      "A market's published payout list on the escrow contract (by its market key): the settlement's outcome, verdict hash, root, total and fee, every leaf with its stake and Merkle proof, and OpenZeppelin's tree dump; ?download=1 answers it as a file. 404 before it is published, and for a market refunded in full (no list: every stake refunds)",
+    params: PayoutListParamsSchema,
+    query: PayoutListQuerySchema,
+    responses: { 200: PayoutListSchema, 400: ErrorBodySchema, 404: ErrorBodySchema },
   },
   rounds: {
     method: 'GET',

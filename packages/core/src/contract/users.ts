@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { BetSchema, MarketStatusSchema } from './markets.ts';
 import { OracleBetSchema } from './oracle.ts';
 import { PageCursorSchema } from './page-cursor.ts';
+import { EscrowClaimSchema } from './payout-lists.ts';
 import { AddressSchema, CategorySchema, IsoTimeSchema, WeiSchema } from './primitives.ts';
 
 export const UserParamsSchema = z.strictObject({ address: AddressSchema });
@@ -43,8 +44,17 @@ const claimableTotalWei = WeiSchema.check(
   z.meta({ description: "The sum of returnWei over the game's claimable bets, all of them, listed or not." }),
 );
 
+/**
+ * A claimable round bet: an oracle bet with its claim on the escrow contract (decision 026). A bet
+ * staked before the switch (no stake on the escrow) has `escrowClaim: null` and is paid by the vault.
+ */
+export const ClaimableOracleBetSchema = z.extend(OracleBetSchema, {
+  escrowClaim: z.nullable(EscrowClaimSchema),
+});
+export type ClaimableOracleBet = z.infer<typeof ClaimableOracleBetSchema>;
+
 export const ClaimableResponseSchema = z.object({
   markets: z.object({ totalWei: claimableTotalWei, count: z.int(), bets: z.array(UserBetSchema) }),
-  oracle: z.object({ totalWei: claimableTotalWei, count: z.int(), bets: z.array(OracleBetSchema) }),
+  oracle: z.object({ totalWei: claimableTotalWei, count: z.int(), bets: z.array(ClaimableOracleBetSchema) }),
 });
 export type ClaimableResponse = z.infer<typeof ClaimableResponseSchema>;

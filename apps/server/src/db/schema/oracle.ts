@@ -78,10 +78,17 @@ export const oracleBets = pgTable(
       .references(() => payments.id),
     txHash: text('tx_hash').notNull(),
     payoutId: integer('payout_id').references(() => payouts.id),
+    /**
+     * The bet's stake on the escrow contract (its `Deposited` stake id; decision 026). Null only for
+     * bets staked into the vault before the switch, which the vault still pays. Written by the
+     * intake (migration 0016, branch rintake); declared here so settlement and claims compile.
+     */
+    stakeId: wei('stake_id'),
     createdAt: time('created_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('oracle_bets_payment_unique').on(t.paymentId),
+    uniqueIndex('oracle_bets_stake_id_unique').on(t.stakeId),
     index('oracle_bets_epoch_idx').on(t.epoch),
     index('oracle_bets_user_idx').on(t.userAddress, t.createdAt),
     index('oracle_bets_claimable_idx')

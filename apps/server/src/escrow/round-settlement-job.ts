@@ -1,0 +1,302 @@
+import { toPayoutList } from '@pm/escrow/payout-list';
+import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
+import { buildSettlement, settleArgs } from '@pm/escrow/settlement';
+import type { FastifyBaseLogger } from 'fastify';
+import { type Address, encodeFunctionData, getAddress, type Hex, type PublicClient } from 'viem';
+import type { Db } from '../db/client.ts';
+import { describeError } from '../errors/describe-error.ts';
+import type { Job } from '../jobs/job-runner.ts';
+import { findOperatorTx } from '../operator-sender/operator-transactions-repository.ts';
+import { type SubmitDeps, submitOperatorAction } from '../operator-sender/submit-operator-action.ts';
+import { MARKET_STATE, readEscrowMarket, readMinPayoutDelay, settlementIn } from './escrow-chain.ts';
+import {
+  listRoundStakes,
+  listSettlementsToAdvance,
+  markSettled,
+  type PayoutListRow,
+  publishSettlement,
+  recordSettlementError,
+  settlementDueAgain,
+} from './payout-lists-repository.ts';
+import { listOpenRefusedDeposits } from './refused-deposits.ts';
+
+// docs/architecture.md "Rounds on the escrow": a round's settlement, from due to final on chain. The
+// engine's transaction records it as due; this job reads the market's pool on the escrow, builds
+// the payout list (buildSettlement over stake id → return, the fee with the rounding dust so
+// payoutTotal + fee is the pool to the wei), and in one transaction queues the operator's `settle`
+// (or `settleAsRefund`) and publishes the list. The operator sender's job signs and sends it; once
+// it is final this job records when payouts open. One row's failure is written on it and the job
+// goes on; a transient fault is retried at the next try, a failed action is built again later.
+
+/** Gas caps: `settle` measures 116,645 (decision 025), `settleAsRefund` less. */
+export const SETTLE_GAS_CAP = 300_000n;
+export const SETTLE_AS_REFUND_GAS_CAP = 200_000n;
+const FIRST_RETRY_MS = 15_000;
+const MAX_RETRY_MS = 600_000;
+const BATCH = 20;
+
+export type RoundSettlementDeps = {
+  db: Db;
+  chain: PublicClient;
+  chainId: number;
+  escrow: Address;
+  /** The operator key's submit: its lane and metrics. */
+  sender: SubmitDeps;
+  /** ORACLE_FEE_BPS: the round fee (within `fee`, with the rounding dust). */
+  feeBps: number;
+  now: () => Date;
+  log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+};
+
+export type SettlementStepSummary = { published: number; settled: number; failed: number };
+
+/** One step: every due settlement whose time has come and every published one, each on its own. */
+export async function advanceRoundSettlements(deps: RoundSettlementDeps): Promise<SettlementStepSummary> {
+  const summary: SettlementStepSummary = { published: 0, settled: 0, failed: 0 };
+  const rows = await listSettlementsToAdvance(deps.db, deps.now(), BATCH);
+  for (const row of rows) {
+    try {
+      if (row.status === 'due') {
+        if (await publish(deps, row)) summary.published += 1;
+      } else if (await follow(deps, row)) summary.settled += 1;
+    } catch (error) {
+      summary.failed += 1;
+      const message = describeError(error);
+      const fields = { err: error, marketKey: row.marketKey, epoch: row.epoch };
+      if (error instanceof SettlementNotReady)
+        deps.log?.warn(fields, 'round settlement waits; retried later');
+      else deps.log?.error(fields, 'round settlement step failed; retried later');
+      await recordSettlementError(deps.db, row.id, {
+        error: message,
+        nextAttemptAt: retryAt(deps, row.attempts),
+      }).catch(() => undefined);
+    }
+  }
+  return summary;
+}
+
+export function createRoundSettlementsJob(deps: RoundSettlementDeps, intervalMs = 2_000): Job {
+  return {
+    name: 'round-settlements',
+    intervalMs,
+    async run() {
+      await advanceRoundSettlements(deps);
+    },
+  };
+}
+
+function retryAt(deps: Pick<RoundSettlementDeps, 'now'>, attempts: number): Date {
+  const wait = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.min(attempts, 10));
+  return new Date(deps.now().getTime() + wait);
+}
+
+class SettlementNotReady extends Error {
+  override name = 'SettlementNotReady';
+}
+
+/**
+ * A due settlement: the market's pool is read from the escrow and must be what the server recorded
+ * (its stakes' amounts, and the refused deposits still in it): else a deposit the server has not
+ * recorded yet is there and the settlement waits, never sweeping it into the fee. Then the list is
+ * built, the action queued and the list published, in one transaction.
+ */
+async function publish(deps: RoundSettlementDeps, row: PayoutListRow): Promise<boolean> {
+  const key = row.marketKey as Hex;
+  const market = await readEscrowMarket(deps.chain, deps.escrow, key);
+  if (market.state === MARKET_STATE.none) {
+    throw new SettlementNotReady(
+      `the escrow has no deposit under market ${key}, though the round's bets name stakes there: is ESCROW_ADDRESS the contract they paid?`,
+    );
+  }
+  const epoch = row.epoch;
+  if (epoch === null) throw new Error(`payout list ${row.id} names no round`);
+  const stakes = await listRoundStakes(deps.db, epoch);
+  const refused = await listOpenRefusedDeposits(deps.db, key);
+  const recorded =
+    stakes.reduce((sum, stake) => sum + stake.amount, 0n) +
+    refused.reduce((sum, deposit) => sum + deposit.amount, 0n);
+  if (market.state === MARKET_STATE.open && market.pool !== recorded) {
+    throw new SettlementNotReady(
+      `the escrow holds ${market.pool} wei in market ${key}, the server's records ${recorded} wei ` +
+        '(its bets and the refused deposits not refunded yet): waiting for the deposits to be recorded',
+    );
+  }
+
+  let data: Hex;
+  let gasCap: bigint;
+  let list: Parameters<typeof publishSettlement>[3]['list'] = null;
+  if (row.refund) {
+    data = encodeFunctionData({
+      abi: predictionEscrowAbi,
+      functionName: 'settleAsRefund',
+      args: [key, row.outcome, row.verdictHash as Hex],
+    });
+    gasCap = SETTLE_AS_REFUND_GAS_CAP;
+  } else {
+    const payouts = [
+      ...stakes.flatMap((stake) =>
+        stake.stakeId !== null && stake.payoutAmount !== null && stake.payoutAmount > 0n
+          ? [{ stakeId: stake.stakeId, amount: stake.payoutAmount }]
+          : [],
+      ),
+      // A refused deposit is paid back in full as a leaf (decision 025).
+      ...refused.map((deposit) => ({ stakeId: deposit.stakeId, amount: deposit.amount })),
+    ];
+    const betsPool = stakes.reduce((sum, stake) => sum + stake.amount, 0n);
+    const ruleFee = (betsPool * BigInt(deps.feeBps)) / 10_000n;
+    const settlement = buildSettlement({ pool: market.pool, payouts, fee: ruleFee });
+    const delay = await readMinPayoutDelay(deps.chain, deps.escrow);
+    const document = toPayoutList({
+      chainId: deps.chainId,
+      escrow: getAddress(deps.escrow),
+      market: { id: row.marketId as Hex, closesAt: row.closesAt },
+      outcome: row.outcome,
+      verdictHash: row.verdictHash as Hex,
+      settlement,
+      stakes: [
+        ...stakes.flatMap((stake) =>
+          stake.stakeId === null
+            ? []
+            : [{ stakeId: stake.stakeId, owner: getAddress(stake.owner), amount: stake.amount, market: key }],
+        ),
+        ...refused.map((deposit) => ({ ...deposit, owner: getAddress(deposit.owner), market: key })),
+      ],
+    });
+    data = encodeFunctionData({
+      abi: predictionEscrowAbi,
+      functionName: 'settle',
+      args: settleArgs(settlement, {
+        marketKey: key,
+        outcome: row.outcome,
+        verdictHash: row.verdictHash as Hex,
+        delay,
+      }),
+    });
+    gasCap = SETTLE_GAS_CAP;
+    list = {
+      document,
+      root: settlement.root,
+      payoutTotal: settlement.payoutTotal,
+      fee: settlement.fee,
+      leaves: settlement.payouts.map((payout) => ({
+        stakeId: payout.stakeId,
+        payout: payout.amount,
+        proof: settlement.tree.proof(payout.stakeId),
+      })),
+    };
+  }
+
+  const published = await deps.db
+    .transaction(async (tx) => {
+      const action = await submitOperatorAction(
+        { ...deps.sender, db: tx },
+        {
+          key: `escrow-settle:${deps.chainId}:${deps.escrow.toLowerCase()}:${key}:${row.attempts}`,
+          to: deps.escrow,
+          data,
+          gasCap,
+        },
+      );
+      const updated = await publishSettlement(
+        tx,
+        row.id,
+        { status: 'due', attempts: row.attempts },
+        { operatorTxId: action.id, publishedAt: deps.now(), pool: market.pool, list },
+      );
+      // Another instance published it meanwhile: this transaction (and its action) is rolled back.
+      if (!updated) throw new SettlementMovedError();
+      return updated;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof SettlementMovedError) return null;
+      throw error;
+    });
+  if (!published) return false;
+  deps.log?.info(
+    {
+      epoch,
+      marketKey: key,
+      refund: row.refund,
+      operatorTxId: published.operatorTxId,
+      payoutTotal: list ? String(list.payoutTotal) : undefined,
+      fee: list ? String(list.fee) : undefined,
+    },
+    row.refund
+      ? 'round refund queued on the escrow'
+      : 'round settlement queued on the escrow; its payout list is published',
+  );
+  return true;
+}
+
+class SettlementMovedError extends Error {}
+
+/**
+ * A published settlement: its action still in flight (nothing to do), final (payouts open at the
+ * `Settled` event's claimableAt; a refund at its block time), skipped (its effect already held: the
+ * chain's market is read), or failed (due again, built anew later, the reason kept and logged).
+ */
+async function follow(deps: RoundSettlementDeps, row: PayoutListRow): Promise<boolean> {
+  if (row.operatorTxId === null) throw new Error(`payout list ${row.id} is published with no action`);
+  const action = await findOperatorTx(deps.db, row.operatorTxId);
+  if (!action) throw new Error(`operator transaction ${row.operatorTxId} not found`);
+  const key = row.marketKey as Hex;
+  const expected = { status: 'published' as const, attempts: row.attempts };
+  switch (action.status) {
+    case 'queued':
+    case 'signed':
+    case 'sent':
+      return false;
+    case 'failed': {
+      const error = `its ${row.refund ? 'settleAsRefund' : 'settle'} failed: ${action.lastError ?? 'no reason recorded'}`;
+      deps.log?.error(
+        { epoch: row.epoch, marketKey: key, operatorTxId: action.id, reason: action.lastError },
+        `round settlement on the escrow failed; built again later`,
+      );
+      await settlementDueAgain(deps.db, row.id, expected, {
+        error,
+        nextAttemptAt: retryAt(deps, row.attempts),
+      });
+      return false;
+    }
+    case 'confirmed': {
+      if (!action.txHash) throw new Error(`operator transaction ${action.id} is confirmed with no hash`);
+      const receipt = await deps.chain.getTransactionReceipt({ hash: action.txHash as Hex });
+      const made = settlementIn(deps.escrow, key, receipt);
+      if (!made) throw new Error(`transaction ${action.txHash} settled nothing of market ${key}`);
+      const block = await deps.chain.getBlock({ blockNumber: receipt.blockNumber });
+      const settledAt = new Date(Number(block.timestamp) * 1000);
+      const claimableAt = made.kind === 'settled' ? new Date(Number(made.claimableAt) * 1000) : settledAt;
+      return (
+        (await markSettled(deps.db, row.id, {
+          settledBlock: receipt.blockNumber,
+          settledAt,
+          claimableAt,
+        })) !== undefined
+      );
+    }
+    case 'skipped': {
+      // Its effect already held: the market is settled (by an earlier transaction of ours) or refunding.
+      const market = await readEscrowMarket(deps.chain, deps.escrow, key);
+      const ours =
+        (row.refund && market.state === MARKET_STATE.refunding) ||
+        (!row.refund &&
+          market.state === MARKET_STATE.settled &&
+          market.payoutRoot.toLowerCase() === row.root);
+      if (!ours) {
+        throw new Error(
+          `its action was skipped, but market ${key} is in state ${market.state} with root ${market.payoutRoot}: not this settlement`,
+        );
+      }
+      const now = deps.now();
+      const settled = await markSettled(deps.db, row.id, {
+        // The settlement's own block is not known here: claims look for spent stakes from the start.
+        settledBlock: null,
+        settledAt: now,
+        claimableAt: row.refund ? now : new Date(market.claimableAt * 1000),
+      });
+      return settled !== undefined;
+    }
+    default:
+      throw new Error(`operator transaction ${action.id} has an unknown status ${action.status}`);
+  }
+}
