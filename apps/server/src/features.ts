@@ -5,9 +5,11 @@ import { registerHistoryRoutes } from './history/history-routes.ts';
 import type { Job } from './jobs/job-runner.ts';
 import { registerLeaderboardRoutes } from './leaderboard/leaderboard-routes.ts';
 import { createMarketsModule } from './markets/markets-module.ts';
+import { createOperatorSender } from './operator-sender/operator-sender-module.ts';
 import { registerOperatorRoutes } from './operators/operator-routes.ts';
 import { createOracleModule } from './oracle/oracle-module.ts';
 import { createPendingPaymentsJob } from './payments/pending-payments-job.ts';
+import { createEscrowReconciliationJob } from './payments/reconcile-escrow-job.ts';
 import { createVaultReconciliationJob } from './payments/reconcile-vault-job.ts';
 import { createPayoutsModule } from './payouts/payouts-module.ts';
 import { createPriceMarketsModule } from './price-markets/price-markets-module.ts';
@@ -76,6 +78,26 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
     handlers: paymentHandlers,
     expiryS: deps.config.chain.pendingPaymentExpiryS,
   });
+  // The operator key's transactions (refunds of refused deposits today; settlements and claims next),
+  // and every deposit into the escrow, posted or not (decision 026).
+  const operatorSender = createOperatorSender(deps, logger);
+  const escrowReconciliation = escrowAddress
+    ? [
+        createEscrowReconciliationJob({
+          db: deps.database.db,
+          chain: deps.chain,
+          chainId: deps.config.chain.id,
+          escrowAddress,
+          confirmations: deps.config.chain.confirmations,
+          clock: deps.clock,
+          logger,
+          rounds: oracle.roundDeposits,
+          sender: operatorSender?.deps ?? null,
+          startFrom: deps.config.chain.isLocal ? 0 : 'latest',
+          metrics: deps.metrics,
+        }),
+      ]
+    : [];
   const reconciliation = createVaultReconciliationJob({
     db: deps.database.db,
     chain: deps.chain,
@@ -109,6 +131,9 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       ...oracle.jobs,
       pendingPayments,
       reconciliation,
+      ...escrowReconciliation,
+      // After the jobs that ask it for transactions, so an action asked is sent in the same round.
+      ...(operatorSender ? [operatorSender.job] : []),
       ...settlement.jobs,
       // After the settlement job, which moves a price market to settling at its deadline.
       ...priceMarkets.jobs,

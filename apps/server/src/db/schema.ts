@@ -2,6 +2,7 @@
 // is typed by (client.ts) and drizzle-kit reads (drizzle.config.ts).
 
 export * from './schema/bets.ts';
+export * from './schema/escrow-deposits.ts';
 export * from './schema/leaderboard.ts';
 export * from './schema/markets.ts';
 export * from './schema/operator-transactions.ts';

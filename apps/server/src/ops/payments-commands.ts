@@ -3,7 +3,7 @@ import { formatBnbWithUnit } from '@pm/core/money';
 import { isHash } from 'viem';
 import { createChainClient } from '../chain/chain-client.ts';
 import { listOpenPaymentRequests } from '../payments/payment-requests-repository.ts';
-import { findKnownPayment, insertRefundDuePayment } from '../payments/payments-repository.ts';
+import { findKnownPayments, insertRefundDuePayment } from '../payments/payments-repository.ts';
 import { listUnresolvedVaultTransfers } from '../payments/vault-transfers-repository.ts';
 import { refundTransferProblems } from './check-refund-transfer.ts';
 import { type OpsCommand, UsageError } from './ops-commands.ts';
@@ -54,7 +54,7 @@ export const paymentsCommands: OpsCommand[] = [
         throw new UsageError('Give the amount in wei.');
       if (!reason) throw new UsageError('Say why, with --reason.');
       const toAddress = normalizeAddress(to);
-      if (await findKnownPayment(db, config.chain.id, txHash)) {
+      if ((await findKnownPayments(db, config.chain.id, txHash)).length > 0) {
         throw new UsageError('That transaction is already a payment (a bet or a refund).');
       }
       // The money must really have arrived: the transaction succeeded on this chain.

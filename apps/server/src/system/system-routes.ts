@@ -50,6 +50,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
         rpcUrl: config.chain.publicRpcUrl,
         explorerUrl: known?.explorerUrl ?? null,
         vaultAddress: config.vault.address,
+        escrow: config.escrow.address ? { address: config.escrow.address, chainId: config.chain.id } : null,
         minMarketBetWei: MIN_MARKET_BET_WEI.toString(),
         minOracleBetWei: MIN_ORACLE_BET_WEI.toString(),
         marketFeeBps: config.fees.marketBps,

@@ -5,6 +5,7 @@ import { createApp } from '../../src/app.ts';
 import type { AppDeps } from '../../src/app-deps.ts';
 import { createChainClock } from '../../src/chain/clock.ts';
 import { loadConfig } from '../../src/config/config.ts';
+import { deployDevEscrow } from '../../src/dev/dev-escrow.ts';
 import { createFeatures } from '../../src/features.ts';
 import { createJobRunner } from '../../src/jobs/job-runner.ts';
 import { createMetrics } from '../../src/metrics/metrics.ts';
@@ -26,11 +27,20 @@ export async function startTestApp(
     logger?: FastifyBaseLogger;
     /** The app's reserves callback (issue 20), as the metrics would pass it. */
     onReserves?: AppDeps['onReserves'];
+    /**
+     * Deploy the dev escrow (decision 026 "The chain": the server's key its operator) and give its
+     * address as ESCROW_ADDRESS, as `npm start` does; default true. False: a server with no escrow.
+     */
+    escrow?: boolean;
   } = {},
 ) {
   const chain = await startTestChain();
   const database = await openTestDatabase();
+  const escrowAddress =
+    env.ESCROW_ADDRESS ??
+    (options.escrow === false ? undefined : (await deployDevEscrow(chain.rpcUrl)).address);
   const config = loadConfig({
+    ...(escrowAddress ? { ESCROW_ADDRESS: escrowAddress } : {}),
     RPC_URL: chain.rpcUrl,
     LOG_LEVEL: 'silent',
     JOBS: 'false',

@@ -26,6 +26,11 @@ export const ConfigResponseSchema = z.object({
   rpcUrl: z.string(),
   explorerUrl: z.nullable(z.string()),
   vaultAddress: AddressSchema,
+  /**
+   * The escrow contract (issue 29, decision 026) oracle-round stakes are deposited into, on this
+   * chain; null when this server has none configured (round bets are then refused, ESCROW_UNAVAILABLE).
+   */
+  escrow: z.nullable(z.object({ address: AddressSchema, chainId: z.int() })),
   minMarketBetWei: WeiSchema,
   minOracleBetWei: WeiSchema,
   marketFeeBps: z.int(),
