@@ -20,6 +20,7 @@ import {
   oracleBets,
   payments,
 } from '../src/db/schema.ts';
+import { paymentsCommands } from '../src/ops/payments-commands.ts';
 import { payoutsCommands } from '../src/ops/payouts-commands.ts';
 import { listRefusedDepositsInPool } from '../src/payments/escrow-refunds-repository.ts';
 import { deployBatchAccount, deposit, depositCall, executeBatch } from './support/escrow-contracts.ts';
@@ -257,8 +258,11 @@ describe('round deposits into the escrow', () => {
     const [stakeId] = await stakeIdsOf(txHash);
     if (stakeId === undefined) throw new Error('no stake');
     await t.runJobs();
-    // Within the grace: it waits for its round.
+    // Within the grace: it waits for its round, and payments:status says so.
     expect(await depositRow(stakeId)).toMatchObject({ outcome: null });
+    const status = await runOps(t, paymentsCommands, 'payments:status');
+    expect(status.output).toContain('Escrow deposits being settled: 1');
+    expect(status.output).toContain(`stake ${stakeId} ${txHash.toLowerCase()}`);
     const afterDeposit = await balanceOf(bettor.account.address);
     await t.advanceTime(601);
     await settleRefunds();

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
@@ -55,6 +55,15 @@ export async function listRefusedDepositsOfTx(db: DbOrTx, chainId: number, txHas
     .where(and(eq(escrowRefunds.chainId, chainId), eq(escrowRefunds.txHash, txHash.toLowerCase())))
     .orderBy(escrowRefunds.stakeId);
   return rows.map(toRefusedDeposit);
+}
+
+/** Refunds still under way (queued or refunding) or failed, oldest first (ops payments:status). */
+export async function listOpenEscrowRefunds(db: DbOrTx): Promise<EscrowRefundRow[]> {
+  return db
+    .select()
+    .from(escrowRefunds)
+    .where(inArray(escrowRefunds.status, ['queued', 'refunding', 'failed']))
+    .orderBy(escrowRefunds.id);
 }
 
 function toRefusedDeposit(row: EscrowRefundRow): RefusedDeposit {
