@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestClient, http, publicActions } from 'viem';
+import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
+import { createTestClient, http, publicActions, toHex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { DEV_MNEMONIC } from '../apps/server/src/config/dev-accounts.ts';
@@ -42,13 +43,21 @@ export async function startStack(options: StackOptions) {
   const chain = await startLocalChain({ port: options.rpcPort });
   const client = createTestClient({ mode: 'hardhat', transport: http(chain.rpcUrl) }).extend(publicActions);
   const statePath = join(dataDir, 'chain-state.json');
-  await restoreChainState(client, statePath);
+  const saved = await restoreChainState(client, statePath);
   // The escrow contract, deployed afresh on the fresh chain (one transaction from the dev admin, whose
-  // nonce is not carried over: the same address at every start). The app does not pay into it yet.
-  const escrow = await deployDevEscrow(chain.rpcUrl).catch(async (error: unknown) => {
-    await chain.stop();
-    throw error;
-  });
+  // nonce is not carried over: the same address at every start). Oracle round stakes are deposited
+  // into it; its stake ids go on from where the saved chain's stopped.
+  const escrow = await deployDevEscrow(chain.rpcUrl)
+    .then(async (deployed) => {
+      if (saved?.escrowNextStakeId) {
+        await continueStakeIds(client, deployed.address, BigInt(saved.escrowNextStakeId));
+      }
+      return deployed;
+    })
+    .catch(async (error: unknown) => {
+      await chain.stop();
+      throw error;
+    });
 
   const { command, args } = compiledServerCommand();
   const server = spawn(command, args, {
@@ -75,7 +84,10 @@ export async function startStack(options: StackOptions) {
     throw error;
   }
   // A crash should lose as little as possible: save the chain state now and then, and at stop.
-  const saver = setInterval(() => void saveChainState(client, statePath).catch(() => {}), 15_000);
+  const saver = setInterval(
+    () => void saveChainState(client, statePath, escrow.address).catch(() => {}),
+    15_000,
+  );
   saver.unref();
 
   let stopped = false;
@@ -88,7 +100,7 @@ export async function startStack(options: StackOptions) {
       if (stopped) return;
       stopped = true;
       clearInterval(saver);
-      await saveChainState(client, statePath).catch(() => {});
+      await saveChainState(client, statePath, escrow.address).catch(() => {});
       if (server.exitCode === null && server.signalCode === null) {
         server.kill('SIGTERM');
         await once(server, 'exit');
@@ -111,12 +123,17 @@ export function buildWeb(): void {
 // The Hardhat chain lives in memory, while PGlite keeps its data on disk. So that a second start
 // finds the chain where the data left it, the dev accounts' balances and nonces and the chain's
 // clock offset are saved and put back (hardhat_setBalance / hardhat_setNonce / evm_increaseTime).
-// Old transaction hashes are not replayed: the database never needs to read them again.
+// Old transaction hashes are not replayed: the database never needs to read them again. The escrow
+// starts empty at each start (its stakes of the last run are not carried: decision 026 "The chain"),
+// but numbers its stakes on from the last run's, so no new stake takes an id the database holds.
 
 const ChainStateSchema = z.object({
   timeOffsetS: z.number(),
   accounts: z.array(z.object({ address: z.string(), balance: z.string(), nonce: z.number() })),
+  /** The escrow's next stake id when saved (decimal); absent in a state saved before rounds paid into it. */
+  escrowNextStakeId: z.string().optional(),
 });
+type ChainState = z.infer<typeof ChainStateSchema>;
 
 type DevChainClient = ReturnType<typeof devClient>;
 const devClient = (rpcUrl: string) =>
@@ -125,7 +142,7 @@ const devClient = (rpcUrl: string) =>
 const devAddresses = () =>
   Array.from({ length: 20 }, (_, index) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index }).address);
 
-async function saveChainState(client: DevChainClient, path: string): Promise<void> {
+async function saveChainState(client: DevChainClient, path: string, escrow: `0x${string}`): Promise<void> {
   const timeOffsetS = Number(await client.increaseTime({ seconds: 0 }));
   const accounts = await Promise.all(
     devAddresses().map(async (address) => ({
@@ -134,11 +151,36 @@ async function saveChainState(client: DevChainClient, path: string): Promise<voi
       nonce: await client.getTransactionCount({ address }),
     })),
   );
-  writeFileSync(path, JSON.stringify({ timeOffsetS, accounts }, null, 2));
+  const escrowNextStakeId = (await readNextStakeId(client, escrow)).toString();
+  const state: ChainState = { timeOffsetS, accounts, escrowNextStakeId };
+  writeFileSync(path, JSON.stringify(state, null, 2));
 }
 
-async function restoreChainState(client: DevChainClient, path: string): Promise<void> {
-  if (!existsSync(path)) return;
+const readNextStakeId = (client: DevChainClient, escrow: `0x${string}`) =>
+  client.readContract({ address: escrow, abi: predictionEscrowAbi, functionName: 'nextStakeId' });
+
+/**
+ * Makes the fresh escrow's next stake id `next`: the saved database names stakes below it, which
+ * payments and bets hold unique. Dev chain only (hardhat_setStorageAt). The contract packs its
+ * liabilities (uint128, 0 here), next stake id (uint64) and pause flag in one slot: found by its value
+ * on the fresh contract, written, and read back through `nextStakeId()`.
+ */
+async function continueStakeIds(client: DevChainClient, escrow: `0x${string}`, next: bigint): Promise<void> {
+  const current = await readNextStakeId(client, escrow);
+  if (next <= current) return;
+  for (let slot = 0; slot < 64; slot++) {
+    const index = toHex(slot, { size: 32 });
+    const value = await client.getStorageAt({ address: escrow, slot: index });
+    if (value === undefined || BigInt(value) !== current << 128n) continue;
+    await client.setStorageAt({ address: escrow, index, value: toHex(next << 128n, { size: 32 }) });
+    if ((await readNextStakeId(client, escrow)) === next) return;
+    await client.setStorageAt({ address: escrow, index, value });
+  }
+  throw new Error(`could not carry the escrow's stake ids over (next ${next})`);
+}
+
+async function restoreChainState(client: DevChainClient, path: string): Promise<ChainState | null> {
+  if (!existsSync(path)) return null;
   const state = ChainStateSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
   for (const account of state.accounts) {
     const address = z.templateLiteral(['0x', z.string()]).parse(account.address);
@@ -147,6 +189,7 @@ async function restoreChainState(client: DevChainClient, path: string): Promise<
   }
   if (state.timeOffsetS > 0) await client.increaseTime({ seconds: state.timeOffsetS });
   await client.mine({ blocks: 1 });
+  return state;
 }
 
 function pipeLines(child: ChildProcess, log: ((line: string) => void) | undefined) {

@@ -7,7 +7,7 @@ import {
   ListMarketsResponseSchema,
   MarketDetailResponseSchema,
 } from '@pm/core/contract/markets';
-import { PlaceOracleBetResponseSchema } from '@pm/core/contract/oracle';
+import { PlaceOracleBetResponseSchema, RoundsResponseSchema } from '@pm/core/contract/oracle';
 import type { PriceMarketTerms } from '@pm/core/price-market';
 import { type FetchAnswer, fetchTransport } from '@pm/pay-and-post/fetch-transport';
 import { payAndPostBet } from '@pm/pay-and-post/pay-and-post-bet';
@@ -19,9 +19,10 @@ import { mnemonicToAccount } from 'viem/accounts';
 import type * as z from 'zod/mini';
 import { baseUrl, rpcUrl } from './fixtures.ts';
 
-// Server-side moves for e2e tests that need a world to look at (a settled market, a winner):
-// real payments from unlocked Hardhat dev accounts, then the real API, through the shared driver
-// (@pm/pay-and-post). What the user does is still driven through the browser in the tests themselves.
+// Server-side moves for e2e tests that need a world to look at (a settled market, a winner): real
+// payments from unlocked Hardhat dev accounts (round stakes as escrow deposits), then the real API,
+// through the shared driver (@pm/pay-and-post). What the user does is still driven through the
+// browser in the tests themselves.
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
 
@@ -43,6 +44,8 @@ async function clientsOf(from: `0x${string}`) {
   return {
     payer: walletPayer(createWalletClient({ account: from, chain, transport: http(rpc) })),
     vault: normalizeAddress(config.vaultAddress),
+    // Round stakes are deposits into the escrow contract (decision 026).
+    ...(config.escrow ? { escrow: normalizeAddress(config.escrow.address) } : {}),
     api: api(),
   };
 }
@@ -162,7 +165,14 @@ export async function placeOracleBetViaApi(input: {
   position: 'bull' | 'bear';
   amountWei: bigint;
 }) {
-  const { from, ...bet } = input;
+  const { from, ...order } = input;
+  // The round's lock names its escrow key with the epoch: read it as the web does.
+  const rounds = RoundsResponseSchema.parse(await getJson('/api/oracle/rounds'));
+  const round = [rounds.current, rounds.next, rounds.previous, ...rounds.recent].find(
+    (each) => each?.epoch === order.epoch,
+  );
+  if (!round) throw new Error(`round ${order.epoch} is not shown by /api/oracle/rounds`);
+  const bet = { ...order, lockTime: Date.parse(round.lockTime) / 1000 };
   const { response } = await payAndPostOracleBet(await clientsOf(from), bet);
   return parseAnswer('/api/oracle/bets', response, PlaceOracleBetResponseSchema);
 }

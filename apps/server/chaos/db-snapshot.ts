@@ -30,6 +30,10 @@ const BetSchema = z.object({
   payment_id: z.number(),
   payout_id: z.number().nullable(),
 });
+/** A round a bet can name: its epoch and its lock in unix seconds. */
+export type BettableRound = { epoch: number; lockTime: number };
+const RoundLockSchema = z.object({ epoch: z.coerce.number(), lock_s: z.coerce.number() });
+
 const OracleBetSchema = z.object({
   id: z.number(),
   epoch: z.coerce.number(),
@@ -121,21 +125,24 @@ export function createDbReader(url: string) {
         dbNow: now?.now ?? new Date(),
       };
     },
-    /** The live round whose lock is at least `marginS` of chain time away, if any. */
-    async liveEpoch(chainNowS: number, marginS: number): Promise<number | null> {
+    /**
+     * The live round whose lock is at least `marginS` of chain time away, if any, with its lock in unix
+     * seconds (with the epoch, the round's escrow key: decision 026).
+     */
+    async liveEpoch(chainNowS: number, marginS: number): Promise<BettableRound | null> {
       const [row] = await rows(
-        z.object({ epoch: z.coerce.number() }),
-        `select epoch from oracle_rounds where status = 'live' and lock_time > to_timestamp(${Math.floor(chainNowS) + marginS}) order by epoch limit 1`,
+        RoundLockSchema,
+        `select epoch, extract(epoch from lock_time)::bigint as lock_s from oracle_rounds where status = 'live' and lock_time > to_timestamp(${Math.floor(chainNowS) + marginS}) order by epoch limit 1`,
       );
-      return row?.epoch ?? null;
+      return row ? { epoch: row.epoch, lockTime: row.lock_s } : null;
     },
     /** The next round to open, for a bet placed too early (it is refused and refunded). */
-    async upcomingEpoch(): Promise<number | null> {
+    async upcomingEpoch(): Promise<BettableRound | null> {
       const [row] = await rows(
-        z.object({ epoch: z.coerce.number() }),
-        "select epoch from oracle_rounds where status in ('live', 'upcoming') order by epoch limit 1",
+        RoundLockSchema,
+        "select epoch, extract(epoch from lock_time)::bigint as lock_s from oracle_rounds where status in ('live', 'upcoming') order by epoch limit 1",
       );
-      return row?.epoch ?? null;
+      return row ? { epoch: row.epoch, lockTime: row.lock_s } : null;
     },
     /** Markets still taking bets for at least a minute of chain time. */
     async activeMarketIds(chainNowS: number): Promise<number[]> {

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEV_VAULT } from '../src/config/dev-accounts.ts';
+import { deployDevEscrow } from '../src/dev/dev-escrow.ts';
 import { findFreePort, type LocalChain, startLocalChain } from '../src/dev/local-chain.ts';
 import { type AiStub, startAiStub, verdict } from '../test/support/ai-stub.ts';
 import { createApiClient } from './api-client.ts';
@@ -164,6 +165,8 @@ async function main(): Promise<ChaosResult> {
 
   const chain = createChainTools(chainNode.rpcUrl);
   const vault = DEV_VAULT.address;
+  // The escrow round stakes go into, as `npm start` deploys it (decision 026 "The chain").
+  const escrow = (await deployDevEscrow(chainNode.rpcUrl)).address;
   const ledger = createVaultLedger(chain, vault);
   const initialBalance = await ledger.balanceAt(0n);
 
@@ -179,6 +182,7 @@ async function main(): Promise<ChaosResult> {
       LOG_LEVEL: 'info',
       CHAIN_ID: '31337',
       RPC_URL: rpcProxy.url,
+      ESCROW_ADDRESS: escrow,
       DATABASE_URL: database.urlVia('127.0.0.1', pgProxy.port),
       JOBS: 'true',
       CLOCK: 'chain',
@@ -212,6 +216,7 @@ async function main(): Promise<ChaosResult> {
     api,
     db: dbReader,
     vault,
+    escrow,
     ledger,
     random: random.fork('traffic'),
     tally,

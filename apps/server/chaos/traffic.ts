@@ -8,12 +8,13 @@ import type { Payer } from '@pm/pay-and-post/payer';
 import { type Hash, parseEther, stringToHex } from 'viem';
 import { type ApiAnswer, type ApiClient, describeAnswer } from './api-client.ts';
 import type { ChainTools } from './chain-tools.ts';
-import type { DbReader } from './db-snapshot.ts';
+import type { BettableRound, DbReader } from './db-snapshot.ts';
 import type { Random } from './prng.ts';
 import { sleep } from './server-process.ts';
 import type { VaultLedger } from './vault-ledger.ts';
 
-// One round of players: real payments to the vault through the shared driver (@pm/pay-and-post),
+// One round of players: real payments to the vault (markets) and deposits into the escrow (oracle
+// rounds, decision 026) through the shared driver (@pm/pay-and-post),
 // posted the way browsers do (once, twice, never because the tab closed, again after a network
 // error), plus the payments an attacker would send: below the minimum, 0 wei, 1 wei to an
 // out-of-range market id, and a plain transfer with no intent at all.
@@ -25,6 +26,8 @@ export type TrafficDeps = {
   api: ApiClient;
   db: DbReader;
   vault: `0x${string}`;
+  /** The escrow oracle round stakes are deposited into (decision 026). */
+  escrow: `0x${string}`;
   ledger: VaultLedger;
   random: Random;
   tally: Tally;
@@ -159,19 +162,22 @@ export function createTraffic(deps: TrafficDeps) {
   }
 
   /** Like a user on the oracle page: wait (bounded) for a round open for bets. */
-  async function bettableEpoch(): Promise<number> {
+  async function bettableRound(): Promise<BettableRound> {
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline) {
       const live = await deps.db.liveEpoch(await deps.chain.chainNowS(), 3);
       if (live !== null) return live;
       await sleep(500);
     }
-    return (await deps.db.upcomingEpoch()) ?? 1;
+    // None open: a round that has not started (refused and refunded), or a made-up one a minute on.
+    return (
+      (await deps.db.upcomingEpoch()) ?? { epoch: 1, lockTime: Math.floor(await deps.chain.chainNowS()) + 60 }
+    );
   }
 
   async function oracle(player: Player, label: string, amountWei: bigint) {
-    const bet = { epoch: await bettableEpoch(), position: random.pick(['bull', 'bear'] as const), amountWei };
-    const txHash = await paid(payForOracleBet(player, vault, bet));
+    const bet = { ...(await bettableRound()), position: random.pick(['bull', 'bear'] as const), amountWei };
+    const txHash = await paid(payForOracleBet(player, deps.escrow, bet));
     if (!txHash) return;
     await post(label, pickMode(random), () =>
       postOracleBet(apiOf(player), { ...bet, userAddress: player.address, txHash }),
@@ -246,7 +252,7 @@ export function createTraffic(deps: TrafficDeps) {
      */
     async reorgBet(): Promise<string> {
       const marketId = await someMarket();
-      const epoch = marketId === null ? await bettableEpoch() : null;
+      const round = marketId === null ? await bettableRound() : null;
       const player = random.pick(deps.chain.players);
       const waitMs = random.int(300, 1500);
       // A market bet when one is open, else an oracle bet: the same verification path either way.
@@ -266,12 +272,13 @@ export function createTraffic(deps: TrafficDeps) {
           : (() => {
               const amountWei = amount(random, 10, 50, 10);
               const order = {
-                epoch: epoch ?? 1,
+                epoch: round?.epoch ?? 1,
+                lockTime: round?.lockTime ?? 0,
                 position: random.pick(['bull', 'bear'] as const),
                 amountWei,
               };
               return {
-                pay: (payer) => payForOracleBet(payer, vault, order),
+                pay: (payer) => payForOracleBet(payer, deps.escrow, order),
                 post: (txHash) =>
                   postOracleBet(apiOf(player), { ...order, userAddress: player.address, txHash }),
               };

@@ -102,9 +102,4 @@ ALTER TABLE "payout_list_leaves" ADD CONSTRAINT "payout_list_leaves_market_key_p
 --> statement-breakpoint
 ALTER TABLE "payout_lists" ADD CONSTRAINT "payout_lists_epoch_oracle_rounds_epoch_fk" FOREIGN KEY ("epoch") REFERENCES "public"."oracle_rounds"("epoch") ON DELETE no action ON UPDATE no action;
 --> statement-breakpoint
-ALTER TABLE "payout_lists" ADD CONSTRAINT "payout_lists_operator_tx_id_operator_transactions_id_fk" FOREIGN KEY ("operator_tx_id") REFERENCES "public"."operator_transactions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
--- oracle_bets.stake_id belongs to migration 0016 (branch rintake, the intake). Repeated here only so
--- this branch runs on its own; IF NOT EXISTS makes it a no-op after 0016. The lead drops these two
--- statements when merging (docs/decisions/026 "What the switch still does").
-ALTER TABLE "oracle_bets" ADD COLUMN IF NOT EXISTS "stake_id" numeric(78, 0);--> statement-breakpoint
-CREATE UNIQUE INDEX IF NOT EXISTS "oracle_bets_stake_id_unique" ON "oracle_bets" USING btree ("stake_id");
+ALTER TABLE "payout_lists" ADD CONSTRAINT "payout_lists_operator_tx_id_operator_transactions_id_fk" FOREIGN KEY ("operator_tx_id") REFERENCES "public"."operator_transactions"("id") ON DELETE no action ON UPDATE no action;

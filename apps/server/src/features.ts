@@ -8,6 +8,7 @@ import { createMarketsModule } from './markets/markets-module.ts';
 import { registerOperatorRoutes } from './operators/operator-routes.ts';
 import { createOracleModule } from './oracle/oracle-module.ts';
 import { createPendingPaymentsJob } from './payments/pending-payments-job.ts';
+import { createEscrowReconciliationJob } from './payments/reconcile-escrow-job.ts';
 import { createVaultReconciliationJob } from './payments/reconcile-vault-job.ts';
 import { createPayoutsModule } from './payouts/payouts-module.ts';
 import { createPriceMarketsModule } from './price-markets/price-markets-module.ts';
@@ -67,6 +68,26 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
     handlers: paymentHandlers,
     expiryS: deps.config.chain.pendingPaymentExpiryS,
   });
+  // Every deposit into the escrow, posted or not (decision 026); refused ones are given back through
+  // the operator key's sender (the escrow module's).
+  const escrowAddress = deps.config.escrow.address;
+  const escrowReconciliation = escrowAddress
+    ? [
+        createEscrowReconciliationJob({
+          db: deps.database.db,
+          chain: deps.chain,
+          chainId: deps.config.chain.id,
+          escrowAddress,
+          confirmations: deps.config.chain.confirmations,
+          clock: deps.clock,
+          logger,
+          rounds: oracle.roundDeposits,
+          sender: escrow.sender,
+          startFrom: deps.config.chain.isLocal ? 0 : 'latest',
+          metrics: deps.metrics,
+        }),
+      ]
+    : [];
   const reconciliation = createVaultReconciliationJob({
     db: deps.database.db,
     chain: deps.chain,
@@ -99,10 +120,12 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       ...payouts.jobs,
       ...prices.jobs,
       ...oracle.jobs,
-      // After the round engine, which makes a round's settlement due.
-      ...escrow.jobs,
       pendingPayments,
       reconciliation,
+      ...escrowReconciliation,
+      // After the round engine, which makes a round's settlement due, and after escrow reconciliation:
+      // the sender in it sends what they asked for in the same round.
+      ...escrow.jobs,
       ...settlement.jobs,
       // After the settlement job, which moves a price market to settling at its deadline.
       ...priceMarkets.jobs,

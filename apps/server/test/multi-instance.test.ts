@@ -21,6 +21,7 @@ import { loadConfig } from '../src/config/config.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { bets, markets, oracleBets, outbox, payouts, userStats } from '../src/db/schema.ts';
+import { deployDevEscrow } from '../src/dev/dev-escrow.ts';
 import { createFeatures } from '../src/features.ts';
 import { createJobRunner } from '../src/jobs/job-runner.ts';
 import { createMetrics } from '../src/metrics/metrics.ts';
@@ -47,6 +48,8 @@ const BETTING_WINDOW_S = 10;
 
 type Instance = Awaited<ReturnType<typeof startInstance>>;
 let chain: TestChain;
+/** The dev escrow round stakes are deposited into (decision 026), as `npm start` deploys it. */
+let escrow: `0x${string}`;
 let admin: pg.Client;
 let first: Instance;
 let second: Instance;
@@ -61,6 +64,7 @@ function withDatabase(base: string, name: string): string {
 async function startInstance(databaseUrl: string) {
   const config = loadConfig({
     RPC_URL: chain.rpcUrl,
+    ESCROW_ADDRESS: escrow,
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'silent',
     JOBS: 'true',
@@ -148,6 +152,7 @@ const player = (index: number) => {
 const clients = (instance: Instance, index: number) => ({
   payer: walletPayer(player(index)),
   vault: first.config.vault.address,
+  escrow,
   api: fetchTransport(instance.http, { whilePending: { everyMs: 250, timeoutMs: 30_000 } }),
 });
 
@@ -163,6 +168,7 @@ beforeAll(async () => {
   await admin.connect();
   await admin.query(`CREATE DATABASE "${databaseName}"`);
   chain = await startTestChain();
+  escrow = (await deployDevEscrow(chain.rpcUrl)).address;
   const databaseUrl = withDatabase(url, databaseName);
   // Both start at once, as a deployment does: migrations are serialised by an advisory lock.
   [first, second] = await Promise.all([startInstance(databaseUrl), startInstance(databaseUrl)]);
@@ -216,7 +222,12 @@ describe.skipIf(!url)('two server instances on one PostgreSQL', () => {
       position: 'bull' | 'bear',
       bnb: string,
     ) => {
-      const bet = { epoch: live.epoch, position, amountWei: parseEther(bnb) };
+      const bet = {
+        epoch: live.epoch,
+        lockTime: Date.parse(live.lockTime) / 1000,
+        position,
+        amountWei: parseEther(bnb),
+      };
       recorded(await payAndPostOracleBet(clients(instance, index), bet));
     };
     await placeRoundBet(first, 0, 'bull', '0.01');

@@ -40,10 +40,8 @@ let engine: RoundEngine;
 let escrowModule: ReturnType<typeof createEscrowModule>;
 
 beforeAll(async () => {
-  t = await startTestApp(
-    { ORACLE_FEE_BPS: String(FEE_BPS) },
-    { escrow: { minPayoutDelay: MIN_PAYOUT_DELAY } },
-  );
+  // The dev escrow (test-app.ts deploys it as npm start does): its payout delay is MIN_PAYOUT_DELAY.
+  t = await startTestApp({ ORACLE_FEE_BPS: String(FEE_BPS) });
   const address = t.config.escrow.address;
   if (!address) throw new Error('no escrow');
   escrow = address;

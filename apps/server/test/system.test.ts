@@ -27,6 +27,8 @@ describe('system endpoints', () => {
     expect(body.minMarketBetWei).toBe('5000000000000000');
     expect(body.minOracleBetWei).toBe('10000000000000000');
     expect(body.claimsEnabled).toBe(true);
+    // Round stakes go into the escrow (decision 026): its address on this chain.
+    expect(body.escrow).toEqual({ address: t.config.escrow.address, chainId: 31337 });
   });
 
   test('without an escrow contract (no ESCROW_ADDRESS): config says null, GET /api/vault 503 ESCROW_NOT_CONFIGURED', async () => {

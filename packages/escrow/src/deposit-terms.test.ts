@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type DepositTerms, depositArgs, depositTerms, newMarketId, roundMarketId } from './deposit-terms.ts';
+import {
+  type DepositTerms,
+  depositArgs,
+  depositTerms,
+  newMarketId,
+  roundDepositTerms,
+  roundMarketId,
+} from './deposit-terms.ts';
 
 const market = `0x${'ab'.repeat(32)}` as const;
 const contentHash = `0x${'cd'.repeat(32)}` as const;
@@ -45,5 +52,16 @@ describe('deposit terms', () => {
     expect(() => depositArgs({ kind: 'bet', market, closesAt: 2 ** 40, prediction: 'YES' })).toThrow(
       RangeError,
     );
+  });
+});
+
+describe('roundDepositTerms', () => {
+  it("is the round's id, its lock as the close and the side", () => {
+    expect(roundDepositTerms(12, closesAt, 'bull')).toEqual({
+      kind: 'round',
+      market: roundMarketId(12),
+      closesAt,
+      position: 'bull',
+    });
   });
 });

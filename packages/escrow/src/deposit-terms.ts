@@ -45,6 +45,19 @@ export function roundMarketId(epoch: number): Hex {
   return keccak256(encodePacked(['string', 'uint64'], ['bnbpredict.round', BigInt(epoch)]));
 }
 
+/**
+ * What a bet on oracle round `epoch` deposits for: the round's id, its lock (`lockTime`, unix seconds,
+ * as GET /api/oracle/rounds states it) as the close, and the side. The server, the web and the
+ * pay-and-post driver all build a round's terms here.
+ */
+export function roundDepositTerms(
+  epoch: number,
+  lockTime: number,
+  position: 'bull' | 'bear',
+): Extract<DepositTerms, { kind: 'round' }> {
+  return { kind: 'round', market: roundMarketId(epoch), closesAt: lockTime, position };
+}
+
 /** A fresh escrow id for a market being created: 32 random bytes (the server refuses one already used). */
 export function newMarketId(): Hex {
   const bytes = crypto.getRandomValues(new Uint8Array(32));

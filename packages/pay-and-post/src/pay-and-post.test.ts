@@ -2,6 +2,8 @@ import { CreateMarketBodySchema, JoinMarketBodySchema } from '@pm/core/contract/
 import { PlaceOracleBetBodySchema } from '@pm/core/contract/oracle';
 import { FlagMarketBodySchema } from '@pm/core/contract/review';
 import { decodeIntent } from '@pm/core/intent';
+import { depositCall } from '@pm/escrow/deposit-call';
+import { roundDepositTerms } from '@pm/escrow/deposit-terms';
 import { parseEther } from 'viem';
 import { describe, expect, test } from 'vitest';
 import type { ApiRequest } from './api-transport.ts';
@@ -15,6 +17,8 @@ import type { PaymentCall } from './payer.ts';
 // The payments themselves go to a real chain in every suite that uses the driver.
 
 const vault = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const;
+const escrow = '0x5FbDB2315678afecb367f032d93F642f64180aa3' as const;
+const lockTime = 1_790_000_300;
 const address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const;
 const txHash = `0x${'ab'.repeat(32)}` as const;
 
@@ -26,6 +30,7 @@ function recorder() {
     requests,
     clients: {
       vault,
+      escrow,
       payer: {
         address,
         send: async (call: PaymentCall) => {
@@ -62,7 +67,7 @@ describe('pay and post', () => {
   test('a market bet, a round bet and a flag bond each post a body their schema accepts', async () => {
     const { calls, requests, clients } = recorder();
     await payAndPostBet(clients, { marketId: 4, prediction: 'YES', amountWei: 10n ** 16n });
-    await payAndPostOracleBet(clients, { epoch: 9, position: 'bear', amountWei: 10n ** 16n });
+    await payAndPostOracleBet(clients, { epoch: 9, lockTime, position: 'bear', amountWei: 10n ** 16n });
     const flag = {
       address,
       reason: 'Wrong source.',
@@ -70,11 +75,10 @@ describe('pay and post', () => {
       signature: `0x${'1'.repeat(130)}`,
     } as const;
     await payAndPostFlag(clients, { marketId: 4, amountWei: 10n ** 16n, flag });
-    expect(calls.map((call) => decodeIntent(call.data))).toEqual([
-      { kind: 'bet', marketId: 4, prediction: 'YES' },
-      { kind: 'round', epoch: 9, position: 'bear' },
-      { kind: 'flag', marketId: 4 },
-    ]);
+    expect(decodeIntent(calls[0]?.data)).toEqual({ kind: 'bet', marketId: 4, prediction: 'YES' });
+    expect(decodeIntent(calls[2]?.data)).toEqual({ kind: 'flag', marketId: 4 });
+    // The round bet is a deposit into the escrow: the one encoder's call for the round's terms.
+    expect(calls[1]).toEqual(depositCall(escrow, roundDepositTerms(9, lockTime, 'bear'), 10n ** 16n));
     expect(requests.map((request) => request.path)).toEqual([
       '/api/markets/4/bets',
       '/api/oracle/bets',
@@ -102,10 +106,19 @@ describe('pay and post', () => {
     const { calls, requests, clients } = recorder();
     await payAndPostOracleBet(
       clients,
-      { epoch: 2, position: 'bull', amountWei: 100n },
+      { epoch: 2, lockTime, position: 'bull', amountWei: 100n },
       { pay: { value: 1n, intent: null } },
     );
-    expect(calls[0]).toEqual({ to: vault, value: 1n, data: undefined });
+    expect(calls[0]).toEqual({ to: escrow, value: 1n, data: undefined });
     expect(requests[0]?.body).toMatchObject({ amountWei: '100' });
+  });
+
+  test('a round bet needs the escrow: without its address nothing is paid', async () => {
+    const { calls, clients } = recorder();
+    const { escrow: _escrow, ...withoutEscrow } = clients;
+    await expect(
+      payAndPostOracleBet(withoutEscrow, { epoch: 2, lockTime, position: 'bull', amountWei: 100n }),
+    ).rejects.toThrow(/escrow/);
+    expect(calls).toEqual([]);
   });
 });

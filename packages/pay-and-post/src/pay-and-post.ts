@@ -3,12 +3,20 @@ import type { ApiTransport } from './api-transport.ts';
 import type { Payer } from './payer.ts';
 import type { PaymentOverrides } from './payment-call.ts';
 
-// "Pay the vault, then post the request": what a browser does for every paid action, and what
+// "Pay, then post the request": what a browser does for every paid action, and what
 // every test tool does through payAndPostMarket, payAndPostBet, payAndPostOracleBet and
 // payAndPostFlag (or their halves, payForX and postX, when a tool does something between them).
 
-/** Who pays, whom, and how the request reaches the API. */
-export type PayAndPostClients<Answer> = { payer: Payer; vault: Address; api: ApiTransport<Answer> };
+/**
+ * Who pays, whom, and how the request reaches the API. `vault` takes market payments; `escrow` (GET
+ * /api/config `escrow.address`) takes oracle round stakes, and a round bet without it throws.
+ */
+export type PayAndPostClients<Answer> = {
+  payer: Payer;
+  vault: Address;
+  escrow?: Address;
+  api: ApiTransport<Answer>;
+};
 
 /** What a test may change to break one thing at a time. */
 export type PayAndPostOptions = {

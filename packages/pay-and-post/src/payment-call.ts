@@ -1,10 +1,13 @@
 import { encodeIntent, type PaymentIntent } from '@pm/core/intent';
+import { depositCall } from '@pm/escrow/deposit-call';
+import type { DepositTerms } from '@pm/escrow/deposit-terms';
 import type { Address, Hex } from 'viem';
 import type { PaymentCall } from './payer.ts';
 
-// The one place that says how a payment is made (docs/api.md "Paid requests"): BNB sent to the
-// vault, the intent's text as the transaction's data. Every test tool pays through here, so the
-// escrow contract (issue 29), where a bet is a typed deposit call, changes this file alone.
+// The one place that says how a payment is made (docs/api.md "Paid requests"): a market's payment is
+// BNB sent to the vault, the intent's text as the transaction's data; an oracle round's stake is a
+// `deposit` call into the escrow contract (issue 29, decision 026), encoded by @pm/escrow's one
+// encoder (`depositCall`), which the web's bet panel uses too. Every test tool pays through here.
 
 /** A payment as its request will describe it: to the vault, this amount, for this intent. */
 export type Payment = {
@@ -22,8 +25,10 @@ export type PaymentOverrides = {
   value?: bigint;
   /** Commit to something else than the request will claim; null: no intent at all. */
   intent?: PaymentIntent | null;
-  /** Bytes no intent encodes (a market id past int4, a side named MAYBE); wins over `intent`. */
+  /** Bytes no intent encodes (a market id past int4, a side named MAYBE); wins over `intent` and `terms`. */
   data?: Hex;
+  /** A deposit for other terms than the request will claim (another round, side or close). */
+  terms?: DepositTerms;
 };
 
 export function paymentCall(payment: Payment, overrides: PaymentOverrides = {}): PaymentCall {
@@ -32,5 +37,23 @@ export function paymentCall(payment: Payment, overrides: PaymentOverrides = {}):
     to: overrides.to ?? payment.vault,
     value: overrides.value ?? payment.amountWei,
     data: overrides.data ?? (intent ? encodeIntent(intent) : undefined),
+  };
+}
+
+/** A deposit as its request will describe it: into the escrow, this amount, for these terms. */
+export type DepositPayment = { escrow: Address; terms: DepositTerms; amountWei: bigint };
+
+/**
+ * The deposit's call (`depositCall`), with a test's overrides: another payee, value, terms or raw data
+ * (`intent` does not apply: a deposit carries terms, not an intent; `intent: null` sends no data).
+ */
+export function depositPaymentCall(payment: DepositPayment, overrides: PaymentOverrides = {}): PaymentCall {
+  const terms = overrides.terms ?? payment.terms;
+  // The call of an honest deposit (a value of at least 1 wei: the encoder checks only the amount).
+  const call = depositCall(payment.escrow, terms, payment.amountWei > 0n ? payment.amountWei : 1n);
+  return {
+    to: overrides.to ?? payment.escrow,
+    value: overrides.value ?? payment.amountWei,
+    data: overrides.data ?? (overrides.intent === null ? undefined : call.data),
   };
 }

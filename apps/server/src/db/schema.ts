@@ -3,6 +3,7 @@
 
 export * from './schema/bets.ts';
 export * from './schema/escrow.ts';
+export * from './schema/escrow-deposits.ts';
 export * from './schema/leaderboard.ts';
 export * from './schema/markets.ts';
 export * from './schema/operator-transactions.ts';

@@ -15,7 +15,8 @@ import { registerVaultRoutes } from './vault-routes.ts';
  * The escrow contract (issue 29, decisions 025 and 026): GET /api/vault, its public description, and
  * the published payout lists' route; once ESCROW_ADDRESS is set, the escrow-watch job that feeds the
  * metrics' gauges; once the operator key is configured too, the operator key's sender, the
- * round-settlements job and the relayed claims (for POST /api/claims and their job). The operator
+ * round-settlements job and the relayed claims (for POST /api/claims and their job); the sender also
+ * gives back refused deposits for escrow reconciliation (features.ts). The operator
  * key is VAULT_PRIVATE_KEY for now (decision 026 "The chain"): its nonces are shared with the
  * vault's payouts under one lock (operator-transactions-repository.ts).
  */

@@ -8,6 +8,7 @@ import { describeError } from '../errors/describe-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { findOperatorTx } from '../operator-sender/operator-transactions-repository.ts';
 import { type SubmitDeps, submitOperatorAction } from '../operator-sender/submit-operator-action.ts';
+import { listRefusedDepositsInPool } from '../payments/escrow-refunds-repository.ts';
 import { MARKET_STATE, readEscrowMarket, readMinPayoutDelay, settlementIn } from './escrow-chain.ts';
 import {
   listRoundStakes,
@@ -18,7 +19,6 @@ import {
   recordSettlementError,
   settlementDueAgain,
 } from './payout-lists-repository.ts';
-import { listOpenRefusedDeposits } from './refused-deposits.ts';
 
 // docs/architecture.md "Rounds on the escrow": a round's settlement, from due to final on chain. The
 // engine's transaction records it as due; this job reads the market's pool on the escrow, builds
@@ -111,10 +111,10 @@ async function publish(deps: RoundSettlementDeps, row: PayoutListRow): Promise<b
   const epoch = row.epoch;
   if (epoch === null) throw new Error(`payout list ${row.id} names no round`);
   const stakes = await listRoundStakes(deps.db, epoch);
-  const refused = await listOpenRefusedDeposits(deps.db, key);
+  const refused = await listRefusedDepositsInPool(deps.db, deps.chainId, key);
   const recorded =
     stakes.reduce((sum, stake) => sum + stake.amount, 0n) +
-    refused.reduce((sum, deposit) => sum + deposit.amount, 0n);
+    refused.reduce((sum, deposit) => sum + deposit.amountWei, 0n);
   if (market.state === MARKET_STATE.open && market.pool !== recorded) {
     throw new SettlementNotReady(
       `the escrow holds ${market.pool} wei in market ${key}, the server's records ${recorded} wei ` +
@@ -140,7 +140,7 @@ async function publish(deps: RoundSettlementDeps, row: PayoutListRow): Promise<b
           : [],
       ),
       // A refused deposit is paid back in full as a leaf (decision 025).
-      ...refused.map((deposit) => ({ stakeId: deposit.stakeId, amount: deposit.amount })),
+      ...refused.map((deposit) => ({ stakeId: deposit.stakeId, amount: deposit.amountWei })),
     ];
     const betsPool = stakes.reduce((sum, stake) => sum + stake.amount, 0n);
     const ruleFee = (betsPool * BigInt(deps.feeBps)) / 10_000n;
@@ -159,7 +159,12 @@ async function publish(deps: RoundSettlementDeps, row: PayoutListRow): Promise<b
             ? []
             : [{ stakeId: stake.stakeId, owner: getAddress(stake.owner), amount: stake.amount, market: key }],
         ),
-        ...refused.map((deposit) => ({ ...deposit, owner: getAddress(deposit.owner), market: key })),
+        ...refused.map((deposit) => ({
+          stakeId: deposit.stakeId,
+          owner: getAddress(deposit.owner),
+          amount: deposit.amountWei,
+          market: key,
+        })),
       ],
     });
     data = encodeFunctionData({

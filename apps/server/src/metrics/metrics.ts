@@ -8,6 +8,10 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 
 /** Where a payment ended: recorded, waiting for finality (202), or refused with this error code. */
 export type PaymentOutcome = 'accepted' | 'pending' | (string & {});
+/** An escrow deposit's kind as reconciliation reads it: its code, or invalid (terms the app never sends). */
+export type EscrowDepositKind = 'round' | 'create' | 'bet' | 'flag' | 'invalid';
+/** What reconciliation made of a deposit nobody posted: a bet, refused (given back), or left. */
+export type EscrowDepositOutcome = 'recorded' | 'refused' | 'left';
 /** The payout statuses a payout moves into (docs/architecture.md "Claims and payouts"). */
 export type PayoutState = 'created' | 'signed' | 'broadcast' | 'confirmed' | 'failed';
 export type ResolutionVerdict = 'YES' | 'NO' | 'VOID';
@@ -68,6 +72,12 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     name: 'bnbpredict_payments_total',
     help: 'Payments decided on this instance: accepted, pending (not final yet), or the refusal code.',
     labelNames: ['outcome'] as const,
+    registers,
+  });
+  const escrowDeposits = new Counter({
+    name: 'bnbpredict_escrow_deposits_total',
+    help: 'Escrow deposits nobody posted, settled by reconciliation on this instance: by kind (round, create, bet, flag, invalid) and outcome (recorded, refused, left for their own path).',
+    labelNames: ['kind', 'outcome'] as const,
     registers,
   });
   const payouts = new Counter({
@@ -250,6 +260,9 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     },
     countPayment(outcome: PaymentOutcome) {
       payments.inc({ outcome });
+    },
+    countEscrowDeposit(kind: EscrowDepositKind, outcome: EscrowDepositOutcome) {
+      escrowDeposits.inc({ kind, outcome });
     },
     countPayout(state: PayoutState) {
       payouts.inc({ state });

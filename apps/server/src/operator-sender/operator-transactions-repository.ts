@@ -186,3 +186,17 @@ export async function countOperatorTxsByStatus(db: DbOrTx): Promise<Map<Operator
   for (const row of rows) counts.set(row.status as OperatorTxStatus, Number(row.count));
   return counts;
 }
+
+/**
+ * Every transaction hash an action of this sender signed (its own and its cancels'), lower-case: what
+ * the vault's outflow audit knows as the operator key's own transactions, not payouts.
+ */
+export async function listOperatorTxHashes(db: DbOrTx, sender: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ txHashes: operatorTransactions.txHashes, cancelHashes: operatorTransactions.cancelHashes })
+    .from(operatorTransactions)
+    .where(eq(operatorTransactions.sender, sender.toLowerCase()));
+  return new Set(
+    rows.flatMap((row) => [...row.txHashes, ...row.cancelHashes].map((hash) => hash.toLowerCase())),
+  );
+}

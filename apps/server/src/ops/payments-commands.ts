@@ -2,8 +2,10 @@ import { normalizeAddress } from '@pm/core/address';
 import { formatBnbWithUnit } from '@pm/core/money';
 import { isHash } from 'viem';
 import { createChainClient } from '../chain/chain-client.ts';
+import { listUnresolvedEscrowDeposits } from '../payments/escrow-deposits-repository.ts';
+import { listOpenEscrowRefunds } from '../payments/escrow-refunds-repository.ts';
 import { listOpenPaymentRequests } from '../payments/payment-requests-repository.ts';
-import { findKnownPayment, insertRefundDuePayment } from '../payments/payments-repository.ts';
+import { findKnownPayments, insertRefundDuePayment } from '../payments/payments-repository.ts';
 import { listUnresolvedVaultTransfers } from '../payments/vault-transfers-repository.ts';
 import { refundTransferProblems } from './check-refund-transfer.ts';
 import { type OpsCommand, UsageError } from './ops-commands.ts';
@@ -15,7 +17,8 @@ export const paymentsCommands: OpsCommand[] = [
   {
     name: 'payments:status',
     usage: 'payments:status',
-    summary: 'List vault transfers and payment requests not settled yet, with attempts and last error.',
+    summary:
+      'List vault transfers, escrow deposits, refunds of refused deposits and payment requests not settled yet, with attempts and last error.',
     async run({ db, clock, out }) {
       const now = clock.now().getTime();
       const age = (time: Date) => `${Math.round((now - time.getTime()) / 1000)} s`;
@@ -26,6 +29,23 @@ export const paymentsCommands: OpsCommand[] = [
           `  ${row.txHash} from ${row.fromAddress} ${formatBnbWithUnit(row.amount, { decimals: 18, trim: true })}` +
             ` block ${row.blockNumber} age ${age(row.blockTime)} attempts ${row.attempts}` +
             ` next ${row.nextAttemptAt.toISOString()}${row.lastError ? ` last error: ${row.lastError}` : ''}`,
+        );
+      }
+      const deposits = await listUnresolvedEscrowDeposits(db);
+      out(`Escrow deposits being settled: ${deposits.length}`);
+      for (const row of deposits) {
+        out(
+          `  stake ${row.stakeId} ${row.txHash} by ${row.owner} ${formatBnbWithUnit(row.amount, { decimals: 18, trim: true })}` +
+            ` kind ${row.kind} block ${row.blockNumber} age ${age(row.blockTime)} attempts ${row.attempts}` +
+            ` next ${row.nextAttemptAt.toISOString()}${row.lastError ? ` last error: ${row.lastError}` : ''}`,
+        );
+      }
+      const refunds = await listOpenEscrowRefunds(db);
+      out(`Refused escrow deposits being given back: ${refunds.length}`);
+      for (const row of refunds) {
+        out(
+          `  stake ${row.stakeId} to ${row.owner} ${formatBnbWithUnit(row.amount, { decimals: 18, trim: true })}` +
+            ` ${row.reason} ${row.status} attempts ${row.attempts}${row.lastError ? ` last error: ${row.lastError}` : ''}`,
         );
       }
       const requests = await listOpenPaymentRequests(db);
@@ -54,7 +74,7 @@ export const paymentsCommands: OpsCommand[] = [
         throw new UsageError('Give the amount in wei.');
       if (!reason) throw new UsageError('Say why, with --reason.');
       const toAddress = normalizeAddress(to);
-      if (await findKnownPayment(db, config.chain.id, txHash)) {
+      if ((await findKnownPayments(db, config.chain.id, txHash)).length > 0) {
         throw new UsageError('That transaction is already a payment (a bet or a refund).');
       }
       // The money must really have arrived: the transaction succeeded on this chain.

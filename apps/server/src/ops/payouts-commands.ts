@@ -40,6 +40,11 @@ export const payoutsCommands: OpsCommand[] = [
         { fromBlock, toBlock: block('to-block') },
       );
       context.out(`${audit.blocks} block(s) read, ${audit.matched} vault transfer(s) match a payout.`);
+      if (audit.operator) {
+        context.out(
+          `${audit.operator} transaction(s) are the operator key's own escrow calls (no vault money out).`,
+        );
+      }
       for (const { payoutId, txHash } of audit.unconfirmed) {
         context.out(
           `  payout #${payoutId} is mined (${txHash}) but not confirmed yet: the payouts job confirms it.`,

@@ -1,17 +1,24 @@
 import { PlaceOracleBetBodySchema } from '@pm/core/contract/oracle';
+import { roundMarketId } from '@pm/escrow/deposit-terms';
+import { MAX_BETTING_PERIOD } from '@pm/escrow/escrow-constants';
+import { marketKey } from '@pm/escrow/market-key';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
+import type { RoundDeposits } from '../payments/reconcile-escrow-job.ts';
 import type { PriceFeed, PriceSource } from '../prices/price-feed.ts';
+import { listRoundLocksBetween } from './oracle-repository.ts';
 import { registerOracleRoutes } from './oracle-routes.ts';
 import { createOracleService } from './oracle-service.ts';
+import { lockSeconds } from './place-oracle-bet.ts';
 import { createRoundEngine } from './round-engine.ts';
 
 /**
  * BNB UP/DOWN rounds (issue 4): the round engine job, the rounds and bets endpoints, the signed
- * operator actions, and the replay of bets whose payment was not final yet ('oracle_bet').
+ * operator actions, the replay of bets whose payment was not final yet ('oracle_bet'), and the
+ * recording of round deposits escrow reconciliation finds unposted.
  */
 export function createOracleModule(
   deps: AppDeps,
@@ -45,5 +52,20 @@ export function createOracleModule(
     const outcome = await service.placeBet(PlaceOracleBetBodySchema.parse(request));
     return outcome.status;
   };
-  return { engine, service, routes, jobs, pendingPaymentHandler };
+  // Round deposits nobody posted, as escrow reconciliation finds them (decision 026).
+  const roundDeposits: RoundDeposits = {
+    async epochOfKey(key, blockTime) {
+      const until = new Date(blockTime.getTime() + Number(MAX_BETTING_PERIOD) * 1000);
+      const rounds = await listRoundLocksBetween(database.db, blockTime, until);
+      const wanted = key.toLowerCase();
+      const round = rounds.find(
+        (each) => marketKey(roundMarketId(each.epoch), lockSeconds(each.lockTime)).toLowerCase() === wanted,
+      );
+      return round?.epoch ?? null;
+    },
+    async record(body, stakeId) {
+      return (await service.placeBet(body, { stakeId })).status;
+    },
+  };
+  return { engine, service, routes, jobs, pendingPaymentHandler, roundDeposits };
 }

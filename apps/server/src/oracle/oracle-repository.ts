@@ -1,5 +1,5 @@
 import { ORACLE_RECENT_ROUNDS, type Position } from '@pm/core/constants';
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx, Tx } from '../db/client.ts';
 import { execute, queryRows } from '../db/query-rows.ts';
@@ -47,13 +47,30 @@ export async function listRoundsForDisplay(db: DbOrTx): Promise<{ open: RoundRow
   return { open, ended };
 }
 
-export async function roundExists(db: DbOrTx, epoch: number): Promise<boolean> {
+/** A round's lock time, which with its epoch makes its escrow key; undefined for an unknown round. */
+export async function findRoundLock(db: DbOrTx, epoch: number): Promise<{ lockTime: Date } | undefined> {
   const [row] = await db
-    .select({ epoch: oracleRounds.epoch })
+    .select({ lockTime: oracleRounds.lockTime })
     .from(oracleRounds)
     .where(eq(oracleRounds.epoch, epoch))
     .limit(1);
-  return row !== undefined;
+  return row;
+}
+
+/**
+ * The rounds whose bets close in (`after`, `until`]: the only ones a deposit made at `after` can be
+ * for (the escrow takes none at or after its close, nor one closing more than 2 days ahead).
+ */
+export async function listRoundLocksBetween(
+  db: DbOrTx,
+  after: Date,
+  until: Date,
+): Promise<{ epoch: number; lockTime: Date }[]> {
+  return db
+    .select({ epoch: oracleRounds.epoch, lockTime: oracleRounds.lockTime })
+    .from(oracleRounds)
+    .where(and(gt(oracleRounds.lockTime, after), lte(oracleRounds.lockTime, until)))
+    .orderBy(asc(oracleRounds.epoch));
 }
 
 /** The round row locked until the transaction ends: a bet and the engine's lock serialise on it. */

@@ -38,8 +38,12 @@ export function createOracleService(deps: OracleServiceDeps) {
       };
     },
 
-    placeBet(body: PlaceOracleBetBody): Promise<AcceptPaymentResult<PlacedOracleBet>> {
-      return placeOracleBet(payments, body);
+    /** `stakeId`: reconciliation records this stake of the transaction, from its own event. */
+    placeBet(
+      body: PlaceOracleBetBody,
+      options: { stakeId?: bigint } = {},
+    ): Promise<AcceptPaymentResult<PlacedOracleBet>> {
+      return placeOracleBet(payments, body, options);
     },
   };
 }

@@ -2,19 +2,21 @@ import { normalizeAddress } from '@pm/core/address';
 import { MIN_ORACLE_BET_WEI, type Position } from '@pm/core/constants';
 import type { OracleBet, PlaceOracleBetBody, Round } from '@pm/core/contract/oracle';
 import type { PaymentIntent } from '@pm/core/intent';
+import { roundDepositTerms } from '@pm/escrow/deposit-terms';
 import { parseHex } from '../chain/parse-hex.ts';
-import type { Db, Tx } from '../db/client.ts';
+import type { Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
+import { escrowDeposit } from '../payments/payment-source.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import { publish } from '../realtime/outbox-repository.ts';
 import {
   addBetToRoundTotals,
   findOracleBetByPayment,
+  findRoundLock,
   insertOracleBet,
   lockRound,
-  roundExists,
 } from './oracle-repository.ts';
 import { toWireOracleBet, toWireRound } from './oracle-rounds.ts';
 
@@ -24,16 +26,32 @@ const ORACLE_AMOUNT_TOO_LOW_MESSAGE = 'Minimum bet is 0.01 BNB';
 export type PlacedOracleBet = { bet: OracleBet; round: Round };
 
 /**
- * POST /api/oracle/bets (docs/api.md): a bet on a live round from a verified payment whose intent is
- * `pm1:round:<epoch>:<position>`. Every refusal (below the minimum, unknown round, the round locked
- * meanwhile, the payment mined after lock) keeps a real payment as a refund owed (acceptPayment).
+ * POST /api/oracle/bets (docs/api.md): a bet on a live round from a verified deposit into the escrow
+ * (decision 026): a `Deposited` event of the request's transaction, by the bettor, of the amount, under
+ * the round's key (`roundMarketId(epoch)` closing at its lock) with kind round and the side. Every
+ * refusal of a real deposit (below the minimum, the round not live at its block) keeps it as owed back
+ * by the escrow (escrow_refunds: refundStake, or the round's payout list), never by the vault. A round
+ * this server does not know has no key to check a deposit against: the request is refused and
+ * reconciliation, which reads every deposit, gives the money back. `stakeId`: reconciliation records
+ * that one stake, from its own event.
  */
 export async function placeOracleBet(
   context: PaymentContext,
   body: PlaceOracleBetBody,
+  options: { stakeId?: bigint } = {},
 ): Promise<AcceptPaymentResult<PlacedOracleBet>> {
   const amountWei = BigInt(body.amountWei);
   const intent: PaymentIntent = { kind: 'round', epoch: body.epoch, position: body.position };
+  const escrow = context.escrow;
+  if (!escrow)
+    throw new AppError(
+      'ESCROW_NOT_CONFIGURED',
+      'Round bets are unavailable: no escrow contract is configured on this server.',
+    );
+  const amountRefusal =
+    amountWei < MIN_ORACLE_BET_WEI ? new AppError('AMOUNT_TOO_LOW', ORACLE_AMOUNT_TOO_LOW_MESSAGE) : null;
+  const round = body.epoch >= 1 ? await findRoundLock(context.db, body.epoch) : undefined;
+  if (!round) throw amountRefusal ?? new AppError('ROUND_NOT_FOUND');
   const input = {
     claim: {
       txHash: parseHex(body.txHash, { bytes: 32 }),
@@ -41,16 +59,15 @@ export async function placeOracleBet(
       amountWei,
       intent,
     },
+    source: escrowDeposit(escrow, roundDepositTerms(body.epoch, lockSeconds(round.lockTime), body.position), {
+      clock: context.clock,
+      ...options,
+    }),
     purpose: 'oracle_bet' as const,
     request: { ...body },
   };
-  const refusal = await refuseEarly(context.db, body.epoch, amountWei);
-  if (refusal) {
-    // No payment can name a round below 1 (its intent does not decode): no money to keep.
-    if (body.epoch < 1) throw refusal;
-    // The vault reconciliation job comes through here too, with transfers nobody posted.
-    return refusePayment(context, input, refusal);
-  }
+  // The escrow reconciliation job comes through here too, with deposits nobody posted.
+  if (amountRefusal) return refusePayment(context, input, amountRefusal);
   return acceptPayment(context, {
     ...input,
     record: (tx, payment) =>
@@ -62,6 +79,7 @@ export async function placeOracleBet(
         paymentId: payment.paymentId,
         txHash: payment.txHash,
         blockTime: payment.blockTime,
+        stakeId: payment.deposit?.stakeId ?? null,
       }),
     findRecorded: async (db, paymentId) => {
       const row = await findOracleBetByPayment(db, paymentId);
@@ -70,9 +88,9 @@ export async function placeOracleBet(
   });
 }
 
-async function refuseEarly(db: Db, epoch: number, amountWei: bigint): Promise<AppError | null> {
-  if (amountWei < MIN_ORACLE_BET_WEI) return new AppError('AMOUNT_TOO_LOW', ORACLE_AMOUNT_TOO_LOW_MESSAGE);
-  return (await roundExists(db, epoch)) ? null : new AppError('ROUND_NOT_FOUND');
+/** A round's lock in whole unix seconds: the close of its escrow key (rounds are scheduled in seconds). */
+export function lockSeconds(lockTime: Date): number {
+  return Math.floor(lockTime.getTime() / 1000);
 }
 
 /**
@@ -91,6 +109,8 @@ export async function recordOracleBet(
     txHash: string;
     /** The payment's block time: it must be before the round's lock (docs/architecture.md "Payment verification"). */
     blockTime: Date;
+    /** The escrow stake the bet is; null only for a bet paid to the vault before the escrow (fixtures). */
+    stakeId?: bigint | null;
   },
 ): Promise<PlacedOracleBet> {
   const round = await lockRound(tx, input.epoch);
@@ -105,6 +125,7 @@ export async function recordOracleBet(
     amount: input.amountWei,
     paymentId: input.paymentId,
     txHash: input.txHash.toLowerCase(),
+    stakeId: input.stakeId ?? null,
   });
   const updated = await addBetToRoundTotals(tx, {
     epoch: input.epoch,

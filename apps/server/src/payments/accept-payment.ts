@@ -10,23 +10,22 @@ import {
   insertPaymentRequest,
   resolvePaymentRequest,
 } from './payment-requests-repository.ts';
+import { type PaymentSource, vaultTransfer } from './payment-source.ts';
 import {
-  findKnownPayment,
+  findKnownPayments,
   insertRecordedPayment,
-  insertRefundDuePayment,
   type KnownPayment,
   type PaymentPurpose,
 } from './payments-repository.ts';
-import {
-  type PaymentClaim,
-  type PaymentVerifierDeps,
-  type VerifiedPayment,
-  verifyPayment,
-} from './verify-payment.ts';
+import type { DepositVerifierDeps } from './verify-deposit.ts';
+import type { PaymentClaim, PaymentVerifierDeps, VerifiedPayment, VerifyResult } from './verify-payment.ts';
 
 export type PaymentContext = {
   db: Db;
+  /** The vault's transfers: how market payments are checked. */
   verifier: PaymentVerifierDeps;
+  /** The escrow's deposits: how round stakes are checked (decision 026); absent without an escrow. */
+  escrow?: DepositVerifierDeps;
   /** The server's clock: a kept request's age is measured by it, as the jobs measure it. */
   clock: Clock;
   /** Counts each decision (bnbpredict_payments_total); absent in tests that build a context. */
@@ -35,6 +34,11 @@ export type PaymentContext = {
 
 export type AcceptPaymentInput<T> = {
   claim: PaymentClaim;
+  /**
+   * Where the money is and how it is checked: a transfer to the vault (the default, market payments)
+   * or a deposit into the escrow (oracle rounds, payment-source.ts).
+   */
+  source?: PaymentSource;
   purpose: PaymentPurpose;
   /** The request as received, replayed by the pending-payments job if the payment is not final yet. */
   request: Record<string, unknown>;
@@ -54,9 +58,10 @@ export type AcceptPaymentInput<T> = {
 export type AcceptPaymentResult<T> = { status: 'recorded'; value: T } | { status: 'pending'; txHash: string };
 
 /**
- * The one way a payment becomes a bet (docs/architecture.md "Payment verification"): verified on chain first,
- * then payment + bet + totals + outbox in one transaction. A valid payment is never dropped: if the
- * bet is refused, the payment is stored as refund_due; if it is not final yet, the request is kept
+ * The one way a payment becomes a bet (docs/architecture.md "Payment verification"): verified on chain first
+ * (a vault transfer, or an escrow deposit: `input.source`), then payment + bet + totals + outbox in one
+ * transaction. A valid payment is never dropped: if the bet is refused, the payment is kept as owed
+ * back (refund_due from the vault; escrow_refund by the escrow); if it is not final yet, the request is kept
  * and recorded by a job once it is. Each decision is counted: accepted, pending, or the refusal's
  * code (bnbpredict_payments_total, docs/operations.md "Metrics").
  */
@@ -85,15 +90,32 @@ async function decidePayment<T>(
   context: PaymentContext,
   input: AcceptPaymentInput<T>,
 ): Promise<{ result: AcceptPaymentResult<T>; fresh: boolean }> {
-  const { db, verifier } = context;
+  const { db } = context;
+  const source = input.source ?? vaultTransfer(context.verifier);
   const txHash = input.claim.txHash.toLowerCase();
-  const known = await findKnownPayment(db, verifier.chainId, txHash);
-  if (known) return { result: await answerKnown(context, input, known), fresh: false };
+  const known = await findKnownPayments(db, source.chainId, txHash);
+  // A transfer is one payment: its hash used once answers every later request.
+  if (known.length > 0 && source.kind === 'transfer') {
+    return { result: await answerKnown(context, source, input, known), fresh: false };
+  }
 
-  const verified = await verifyPayment(verifier, input.claim);
+  let verified: VerifyResult;
+  try {
+    verified = await source.verify(
+      input.claim,
+      known.flatMap((payment) => (payment.stakeId === null ? [] : [payment.stakeId])),
+    );
+  } catch (error) {
+    // A deposit transaction already used, with no deposit left that this request can be: answered
+    // as a used transfer is (the same request again, or TX_ALREADY_USED). A passing fault is retried.
+    if (known.length > 0 && error instanceof AppError && !isTransientError(error)) {
+      return { result: await answerKnown(context, source, input, known), fresh: false };
+    }
+    throw error;
+  }
   if (verified.status === 'pending') {
     // A request replayed while its payment is still not final is not a new decision.
-    const kept = await keepPendingRequest(context, input, txHash);
+    const kept = await keepPendingRequest(context, source, input, txHash);
     return { result: { status: 'pending', txHash }, fresh: kept };
   }
 
@@ -101,51 +123,58 @@ async function decidePayment<T>(
   try {
     const value = await db.transaction(async (tx) => {
       const paymentId = await insertRecordedPayment(tx, {
-        chainId: verifier.chainId,
+        chainId: source.chainId,
         payment,
         purpose: input.purpose,
       });
       // Before `record`, which may lock a row every payment of that market or round waits on.
-      await resolvePaymentRequest(tx, verifier.chainId, txHash, null);
+      await resolvePaymentRequest(tx, source.chainId, txHash, null);
       return input.record(tx, { ...payment, paymentId });
     });
     return { result: { status: 'recorded', value }, fresh: true };
   } catch (error) {
     if (error instanceof AppError && error.code === 'TX_ALREADY_USED') {
       // Another request (the same one sent twice, or reconciliation) recorded it first (review F21).
-      const recorded = await findKnownPayment(db, verifier.chainId, txHash);
-      if (recorded) return { result: await answerKnown(context, input, recorded), fresh: false };
+      const recorded = await findKnownPayments(db, source.chainId, txHash);
+      if (recorded.length > 0) {
+        return { result: await answerKnown(context, source, input, recorded), fresh: false };
+      }
       throw error;
     }
     // The database or the chain failed us, not the bet: nothing was written, and the request is
     // retried (by the client, the pending-payments job or reconciliation), never turned into a refund.
     if (isTransientError(error)) throw error;
-    // Whatever refused the bet, the money is real: keep it as a refund owed to the payer.
+    // Whatever refused the bet, the money is real: keep it as owed back to the payer (a vault
+    // refund, or the escrow's own refund of a deposit).
     const reason = error instanceof AppError ? error.code : 'RECORD_FAILED';
-    await insertRefundDuePayment(db, { chainId: verifier.chainId, payment, purpose: input.purpose, reason });
-    await resolvePaymentRequest(db, verifier.chainId, txHash, reason).catch(() => {});
+    await source.keepRefused(db, { payment, purpose: input.purpose, reason });
+    await resolvePaymentRequest(db, source.chainId, txHash, reason).catch(() => {});
     throw error;
   }
 }
 
-/** The same request again answers as the first one did; any other use of the hash is refused. */
+/**
+ * The same request again answers as the first one did; any other use of the hash is refused. Of a
+ * transaction's several deposits, the one this request is: the same payer, amount and intent.
+ */
 async function answerKnown<T>(
   context: PaymentContext,
+  source: PaymentSource,
   input: AcceptPaymentInput<T>,
-  known: KnownPayment,
+  known: KnownPayment[],
 ): Promise<AcceptPaymentResult<T>> {
-  const { db, verifier } = context;
+  const { db } = context;
   const txHash = input.claim.txHash.toLowerCase();
-  const value =
-    isSameClaim(
-      { fromAddress: known.fromAddress, amountWei: known.amount, intentText: known.intent },
-      input.claim,
-    ) &&
-    input.findRecorded &&
-    known.status === 'recorded'
-      ? await input.findRecorded(db, known.id)
-      : undefined;
-  await resolvePaymentRequest(db, verifier.chainId, txHash, value === undefined ? 'TX_ALREADY_USED' : null);
+  const same = known.find(
+    (payment) =>
+      payment.status === 'recorded' &&
+      isSameClaim(
+        { fromAddress: payment.fromAddress, amountWei: payment.amount, intentText: payment.intent },
+        input.claim,
+      ),
+  );
+  const value = same && input.findRecorded ? await input.findRecorded(db, same.id) : undefined;
+  await resolvePaymentRequest(db, source.chainId, txHash, value === undefined ? 'TX_ALREADY_USED' : null);
   if (value === undefined) throw new AppError('TX_ALREADY_USED');
   return { status: 'recorded', value };
 }
@@ -157,10 +186,11 @@ async function answerKnown<T>(
  */
 async function keepPendingRequest<T>(
   context: PaymentContext,
+  source: PaymentSource,
   input: AcceptPaymentInput<T>,
   txHash: string,
 ): Promise<boolean> {
-  const { db, verifier } = context;
+  const { db } = context;
   const from = input.claim.from.toLowerCase();
   if ((await countOpenPaymentRequests(db, from)) >= MAX_PENDING_PAYMENTS_PER_SENDER) {
     throw new AppError(
@@ -169,7 +199,7 @@ async function keepPendingRequest<T>(
     );
   }
   return insertPaymentRequest(db, {
-    chainId: verifier.chainId,
+    chainId: source.chainId,
     txHash,
     fromAddress: from,
     purpose: input.purpose,

@@ -2,8 +2,9 @@ import type { AppDeps } from '../app-deps.ts';
 import type { PaymentContext } from './accept-payment.ts';
 
 /**
- * How both games verify a payment (docs/architecture.md "Payment verification"): on this chain, to this vault,
- * with its confirmations and wait. One builder, so markets and oracle cannot drift apart.
+ * How both games verify a payment (docs/architecture.md "Payment verification"): on this chain, to this vault
+ * (markets) or into this escrow (oracle rounds), with its confirmations and wait. One builder, so markets
+ * and oracle cannot drift apart.
  */
 export function createPaymentContext({ config, database, chain, clock, metrics }: AppDeps): PaymentContext {
   return {
@@ -15,6 +16,17 @@ export function createPaymentContext({ config, database, chain, clock, metrics }
       confirmations: config.chain.confirmations,
       waitMs: config.chain.paymentWaitMs,
     },
+    ...(config.escrow.address
+      ? {
+          escrow: {
+            client: chain,
+            chainId: config.chain.id,
+            escrowAddress: config.escrow.address,
+            confirmations: config.chain.confirmations,
+            waitMs: config.chain.paymentWaitMs,
+          },
+        }
+      : {}),
     clock,
     metrics,
   };

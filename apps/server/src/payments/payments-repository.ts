@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-rows.ts';
-import { payments } from '../db/schema.ts';
+import { escrowRefunds, payments } from '../db/schema.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { VerifiedPayment } from './verify-payment.ts';
+import type { DepositStake, VerifiedPayment } from './verify-payment.ts';
 
 /** market_flag: a flag's bond (issue 22), held until its market settles. */
 export type PaymentPurpose = 'market_create' | 'market_bet' | 'oracle_bet' | 'market_flag';
@@ -14,6 +14,8 @@ export type KnownPayment = {
   amount: bigint;
   intent: string;
   status: string;
+  /** The escrow stake it is (a deposit), or null (a vault transfer). */
+  stakeId: bigint | null;
 };
 
 /**
@@ -24,18 +26,20 @@ export function owedBackWei(payment: { amount: bigint; refundAmount: bigint | nu
   return payment.refundAmount ?? payment.amount;
 }
 
-/** The payment already stored under this hash, if any. */
-export async function findKnownPayment(
+/**
+ * The payments already stored under this hash, oldest first: at most one for a vault transfer, one
+ * per deposit for an escrow transaction (a batch may hold several).
+ */
+export async function findKnownPayments(
   db: DbOrTx,
   chainId: number,
   txHash: string,
-): Promise<KnownPayment | undefined> {
-  const [row] = await knownPayment(db).execute({ chainId, txHash: txHash.toLowerCase() });
-  return row;
+): Promise<KnownPayment[]> {
+  return knownPayments(db).execute({ chainId, txHash: txHash.toLowerCase() });
 }
 
 /** Read first by every payment (issue 21: bets end to end): built once per handle. */
-const knownPayment = preparedPerHandle((db) =>
+const knownPayments = preparedPerHandle((db) =>
   db
     .select({
       id: payments.id,
@@ -43,13 +47,14 @@ const knownPayment = preparedPerHandle((db) =>
       amount: payments.amount,
       intent: payments.intent,
       status: payments.status,
+      stakeId: payments.stakeId,
     })
     .from(payments)
     .where(
       and(eq(payments.chainId, sql.placeholder('chainId')), eq(payments.txHash, sql.placeholder('txHash'))),
     )
-    .limit(1)
-    .prepare('known_payment'),
+    .orderBy(payments.id)
+    .prepare('known_payments'),
 );
 
 export async function isPaymentKnown(db: DbOrTx, chainId: number, txHash: string): Promise<boolean> {
@@ -125,6 +130,49 @@ export async function insertRefundDuePayment(
     .onConflictDoNothing();
 }
 
+/**
+ * Keeps an escrow deposit we refused as owed back by the escrow, never the vault: its payment row
+ * (status escrow_refund, so no bet can take the stake and no vault refund pays it) and its refund
+ * (escrow_refunds, queued for refundStake or its market's payout list), in one transaction.
+ * Idempotent: a stake already stored is left as it is. False when it was.
+ */
+export async function insertEscrowRefund(
+  db: Db,
+  input: {
+    chainId: number;
+    payment: VerifiedPayment & { deposit: DepositStake };
+    purpose: PaymentPurpose | 'unknown';
+    reason: string;
+    now: Date;
+  },
+): Promise<boolean> {
+  const { payment } = input;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(payments)
+      .values({
+        ...paymentValues(input.chainId, payment, input.purpose),
+        status: 'escrow_refund',
+        refundReason: input.reason,
+      })
+      .onConflictDoNothing()
+      .returning({ id: payments.id });
+    if (!row) return false;
+    await tx.insert(escrowRefunds).values({
+      chainId: input.chainId,
+      stakeId: payment.deposit.stakeId,
+      paymentId: row.id,
+      txHash: payment.txHash.toLowerCase(),
+      owner: payment.from.toLowerCase(),
+      amount: payment.amountWei,
+      marketKey: payment.deposit.marketKey.toLowerCase(),
+      reason: input.reason,
+      nextAttemptAt: input.now,
+    });
+    return true;
+  });
+}
+
 function paymentValues(chainId: number, payment: VerifiedPayment, purpose: PaymentPurpose | 'unknown') {
   return {
     chainId,
@@ -135,5 +183,7 @@ function paymentValues(chainId: number, payment: VerifiedPayment, purpose: Payme
     blockNumber: payment.blockNumber,
     blockTime: payment.blockTime,
     purpose,
+    stakeId: payment.deposit?.stakeId ?? null,
+    logIndex: payment.deposit?.logIndex ?? null,
   };
 }

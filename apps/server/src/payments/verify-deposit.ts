@@ -5,7 +5,7 @@ import { AppError } from '../errors/app-error.ts';
 import { type DepositEvent, decodeDeposits } from './deposit-events.ts';
 import { type FinalityReads, watchFinalReceipt, watchTransaction } from './final-transaction.ts';
 
-// docs/architecture.md "Payment verification", deposits (not yet wired: the switch, issue 29): a bet is a
+// docs/architecture.md "Payment verification", deposits (issue 29; oracle rounds pay this way): a bet is a
 // `deposit(...)` call into the escrow, and it counts only if the final, canonical receipt holds a
 // `Deposited` event of our escrow that states exactly what the request claims. The event, not the
 // transaction, says who deposited what: a smart account or a batch deposits from inside a call.
@@ -30,6 +30,11 @@ export type DepositClaim = {
    * uniquely, which settles two claims racing for the same one).
    */
   taken?: readonly bigint[];
+  /**
+   * Only this stake may be the claim's deposit: reconciliation records a deposit from its own event,
+   * so the bet is that stake and no identical one of the same batch.
+   */
+  stakeId?: bigint;
 };
 
 export type VerifyDepositResult =
@@ -87,7 +92,10 @@ function matchDeposit(deposits: DepositEvent[], claim: DepositClaim, expected: E
   );
   if (meant.length === 0) throw new AppError('INTENT_MISMATCH');
   const taken = new Set(claim.taken ?? []);
-  const free = meant.find((deposit) => !taken.has(deposit.stakeId));
+  const free = meant.find(
+    (deposit) =>
+      !taken.has(deposit.stakeId) && (claim.stakeId === undefined || deposit.stakeId === claim.stakeId),
+  );
   if (!free) throw new AppError('TX_ALREADY_USED');
   return free;
 }

@@ -22,6 +22,9 @@ export type PaymentClaim = {
   intent: PaymentIntent;
 };
 
+/** Which escrow stake a deposit is (decision 026): what its payment row and its bet keep. */
+export type DepositStake = { stakeId: bigint; logIndex: number; marketKey: `0x${string}` };
+
 export type VerifiedPayment = {
   txHash: Hash;
   from: `0x${string}`;
@@ -30,6 +33,8 @@ export type VerifiedPayment = {
   blockNumber: bigint;
   /** The block's own timestamp: what deadlines are compared with. */
   blockTime: Date;
+  /** Set for an escrow deposit (one of the transaction's `Deposited` events); absent for a vault transfer. */
+  deposit?: DepositStake;
 };
 
 export type VerifyResult =

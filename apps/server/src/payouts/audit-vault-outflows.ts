@@ -1,5 +1,6 @@
 import type { PublicClient } from 'viem';
 import type { Db } from '../db/client.ts';
+import { listOperatorTxHashes } from '../operator-sender/operator-transactions-repository.ts';
 import { listVaultPayoutHashes } from './payouts-repository.ts';
 
 type VaultOutflow = {
@@ -14,6 +15,11 @@ export type OutflowAudit = {
   blocks: number;
   /** Transfers from the vault that a payout row knows (any hash it signed, or its nonce release). */
   matched: number;
+  /**
+   * Transactions of the vault key's operator actions (refunds of refused escrow deposits, decision 026):
+   * calls to the escrow, which move no vault money out (the escrow pays, the key pays only gas).
+   */
+  operator: number;
   /** Transfers from the vault no payout row knows: paid by a payout the database has lost. */
   unknown: VaultOutflow[];
   /** Payout rows not confirmed although one of their transactions is on chain (the job confirms them). */
@@ -32,6 +38,7 @@ export async function auditVaultOutflows(
 ): Promise<OutflowAudit> {
   const vault = deps.vaultAddress.toLowerCase();
   const rows = await listVaultPayoutHashes(deps.db, vault);
+  const operatorHashes = await listOperatorTxHashes(deps.db, vault);
   const owner = new Map<string, { id: number; status: string }>();
   for (const row of rows) {
     for (const hash of [...row.txHashes, row.cancelTxHash]) {
@@ -40,7 +47,7 @@ export async function auditVaultOutflows(
   }
 
   const toBlock = range.toBlock ?? (await deps.chain.getBlockNumber({ cacheTime: 0 }));
-  const audit: OutflowAudit = { blocks: 0, matched: 0, unknown: [], unconfirmed: [] };
+  const audit: OutflowAudit = { blocks: 0, matched: 0, operator: 0, unknown: [], unconfirmed: [] };
   for (let number = range.fromBlock; number <= toBlock; number++) {
     const block = await deps.chain.getBlock({ blockNumber: number, includeTransactions: true });
     audit.blocks++;
@@ -49,6 +56,10 @@ export async function auditVaultOutflows(
       const payout = owner.get(tx.hash.toLowerCase());
       // A transfer from the vault to itself that no payout made (an operator's own) moves no money out.
       if (!payout && tx.to?.toLowerCase() === vault) continue;
+      if (!payout && tx.value === 0n && operatorHashes.has(tx.hash.toLowerCase())) {
+        audit.operator++;
+        continue;
+      }
       if (!payout) {
         audit.unknown.push({
           txHash: tx.hash,

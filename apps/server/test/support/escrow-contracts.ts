@@ -1,6 +1,7 @@
+import type { DepositCall } from '@pm/escrow/deposit-call';
 import { type DepositTerms, depositArgs } from '@pm/escrow/deposit-terms';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
-import { type Address, encodeFunctionData, type Hash, type Hex } from 'viem';
+import type { Address, Hash } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC } from '../../src/config/dev-accounts.ts';
 import { batchAccountAbi, batchAccountBytecode } from './batch-account.gen.ts';
@@ -53,25 +54,14 @@ export function deposit(wallet: Wallet, escrow: Address, terms: DepositTerms, va
   });
 }
 
-/** One call of a smart account's batch: a deposit of `value` into `escrow` for `terms`. */
-export function depositCall(escrow: Address, terms: DepositTerms, value: bigint) {
-  const data: Hex = encodeFunctionData({
-    abi: predictionEscrowAbi,
-    functionName: 'deposit',
-    args: depositArgs(terms),
-  });
-  return { to: escrow, value, data };
-}
+/** One call of a smart account's batch: a deposit of `value` into `escrow` for `terms` (the one encoder). */
+export { depositCall } from '@pm/escrow/deposit-call';
 
 /**
  * `owner` has `account` make `calls` in one transaction. `account` is a BatchAccount, or `owner`'s own
  * address delegated to one (EIP-7702): then the transaction is sent to itself.
  */
-export function executeBatch(
-  owner: Wallet,
-  account: Address,
-  calls: ReturnType<typeof depositCall>[],
-): Promise<Hash> {
+export function executeBatch(owner: Wallet, account: Address, calls: DepositCall[]): Promise<Hash> {
   return owner.writeContract({
     address: account,
     abi: batchAccountAbi,

@@ -24,12 +24,13 @@ import {
 } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC } from '../../src/config/dev-accounts.ts';
-import { payments } from '../../src/db/schema.ts';
+import { oracleRounds, payments } from '../../src/db/schema.ts';
 import type { TestApp } from './test-app.ts';
 import { localChain } from './test-chain.ts';
 
 // Real payments and real requests for server tests, through the shared driver (@pm/pay-and-post):
-// BNB to the vault with the intent of docs/api.md, then a POST through app.inject.
+// BNB to the vault with the intent of docs/api.md (markets), or a deposit into the escrow (oracle
+// rounds, decision 026), then a POST through app.inject.
 
 export type CreateFields = {
   description: string;
@@ -56,6 +57,8 @@ const withPayload = <Response>({ response, txHash, body }: Posted<Response>) => 
 export function marketHelpers(t: TestApp) {
   const wallets = t.chain.players;
   const vault = t.config.vault.address;
+  /** Where round stakes go (decision 026); the test app deploys one unless told not to. */
+  const escrow = t.config.escrow.address;
 
   /** Posts through Fastify's inject: the light-my-request response comes back as it is. */
   const api = ({ path, body }: ApiRequest) => t.app.inject({ method: 'POST', url: path, payload: body });
@@ -80,8 +83,23 @@ export function marketHelpers(t: TestApp) {
   const clientsOf = (paidBy: PaidBy, defaultPlayer: number) => ({
     payer: walletPayer(paidBy.wallet ?? player(paidBy.player ?? defaultPlayer)),
     vault,
+    ...(escrow ? { escrow } : {}),
     api,
   });
+
+  /**
+   * A round's lock in unix seconds, as GET /api/oracle/rounds states it: with the epoch, the round's
+   * escrow key. A round the server does not know gets a close the escrow still takes (ten minutes on).
+   */
+  async function roundLockTime(epoch: number): Promise<number> {
+    const [round] = await t.db
+      .select({ lockTime: oracleRounds.lockTime })
+      .from(oracleRounds)
+      .where(eq(oracleRounds.epoch, epoch));
+    if (round) return Math.floor(round.lockTime.getTime() / 1000);
+    const latest = await t.chain.publicClient.getBlock({ blockTag: 'latest' });
+    return Number(latest.timestamp) + 600;
+  }
 
   /** Pays the vault for `intent` (null: a plain transfer with no intent), nothing posted. */
   async function pay(
@@ -140,13 +158,17 @@ export function marketHelpers(t: TestApp) {
     return JoinMarketResponseSchema.parse(response.json());
   }
 
-  /** Pays for and posts a bet on an oracle round (player #1 unless told). */
+  /**
+   * Deposits into the escrow for an oracle round and posts the bet (player #1 unless told); `lockTime`
+   * deposits under another close than the round's (its key then names no round of the server).
+   */
   async function postOracleBet(
     epoch: number,
-    options: PaidBy & { position?: Position; amountWei?: bigint } & PayAndPostOptions = {},
+    options: PaidBy & { position?: Position; amountWei?: bigint; lockTime?: number } & PayAndPostOptions = {},
   ) {
     const bet = {
       epoch,
+      lockTime: options.lockTime ?? (await roundLockTime(epoch)),
       position: options.position ?? 'bull',
       amountWei: options.amountWei ?? parseEther('0.01'),
     };
@@ -172,6 +194,7 @@ export function marketHelpers(t: TestApp) {
     postJoin,
     joinMarket,
     postOracleBet,
+    roundLockTime,
     paymentRow,
   };
 }

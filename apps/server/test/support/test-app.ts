@@ -5,13 +5,12 @@ import { createApp } from '../../src/app.ts';
 import type { AppDeps } from '../../src/app-deps.ts';
 import { createChainClock } from '../../src/chain/clock.ts';
 import { loadConfig } from '../../src/config/config.ts';
-import { DEV_ESCROW_ROLES } from '../../src/config/dev-accounts.ts';
+import { deployDevEscrow } from '../../src/dev/dev-escrow.ts';
 import { createFeatures } from '../../src/features.ts';
 import { createJobRunner } from '../../src/jobs/job-runner.ts';
 import { createMetrics } from '../../src/metrics/metrics.ts';
 import { startTestChain } from './test-chain.ts';
 import { openTestDatabase } from './test-database.ts';
-import { deployTestEscrow } from './test-escrow.ts';
 
 /**
  * The whole server for an integration test file: a real Hardhat node, a real database (PGlite, or
@@ -29,22 +28,17 @@ export async function startTestApp(
     /** The app's reserves callback (issue 20), as the metrics would pass it. */
     onReserves?: AppDeps['onReserves'];
     /**
-     * Deploys the escrow contract first, the server's key (the dev vault) its operator, and hands the
-     * server its address (ESCROW_ADDRESS): rounds then settle and pay out on it (decision 026).
+     * Deploy the dev escrow (decision 026 "The chain": the server's key its operator) and give its
+     * address as ESCROW_ADDRESS, as `npm start` does; default true. False: a server with no escrow.
      */
-    escrow?: { minPayoutDelay?: number };
+    escrow?: boolean;
   } = {},
 ) {
   const chain = await startTestChain();
   const database = await openTestDatabase();
-  const escrowAddress = options.escrow
-    ? await deployTestEscrow(chain, {
-        // As `npm start` deploys it: the server's key (the dev vault) operates, the dev admin administers.
-        operator: chain.vault.account.address,
-        admin: DEV_ESCROW_ROLES.admin.address,
-        ...(options.escrow.minPayoutDelay ? { minPayoutDelay: options.escrow.minPayoutDelay } : {}),
-      })
-    : undefined;
+  const escrowAddress =
+    env.ESCROW_ADDRESS ??
+    (options.escrow === false ? undefined : (await deployDevEscrow(chain.rpcUrl)).address);
   const config = loadConfig({
     ...(escrowAddress ? { ESCROW_ADDRESS: escrowAddress } : {}),
     RPC_URL: chain.rpcUrl,

@@ -29,6 +29,7 @@ export const testAppConfig: AppConfig = {
   rpcUrl: 'http://127.0.0.1:9',
   explorerUrl: null,
   vaultAddress: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+  escrow: { address: '0x5fbdb2315678afecb367f032d93f642f64180aa3', chainId: 31337 },
   minMarketBetWei: '5000000000000000',
   minOracleBetWei: '10000000000000000',
   marketFeeBps: 0,
@@ -48,7 +49,6 @@ export const testAppConfig: AppConfig = {
     minConfidence: 70,
   },
   claimsEnabled: true,
-  escrow: null,
   operatorAddresses: [],
   serverTime: '2025-06-01T12:00:00.000Z',
 };

@@ -26,6 +26,12 @@ export const ConfigResponseSchema = z.object({
   rpcUrl: z.string(),
   explorerUrl: z.nullable(z.string()),
   vaultAddress: AddressSchema,
+  /**
+   * The escrow contract (issue 29, decision 026; described whole by GET /api/vault) oracle-round stakes
+   * are deposited into, on this chain, checksummed; null when this server has none configured (round
+   * bets are then refused, ESCROW_NOT_CONFIGURED).
+   */
+  escrow: z.nullable(z.object({ address: AddressSchema, chainId: z.int() })),
   minMarketBetWei: WeiSchema,
   minOracleBetWei: WeiSchema,
   marketFeeBps: z.int(),
@@ -40,11 +46,6 @@ export const ConfigResponseSchema = z.object({
   /** What judges custom markets and how (issue 18): shown in "How resolution works". */
   resolution: ResolutionSettingsSchema,
   claimsEnabled: z.boolean(),
-  /**
-   * The escrow contract that holds the stakes (issue 29; described whole by GET /api/vault), on the
-   * deployment's chain; null when this server has none configured.
-   */
-  escrow: z.nullable(z.object({ address: AddressSchema, chainId: z.int() })),
   operatorAddresses: z.array(AddressSchema),
   serverTime: IsoTimeSchema,
 });

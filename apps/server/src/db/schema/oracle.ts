@@ -79,16 +79,15 @@ export const oracleBets = pgTable(
     txHash: text('tx_hash').notNull(),
     payoutId: integer('payout_id').references(() => payouts.id),
     /**
-     * The bet's stake on the escrow contract (its `Deposited` stake id; decision 026). Null only for
-     * bets staked into the vault before the switch, which the vault still pays. Written by the
-     * intake (migration 0016, branch rintake); declared here so settlement and claims compile.
+     * The escrow's stake this bet is (its `Deposited` event's stake id, decision 026): what the round's
+     * payout list names. Null only for bets paid to the vault before rounds moved onto the escrow.
      */
     stakeId: wei('stake_id'),
     createdAt: time('created_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('oracle_bets_payment_unique').on(t.paymentId),
-    uniqueIndex('oracle_bets_stake_id_unique').on(t.stakeId),
+    uniqueIndex('oracle_bets_stake_unique').on(t.stakeId),
     index('oracle_bets_epoch_idx').on(t.epoch),
     index('oracle_bets_user_idx').on(t.userAddress, t.createdAt),
     index('oracle_bets_claimable_idx')

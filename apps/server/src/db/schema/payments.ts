@@ -32,7 +32,8 @@ export const payments = pgTable(
     /**
      * recorded: became a bet; refund_due: valid money we could not turn into a bet; refund_held: owed
      * back but not paid automatically (costs more gas than it returns, or the transfer failed), for an
-     * operator; refunded.
+     * operator; refunded. escrow_refund: an escrow deposit we refused; the escrow gives it back, never
+     * the vault (its progress is in escrow_refunds).
      */
     status: text('status').notNull(),
     refundReason: text('refund_reason'),
@@ -46,10 +47,18 @@ export const payments = pgTable(
      * market's fee (issue 22). Null: the amount paid.
      */
     refundAmount: wei('refund_amount'),
+    /**
+     * An escrow deposit's stake id and its `Deposited` log's index (decision 026); null for a vault
+     * transfer. One transaction may hold several deposits (a batch): each is a payment of its own.
+     */
+    stakeId: wei('stake_id'),
+    logIndex: integer('log_index'),
     createdAt: time('created_at').notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('payments_chain_tx_unique').on(t.chainId, t.txHash),
+    // One payment per vault transfer, one per deposit of a transaction (-1: a transfer has no log).
+    uniqueIndex('payments_chain_tx_unique').on(t.chainId, t.txHash, sql`coalesce(${t.logIndex}, -1)`),
+    uniqueIndex('payments_chain_stake_unique').on(t.chainId, t.stakeId).where(sql`stake_id is not null`),
     index('payments_refund_due_idx').on(t.status).where(sql`status = 'refund_due'`),
     // The reserves check sums every refund owed, held ones too, every 15 s (issue 20).
     index('payments_refund_held_idx').on(t.status).where(sql`status = 'refund_held'`),
@@ -57,7 +66,14 @@ export const payments = pgTable(
       'payments_purpose_check',
       sql`${t.purpose} in ('market_create', 'market_bet', 'oracle_bet', 'market_flag', 'unknown')`,
     ),
-    check('payments_status_check', sql`${t.status} in ('recorded', 'refund_due', 'refund_held', 'refunded')`),
+    check(
+      'payments_status_check',
+      sql`${t.status} in ('recorded', 'refund_due', 'refund_held', 'refunded', 'escrow_refund')`,
+    ),
+    check(
+      'payments_stake_check',
+      sql`(${t.stakeId} is null) = (${t.logIndex} is null) and (${t.status} <> 'escrow_refund' or ${t.stakeId} is not null)`,
+    ),
     // A 0-wei payment moves no money; it must never become a 0-wei refund (review F1).
     check('payments_amount_check', sql`${t.amount} > 0`),
     check('payments_refund_amount_check', sql`${t.refundAmount} is null or ${t.refundAmount} >= ${t.amount}`),

@@ -1,12 +1,12 @@
 import { CreateMarketResponseSchema, JoinMarketResponseSchema } from '@pm/core/contract/markets';
 import { OperatorNonceResponseSchema, operatorTypedData } from '@pm/core/contract/operator';
 import { RoundsResponseSchema } from '@pm/core/contract/oracle';
+import { roundMarketId } from '@pm/escrow/deposit-terms';
 import { type Hash, parseEther, stringToHex } from 'viem';
 import { DEV_PLAYERS } from '../../../src/config/dev-accounts.ts';
-import { deployDevEscrow } from '../../../src/dev/dev-escrow.ts';
+import { deposit } from '../../support/escrow-contracts.ts';
 import { marketHelpers } from '../../support/market-helpers.ts';
 import { startTestApp, type TestApp } from '../../support/test-app.ts';
-import { FRESH_CHAIN_DEV_ESCROW } from '../../support/test-escrow.ts';
 import { createErrorCapture } from './fuzz-report.ts';
 
 const ROUND_INTERVAL_S = 600;
@@ -28,13 +28,11 @@ export async function startFuzzWorld() {
       ROUND_INTERVAL_S: String(ROUND_INTERVAL_S),
       // The whole run reads the one sample taken at the start.
       ORACLE_MAX_AGE_S: '86400',
-      // npm start's escrow, deployed below: GET /api/vault describes it.
-      ESCROW_ADDRESS: FRESH_CHAIN_DEV_ESCROW,
     },
     { logger: errors.logger },
   );
-  await deployDevEscrow(t.chain.rpcUrl);
   const m = marketHelpers(t);
+  const stranger = () => m.extraWallet(5);
 
   // Just after a round boundary, so the live round stays open for the whole run.
   const nowS = t.clock.now().getTime() / 1000;
@@ -56,14 +54,36 @@ export async function startFuzzWorld() {
 
   const oracle = await m.postOracleBet(live.epoch, { player: 2, position: 'bull' });
   if (oracle.response.statusCode !== 201) throw new Error(`oracle bet answered ${oracle.response.body}`);
+  // Round stakes are deposits into the escrow (decision 026). One refused at the door (below the
+  // minimum: owed back by the escrow) and one of a kind rounds never take (a market's bet): no
+  // request may ever turn either into a round bet.
+  const refused = await m.postOracleBet(live.epoch, {
+    wallet: m.extraWallet(7),
+    position: 'bear',
+    amountWei: parseEther('0.001'),
+  });
+  if (refused.response.statusCode !== 400)
+    throw new Error(`a small round bet answered ${refused.response.body}`);
+  const escrow = t.config.escrow.address;
+  if (!escrow) throw new Error('the test app deploys an escrow');
+  const otherKindTx = await deposit(
+    stranger(),
+    escrow,
+    {
+      kind: 'bet',
+      market: roundMarketId(live.epoch),
+      closesAt: Date.parse(live.lockTime) / 1000,
+      prediction: 'YES',
+    },
+    parseEther('0.01'),
+  );
 
   // Real transactions that no request may ever turn into a bet: to another address, and to the
   // vault with data that is no intent.
-  const stranger = m.extraWallet(5);
-  const strayTx = await m.pay(stranger, { kind: 'bet', marketId, prediction: 'YES' }, parseEther('0.01'), {
+  const strayTx = await m.pay(stranger(), { kind: 'bet', marketId, prediction: 'YES' }, parseEther('0.01'), {
     to: m.extraWallet(6).account.address,
   });
-  const noIntentTx = await m.pay(stranger, null, parseEther('0.01'), {
+  const noIntentTx = await m.pay(stranger(), null, parseEther('0.01'), {
     data: stringToHex('pm1:bet:1:MAYBE'),
   });
 
@@ -77,11 +97,20 @@ export async function startFuzzWorld() {
       ...operatorTypedData({ chainId: t.config.chain.id, action, nonce, expiry }),
     });
 
-  const txHashes: Hash[] = [create.txHash, join.txHash, oracle.txHash, strayTx, noIntentTx];
+  const txHashes: Hash[] = [
+    create.txHash,
+    join.txHash,
+    oracle.txHash,
+    refused.txHash,
+    otherKindTx,
+    strayTx,
+    noIntentTx,
+  ];
   const addresses = [
     ...t.chain.players.map((wallet) => wallet.account.address),
-    stranger.account.address,
+    stranger().account.address,
     t.config.vault.address,
+    escrow,
   ];
   return {
     t,

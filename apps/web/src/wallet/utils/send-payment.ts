@@ -4,10 +4,13 @@ import { sendTransaction, waitForTransactionReceipt } from 'wagmi/actions';
 import { PaymentRevertedError } from './payment-errors.ts';
 
 export type Payment = {
-  /** The vault (GET /api/config `vaultAddress`). */
+  /** The vault (GET /api/config `vaultAddress`), or the escrow contract for a round's deposit (`escrow.address`). */
   to: Address;
   value: bigint;
-  /** The payment intent (`encodeIntent` of @pm/core/intent): what this payment is for. */
+  /**
+   * What this payment is for: the intent (`encodeIntent` of @pm/core/intent) of a market's payment, or
+   * the escrow's `deposit` call (`depositCall` of @pm/escrow) of a round's stake.
+   */
   data: Hex;
 };
 

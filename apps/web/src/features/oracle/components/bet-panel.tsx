@@ -1,11 +1,9 @@
 import { MIN_ORACLE_BET_WEI, ORACLE_BET_DEFAULT, ORACLE_BET_STEP, type Position } from '@pm/core/constants';
 import type { PlaceOracleBetBody, Round } from '@pm/core/contract/oracle';
-import { encodeIntent } from '@pm/core/intent';
 import { estimateRoundWinWei } from '@pm/core/payouts';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, LoaderCircle } from 'lucide';
 import { type FormEvent, useId, useState } from 'react';
-import { getAddress } from 'viem';
 import { useAppConfig } from '#api/get-app-config.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { ApiError } from '#lib/api-client.ts';
@@ -29,8 +27,8 @@ const MIN_BET_TEXT = bnbInputText(MIN_ORACLE_BET_WEI);
 
 /**
  * docs/product.md §2/§5 bet panel: UP or DOWN, amount (step 0.01, default 0.01), the spec's validation toasts,
- * then the payment to the vault carrying its intent (pm1:round:<epoch>:<position>), its progress,
- * and the bet recorded by the server from the confirmed payment.
+ * then the stake deposited into the escrow contract for the round and side (decision 026; GET
+ * /api/config `escrow`), its progress, and the bet recorded by the server from the confirmed deposit.
  */
 export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
   const { t } = useTranslation();
@@ -71,6 +69,8 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
     if (!isOpen) return void toast.error(t('oracle.bet.onlyLive'));
     if (!wallet.isCorrectChain) return void toast.error(t('wallet.wrongNetworkHint'));
     if (isContractWallet) return void toast.error(t('payment.contractAccount'));
+    const escrow = appConfig.escrow;
+    if (!escrow) return void toast.error(t('oracle.bet.unavailable'));
 
     const userAddress = wallet.address;
     // Loaded while the wallet asks, ready when the payment is through (kept off the route's JS).
@@ -80,11 +80,9 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
     try {
       let hash: `0x${string}`;
       try {
-        ({ hash } = await payment.mutateAsync({
-          to: getAddress(appConfig.vaultAddress),
-          value: amountWei,
-          data: encodeIntent({ kind: 'round', epoch: round.epoch, position }),
-        }));
+        // The stake is a deposit into the escrow contract for this round and side (decision 026).
+        const { roundDepositCall } = await import('../utils/round-deposit.ts');
+        ({ hash } = await payment.mutateAsync(roundDepositCall(escrow.address, round, position, amountWei)));
       } catch (error) {
         // The wallet's error texts load only when a payment fails (decision 006, JS budget).
         const message = await import('#wallet/utils/payment-error-message.ts').then(
@@ -104,7 +102,7 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
       try {
         (await pending).savePendingOracleBet(body);
       } catch {
-        // not kept in this browser: the server's vault reconciliation still records it from the chain
+        // not kept in this browser: the server's escrow reconciliation still records it from the chain
       }
       await record(body);
     } finally {

@@ -1,0 +1,274 @@
+import { normalizeAddress } from '@pm/core/address';
+import { UNMATCHED_TRANSFER_GRACE_S } from '@pm/core/constants';
+import type { PlaceOracleBetBody } from '@pm/core/contract/oracle';
+import { DEPOSIT_KIND, depositTerms } from '@pm/escrow/deposit-terms';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Hex, PublicClient } from 'viem';
+import type { Clock } from '../chain/clock.ts';
+import type { Db } from '../db/client.ts';
+import { AppError } from '../errors/app-error.ts';
+import { describeError } from '../errors/describe-error.ts';
+import { isTransientError } from '../errors/transient-error.ts';
+import type { Job } from '../jobs/job-runner.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { OperatorSenderDeps } from '../operator-sender/operator-sender-deps.ts';
+import {
+  type ClaimedEscrowDeposit,
+  claimNextEscrowDeposit,
+  deferEscrowDeposit,
+  findKnownStakeIds,
+  findStakePaymentStatus,
+  queueScannedDeposits,
+  resolveEscrowDeposit,
+  retryEscrowDepositAt,
+} from './escrow-deposits-repository.ts';
+import { processEscrowRefunds } from './escrow-refunds.ts';
+import { insertEscrowRefund, type PaymentPurpose } from './payments-repository.ts';
+import { scanFinalDeposits } from './scan-deposits.ts';
+import { readChainCursor } from './vault-transfers-repository.ts';
+
+const CURSOR = 'escrow-deposits';
+/** A deposit being settled is leased this long, so another instance leaves it alone meanwhile. */
+const LEASE_S = 120;
+
+/** How the oracle records a round deposit nobody posted (the oracle module gives these). */
+export type RoundDeposits = {
+  /** The round whose escrow key this is, among those a deposit made at `blockTime` can be for; else null. */
+  epochOfKey(key: Hex, blockTime: Date): Promise<number | null>;
+  /** Records the deposit as the bet its event states, through POST /api/oracle/bets' own logic. */
+  record(body: PlaceOracleBetBody, stakeId: bigint): Promise<'recorded' | 'pending'>;
+};
+
+export type EscrowReconcileDeps = {
+  db: Db;
+  chain: PublicClient;
+  chainId: number;
+  escrowAddress: `0x${string}`;
+  confirmations: number | 'finalized';
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  rounds: RoundDeposits;
+  /** The operator key's sender, for refundStake; null without VAULT_PRIVATE_KEY (refunds wait). */
+  sender: OperatorSenderDeps | null;
+  /** How long a round deposit whose round is not known may wait for it before it is refunded. */
+  graceS?: number;
+  /** Blocks scanned per run (in `eth_getLogs` calls of `maxBlockSpan`), so one run stays short. */
+  maxBlocks?: number;
+  maxBlockSpan?: number;
+  /** Deposits settled per run. */
+  maxDeposits?: number;
+  /** Where a first run starts: 0 reads the whole (local) chain, 'latest' only what comes next. */
+  startFrom?: 0 | 'latest';
+  metrics?: Pick<Metrics, 'countEscrowDeposit'>;
+};
+
+/**
+ * docs/architecture.md "Payment verification", deposits: every deposit into the escrow is eventually a
+ * bet, refused and given back, or (another kind's, not this slice's) left for its own path, even if
+ * nobody posted it. As the vault's reconciliation, in steps no deposit can stop:
+ * 1. the scan reads final blocks' `Deposited` events from a cursor (scanFinalDeposits) and queues
+ *    every stake not already a payment; only failing to read holds the cursor (a passing RPC fault);
+ * 2. each queued deposit is settled on its own, its failures kept on its row;
+ * 3. refused deposits are given back (escrow-refunds.ts).
+ */
+export function createEscrowReconciliationJob(deps: EscrowReconcileDeps): Job {
+  return {
+    name: 'escrow-reconciliation',
+    intervalMs: 5_000,
+    async run() {
+      let scanError: unknown;
+      await scanDeposits(deps).catch((error: unknown) => {
+        scanError = error;
+      });
+      // Queued deposits are settled and refunds moved even when the chain scan could not move.
+      await settleDeposits(deps);
+      await processEscrowRefunds({ ...deps, logger: deps.logger });
+      if (scanError) throw scanError;
+    },
+  };
+}
+
+async function scanDeposits(deps: EscrowReconcileDeps): Promise<void> {
+  const cursor = await readChainCursor(deps.db, CURSOR);
+  let fromBlock: bigint;
+  if (cursor !== undefined) fromBlock = cursor + 1n;
+  else if (deps.startFrom === 'latest') {
+    fromBlock = await deps.chain.getBlockNumber({ cacheTime: 0 });
+  } else fromBlock = 0n;
+  const toBlock = fromBlock + BigInt(deps.maxBlocks ?? 2_000) - 1n;
+  const scan = await scanFinalDeposits(
+    {
+      client: deps.chain,
+      escrowAddress: deps.escrowAddress,
+      confirmations: deps.confirmations,
+      ...(deps.maxBlockSpan ? { maxBlockSpan: deps.maxBlockSpan } : {}),
+    },
+    { fromBlock, toBlock },
+  );
+  if (scan.scannedTo === null) return;
+  // Most deposits were posted by their browser and are payments already: only the rest queue.
+  const known = await findKnownStakeIds(
+    deps.db,
+    deps.chainId,
+    scan.deposits.map((deposit) => deposit.stakeId),
+  );
+  const queued = scan.deposits
+    .filter((deposit) => !known.has(deposit.stakeId))
+    .map((deposit) => ({
+      chainId: deps.chainId,
+      stakeId: deposit.stakeId,
+      txHash: deposit.txHash.toLowerCase(),
+      logIndex: deposit.logIndex,
+      owner: deposit.owner.toLowerCase(),
+      amount: deposit.amountWei,
+      marketKey: deposit.key.toLowerCase(),
+      kind: deposit.kind,
+      side: deposit.side,
+      terms: deposit.terms.toLowerCase(),
+      blockNumber: deposit.blockNumber,
+      blockHash: deposit.blockHash,
+      blockTime: deposit.blockTime,
+      nextAttemptAt: deps.clock.now(),
+    }));
+  const scannedTo = scan.scannedTo;
+  await deps.db.transaction((tx) =>
+    queueScannedDeposits(tx, { name: CURSOR, blockNumber: scannedTo }, queued),
+  );
+}
+
+/** Settles queued deposits one at a time; a deposit's failure is written on its row, never thrown. */
+async function settleDeposits(deps: EscrowReconcileDeps): Promise<void> {
+  for (let n = 0; n < (deps.maxDeposits ?? 50); n++) {
+    const now = deps.clock.now();
+    const row = await claimNextEscrowDeposit(deps.db, {
+      chainId: deps.chainId,
+      now,
+      leaseUntil: new Date(now.getTime() + LEASE_S * 1000),
+    });
+    if (!row) break;
+    try {
+      await settleDeposit(deps, row);
+    } catch (error) {
+      const transient = isTransientError(error);
+      deps.logger[transient ? 'warn' : 'error'](
+        { err: error, stakeId: row.stake_id.toString(), txHash: row.tx_hash, attempts: row.attempts },
+        'settling an escrow deposit failed; it is retried later',
+      );
+      const backoffS = Math.min(3600, 5 * 2 ** Math.min(row.attempts, 10));
+      await retryEscrowDepositAt(
+        deps.db,
+        row.id,
+        new Date(deps.clock.now().getTime() + backoffS * 1000),
+        describeError(error),
+      ).catch((retryError: unknown) =>
+        deps.logger.warn({ err: retryError }, 'could not record an escrow deposit failure'),
+      );
+    }
+  }
+}
+
+/**
+ * One deposit: already a payment → done. Terms the app never sends → refused and given back. Another
+ * kind than a round bet → left for its own path (logged and counted; the markets' switch reopens these
+ * rows). A round bet → recorded from its event through the endpoint's own logic (which keeps a refusal
+ * as owed back), or, its round unknown past the grace, refused and given back. Whatever the handler
+ * says, the payments table decides: a stake that is not a payment afterwards is retried after a
+ * passing fault (or a payment not final yet), and refused otherwise.
+ */
+async function settleDeposit(deps: EscrowReconcileDeps, row: ClaimedEscrowDeposit): Promise<void> {
+  if (await stakeStatus(deps, row)) return resolve(deps, row, 'known');
+  const terms = depositTerms({
+    // The event names the market by its key only; the codes are what is checked here.
+    market: row.market_key as Hex,
+    closesAt: 1,
+    kind: row.kind,
+    side: row.side,
+    terms: row.terms as Hex,
+  });
+  if (!terms) return refuse(deps, row, 'INVALID_TERMS', 'unknown');
+  if (terms.kind !== 'round') {
+    deps.metrics?.countEscrowDeposit(terms.kind, 'left');
+    deps.logger.warn(
+      { stakeId: row.stake_id.toString(), txHash: row.tx_hash, kind: terms.kind, owner: row.owner },
+      'an escrow deposit of a kind rounds do not handle is left for its own path',
+    );
+    return resolve(deps, row, 'other_kind');
+  }
+
+  const epoch = await deps.rounds.epochOfKey(row.market_key as Hex, row.block_time);
+  if (epoch === null) {
+    const graceEndsAt = row.block_time.getTime() + (deps.graceS ?? UNMATCHED_TRANSFER_GRACE_S) * 1000;
+    if (deps.clock.now().getTime() < graceEndsAt) {
+      return deferEscrowDeposit(deps.db, row.id, new Date(graceEndsAt));
+    }
+    return refuse(deps, row, 'ROUND_NOT_FOUND', 'oracle_bet');
+  }
+
+  let outcome: 'recorded' | 'pending' | 'refused';
+  let refusal: unknown = null;
+  try {
+    outcome = await deps.rounds.record(
+      {
+        epoch,
+        position: terms.position,
+        amountWei: row.amount.toString(),
+        userAddress: normalizeAddress(row.owner),
+        txHash: row.tx_hash as Hex,
+      },
+      row.stake_id,
+    );
+  } catch (error) {
+    outcome = 'refused';
+    refusal = error;
+  }
+  const status = await stakeStatus(deps, row);
+  if (status) {
+    deps.metrics?.countEscrowDeposit('round', status === 'recorded' ? 'recorded' : 'refused');
+    return resolve(deps, row, status);
+  }
+  if (refusal && isTransientError(refusal)) throw refusal;
+  if (outcome === 'pending') throw new AppError('CHAIN_UNAVAILABLE', 'The deposit is not final yet.');
+  if (refusal && !(refusal instanceof AppError)) {
+    deps.logger.error({ err: refusal, txHash: row.tx_hash }, 'recording an escrow deposit failed');
+  }
+  // Refused before any payment was kept (its event said one thing, the check another): given back.
+  return refuse(deps, row, refusal instanceof AppError ? refusal.code : 'RECORD_FAILED', 'oracle_bet');
+}
+
+/** Keeps a deposit we refuse here as owed back by the escrow (escrow_refunds), and resolves its row. */
+async function refuse(
+  deps: EscrowReconcileDeps,
+  row: ClaimedEscrowDeposit,
+  reason: string,
+  purpose: PaymentPurpose | 'unknown',
+): Promise<void> {
+  await insertEscrowRefund(deps.db, {
+    chainId: deps.chainId,
+    payment: {
+      txHash: row.tx_hash as Hex,
+      from: normalizeAddress(row.owner),
+      amountWei: row.amount,
+      intentText: '',
+      blockNumber: row.block_number,
+      blockTime: row.block_time,
+      deposit: { stakeId: row.stake_id, logIndex: row.log_index, marketKey: row.market_key as Hex },
+    },
+    purpose,
+    reason,
+    now: deps.clock.now(),
+  });
+  deps.metrics?.countEscrowDeposit(row.kind === DEPOSIT_KIND.round ? 'round' : 'invalid', 'refused');
+  deps.logger.info(
+    { stakeId: row.stake_id.toString(), txHash: row.tx_hash, owner: row.owner, reason },
+    'escrow deposit refused: it is given back to its owner',
+  );
+  return resolve(deps, row, (await stakeStatus(deps, row)) ?? 'escrow_refund');
+}
+
+function stakeStatus(deps: EscrowReconcileDeps, row: ClaimedEscrowDeposit): Promise<string | undefined> {
+  return findStakePaymentStatus(deps.db, deps.chainId, row.stake_id);
+}
+
+async function resolve(deps: EscrowReconcileDeps, row: ClaimedEscrowDeposit, outcome: string): Promise<void> {
+  await resolveEscrowDeposit(deps.db, row.id, outcome, deps.clock.now());
+}
