@@ -25,7 +25,8 @@ export async function readClaimable(db: DbOrTx, rawAddress: string): Promise<Cla
     oracle: {
       totalWei: oracle.wei.toString(),
       count: oracle.count,
-      bets: oracle.rows.map(({ bet, result }) => toWireOracleBet(bet, result)),
+      // escrowClaim: filled once the round's payout list is published (the settlement on the escrow).
+      bets: oracle.rows.map(({ bet, result }) => ({ ...toWireOracleBet(bet, result), escrowClaim: null })),
     },
   };
 }

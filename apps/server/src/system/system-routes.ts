@@ -1,6 +1,7 @@
 import { CHAINS, isSupportedChainId, MIN_MARKET_BET_WEI, MIN_ORACLE_BET_WEI } from '@pm/core/constants';
 import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
+import { getAddress } from 'viem';
 import type { AppDeps } from '../app-deps.ts';
 import { creatorPageSlots } from '../evidence/evidence-settings.ts';
 import { defineRoute } from '../http/define-route.ts';
@@ -70,6 +71,10 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
           minConfidence: config.ai.minConfidence,
         },
         claimsEnabled: Boolean(config.vault.privateKey),
+        // Issue 29: the escrow contract, on the deployment's chain (GET /api/vault describes it).
+        escrow: config.escrow.address
+          ? { address: getAddress(config.escrow.address), chainId: config.chain.id }
+          : null,
         operatorAddresses: [...config.operators],
         serverTime: clock.now().toISOString(),
       },

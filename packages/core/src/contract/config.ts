@@ -40,6 +40,11 @@ export const ConfigResponseSchema = z.object({
   /** What judges custom markets and how (issue 18): shown in "How resolution works". */
   resolution: ResolutionSettingsSchema,
   claimsEnabled: z.boolean(),
+  /**
+   * The escrow contract that holds the stakes (issue 29; described whole by GET /api/vault), on the
+   * deployment's chain; null when this server has none configured.
+   */
+  escrow: z.nullable(z.object({ address: AddressSchema, chainId: z.int() })),
   operatorAddresses: z.array(AddressSchema),
   serverTime: IsoTimeSchema,
 });
