@@ -158,10 +158,17 @@ describe('ClaimableCard: the wallet claims from the escrow itself', () => {
       ),
     );
     receipts.release();
+    // The receipt is asked for again at the wallet client's polling interval (4 s).
     expect(
-      await within(card).findByText('Confirmed: 0.0800 BNB from round #101 was paid to your wallet.'),
+      await within(card).findByText(
+        'Confirmed: 0.0800 BNB from round #101 was paid to your wallet.',
+        {},
+        { timeout: 6000 },
+      ),
     ).toBeVisible();
     expect(within(card).getByRole('status')).toHaveTextContent('Confirmed: 0.0800 BNB from round #101');
+    // Its button is gone with the paid stake: the keyboard lands on the outcome, not on the page.
+    await waitFor(() => expect(within(card).getByRole('status')).toHaveFocus());
 
     expect(chain.mined).toHaveLength(1);
     const [sent] = chain.mined;
@@ -247,6 +254,7 @@ describe('ClaimableCard: the wallet claims from the escrow itself', () => {
         'Already paid: this stake was paid out before your transaction. There is nothing more to claim.',
       ),
     );
+    expect(within(card).getByRole('alert')).toHaveFocus();
     expect(chain.mined).toEqual([]);
     expect(chain.methods).not.toContain('eth_sendTransaction');
     await waitFor(() => expect(selfClaimButton(101)).toBeNull());
@@ -265,7 +273,9 @@ describe('ClaimableCard: the wallet claims from the escrow itself', () => {
       ),
     );
     expect(chain.mined).toEqual([]);
-    expect(screen.getByRole('button', { name: /^Claim with my wallet: round #101,/ })).toBeEnabled();
+    const again = screen.getByRole('button', { name: /^Claim with my wallet: round #101,/ });
+    expect(again).toBeEnabled();
+    expect(again).toHaveFocus();
   });
 
   test("A voided round's stake is taken back with refund(StakeRef)", async () => {

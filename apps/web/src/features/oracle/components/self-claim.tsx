@@ -2,7 +2,7 @@ import type { RelayedStake, SelfClaimStake } from '@pm/core/self-claim';
 import { selfClaimOffer } from '@pm/core/self-claim';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LoaderCircle, Wallet } from 'lucide';
-import { useEffect, useId, useReducer, useState } from 'react';
+import { useEffect, useId, useReducer, useRef, useState } from 'react';
 import type { Address } from 'viem';
 import { useConfig } from 'wagmi';
 import { CLAIMABLE_QUERY_KEY } from '#api/claimable-query-key.ts';
@@ -24,12 +24,15 @@ import type { EscrowFailure } from '../escrow/escrow-writes.ts';
 
 /** Credits change only when a push fails: read again this often, and after each of our own calls. */
 const CREDITS_REFRESH_MS = 60_000;
+/** An offered stake may be paid meanwhile (the relay lands late): its state is read again this often. */
+const OPEN_STAKES_REFRESH_MS = 15_000;
 
 const loadWrites = () => import('../escrow/escrow-writes.ts');
 
 type Action = { kind: 'claim'; stake: SelfClaimStake } | { kind: 'withdraw'; amountWei: bigint };
 type Stage = 'confirm' | 'submitted';
-type Notice = { tone: 'status' | 'error'; text: string };
+/** What came of the last call; `focus` when its button is gone (paid, withdrawn), so the keyboard lands here. */
+type Notice = { tone: 'status' | 'error'; text: string; focus?: boolean };
 
 export function SelfClaim({
   address,
@@ -62,6 +65,11 @@ export function SelfClaim({
   const [action, setAction] = useState<Action | null>(null);
   const [stage, setStage] = useState<Stage>('confirm');
   const [notice, setNotice] = useState<Notice | null>(null);
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  const alertRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (notice?.focus) (notice.tone === 'error' ? alertRef : statusRef).current?.focus();
+  }, [notice]);
 
   const nowMs = Date.now() + serverOffsetMs;
   const offer = selfClaimOffer(listed, relayed, nowMs);
@@ -72,6 +80,7 @@ export function SelfClaim({
     queryKey: ['escrow', escrow.address, 'open-stakes', offeredIds],
     queryFn: () => readOpenStakes(config, escrow, offeredIds),
     enabled: offeredIds.length > 0,
+    refetchInterval: OPEN_STAKES_REFRESH_MS,
   });
   const credits = useQuery({
     queryKey: ['escrow', escrow.address, 'credits', address.toLowerCase()],
@@ -110,12 +119,17 @@ export function SelfClaim({
         if (next.kind === 'claim') {
           const sent = await writes.sendSelfClaim(config, { ...request, claim: next.stake.claim });
           onSpent(new Set([next.stake.claim.stakeId]));
-          setNotice({ tone: 'status', text: claimedText(t, format.bnb, next.stake, sent.creditedWei) });
+          setNotice({
+            tone: 'status',
+            text: claimedText(t, format.bnb, next.stake, sent.creditedWei),
+            focus: true,
+          });
         } else {
           await writes.sendWithdraw(config, request);
           setNotice({
             tone: 'status',
             text: t('selfClaim.progress.withdrawn', { amount: format.bnb(next.amountWei) }),
+            focus: true,
           });
         }
       } catch (error) {
@@ -125,9 +139,11 @@ export function SelfClaim({
       failure = { kind: 'other' };
     }
     if (failure) {
+      // Paid already, or nothing left to withdraw: the button goes with the next read.
+      const gone = failure.kind === 'already-paid' || failure.kind === 'nothing-to-withdraw';
       if (failure.kind === 'already-paid' && next.kind === 'claim')
         onSpent(new Set([next.stake.claim.stakeId]));
-      setNotice({ tone: 'error', text: failureText(t, failure) });
+      setNotice({ tone: 'error', text: failureText(t, failure), focus: gone });
     }
     setAction(null);
     await refresh();
@@ -203,10 +219,10 @@ export function SelfClaim({
         <p className="text-xs text-no">{t('selfClaim.wrongChain', { chain: chain.name })}</p>
       )}
       {/* Always mounted, so assistive technology hears each step of the wallet's progress. */}
-      <p role="status" className="text-sm empty:hidden">
+      <p ref={statusRef} tabIndex={-1} role="status" className="text-sm outline-none empty:hidden">
         {progress ?? (notice?.tone === 'status' ? notice.text : null)}
       </p>
-      <p role="alert" className="text-sm text-no empty:hidden">
+      <p ref={alertRef} tabIndex={-1} role="alert" className="text-sm text-no outline-none empty:hidden">
         {notice?.tone === 'error' ? notice.text : null}
       </p>
     </div>
