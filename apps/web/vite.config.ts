@@ -44,9 +44,11 @@ export default defineConfig({
               // The wallet libraries' helpers that every app route needs at start (viem's address,
               // hex and error helpers, wagmi's base error, noble's hash utils): one chunk. Left
               // alone, Rolldown cut them into five small files by which lazy chunks share them, and
-              // every app route paid ~0.15 kB per extra file (decision 006).
+              // every app route paid ~0.15 kB per extra file (decision 006). viem's RPC error classes
+              // (the HTTP transport's, at start) joined when the escrow's lazy claim code came to share
+              // them: left alone they became a sixth start file of their own (+0.5 kB a route).
               name: 'wallet-core',
-              test: /node_modules[\\/](viem[\\/]_esm[\\/](utils[\\/](data[\\/](isHex|size|pad|trim)|encoding[\\/](fromHex|toHex|toBytes)|hash[\\/]keccak256|lru|address[\\/](getAddress|isAddress)|stringify)|errors[\\/](version|base|data|encoding|address|request|utils)|accounts[\\/]utils[\\/]parseAccount)|@noble[\\/]hashes[\\/]esm[\\/](_u64|sha3|crypto|utils)|@wagmi[\\/]core[\\/]dist[\\/]esm[\\/](version|utils[\\/]getVersion|errors[\\/]base))\.js$/,
+              test: /node_modules[\\/](viem[\\/]_esm[\\/](utils[\\/](data[\\/](isHex|size|pad|trim)|encoding[\\/](fromHex|toHex|toBytes)|hash[\\/]keccak256|lru|address[\\/](getAddress|isAddress)|stringify)|errors[\\/](version|base|data|encoding|address|request|rpc|utils)|accounts[\\/]utils[\\/]parseAccount)|@noble[\\/]hashes[\\/]esm[\\/](_u64|sha3|crypto|utils)|@wagmi[\\/]core[\\/]dist[\\/]esm[\\/](version|utils[\\/]getVersion|errors[\\/]base))\.js$/,
             },
             {
               name: 'react-query',

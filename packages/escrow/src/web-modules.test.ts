@@ -5,7 +5,15 @@ import { expect, test } from 'vitest';
 
 // The web imports these modules: nothing they reach may need Node. Their own imports are followed
 // (type-only ones erase); the packages they use must be among these, which run in a browser.
-const WEB_FACING = ['payout-list.ts', 'deposit-terms.ts', 'deposit-call.ts'];
+// The wallet's own claim (apps/web features/oracle/escrow) reads and calls the contract with its typed ABI
+// and decodes its reverts; a round bet is built with deposit-call.
+const WEB_FACING = [
+  'payout-list.ts',
+  'deposit-terms.ts',
+  'deposit-call.ts',
+  'prediction-escrow.gen.ts',
+  'decode-revert.ts',
+];
 const BROWSER_PACKAGES = new Set(['viem', 'zod', '@openzeppelin/merkle-tree']);
 
 const IMPORT = /^\s*(?:import|export)\s(?:[^'";]*?\sfrom\s)?['"]([^'"]+)['"]/gm;

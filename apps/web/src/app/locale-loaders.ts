@@ -31,6 +31,14 @@ export const LOCALE_LOADERS = {
     en: () => import('#features/oracle/locales/en.json'),
     zh: () => import('#features/oracle/locales/zh.json'),
   },
+  /**
+   * Issue 29: the wallet's own claim from the escrow and its credits' withdrawal: loaded with that part
+   * (a connected wallet on the oracle page), not with the route.
+   */
+  selfClaim: {
+    en: () => import('#features/oracle/locales/self-claim/en.json'),
+    zh: () => import('#features/oracle/locales/self-claim/zh.json'),
+  },
   myBets: {
     en: () => import('#features/my-bets/locales/en.json'),
     zh: () => import('#features/my-bets/locales/zh.json'),

@@ -13,6 +13,8 @@ import historyEn from '#features/my-bets/locales/history/en.json';
 import historyZh from '#features/my-bets/locales/history/zh.json';
 import myBetsZh from '#features/my-bets/locales/zh.json';
 import oracleEn from '#features/oracle/locales/en.json';
+import selfClaimEn from '#features/oracle/locales/self-claim/en.json';
+import selfClaimZh from '#features/oracle/locales/self-claim/zh.json';
 import oracleZh from '#features/oracle/locales/zh.json';
 import appEn from '#i18n/app/en.json';
 import appZh from '#i18n/app/zh.json';
@@ -32,6 +34,7 @@ export const ALL_MESSAGES = {
     ...evidenceEn,
     ...priceEn,
     ...oracleEn,
+    ...selfClaimEn,
     ...myBetsEn,
     ...reservesEn,
     ...historyEn,
@@ -44,6 +47,7 @@ export const ALL_MESSAGES = {
     ...evidenceZh,
     ...priceZh,
     ...oracleZh,
+    ...selfClaimZh,
     ...myBetsZh,
     ...reservesZh,
     ...historyZh,

@@ -16,12 +16,13 @@ import { TestI18n } from './test-i18n.tsx';
 /** Hardhat dev account #1: the wallet a test connects unless it names another. */
 export const TEST_ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
-const chain = defineChain({
-  id: 31337,
-  name: 'Local Hardhat',
-  nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1:9'] } },
-});
+const localChain = (rpcUrl = 'http://127.0.0.1:9') =>
+  defineChain({
+    id: 31337,
+    name: 'Local Hardhat',
+    nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
 
 export const testAppConfig: AppConfig = {
   chainId: 31337,
@@ -53,11 +54,15 @@ export const testAppConfig: AppConfig = {
   serverTime: '2025-06-01T12:00:00.000Z',
 };
 
-/** Renders `children` inside the app's providers, with a wallet connected as `connectedAs` if given. */
+/**
+ * Renders `children` inside the app's providers, with a wallet connected as `connectedAs` if given. The
+ * chain's node is `rpcUrl` (a test chain, testing/test-chain.ts), else a closed port.
+ */
 export async function renderWithApp(
   children: ReactNode,
-  options: { connectedAs?: string; config?: Partial<AppConfig>; language?: Language } = {},
+  options: { connectedAs?: string; config?: Partial<AppConfig>; language?: Language; rpcUrl?: string } = {},
 ) {
+  const chain = localChain(options.rpcUrl);
   const wagmiConfig = createConfig({
     chains: [chain],
     connectors: [

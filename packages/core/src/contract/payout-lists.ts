@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { AddressSchema, IsoTimeSchema, WeiSchema } from './primitives.ts';
+import { AddressSchema, IsoTimeSchema, PaymentWeiSchema, WeiSchema } from './primitives.ts';
 
 // The published payout list of a market settled on the escrow contract (decision 026 "Payout
 // lists"): the wire form of packages/escrow/src/payout-list.ts's document, which the server builds
@@ -70,15 +70,22 @@ export type PayoutListWire = z.infer<typeof PayoutListSchema>;
  * round's stake (`refund: true`) is `refund(StakeRef)` instead: payoutWei is the stake and proof empty.
  */
 export const EscrowClaimSchema = z.object({
-  /** The round's market key on the escrow. */
+  /** The round's market key on the contract: keccak256(abi.encode(roundMarketId(epoch), lock time)). */
   market: Bytes32Schema,
-  stakeId: UintSchema,
+  /** The stake's id from its `Deposited` event, as a decimal string (stakes are numbered from 1). */
+  stakeId: z
+    .string()
+    .check(z.regex(/^[1-9][0-9]{0,77}$/, 'must be a positive whole number as a decimal string')),
   owner: AddressSchema,
-  amountWei: WeiSchema,
-  payoutWei: WeiSchema,
+  /** The stake as deposited. */
+  amountWei: PaymentWeiSchema,
+  /** This stake's payout in the round's published list (its amount for a refund); never 0 here. */
+  payoutWei: PaymentWeiSchema,
+  /** The stake's Merkle proof in the published list; empty for a refund. */
   proof: z.array(Bytes32Schema),
   /** When the contract pays it: the settlement's block time + its delay (a refund: its block time). */
   claimableAt: IsoTimeSchema,
+  /** A refund of a voided round: `refund(StakeRef)`, not `claim`. */
   refund: z.boolean(),
 });
 export type EscrowClaim = z.infer<typeof EscrowClaimSchema>;

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { BetSchema } from './markets.ts';
+import { EscrowClaimSchema } from './payout-lists.ts';
 import { UserBetSchema } from './users.ts';
 
 test("a user's bet is a bet with a summary of its market", () => {
@@ -30,4 +31,28 @@ test("a user's bet is a bet with a summary of its market", () => {
   expect(UserBetSchema.safeParse({ ...bet, market: { ...bet.market, category: 'weather' } }).success).toBe(
     false,
   );
+});
+
+test("a claimable round bet's escrow claim: what the wallet's own claim needs, checked at the edge", () => {
+  const claim = {
+    market: `0x${'ab'.repeat(32)}`,
+    stakeId: '12',
+    owner: `0x${'cd'.repeat(20)}`,
+    amountWei: '5',
+    payoutWei: '8',
+    proof: [`0x${'11'.repeat(32)}`],
+    claimableAt: '2026-11-26T12:00:00.000Z',
+  };
+  expect(EscrowClaimSchema.parse(claim)).toEqual(claim);
+  const refund = { ...claim, payoutWei: '5', proof: [], refund: true };
+  expect(EscrowClaimSchema.parse(refund)).toEqual(refund);
+  for (const bad of [
+    { stakeId: '0' },
+    { stakeId: '1.5' },
+    { proof: ['0x11'] },
+    { market: '0xab' },
+    { payoutWei: '0' },
+  ]) {
+    expect(EscrowClaimSchema.safeParse({ ...claim, ...bad }).success).toBe(false);
+  }
 });
