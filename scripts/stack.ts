@@ -32,6 +32,9 @@ export type StackOptions = {
   log?: (line: string) => void;
 };
 
+/** BSC's block time is 0.75–3 s; the dev chain mines at least this often. */
+export const DEV_BLOCK_INTERVAL_MS = 2_000;
+
 export async function startStack(options: StackOptions) {
   // The server refuses too (config.ts); asking first stops before a build or a chain starts.
   const refusal = publicDevHostRefusalFromEnv({ ...process.env, ...options.env });
@@ -58,6 +61,10 @@ export async function startStack(options: StackOptions) {
       await chain.stop();
       throw error;
     });
+  // A block every DEV_BLOCK_INTERVAL_MS even when nobody sends a transaction, as on BSC: the escrow
+  // reads the chain's clock (a round's settlement needs its lock passed, a payout its claimableAt),
+  // and an automine-only node's clock stands still between transactions.
+  await client.setIntervalMining({ interval: DEV_BLOCK_INTERVAL_MS });
 
   const { command, args } = compiledServerCommand();
   const server = spawn(command, args, {
