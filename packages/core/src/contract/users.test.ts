@@ -42,6 +42,7 @@ test("a claimable round bet's escrow claim: what the wallet's own claim needs, c
     payoutWei: '8',
     proof: [`0x${'11'.repeat(32)}`],
     claimableAt: '2026-11-26T12:00:00.000Z',
+    refund: false,
   };
   expect(EscrowClaimSchema.parse(claim)).toEqual(claim);
   const refund = { ...claim, payoutWei: '5', proof: [], refund: true };

@@ -132,7 +132,9 @@ function relayedBefore(claim: EscrowClaim, epoch: number, outcome: string, agoMs
 const selfClaimButton = (epoch: number) =>
   screen.queryByRole('button', { name: new RegExp(`^Claim with my wallet: round #${epoch},`) });
 
-describe('ClaimableCard: the wallet claims from the escrow itself', () => {
+// A wallet claim waits on the wallet client's receipt polling (4 s): more than the default 5 s per test
+// on a busy machine.
+describe('ClaimableCard: the wallet claims from the escrow itself', { timeout: 20_000 }, () => {
   test('Nothing is offered before the server was asked, however claimable the stake', async () => {
     claimable = response([wonRound(7, 101)]);
     const card = await renderCard();
