@@ -116,7 +116,8 @@ async function owedByTheReads() {
   let claimableWei = 0n;
   for (const address of addresses) {
     const claimable = ClaimableResponseSchema.parse(await getJson(`/api/users/${address}/claimable`));
-    claimableWei += BigInt(claimable.markets.totalWei) + BigInt(claimable.oracle.totalWei);
+    // Round bets are staked on the escrow (decision 026): the contract owes them, not the vault.
+    claimableWei += BigInt(claimable.markets.totalWei);
   }
   const refundRows = await t.db
     .select()
@@ -154,7 +155,8 @@ async function owedByTheReads() {
     openRoundsWei,
     heldWei,
     queuedWei,
-    totalWei: claimableWei + refundsWei + openMarketsWei + openRoundsWei + heldWei + queuedWei,
+    // openRoundsWei is the escrow's (every round bet here has a stake id), not in the vault's total.
+    totalWei: claimableWei + refundsWei + openMarketsWei + heldWei + queuedWei,
   };
 }
 
@@ -171,7 +173,7 @@ async function owedByTheRowRules() {
   const MarketStatus = z.enum(['active', 'settling', 'settled']);
   const BetStatus = z.enum(['pending', 'won', 'lost', 'claimed', 'refunded']);
   const RoundStatus = z.enum(['upcoming', 'live', 'locked', 'ended']);
-  const PaymentStatus = z.enum(['recorded', 'refund_due', 'refund_held', 'refunded']);
+  const PaymentStatus = z.enum(['recorded', 'refund_due', 'refund_held', 'refunded', 'escrow_refund']);
   const BondStatus = z.enum(['held', 'returned', 'forfeited', 'returned_void']).nullable();
   const PayoutStatus = z.enum(['created', 'signed', 'broadcast', 'confirmed', 'failed']);
   const recorded = new Set(
@@ -194,6 +196,7 @@ async function owedByTheRowRules() {
         payoutAmountWei: bet.payoutAmount,
         claimed: bet.claimed,
         inPayout: bet.payoutId !== null,
+        onEscrow: bet.stakeId !== null,
       }),
     ),
     ...(await t.db.select().from(payments)).map((payment) =>
@@ -362,18 +365,21 @@ describe('GET /api/solvency', () => {
     expect(body.liabilitiesWei).toBe(reads.totalWei.toString());
     expect(body.parts).toEqual({
       openMarketStakesWei: reads.openMarketsWei.toString(),
-      openRoundStakesWei: reads.openRoundsWei.toString(),
+      // The round stakes and winnings are on the escrow (decision 026): none of the vault's debt.
+      openRoundStakesWei: '0',
       unclaimedMarketWei: expect.any(String),
-      unclaimedRoundWei: expect.any(String),
+      unclaimedRoundWei: '0',
       refundsOwedWei: reads.refundsWei.toString(),
       flagBondsHeldWei: bondWei.toString(),
       payoutsQueuedWei: queuedWei.toString(),
       unrecordedTransfersWei: '0',
     });
-    expect(BigInt(body.parts.unclaimedMarketWei) + BigInt(body.parts.unclaimedRoundWei)).toBe(
-      reads.claimableWei,
-    );
-    // Every kind of debt is in the figure: A and D open, the round, B's and C's claims, the held refund.
+    expect(BigInt(body.parts.unclaimedMarketWei)).toBe(reads.claimableWei);
+    // The escrow holds the rounds' stakes instead, the open one's among them.
+    const escrow = await t.app.inject({ method: 'GET', url: '/api/vault' });
+    expect(BigInt(escrow.json().liabilitiesWei)).toBeGreaterThanOrEqual(reads.openRoundsWei);
+    // Every kind of the vault's debt is in the figure: A and D open, B's and C's claims, the held refund;
+    // the open round is the escrow's.
     expect(reads.openMarketsWei).toBe(parseEther('0.01') + parseEther('0.03') + parseEther('0.03'));
     expect(reads.openRoundsWei).toBe(parseEther('0.02'));
     expect(reads.refundsWei).toBe(parseEther('0.001'));

@@ -1,5 +1,6 @@
 import { ConfigResponseSchema } from '@pm/core/contract/config';
 import { HealthResponseSchema } from '@pm/core/contract/health';
+import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { registerSystemRoutes } from '../src/system/system-routes.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -27,21 +28,28 @@ describe('system endpoints', () => {
     expect(body.minMarketBetWei).toBe('5000000000000000');
     expect(body.minOracleBetWei).toBe('10000000000000000');
     expect(body.claimsEnabled).toBe(true);
-    // Round stakes go into the escrow (decision 026): its address on this chain.
-    expect(body.escrow).toEqual({ address: t.config.escrow.address, chainId: 31337 });
+    // Round stakes go into the escrow (decision 026): its address on this chain, checksummed.
+    const escrow = t.config.escrow.address;
+    expect(escrow).toBeDefined();
+    expect(body.escrow).toEqual({ address: getAddress(escrow ?? ''), chainId: 31337 });
   });
 
   test('without an escrow contract (no ESCROW_ADDRESS): config says null, GET /api/vault 503 ESCROW_NOT_CONFIGURED', async () => {
-    const config = ConfigResponseSchema.parse(
-      (await t.app.inject({ method: 'GET', url: '/api/config' })).json(),
-    );
-    expect(config.escrow).toBeNull();
-    // With one: vault-api.test.ts.
-    const response = await t.app.inject({ method: 'GET', url: '/api/vault' });
-    expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({
-      error: { code: 'ESCROW_NOT_CONFIGURED', message: 'No escrow contract is configured on this server.' },
-    });
+    const bare = await startTestApp({}, { escrow: false });
+    try {
+      const config = ConfigResponseSchema.parse(
+        (await bare.app.inject({ method: 'GET', url: '/api/config' })).json(),
+      );
+      expect(config.escrow).toBeNull();
+      // With one: vault-api.test.ts.
+      const response = await bare.app.inject({ method: 'GET', url: '/api/vault' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({
+        error: { code: 'ESCROW_NOT_CONFIGURED', message: 'No escrow contract is configured on this server.' },
+      });
+    } finally {
+      await bare.close();
+    }
   });
 
   test('an unknown API path answers 404 in the error shape', async () => {

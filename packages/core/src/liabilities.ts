@@ -116,7 +116,8 @@ export function roundBetOwes(bet: RoundBetLedgerRow): Owed | null {
 }
 
 export type PaymentLedgerRow = {
-  status: 'recorded' | 'refund_due' | 'refund_held' | 'refunded';
+  /** `escrow_refund`: a deposit into the escrow it refused, given back by the contract, never the vault. */
+  status: 'recorded' | 'refund_due' | 'refund_held' | 'refunded' | 'escrow_refund';
   amountWei: bigint;
   /** Owed back instead of the amount (a returned flag bond with its reward), null: the amount. */
   refundAmountWei: bigint | null;
