@@ -1,4 +1,6 @@
 import type reservesEn from '#features/landing/locales/en.json';
+import type leaderboardEn from '#features/leaderboard/locales/en.json';
+import type marketActionsEn from '#features/markets/locales/actions/en.json';
 import type marketsEn from '#features/markets/locales/en.json';
 import type evidenceEn from '#features/markets/locales/evidence/en.json';
 import type priceEn from '#features/markets/locales/price/en.json';
@@ -8,6 +10,7 @@ import type historyEn from '#features/my-bets/locales/history/en.json';
 import type oracleEn from '#features/oracle/locales/en.json';
 import type appEn from './app/en.json';
 import type shellEn from './en.json';
+import type walletPartsEn from './wallet-parts/en.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -18,11 +21,14 @@ export type Messages = { [key: string]: string | Messages };
 /** Every message of the app, typed from the English files (types only: nothing is bundled here). */
 type AllMessages = typeof shellEn &
   typeof appEn &
+  typeof walletPartsEn &
   typeof marketsEn &
+  typeof marketActionsEn &
   typeof reviewEn &
   typeof evidenceEn &
   typeof priceEn &
   typeof oracleEn &
+  typeof leaderboardEn &
   typeof myBetsEn &
   typeof reservesEn &
   typeof historyEn;

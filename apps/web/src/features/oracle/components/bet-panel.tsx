@@ -1,6 +1,5 @@
 import { MIN_ORACLE_BET_WEI, ORACLE_BET_DEFAULT, ORACLE_BET_STEP, type Position } from '@pm/core/constants';
 import type { PlaceOracleBetBody, Round } from '@pm/core/contract/oracle';
-import { encodeIntent } from '@pm/core/intent';
 import { estimateRoundWinWei } from '@pm/core/payouts';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, LoaderCircle } from 'lucide';
@@ -76,10 +75,13 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
     // Loaded while the wallet asks, ready when the payment is through (kept off the route's JS).
     const pending = import('../api/pending-oracle-bets.ts');
     pending.catch(() => {}); // a chunk that fails to load is handled where it is awaited
+    // The payment's data, loaded with the payment code (kept off the route's JS too).
+    const intent = import('@pm/core/intent');
     setStage('paying');
     try {
       let hash: `0x${string}`;
       try {
+        const { encodeIntent } = await intent;
         ({ hash } = await payment.mutateAsync({
           to: getAddress(appConfig.vaultAddress),
           value: amountWei,
