@@ -13,7 +13,7 @@ const PAGES = [
   { path: '/market/:id', Page: lazyRoute(() => import('#routes/market.tsx'), ['markets']) },
   // Only its own strings: the history rows no longer show market categories (issue 11).
   { path: '/my-bets', Page: lazyRoute(() => import('#routes/my-bets.tsx'), ['myBets']) },
-  { path: '/leaderboard', Page: lazyRoute(() => import('#routes/leaderboard.tsx')) },
+  { path: '/leaderboard', Page: lazyRoute(() => import('#routes/leaderboard.tsx'), ['leaderboard']) },
   // The profile is all history: its strings load with the route (My Bets loads them once a wallet is there).
   { path: '/u/:address', Page: lazyRoute(() => import('#routes/profile.tsx'), ['myBets', 'history']) },
 ];

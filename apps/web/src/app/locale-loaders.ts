@@ -8,9 +8,22 @@ import type { NamespaceLoaders } from '#i18n/i18n.ts';
 export const LOCALE_LOADERS = {
   shell: { zh: () => import('#i18n/zh.json') },
   app: { en: () => import('#i18n/app/en.json'), zh: () => import('#i18n/app/zh.json') },
+  /** A connected wallet's menu and the wallet chooser: loaded with them (decision 006). */
+  walletParts: {
+    en: () => import('#i18n/wallet-parts/en.json'),
+    zh: () => import('#i18n/wallet-parts/zh.json'),
+  },
   markets: {
     en: () => import('#features/markets/locales/en.json'),
     zh: () => import('#features/markets/locales/zh.json'),
+  },
+  /**
+   * The markets' actions: the create and join dialogs, the claimable panel, the operator controls.
+   * Loaded with them (decision 006), not with the pages.
+   */
+  marketActions: {
+    en: () => import('#features/markets/locales/actions/en.json'),
+    zh: () => import('#features/markets/locales/actions/zh.json'),
   },
   /** The resolution review window's strings (issue 11): the market page only. */
   review: {
@@ -26,6 +39,11 @@ export const LOCALE_LOADERS = {
   price: {
     en: () => import('#features/markets/locales/price/en.json'),
     zh: () => import('#features/markets/locales/price/zh.json'),
+  },
+  /** The leaderboard page's strings: that route only. */
+  leaderboard: {
+    en: () => import('#features/leaderboard/locales/en.json'),
+    zh: () => import('#features/leaderboard/locales/zh.json'),
   },
   oracle: {
     en: () => import('#features/oracle/locales/en.json'),

@@ -1,4 +1,6 @@
 import type reservesEn from '#features/landing/locales/en.json';
+import type leaderboardEn from '#features/leaderboard/locales/en.json';
+import type marketActionsEn from '#features/markets/locales/actions/en.json';
 import type marketsEn from '#features/markets/locales/en.json';
 import type evidenceEn from '#features/markets/locales/evidence/en.json';
 import type priceEn from '#features/markets/locales/price/en.json';
@@ -9,6 +11,7 @@ import type oracleEn from '#features/oracle/locales/en.json';
 import type selfClaimEn from '#features/oracle/locales/self-claim/en.json';
 import type appEn from './app/en.json';
 import type shellEn from './en.json';
+import type walletPartsEn from './wallet-parts/en.json';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -19,12 +22,15 @@ export type Messages = { [key: string]: string | Messages };
 /** Every message of the app, typed from the English files (types only: nothing is bundled here). */
 type AllMessages = typeof shellEn &
   typeof appEn &
+  typeof walletPartsEn &
   typeof marketsEn &
+  typeof marketActionsEn &
   typeof reviewEn &
   typeof evidenceEn &
   typeof priceEn &
   typeof oracleEn &
   typeof selfClaimEn &
+  typeof leaderboardEn &
   typeof myBetsEn &
   typeof reservesEn &
   typeof historyEn;

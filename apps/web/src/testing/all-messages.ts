@@ -1,5 +1,9 @@
 import reservesEn from '#features/landing/locales/en.json';
 import reservesZh from '#features/landing/locales/zh.json';
+import leaderboardEn from '#features/leaderboard/locales/en.json';
+import leaderboardZh from '#features/leaderboard/locales/zh.json';
+import marketActionsEn from '#features/markets/locales/actions/en.json';
+import marketActionsZh from '#features/markets/locales/actions/zh.json';
 import marketsEn from '#features/markets/locales/en.json';
 import evidenceEn from '#features/markets/locales/evidence/en.json';
 import evidenceZh from '#features/markets/locales/evidence/zh.json';
@@ -19,6 +23,8 @@ import oracleZh from '#features/oracle/locales/zh.json';
 import appEn from '#i18n/app/en.json';
 import appZh from '#i18n/app/zh.json';
 import shellEn from '#i18n/en.json';
+import walletPartsEn from '#i18n/wallet-parts/en.json';
+import walletPartsZh from '#i18n/wallet-parts/zh.json';
 import shellZh from '#i18n/zh.json';
 
 /**
@@ -29,12 +35,15 @@ export const ALL_MESSAGES = {
   en: {
     ...shellEn,
     ...appEn,
+    ...walletPartsEn,
     ...marketsEn,
+    ...marketActionsEn,
     ...reviewEn,
     ...evidenceEn,
     ...priceEn,
     ...oracleEn,
     ...selfClaimEn,
+    ...leaderboardEn,
     ...myBetsEn,
     ...reservesEn,
     ...historyEn,
@@ -42,12 +51,15 @@ export const ALL_MESSAGES = {
   zh: {
     ...shellZh,
     ...appZh,
+    ...walletPartsZh,
     ...marketsZh,
+    ...marketActionsZh,
     ...reviewZh,
     ...evidenceZh,
     ...priceZh,
     ...oracleZh,
     ...selfClaimZh,
+    ...leaderboardZh,
     ...myBetsZh,
     ...reservesZh,
     ...historyZh,

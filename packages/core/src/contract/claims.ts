@@ -12,9 +12,7 @@ export type ClaimBody = z.infer<typeof ClaimBodySchema>;
 export const ClaimResponseSchema = z.object({
   success: z.boolean(),
   /** What this claim pays: the sum of the claimed bets' returnWei. */
-  totalWei: WeiSchema.check(
-    z.meta({ description: "What this claim pays: the sum of the claimed bets' returnWei." }),
-  ),
+  totalWei: z.clone(WeiSchema),
   betsCount: z.int(),
   payoutTxHash: z.nullable(TxHashSchema),
   /** 'pending' while the payout is broadcast but not final; 'confirmed' once final. */

@@ -115,9 +115,9 @@ export const HistoryEntrySchema = z.object({
   /** As on every bet (bet-return.ts). A bond: what came back (bond + reward, "0", or the bond on a void). */
   ...betReturnShape,
   /** Deprecated (issue 28): the same as returnWei. Removed in the next release. */
-  payoutWei: deprecatedWei(z.nullable(WeiSchema), 'the same as returnWei.'),
+  payoutWei: deprecatedWei(z.nullable(WeiSchema)),
   /** Deprecated (issue 28): the same as profitWei. Removed in the next release. */
-  netWei: deprecatedWei(z.nullable(SignedWeiSchema), 'the same as profitWei.'),
+  netWei: deprecatedWei(z.nullable(SignedWeiSchema)),
   /**
    * A bond is never claimable (it comes back by itself): paying while its refund is owed, claimed
    * once refunded, else none. `bond.refundState` says more.
@@ -156,15 +156,11 @@ export type HistoryResponse = z.infer<typeof HistoryResponseSchema>;
 export const HistorySummarySchema = z.object({
   address: AddressSchema,
   /** Sum of profitWei over decided bets (won, lost, refunded) and settled bonds. */
-  netWei: SignedWeiSchema.check(
-    z.meta({ description: 'The P&L: the sum of profitWei over decided bets and settled bonds (signed).' }),
-  ),
+  netWei: z.clone(SignedWeiSchema),
   /** Sum of every stake, pending bets included. */
   totalWageredWei: z.string().check(z.regex(/^(0|[1-9][0-9]{0,77})$/)),
   /** The largest profitWei of a won bet; null without a win. */
-  bestWinWei: z
-    .nullable(SignedWeiSchema)
-    .check(z.meta({ description: 'The largest profitWei of a won bet; null without a win.' })),
+  bestWinWei: z.nullable(SignedWeiSchema),
   /** won / (won + lost), 0..1; null when no bet is decided yet. */
   winRate: z.nullable(z.number().check(z.minimum(0), z.maximum(1))),
   counts: z.object({

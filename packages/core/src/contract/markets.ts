@@ -82,10 +82,7 @@ export const BetSchema = z.object({
   potentialPayoutWei: WeiSchema,
   ...betReturnShape,
   /** Deprecated (issue 28): profitWei of a won bet, null otherwise. Removed in the next release. */
-  payoutWei: deprecatedWei(
-    z.nullable(WeiSchema),
-    'profitWei of a won bet, null otherwise (lost, refunded, pending). Read returnWei and profitWei.',
-  ),
+  payoutWei: deprecatedWei(z.nullable(WeiSchema)),
   status: BetStatusSchema,
   isCreator: z.boolean(),
   txHash: TxHashSchema,

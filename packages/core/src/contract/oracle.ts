@@ -74,7 +74,7 @@ export const OracleBetSchema = z.object({
   amountWei: PaymentWeiSchema,
   ...betReturnShape,
   /** Deprecated (issue 28): the same as returnWei. Removed in the next release. */
-  payoutWei: deprecatedWei(z.nullable(WeiSchema), 'the same as returnWei.'),
+  payoutWei: deprecatedWei(z.nullable(WeiSchema)),
   claimed: z.boolean(),
   roundResult: z.nullable(z.enum(['bull', 'bear', 'draw', 'cancelled'])),
   txHash: TxHashSchema,

@@ -47,6 +47,9 @@ import {
   VaultResponseSchema,
 } from './vault.ts';
 
+// The field descriptions of the OpenAPI document, which is built from this table (server only).
+import './openapi-descriptions.ts';
+
 export type RouteSpec = {
   method: 'GET' | 'POST';
   /** Fastify-style path (`:id`); the OpenAPI document rewrites it to `{id}`. */

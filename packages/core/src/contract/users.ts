@@ -40,9 +40,7 @@ export type UserBetsResponse = z.infer<typeof UserBetsResponseSchema>;
 export const CLAIMABLE_LIST_MAX = 200;
 
 /** totalWei: the sum of returnWei over the game's claimable bets, listed or not. */
-const claimableTotalWei = WeiSchema.check(
-  z.meta({ description: "The sum of returnWei over the game's claimable bets, all of them, listed or not." }),
-);
+const claimableTotalWei = z.clone(WeiSchema);
 
 /**
  * A claimable round bet: an oracle bet with its claim on the escrow contract (decision 026). A bet

@@ -4,6 +4,7 @@ import { ChevronDown, Copy, ExternalLink, ListChecks, LogOut } from 'lucide';
 import type { Address } from 'viem';
 import { useBalance, useConnection } from 'wagmi';
 import { Link } from 'wouter';
+import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { useFormat } from '#lib/use-format.ts';
 import { Icon } from '#ui/icon.tsx';
@@ -14,6 +15,7 @@ import { useWalletContext } from '../wallet-context.ts';
 
 /** docs/product.md §2: the shortened address opens 'Wallet Info' with copy, explorer and disconnect. */
 export function WalletMenu({ address }: { address: Address }) {
+  useNamespace('walletParts');
   const { t } = useTranslation();
   const short = shortenAddress(address);
   return (
@@ -43,23 +45,23 @@ function WalletInfo({ address }: { address: Address }) {
   const copyAddress = async () => {
     try {
       await navigator.clipboard.writeText(address);
-      toast.success(t('wallet.addressCopied'));
+      toast.success(t('walletMenu.addressCopied'));
     } catch {
-      toast.error(t('wallet.copyFailed'));
+      toast.error(t('walletMenu.copyFailed'));
     }
   };
 
   return (
     <>
       <p className="px-3 pt-2 pb-1 text-xs font-semibold tracking-wide text-muted uppercase">
-        {t('wallet.info')}
+        {t('walletMenu.info')}
       </p>
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 px-3 pb-3 text-sm">
-        <dt className="text-muted">{t('wallet.address')}</dt>
+        <dt className="text-muted">{t('walletMenu.address')}</dt>
         <dd className="text-right font-mono tabular-nums">{shortenAddress(address)}</dd>
-        <dt className="text-muted">{t('wallet.network')}</dt>
-        <dd className="text-right">{connection.chain?.name ?? t('wallet.unknownNetwork')}</dd>
-        <dt className="text-muted">{t('wallet.balance')}</dt>
+        <dt className="text-muted">{t('walletMenu.network')}</dt>
+        <dd className="text-right">{connection.chain?.name ?? t('walletMenu.unknownNetwork')}</dd>
+        <dt className="text-muted">{t('walletMenu.balance')}</dt>
         <dd className="text-right tabular-nums" data-testid="wallet-balance">
           {balance.data
             ? format.bnb(balance.data.value, { symbol: balance.data.symbol })
@@ -69,11 +71,11 @@ function WalletInfo({ address }: { address: Address }) {
       <MenuSeparator />
       <Link to="/my-bets" {...menuItemProps}>
         <Icon node={ListChecks} aria-hidden="true" className="size-4" />
-        {t('wallet.myBets')}
+        {t('walletMenu.myBets')}
       </Link>
       <button type="button" {...menuItemProps} onClick={() => void copyAddress()}>
         <Icon node={Copy} aria-hidden="true" className="size-4" />
-        {t('wallet.copyAddress')}
+        {t('walletMenu.copyAddress')}
       </button>
       <a
         href={explorerAddressUrl(chain.id, address)}
@@ -82,11 +84,11 @@ function WalletInfo({ address }: { address: Address }) {
         {...menuItemProps}
       >
         <Icon node={ExternalLink} aria-hidden="true" className="size-4" />
-        {t('wallet.viewOnExplorer')}
+        {t('walletMenu.viewOnExplorer')}
       </a>
       <button type="button" {...menuItemProps} onClick={disconnect}>
         <Icon node={LogOut} aria-hidden="true" className="size-4" />
-        {t('wallet.disconnect')}
+        {t('walletMenu.disconnect')}
       </button>
     </>
   );

@@ -2,6 +2,7 @@ import { Coins } from 'lucide';
 import { useClaimWinnings } from '#api/claim-winnings.ts';
 import { CLAIMABLE_QUERY_KEY } from '#api/claimable-query-key.ts';
 import { useClaimable } from '#api/get-claimable.ts';
+import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { showClaimToast } from '#lib/claim-toast.ts';
 import { apiErrorMessage } from '#lib/error-message.ts';
@@ -15,13 +16,15 @@ import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 
 /** docs/product.md §2 Claimable Winnings (connected wallets only): total, Claim, the spec's toasts. */
 export function ClaimablePanel({ betId }: { betId?: number }) {
+  useNamespace('marketActions');
   const { t, language } = useTranslation();
   const wallet = useWallet();
   const claimable = useClaimable(wallet.address, 'markets');
   const format = useFormat();
   const claim = useClaimWinnings([CLAIMABLE_QUERY_KEY, MARKETS_QUERY_KEY], {
-    onSuccess: (answer) => showClaimToast(answer, { t, language, failed: t('markets.claimable.failed') }),
-    onError: (error) => toast.error(apiErrorMessage(t, error, t('markets.claimable.failed'))),
+    onSuccess: (answer) =>
+      showClaimToast(answer, { t, language, failed: t('marketActions.claimable.failed') }),
+    onError: (error) => toast.error(apiErrorMessage(t, error, t('marketActions.claimable.failed'))),
   });
   if (!wallet.isConnected || !wallet.address) return null;
   const address = wallet.address;
@@ -32,11 +35,11 @@ export function ClaimablePanel({ betId }: { betId?: number }) {
       <section aria-labelledby="claimable-title" className="flex flex-col gap-2">
         <h2 id="claimable-title" className="flex items-center gap-2 text-sm font-semibold text-muted">
           <Icon node={Coins} aria-hidden="true" className="size-4 text-brand" />
-          {t('markets.claimable.title')}
+          {t('marketActions.claimable.title')}
         </h2>
         <p className="text-2xl font-bold tabular-nums">{format.bnb(total)}</p>
         <p className="text-xs text-muted">
-          {total > 0n ? t('markets.claimable.bets', { count }) : t('markets.claimable.none')}
+          {total > 0n ? t('marketActions.claimable.bets', { count }) : t('marketActions.claimable.none')}
         </p>
         {total > 0n && (
           <Button
@@ -45,7 +48,7 @@ export function ClaimablePanel({ betId }: { betId?: number }) {
               claim.mutate({ userAddress: address, scope: 'markets', ...(betId ? { betId } : {}) })
             }
           >
-            {claim.isPending ? t('markets.claimable.claiming') : t('markets.claimable.claim')}
+            {claim.isPending ? t('marketActions.claimable.claiming') : t('marketActions.claimable.claim')}
           </Button>
         )}
       </section>

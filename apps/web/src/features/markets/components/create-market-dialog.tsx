@@ -14,6 +14,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { getAddress } from 'viem';
 import { useAppConfig } from '#api/get-app-config.ts';
+import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { bnbInputText, parseBnbOrNull } from '#lib/bnb-input.ts';
 import { Button } from '#ui/button.tsx';
@@ -44,6 +45,7 @@ export function CreateMarketDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  useNamespace('marketActions');
   const { t } = useTranslation();
   const id = useId();
   const wallet = useWallet();
@@ -68,14 +70,15 @@ export function CreateMarketDialog({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // docs/product.md §5, in the spec's order.
-    if (!wallet.isConnected || !wallet.address) return void toast.error(t('markets.validation.connect'));
+    if (!wallet.isConnected || !wallet.address)
+      return void toast.error(t('marketActions.validation.connect'));
     if (isPrice) return submitPrice(wallet.address);
-    if (!category) return void toast.error(t('markets.validation.category'));
-    if (!description.trim()) return void toast.error(t('markets.validation.description'));
-    if (!prediction) return void toast.error(t('markets.validation.prediction'));
+    if (!category) return void toast.error(t('marketActions.validation.category'));
+    if (!description.trim()) return void toast.error(t('marketActions.validation.description'));
+    if (!prediction) return void toast.error(t('marketActions.validation.prediction'));
     const amountWei = parseBnbOrNull(amount);
     if (amountWei === null || amountWei < MIN_MARKET_BET_WEI)
-      return void toast.error(t('markets.validation.minimum'));
+      return void toast.error(t('marketActions.validation.minimum'));
     setPaying({
       amountWei,
       body: {
@@ -98,10 +101,10 @@ export function CreateMarketDialog({
       return void toast.error(
         t(target.reason === 'empty' ? 'price.validation.targetEmpty' : 'price.validation.targetInvalid'),
       );
-    if (!prediction) return void toast.error(t('markets.validation.prediction'));
+    if (!prediction) return void toast.error(t('marketActions.validation.prediction'));
     const amountWei = parseBnbOrNull(amount);
     if (amountWei === null || amountWei < MIN_MARKET_BET_WEI)
-      return void toast.error(t('markets.validation.minimum'));
+      return void toast.error(t('marketActions.validation.minimum'));
     setPaying({
       amountWei,
       body: {
@@ -146,10 +149,10 @@ export function CreateMarketDialog({
       <Modal
         open={open && !paying}
         onOpenChange={onOpenChange}
-        title={t('markets.create.title')}
-        description={t('markets.create.initialBetHint')}
+        title={t('marketActions.create.title')}
+        description={t('marketActions.create.initialBetHint')}
         descriptionHidden
-        closeLabel={t('markets.create.cancel')}
+        closeLabel={t('marketActions.create.cancel')}
         placement="tall"
       >
         {!wallet.isConnected && (
@@ -157,13 +160,13 @@ export function CreateMarketDialog({
             role="note"
             className="mb-4 flex flex-wrap items-center justify-between gap-2 rounded-lg border border-brand/40 bg-brand/10 p-3 text-sm"
           >
-            <span>{t('markets.create.walletRequired')}</span>
+            <span>{t('marketActions.create.walletRequired')}</span>
             <WalletButton />
           </div>
         )}
         <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
           <ChoiceGroup
-            legend={t('markets.create.betType')}
+            legend={t('marketActions.create.betType')}
             name={`${id}-type`}
             value={betType}
             onChange={setBetType}
@@ -171,12 +174,12 @@ export function CreateMarketDialog({
               {
                 value: 'custom_bet',
                 label: t('markets.create.custom'),
-                hint: t('markets.create.customHint'),
+                hint: t('marketActions.create.customHint'),
               },
               {
                 value: 'price_prediction',
                 label: t('markets.create.priceOracle'),
-                hint: t('markets.create.priceOracleHint'),
+                hint: t('marketActions.create.priceOracleHint'),
               },
             ]}
           />
@@ -185,7 +188,7 @@ export function CreateMarketDialog({
           )}
           <div hidden={isPrice} className="flex flex-col gap-1">
             <label htmlFor={`${id}-category`} className="text-sm font-medium">
-              {t('markets.create.category')}
+              {t('marketActions.create.category')}
             </label>
             <select
               id={`${id}-category`}
@@ -193,7 +196,7 @@ export function CreateMarketDialog({
               value={category}
               onChange={(e) => setCategory(toCategory(e.target.value))}
             >
-              <option value="">{t('markets.create.selectCategory')}</option>
+              <option value="">{t('marketActions.create.selectCategory')}</option>
               {MARKET_CATEGORIES.map((value) => (
                 <option key={value} value={value}>
                   {t(`markets.categories.${value}`)}
@@ -203,47 +206,47 @@ export function CreateMarketDialog({
           </div>
           <div hidden={isPrice} className="flex flex-col gap-1">
             <label htmlFor={`${id}-title`} className="text-sm font-medium">
-              {t('markets.create.betTitle')}
+              {t('marketActions.create.betTitle')}
             </label>
             <input
               id={`${id}-title`}
               maxLength={MAX_TITLE_LENGTH}
               className={field}
-              placeholder={t('markets.create.titlePlaceholder')}
+              placeholder={t('marketActions.create.titlePlaceholder')}
               value={title}
               onChange={(e) => setTitle(e.target.value)}
             />
           </div>
           <div hidden={isPrice} className="flex flex-col gap-1">
             <label htmlFor={`${id}-description`} className="text-sm font-medium">
-              {t('markets.create.description')}
+              {t('marketActions.create.description')}
             </label>
             <textarea
               id={`${id}-description`}
               rows={3}
               maxLength={MAX_DESCRIPTION_LENGTH}
               className={field}
-              placeholder={t('markets.create.descriptionPlaceholder')}
+              placeholder={t('marketActions.create.descriptionPlaceholder')}
               value={description}
               onChange={(e) => setDescription(e.target.value)}
             />
           </div>
           <div hidden={isPrice} className="flex flex-col gap-1">
             <label htmlFor={`${id}-instructions`} className="text-sm font-medium">
-              {t('markets.create.instructions')}
+              {t('marketActions.create.instructions')}
             </label>
             <textarea
               id={`${id}-instructions`}
               rows={2}
               maxLength={MAX_INSTRUCTIONS_LENGTH}
               className={field}
-              placeholder={t('markets.create.instructionsPlaceholder')}
+              placeholder={t('marketActions.create.instructionsPlaceholder')}
               aria-describedby={`${id}-instructions-hint`}
               value={instructions}
               onChange={(e) => setInstructions(e.target.value)}
             />
             <p id={`${id}-instructions-hint`} className="text-xs text-muted">
-              {t('markets.create.instructionsHint')}
+              {t('marketActions.create.instructionsHint')}
             </p>
             <AnalyzeMarket
               description={description}
@@ -255,28 +258,32 @@ export function CreateMarketDialog({
           </div>
           {/* docs/product.md §2: the options are fixed; shown read-only so the creator knows what is asked. */}
           <p hidden={isPrice} className="text-sm">
-            <span className="font-medium">{t('markets.create.options')}:</span>{' '}
+            <span className="font-medium">{t('marketActions.create.options')}:</span>{' '}
             <span className="font-semibold">{'YES / NO'}</span>
           </p>
           <ChoiceGroup
-            legend={t('markets.create.duration')}
+            legend={t('marketActions.create.duration')}
             name={`${id}-duration`}
             value={duration}
             onChange={setDuration}
             options={[
               {
                 value: 'hourly',
-                label: t('markets.create.hourly'),
-                hint: t('markets.create.hourlyHint'),
+                label: t('marketActions.create.hourly'),
+                hint: t('marketActions.create.hourlyHint'),
               },
-              { value: 'daily', label: t('markets.create.daily'), hint: t('markets.create.dailyHint') },
+              {
+                value: 'daily',
+                label: t('marketActions.create.daily'),
+                hint: t('marketActions.create.dailyHint'),
+              },
             ]}
           />
           <div className="flex flex-col gap-3 rounded-lg border border-line p-3">
-            <p className="text-sm font-medium">{t('markets.create.initialBet')}</p>
-            <p className="text-xs text-muted">{t('markets.create.initialBetHint')}</p>
+            <p className="text-sm font-medium">{t('marketActions.create.initialBet')}</p>
+            <p className="text-xs text-muted">{t('marketActions.create.initialBetHint')}</p>
             <ChoiceGroup
-              legend={t('markets.create.prediction')}
+              legend={t('marketActions.create.prediction')}
               name={`${id}-prediction`}
               value={prediction}
               onChange={setPrediction}
@@ -286,7 +293,7 @@ export function CreateMarketDialog({
               ]}
             />
             <label htmlFor={`${id}-amount`} className="text-sm font-medium">
-              {t('markets.create.amount')}
+              {t('marketActions.create.amount')}
             </label>
             <input
               id={`${id}-amount`}
@@ -301,10 +308,10 @@ export function CreateMarketDialog({
           </div>
           <div className="flex gap-2">
             <Button type="button" variant="outline" className="flex-1" onClick={() => onOpenChange(false)}>
-              {t('markets.create.cancel')}
+              {t('marketActions.create.cancel')}
             </Button>
             <Button type="submit" className="flex-1">
-              {t('markets.create.submit')}
+              {t('marketActions.create.submit')}
             </Button>
           </div>
         </form>
@@ -320,12 +327,12 @@ export function CreateMarketDialog({
           onPaid={(txHash) => savePendingRecord({ kind: 'create', body: { ...body, txHash } })}
           record={(txHash) => recordAndForget({ kind: 'create', body: { ...body, txHash } })}
           onRecorded={(outcome) => {
-            toast.success(outcome === 'recorded' ? t('markets.create.success') : t('payment.pending'));
+            toast.success(outcome === 'recorded' ? t('marketActions.create.success') : t('payment.pending'));
             setPaying(null);
             onOpenChange(false);
             void queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY });
           }}
-          recordErrorMessage={(error) => recordErrorMessage(t, error, t('markets.create.failed'))}
+          recordErrorMessage={(error) => recordErrorMessage(t, error, t('marketActions.create.failed'))}
         />
       )}
     </>

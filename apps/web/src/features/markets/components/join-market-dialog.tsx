@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, Suspense, useId, useState } from 'react';
 import { getAddress } from 'viem';
 import { useAppConfig } from '#api/get-app-config.ts';
+import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { bnbInputText, parseBnbOrNull } from '#lib/bnb-input.ts';
 import { useFormat } from '#lib/use-format.ts';
@@ -26,6 +27,7 @@ const MIN_MARKET_BET_TEXT = bnbInputText(MIN_MARKET_BET_WEI);
 
 /** docs/product.md §2 'Join Prediction': YES/NO, amount, then the payment (intent pm1:bet:<id>:<side>). */
 export function JoinMarketDialog({ market, onClose }: { market: Market | null; onClose: () => void }) {
+  useNamespace('marketActions');
   const { t } = useTranslation();
   const title = useMarketTitle(market?.title ?? '', market ? priceTitleTerms(market) : null);
   const format = useFormat();
@@ -43,15 +45,16 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!wallet.isConnected || !wallet.address) return void toast.error(t('markets.validation.connect'));
-    if (!market) return void toast.error(t('markets.validation.notFound'));
+    if (!wallet.isConnected || !wallet.address)
+      return void toast.error(t('marketActions.validation.connect'));
+    if (!market) return void toast.error(t('marketActions.validation.notFound'));
     if (!canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs))) {
-      toast.error(t('markets.validation.closed'));
+      toast.error(t('marketActions.validation.closed'));
       return onClose();
     }
-    if (!prediction) return void toast.error(t('markets.validation.prediction'));
+    if (!prediction) return void toast.error(t('marketActions.validation.prediction'));
     if (amountWei === null || amountWei < MIN_MARKET_BET_WEI)
-      return void toast.error(t('markets.validation.minimum'));
+      return void toast.error(t('marketActions.validation.minimum'));
     setPaying({
       amountWei,
       body: { userAddress: wallet.address, prediction, amountWei: amountWei.toString() },
@@ -74,9 +77,9 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
       <Modal
         open={Boolean(market) && !paying}
         onOpenChange={(open) => !open && onClose()}
-        title={t('markets.join.title')}
+        title={t('marketActions.join.title')}
         description={market ? title : undefined}
-        closeLabel={t('markets.create.cancel')}
+        closeLabel={t('marketActions.create.cancel')}
         placement="sheet"
       >
         <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
@@ -87,9 +90,9 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
               className="flex flex-col gap-2 rounded-lg border border-brand/40 bg-surface-2 p-3 text-sm"
             >
               <h3 id={`${id}-criteria`} className="font-semibold">
-                {t('markets.join.criteriaTitle')}
+                {t('marketActions.join.criteriaTitle')}
               </h3>
-              <p className="text-xs text-muted">{t('markets.join.criteriaHint')}</p>
+              <p className="text-xs text-muted">{t('marketActions.join.criteriaHint')}</p>
               <dl className="flex flex-col gap-1">
                 <dt className="text-xs font-medium text-muted">{t('markets.detail.descriptionTitle')}</dt>
                 <dd className="whitespace-pre-wrap break-words">
@@ -111,7 +114,7 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
             </section>
           )}
           <ChoiceGroup
-            legend={t('markets.join.prediction')}
+            legend={t('marketActions.join.prediction')}
             name={`${id}-prediction`}
             value={prediction}
             onChange={setPrediction}
@@ -122,7 +125,7 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
           />
           <div className="flex flex-col gap-1">
             <label htmlFor={`${id}-amount`} className="text-sm font-medium">
-              {t('markets.join.amount')}
+              {t('marketActions.join.amount')}
             </label>
             <input
               id={`${id}-amount`}
@@ -136,7 +139,7 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
             />
             {estimate !== null && prediction && (
               <p className="text-xs text-muted tabular-nums">
-                {t('markets.join.estimate', {
+                {t('marketActions.join.estimate', {
                   side: prediction,
                   amount: format.bnb(estimate, { symbol: null }),
                 })}
@@ -144,7 +147,7 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
             )}
           </div>
           <Button type="submit" size="lg">
-            {t('markets.join.submit')}
+            {t('marketActions.join.submit')}
           </Button>
         </form>
       </Modal>
@@ -163,12 +166,12 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
             recordAndForget({ kind: 'join', marketId: market.id, body: { ...paying.body, txHash } })
           }
           onRecorded={(outcome) => {
-            toast.success(outcome === 'recorded' ? t('markets.join.success') : t('payment.pending'));
+            toast.success(outcome === 'recorded' ? t('marketActions.join.success') : t('payment.pending'));
             setPaying(null);
             onClose();
             void queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY });
           }}
-          recordErrorMessage={(error) => recordErrorMessage(t, error, t('markets.join.failed'))}
+          recordErrorMessage={(error) => recordErrorMessage(t, error, t('marketActions.join.failed'))}
         />
       )}
     </>

@@ -14,7 +14,7 @@ export function recordErrorMessage(
   fallback: string,
 ): { message: string; close: boolean } {
   if (error instanceof ApiError && error.code === 'MARKET_CLOSED') {
-    return { message: t('markets.join.closedRefund'), close: true };
+    return { message: t('marketActions.join.closedRefund'), close: true };
   }
   return { message: apiErrorMessage(t, error, fallback), close: isFinalRefusal(error) };
 }

@@ -15,7 +15,6 @@ import { useFormat } from '#lib/use-format.ts';
 import { Button } from '#ui/button.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { toast } from '#ui/toast.ts';
-import { useAccountKind } from '#wallet/hooks/use-account-kind.ts';
 import { useSendPayment } from '#wallet/hooks/use-send-payment.ts';
 import { useWallet } from '#wallet/hooks/use-wallet.ts';
 import { ROUNDS_QUERY_KEY } from '../api/get-rounds.ts';
@@ -36,7 +35,6 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
   const { data: appConfig } = useAppConfig();
   const wallet = useWallet();
   const payment = useSendPayment();
-  const isContractWallet = useAccountKind(wallet.address) === 'contract';
   const queryClient = useQueryClient();
   const amountId = useId();
   const [position, setPosition] = useState<Position>('bull');
@@ -68,7 +66,6 @@ export function BetPanel({ round, nowS }: { round: Round; nowS: number }) {
       return void toast.error(t('oracle.bet.minimum'));
     if (!isOpen) return void toast.error(t('oracle.bet.onlyLive'));
     if (!wallet.isCorrectChain) return void toast.error(t('wallet.wrongNetworkHint'));
-    if (isContractWallet) return void toast.error(t('payment.contractAccount'));
     const escrow = appConfig.escrow;
     if (!escrow) return void toast.error(t('oracle.bet.unavailable'));
 

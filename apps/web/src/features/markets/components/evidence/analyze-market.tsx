@@ -38,7 +38,7 @@ export function AnalyzeMarket({
   const { t } = useTranslation();
   const analyze = useAnalyzeMarket();
   const run = () => {
-    if (!description.trim()) return void toast.error(t('markets.validation.descriptionFirst'));
+    if (!description.trim()) return void toast.error(t('marketActions.validation.descriptionFirst'));
     if (analyze.isPending) return;
     analyze.mutate({
       description,
@@ -71,7 +71,7 @@ export function AnalyzeMarket({
         {analyze.isPending && (
           <Icon node={LoaderCircle} aria-hidden="true" className="size-4 motion-safe:animate-spin" />
         )}
-        {analyze.isPending ? t('markets.create.analyzing') : t('markets.create.analyze')}
+        {analyze.isPending ? t('marketActions.create.analyzing') : t('marketActions.create.analyze')}
       </Button>
       {!analyze.isPending && (analyze.data || analyze.error) && (
         <Suspense fallback={null}>

@@ -26,6 +26,7 @@ export function MarketOperatorControls({
   nowMs: number;
 }) {
   useNamespace('review');
+  useNamespace('marketActions');
   const { t } = useTranslation();
   const id = useId();
   const [reason, setReason] = useState('');
@@ -36,15 +37,15 @@ export function MarketOperatorControls({
     onSuccess: (answer) => {
       toast.success(
         answer.action === 'void'
-          ? t('markets.operator.voided')
-          : t('markets.operator.resolved', { result: answer.result }),
+          ? t('marketActions.operator.voided')
+          : t('marketActions.operator.resolved', { result: answer.result }),
       );
     },
-    failedMessage: t('markets.operator.failed'),
+    failedMessage: t('marketActions.operator.failed'),
     invalidates: MARKETS_QUERY_KEY,
   });
   const decide = (decision: MarketOperatorDecision) => {
-    if (!reason.trim()) return void toast.error(t('markets.operator.reasonRequired'));
+    if (!reason.trim()) return void toast.error(t('marketActions.operator.reasonRequired'));
     action.mutate(decision);
   };
   const bettingClosed = market.status !== 'active' || nowMs >= Date.parse(market.deadline);
@@ -56,14 +57,14 @@ export function MarketOperatorControls({
       : t(proposal.result === result ? 'review.operator.confirm' : 'review.operator.overturn', { result });
 
   return (
-    <CardSection title={t('markets.operator.title')} icon={ShieldCheck} className="p-4 text-sm">
+    <CardSection title={t('marketActions.operator.title')} icon={ShieldCheck} className="p-4 text-sm">
       {proposal && (
         <p className="font-medium">
           {t('review.operator.proposal', { result: proposal.result, count: proposal.flagCount })}
         </p>
       )}
       <label htmlFor={`${id}-reason`} className="font-medium">
-        {t('markets.operator.reason')}
+        {t('marketActions.operator.reason')}
       </label>
       <textarea
         id={`${id}-reason`}
@@ -80,23 +81,23 @@ export function MarketOperatorControls({
             disabled={action.isPending}
             onClick={() => decide({ kind: 'resolve', result: 'YES' })}
           >
-            {label('YES', t('markets.operator.resolveYes'))}
+            {label('YES', t('marketActions.operator.resolveYes'))}
           </Button>
           <Button
             variant="outline"
             disabled={action.isPending}
             onClick={() => decide({ kind: 'resolve', result: 'NO' })}
           >
-            {label('NO', t('markets.operator.resolveNo'))}
+            {label('NO', t('marketActions.operator.resolveNo'))}
           </Button>
         </div>
       ) : (
-        <p className="text-xs text-muted">{t('markets.operator.resolveAfterDeadline')}</p>
+        <p className="text-xs text-muted">{t('marketActions.operator.resolveAfterDeadline')}</p>
       )}
       <Button variant="danger" disabled={action.isPending} onClick={() => decide({ kind: 'void' })}>
-        {label('VOID', t('markets.operator.void'))}
+        {label('VOID', t('marketActions.operator.void'))}
       </Button>
-      {action.isPending && <p className="text-xs text-brand">{t('markets.operator.signing')}</p>}
+      {action.isPending && <p className="text-xs text-brand">{t('marketActions.operator.signing')}</p>}
     </CardSection>
   );
 }
