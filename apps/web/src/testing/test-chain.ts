@@ -51,6 +51,10 @@ export async function startTestChain(): Promise<TestChain> {
   const mined: TestChain['mined'] = [];
   const methods: string[] = [];
   const receipts = new Map<Hex, Receipt>();
+  const sent = new Map<
+    Hex,
+    { tx: { from?: Address; to?: Address; data?: Hex }; nonce: number; blockNumber: bigint | null }
+  >();
   let rejectSend = false;
   let creditPush = false;
   let held: Array<() => void> | null = null;
@@ -177,18 +181,53 @@ export async function startTestChain(): Promise<TestChain> {
         if (!('apply' in run) || !run.apply) return { error: { code: -32000, message: 'not a transaction' } };
         run.apply();
         nonce += 1;
-        blockNumber += 1n;
         mined.push({ functionName: run.call.functionName, args: run.call.args ?? [] });
         const hash = keccak256(toHex(`tx ${nonce}`));
-        const receipt = makeReceipt(hash, tx, blockNumber, run.logs);
-        if (held) held.push(() => receipts.set(hash, receipt));
-        else receipts.set(hash, receipt);
+        // The transaction lands in a new block: now, or when held receipts are released (a wallet
+        // waiting for it sees the new block and asks for the receipt again).
+        sent.set(hash, { tx, nonce: nonce - 1, blockNumber: null });
+        const land = () => {
+          blockNumber += 1n;
+          receipts.set(hash, makeReceipt(hash, tx, blockNumber, run.logs));
+          const entry = sent.get(hash);
+          if (entry) entry.blockNumber = blockNumber;
+        };
+        if (held) held.push(land);
+        else land();
         return { result: hash };
       }
       case 'eth_getTransactionReceipt':
         return { result: receipts.get(params[0] as Hex) ?? null };
-      case 'eth_getTransactionByHash':
-        return { result: null };
+      case 'eth_getTransactionByHash': {
+        // A sent transaction, pending until its block lands (a wallet waiting for its receipt asks).
+        const entry = sent.get(params[0] as Hex);
+        if (!entry) return { result: null };
+        const landed = entry.blockNumber;
+        return {
+          result: {
+            hash: params[0],
+            from: entry.tx.from ?? ESCROW,
+            to: entry.tx.to ?? ESCROW,
+            input: entry.tx.data ?? '0x',
+            value: '0x0',
+            nonce: numberToHex(entry.nonce),
+            gas: '0x30000',
+            gasPrice: '0x1',
+            maxFeePerGas: '0x1',
+            maxPriorityFeePerGas: '0x1',
+            type: '0x2',
+            chainId: '0x7a69',
+            accessList: [],
+            blockNumber: landed === null ? null : numberToHex(landed),
+            blockHash: landed === null ? null : keccak256(toHex(`block ${landed}`)),
+            transactionIndex: landed === null ? null : '0x0',
+            v: '0x0',
+            r: `0x${'11'.repeat(32)}`,
+            s: `0x${'22'.repeat(32)}`,
+            yParity: '0x0',
+          },
+        };
+      }
       default:
         return { error: { code: -32601, message: `the test chain does not answer ${method}` } };
     }

@@ -167,7 +167,7 @@ describe('ClaimableCard: the wallet claims from the escrow itself', { timeout: 2
       await within(card).findByText(
         'Confirmed: 0.0800 BNB from round #101 was paid to your wallet.',
         {},
-        { timeout: 6000 },
+        { timeout: 15_000 },
       ),
     ).toBeVisible();
     expect(within(card).getByRole('status')).toHaveTextContent('Confirmed: 0.0800 BNB from round #101');
