@@ -1,19 +1,11 @@
 import type { Page } from '@playwright/test';
 import { ConfigResponseSchema } from '@pm/core/contract/config';
 import type { EscrowClaim } from '@pm/core/contract/payout-lists';
-import { ClaimableResponseSchema } from '@pm/core/contract/users';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
-import {
-  type Address,
-  createPublicClient,
-  createTestClient,
-  getAddress,
-  type Hex,
-  http,
-  parseEther,
-} from 'viem';
+import { type Address, createPublicClient, getAddress, type Hex, http, parseEther } from 'viem';
 import { eventually, placeOracleBetViaApi } from '../support/api.ts';
 import { balanceOf, freshAccount } from '../support/chain.ts';
+import { publishedClaim } from '../support/escrow.ts';
 import { baseUrl, expect, rpcUrl, test } from '../support/fixtures.ts';
 import { getRounds, openWithWallet, setDevPrice, waitForLiveRound } from '../support/helpers.ts';
 
@@ -39,30 +31,6 @@ async function escrowAddress(): Promise<Address> {
   const config = ConfigResponseSchema.parse(await (await fetch(`${baseUrl()}/api/config`)).json());
   if (!config.escrow) throw new Error('the stack names no escrow in GET /api/config');
   return getAddress(config.escrow.address);
-}
-
-/**
- * A block, as a real chain makes one every few seconds: the local node mines only on transactions, and
- * a call simulated at its latest block (the operator's settlement) runs at that block's time.
- */
-async function mineBlock(): Promise<void> {
-  await createTestClient({ mode: 'hardhat', transport: http(rpcUrl()) }).mine({ blocks: 1 });
-}
-
-/** `owner`'s claim of round `epoch` once its payout list is published and the contract pays it. */
-async function publishedClaim(owner: Address, epoch: number): Promise<EscrowClaim> {
-  const claim = await eventually(async () => {
-    await mineBlock();
-    const response = await fetch(`${baseUrl()}/api/users/${owner}/claimable`);
-    const claimable = ClaimableResponseSchema.parse(await response.json());
-    return claimable.oracle.bets.find((bet) => bet.epoch === epoch)?.escrowClaim ?? null;
-  }, 120_000);
-  // The server's clock is the chain's on the local chain: wait until its time passes claimableAt.
-  await eventually(async () => {
-    await mineBlock();
-    return Date.parse((await getRounds()).serverTime) >= Date.parse(claim.claimableAt);
-  }, 120_000);
-  return claim;
 }
 
 /**

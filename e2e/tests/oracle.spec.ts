@@ -1,6 +1,7 @@
 import { parseEther } from 'viem';
 import { devAddress, eventually } from '../support/api.ts';
 import { balanceOf } from '../support/chain.ts';
+import { publishedClaim } from '../support/escrow.ts';
 import { expect, test } from '../support/fixtures.ts';
 import {
   connectWallet,
@@ -11,8 +12,9 @@ import {
 } from '../support/helpers.ts';
 
 // One oracle round played through in the browser, with the stack's short rounds (60 s, betting
-// 30 s): UP from one wallet, DOWN from another, the test sets the simulated price at lock and at
-// close, the winner claims and its chain balance rises by exactly the pool.
+// 30 s): UP from one wallet, DOWN from another (deposits into the escrow), the test sets the simulated
+// price at lock and at close, the round settles on the escrow, and once its payouts open the winner
+// claims (the server relays claimMany) and its chain balance rises by exactly the pool.
 
 /** Our round wherever the API shows it now (current, previous or recent). */
 async function roundByEpoch(epoch: number) {
@@ -23,7 +25,7 @@ async function roundByEpoch(epoch: number) {
 test('Two wallets bet UP and DOWN, the price decides the round, and the winner claims exactly the pool', async ({
   browser,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const bull = devAddress(14);
   const bear = devAddress(15);
 
@@ -87,11 +89,23 @@ test('Two wallets bet UP and DOWN, the price decides the round, and the winner c
   await connectWallet(bullPage);
   await expect(bullPage.getByRole('region', { name: 'Claimable winnings' })).toBeVisible();
 
+  // A round ends every minute on this stack: a later round's concluded modal is dismissed whenever it
+  // covers what the test clicks.
+  const concluded = bullPage.getByRole('dialog', { name: /concluded/ });
+  await bullPage.addLocatorHandler(concluded, async () => {
+    await concluded.getByRole('button', { name: 'Got it' }).click();
+  });
+  // The escrow pays once the round's settlement is on chain and its delay (the contract's minimum) passed.
+  const claim = await publishedClaim(bull, live.epoch);
+  expect(claim.payoutWei).toBe(parseEther('0.08').toString());
   const before = await balanceOf(bull);
   const claimable = bullPage.getByRole('region', { name: 'Claimable winnings' });
   await claimable.getByRole('button', { name: 'Claim' }).click();
-  await expect(bullPage.getByText(/Successfully claimed 0\.08/)).toBeVisible({ timeout: 20_000 });
-  expect((await balanceOf(bull)) - before).toBe(parseEther('0.08'));
+  await expect(
+    bullPage.getByText(/Successfully claimed 0\.08|Your payout of 0\.08 BNB is on its way/),
+  ).toBeVisible({ timeout: 20_000 });
+  // Relayed by the operator key: the winner pays no gas and receives exactly the pool.
+  await eventually(async () => (await balanceOf(bull)) - before === parseEther('0.08') || null, 60_000);
 
   await bullPage.context().close();
   await bearPage.context().close();
