@@ -97,10 +97,30 @@ async function whatIsPending(deps: {
     'unclaimed market wins',
     snapshot.bets.filter((b) => b.payout_id === null && (owedMarket.get(b.id) ?? 0n) > 0n).length,
   );
+  // A round bet on the escrow keeps payout_id null: `claimed` says its stake was paid.
   add(
     'unclaimed round wins',
-    snapshot.oracleBets.filter((b) => b.payout_id === null && (owedRound.get(b.id) ?? 0n) > 0n).length,
+    snapshot.oracleBets.filter(
+      (b) => (b.stake_id === null ? b.payout_id === null : !b.claimed) && (owedRound.get(b.id) ?? 0n) > 0n,
+    ).length,
   );
+  // The escrow's side: the operator key's actions, relays, settlements, deposits and their refunds.
+  add(
+    'operator transactions not final',
+    snapshot.operatorTxs.filter((t) => ['queued', 'signed', 'sent'].includes(t.status)).length,
+  );
+  add('escrow relays open', snapshot.relays.filter((r) => r.status === 'open').length);
+  add('round settlements not final', snapshot.payoutLists.filter((l) => l.status !== 'settled').length);
+  add('escrow deposits unresolved', snapshot.escrowDeposits.filter((d) => d.resolved_at === null).length);
+  add(
+    'refused deposits not given back',
+    snapshot.escrowRefunds.filter((r) => r.status === 'queued' || r.status === 'refunding').length,
+  );
+  if (snapshot.escrowCursor === null || snapshot.escrowCursor < finalHead - 1n)
+    pending.push({
+      text: `escrow deposit scan at block ${snapshot.escrowCursor}, final head ${finalHead}`,
+      signature: `escrow cursor ${snapshot.escrowCursor}`,
+    });
   add(
     'markets past deadline',
     snapshot.markets.filter((m) => m.status !== 'settled' && m.deadline.getTime() / 1000 < nowS).length,
