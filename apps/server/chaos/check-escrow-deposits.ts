@@ -63,7 +63,8 @@ export function checkEscrowDeposits(context: InvariantContext): void {
     }
     if (
       !check(
-        payment.status === 'escrow_refund',
+        // escrow_refund while the escrow gives it back; refunded once its refundStake is final.
+        payment.status === 'escrow_refund' || payment.status === 'refunded',
         1,
         `escrow-status:${deposit.stakeId}`,
         () => `escrow payment ${payment.id} (${key}) has status ${payment.status}`,
@@ -93,6 +94,12 @@ export function checkEscrowDeposits(context: InvariantContext): void {
     )
       continue;
     // Given back: its sender, its full amount, from the contract (refundStake, or a payout list leaf).
+    check(
+      (payment.status === 'refunded') === (refund?.status === 'refunded'),
+      1,
+      `escrow-refund-status:${deposit.stakeId}`,
+      () => `refused ${key}: its payment is ${payment.status}, its refund ${refund?.status}`,
+    );
     if (refund?.status === 'refunded' || refund?.status === 'payout_list') {
       const outs = outsByStake.get(deposit.stakeId) ?? [];
       const out = outs[0];
