@@ -71,6 +71,7 @@ export async function runChaosRound(deps: RoundDeps, round: number): Promise<Rou
     initialBalance: deps.initialBalance,
     finalBalance: await deps.ledger.balanceAt(head),
     escrow: await deps.escrowLedger.view(head),
+    scanTarget: quiet.scanTarget,
     chainNowS: await deps.chain.chainNowS(),
   });
   return { round, quiesce: quiet, report, seconds: Math.round((Date.now() - started) / 1000) };

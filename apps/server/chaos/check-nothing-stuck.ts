@@ -28,12 +28,14 @@ export function checkNothingStuck(context: InvariantContext): void {
     );
   }
   const finalHead = input.head - BigInt(input.confirmations - 1);
+  // Reached: the head quiescence waited for (every payment of the round below it), else near the head.
+  const scanTarget = input.scanTarget ?? finalHead - MAX_CURSOR_LAG_BLOCKS;
   check(
-    input.snapshot.reconcileCursor !== null &&
-      input.snapshot.reconcileCursor >= finalHead - MAX_CURSOR_LAG_BLOCKS,
+    input.snapshot.reconcileCursor !== null && input.snapshot.reconcileCursor >= scanTarget,
     5,
     'cursor',
-    () => `the reconciliation cursor is at ${input.snapshot.reconcileCursor}, the final head at ${finalHead}`,
+    () =>
+      `the reconciliation cursor is at ${input.snapshot.reconcileCursor}, short of block ${scanTarget} (final head ${finalHead})`,
   );
   for (const payout of snapshot.payouts) {
     if (!OPEN_PAYOUT.has(payout.status)) continue;
@@ -65,7 +67,7 @@ export function checkNothingStuck(context: InvariantContext): void {
       () => `market ${market.id} is still ${market.status} ${MAX_OVERDUE_S}+ s after its deadline`,
     );
   }
-  checkEscrowNothingStuck(context, ageS, finalHead);
+  checkEscrowNothingStuck(context, ageS, scanTarget, finalHead);
   for (const round of snapshot.rounds) {
     const overdue = input.chainNowS - round.close_time.getTime() / 1000 > MAX_OVERDUE_S;
     check(
@@ -78,13 +80,19 @@ export function checkNothingStuck(context: InvariantContext): void {
 }
 
 /** The escrow's side (decision 026): what the operator key sends, relays, settlements, refused deposits. */
-function checkEscrowNothingStuck(context: InvariantContext, ageS: (date: Date) => number, finalHead: bigint) {
+function checkEscrowNothingStuck(
+  context: InvariantContext,
+  ageS: (date: Date) => number,
+  scanTarget: bigint,
+  finalHead: bigint,
+) {
   const { snapshot, outsByStake, check, bnb } = context;
   check(
-    snapshot.escrowCursor !== null && snapshot.escrowCursor >= finalHead - MAX_CURSOR_LAG_BLOCKS,
+    snapshot.escrowCursor !== null && snapshot.escrowCursor >= scanTarget,
     5,
     'escrow-cursor',
-    () => `the escrow deposit scan is at ${snapshot.escrowCursor}, the final head at ${finalHead}`,
+    () =>
+      `the escrow deposit scan is at ${snapshot.escrowCursor}, short of block ${scanTarget} (final head ${finalHead})`,
   );
   for (const tx of snapshot.operatorTxs) {
     if (!OPEN_OPERATOR_TX.has(tx.status)) continue;

@@ -17,6 +17,8 @@ export type InvariantInput = {
   confirmations: number;
   initialBalance: bigint;
   finalBalance: bigint;
+  /** The final head quiescence saw the scans reach (null: it never got quiet; a lag is allowed). */
+  scanTarget: bigint | null;
   /** The escrow as the chain has it at `head`: round stakes in, payouts and refunds out. */
   escrow: EscrowView;
   /** Chain time at the snapshot: deadlines and round closes are compared with it. */

@@ -209,6 +209,7 @@ function check(snapshot: DbSnapshot, escrow: EscrowView) {
     initialBalance: 0n,
     finalBalance: 0n,
     escrow,
+    scanTarget: 100n,
     chainNowS: T0.getTime() / 1000,
   });
 }
