@@ -2,6 +2,7 @@ import { type ApiClient, describeAnswer } from './api-client.ts';
 import type { ChainTools } from './chain-tools.ts';
 import { checkInvariants, type InvariantReport } from './check-invariants.ts';
 import type { DbReader } from './db-snapshot.ts';
+import type { EscrowLedger } from './escrow-ledger.ts';
 import type { FaultScheduler } from './fault-scheduler.ts';
 import type { Random } from './prng.ts';
 import { type QuiesceResult, quiesce } from './quiesce.ts';
@@ -18,6 +19,7 @@ export type RoundDeps = {
   api: ApiClient;
   db: DbReader;
   ledger: VaultLedger;
+  escrowLedger: EscrowLedger;
   traffic: Traffic;
   faults: FaultScheduler;
   random: Random;
@@ -68,6 +70,8 @@ export async function runChaosRound(deps: RoundDeps, round: number): Promise<Rou
     confirmations: deps.confirmations,
     initialBalance: deps.initialBalance,
     finalBalance: await deps.ledger.balanceAt(head),
+    escrow: await deps.escrowLedger.view(head),
+    scanTarget: quiet.scanTarget,
     chainNowS: await deps.chain.chainNowS(),
   });
   return { round, quiesce: quiet, report, seconds: Math.round((Date.now() - started) / 1000) };

@@ -1,7 +1,8 @@
 import type { InvariantContext } from './invariant-context.ts';
 
 // Invariant 1: every paid inbound transfer is exactly one bet or exactly one refund, and nothing
-// else exists: no payment row, bet or refund without money on the canonical chain behind it.
+// else exists: no payment row, bet or refund without money on the canonical chain behind it. Here
+// the vault's transfers (market bets); the escrow's deposits (round bets) in check-escrow-deposits.ts.
 
 // refund_held: owed back, held for an operator (a refund not worth its gas; decision 002).
 const REFUND_STATUSES = new Set(['refund_due', 'refunded', 'refund_held']);
@@ -79,7 +80,8 @@ export function checkBetsOrRefunds(context: InvariantContext): void {
     }
   }
   for (const payment of snapshot.payments) {
-    if (payment.amount === 0n) continue;
+    // An escrow deposit is not a vault transfer: check-escrow-deposits.ts holds it to its event.
+    if (payment.amount === 0n || payment.stake_id !== null) continue;
     const onChain = inboundByHash.get(payment.tx_hash.toLowerCase());
     if (
       !check(

@@ -2,11 +2,14 @@ import { expectedMarketPayouts, expectedRoundPayouts } from './expected-payouts.
 import type { InvariantContext } from './invariant-context.ts';
 
 // Invariant 2: every claimed bet has exactly one confirmed payout on chain, to its owner, of the
-// right amount (computed here from the bets), and after the claim sweep every win is paid.
+// right amount (computed here from the bets), and after the claim sweep every win is paid. A round
+// bet staked on the escrow is paid by the contract (escrow_stake_payouts, the chain's Claimed or
+// Refunded event, its stake spent), never by a vault payout.
 
 /** Invariant 2 (docs/chaos.md). */
 export function checkClaimsPaid(context: InvariantContext): void {
   const { snapshot, payoutById, minedOf, checkPaidOnChain, check, lose, bnb } = context;
+  const { outsByStake, stakePayoutByStake, input } = context;
   //    and (after the claim sweep) every win is claimed.
   const owedMarket = expectedMarketPayouts(snapshot);
   const owedRound = expectedRoundPayouts(snapshot);
@@ -61,6 +64,64 @@ export function checkClaimsPaid(context: InvariantContext): void {
           `unpaid-oracle-bet:${bet.id}`,
           () => `oracle bet ${bet.id} (${bet.user_address}) is owed ${bnb(owed)} and was never paid`,
         );
+    }
+    if (bet.stake_id !== null) {
+      check(
+        bet.payout_id === null,
+        2,
+        `escrow-vault-payout:${bet.id}`,
+        () => `escrow round bet ${bet.id} has vault payout ${bet.payout_id}`,
+      );
+      if (bet.claimed) {
+        const stake = bet.stake_id;
+        const key = `escrow-bet:${bet.id}`;
+        const row = stakePayoutByStake.get(stake);
+        const out = outsByStake.get(stake)?.[0];
+        const paid = owed ?? bet.payout_amount ?? 0n;
+        if (
+          !check(
+            row !== undefined,
+            2,
+            `${key}:no-payout`,
+            () => `${key}: claimed, no escrow_stake_payouts row`,
+          )
+        )
+          continue;
+        if (!row) continue;
+        check(
+          row.owner === bet.user_address && row.amount === paid,
+          2,
+          `${key}:wrong-row`,
+          () =>
+            `${key}: its payout row says ${bnb(row.amount)} to ${row.owner}, owed ${bnb(paid)} to ${bet.user_address}`,
+        );
+        if (
+          !check(
+            out !== undefined && out.txHash === row.tx_hash.toLowerCase(),
+            2,
+            `${key}:not-on-chain`,
+            () =>
+              `${key}: stake ${stake} paid in ${row.tx_hash} says the database; the chain: ${out ? out.txHash : 'nothing'}`,
+          )
+        )
+          continue;
+        if (!out) continue;
+        check(
+          out.owner === bet.user_address && out.amount === paid && out.kind === row.kind,
+          2,
+          `${key}:wrong-value`,
+          () =>
+            `${key}: the chain ${out.kind} ${bnb(out.amount)} to ${out.owner}, owed ${bnb(paid)} to ${bet.user_address}`,
+        );
+        if (out.amount !== paid) lose(abs(out.amount - paid));
+        check(
+          input.escrow.spent.get(stake) === true,
+          2,
+          `${key}:stake-open`,
+          () => `${key}: stake ${stake} was paid, yet stakes(${stake}) is not zero`,
+        );
+      }
+      continue;
     }
     if (bet.claimed)
       checkPaidOnChain(

@@ -1,12 +1,15 @@
 import { checkBetsOrRefunds } from './check-bets-or-refunds.ts';
 import { checkClaimsPaid } from './check-claims-paid.ts';
+import { checkEscrowDeposits } from './check-escrow-deposits.ts';
+import { checkEscrowLedger } from './check-escrow-ledger.ts';
+import { checkEscrowPaidOnce } from './check-escrow-paid-once.ts';
 import { checkNothingStuck } from './check-nothing-stuck.ts';
 import { checkPaidOnce } from './check-paid-once.ts';
 import { checkVaultBalance } from './check-vault-balance.ts';
 import { createInvariantContext, type InvariantInput, type Violation } from './invariant-context.ts';
 
 // The five promises of the money path (docs/chaos.md), checked against the chain after the jobs
-// have quiesced. Each violation carries a stable key, so one bug seen in every round is reported
+// have quiesced: the vault's (market bets) and the escrow's (round bets, decision 026). Each violation carries a stable key, so one bug seen in every round is reported
 // once, with the round it first appeared in.
 
 export type { InvariantInput, Violation };
@@ -23,6 +26,9 @@ export type InvariantReport = {
     oracleBets: number;
     refunds: number;
     claims: number;
+    /** Deposits into the escrow, and stakes it paid out or gave back. */
+    escrowDeposits: number;
+    escrowPaid: number;
     /** Why payments became refunds: a transient fault here (RECORD_FAILED…) turned a valid bet into one. */
     refundReasons: Record<string, number>;
   };
@@ -31,9 +37,12 @@ export type InvariantReport = {
 export function checkInvariants(input: InvariantInput): InvariantReport {
   const context = createInvariantContext(input);
   checkBetsOrRefunds(context);
+  checkEscrowDeposits(context);
   checkClaimsPaid(context);
   checkVaultBalance(context);
+  checkEscrowLedger(context);
   checkPaidOnce(context);
+  checkEscrowPaidOnce(context);
   checkNothingStuck(context);
   const { snapshot } = input;
   return {
@@ -45,6 +54,8 @@ export function checkInvariants(input: InvariantInput): InvariantReport {
       oracleBets: snapshot.oracleBets.length,
       refunds: snapshot.payouts.filter((p) => p.kind === 'refund').length,
       claims: snapshot.payouts.filter((p) => p.kind === 'claim').length,
+      escrowDeposits: input.escrow.deposits.length,
+      escrowPaid: input.escrow.outs.length,
       refundReasons: countBy(
         snapshot.payments.filter((p) => p.status !== 'recorded'),
         (p) => p.refund_reason ?? '(none)',

@@ -18,6 +18,8 @@ const PaymentSchema = z.object({
   status: z.string(),
   refund_reason: z.string().nullable(),
   refund_payout_id: z.number().nullable(),
+  /** An escrow deposit's stake (decision 026); null for a vault transfer. */
+  stake_id: weiOrNull,
 });
 const BetSchema = z.object({
   id: z.number(),
@@ -44,6 +46,8 @@ const OracleBetSchema = z.object({
   claimed: z.boolean(),
   payment_id: z.number(),
   payout_id: z.number().nullable(),
+  /** Its stake on the escrow; null for a bet paid to the vault before the switch. */
+  stake_id: weiOrNull,
 });
 const PayoutSchema = z.object({
   id: z.number(),
@@ -80,6 +84,75 @@ const RequestSchema = z.object({
 });
 const CursorSchema = z.object({ name: z.string(), block_number: z.coerce.bigint() });
 
+// The escrow's side (decision 026): refused deposits given back, settlements, relays, what left it.
+const EscrowRefundSchema = z.object({
+  id: z.number(),
+  stake_id: wei,
+  payment_id: z.number(),
+  tx_hash: z.string(),
+  owner: z.string(),
+  amount: wei,
+  market_key: z.string(),
+  reason: z.string(),
+  status: z.string(),
+  last_error: z.string().nullable(),
+  created_at: date,
+});
+const EscrowDepositSchema = z.object({
+  id: z.number(),
+  stake_id: wei,
+  tx_hash: z.string(),
+  outcome: z.string().nullable(),
+  last_error: z.string().nullable(),
+  resolved_at: date.nullable(),
+  created_at: date,
+});
+const PayoutListSchema = z.object({
+  id: z.number(),
+  market_key: z.string(),
+  epoch: z.coerce.number().nullable(),
+  refund: z.boolean(),
+  status: z.string(),
+  payout_total: weiOrNull,
+  fee: weiOrNull,
+  pool: weiOrNull,
+  operator_tx_id: z.number().nullable(),
+  attempts: z.number(),
+  last_error: z.string().nullable(),
+  claimable_at: date.nullable(),
+  created_at: date,
+});
+const LeafSchema = z.object({ stake_id: wei, market_key: z.string(), payout: wei });
+const RelaySchema = z.object({
+  id: z.number(),
+  kind: z.string(),
+  owner: z.string(),
+  operator_tx_id: z.number(),
+  status: z.string(),
+  last_error: z.string().nullable(),
+  created_at: date,
+});
+const RelayStakeSchema = z.object({ relay_id: z.number(), stake_id: wei, oracle_bet_id: z.number() });
+const StakePayoutSchema = z.object({
+  stake_id: wei,
+  market_key: z.string(),
+  owner: z.string(),
+  kind: z.string(),
+  amount: wei,
+  credited: z.boolean(),
+  tx_hash: z.string(),
+  relay_id: z.number().nullable(),
+});
+const OperatorTxSchema = z.object({
+  id: z.number(),
+  key: z.string(),
+  status: z.string(),
+  tx_hash: z.string().nullable(),
+  tx_hashes: z.array(z.string()),
+  last_error: z.string().nullable(),
+  created_at: date,
+});
+
 type PaymentRow = z.infer<typeof PaymentSchema>;
 export type BetRow = z.infer<typeof BetSchema>;
 export type OracleBetRow = z.infer<typeof OracleBetSchema>;
@@ -87,6 +160,9 @@ export type PayoutRow = z.infer<typeof PayoutSchema>;
 type MarketRow = z.infer<typeof MarketSchema>;
 type RoundRow = z.infer<typeof RoundSchema>;
 type RequestRow = z.infer<typeof RequestSchema>;
+export type EscrowRefundRow = z.infer<typeof EscrowRefundSchema>;
+export type PayoutListRow = z.infer<typeof PayoutListSchema>;
+export type StakePayoutRow = z.infer<typeof StakePayoutSchema>;
 
 export type DbSnapshot = {
   payments: PaymentRow[];
@@ -97,6 +173,16 @@ export type DbSnapshot = {
   rounds: RoundRow[];
   requests: RequestRow[];
   reconcileCursor: bigint | null;
+  /** The escrow's deposit scan (chain_cursors 'escrow-deposits'). */
+  escrowCursor: bigint | null;
+  escrowRefunds: EscrowRefundRow[];
+  escrowDeposits: z.infer<typeof EscrowDepositSchema>[];
+  payoutLists: PayoutListRow[];
+  payoutListLeaves: z.infer<typeof LeafSchema>[];
+  relays: z.infer<typeof RelaySchema>[];
+  relayStakes: z.infer<typeof RelayStakeSchema>[];
+  stakePayouts: StakePayoutRow[];
+  operatorTxs: z.infer<typeof OperatorTxSchema>[];
   /** The database's own clock, for ages of rows stamped with now(). */
   dbNow: Date;
 };
@@ -113,6 +199,10 @@ export function createDbReader(url: string) {
     async snapshot(): Promise<DbSnapshot> {
       const [now] = await rows(z.object({ now: date }), 'select now() as now');
       const [cursor] = await rows(CursorSchema, "select * from chain_cursors where name = 'vault-reconcile'");
+      const [escrowCursor] = await rows(
+        CursorSchema,
+        "select * from chain_cursors where name = 'escrow-deposits'",
+      );
       return {
         payments: await rows(PaymentSchema, 'select * from payments order by id'),
         bets: await rows(BetSchema, 'select * from bets order by id'),
@@ -122,6 +212,18 @@ export function createDbReader(url: string) {
         rounds: await rows(RoundSchema, 'select epoch, status, result, close_time from oracle_rounds'),
         requests: await rows(RequestSchema, 'select * from payment_requests order by id'),
         reconcileCursor: cursor?.block_number ?? null,
+        escrowCursor: escrowCursor?.block_number ?? null,
+        escrowRefunds: await rows(EscrowRefundSchema, 'select * from escrow_refunds order by id'),
+        escrowDeposits: await rows(EscrowDepositSchema, 'select * from escrow_deposits order by id'),
+        payoutLists: await rows(PayoutListSchema, 'select * from payout_lists order by id'),
+        payoutListLeaves: await rows(LeafSchema, 'select * from payout_list_leaves'),
+        relays: await rows(RelaySchema, 'select * from escrow_relays order by id'),
+        relayStakes: await rows(RelayStakeSchema, 'select * from escrow_relay_stakes'),
+        stakePayouts: await rows(StakePayoutSchema, 'select * from escrow_stake_payouts'),
+        operatorTxs: await rows(
+          OperatorTxSchema,
+          'select id, key, status, tx_hash, tx_hashes, last_error, created_at from operator_transactions order by id',
+        ),
         dbNow: now?.now ?? new Date(),
       };
     },

@@ -1,5 +1,6 @@
 import { formatEther } from 'viem';
 import type { DbSnapshot, PayoutRow } from './db-snapshot.ts';
+import type { EscrowStakeOut, EscrowView } from './escrow-ledger.ts';
 import type { VaultTransfer } from './vault-ledger.ts';
 
 // What every invariant check reads (the chain's vault transfers, the database snapshot, indexes
@@ -16,6 +17,10 @@ export type InvariantInput = {
   confirmations: number;
   initialBalance: bigint;
   finalBalance: bigint;
+  /** The final head quiescence saw the scans reach (null: it never got quiet; a lag is allowed). */
+  scanTarget: bigint | null;
+  /** The escrow as the chain has it at `head`: round stakes in, payouts and refunds out. */
+  escrow: EscrowView;
   /** Chain time at the snapshot: deadlines and round closes are compared with it. */
   chainNowS: number;
 };
@@ -43,6 +48,12 @@ export function createInvariantContext(input: InvariantInput) {
   );
   const outboundByHash = new Map(outbound.map((t) => [t.hash, t]));
   const payoutById = new Map(snapshot.payouts.map((p) => [p.id, p]));
+  // The escrow's side: deposits by stake, what left it per stake (a list: twice would be a violation).
+  const depositByStake = new Map(input.escrow.deposits.map((d) => [d.stakeId, d]));
+  const outsByStake = new Map<bigint, EscrowStakeOut[]>();
+  for (const out of input.escrow.outs)
+    outsByStake.set(out.stakeId, [...(outsByStake.get(out.stakeId) ?? []), out]);
+  const stakePayoutByStake = new Map(snapshot.stakePayouts.map((p) => [p.stake_id, p]));
 
   /** The payout's transactions as the chain has them (one of its signed hashes, mined). */
   const minedOf = (payout: PayoutRow) =>
@@ -91,6 +102,9 @@ export function createInvariantContext(input: InvariantInput) {
     outbound,
     outboundByHash,
     payoutById,
+    depositByStake,
+    outsByStake,
+    stakePayoutByStake,
     minedOf,
     checkPaidOnChain,
     check,

@@ -14,7 +14,18 @@ const ClaimableSchema = z.object({
   oracle: z.object({ totalWei: z.string() }),
 });
 
-export type QuiesceResult = { quiet: boolean; stalled: boolean; waitedMs: number; waitingFor: string[] };
+export type QuiesceResult = {
+  quiet: boolean;
+  stalled: boolean;
+  waitedMs: number;
+  waitingFor: string[];
+  /**
+   * The final head when nothing but the reconciliation cursors was pending: everything the round paid
+   * is at or below it, so quiet means both cursors reached it (blocks keep coming after, empty of
+   * payments, and a 5 s job never keeps a cursor within a block of a head mined every second).
+   */
+  scanTarget: bigint | null;
+};
 
 /** Nothing changed in what is pending for this long: it is stuck, not slow. */
 const STALL_MS = 20_000;
@@ -31,18 +42,25 @@ export async function quiesce(deps: {
   let lastNudge = Date.now();
   let progress = '';
   let progressAt = Date.now();
+  const scan: { target: bigint | null } = { target: null };
   while (Date.now() - started < deps.timeoutMs) {
     await claimEverything(deps);
-    const pending = await whatIsPending(deps);
+    const pending = await whatIsPending(deps, scan);
     waitingFor = pending.map((item) => item.text);
     if (waitingFor.length === 0)
-      return { quiet: true, stalled: false, waitedMs: Date.now() - started, waitingFor };
+      return {
+        quiet: true,
+        stalled: false,
+        waitedMs: Date.now() - started,
+        waitingFor,
+        scanTarget: scan.target,
+      };
     const signature = pending.map((item) => item.signature).join('|');
     if (signature !== progress) {
       progress = signature;
       progressAt = Date.now();
     } else if (Date.now() - progressAt > STALL_MS) {
-      return { quiet: false, stalled: true, waitedMs: Date.now() - started, waitingFor };
+      return { quiet: false, stalled: true, waitedMs: Date.now() - started, waitingFor, scanTarget: null };
     }
     if (Date.now() - lastNudge > 2000) {
       lastNudge = Date.now();
@@ -50,7 +68,7 @@ export async function quiesce(deps: {
     }
     await sleep(1000);
   }
-  return { quiet: false, stalled: false, waitedMs: Date.now() - started, waitingFor };
+  return { quiet: false, stalled: false, waitedMs: Date.now() - started, waitingFor, scanTarget: null };
 }
 
 /** Every player claims whatever the server says is claimable. */
@@ -67,11 +85,10 @@ async function claimEverything(deps: { chain: ChainTools; api: ApiClient }): Pro
   );
 }
 
-async function whatIsPending(deps: {
-  db: DbReader;
-  chain: ChainTools;
-  confirmations: number;
-}): Promise<Array<{ text: string; signature: string }>> {
+async function whatIsPending(
+  deps: { db: DbReader; chain: ChainTools; confirmations: number },
+  scan: { target: bigint | null },
+): Promise<Array<{ text: string; signature: string }>> {
   const snapshot = await deps.db.snapshot();
   const head = await deps.chain.publicClient.getBlockNumber({ cacheTime: 0 });
   const nowS = await deps.chain.chainNowS();
@@ -86,20 +103,30 @@ async function whatIsPending(deps: {
     snapshot.payouts.filter((p) => ['created', 'signed', 'broadcast'].includes(p.status)).length,
   );
   const finalHead = head - BigInt(deps.confirmations - 1);
-  if (snapshot.reconcileCursor === null || snapshot.reconcileCursor < finalHead - 1n)
-    pending.push({
-      text: `reconciliation at block ${snapshot.reconcileCursor}, final head ${finalHead}`,
-      signature: `cursor ${snapshot.reconcileCursor}`,
-    });
   const owedMarket = expectedMarketPayouts(snapshot);
   const owedRound = expectedRoundPayouts(snapshot);
   add(
     'unclaimed market wins',
     snapshot.bets.filter((b) => b.payout_id === null && (owedMarket.get(b.id) ?? 0n) > 0n).length,
   );
+  // A round bet on the escrow keeps payout_id null: `claimed` says its stake was paid.
   add(
     'unclaimed round wins',
-    snapshot.oracleBets.filter((b) => b.payout_id === null && (owedRound.get(b.id) ?? 0n) > 0n).length,
+    snapshot.oracleBets.filter(
+      (b) => (b.stake_id === null ? b.payout_id === null : !b.claimed) && (owedRound.get(b.id) ?? 0n) > 0n,
+    ).length,
+  );
+  // The escrow's side: the operator key's actions, relays, settlements, deposits and their refunds.
+  add(
+    'operator transactions not final',
+    snapshot.operatorTxs.filter((t) => ['queued', 'signed', 'sent'].includes(t.status)).length,
+  );
+  add('escrow relays open', snapshot.relays.filter((r) => r.status === 'open').length);
+  add('round settlements not final', snapshot.payoutLists.filter((l) => l.status !== 'settled').length);
+  add('escrow deposits unresolved', snapshot.escrowDeposits.filter((d) => d.resolved_at === null).length);
+  add(
+    'refused deposits not given back',
+    snapshot.escrowRefunds.filter((r) => r.status === 'queued' || r.status === 'refunding').length,
   );
   add(
     'markets past deadline',
@@ -109,5 +136,19 @@ async function whatIsPending(deps: {
     'rounds past close',
     snapshot.rounds.filter((r) => r.status !== 'ended' && r.close_time.getTime() / 1000 < nowS - 5).length,
   );
+  // The reconciliation scans (vault transfers, escrow deposits) must reach the final head of the
+  // moment nothing else was pending (scanTarget above).
+  if (pending.length > 0) scan.target = null;
+  else scan.target ??= finalHead;
+  const target = scan.target ?? finalHead - 1n;
+  for (const [name, cursor] of [
+    ['reconciliation', snapshot.reconcileCursor],
+    ['escrow deposit scan', snapshot.escrowCursor],
+  ] as const)
+    if (cursor === null || cursor < target)
+      pending.push({
+        text: `${name} at block ${cursor}, waiting for ${target}`,
+        signature: `${name} ${cursor}`,
+      });
   return pending;
 }

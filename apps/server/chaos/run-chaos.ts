@@ -13,6 +13,7 @@ import { type ChaosDatabase, createChaosDatabase } from './chaos-database.ts';
 import { type ChaosResult, collectViolations, lostText, printResult, tallyToJson } from './chaos-report.ts';
 import { type RoundOutcome, runChaosRound } from './chaos-round.ts';
 import { createDbReader, type DbReader } from './db-snapshot.ts';
+import { createEscrowLedger } from './escrow-ledger.ts';
 import { createFaultScheduler, parseFaultKinds } from './fault-scheduler.ts';
 import { type PgFaultProxy, startPgFaultProxy } from './pg-fault-proxy.ts';
 import { createRandom } from './prng.ts';
@@ -169,6 +170,7 @@ async function main(): Promise<ChaosResult> {
   const escrow = (await deployDevEscrow(chainNode.rpcUrl)).address;
   const ledger = createVaultLedger(chain, vault);
   const initialBalance = await ledger.balanceAt(0n);
+  const escrowLedger = createEscrowLedger(chain, escrow);
 
   const port = await findFreePort();
   server = createServerProcess({
@@ -242,6 +244,7 @@ async function main(): Promise<ChaosResult> {
         api,
         db: dbReader,
         ledger,
+        escrowLedger,
         traffic,
         faults,
         random: random.fork(`round-${round}`),
@@ -257,7 +260,7 @@ async function main(): Promise<ChaosResult> {
     outcomes.push(outcome);
     const { report } = outcome;
     log(
-      `  round ${round}: ${report.checks} checks, ${report.violations.length} violations, lost ${lostText(report.lostWei)} (${outcome.seconds} s; ${report.stats.inbound} payments, ${report.stats.bets}+${report.stats.oracleBets} bets, ${report.stats.refunds} refunds, ${report.stats.claims} claims so far)`,
+      `  round ${round}: ${report.checks} checks, ${report.violations.length} violations, lost ${lostText(report.lostWei)} (${outcome.seconds} s; ${report.stats.inbound} payments, ${report.stats.bets}+${report.stats.oracleBets} bets, ${report.stats.refunds} refunds, ${report.stats.claims} claims, ${report.stats.escrowDeposits} escrow deposits, ${report.stats.escrowPaid} escrow payouts so far)`,
     );
   }
 
