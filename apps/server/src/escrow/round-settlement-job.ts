@@ -98,7 +98,8 @@ class SettlementNotReady extends Error {
  * A due settlement: the market's pool is read from the escrow and must be what the server recorded
  * (its stakes' amounts, and the refused deposits still in it): else a deposit the server has not
  * recorded yet is there and the settlement waits, never sweeping it into the fee. Then the list is
- * built, the action queued and the list published, in one transaction.
+ * built, the action queued and the list published, in one transaction. A refused deposit still being
+ * given back (refundStake queued or sent) is waited for; one whose refund failed is a full-amount leaf.
  */
 async function publish(deps: RoundSettlementDeps, row: PayoutListRow): Promise<boolean> {
   const key = row.marketKey as Hex;
@@ -112,6 +113,16 @@ async function publish(deps: RoundSettlementDeps, row: PayoutListRow): Promise<b
   if (epoch === null) throw new Error(`payout list ${row.id} names no round`);
   const stakes = await listRoundStakes(deps.db, epoch);
   const refused = await listRefusedDepositsInPool(deps.db, deps.chainId, key);
+  // A refused deposit still being given back by refundStake goes first: settled before it, it would
+  // be a leaf of the list that nothing relays (its owner could only claim it by hand).
+  const givingBack = refused.filter(
+    (deposit) => deposit.status === 'queued' || deposit.status === 'refunding',
+  );
+  if (market.state === MARKET_STATE.open && givingBack.length > 0) {
+    throw new SettlementNotReady(
+      `${givingBack.length} refused deposit(s) in market ${key} are being given back by refundStake: the settlement waits for them`,
+    );
+  }
   const recorded =
     stakes.reduce((sum, stake) => sum + stake.amount, 0n) +
     refused.reduce((sum, deposit) => sum + deposit.amountWei, 0n);
