@@ -136,10 +136,10 @@ describe('deployEscrow', () => {
 describe('readEscrowStatus', () => {
   test('every figure at the block asked for: before a deposit, after it, after BNB forced in', async () => {
     const { address: escrow } = await deploy();
-    const before = await world.publicClient.getBlockNumber();
+    const before = await world.publicClient.getBlockNumber({ cacheTime: 0 });
     const market = await world.openMarket('status at a block', HOUR);
     await world.deposit(alice, market, parseEther('2'), 1, escrow);
-    const afterDeposit = await world.publicClient.getBlockNumber();
+    const afterDeposit = await world.publicClient.getBlockNumber({ cacheTime: 0 });
     await world.mined(
       world.walletOf(bob).deployContract({
         abi: forceFeederAbi,
@@ -166,7 +166,7 @@ describe('readEscrowStatus', () => {
       nextStakeId: 2n,
     });
     const now = await readEscrowStatus(world.publicClient, escrow);
-    expect(now.blockNumber).toBe(await world.publicClient.getBlockNumber());
+    expect(now.blockNumber).toBe(await world.publicClient.getBlockNumber({ cacheTime: 0 }));
     expect(now).toMatchObject({
       balance: parseEther('2.5'),
       liabilities: parseEther('2'),
@@ -205,7 +205,7 @@ describe('readEscrowStatus', () => {
   });
 
   test('an address without code: EscrowNotFoundError naming it and the block', async () => {
-    const block = await world.publicClient.getBlockNumber();
+    const block = await world.publicClient.getBlockNumber({ cacheTime: 0 });
     const nobody = address(bob);
     const error = await readEscrowStatus(world.publicClient, nobody, { blockNumber: block }).catch((e) => e);
     expect(error).toBeInstanceOf(EscrowNotFoundError);
