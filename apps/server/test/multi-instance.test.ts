@@ -273,6 +273,23 @@ describe.skipIf(!url)('two server instances on one PostgreSQL', () => {
 
     // Each player claims through both instances at the same moment: paid once, to the wei.
     const players = [creator, joiner];
+    // The round's payouts open once its settlement is final on the escrow and its delay has passed
+    // on the chain's clock (decision 026): the claimable answer then carries each bet's escrow claim.
+    await eventually(async () => {
+      const chainNow = Number((await chain.publicClient.getBlock()).timestamp) * 1000;
+      for (const address of players) {
+        const claimable = ClaimableResponseSchema.parse(
+          (await request(second, 'GET', `/api/users/${address}/claimable`)).json,
+        );
+        for (const bet of claimable.oracle.bets) {
+          if (!bet.escrowClaim || Date.parse(bet.escrowClaim.claimableAt) > chainNow) {
+            await chain.advanceTime(30);
+            return false;
+          }
+        }
+      }
+      return true;
+    }, 90_000);
     const owed = new Map<string, bigint>();
     for (const address of players) {
       const claimable = ClaimableResponseSchema.parse(
@@ -303,9 +320,16 @@ describe.skipIf(!url)('two server instances on one PostgreSQL', () => {
         );
       return open.length > 0 && open.every((payout) => payout.status === 'confirmed');
     }, 60_000);
+    // The round's part is relayed from the escrow by the operator key (decision 026): it lands on its
+    // own, after the vault's transfer. Paid once: exactly what was owed, never more.
+    const paidOf = async (address: `0x${string}`) =>
+      (await chain.publicClient.getBalance({ address })) - (before.get(address) ?? 0n);
+    await eventually(async () => {
+      for (const address of players) if ((await paidOf(address)) < (owed.get(address) ?? 0n)) return false;
+      return true;
+    }, 60_000).catch(() => {});
     for (const address of players) {
-      const after = await chain.publicClient.getBalance({ address });
-      expect(after - (before.get(address) ?? 0n), `${address} was paid once`).toBe(owed.get(address));
+      expect(await paidOf(address), `${address} was paid once`).toBe(owed.get(address));
       const sent = await first.database.db
         .select()
         .from(payouts)
