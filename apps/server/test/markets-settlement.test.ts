@@ -458,12 +458,13 @@ describe('settlement writes each bet in its own page, touching no index', () => 
     const { settleMarket } = await import('../src/settlement/settle-market.ts');
     // pg_stat_xact_user_tables counts this transaction's writes (and, since PostgreSQL 15, those of
     // earlier ones not yet flushed to the shared counters): the difference across settleMarket is its own.
+    // By relid, not name: every test file's schema has a `bets` table, and the view lists them all.
     const bySettlement = await t.db.transaction(async (tx) => {
       const read = async () => {
         const [counts] = await queryRows(
           tx,
           sql`select n_tup_upd::int as updated, n_tup_hot_upd::int as hot
-              from pg_stat_xact_user_tables where relname = 'bets'`,
+              from pg_stat_xact_user_tables where relid = 'bets'::regclass`,
           z.object({ updated: z.number(), hot: z.number() }),
         );
         return counts ?? { updated: 0, hot: 0 };
