@@ -1,3 +1,4 @@
+import { bpsOf } from '@pm/core/money';
 import { toPayoutList } from '@pm/escrow/payout-list';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { buildSettlement, settleArgs } from '@pm/escrow/settlement';
@@ -154,7 +155,8 @@ async function publish(deps: RoundSettlementDeps, row: PayoutListRow): Promise<b
       ...refused.map((deposit) => ({ stakeId: deposit.stakeId, amount: deposit.amountWei })),
     ];
     const betsPool = stakes.reduce((sum, stake) => sum + stake.amount, 0n);
-    const ruleFee = (betsPool * BigInt(deps.feeBps)) / 10_000n;
+    // The round's fee as core's payouts took it (the fee on the whole pool, rounded down).
+    const ruleFee = bpsOf(betsPool, deps.feeBps);
     const settlement = buildSettlement({ pool: market.pool, payouts, fee: ruleFee });
     const delay = await readMinPayoutDelay(deps.chain, deps.escrow);
     const document = toPayoutList({
