@@ -34,10 +34,13 @@ export const bets = pgTable(
       .references(() => payments.id),
     txHash: text('tx_hash').notNull(),
     payoutId: integer('payout_id').references(() => payouts.id),
+    /** Issue 29 (migration 0018): the escrow stake that holds it; null on bets paid to the vault. */
+    stakeId: wei('stake_id'),
     createdAt: time('created_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('bets_payment_unique').on(t.paymentId),
+    uniqueIndex('bets_stake_unique').on(t.stakeId),
     // (…, created_at, id): the pages' exact order, so a page is read in order and stops at its limit.
     index('bets_market_created_id_idx').on(t.marketId, t.createdAt, t.id),
     index('bets_user_created_id_idx').on(t.userAddress, t.createdAt, t.id),

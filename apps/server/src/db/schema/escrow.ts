@@ -14,7 +14,10 @@ import {
 } from 'drizzle-orm/pg-core';
 import { isOneOf, time, wei } from './columns.ts';
 import { operatorTransactions } from './operator-transactions.ts';
+import { bets } from './bets.ts';
+import { markets } from './markets.ts';
 import { oracleBets, oracleRounds } from './oracle.ts';
+import { marketFlags } from './settlement.ts';
 
 // Settlements, published payout lists, relayed claims and what left the escrow contract, per stake
 // (docs/architecture.md "Rounds on the escrow", decision 026; migration 0017).
@@ -34,8 +37,11 @@ export const payoutLists = pgTable(
     id: serial('id').primaryKey(),
     /** `marketKey(marketId, closesAt)`, lower-case 0x-hex: the market in every call and event. */
     marketKey: text('market_key').notNull(),
-    /** The oracle round it settles (markets will have a column of their own). */
+    /** The oracle round it settles, or (migration 0018) the Predictions market: exactly one of them. */
     epoch: bigint('epoch', { mode: 'number' }).references(() => oracleRounds.epoch),
+    predictionMarketId: integer('prediction_market_id').references(() => markets.id),
+    /** `settle`'s delay in seconds (a judged market's review window); null: the contract's minimum. */
+    payoutDelayS: integer('payout_delay_s'),
     chainId: integer('chain_id').notNull(),
     /** The escrow contract, lower-case. */
     escrow: text('escrow').notNull(),
@@ -69,6 +75,8 @@ export const payoutLists = pgTable(
   (t) => [
     uniqueIndex('payout_lists_market_key_unique').on(t.marketKey),
     uniqueIndex('payout_lists_epoch_unique').on(t.epoch),
+    uniqueIndex('payout_lists_prediction_market_unique').on(t.predictionMarketId),
+    check('payout_lists_owner_check', sql`num_nonnulls(${t.epoch}, ${t.predictionMarketId}) = 1`),
     index('payout_lists_pending_idx').on(t.nextAttemptAt).where(sql`status in ('due', 'published')`),
     check('payout_lists_status_check', isOneOf(t.status, PAYOUT_LIST_STATUSES)),
     check(
@@ -127,13 +135,15 @@ export const escrowRelayStakes = pgTable(
       .notNull()
       .references(() => escrowRelays.id),
     stakeId: wei('stake_id').notNull(),
-    oracleBetId: integer('oracle_bet_id')
-      .notNull()
-      .references(() => oracleBets.id),
+    /** What the stake is (migration 0018): a round bet, a market bet or a flag's bond; exactly one. */
+    oracleBetId: integer('oracle_bet_id').references(() => oracleBets.id),
+    betId: integer('bet_id').references(() => bets.id),
+    flagId: integer('flag_id').references(() => marketFlags.id),
   },
   (t) => [
     primaryKey({ columns: [t.relayId, t.stakeId] }),
     index('escrow_relay_stakes_stake_idx').on(t.stakeId),
+    check('escrow_relay_stakes_owner_check', sql`num_nonnulls(${t.oracleBetId}, ${t.betId}, ${t.flagId}) = 1`),
   ],
 );
 

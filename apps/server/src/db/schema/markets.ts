@@ -1,6 +1,6 @@
 import { MARKET_CATEGORIES, MARKET_DURATIONS } from '@pm/core/constants';
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { isOneOf, price, time, wei } from './columns.ts';
 
 // Markets, and the per-category counts their triggers keep.
@@ -59,10 +59,19 @@ export const markets = pgTable(
     proposedAt: time('proposed_at'),
     reviewEndsAt: time('review_ends_at'),
     flagCount: integer('flag_count').notNull().default(0),
+    /**
+     * Issue 29, decision 026 (migration 0018): the market on the escrow contract. `escrow_id` is the
+     * raw id its creator's deposit chose (lower-case 0x-hex, 32 bytes); `escrow_key` the contract's key,
+     * `marketKey(escrow_id, deadline in unix seconds)`. Null only on markets made before the escrow.
+     */
+    escrowId: text('escrow_id'),
+    escrowKey: text('escrow_key'),
     createdAt: time('created_at').notNull().defaultNow(),
     updatedAt: time('updated_at').notNull().defaultNow(),
   },
   (t) => [
+    uniqueIndex('markets_escrow_id_unique').on(t.escrowId),
+    uniqueIndex('markets_escrow_key_unique').on(t.escrowKey),
     index('markets_status_created_idx').on(t.status, t.createdAt),
     index('markets_status_updated_idx').on(t.status, t.updatedAt),
     index('markets_active_deadline_idx').on(t.deadline).where(sql`status = 'active'`),

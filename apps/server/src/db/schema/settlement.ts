@@ -41,11 +41,14 @@ export const marketFlags = pgTable(
     /** What went back to the flagger (bond + reward), and the reward in it, once settled. */
     bondReturnAmount: wei('bond_return_amount'),
     bondRewardAmount: wei('bond_reward_amount'),
+    /** Issue 29 (migration 0018): the escrow stake of its bond (a dispute deposit); null before. */
+    stakeId: wei('stake_id'),
     createdAt: time('created_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('market_flags_market_address_unique').on(t.marketId, t.address),
     uniqueIndex('market_flags_bond_payment_unique').on(t.bondPaymentId),
+    uniqueIndex('market_flags_stake_unique').on(t.stakeId),
     // A wallet's bonds in its history, in the history's order (issue 22).
     index('market_flags_address_created_id_idx').on(t.address, t.createdAt, t.id),
     check(
