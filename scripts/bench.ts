@@ -9,6 +9,7 @@ import { migrate } from '../apps/server/src/db/migrate.ts';
 import { findFreePort } from '../apps/server/src/dev/local-chain.ts';
 import { seedScaleData } from '../apps/server/test/support/seed-scale.ts';
 import { measureEndToEndBets } from './bench-bets.ts';
+import { countGasMissed, measureGas, renderGasMarkdown, writeGasToDocs } from './bench-gas.ts';
 import { measureHotReads, measurePgliteRss } from './bench-http.ts';
 import { measureRealtime } from './bench-realtime.ts';
 import { type BenchReport, printReport, writeReportToDocs } from './bench-report.ts';
@@ -29,6 +30,23 @@ const { values: args } = parseArgs({
   },
 });
 
+const only = args.only ? new Set(args.only.split(',')) : null;
+const wants = (name: string) => !only || only.has(name);
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+// The escrow's gas first: it needs no database and its figures do not depend on the machine's load.
+if (wants('gas')) {
+  const gas = await measureGas(log);
+  log('');
+  log('Escrow gas (docs/benchmarks.md "Escrow gas"):');
+  log(renderGasMarkdown(gas));
+  log('');
+  if (!args['no-docs']) writeGasToDocs(gas);
+  const missed = countGasMissed(gas);
+  if (missed > 0) log(`${missed} gas target(s) MISSED.`);
+  if (only?.size === 1) process.exit(missed === 0 ? 0 : 1);
+}
+
 const url = process.env.DATABASE_URL;
 if (!url) {
   process.stderr.write(
@@ -40,8 +58,6 @@ if (!url) {
 
 const scale = Number(args.scale);
 if (!(scale > 0 && scale <= 1)) throw new Error('--scale must be in (0, 1]');
-const only = args.only ? new Set(args.only.split(',')) : null;
-const wants = (name: string) => !only || only.has(name);
 const durationS = Number(args.duration ?? (scale < 1 ? 2 : 5));
 const sizes = {
   markets: Math.max(50, Math.round(10_000 * scale)),
@@ -73,7 +89,6 @@ async function cleanUp() {
 process.on('SIGINT', () => void cleanUp().then(() => process.exit(130)));
 
 const report: BenchReport = { scale, sizes, durationS, hot: [], loadAtStart: loadavg()[0], notes: [] };
-const log = (line: string) => process.stdout.write(`${line}\n`);
 try {
   await admin.query(`CREATE DATABASE ${dbName}`);
   const database = await openDatabase({ url: dbUrl.toString(), poolSize: 4 });
