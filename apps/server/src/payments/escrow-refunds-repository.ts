@@ -1,6 +1,6 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { DbOrTx } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
 import { type EscrowRefundStatus, escrowRefunds, payments } from '../db/schema.ts';
 
@@ -133,25 +133,28 @@ export async function markEscrowRefunding(
 }
 
 /**
- * The refund ends: `refunded` (its payment row too), `payout_list` (the market's settlement owes it)
- * or `failed` (for an operator, with the reason).
+ * The refund ends: `refunded` (its payment row too, in the same transaction, so a crash between them
+ * cannot leave the two disagreeing), `payout_list` (the market's settlement owes it) or `failed` (for
+ * an operator, with the reason).
  */
 export async function endEscrowRefund(
-  db: DbOrTx,
+  db: Db,
   row: { id: number; paymentId: number },
   status: 'refunded' | 'payout_list' | 'failed',
   lastError: string | null = null,
 ): Promise<void> {
-  await db
-    .update(escrowRefunds)
-    .set({ status, lastError, updatedAt: sql`now()` })
-    .where(eq(escrowRefunds.id, row.id));
-  if (status === 'refunded') {
-    await db
-      .update(payments)
-      .set({ status: 'refunded' })
-      .where(and(eq(payments.id, row.paymentId), eq(payments.status, 'escrow_refund')));
-  }
+  await db.transaction(async (tx) => {
+    await tx
+      .update(escrowRefunds)
+      .set({ status, lastError, updatedAt: sql`now()` })
+      .where(eq(escrowRefunds.id, row.id));
+    if (status === 'refunded') {
+      await tx
+        .update(payments)
+        .set({ status: 'refunded' })
+        .where(and(eq(payments.id, row.paymentId), eq(payments.status, 'escrow_refund')));
+    }
+  });
 }
 
 export async function retryEscrowRefundAt(
