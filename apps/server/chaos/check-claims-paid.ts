@@ -3,13 +3,12 @@ import type { InvariantContext } from './invariant-context.ts';
 
 // Invariant 2: every claimed bet has exactly one confirmed payout on chain, to its owner, of the
 // right amount (computed here from the bets), and after the claim sweep every win is paid. A round
-// bet staked on the escrow is paid by the contract (escrow_stake_payouts, the chain's Claimed or
+// or market bet staked on the escrow is paid by the contract (escrow_stake_payouts, the chain's Claimed or
 // Refunded event, its stake spent), never by a vault payout.
 
 /** Invariant 2 (docs/chaos.md). */
 export function checkClaimsPaid(context: InvariantContext): void {
   const { snapshot, payoutById, minedOf, checkPaidOnChain, check, lose, bnb } = context;
-  const { outsByStake, stakePayoutByStake, input } = context;
   //    and (after the claim sweep) every win is claimed.
   const owedMarket = expectedMarketPayouts(snapshot);
   const owedRound = expectedRoundPayouts(snapshot);
@@ -28,7 +27,23 @@ export function checkClaimsPaid(context: InvariantContext): void {
         `unpaid-market-bet:${bet.id}`,
         () => `market bet ${bet.id} (${bet.user_address}) is owed ${bnb(owed)} and was never paid`,
       );
-    if (bet.status === 'claimed') {
+    if (bet.stake_id !== null) {
+      // On the escrow (migration 0018): paid by the contract, never by a vault payout.
+      check(
+        bet.payout_id === null,
+        2,
+        `escrow-vault-payout:market-${bet.id}`,
+        () => `escrow market bet ${bet.id} has vault payout ${bet.payout_id}`,
+      );
+      if (bet.status === 'claimed')
+        checkEscrowStakePaid(
+          context,
+          `escrow-market-bet:${bet.id}`,
+          bet.stake_id,
+          bet.user_address,
+          owed ?? bet.payout_amount ?? 0n,
+        );
+    } else if (bet.status === 'claimed') {
       checkPaidOnChain(
         2,
         `market-bet:${bet.id}`,
@@ -72,55 +87,14 @@ export function checkClaimsPaid(context: InvariantContext): void {
         `escrow-vault-payout:${bet.id}`,
         () => `escrow round bet ${bet.id} has vault payout ${bet.payout_id}`,
       );
-      if (bet.claimed) {
-        const stake = bet.stake_id;
-        const key = `escrow-bet:${bet.id}`;
-        const row = stakePayoutByStake.get(stake);
-        const out = outsByStake.get(stake)?.[0];
-        const paid = owed ?? bet.payout_amount ?? 0n;
-        if (
-          !check(
-            row !== undefined,
-            2,
-            `${key}:no-payout`,
-            () => `${key}: claimed, no escrow_stake_payouts row`,
-          )
-        )
-          continue;
-        if (!row) continue;
-        check(
-          row.owner === bet.user_address && row.amount === paid,
-          2,
-          `${key}:wrong-row`,
-          () =>
-            `${key}: its payout row says ${bnb(row.amount)} to ${row.owner}, owed ${bnb(paid)} to ${bet.user_address}`,
+      if (bet.claimed)
+        checkEscrowStakePaid(
+          context,
+          `escrow-bet:${bet.id}`,
+          bet.stake_id,
+          bet.user_address,
+          owed ?? bet.payout_amount ?? 0n,
         );
-        if (
-          !check(
-            out !== undefined && out.txHash === row.tx_hash.toLowerCase(),
-            2,
-            `${key}:not-on-chain`,
-            () =>
-              `${key}: stake ${stake} paid in ${row.tx_hash} says the database; the chain: ${out ? out.txHash : 'nothing'}`,
-          )
-        )
-          continue;
-        if (!out) continue;
-        check(
-          out.owner === bet.user_address && out.amount === paid && out.kind === row.kind,
-          2,
-          `${key}:wrong-value`,
-          () =>
-            `${key}: the chain ${out.kind} ${bnb(out.amount)} to ${out.owner}, owed ${bnb(paid)} to ${bet.user_address}`,
-        );
-        if (out.amount !== paid) lose(abs(out.amount - paid));
-        check(
-          input.escrow.spent.get(stake) === true,
-          2,
-          `${key}:stake-open`,
-          () => `${key}: stake ${stake} was paid, yet stakes(${stake}) is not zero`,
-        );
-      }
       continue;
     }
     if (bet.claimed)
@@ -142,6 +116,56 @@ export function checkClaimsPaid(context: InvariantContext): void {
     );
     if (owed !== payout.amount && minedOf(payout).length) lose(abs(payout.amount - owed));
   }
+}
+
+/**
+ * A stake the database says was paid (a round bet claimed, a market bet claimed): its
+ * escrow_stake_payouts row, the chain's Claimed or Refunded event of the same transaction, to its
+ * owner, of what it was owed, and its stake spent on chain.
+ */
+function checkEscrowStakePaid(
+  context: InvariantContext,
+  key: string,
+  stake: bigint,
+  owner: string,
+  paid: bigint,
+): void {
+  const { outsByStake, stakePayoutByStake, input, check, lose, bnb } = context;
+  const row = stakePayoutByStake.get(stake);
+  const out = outsByStake.get(stake)?.[0];
+  if (!check(row !== undefined, 2, `${key}:no-payout`, () => `${key}: claimed, no escrow_stake_payouts row`))
+    return;
+  if (!row) return;
+  check(
+    row.owner === owner && row.amount === paid,
+    2,
+    `${key}:wrong-row`,
+    () => `${key}: its payout row says ${bnb(row.amount)} to ${row.owner}, owed ${bnb(paid)} to ${owner}`,
+  );
+  if (
+    !check(
+      out !== undefined && out.txHash === row.tx_hash.toLowerCase(),
+      2,
+      `${key}:not-on-chain`,
+      () =>
+        `${key}: stake ${stake} paid in ${row.tx_hash} says the database; the chain: ${out ? out.txHash : 'nothing'}`,
+    )
+  )
+    return;
+  if (!out) return;
+  check(
+    out.owner === owner && out.amount === paid && out.kind === row.kind,
+    2,
+    `${key}:wrong-value`,
+    () => `${key}: the chain ${out.kind} ${bnb(out.amount)} to ${out.owner}, owed ${bnb(paid)} to ${owner}`,
+  );
+  if (out.amount !== paid) lose(abs(out.amount - paid));
+  check(
+    input.escrow.spent.get(stake) === true,
+    2,
+    `${key}:stake-open`,
+    () => `${key}: stake ${stake} was paid, yet stakes(${stake}) is not zero`,
+  );
 }
 
 function abs(value: bigint): bigint {

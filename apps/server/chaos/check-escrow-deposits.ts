@@ -1,7 +1,7 @@
 import type { InvariantContext } from './invariant-context.ts';
 
 // Invariant 1 on the escrow (decision 026): every `Deposited` stake is exactly one payment row, which
-// is either a recorded round bet on that stake or refused (`escrow_refund`, with its escrow_refunds
+// is either recorded as one holder of that stake (a round bet, a market bet or a flag's bond) or refused (`escrow_refund`, with its escrow_refunds
 // row) and given back to its sender only, for its full amount; and every payment naming a stake has
 // that deposit on the canonical chain behind it.
 
@@ -11,12 +11,19 @@ export function checkEscrowDeposits(context: InvariantContext): void {
   const paymentByStake = new Map(
     snapshot.payments.flatMap((p) => (p.stake_id === null ? [] : [[p.stake_id, p] as const])),
   );
+  // What holds a stake: a round bet, a market bet, or a flag's bond (migration 0018).
+  const holders = [
+    ...snapshot.oracleBets.map((bet) => ({ stakeId: bet.stake_id, paymentId: bet.payment_id })),
+    ...snapshot.bets.map((bet) => ({ stakeId: bet.stake_id, paymentId: bet.payment_id })),
+    ...snapshot.flags.map((flag) => ({ stakeId: flag.stake_id, paymentId: flag.bond_payment_id })),
+  ];
   const betsByStake = new Map<bigint, number>();
-  for (const bet of snapshot.oracleBets)
-    if (bet.stake_id !== null) betsByStake.set(bet.stake_id, (betsByStake.get(bet.stake_id) ?? 0) + 1);
   const betsByPayment = new Map<number, number>();
-  for (const bet of [...snapshot.bets, ...snapshot.oracleBets])
-    betsByPayment.set(bet.payment_id, (betsByPayment.get(bet.payment_id) ?? 0) + 1);
+  for (const holder of holders) {
+    if (holder.stakeId !== null) betsByStake.set(holder.stakeId, (betsByStake.get(holder.stakeId) ?? 0) + 1);
+    if (holder.paymentId !== null)
+      betsByPayment.set(holder.paymentId, (betsByPayment.get(holder.paymentId) ?? 0) + 1);
+  }
   const refundByStake = new Map(snapshot.escrowRefunds.map((r) => [r.stake_id, r]));
 
   for (const deposit of input.escrow.deposits) {
@@ -51,7 +58,7 @@ export function checkEscrowDeposits(context: InvariantContext): void {
         1,
         `escrow-bets:${deposit.stakeId}`,
         () =>
-          `recorded escrow payment ${payment.id} (${key}) has ${bets} bets, ${betsByStake.get(deposit.stakeId) ?? 0} on its stake`,
+          `recorded escrow payment ${payment.id} (${key}) has ${bets} bets or bonds, ${betsByStake.get(deposit.stakeId) ?? 0} on its stake`,
       );
       check(
         !refundByStake.has(deposit.stakeId),
@@ -131,14 +138,31 @@ export function checkEscrowDeposits(context: InvariantContext): void {
       lose(payment.amount);
   }
   const paymentById = new Map(snapshot.payments.map((p) => [p.id, p]));
-  for (const bet of snapshot.oracleBets) {
-    if (bet.stake_id === null) continue;
-    const payment = paymentById.get(bet.payment_id);
+  const named = [
+    ...snapshot.oracleBets.map((bet) => ({
+      what: `oracle bet ${bet.id}`,
+      stakeId: bet.stake_id,
+      paymentId: bet.payment_id,
+    })),
+    ...snapshot.bets.map((bet) => ({
+      what: `bet ${bet.id}`,
+      stakeId: bet.stake_id,
+      paymentId: bet.payment_id,
+    })),
+    ...snapshot.flags.map((flag) => ({
+      what: `flag ${flag.id}`,
+      stakeId: flag.stake_id,
+      paymentId: flag.bond_payment_id,
+    })),
+  ];
+  for (const holder of named) {
+    if (holder.stakeId === null) continue;
+    const payment = holder.paymentId === null ? undefined : paymentById.get(holder.paymentId);
     check(
-      payment?.stake_id === bet.stake_id,
+      payment?.stake_id === holder.stakeId,
       1,
-      `escrow-bet-stake:${bet.id}`,
-      () => `oracle bet ${bet.id} names stake ${bet.stake_id}, its payment ${payment?.stake_id ?? 'none'}`,
+      `escrow-bet-stake:${holder.what}`,
+      () => `${holder.what} names stake ${holder.stakeId}, its payment ${payment?.stake_id ?? 'none'}`,
     );
   }
 }

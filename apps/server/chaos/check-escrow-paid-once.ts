@@ -1,16 +1,18 @@
 import type { InvariantContext } from './invariant-context.ts';
 
 // Invariant 4 on the escrow: nothing left the contract twice or unexplained. Each stake is paid or
-// refunded at most once on chain (its slot zero after), each such event is a round bet's payout or a
-// refused deposit's return, each recorded stake payout is that event, and no stake was paid by two
+// refunded at most once on chain (its slot zero after), each such event is the payout or refund of a
+// stake the server holds (a round bet, a market bet, a flag's bond) or a refused deposit's return, each recorded stake payout is that event, and no stake was paid by two
 // relays.
 
 /** Invariant 4, the escrow's payouts. */
 export function checkEscrowPaidOnce(context: InvariantContext): void {
   const { input, snapshot, outsByStake, stakePayoutByStake, check, lose, bnb } = context;
-  const betByStake = new Map(
-    snapshot.oracleBets.flatMap((b) => (b.stake_id === null ? [] : [[b.stake_id, b] as const])),
-  );
+  // The stakes the server recorded as bets or bonds (a round bet counts once it is marked claimed).
+  const held = new Set<bigint>();
+  for (const bet of snapshot.oracleBets) if (bet.stake_id !== null && bet.claimed) held.add(bet.stake_id);
+  for (const bet of snapshot.bets) if (bet.stake_id !== null) held.add(bet.stake_id);
+  for (const flag of snapshot.flags) if (flag.stake_id !== null) held.add(flag.stake_id);
   const refundByStake = new Map(snapshot.escrowRefunds.map((r) => [r.stake_id, r]));
   for (const [stake, outs] of outsByStake) {
     if (
@@ -30,10 +32,9 @@ export function checkEscrowPaidOnce(context: InvariantContext): void {
       `escrow-stake-open:${stake}`,
       () => `stake ${stake} was paid (${out.txHash}) but stakes(${stake}) is not zero`,
     );
-    const bet = betByStake.get(stake);
     const refund = refundByStake.get(stake);
     const explained =
-      (bet?.claimed === true && stakePayoutByStake.get(stake)?.tx_hash.toLowerCase() === out.txHash) ||
+      (held.has(stake) && stakePayoutByStake.get(stake)?.tx_hash.toLowerCase() === out.txHash) ||
       (refund !== undefined && refund.owner.toLowerCase() === out.owner && refund.amount === out.amount);
     if (
       !check(
@@ -41,7 +42,7 @@ export function checkEscrowPaidOnce(context: InvariantContext): void {
         4,
         `escrow-unexplained:${stake}`,
         () =>
-          `the escrow ${out.kind} ${bnb(out.amount)} to ${out.owner} for stake ${stake} (${out.txHash}) and no claimed bet or refused deposit explains it`,
+          `the escrow ${out.kind} ${bnb(out.amount)} to ${out.owner} for stake ${stake} (${out.txHash}) and no paid bet, bond or refused deposit explains it`,
       )
     )
       lose(out.amount);

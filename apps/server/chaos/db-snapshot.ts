@@ -31,6 +31,19 @@ const BetSchema = z.object({
   status: z.string(),
   payment_id: z.number(),
   payout_id: z.number().nullable(),
+  /** Its stake on the escrow (migration 0018); null for a bet paid to the vault. */
+  stake_id: weiOrNull,
+});
+/** A flag's bond (issue 22): on the escrow a dispute deposit, its stake named (migration 0018). */
+const FlagSchema = z.object({
+  id: z.number(),
+  market_id: z.number(),
+  address: z.string(),
+  bond_payment_id: z.number().nullable(),
+  bond_amount: weiOrNull,
+  bond_status: z.string().nullable(),
+  bond_return_amount: weiOrNull,
+  stake_id: weiOrNull,
 });
 /** A round a bet can name: its epoch and its lock in unix seconds. */
 export type BettableRound = { epoch: number; lockTime: number };
@@ -111,6 +124,7 @@ const PayoutListSchema = z.object({
   id: z.number(),
   market_key: z.string(),
   epoch: z.coerce.number().nullable(),
+  prediction_market_id: z.number().nullable(),
   refund: z.boolean(),
   status: z.string(),
   payout_total: weiOrNull,
@@ -132,7 +146,14 @@ const RelaySchema = z.object({
   last_error: z.string().nullable(),
   created_at: date,
 });
-const RelayStakeSchema = z.object({ relay_id: z.number(), stake_id: wei, oracle_bet_id: z.number() });
+/** A relayed stake: a round bet, a market bet or a flag's bond (exactly one, migration 0018). */
+const RelayStakeSchema = z.object({
+  relay_id: z.number(),
+  stake_id: wei,
+  oracle_bet_id: z.number().nullable(),
+  bet_id: z.number().nullable(),
+  flag_id: z.number().nullable(),
+});
 const StakePayoutSchema = z.object({
   stake_id: wei,
   market_key: z.string(),
@@ -156,6 +177,7 @@ const OperatorTxSchema = z.object({
 type PaymentRow = z.infer<typeof PaymentSchema>;
 export type BetRow = z.infer<typeof BetSchema>;
 export type OracleBetRow = z.infer<typeof OracleBetSchema>;
+export type FlagRow = z.infer<typeof FlagSchema>;
 export type PayoutRow = z.infer<typeof PayoutSchema>;
 type MarketRow = z.infer<typeof MarketSchema>;
 type RoundRow = z.infer<typeof RoundSchema>;
@@ -168,6 +190,7 @@ export type DbSnapshot = {
   payments: PaymentRow[];
   bets: BetRow[];
   oracleBets: OracleBetRow[];
+  flags: FlagRow[];
   payouts: PayoutRow[];
   markets: MarketRow[];
   rounds: RoundRow[];
@@ -207,6 +230,7 @@ export function createDbReader(url: string) {
         payments: await rows(PaymentSchema, 'select * from payments order by id'),
         bets: await rows(BetSchema, 'select * from bets order by id'),
         oracleBets: await rows(OracleBetSchema, 'select * from oracle_bets order by id'),
+        flags: await rows(FlagSchema, 'select * from market_flags order by id'),
         payouts: await rows(PayoutSchema, 'select * from payouts order by id'),
         markets: await rows(MarketSchema, 'select id, status, result, deadline from markets order by id'),
         rounds: await rows(RoundSchema, 'select epoch, status, result, close_time from oracle_rounds'),

@@ -49,6 +49,7 @@ function world() {
         stake_id: 2n,
       },
     ],
+    flags: [],
     payouts: [],
     markets: [],
     rounds: [{ epoch: 5, status: 'ended', result: 'bull', close_time: T0 }],
@@ -76,6 +77,7 @@ function world() {
         id: 1,
         market_key: KEY,
         epoch: 5,
+        prediction_market_id: null,
         refund: false,
         status: 'settled',
         payout_total: 2n * 10n ** 18n,
@@ -100,7 +102,7 @@ function world() {
         created_at: T0,
       },
     ],
-    relayStakes: [{ relay_id: 1, stake_id: 1n, oracle_bet_id: 1 }],
+    relayStakes: [{ relay_id: 1, stake_id: 1n, oracle_bet_id: 1, bet_id: null, flag_id: null }],
     stakePayouts: [
       {
         stake_id: 1n,
@@ -230,6 +232,47 @@ describe('chaos escrow invariants', () => {
     expect(report.violations).toEqual([]);
     expect(report.lostWei).toBe(0n);
     expect(report.stats).toMatchObject({ escrowDeposits: 3, escrowPaid: 2 });
+  });
+
+  it('count a market bet and a flag bond as the holders of their stakes (migration 0018)', () => {
+    const { snapshot, escrow } = world();
+    const MARKET_KEY = `0x${'33'.repeat(32)}`;
+    snapshot.payments.push(
+      { ...payment(4, tx(4), ALICE, 3n, 'recorded', 4n), purpose: 'market_bet' },
+      { ...payment(5, tx(5), BOB, 2n, 'recorded', 5n), purpose: 'market_flag' },
+    );
+    snapshot.bets.push({
+      id: 1,
+      market_id: 1,
+      user_address: ALICE,
+      prediction: 'YES',
+      amount: 3n,
+      payout_amount: null,
+      status: 'pending',
+      payment_id: 4,
+      payout_id: null,
+      stake_id: 4n,
+    });
+    snapshot.flags.push({
+      id: 1,
+      market_id: 1,
+      address: BOB,
+      bond_payment_id: 5,
+      bond_amount: 2n,
+      bond_status: 'held',
+      bond_return_amount: null,
+      stake_id: 5n,
+    });
+    escrow.deposits.push(
+      { stakeId: 4n, market: MARKET_KEY, owner: ALICE, amount: 3n, txHash: tx(4), kind: 2 },
+      { stakeId: 5n, market: MARKET_KEY, owner: BOB, amount: 2n, txHash: tx(5), kind: 4 },
+    );
+    escrow.markets.set(MARKET_KEY, { pool: 5n, state: 1, payoutTotal: 0n, paid: 0n, fee: 0n });
+    const report = check(snapshot, escrow);
+    expect(report.violations.filter((v) => v.key.startsWith('I1:'))).toEqual([]);
+    // The bond's payment recorded twice (a bet on it too) is reported.
+    snapshot.bets.push({ ...at(snapshot.bets, 0), id: 2, payment_id: 5, stake_id: 5n });
+    expect(keys(check(snapshot, escrow))).toContain('I1:escrow-bets:5');
   });
 
   it('report a stake paid twice, with the second payout lost', () => {
