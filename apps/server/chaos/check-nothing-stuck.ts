@@ -121,7 +121,7 @@ function checkEscrowNothingStuck(
       5,
       `payout-list:${list.market_key}`,
       () =>
-        `round ${list.epoch}'s settlement on the escrow is ${list.status} after ${Math.round(ageS(list.created_at))} s (${list.attempts} attempts; last error: ${list.last_error})`,
+        `${list.epoch === null ? `market ${list.prediction_market_id}` : `round ${list.epoch}`}'s settlement on the escrow is ${list.status} after ${Math.round(ageS(list.created_at))} s (${list.attempts} attempts; last error: ${list.last_error})`,
     );
   }
   // Every ended round with stakes on the escrow has its settlement.
@@ -134,6 +134,18 @@ function checkEscrowNothingStuck(
       5,
       `round-unsettled:${round.epoch}`,
       () => `round ${round.epoch} ended with stakes on the escrow and has no settlement`,
+    );
+  }
+  // Every settled market with stakes on the escrow has its settlement (migration 0018).
+  const listByMarket = new Set(snapshot.payoutLists.map((l) => l.prediction_market_id));
+  const stakedMarkets = new Set(snapshot.bets.filter((b) => b.stake_id !== null).map((b) => b.market_id));
+  for (const market of snapshot.markets) {
+    if (market.status !== 'settled' || !stakedMarkets.has(market.id)) continue;
+    check(
+      listByMarket.has(market.id),
+      5,
+      `market-unsettled:${market.id}`,
+      () => `market ${market.id} settled with stakes on the escrow and has no settlement on it`,
     );
   }
   for (const deposit of snapshot.escrowDeposits) {
