@@ -8,7 +8,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { type Address, type Hex, parseEther, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bets, markets, operatorTransactions, payoutLists } from '../src/db/schema.ts';
+import { bets, marketFlags, markets, operatorTransactions, payoutLists } from '../src/db/schema.ts';
 import { createEscrowModule } from '../src/escrow/escrow-module.ts';
 import type { EscrowTarget } from '../src/escrow/escrow-target.ts';
 import { findPayoutListByMarket } from '../src/escrow/payout-lists-repository.ts';
@@ -522,5 +522,99 @@ describe('the proposal list and the DB settlement', () => {
       // Clean up: this market has no deposits on chain, so its row must not reach the job.
       await t.db.delete(payoutLists).where(eq(payoutLists.id, kept.id));
     }
+  });
+});
+
+describe("a flag's bond on the escrow", () => {
+  test('is a leaf of the settled list: an overturned verdict returns it with its reward, out of the fee', async () => {
+    const fixture = [
+      {
+        prediction: 'YES' as const,
+        amountWei: parseEther('1'),
+        user: player(0).account.address.toLowerCase(),
+      },
+      {
+        prediction: 'NO' as const,
+        amountWei: parseEther('0.6'),
+        user: player(1).account.address.toLowerCase(),
+      },
+    ];
+    const { marketId, betIds } = await insertMarketWithBets(t.db, { bets: fixture, status: 'settling' });
+    const escrowId = newMarketId();
+    const [market] = await t.db.select().from(markets).where(eq(markets.id, marketId));
+    const closesAt = Math.floor((market?.deadline.getTime() ?? 0) / 1000);
+    await t.db
+      .update(markets)
+      .set({ escrowId, escrowKey: marketKey(escrowId, closesAt), deadline: new Date(closesAt * 1000) })
+      .where(eq(markets.id, marketId));
+    for (const [index, betId] of betIds.entries()) {
+      await t.db
+        .update(bets)
+        .set({ stakeId: 2n * 10n ** 12n + BigInt(index) })
+        .where(eq(bets.id, betId));
+    }
+    await t.db.transaction((tx) =>
+      proposeVerdict(tx, {
+        marketId,
+        verdict: proposal('YES'),
+        windowS: WINDOW_S,
+        now: t.clock.now(),
+        settleOnEscrow: target,
+      }),
+    );
+    const bond = parseEther('0.02');
+    const bondStake = 2n * 10n ** 12n + 99n;
+    await t.db.insert(marketFlags).values({
+      marketId,
+      address: player(1).account.address.toLowerCase(),
+      reason: 'The sources say NO.',
+      expiry: closesAt + 7200,
+      signature: '0x',
+      bondAmount: bond,
+      bondStatus: 'held',
+      stakeId: bondStake,
+    });
+    await t.db.update(markets).set({ flagCount: 1 }).where(eq(markets.id, marketId));
+    // Flagged: the proposal's list waits for an operator.
+    const proposed = await listRow(marketId);
+    await expect(
+      planSettlement(t.db, proposed, { oracleBps: 0, marketBps: FEE_BPS }, t.clock.now()),
+    ).rejects.toThrow(/flagged/);
+    // The operator overturns it: NO wins, the bond comes back with a reward out of the fee.
+    await t.db.transaction((tx) =>
+      settleMarket(tx, {
+        marketId,
+        outcome: 'NO',
+        verdict: { analysis: 'Overturned.', confidence: null, sources: [] },
+        feeBps: FEE_BPS,
+        now: t.clock.now(),
+        from: ['settling'],
+        actor: 'ops CLI',
+        escrow: target,
+      }),
+    );
+    const row = await listRow(marketId);
+    expect(row).toMatchObject({
+      status: 'due',
+      refund: false,
+      outcome: MARKET_OUTCOME.NO,
+      payoutDelayS: null,
+    });
+    const plan = await planSettlement(t.db, row, { oracleBps: 0, marketBps: FEE_BPS }, t.clock.now());
+    const [flag] = await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId));
+    const fee = (parseEther('1') * BigInt(FEE_BPS)) / 10_000n;
+    expect(flag).toMatchObject({ bondStatus: 'returned', bondRewardAmount: fee < bond ? fee : bond });
+    expect(plan.stakes.find((stake) => stake.stakeId === bondStake)).toEqual({
+      stakeId: bondStake,
+      owner: player(1).account.address.toLowerCase(),
+      amount: bond,
+      payout: flag?.bondReturnAmount,
+    });
+    expect(plan.ruleFee).toBe(fee - (flag?.bondRewardAmount ?? 0n));
+    const paid = plan.stakes.reduce((sum, stake) => sum + stake.payout, 0n);
+    const pool = parseEther('1.6') + bond;
+    expect(paid + plan.ruleFee <= pool).toBe(true);
+    expect(pool - paid - plan.ruleFee).toBeLessThan(2n);
+    await t.db.delete(payoutLists).where(eq(payoutLists.id, row.id));
   });
 });
