@@ -618,3 +618,61 @@ describe("a flag's bond on the escrow", () => {
     await t.db.delete(payoutLists).where(eq(payoutLists.id, row.id));
   });
 });
+
+describe('refusals', () => {
+  /** A market on the escrow written to the database alone (no deposits: nothing reaches the chain). */
+  async function dbMarket(sides: ('YES' | 'NO')[]) {
+    const { marketId, betIds } = await insertMarketWithBets(t.db, {
+      bets: sides.map((prediction) => ({ prediction, amountWei: parseEther('0.01') })),
+      status: 'settling',
+    });
+    const escrowId = newMarketId();
+    const [market] = await t.db.select().from(markets).where(eq(markets.id, marketId));
+    const closesAt = Math.floor((market?.deadline.getTime() ?? 0) / 1000);
+    await t.db
+      .update(markets)
+      .set({ escrowId, escrowKey: marketKey(escrowId, closesAt), deadline: new Date(closesAt * 1000) })
+      .where(eq(markets.id, marketId));
+    for (const [index, betId] of betIds.entries()) {
+      await t.db
+        .update(bets)
+        .set({ stakeId: 3n * 10n ** 12n + BigInt(marketId) * 100n + BigInt(index) })
+        .where(eq(bets.id, betId));
+    }
+    return marketId;
+  }
+
+  test('a proposal that refunds every stake posts nothing: it is posted when the market settles', async () => {
+    const marketId = await dbMarket(['NO', 'NO']);
+    await t.db.transaction((tx) =>
+      proposeVerdict(tx, {
+        marketId,
+        verdict: proposal('YES'),
+        windowS: WINDOW_S,
+        now: t.clock.now(),
+        settleOnEscrow: target,
+      }),
+    );
+    expect(await findPayoutListByMarket(t.db, marketId)).toBeUndefined();
+  });
+
+  test('a market on the escrow does not settle on a server with no escrow: nothing is half-done', async () => {
+    const marketId = await dbMarket(['YES', 'NO']);
+    await expect(
+      t.db.transaction((tx) =>
+        settleMarket(tx, {
+          marketId,
+          outcome: 'YES',
+          verdict: { analysis: 'Yes.', confidence: null, sources: [] },
+          feeBps: FEE_BPS,
+          now: t.clock.now(),
+          from: ['settling'],
+          escrow: null,
+        }),
+      ),
+    ).rejects.toThrow(/no ESCROW_ADDRESS/);
+    const [market] = await t.db.select().from(markets).where(eq(markets.id, marketId));
+    expect(market?.status).toBe('settling');
+    expect((await betsOf(marketId)).every((bet) => bet.status === 'pending')).toBe(true);
+  });
+});
