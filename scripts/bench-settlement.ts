@@ -93,6 +93,7 @@ export async function measureSettlement(db: Db, marketId: number, bets: number) 
   const started = performance.now();
   const summary = await db.transaction((tx) =>
     settleMarket(tx, {
+      escrow: null,
       marketId,
       outcome: 'YES',
       verdict: { analysis: 'bench', confidence: null, sources: [] },

@@ -83,6 +83,7 @@ async function main() {
     started = performance.now();
     const summary = await db.transaction((tx) =>
       settleMarket(tx, {
+        escrow: null,
         marketId: market.id,
         outcome: 'YES',
         verdict: { analysis: 'benchmark', confidence: 100, sources: [] },

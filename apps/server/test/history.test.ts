@@ -26,6 +26,7 @@ const minutesAgo = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, 0) 
 async function settle(marketId: number, outcome: 'YES' | 'NO' | 'VOID', feeBps = 0) {
   await t.db.transaction((tx) =>
     settleMarket(tx, {
+      escrow: null,
       marketId,
       outcome,
       verdict: { analysis: 'test', confidence: null, sources: [] },

@@ -389,6 +389,7 @@ describe('payout maths in SQL', () => {
       const { settleMarket } = await import('../src/settlement/settle-market.ts');
       const summary = await t.db.transaction((tx) =>
         settleMarket(tx, {
+          escrow: null,
           marketId,
           outcome,
           verdict: { analysis: 'maths', confidence: null, sources: [] },
@@ -471,6 +472,7 @@ describe('settlement writes each bet in its own page, touching no index', () => 
       };
       const before = await read();
       await settleMarket(tx, {
+        escrow: null,
         marketId,
         outcome: 'YES',
         verdict: { analysis: 'hot', confidence: null, sources: [] },

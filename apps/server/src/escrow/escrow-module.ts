@@ -8,14 +8,14 @@ import { classifyEscrowActionRevert } from '../operator-sender/revert-reason.ts'
 import { createEscrowRelaysJob, type EscrowClaimsDeps } from './escrow-claims.ts';
 import { createEscrowWatchJob } from './escrow-watch-job.ts';
 import { registerPayoutListRoutes } from './payout-list-routes.ts';
-import { createRoundSettlementsJob, type RoundSettlementDeps } from './round-settlement-job.ts';
+import { createEscrowSettlementsJob, type EscrowSettlementDeps } from './settlement-job.ts';
 import { registerVaultRoutes } from './vault-routes.ts';
 
 /**
  * The escrow contract (issue 29, decisions 025 and 026): GET /api/vault, its public description, and
  * the published payout lists' route; once ESCROW_ADDRESS is set, the escrow-watch job that feeds the
  * metrics' gauges; once the operator key is configured too, the operator key's sender, the
- * round-settlements job and the relayed claims (for POST /api/claims and their job); the sender also
+ * escrow-settlements job (rounds' and markets' settlements) and the relayed claims (for POST /api/claims and their job); the sender also
  * gives back refused deposits for escrow reconciliation (features.ts). The operator
  * key is VAULT_PRIVATE_KEY for now (decision 026 "The chain"): its nonces are shared with the
  * vault's payouts under one lock (operator-transactions-repository.ts).
@@ -55,13 +55,13 @@ export function createEscrowModule(
     metrics: deps.metrics,
   };
   const now = () => clock.now();
-  const settlements: RoundSettlementDeps = {
+  const settlements: EscrowSettlementDeps = {
     db: database.db,
     chain,
     chainId: config.chain.id,
     escrow,
     sender,
-    feeBps: config.fees.oracleBps,
+    fees: { oracleBps: config.fees.oracleBps, marketBps: config.fees.marketBps },
     now,
     log: logger,
   };
@@ -79,7 +79,7 @@ export function createEscrowModule(
     routes,
     // Settlements are queued first, then the sender signs and sends every action, then relays are recorded.
     jobs: [
-      createRoundSettlementsJob(settlements),
+      createEscrowSettlementsJob(settlements),
       createOperatorTransactionsJob(sender),
       createEscrowRelaysJob(claims),
       watch,

@@ -2,6 +2,8 @@ import type { PayoutListDocument } from '@pm/escrow/payout-list';
 import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import {
+  bets,
+  marketFlags,
   oracleBets,
   oracleRounds,
   type PayoutListStatus,
@@ -10,14 +12,16 @@ import {
 } from '../db/schema.ts';
 
 // Every read and write of payout_lists and payout_list_leaves (docs/architecture.md "Rounds on the
-// escrow"). Writes that move a settlement name the status (and attempt) they expect, so two instances
-// never both apply a step.
+// escrow", "Markets on the escrow"). Writes that move a settlement name the status (and attempt) they
+// expect, so two instances never both apply a step.
 
 export type PayoutListRow = typeof payoutLists.$inferSelect;
 export type NewDueSettlement = Pick<
   typeof payoutLists.$inferInsert,
   | 'marketKey'
   | 'epoch'
+  | 'predictionMarketId'
+  | 'payoutDelayS'
   | 'chainId'
   | 'escrow'
   | 'marketId'
@@ -27,7 +31,7 @@ export type NewDueSettlement = Pick<
   | 'verdictHash'
 >;
 
-/** Records a round's settlement as due (the engine's transaction); nothing when it has one already. */
+/** Records a settlement as due (a round's or a market's); nothing when it has one already. */
 export async function insertDueSettlement(db: DbOrTx, values: NewDueSettlement): Promise<boolean> {
   const rows = await db
     .insert(payoutLists)
@@ -79,6 +83,82 @@ export async function listRoundStakes(db: DbOrTx, epoch: number) {
     .orderBy(asc(oracleBets.stakeId));
 }
 
+export async function findPayoutListByMarket(
+  db: DbOrTx,
+  marketId: number,
+): Promise<PayoutListRow | undefined> {
+  const [row] = await db.select().from(payoutLists).where(eq(payoutLists.predictionMarketId, marketId));
+  return row;
+}
+
+/**
+ * A market's settlement changed (another verdict, a list rebuilt from the settled bets, another
+ * delay): due again at once, to be built anew. A published or settled row takes a new attempt, so
+ * its action is a new one (the contract lets the operator amend a pending settlement); the builder
+ * waits for the previous action to be final first, so the amendment is mined after it.
+ */
+export async function settlementChanged(
+  db: DbOrTx,
+  id: number,
+  values: Pick<
+    NewDueSettlement,
+    'chainId' | 'escrow' | 'marketId' | 'closesAt' | 'refund' | 'outcome' | 'verdictHash' | 'payoutDelayS'
+  > & { nextAttemptAt: Date },
+): Promise<void> {
+  await db
+    .update(payoutLists)
+    .set({
+      ...values,
+      status: 'due',
+      attempts: sql`${payoutLists.attempts} + case when ${payoutLists.status} = 'due' then 0 else 1 end`,
+      lastError: null,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(payoutLists.id, id));
+}
+
+/** Its due settlement no longer waits for a review window: built at once with the contract's minimum delay. */
+export async function settlementDueAtMinimumDelay(db: DbOrTx, id: number, now: Date): Promise<void> {
+  await db
+    .update(payoutLists)
+    .set({ payoutDelayS: null, nextAttemptAt: now, updatedAt: sql`now()` })
+    .where(and(eq(payoutLists.id, id), eq(payoutLists.status, 'due')));
+}
+
+/** A market's bets (every one, a stake id or not), with their side, stake, status and return. */
+export async function listMarketStakes(db: DbOrTx, marketId: number) {
+  return db
+    .select({
+      betId: bets.id,
+      stakeId: bets.stakeId,
+      owner: bets.userAddress,
+      prediction: bets.prediction,
+      amount: bets.amount,
+      status: bets.status,
+      payoutAmount: bets.payoutAmount,
+    })
+    .from(bets)
+    .where(eq(bets.marketId, marketId))
+    .orderBy(asc(bets.id));
+}
+
+/** A market's flag bonds staked on the escrow (a stake id), with what settlement gave each back. */
+export async function listMarketBondStakes(db: DbOrTx, marketId: number) {
+  return db
+    .select({
+      flagId: marketFlags.id,
+      stakeId: marketFlags.stakeId,
+      owner: marketFlags.address,
+      amount: marketFlags.bondAmount,
+      bondStatus: marketFlags.bondStatus,
+      returnAmount: marketFlags.bondReturnAmount,
+      rewardAmount: marketFlags.bondRewardAmount,
+    })
+    .from(marketFlags)
+    .where(and(eq(marketFlags.marketId, marketId), isNotNull(marketFlags.stakeId)))
+    .orderBy(asc(marketFlags.id));
+}
+
 export async function findRound(db: DbOrTx, epoch: number) {
   const [row] = await db.select().from(oracleRounds).where(eq(oracleRounds.epoch, epoch));
   return row;
@@ -98,6 +178,8 @@ export async function publishSettlement(
     operatorTxId: number;
     publishedAt: Date;
     pool: bigint;
+    /** The delay `settle` asked, when the row asked one of its own (a review window's rest). */
+    payoutDelayS?: number | null;
     list: {
       document: PayoutListDocument;
       root: string;
@@ -114,6 +196,7 @@ export async function publishSettlement(
       operatorTxId: input.operatorTxId,
       publishedAt: input.publishedAt,
       pool: input.pool,
+      ...(input.payoutDelayS === undefined ? {} : { payoutDelayS: input.payoutDelayS }),
       document: input.list?.document ?? null,
       root: input.list?.root ?? null,
       payoutTotal: input.list?.payoutTotal ?? null,

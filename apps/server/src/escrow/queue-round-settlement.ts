@@ -2,15 +2,13 @@ import { roundRefundReason } from '@pm/core/payouts';
 import { ROUND_OUTCOME, roundMarket, roundVerdictHash } from '@pm/escrow/round-settlement';
 import type { Tx } from '../db/client.ts';
 import type { StoredRoundResult } from '../oracle/oracle-rounds.ts';
+import type { EscrowTarget } from './escrow-target.ts';
 import { findRound, insertDueSettlement, listRoundStakes } from './payout-lists-repository.ts';
-
-/** The escrow a round's stakes are on: the server's chain and ESCROW_ADDRESS. */
-export type EscrowTarget = { chainId: number; address: string };
 
 /**
  * In the transaction that ends a round (docs/architecture.md "Rounds on the escrow"): its settlement
  * on the escrow becomes due, with the outcome and verdict it will post. Nothing is read from the
- * chain here (the engine's transaction never waits on it): the round-settlements job reads the
+ * chain here (the engine's transaction never waits on it): the escrow-settlements job reads the
  * market's pool, builds the list and queues the operator's `settle` or `settleAsRefund`. A round
  * with no stake on the escrow (no bet, or only bets staked into the vault before the switch) has
  * nothing to settle there. Refund in full (`settleAsRefund`): a cancelled round, a draw, or no stake

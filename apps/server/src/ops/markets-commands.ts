@@ -1,5 +1,6 @@
 import { formatBnbWithUnit } from '@pm/core/money';
 import type { Db } from '../db/client.ts';
+import { type EscrowTarget, escrowTargetOf } from '../escrow/escrow-target.ts';
 import { findLatestEvidence, toMarketEvidenceDto } from '../settlement/evidence-repository.ts';
 import {
   confirmProposedVerdict,
@@ -142,7 +143,14 @@ export const marketsCommands: OpsCommand[] = [
   }),
 ];
 
-type Settlement = { marketId: number; feeBps: number; now: Date; actor: string };
+type Settlement = {
+  marketId: number;
+  feeBps: number;
+  now: Date;
+  actor: string;
+  /** A market whose stakes are on the escrow has its settlement posted there (the server's job sends it). */
+  escrow: EscrowTarget | null;
+};
 
 /**
  * A command that settles one market (resolve, void, confirm, overturn), read in one order: the id,
@@ -168,6 +176,7 @@ function settlingCommand<Verdict>(command: {
         feeBps: context.config.fees.marketBps,
         now: context.clock.now(),
         actor: OPS_CLI_ACTOR,
+        escrow: escrowTargetOf(context.config),
       };
       const verdict = command.verdict(args);
       const why = requireText(args, command.why);

@@ -6,7 +6,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../chain/clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
-import { type EscrowTarget, queueRoundSettlement } from '../escrow/queue-round-settlement.ts';
+import type { EscrowTarget } from '../escrow/escrow-target.ts';
+import { queueRoundSettlement } from '../escrow/queue-round-settlement.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { recordRoundSettlement } from '../leaderboard/user-stats-repository.ts';
 import type { FeedWaitMetrics } from '../metrics/metrics.ts';
@@ -259,7 +260,7 @@ export function createRoundEngine(deps: RoundEngineDeps) {
   async function settle(tx: Tx, epoch: number, result: StoredRoundResult): Promise<void> {
     await settleRoundPayouts(tx, { epoch, result, feeBps: deps.feeBps });
     await recordRoundSettlement(tx, epoch);
-    // On chain after this transaction (the round-settlements job): never waited for here.
+    // On chain after this transaction (the escrow-settlements job): never waited for here.
     if (deps.escrow) await queueRoundSettlement(tx, { epoch, result, escrow: deps.escrow });
   }
 

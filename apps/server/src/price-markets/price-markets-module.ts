@@ -2,6 +2,7 @@ import type { PriceSymbol } from '@pm/core/constants';
 import type { CreatePriceMarketBody } from '@pm/core/contract/markets';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
+import { escrowTargetOf } from '../escrow/escrow-target.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PriceFeed, PriceSource } from '../prices/price-feed.ts';
@@ -43,6 +44,7 @@ export function createPriceMarketsModule(
       feeds: prices.feeds,
       feedWaitS: config.prices.feedWaitS,
       metrics: deps.metrics,
+      escrow: escrowTargetOf(config),
     }),
   ];
   return {

@@ -5,6 +5,7 @@ import { priceMarketOutcome, priceReadingRelation } from '@pm/core/price-market'
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
+import type { EscrowTarget } from '../escrow/escrow-target.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import type { FeedWaitMetrics, Metrics } from '../metrics/metrics.ts';
 import type { PriceFeed, PriceSource } from '../prices/price-feed.ts';
@@ -56,6 +57,8 @@ export type PriceSettlementJobDeps = {
    * waiting for an unreachable feed or voided for it (bnbpredict_price_feed_*).
    */
   metrics?: Pick<Metrics, 'countResolution'> & FeedWaitMetrics;
+  /** The server's escrow: markets whose stakes are on it settle there too (none: no escrow). */
+  escrow?: EscrowTarget | null;
 };
 
 /** The reading that settles a market: a stored sample, or the feed's own round at the deadline. */
@@ -216,6 +219,7 @@ async function settleFromReading(
       now,
       from: ['settling'],
       actor: PRICE_FEED_ACTOR,
+      escrow: deps.escrow ?? null,
     });
     if (result) {
       await recordSettlementReading(tx, {
@@ -260,6 +264,7 @@ async function voidMarket(
       now,
       from: ['settling'],
       actor: PRICE_FEED_ACTOR,
+      escrow: deps.escrow ?? null,
     }),
   );
   if (!summary) return false;

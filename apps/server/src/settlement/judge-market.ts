@@ -2,6 +2,7 @@ import { type EvidenceCheck, verifyEvidence } from '@pm/core/evidence-verificati
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
+import type { EscrowTarget } from '../escrow/escrow-target.ts';
 import type { EvidenceBundle, EvidenceGatherer } from '../evidence/evidence-types.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { publish } from '../realtime/outbox-repository.ts';
@@ -44,6 +45,8 @@ export type JudgeDeps = {
   reviewWindowS: number;
   /** Counts each market settled (bnbpredict_resolutions_total), once committed. */
   metrics?: Pick<Metrics, 'countResolution'>;
+  /** The server's escrow: markets whose stakes are on it settle there too (none: no escrow). */
+  escrow?: EscrowTarget | null;
 };
 
 /** The market's models: one, or several comma-separated for a second opinion (decision 019). */
@@ -250,6 +253,8 @@ async function applyJudgement(deps: JudgeDeps, market: ClaimedMarket, judgement:
         verdict: proposal,
         windowS: deps.reviewWindowS,
         now,
+        // Nothing is posted on the escrow: it waits for an operator, whose verdict posts it.
+        settleOnEscrow: null,
       });
       if (!done) return false;
       await countFlag(tx, market.id, now);
@@ -269,7 +274,13 @@ async function applyJudgement(deps: JudgeDeps, market: ClaimedMarket, judgement:
   }
   if (deps.reviewWindowS > 0) {
     const proposed = await deps.db.transaction((tx) =>
-      proposeVerdict(tx, { marketId: market.id, verdict: proposal, windowS: deps.reviewWindowS, now }),
+      proposeVerdict(tx, {
+        marketId: market.id,
+        verdict: proposal,
+        windowS: deps.reviewWindowS,
+        now,
+        settleOnEscrow: deps.escrow ?? null,
+      }),
     );
     if (proposed) deps.logger.info({ marketId: market.id, result: verdict.result }, 'verdict proposed');
     return;
@@ -287,6 +298,7 @@ async function applyJudgement(deps: JudgeDeps, market: ClaimedMarket, judgement:
       now,
       from: ['settling'],
       actor: model,
+      escrow: deps.escrow ?? null,
       detail: `Settled at once (no review window). Confidence ${verdict.answer.confidence}. ${verdict.answer.analysis}`,
     }),
   );

@@ -1,6 +1,7 @@
 import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
+import { escrowTargetOf } from '../escrow/escrow-target.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { authorizeOperator } from '../operators/operator-auth.ts';
 import { resolveMarketByOperator, voidMarketByOperator } from './operator-actions.ts';
@@ -13,6 +14,7 @@ export function registerMarketOperatorRoutes(app: FastifyInstance, deps: AppDeps
   const { config, clock } = deps;
   const db = deps.database.db;
   const operatorDeps = { db, clock, operators: config.operators, chainId: config.chain.id };
+  const escrow = escrowTargetOf(config);
 
   defineRoute(app, ROUTES.resolveMarket, async ({ params, body }, request) => {
     const operator = await authorizeOperator(
@@ -27,6 +29,7 @@ export function registerMarketOperatorRoutes(app: FastifyInstance, deps: AppDeps
       feeBps: config.fees.marketBps,
       now: clock.now(),
       actor: operator,
+      escrow,
     });
     deps.metrics.countResolution(summary.outcome);
     request.log.info({ operator, marketId: params.id, result: body.result }, 'operator resolved a market');
@@ -53,6 +56,7 @@ export function registerMarketOperatorRoutes(app: FastifyInstance, deps: AppDeps
       feeBps: config.fees.marketBps,
       now: clock.now(),
       actor: operator,
+      escrow,
     });
     deps.metrics.countResolution(summary.outcome);
     request.log.info({ operator, marketId: params.id }, 'operator voided a market');

@@ -1,5 +1,6 @@
 import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
+import type { EscrowTarget } from '../escrow/escrow-target.ts';
 import { isInReview, proposedVerdictOf } from '../markets/market-review.ts';
 import { findMarket, lockMarket, type MarketRow } from '../markets/markets-repository.ts';
 import { recordResolutionEvent } from './resolution-events-repository.ts';
@@ -29,6 +30,8 @@ export async function resolveMarketByOperator(
     feeBps: number;
     now: Date;
     actor: string;
+    /** The server's escrow: a market whose stakes are on it has its list posted there. */
+    escrow?: EscrowTarget | null;
   },
 ): Promise<SettlementSummary> {
   return db.transaction(async (tx) => {
@@ -54,6 +57,7 @@ export async function resolveMarketByOperator(
       from: ['active', 'settling'],
       actor: input.actor,
       detail: input.analysis,
+      escrow: input.escrow ?? null,
     });
     if (!summary) throw alreadySettled(market);
     return summary;
@@ -63,7 +67,14 @@ export async function resolveMarketByOperator(
 /** Voids a market that is not settled yet, open or not: every stake is refunded. */
 export async function voidMarketByOperator(
   db: Db,
-  input: { marketId: number; reason: string; feeBps: number; now: Date; actor: string },
+  input: {
+    marketId: number;
+    reason: string;
+    feeBps: number;
+    now: Date;
+    actor: string;
+    escrow?: EscrowTarget | null;
+  },
 ): Promise<SettlementSummary> {
   return db.transaction(async (tx) => {
     const market = await lockMarket(tx, input.marketId);
@@ -78,6 +89,7 @@ export async function voidMarketByOperator(
       now: input.now,
       from: ['active', 'settling'],
       actor: input.actor,
+      escrow: input.escrow ?? null,
     });
     if (!summary) throw alreadySettled(market);
     return summary;
@@ -90,13 +102,26 @@ export async function voidMarketByOperator(
  */
 export async function confirmProposedVerdict(
   db: Db,
-  input: { marketId: number; note: string; feeBps: number; now: Date; actor: string },
+  input: {
+    marketId: number;
+    note: string;
+    feeBps: number;
+    now: Date;
+    actor: string;
+    escrow?: EscrowTarget | null;
+  },
 ): Promise<SettlementSummary> {
   const row = await findMarket(db, input.marketId);
   if (!row) throw new AppError('MARKET_NOT_FOUND');
   if (!isInReview(row)) throw new AppError('NOT_IN_REVIEW');
   const { result } = proposedVerdictOf(row);
-  const common = { marketId: input.marketId, feeBps: input.feeBps, now: input.now, actor: input.actor };
+  const common = {
+    marketId: input.marketId,
+    feeBps: input.feeBps,
+    now: input.now,
+    actor: input.actor,
+    escrow: input.escrow ?? null,
+  };
   return result === 'VOID'
     ? voidMarketByOperator(db, { ...common, reason: input.note })
     : resolveMarketByOperator(db, { ...common, result, analysis: input.note });

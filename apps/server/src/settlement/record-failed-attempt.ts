@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
+import type { EscrowTarget } from '../escrow/escrow-target.ts';
 import { lockMarket } from '../markets/markets-repository.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { retryDelayS } from '../resolution/resolution-decision.ts';
@@ -22,6 +23,7 @@ export async function recordFailedAttempt(
     feeBps: number;
     logger: FastifyBaseLogger;
     metrics?: Pick<Metrics, 'countResolution'>;
+    escrow?: EscrowTarget | null;
   },
   market: { id: number },
   reason: string,
@@ -46,6 +48,7 @@ export async function recordFailedAttempt(
       feeBps: deps.feeBps,
       now,
       from: ['settling'],
+      escrow: deps.escrow ?? null,
     });
     return 'voided' as const;
   });

@@ -1,4 +1,6 @@
 import type { Db, DbOrTx } from '../db/client.ts';
+import type { EscrowTarget } from '../escrow/escrow-target.ts';
+import { queueMarketSettlement } from '../escrow/queue-market-settlement.ts';
 import { isInReview, proposedVerdictOf } from '../markets/market-review.ts';
 import { lockMarket } from '../markets/markets-repository.ts';
 import { publish } from '../realtime/outbox-repository.ts';
@@ -22,11 +24,20 @@ const REVIEWED_PER_RUN = 10;
 /**
  * Stores `verdict` as the market's proposal, open to flags for `windowS` seconds. Only a settling
  * market with no proposal yet (a second instance judging the same market proposes nothing).
- * Returns whether it was proposed.
+ * Returns whether it was proposed. A market whose stakes are on the escrow has its `settle` queued
+ * in the same transaction (docs/architecture.md "Markets on the escrow") with the window as its
+ * delay, so payouts open when the window ends and a flag can dispute it meanwhile; `settleOnEscrow`
+ * null posts nothing (a verdict that waits for an operator at once, models that disagree).
  */
 export async function proposeVerdict(
   tx: DbOrTx,
-  input: { marketId: number; verdict: ProposedVerdict; windowS: number; now: Date },
+  input: {
+    marketId: number;
+    verdict: ProposedVerdict;
+    windowS: number;
+    now: Date;
+    settleOnEscrow: EscrowTarget | null;
+  },
 ): Promise<boolean> {
   const { verdict, now } = input;
   const endsAt = new Date(now.getTime() + input.windowS * 1000);
@@ -40,6 +51,15 @@ export async function proposeVerdict(
     detail: `Confidence ${verdict.confidence}. ${verdict.analysis}`,
     at: now,
   });
+  if (input.settleOnEscrow) {
+    await queueMarketSettlement(tx, {
+      marketId: input.marketId,
+      escrow: input.settleOnEscrow,
+      now,
+      cause: 'proposed',
+      windowS: input.windowS,
+    });
+  }
   await publish(tx, { topic: 'markets', id: input.marketId });
   return true;
 }
@@ -47,11 +67,11 @@ export async function proposeVerdict(
 /**
  * Settles the markets whose window has ended with no flag, on their proposed verdict. Safe on many
  * instances: each is re-read under its row lock (a flag committed first wins) and settleMarket
- * settles a market once.
+ * settles a market once. On the escrow, the proposal's pending settlement stands: it becomes claimable.
  */
 export async function settleReviewedMarkets(
   db: Db,
-  input: { now: Date; feeBps: number },
+  input: { now: Date; feeBps: number; escrow: EscrowTarget | null },
 ): Promise<SettlementSummary[]> {
   const due = await listReviewedMarketsDue(db, input.now, REVIEWED_PER_RUN);
   const settled: SettlementSummary[] = [];
@@ -70,6 +90,8 @@ export async function settleReviewedMarkets(
         from: ['settling'],
         actor: 'system',
         detail: 'The review window ended with no flag.',
+        escrow: input.escrow,
+        escrowCause: 'reviewed',
       });
     });
     if (summary) settled.push(summary);

@@ -2,6 +2,8 @@ import { type BondSettlement, marketDistributableWei, settleFlagBonds } from '@p
 import { bpsOf } from '@pm/core/money';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
+import type { EscrowTarget } from '../escrow/escrow-target.ts';
+import { queueMarketSettlement } from '../escrow/queue-market-settlement.ts';
 import { recordMarketSettlement } from '../leaderboard/user-stats-repository.ts';
 import { lockMarket } from '../markets/markets-repository.ts';
 import { publish } from '../realtime/outbox-repository.ts';
@@ -68,6 +70,17 @@ export async function settleMarket(
     actor?: string;
     /** How it came to settle, for the timeline; default: the verdict's analysis. */
     detail?: string;
+    /**
+     * The server's escrow (null: none configured). A market whose stakes are on it (an escrow key)
+     * has its settlement there queued in this transaction (docs/architecture.md "Markets on the escrow").
+     */
+    escrow: EscrowTarget | null;
+    /**
+     * `reviewed`: the review window ended with no flag, the market settles on its proposal, whose
+     * settlement on the escrow is already posted and stands. Default `settled`: the list of the
+     * settled bets is (re)posted with the contract's minimum delay.
+     */
+    escrowCause?: 'reviewed' | 'settled';
   },
 ): Promise<SettlementSummary | null> {
   const { marketId, outcome } = input;
@@ -134,6 +147,12 @@ export async function settleMarket(
     at: input.now,
   });
   await settleBonds(tx, { marketId, bonds, now: input.now });
+  await queueMarketSettlement(tx, {
+    marketId,
+    escrow: input.escrow,
+    now: input.now,
+    cause: input.escrowCause ?? 'settled',
+  });
   await recordMarketSettlement(tx, marketId);
   await publish(tx, { topic: 'markets', id: marketId });
   await publish(tx, { topic: 'bets', marketId });

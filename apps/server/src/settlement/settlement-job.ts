@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
+import type { EscrowTarget } from '../escrow/escrow-target.ts';
 import type { EvidenceGatherer } from '../evidence/evidence-types.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -42,6 +43,8 @@ export type SettlementJobDeps = {
   reviewWindowS: number;
   /** Counts each market settled (bnbpredict_resolutions_total), once committed. */
   metrics?: Pick<Metrics, 'countResolution'>;
+  /** The server's escrow: markets whose stakes are on it settle there too (none: no escrow). */
+  escrow?: EscrowTarget | null;
 };
 
 /** At most this many markets are judged per run; the rest wait for the next tick. */
@@ -71,7 +74,11 @@ export function createSettlementJobs(deps: SettlementJobDeps): [Job, Job] {
       intervalMs: 5_000,
       async run() {
         await closeMarketsAtDeadline(deps.db, deps.clock.now());
-        const reviewed = await settleReviewedMarkets(deps.db, { now: deps.clock.now(), feeBps: deps.feeBps });
+        const reviewed = await settleReviewedMarkets(deps.db, {
+          now: deps.clock.now(),
+          feeBps: deps.feeBps,
+          escrow: deps.escrow ?? null,
+        });
         for (const summary of reviewed) deps.metrics?.countResolution(summary.outcome);
         await voidOverdueMarkets(deps);
       },
@@ -155,6 +162,7 @@ async function voidOverdueMarkets(deps: SettlementJobDeps): Promise<number[]> {
         now,
         from: ['settling'],
         actor: 'system',
+        escrow: deps.escrow ?? null,
       }),
     );
     if (!summary) continue;

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Config } from '../config/config.ts';
+import { escrowTargetOf } from '../escrow/escrow-target.ts';
 import { createEvidenceGatherer } from '../evidence/evidence-gatherer.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import type { ResolutionRecord } from '../markets/markets-service.ts';
@@ -55,6 +56,7 @@ export function createSettlementModule(deps: AppDeps, logger: FastifyBaseLogger)
     resolutionTimeoutS: config.ai.resolutionTimeoutS,
     reviewWindowS: config.ai.reviewWindowS,
     metrics: deps.metrics,
+    escrow: escrowTargetOf(config),
   });
   return {
     routes: (app) => {

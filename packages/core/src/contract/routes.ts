@@ -184,7 +184,7 @@ export const ROUTES = {
     method: 'GET',
     path: '/api/payout-lists/:key',
     summary:
-      "A market's published payout list on the escrow contract (by its market key): the settlement's outcome, verdict hash, root, total and fee, every leaf with its stake and Merkle proof, and OpenZeppelin's tree dump; ?download=1 answers it as a file. 404 before it is published, and for a market refunded in full (no list: every stake refunds)",
+      "A market's published payout list on the escrow contract (by its market key: an oracle round's or a Predictions market's escrowKey): the settlement's outcome, verdict hash, root, total and fee, every leaf with its stake and Merkle proof, and OpenZeppelin's tree dump; ?download=1 answers it as a file. 404 before it is published, and for a market refunded in full (no list: every stake refunds)",
     params: PayoutListParamsSchema,
     query: PayoutListQuerySchema,
     responses: { 200: PayoutListSchema, 400: ErrorBodySchema, 404: ErrorBodySchema },

@@ -1,4 +1,3 @@
-import { bpsOf } from '@pm/core/money';
 import { toPayoutList } from '@pm/escrow/payout-list';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { buildSettlement, settleArgs } from '@pm/escrow/settlement';
@@ -12,7 +11,6 @@ import { type SubmitDeps, submitOperatorAction } from '../operator-sender/submit
 import { listRefusedDepositsInPool } from '../payments/escrow-refunds-repository.ts';
 import { MARKET_STATE, readEscrowMarket, readMinPayoutDelay, settlementIn } from './escrow-chain.ts';
 import {
-  listRoundStakes,
   listSettlementsToAdvance,
   markSettled,
   type PayoutListRow,
@@ -20,31 +18,36 @@ import {
   recordSettlementError,
   settlementDueAgain,
 } from './payout-lists-repository.ts';
+import { type PlanFees, planSettlement, SettlementNotReady } from './settlement-plans.ts';
 
-// docs/architecture.md "Rounds on the escrow": a round's settlement, from due to final on chain. The
-// engine's transaction records it as due; this job reads the market's pool on the escrow, builds
-// the payout list (buildSettlement over stake id → return, the fee with the rounding dust so
-// payoutTotal + fee is the pool to the wei), and in one transaction queues the operator's `settle`
-// (or `settleAsRefund`) and publishes the list. The operator sender's job signs and sends it; once
-// it is final this job records when payouts open. One row's failure is written on it and the job
-// goes on; a transient fault is retried at the next try, a failed action is built again later.
+// docs/architecture.md "Rounds on the escrow" and "Markets on the escrow": one settlement on the
+// escrow, an oracle round's or a Predictions market's, from due to final on chain. The round engine's
+// or the market's settling transaction records it as due; this job reads the market's pool on the
+// escrow, builds the payout list (buildSettlement over stake id → payout, settlement-plans.ts; the fee
+// with the rounding dust so payoutTotal + fee is the pool to the wei), and in one transaction queues
+// the operator's `settle` (or `settleAsRefund`) and publishes the list. The operator sender's job
+// signs and sends it; once it is final this job records when payouts open. One row's failure is
+// written on it and the job goes on; a transient fault is retried at the next try, a failed action is
+// built again later.
 
 /** Gas caps: `settle` measures 116,645 (decision 025), `settleAsRefund` less. */
 export const SETTLE_GAS_CAP = 300_000n;
 export const SETTLE_AS_REFUND_GAS_CAP = 200_000n;
+/** The contract's MAX_PAYOUT_DELAY (7 days): a longer review window is posted as this. */
+const MAX_PAYOUT_DELAY_S = 7 * 86_400;
 const FIRST_RETRY_MS = 15_000;
 const MAX_RETRY_MS = 600_000;
 const BATCH = 20;
 
-export type RoundSettlementDeps = {
+export type EscrowSettlementDeps = {
   db: Db;
   chain: PublicClient;
   chainId: number;
   escrow: Address;
   /** The operator key's submit: its lane and metrics. */
   sender: SubmitDeps;
-  /** ORACLE_FEE_BPS: the round fee (within `fee`, with the rounding dust). */
-  feeBps: number;
+  /** ORACLE_FEE_BPS and MARKET_FEE_BPS: each settlement's fee (within `fee`, with the rounding dust). */
+  fees: PlanFees;
   now: () => Date;
   log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 };
@@ -52,7 +55,7 @@ export type RoundSettlementDeps = {
 export type SettlementStepSummary = { published: number; settled: number; failed: number };
 
 /** One step: every due settlement whose time has come and every published one, each on its own. */
-export async function advanceRoundSettlements(deps: RoundSettlementDeps): Promise<SettlementStepSummary> {
+export async function advanceEscrowSettlements(deps: EscrowSettlementDeps): Promise<SettlementStepSummary> {
   const summary: SettlementStepSummary = { published: 0, settled: 0, failed: 0 };
   const rows = await listSettlementsToAdvance(deps.db, deps.now(), BATCH);
   for (const row of rows) {
@@ -63,10 +66,10 @@ export async function advanceRoundSettlements(deps: RoundSettlementDeps): Promis
     } catch (error) {
       summary.failed += 1;
       const message = describeError(error);
-      const fields = { err: error, marketKey: row.marketKey, epoch: row.epoch };
+      const fields = { err: error, ...rowFields(row) };
       if (error instanceof SettlementNotReady)
-        deps.log?.warn(fields, 'round settlement waits; retried later');
-      else deps.log?.error(fields, 'round settlement step failed; retried later');
+        deps.log?.warn(fields, 'escrow settlement waits; retried later');
+      else deps.log?.error(fields, 'escrow settlement step failed; retried later');
       await recordSettlementError(deps.db, row.id, {
         error: message,
         nextAttemptAt: retryAt(deps, row.attempts),
@@ -76,23 +79,23 @@ export async function advanceRoundSettlements(deps: RoundSettlementDeps): Promis
   return summary;
 }
 
-export function createRoundSettlementsJob(deps: RoundSettlementDeps, intervalMs = 2_000): Job {
+export function createEscrowSettlementsJob(deps: EscrowSettlementDeps, intervalMs = 2_000): Job {
   return {
-    name: 'round-settlements',
+    name: 'escrow-settlements',
     intervalMs,
     async run() {
-      await advanceRoundSettlements(deps);
+      await advanceEscrowSettlements(deps);
     },
   };
 }
 
-function retryAt(deps: Pick<RoundSettlementDeps, 'now'>, attempts: number): Date {
-  const wait = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.min(attempts, 10));
-  return new Date(deps.now().getTime() + wait);
+function rowFields(row: PayoutListRow) {
+  return { marketKey: row.marketKey, epoch: row.epoch, marketId: row.predictionMarketId };
 }
 
-class SettlementNotReady extends Error {
-  override name = 'SettlementNotReady';
+function retryAt(deps: Pick<EscrowSettlementDeps, 'now'>, attempts: number): Date {
+  const wait = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.min(attempts, 10));
+  return new Date(deps.now().getTime() + wait);
 }
 
 /**
@@ -101,18 +104,29 @@ class SettlementNotReady extends Error {
  * recorded yet is there and the settlement waits, never sweeping it into the fee. Then the list is
  * built, the action queued and the list published, in one transaction. A refused deposit still being
  * given back (refundStake queued or sent) is waited for; one whose refund failed is a full-amount leaf.
+ * A settlement built again (a verdict amended while pending) waits for its previous action to be
+ * final, so the amendment is mined after it.
  */
-async function publish(deps: RoundSettlementDeps, row: PayoutListRow): Promise<boolean> {
+async function publish(deps: EscrowSettlementDeps, row: PayoutListRow): Promise<boolean> {
   const key = row.marketKey as Hex;
   const market = await readEscrowMarket(deps.chain, deps.escrow, key);
   if (market.state === MARKET_STATE.none) {
     throw new SettlementNotReady(
-      `the escrow has no deposit under market ${key}, though the round's bets name stakes there: is ESCROW_ADDRESS the contract they paid?`,
+      `the escrow has no deposit under market ${key}, though its bets name stakes there: is ESCROW_ADDRESS the contract they paid?`,
     );
   }
-  const epoch = row.epoch;
-  if (epoch === null) throw new Error(`payout list ${row.id} names no round`);
-  const stakes = await listRoundStakes(deps.db, epoch);
+  if (row.operatorTxId !== null) {
+    const previous = await findOperatorTx(deps.db, row.operatorTxId);
+    if (
+      previous &&
+      (previous.status === 'queued' || previous.status === 'signed' || previous.status === 'sent')
+    ) {
+      throw new SettlementNotReady(
+        `the previous settlement action ${previous.id} of market ${key} is still in flight: the new one waits for it`,
+      );
+    }
+  }
+  const plan = await planSettlement(deps.db, row, deps.fees, deps.now());
   const refused = await listRefusedDepositsInPool(deps.db, deps.chainId, key);
   // A refused deposit still being given back by refundStake goes first: settled before it, it would
   // be a leaf of the list that nothing relays (its owner could only claim it by hand).
@@ -125,17 +139,18 @@ async function publish(deps: RoundSettlementDeps, row: PayoutListRow): Promise<b
     );
   }
   const recorded =
-    stakes.reduce((sum, stake) => sum + stake.amount, 0n) +
+    plan.stakes.reduce((sum, stake) => sum + stake.amount, 0n) +
     refused.reduce((sum, deposit) => sum + deposit.amountWei, 0n);
   if (market.state === MARKET_STATE.open && market.pool !== recorded) {
     throw new SettlementNotReady(
       `the escrow holds ${market.pool} wei in market ${key}, the server's records ${recorded} wei ` +
-        '(its bets and the refused deposits not refunded yet): waiting for the deposits to be recorded',
+        '(its stakes and the refused deposits not refunded yet): waiting for the deposits to be recorded',
     );
   }
 
   let data: Hex;
   let gasCap: bigint;
+  let delay: number | null = null;
   let list: Parameters<typeof publishSettlement>[3]['list'] = null;
   if (row.refund) {
     data = encodeFunctionData({
@@ -146,19 +161,15 @@ async function publish(deps: RoundSettlementDeps, row: PayoutListRow): Promise<b
     gasCap = SETTLE_AS_REFUND_GAS_CAP;
   } else {
     const payouts = [
-      ...stakes.flatMap((stake) =>
-        stake.stakeId !== null && stake.payoutAmount !== null && stake.payoutAmount > 0n
-          ? [{ stakeId: stake.stakeId, amount: stake.payoutAmount }]
-          : [],
+      ...plan.stakes.flatMap((stake) =>
+        stake.payout > 0n ? [{ stakeId: stake.stakeId, amount: stake.payout }] : [],
       ),
       // A refused deposit is paid back in full as a leaf (decision 025).
       ...refused.map((deposit) => ({ stakeId: deposit.stakeId, amount: deposit.amountWei })),
     ];
-    const betsPool = stakes.reduce((sum, stake) => sum + stake.amount, 0n);
-    // The round's fee as core's payouts took it (the fee on the whole pool, rounded down).
-    const ruleFee = bpsOf(betsPool, deps.feeBps);
-    const settlement = buildSettlement({ pool: market.pool, payouts, fee: ruleFee });
-    const delay = await readMinPayoutDelay(deps.chain, deps.escrow);
+    const settlement = buildSettlement({ pool: market.pool, payouts, fee: plan.ruleFee });
+    const minimum = await readMinPayoutDelay(deps.chain, deps.escrow);
+    delay = plan.delayS === null ? minimum : Math.min(MAX_PAYOUT_DELAY_S, Math.max(minimum, plan.delayS));
     const document = toPayoutList({
       chainId: deps.chainId,
       escrow: getAddress(deps.escrow),
@@ -167,11 +178,12 @@ async function publish(deps: RoundSettlementDeps, row: PayoutListRow): Promise<b
       verdictHash: row.verdictHash as Hex,
       settlement,
       stakes: [
-        ...stakes.flatMap((stake) =>
-          stake.stakeId === null
-            ? []
-            : [{ stakeId: stake.stakeId, owner: getAddress(stake.owner), amount: stake.amount, market: key }],
-        ),
+        ...plan.stakes.map((stake) => ({
+          stakeId: stake.stakeId,
+          owner: getAddress(stake.owner),
+          amount: stake.amount,
+          market: key,
+        })),
         ...refused.map((deposit) => ({
           stakeId: deposit.stakeId,
           owner: getAddress(deposit.owner),
@@ -219,7 +231,14 @@ async function publish(deps: RoundSettlementDeps, row: PayoutListRow): Promise<b
         tx,
         row.id,
         { status: 'due', attempts: row.attempts },
-        { operatorTxId: action.id, publishedAt: deps.now(), pool: market.pool, list },
+        {
+          operatorTxId: action.id,
+          publishedAt: deps.now(),
+          pool: market.pool,
+          // A delay of its own (a review window's rest) is recorded as posted; null stays the minimum.
+          ...(row.payoutDelayS === null ? {} : { payoutDelayS: delay }),
+          list,
+        },
       );
       // Another instance published it meanwhile: this transaction (and its action) is rolled back.
       if (!updated) throw new SettlementMovedError();
@@ -232,16 +251,16 @@ async function publish(deps: RoundSettlementDeps, row: PayoutListRow): Promise<b
   if (!published) return false;
   deps.log?.info(
     {
-      epoch,
-      marketKey: key,
+      ...rowFields(row),
       refund: row.refund,
       operatorTxId: published.operatorTxId,
       payoutTotal: list ? String(list.payoutTotal) : undefined,
       fee: list ? String(list.fee) : undefined,
+      delay,
     },
     row.refund
-      ? 'round refund queued on the escrow'
-      : 'round settlement queued on the escrow; its payout list is published',
+      ? `${plan.label}: refund queued on the escrow`
+      : `${plan.label}: settlement queued on the escrow; its payout list is published`,
   );
   return true;
 }
@@ -253,7 +272,7 @@ class SettlementMovedError extends Error {}
  * `Settled` event's claimableAt; a refund at its block time), skipped (its effect already held: the
  * chain's market is read), or failed (due again, built anew later, the reason kept and logged).
  */
-async function follow(deps: RoundSettlementDeps, row: PayoutListRow): Promise<boolean> {
+async function follow(deps: EscrowSettlementDeps, row: PayoutListRow): Promise<boolean> {
   if (row.operatorTxId === null) throw new Error(`payout list ${row.id} is published with no action`);
   const action = await findOperatorTx(deps.db, row.operatorTxId);
   if (!action) throw new Error(`operator transaction ${row.operatorTxId} not found`);
@@ -267,8 +286,8 @@ async function follow(deps: RoundSettlementDeps, row: PayoutListRow): Promise<bo
     case 'failed': {
       const error = `its ${row.refund ? 'settleAsRefund' : 'settle'} failed: ${action.lastError ?? 'no reason recorded'}`;
       deps.log?.error(
-        { epoch: row.epoch, marketKey: key, operatorTxId: action.id, reason: action.lastError },
-        `round settlement on the escrow failed; built again later`,
+        { ...rowFields(row), operatorTxId: action.id, reason: action.lastError },
+        'escrow settlement failed on chain; built again later',
       );
       await settlementDueAgain(deps.db, row.id, expected, {
         error,
