@@ -2,6 +2,7 @@ import type { PayoutListDocument } from '@pm/escrow/payout-list';
 import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import {
+  marketFlags,
   oracleBets,
   oracleRounds,
   type PayoutListStatus,
@@ -77,6 +78,28 @@ export async function listRoundStakes(db: DbOrTx, epoch: number) {
     .from(oracleBets)
     .where(and(eq(oracleBets.epoch, epoch), isNotNull(oracleBets.stakeId)))
     .orderBy(asc(oracleBets.stakeId));
+}
+
+/**
+ * A Predictions market's flag bonds on the escrow (dispute deposits, decision 026), in the shape of
+ * listRoundStakes so a market's payout list takes them as leaves the same way: `payoutAmount` is the
+ * bond's fate as settleMarket wrote it (bond_return_amount: bond + reward when returned, 0 when
+ * forfeited: no leaf, its amount is in the winners' payouts; null while held). A void market refunds
+ * them with every stake (settleAsRefund). Bonds paid to the vault (no stake id) are not the escrow's.
+ */
+export async function listMarketBondStakes(db: DbOrTx, marketId: number) {
+  return db
+    .select({
+      flagId: marketFlags.id,
+      stakeId: marketFlags.stakeId,
+      owner: marketFlags.address,
+      amount: marketFlags.bondAmount,
+      payoutAmount: marketFlags.bondReturnAmount,
+      fate: marketFlags.bondStatus,
+    })
+    .from(marketFlags)
+    .where(and(eq(marketFlags.marketId, marketId), isNotNull(marketFlags.stakeId)))
+    .orderBy(asc(marketFlags.stakeId));
 }
 
 export async function findRound(db: DbOrTx, epoch: number) {
