@@ -226,6 +226,9 @@ describe('A flag is a dispute deposit', () => {
     ]);
     expect(await refundsOf(txHash)).toEqual([]);
     expect((await detail(market.marketId)).market.review).toMatchObject({ flagCount: 1, bondWei: null });
+    // The disputed settlement never opens: its list waits for the operator, nothing claimable.
+    expect(await payoutListOf(market.marketId)).toMatchObject({ status: 'due', claimableAt: null });
+    expect((await payoutListOf(market.marketId))?.nextAttemptAt.getUTCFullYear()).toBe(9999);
 
     // The market is open again past its close: a second dispute reverts (BettingClosed), nothing taken.
     const balance = await t.chain.publicClient.getBalance({ address: other.account.address });

@@ -73,3 +73,38 @@ export async function queueSettlementAfterRefusedDispute(
     .returning({ id: payoutLists.id });
   return due.length > 0 ? 'queued' : 'none';
 }
+
+/**
+ * An accepted flag holds the market for the operator: the settlement its dispute sent back on chain
+ * never opens, so its payout list must not look claimable. The row goes back to due with no time of
+ * its own (the operator's decision, settleMarket, makes the settlement due with its verdict: the
+ * settlement job's part), its claimable time cleared. A market with no list on record is left alone.
+ */
+export async function holdSettlementForOperator(
+  db: DbOrTx,
+  input: { marketId: number; now: Date },
+): Promise<boolean> {
+  const held = await db
+    .update(payoutLists)
+    .set({
+      status: 'due',
+      attempts: sql`${payoutLists.attempts} + 1`,
+      nextAttemptAt: OPERATOR_DECIDES,
+      lastError: 'disputed by an accepted flag: waits for the operator’s decision',
+      settledBlock: null,
+      settledAt: null,
+      claimableAt: null,
+      updatedAt: input.now,
+    })
+    .where(
+      and(
+        eq(payoutLists.predictionMarketId, input.marketId),
+        inArray(payoutLists.status, ['due', 'published', 'settled']),
+      ),
+    )
+    .returning({ id: payoutLists.id });
+  return held.length > 0;
+}
+
+/** A due time no job reaches: the operator's decision sets the real one. */
+export const OPERATOR_DECIDES = new Date('9999-12-31T00:00:00.000Z');

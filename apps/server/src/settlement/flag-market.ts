@@ -13,6 +13,7 @@ import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '..
 import { escrowDeposit } from '../payments/payment-source.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
 import { publish } from '../realtime/outbox-repository.ts';
+import { holdSettlementForOperator } from './dispute-settlement-repository.ts';
 import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events-repository.ts';
 import { countFlag, findFlagEventByPayment, hasBetOnMarket, insertFlag } from './settlement-repository.ts';
 
@@ -144,6 +145,8 @@ async function recordFlag(
   });
   if (!inserted) throw new AppError('ALREADY_FLAGGED');
   await countFlag(tx, market.id, now);
+  // The disputed settlement never opens: its list waits for the operator's decision.
+  await holdSettlementForOperator(tx, { marketId: market.id, now });
   const event = await recordResolutionEvent(tx, {
     marketId: market.id,
     kind: 'flagged',
