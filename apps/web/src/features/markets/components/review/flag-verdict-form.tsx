@@ -1,7 +1,5 @@
 import type { FlagMarketBody } from '@pm/core/contract/review';
 import { FLAG_REASON_MAX } from '@pm/core/contract/review';
-import { depositCall } from '@pm/escrow/deposit-call';
-import { flagBondTerms } from '@pm/escrow/deposit-terms';
 import { useQueryClient } from '@tanstack/react-query';
 import { Flag } from 'lucide';
 import { type FormEvent, useId, useState } from 'react';
@@ -18,13 +16,14 @@ import { PaymentDialog } from '#wallet/components/payment-dialog.tsx';
 import { walletErrorMessage } from '#wallet/utils/wallet-error-message.ts';
 import { postFlag, type SignedFlag, signFlag } from '../../api/flag-market.ts';
 import { MARKETS_QUERY_KEY } from '../../api/get-markets.ts';
+import { flagDepositCall } from '../../utils/flag-deposit.ts';
 import { recordErrorMessage } from '../../utils/record-error.ts';
 
 /**
  * A bettor flags the proposed verdict with a short reason, signed by their wallet (EIP-712, issue
  * 11), and a bond (issue 22) that is a dispute deposit into the escrow (decision 026, "Flag bonds"):
  * sign, then the payment step (the escrow's `deposit` for the market's key, kind flag, built by the one
- * encoder `depositCall` with `flagBondTerms`; the contract sends the pending settlement back), then
+ * encoder `depositCall` with `flagBondTerms`, flag-deposit.ts; the contract sends the pending settlement back), then
  * the flag is posted with the deposit's hash. The bond is the contract's `disputeBond`, read by the
  * server (market.review.bondWei). The form says what the bond costs and what becomes of it. Loaded
  * only when shown: to a connected bettor of the market during its review window.
@@ -56,9 +55,7 @@ export function FlagVerdictForm({
   const [signed, setSigned] = useState<SignedFlag | null>(null);
   const bond = format.bnb(bondWei, { decimals: 4, trim: true });
   // No escrow configured: the server takes no flag (ESCROW_NOT_CONFIGURED), so none is offered.
-  const deposit = config.escrow
-    ? depositCall(getAddress(config.escrow.address), flagBondTerms(escrowMarket), BigInt(bondWei))
-    : null;
+  const deposit = config.escrow ? flagDepositCall(config.escrow.address, escrowMarket, bondWei) : null;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
