@@ -1,4 +1,3 @@
-import { flagBondWei } from '@pm/core/flag-bonds';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import type { Address, Hex, PublicClient } from 'viem';
 import { AppError } from '../errors/app-error.ts';
@@ -7,14 +6,12 @@ import { MARKET_STATE, readEscrowMarket } from './escrow-chain.ts';
 // Decision 026, "Flag bonds": a flag's bond is a dispute deposit, and the bond is the contract's own
 // (`disputeBond(key)` = max(disputeBondMin, pool × disputeBondBps / 10,000), earlier bonds in the pool
 // included). The server has no bond setting of its own (FLAG_BOND_* are gone): it reads the contract.
-// Core's flagBondWei is the same rule (a test holds the two together on the local chain).
+// Core's flagBondWei is the same rule (flag-disputes.test.ts holds the two together on the local chain).
 
 /** The contract's bond parameters: fixed at deploy (immutables). */
 export type DisputeBondParams = { minWei: bigint; bps: number };
 
 export type DisputeBondReader = {
-  /** `disputeBond(key)` at the latest block: what a flag of that market must deposit now. */
-  bondOf(marketKey: Hex): Promise<bigint>;
   /**
    * The bond a flag deposits now, or null when the market's settlement is not pending on chain at
    * `nowS` (not posted yet, already disputed, or its payouts open): a deposit then reverts.
@@ -42,15 +39,6 @@ export function createDisputeBondReader(chain: PublicClient, escrow: Address): D
     }
   };
   return {
-    bondOf: (marketKey) =>
-      read(() =>
-        chain.readContract({
-          address: escrow,
-          abi: predictionEscrowAbi,
-          functionName: 'disputeBond',
-          args: [marketKey],
-        }),
-      ),
     async disputableBond(marketKey, nowS) {
       const [market, bond] = await Promise.all([
         read(() => readEscrowMarket(chain, escrow, marketKey)),
@@ -81,9 +69,4 @@ export function createDisputeBondReader(chain: PublicClient, escrow: Address): D
       return params;
     },
   };
-}
-
-/** The bond core's rule gives for a pool under the contract's parameters (the contract's `_disputeBond`). */
-export function disputeBondFor(poolWei: bigint, params: DisputeBondParams): bigint {
-  return flagBondWei({ poolWei, minWei: params.minWei, bps: params.bps });
 }
