@@ -38,7 +38,6 @@ import { readLiabilities } from '../src/solvency/liabilities-repository.ts';
 import type { ReservesReading } from '../src/solvency/reserves-job.ts';
 import { type AiStub, startAiStub, verdict } from './support/ai-stub.ts';
 import { escrowMarketWithBets, escrowOf, postMarketSettlement } from './support/escrow-market-helpers.ts';
-import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
