@@ -3,21 +3,30 @@ import { FlagMarketResponseSchema, flagTypedData } from '@pm/core/contract/revie
 import { ClaimableResponseSchema } from '@pm/core/contract/users';
 import { computeBondedMarketPayouts } from '@pm/core/flag-bonds';
 import { computeMarketPayouts } from '@pm/core/payouts';
+import { depositArgs, flagBondTerms } from '@pm/escrow/deposit-terms';
+import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { payForBet } from '@pm/pay-and-post/pay-and-post-bet';
 import { payForFlagBond } from '@pm/pay-and-post/pay-and-post-flag';
 import { walletPayer } from '@pm/pay-and-post/payer';
 import { and, eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
-import { createWalletClient, type Hash, http, parseEther, publicActions } from 'viem';
+import { createWalletClient, type Hash, type Hex, http, parseEther, publicActions } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/config.ts';
-import { bets, marketFlags, markets, payments, payouts } from '../src/db/schema.ts';
+import { bets, escrowRefunds, marketFlags, markets, payments, payoutLists } from '../src/db/schema.ts';
+import { listMarketBondStakes } from '../src/escrow/payout-lists-repository.ts';
 import { marketsCommands } from '../src/ops/markets-commands.ts';
 import { createAiResolver } from '../src/resolution/ai-resolver.ts';
 import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN } from '../src/resolution/resolver-prompt.ts';
 import { createSettlementJob, voidAfterTimeoutText } from '../src/settlement/settlement-job.ts';
 import { type AiStub, messagesOf, type StubHandler, startAiStub, verdict } from './support/ai-stub.ts';
+import {
+  escrowMarketWithBets,
+  escrowOf,
+  postMarketSettlement,
+  stakeOf,
+} from './support/escrow-market-helpers.ts';
 import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { player, signOperatorAction } from './support/operator-helpers.ts';
 import { runOps } from './support/ops-helpers.ts';
@@ -25,7 +34,10 @@ import { startTestApp, type TestApp } from './support/test-app.ts';
 import { localChain } from './support/test-chain.ts';
 
 // Issue 11, docs/decisions/011: an AI verdict is proposed and reviewed before anything is paid.
-// Issue 22: a flag carries a bond paid to the vault; its fate is settled with the market.
+// Issue 22 and decision 026: a flag carries a bond, a dispute deposit into the escrow while the
+// verdict's settlement is pending on chain (posted at proposal, its delay the review window: here by
+// the test's stand-in of the settlement job, support/escrow-market-helpers.ts); its fate is settled
+// with the market and listed as its stake's leaf. flag-disputes.test.ts has the chain's side.
 
 const FEE_BPS = 200;
 const WINDOW_S = 600;
@@ -91,7 +103,7 @@ const claimable = async (address: string) =>
 
 const newAccount = () => privateKeyToAccount(generatePrivateKey());
 
-/** The bond of the markets here: pools of 0.06 BNB, 5% is below the 0.01 BNB minimum. */
+/** The bond of the markets here: pools of 0.06 BNB, 5% is below the escrow's 0.01 BNB floor. */
 const BOND = parseEther('0.01');
 
 const walletOf = (account: PrivateKeyAccount) =>
@@ -99,34 +111,87 @@ const walletOf = (account: PrivateKeyAccount) =>
 
 const payerOf = (account: PrivateKeyAccount) => walletPayer(walletOf(account));
 
-/** Pays `amountWei` as the flag bond of `marketId` and waits until it is mined. */
+/** The market's key on the escrow, as its flag's bond names it. */
+async function escrowMarketOf(marketId: number) {
+  const [row] = await t.db.select().from(markets).where(eq(markets.id, marketId));
+  if (!row?.escrowId) throw new Error(`market ${marketId} is not on the escrow`);
+  return {
+    marketId,
+    escrowId: row.escrowId as Hex,
+    closesAt: Math.floor(row.deadline.getTime() / 1000),
+    key: row.escrowKey as Hex,
+  };
+}
+
+/** Sends `amountWei` as the flag bond of `marketId` (a dispute deposit) without waiting for it. */
+async function sendBond(account: PrivateKeyAccount, marketId: number, amountWei = BOND): Promise<Hash> {
+  return payForFlagBond(payerOf(account), escrowOf(t), { ...(await escrowMarketOf(marketId)), amountWei });
+}
+
+/** Deposits `amountWei` as the flag bond of `marketId` and waits until it is mined. */
 async function payBond(account: PrivateKeyAccount, marketId: number, amountWei = BOND): Promise<Hash> {
-  const wallet = walletOf(account);
-  const hash = await payForFlagBond(walletPayer(wallet), t.config.vault.address, { marketId, amountWei });
-  await wallet.waitForTransactionReceipt({ hash });
+  const hash = await sendBond(account, marketId, amountWei);
+  await walletOf(account).waitForTransactionReceipt({ hash });
   return hash;
+}
+
+/** The revert a bond deposit of `account` would meet now (nothing is sent). */
+async function bondRevert(account: PrivateKeyAccount, marketId: number, amountWei = BOND) {
+  const market = await escrowMarketOf(marketId);
+  return t.chain.publicClient
+    .simulateContract({
+      account: account.address,
+      address: escrowOf(t),
+      abi: predictionEscrowAbi,
+      functionName: 'deposit',
+      args: depositArgs(flagBondTerms(market)),
+      value: amountWei,
+    })
+    .then(
+      () => null,
+      (error: unknown) => String(error),
+    );
 }
 
 const paymentOf = async (txHash: string) =>
   (await t.db.select().from(payments).where(eq(payments.txHash, txHash.toLowerCase())))[0];
 
-/** A settling market judged by the stub, with YES and NO bets from accounts that can sign. */
-async function marketInReview(title: string, sides: Array<'YES' | 'NO'> = ['YES', 'NO', 'NO']) {
+const escrowRefundOf = async (txHash: string) =>
+  (await t.db.select().from(escrowRefunds).where(eq(escrowRefunds.txHash, txHash.toLowerCase())))[0];
+
+/**
+ * A settling market on the escrow judged by the stub, with YES and NO bets (deposits) from accounts
+ * that can sign, its verdict's settlement posted on chain with the review window as its delay
+ * (`chainWindowS`: another delay, to open the chain's window wider than the server's).
+ */
+async function marketInReview(
+  title: string,
+  sides: Array<'YES' | 'NO'> = ['YES', 'NO', 'NO'],
+  options: { chainWindowS?: number } = {},
+) {
   const bettors = sides.map(() => newAccount());
-  const { marketId, betIds } = await insertMarketWithBets(t.db, {
-    title,
-    now: t.clock.now(),
-    resolverModel: MODEL,
-    bets: sides.map((prediction, index) => ({
-      prediction,
-      amountWei: parseEther(`0.0${index + 1}`),
-      user: bettors[index]?.address.toLowerCase(),
-    })),
-  });
   // Each bettor can pay a bond (and its gas) from the wallet.
   for (const bettor of bettors)
     await t.chain.testClient.setBalance({ address: bettor.address, value: parseEther('1') });
+  const { marketId, betIds } = await escrowMarketWithBets(t, {
+    title,
+    resolverModel: MODEL,
+    bettors: sides.map((prediction, index) => ({
+      prediction,
+      amountWei: parseEther(`0.0${index + 1}`),
+      wallet: walletOf(bettors[index] as PrivateKeyAccount),
+    })),
+  });
   await settle();
+  const [row] = await t.db.select().from(markets).where(eq(markets.id, marketId));
+  if (row?.proposedResult) {
+    await postMarketSettlement(t, {
+      marketId,
+      mode: 'proposal',
+      delayS: options.chainWindowS ?? WINDOW_S,
+      feeBps: FEE_BPS,
+    });
+  }
   return { marketId, betIds, bettors };
 }
 
@@ -259,11 +324,10 @@ describe('A proposed verdict', () => {
 });
 
 describe('Flags', () => {
-  test('The bond is max(0.01 BNB, 5% of the pool) unless configured, shown in the config and on the market', async () => {
-    expect(loadConfig({}).flagBond).toEqual({ minWei: 10n ** 16n, bps: 500 });
-    expect(() => loadConfig({ FLAG_BOND_MIN_WEI: '0' })).toThrow();
-    expect(() => loadConfig({ FLAG_BOND_BPS: '10001' })).toThrow();
+  test("The bond is the escrow's disputeBond (FLAG_BOND_* are gone), shown in the config and on the market", async () => {
+    expect('flagBond' in loadConfig({})).toBe(false);
     const config = (await t.app.inject({ method: 'GET', url: '/api/config' })).json();
+    // The dev escrow's parameters: 0.01 BNB, 5% of the pool.
     expect(config).toMatchObject({ flagBondMinWei: String(10n ** 16n), flagBondBps: 500 });
     const { marketId } = await marketInReview('Bond shown');
     expect((await detail(marketId)).market.review?.bondWei).toBe(String(BOND));
@@ -271,8 +335,8 @@ describe('Flags', () => {
 
   test('A bettor flags once with a signed reason and a bond; the flag and its bond are on the timeline', async () => {
     const { marketId, bettors } = await marketInReview('Flag once');
-    const [, bettor] = bettors;
-    if (!bettor) throw new Error('no bettor');
+    const [, bettor, other] = bettors;
+    if (!bettor || !other) throw new Error('no bettor');
     const body = await bondedFlag(bettor, marketId, 'The match was postponed.');
     const response = await postFlag(marketId, body);
     expect(response.statusCode).toBe(201);
@@ -283,14 +347,16 @@ describe('Flags', () => {
       amountWei: String(BOND),
     });
     expect(await paymentOf(body.txHash)).toMatchObject({ status: 'recorded', purpose: 'market_flag' });
-    // The same request again answers the same flag; the same bond for another flag is refused.
+    const [flag] = await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId));
+    expect(flag?.stakeId).toBe(await stakeOf(t, body.txHash as Hash));
+    // The same request again answers the same flag; no second bond can be sent in this window (the
+    // dispute reopened the market past its close: BettingClosed, nothing taken).
     expect((await postFlag(marketId, body)).statusCode).toBe(201);
-    const again = await postFlag(marketId, await bondedFlag(bettor, marketId, 'Still wrong.'));
-    expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ error: { code: 'ALREADY_FLAGGED' } });
+    expect(await bondRevert(bettor, marketId)).toContain('BettingClosed');
+    expect(await bondRevert(other, marketId)).toContain('BettingClosed');
 
     const after = await detail(marketId);
-    expect(after.market.review?.flagCount).toBe(1);
+    expect(after.market.review).toMatchObject({ flagCount: 1, bondWei: null });
     expect(after.timeline?.map((event) => event.kind)).toEqual(['proposed', 'flagged']);
   });
 
@@ -308,7 +374,7 @@ describe('Flags', () => {
       amountWei: String(BOND),
     });
     expect(unknownTx.json()).toMatchObject({ error: { code: 'TX_NOT_FOUND' } });
-    // A bet's payment is not a bond.
+    // A payment to the vault is not a bond: it holds no deposit into the escrow.
     const betPaid = await payForBet(payerOf(bettor), t.config.vault.address, {
       marketId,
       prediction: 'YES',
@@ -316,7 +382,7 @@ describe('Flags', () => {
     });
     await walletOf(bettor).waitForTransactionReceipt({ hash: betPaid });
     const wrongIntent = await postFlag(marketId, { ...unpaid, txHash: betPaid, amountWei: String(BOND) });
-    expect(wrongIntent.json()).toMatchObject({ error: { code: 'INTENT_MISMATCH' } });
+    expect(wrongIntent.json()).toMatchObject({ error: { code: 'WRONG_RECIPIENT' } });
     expect(await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId))).toEqual([]);
     // Nothing changed: no payment taken as a bond, the verdict still in review, no flag on the timeline.
     expect(await paymentOf(betPaid)).toBeUndefined();
@@ -389,10 +455,11 @@ describe('Flags', () => {
     expect((await detail(marketId)).market.review?.flagCount).toBe(0);
   });
 
-  test('A bond from a non-bettor, or of the wrong amount, is refused and kept as a refund', async () => {
+  test('A bond from a non-bettor is refused and given back by refundStake; a bond below the contract’s reverts', async () => {
     const { marketId, bettors } = await marketInReview('Refunded bonds');
     const [bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
+    expect(await bondRevert(bettor, marketId, BOND - 1n)).toContain('BondTooLow');
     const stranger = newAccount();
     await t.chain.testClient.setBalance({ address: stranger.address, value: parseEther('1') });
     const strangers = await bondedFlag(stranger, marketId, 'I never bet');
@@ -400,35 +467,27 @@ describe('Flags', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: { code: 'NOT_A_BETTOR' } });
     expect(await paymentOf(strangers.txHash)).toMatchObject({
-      status: 'refund_due',
+      status: 'escrow_refund',
       refundReason: 'NOT_A_BETTOR',
       amount: BOND,
     });
-    const short = await bondedFlag(bettor, marketId, 'Too cheap', { amountWei: BOND - 1n });
-    const wrong = await postFlag(marketId, short);
-    expect(wrong.json()).toMatchObject({ error: { code: 'WRONG_AMOUNT' } });
-    expect(await paymentOf(short.txHash)).toMatchObject({
-      status: 'refund_due',
-      refundReason: 'WRONG_AMOUNT',
+    expect(await escrowRefundOf(strangers.txHash)).toMatchObject({
+      owner: stranger.address.toLowerCase(),
+      amount: BOND,
+      status: 'queued',
     });
     expect(await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId))).toEqual([]);
-
-    // The payouts job pays each refund back, to the wei.
-    await t.runJobs();
-    const refunded = await paymentOf(short.txHash);
-    const [payout] = await t.db
-      .select()
-      .from(payouts)
-      .where(eq(payouts.id, refunded?.refundPayoutId ?? 0));
-    expect(payout).toMatchObject({
-      kind: 'refund',
-      amount: BOND - 1n,
-      toAddress: bettor.address.toLowerCase(),
-    });
+    // No accepted flag holds the market: its settlement is queued again, same verdict, minimum delay.
+    const [list] = await t.db.select().from(payoutLists).where(eq(payoutLists.predictionMarketId, marketId));
+    expect(list).toMatchObject({ status: 'due', payoutDelayS: null, outcome: 1 });
   });
 
-  test('No flag after the window, nor on a market with no verdict in review; a bond paid late is refunded', async () => {
-    const { marketId, bettors } = await marketInReview('Too late');
+  test('No flag after the window, nor on a market with no verdict in review; a bond the chain took late is refunded', async () => {
+    // The chain's window outlasts the server's by a minute: a bond mined between the two is a dispute
+    // the server refuses (REVIEW_CLOSED).
+    const { marketId, bettors } = await marketInReview('Too late', undefined, {
+      chainWindowS: WINDOW_S + 60,
+    });
     const [bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
     await t.advanceTime(WINDOW_S);
@@ -437,18 +496,13 @@ describe('Flags', () => {
     expect(late.statusCode).toBe(409);
     expect(late.json()).toMatchObject({ error: { code: 'REVIEW_CLOSED' } });
     expect(await paymentOf(lateBody.txHash)).toMatchObject({
-      status: 'refund_due',
+      status: 'escrow_refund',
       refundReason: 'REVIEW_CLOSED',
     });
     await settle();
-    const settledBody = await bondedFlag(bettor, marketId, 'Settled');
-    const settledFlag = await postFlag(marketId, settledBody);
-    expect(settledFlag.json()).toMatchObject({ error: { code: 'NOT_IN_REVIEW' } });
-    expect(await paymentOf(settledBody.txHash)).toMatchObject({
-      status: 'refund_due',
-      refundReason: 'NOT_IN_REVIEW',
-    });
     expect((await detail(marketId)).market.status).toBe('settled');
+    // Settled on the server, reopened on chain by the refused dispute: no bond can be sent now.
+    expect(await bondRevert(bettor, marketId)).toContain('BettingClosed');
     const missing = await postFlag(999_999, {
       ...(await flagBody(bettor, 999_999, 'Nowhere')),
       txHash: `0x${'ef'.repeat(32)}`,
@@ -458,17 +512,16 @@ describe('Flags', () => {
   });
 
   test('A bond still confirming when the window closes: 202, then the job replays the flag and refunds the bond', async () => {
-    const { marketId, bettors } = await marketInReview('Bond confirms late');
+    const { marketId, bettors } = await marketInReview('Bond confirms late', undefined, {
+      chainWindowS: WINDOW_S + 60,
+    });
     const [, bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
     await t.advanceTime(WINDOW_S - 20);
     let body: Awaited<ReturnType<typeof flagBody>> & { txHash: Hash; amountWei: string };
     await t.chain.testClient.setAutomine(false);
     try {
-      const txHash = await payForFlagBond(payerOf(bettor), t.config.vault.address, {
-        marketId,
-        amountWei: BOND,
-      });
+      const txHash = await sendBond(bettor, marketId);
       body = { ...(await flagBody(bettor, marketId, 'Confirming late')), txHash, amountWei: String(BOND) };
       const pending = await postFlag(marketId, body);
       expect(pending.statusCode).toBe(202);
@@ -481,40 +534,37 @@ describe('Flags', () => {
     await t.chain.testClient.mine({ blocks: 1 });
     await job('pending-payments').run();
     expect(await paymentOf(body.txHash)).toMatchObject({
-      status: 'refund_due',
+      status: 'escrow_refund',
       refundReason: 'REVIEW_CLOSED',
       purpose: 'market_flag',
       amount: BOND,
     });
+    expect(await escrowRefundOf(body.txHash)).toMatchObject({
+      owner: bettor.address.toLowerCase(),
+      amount: BOND,
+    });
     expect(await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId))).toEqual([]);
-    // Unflagged, the verdict settles when the window ends; the bond goes back by the refund path.
+    // Unflagged, the verdict settles when the window ends.
     await settle();
     expect((await detail(marketId)).market).toMatchObject({ status: 'settled', result: 'YES' });
-    await t.runJobs();
-    const refunded = await paymentOf(body.txHash);
-    const [payout] = await t.db
-      .select()
-      .from(payouts)
-      .where(eq(payouts.id, refunded?.refundPayoutId ?? 0));
-    expect(payout).toMatchObject({ kind: 'refund', amount: BOND, toAddress: bettor.address.toLowerCase() });
   });
 
-  test('A bond paid with nobody posting its flag is refunded by reconciliation after its grace', async () => {
+  test('A bond deposited with nobody posting its flag is refunded by reconciliation after its grace', async () => {
     const { marketId, bettors } = await marketInReview('Bond without a flag');
     const [bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
     const txHash = await payBond(bettor, marketId);
-    await job('vault-reconciliation').run();
+    await job('escrow-reconciliation').run();
     // Within its grace the flag may still come.
     expect(await paymentOf(txHash)).toBeUndefined();
     await t.advanceTime(601);
-    await job('vault-reconciliation').run();
+    await job('escrow-reconciliation').run();
     expect(await paymentOf(txHash)).toMatchObject({
-      status: 'refund_due',
       refundReason: 'UNCLAIMED_FLAG_BOND',
       purpose: 'market_flag',
       amount: BOND,
     });
+    expect(await escrowRefundOf(txHash)).toMatchObject({ owner: bettor.address.toLowerCase(), amount: BOND });
     expect(await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId))).toEqual([]);
   });
 
@@ -528,25 +578,12 @@ describe('Flags', () => {
     const [flag] = await Promise.all([postFlag(marketId, body), settle()]);
     const after = await detail(marketId);
     const flagged = flag.statusCode === 201;
-    // Never both: a recorded flag holds the market (and its bond); a refused one is refunded.
+    // Never both: a recorded flag holds the market (and its bond); a refused one is given back.
     if (flagged) expect(after.market.status).toBe('settling');
-    expect((await paymentOf(body.txHash))?.status).toBe(flagged ? 'recorded' : 'refund_due');
+    expect((await paymentOf(body.txHash))?.status).toBe(flagged ? 'recorded' : 'escrow_refund');
     await t.advanceTime(5);
     await settle();
     expect((await detail(marketId)).market.status).toBe(flagged ? 'settling' : 'settled');
-  });
-
-  test('Concurrent flags from two bettors are both recorded with their bonds', async () => {
-    const { marketId, bettors } = await marketInReview('Two flags');
-    const [first, second] = bettors;
-    if (!first || !second) throw new Error('no bettors');
-    const bodies = await Promise.all([
-      bondedFlag(first, marketId, 'One'),
-      bondedFlag(second, marketId, 'Two'),
-    ]);
-    const responses = await Promise.all(bodies.map((body) => postFlag(marketId, body)));
-    expect(responses.map((response) => response.statusCode)).toEqual([201, 201]);
-    expect((await detail(marketId)).market.review?.flagCount).toBe(2);
   });
 });
 
@@ -639,26 +676,13 @@ describe('A flagged verdict', () => {
     expect(await bondsOf(marketId)).toEqual([
       { address: flagger, status: 'returned', returnWei: BOND + rewardWei, rewardWei },
     ]);
-    expect(await paymentOf(flag.txHash)).toMatchObject({
-      status: 'refund_due',
-      refundReason: 'FLAG_BOND_RETURNED',
-      refundAmount: BOND + rewardWei,
-    });
-
-    // The refund path pays bond + reward back to the flagger, on chain, to the wei.
-    const before = await t.chain.publicClient.getBalance({ address: noBettor.address });
-    await t.runJobs();
-    const refund = await paymentOf(flag.txHash);
-    const [payout] = await t.db
-      .select()
-      .from(payouts)
-      .where(eq(payouts.id, refund?.refundPayoutId ?? 0));
-    expect(payout).toMatchObject({ kind: 'refund', amount: BOND + rewardWei, toAddress: flagger });
-    for (let i = 0; i < 5 && (await paymentOf(flag.txHash))?.status !== 'refunded'; i++) await t.runJobs();
-    expect((await paymentOf(flag.txHash))?.status).toBe('refunded');
-    expect(await t.chain.publicClient.getBalance({ address: noBettor.address })).toBe(
-      before + BOND + rewardWei,
-    );
+    // The bond is the escrow's: no vault refund; the operator's settlement lists its stake at bond +
+    // reward, and the contract takes the list as the pool to the wei (bets + bond).
+    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
+    const [leaf] = await listMarketBondStakes(t.db, marketId);
+    expect(leaf).toMatchObject({ owner: flagger, fate: 'returned', payoutAmount: BOND + rewardWei });
+    expect(leaf?.stakeId).toBe(await stakeOf(t, flag.txHash as Hash));
+    await postMarketSettlement(t, { marketId, mode: 'settled', delayS: null, feeBps: FEE_BPS });
   });
 
   test('overturned to VOID from the ops CLI refunds every stake and the bond', async () => {
@@ -687,7 +711,11 @@ describe('A flagged verdict', () => {
       ['settled', 'ops CLI'],
       ['bond_returned_void', flagger],
     ]);
-    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'refund_due', refundAmount: BOND });
+    // No vault refund: settleAsRefund gives the bond back with every stake (its leaf is the bond).
+    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
+    expect(await listMarketBondStakes(t.db, marketId)).toEqual([
+      expect.objectContaining({ fate: 'returned_void', payoutAmount: BOND }),
+    ]);
   });
 
   test('confirmed by an operator keeps the AI verdict, and the bond goes to the winners pro rata, exact to the wei', async () => {
@@ -758,17 +786,8 @@ describe('A flagged verdict', () => {
       kind: 'bond_returned_void',
       amountWei: String(BOND),
     });
-    expect(await paymentOf(flag.txHash)).toMatchObject({
-      status: 'refund_due',
-      refundReason: 'FLAG_BOND_RETURNED_VOID',
-      refundAmount: BOND,
-    });
-    // The refund path pays the bond back to the flagger.
-    await t.runJobs();
-    const [payout] = await t.db
-      .select()
-      .from(payouts)
-      .where(eq(payouts.id, (await paymentOf(flag.txHash))?.refundPayoutId ?? 0));
-    expect(payout).toMatchObject({ kind: 'refund', amount: BOND, toAddress: bettor.address.toLowerCase() });
+    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
+    // The void settles on chain as a refund in full: the bond goes back with every stake.
+    await postMarketSettlement(t, { marketId, mode: 'settled', delayS: null, feeBps: FEE_BPS });
   });
 });

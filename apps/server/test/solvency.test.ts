@@ -37,7 +37,7 @@ import { linkPayoutBets } from '../src/payouts/payouts-repository.ts';
 import { readLiabilities } from '../src/solvency/liabilities-repository.ts';
 import type { ReservesReading } from '../src/solvency/reserves-job.ts';
 import { type AiStub, startAiStub, verdict } from './support/ai-stub.ts';
-import { insertMarketWithBets } from './support/market-fixtures.ts';
+import { escrowMarketWithBets, escrowOf, postMarketSettlement } from './support/escrow-market-helpers.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -138,7 +138,7 @@ async function owedByTheReads() {
 
   const [held] = await queryRows(
     t.db,
-    sql`select coalesce(sum(bond_amount), 0)::text as wei from market_flags where bond_status = 'held'`,
+    sql`select coalesce(sum(bond_amount), 0)::text as wei from market_flags where bond_status = 'held' and stake_id is null`,
     z.object({ wei: z.coerce.bigint() }),
   );
   const [queued] = await queryRows(
@@ -208,7 +208,11 @@ async function owedByTheRowRules() {
       }),
     ),
     ...(await t.db.select().from(marketFlags)).map((flag) =>
-      flagBondOwes({ bondStatus: BondStatus.parse(flag.bondStatus), bondAmountWei: flag.bondAmount }),
+      flagBondOwes({
+        bondStatus: BondStatus.parse(flag.bondStatus),
+        bondAmountWei: flag.bondAmount,
+        onEscrow: flag.stakeId !== null,
+      }),
     ),
     ...(await t.db.select().from(payouts)).map((payout) =>
       payoutOwes({ status: PayoutStatus.parse(payout.status), amountWei: payout.amount }),
@@ -274,24 +278,22 @@ describe('GET /api/solvency', () => {
       (await runOps(t, marketsCommands, 'markets:void', String(c.market.id), '--reason', 'Unclear.')).code,
     ).toBe(0);
 
-    // D: a verdict in review, flagged with a bond paid to the vault (the bond stays held). Its
-    // bets are fixtures (judging a v3 market needs evidence; review-window.test.ts covers that).
+    // D: a verdict in review, flagged with a bond: a dispute deposit into the escrow (decision 026),
+    // which holds it: none of the vault's debt. Its bets are deposits too, written as fixtures with
+    // their stake ids (judging a v3 market needs evidence; review-window.test.ts covers that), and its
+    // verdict's settlement is posted on chain by the test's stand-in of the settlement job.
     const flagger = m.extraWallet(6);
-    const d = await insertMarketWithBets(t.db, {
+    const d = await escrowMarketWithBets(t, {
       title: 'Solvency D',
-      now: t.clock.now(),
       resolverModel: 'stub-judge',
-      bets: [
-        {
-          prediction: 'YES',
-          amountWei: parseEther('0.01'),
-          user: m.extraWallet(5).account.address.toLowerCase(),
-        },
-        { prediction: 'NO', amountWei: parseEther('0.02'), user: flagger.account.address.toLowerCase() },
+      bettors: [
+        { prediction: 'YES', amountWei: parseEther('0.01'), wallet: m.extraWallet(5) },
+        { prediction: 'NO', amountWei: parseEther('0.02'), wallet: flagger },
       ],
     });
     await job('market-settlement').run();
     await job('market-judging').run();
+    await postMarketSettlement(t, { marketId: d.marketId, mode: 'proposal', delayS: 600, feeBps: 200 });
     const inReview = MarketDetailResponseSchema.parse(await getJson(`/api/markets/${d.marketId}`));
     const bondWei = BigInt(inReview.market.review?.bondWei ?? '0');
     expect(bondWei).toBeGreaterThan(0n);
@@ -301,9 +303,11 @@ describe('GET /api/solvency', () => {
       flagTypedData({ chainId: t.config.chain.id, marketId: d.marketId, reason, expiry }),
     );
     const flagged = await payAndPostFlag(
-      { payer: walletPayer(flagger), vault: m.vault, api: m.api },
+      { payer: walletPayer(flagger), vault: m.vault, escrow: escrowOf(t), api: m.api },
       {
         marketId: d.marketId,
+        escrowId: d.escrowId,
+        closesAt: d.closesAt,
         amountWei: bondWei,
         flag: { address: flagger.account.address, reason, expiry, signature },
       },
@@ -370,7 +374,8 @@ describe('GET /api/solvency', () => {
       unclaimedMarketWei: expect.any(String),
       unclaimedRoundWei: '0',
       refundsOwedWei: reads.refundsWei.toString(),
-      flagBondsHeldWei: bondWei.toString(),
+      // D's bond is the escrow's (a dispute deposit): none of the vault's debt.
+      flagBondsHeldWei: '0',
       payoutsQueuedWei: queuedWei.toString(),
       unrecordedTransfersWei: '0',
     });

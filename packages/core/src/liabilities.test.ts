@@ -104,6 +104,8 @@ describe('the row rules', () => {
     for (const bondStatus of ['returned', 'forfeited', 'returned_void', null] as const) {
       expect(flagBondOwes({ bondStatus, bondAmountWei: bnb('0.01') })).toBeNull();
     }
+    // Decision 026: a bond that is a dispute deposit is held by the escrow, not owed by the vault.
+    expect(flagBondOwes({ bondStatus: 'held', bondAmountWei: bnb('0.01'), onEscrow: true })).toBeNull();
   });
 
   test('a payout owes its amount until confirmed; a failed one owes nothing (its items are released)', () => {

@@ -138,15 +138,17 @@ export function paymentOwes(payment: PaymentLedgerRow): Owed | null {
 export type FlagBondLedgerRow = {
   bondStatus: 'held' | 'returned' | 'forfeited' | 'returned_void' | null;
   bondAmountWei: bigint | null;
+  /** The bond is a dispute deposit the escrow holds (it has a stake id, decision 026): not the vault's. */
+  onEscrow?: boolean;
 };
 
 /**
- * A flag's bond while its market is in review. Once the market settles it is owed elsewhere or not
- * at all: returned, its payment is a refund owed (bond + reward); forfeited, it is in the winners'
- * returns.
+ * A flag's bond paid to the vault while its market is in review. Once the market settles it is owed
+ * elsewhere or not at all: returned, its payment is a refund owed (bond + reward); forfeited, it is in
+ * the winners' returns. A bond on the escrow (a dispute deposit) is the escrow's, never the vault's.
  */
 export function flagBondOwes(flag: FlagBondLedgerRow): Owed | null {
-  if (flag.bondStatus !== 'held') return null;
+  if (flag.bondStatus !== 'held' || flag.onEscrow) return null;
   return owed('flagBondsHeldWei', flag.bondAmountWei ?? 0n);
 }
 

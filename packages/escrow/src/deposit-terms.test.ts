@@ -3,6 +3,7 @@ import {
   type DepositTerms,
   depositArgs,
   depositTerms,
+  flagBondTerms,
   newMarketId,
   roundDepositTerms,
   roundMarketId,
@@ -63,5 +64,18 @@ describe('roundDepositTerms', () => {
       closesAt,
       position: 'bull',
     });
+  });
+});
+
+describe('flagBondTerms', () => {
+  it("is the market's own key, kind flag, no side, no terms", () => {
+    const upper = `0x${'AB'.repeat(32)}` as const;
+    expect(flagBondTerms({ escrowId: upper, closesAt })).toEqual({ kind: 'flag', market, closesAt });
+    const [m, c, kind, side, terms] = depositArgs(flagBondTerms({ escrowId: market, closesAt }));
+    expect([m, c, kind, side, terms]).toEqual([market, closesAt, 4, 0, `0x${'0'.repeat(64)}`]);
+  });
+
+  it('refuses an id that is not 32 bytes', () => {
+    expect(() => flagBondTerms({ escrowId: '0x12', closesAt })).toThrow(RangeError);
   });
 });

@@ -58,6 +58,19 @@ export function roundDepositTerms(
   return { kind: 'round', market: roundMarketId(epoch), closesAt: lockTime, position };
 }
 
+/**
+ * What a flag's bond deposits for (decision 026, "Flag bonds"): kind flag, no side, into the market's own
+ * key (its escrow id and deadline, as the API publishes them: `escrowId`, `closesAt`). Sent while the
+ * market's settlement is pending, at least the contract's `disputeBond(key)`: the contract makes it a
+ * dispute. The web, the pay-and-post driver and the server all build a flag's terms here.
+ */
+export function flagBondTerms(market: {
+  escrowId: Hex;
+  closesAt: number;
+}): Extract<DepositTerms, { kind: 'flag' }> {
+  return { kind: 'flag', market: bytes32(market.escrowId, 'escrowId'), closesAt: market.closesAt };
+}
+
 /** A fresh escrow id for a market being created: 32 random bytes (the server refuses one already used). */
 export function newMarketId(): Hex {
   const bytes = crypto.getRandomValues(new Uint8Array(32));

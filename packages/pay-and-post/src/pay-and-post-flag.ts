@@ -1,32 +1,39 @@
+import { flagBondTerms } from '@pm/escrow/deposit-terms';
 import type { Address, Hash, Hex } from 'viem';
 import type { ApiTransport } from './api-transport.ts';
 import { type PayAndPostClients, type PayAndPostOptions, type Posted, payThenPost } from './pay-and-post.ts';
-import { payVault } from './pay-vault.ts';
 import type { Payer } from './payer.ts';
-import type { PaymentOverrides } from './payment-call.ts';
+import { depositPaymentCall, type PaymentOverrides } from './payment-call.ts';
 
-// A flag on a proposed verdict carries a bond paid to the vault (issue 22, docs/decisions/011);
-// the flag itself is signed by the bettor (flagTypedData), which the caller does.
+// A flag on a proposed verdict carries a bond (issue 22, docs/decisions/011): a dispute deposit into
+// the escrow under the market's own key while its settlement is pending (decision 026, "Flag bonds";
+// flagBondTerms). The flag itself is signed by the bettor (flagTypedData), which the caller does.
 
-/** The bond of a flag: the market's review.bondWei, for that market. */
-export type FlagBondOrder = { marketId: number; amountWei: bigint };
+/**
+ * The bond of a flag: the market's id, its escrow id and close (GET /api/markets/:id's `escrowId` and
+ * `closesAt`) and the bond (its review.bondWei: the contract's disputeBond at least).
+ */
+export type FlagBondOrder = { marketId: number; escrowId: Hex; closesAt: number; amountWei: bigint };
 
 /** The signed part of a flag (docs/api.md POST /api/markets/:id/flags). */
 export type SignedFlag = { address: Address; reason: string; expiry: number; signature: Hex };
 
+/** Deposits the bond into the escrow under the market's key, kind flag (the one encoder's call). */
 export function payForFlagBond(
   payer: Payer,
-  vault: Address,
+  escrow: Address | undefined,
   bond: FlagBondOrder,
   overrides?: PaymentOverrides,
 ): Promise<Hash> {
-  const intent = { kind: 'flag', marketId: bond.marketId } as const;
-  return payVault(payer, { vault, intent, amountWei: bond.amountWei }, overrides);
+  if (!escrow)
+    throw new Error('a flag bond is a deposit into the escrow: give its address (GET /api/config)');
+  const terms = flagBondTerms({ escrowId: bond.escrowId, closesAt: bond.closesAt });
+  return payer.send(depositPaymentCall({ escrow, terms, amountWei: bond.amountWei }, overrides));
 }
 
 export async function postFlag<Answer>(
   api: ApiTransport<Answer>,
-  flag: FlagBondOrder & { flag: SignedFlag; txHash: Hash },
+  flag: Pick<FlagBondOrder, 'marketId' | 'amountWei'> & { flag: SignedFlag; txHash: Hash },
   extraBody: Record<string, unknown> = {},
 ) {
   const body = { ...flag.flag, txHash: flag.txHash, amountWei: flag.amountWei.toString(), ...extraBody };
@@ -39,7 +46,7 @@ export function payAndPostFlag<Answer>(
   options: PayAndPostOptions = {},
 ): Promise<Posted<Answer>> {
   return payThenPost(
-    (overrides) => payForFlagBond(clients.payer, clients.vault, flag, overrides),
+    (overrides) => payForFlagBond(clients.payer, clients.escrow, flag, overrides),
     (txHash) => postFlag(clients.api, { ...flag, txHash }, options.body),
     options,
   );

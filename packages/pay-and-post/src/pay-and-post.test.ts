@@ -3,7 +3,7 @@ import { PlaceOracleBetBodySchema } from '@pm/core/contract/oracle';
 import { FlagMarketBodySchema } from '@pm/core/contract/review';
 import { decodeIntent } from '@pm/core/intent';
 import { depositCall } from '@pm/escrow/deposit-call';
-import { roundDepositTerms } from '@pm/escrow/deposit-terms';
+import { flagBondTerms, roundDepositTerms } from '@pm/escrow/deposit-terms';
 import { parseEther } from 'viem';
 import { describe, expect, test } from 'vitest';
 import type { ApiRequest } from './api-transport.ts';
@@ -74,9 +74,13 @@ describe('pay and post', () => {
       expiry: 1_900_000_000,
       signature: `0x${'1'.repeat(130)}`,
     } as const;
-    await payAndPostFlag(clients, { marketId: 4, amountWei: 10n ** 16n, flag });
+    const escrowId = `0x${'ab'.repeat(32)}` as const;
+    await payAndPostFlag(clients, { marketId: 4, escrowId, closesAt: lockTime, amountWei: 10n ** 16n, flag });
     expect(decodeIntent(calls[0]?.data)).toEqual({ kind: 'bet', marketId: 4, prediction: 'YES' });
-    expect(decodeIntent(calls[2]?.data)).toEqual({ kind: 'flag', marketId: 4 });
+    // The bond is a dispute deposit into the market's own key (decision 026): the one encoder's call.
+    expect(calls[2]).toEqual(
+      depositCall(escrow, flagBondTerms({ escrowId, closesAt: lockTime }), 10n ** 16n),
+    );
     // The round bet is a deposit into the escrow: the one encoder's call for the round's terms.
     expect(calls[1]).toEqual(depositCall(escrow, roundDepositTerms(9, lockTime, 'bear'), 10n ** 16n));
     expect(requests.map((request) => request.path)).toEqual([

@@ -9,7 +9,6 @@ import {
   PRICE_SYMBOLS,
   type PriceSymbol,
 } from '@pm/core/constants';
-import { DEFAULT_FLAG_BOND_BPS, DEFAULT_FLAG_BOND_MIN_WEI } from '@pm/core/flag-bonds';
 import { isAddress, isHex, parseGwei } from 'viem';
 import { z } from 'zod';
 import { CHAINLINK_BSC_MAINNET_USD_FEEDS } from './chainlink-bsc-mainnet-usd-feeds.ts';
@@ -195,14 +194,6 @@ const EnvSchema = z.object({
   ROUND_INTERVAL_S: int(10, 86_400).default(DEFAULT_ROUND_INTERVAL_S),
   BETTING_WINDOW_S: int(5, 86_400).default(DEFAULT_BETTING_WINDOW_S),
   MARKET_FEE_BPS: int(0, 1000).default(0),
-  // Issue 22: a flag's bond is max(FLAG_BOND_MIN_WEI, FLAG_BOND_BPS × the market's pool / 10000).
-  FLAG_BOND_MIN_WEI: z
-    .string()
-    .regex(/^[0-9]{1,78}$/, 'must be a whole number of wei')
-    .default(DEFAULT_FLAG_BOND_MIN_WEI.toString())
-    .transform((v) => BigInt(v))
-    .refine((v) => v > 0n, 'must be more than 0: a free flag is a free option for every loser'),
-  FLAG_BOND_BPS: int(0, 10_000).default(DEFAULT_FLAG_BOND_BPS),
   // Below 10 %: a round settles on the escrow with its fee and the rounding dust, and the contract
   // keeps at most 10 % of a pool in all (MAX_FEE_BPS); at 1000 the dust would leave no room (decision 026).
   ORACLE_FEE_BPS: int(0, 999).default(0),
@@ -338,7 +329,6 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     operators: env.OPERATOR_ADDRESSES,
     rounds: { intervalS: env.ROUND_INTERVAL_S, bettingWindowS: env.BETTING_WINDOW_S },
     fees: { marketBps: env.MARKET_FEE_BPS, oracleBps: env.ORACLE_FEE_BPS },
-    flagBond: { minWei: env.FLAG_BOND_MIN_WEI, bps: env.FLAG_BOND_BPS },
     // In dev the server follows the local chain's clock, so tests can move time with evm_increaseTime.
     clock: env.CLOCK ?? (isLocalChain ? 'chain' : 'system'),
     jobs: env.JOBS,

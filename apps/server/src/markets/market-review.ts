@@ -1,5 +1,4 @@
 import type { MarketReview } from '@pm/core/contract/review';
-import { flagBondWei } from '@pm/core/flag-bonds';
 import { z } from 'zod';
 import type { MarketRow } from './markets-repository.ts';
 
@@ -11,18 +10,6 @@ import type { MarketRow } from './markets-repository.ts';
 /** True while the market has a proposed verdict that has not settled. */
 export function isInReview(market: MarketRow): boolean {
   return market.status === 'settling' && market.proposedAt !== null && market.proposedResult !== null;
-}
-
-/** FLAG_BOND_MIN_WEI and FLAG_BOND_BPS. */
-export type FlagBondSettings = { minWei: bigint; bps: number };
-
-/** The bond a flag of this market costs: fixed by its pool, which takes no bet after the deadline. */
-export function marketFlagBondWei(market: MarketRow, settings: FlagBondSettings): bigint {
-  return flagBondWei({
-    poolWei: market.totalYesAmount + market.totalNoAmount,
-    minWei: settings.minWei,
-    bps: settings.bps,
-  });
 }
 
 const ProposedResultSchema = z.enum(['YES', 'NO', 'VOID']);

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Config } from '../config/config.ts';
+import { disputeBondReaderOf } from '../escrow/dispute-bond.ts';
 import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
 import { OPERATOR_RESOLVER, PROMPT_VERSION } from '../resolution/resolver-prompt.ts';
@@ -43,7 +44,7 @@ export function createMarketsModule(
     clock,
     resolver: resolverIdentity(config),
     createPriceMarket: options.createPriceMarket,
-    flagBond: config.flagBond,
+    disputeBond: disputeBondReaderOf(deps.chain, config.escrow.address),
     readResolutionRecord: options.readResolutionRecord,
   });
   const analyzeLimits = createAnalyzeLimits({

@@ -18,10 +18,12 @@ import { MARKETS_PAGE_DEFAULT } from '@pm/core/contract/markets';
 import { decodePageCursor, encodePageCursor } from '@pm/core/contract/page-cursor';
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { USER_BETS_PAGE_DEFAULT, type UserBetsQuery, type UserBetsResponse } from '@pm/core/contract/users';
+import type { Hex } from 'viem';
+import type { DisputeBondReader } from '../escrow/dispute-bond.ts';
 import { createMarket, type MarketsServiceDeps } from './create-market.ts';
 import { joinMarket } from './join-market.ts';
 import { listMarketOdds } from './market-odds-repository.ts';
-import { type FlagBondSettings, isInReview, marketFlagBondWei } from './market-review.ts';
+import { isInReview } from './market-review.ts';
 import { toBetDto, toMarketDto, toUserBetDto } from './market-serializers.ts';
 import {
   type BetRow,
@@ -43,8 +45,11 @@ const OPEN_MARKETS_LIMIT = MARKETS_PAGE_DEFAULT;
 export const MARKET_DETAIL_BETS_LIMIT = MARKET_BETS_PAGE_DEFAULT;
 
 export type MarketsServiceOptions = MarketsServiceDeps & {
-  /** The bond a flag costs, shown on a market page in review (issue 22). */
-  flagBond: FlagBondSettings;
+  /**
+   * The bond a flag costs, shown on a market page in review (issue 22): the escrow's own
+   * `disputeBond(key)` (decision 026); null without an escrow.
+   */
+  disputeBond: DisputeBondReader | null;
   /**
    * The timeline and evidence a market's page shows: the settlement room's records, handed in so
    * markets/ does not import it (issue 28: settlement acts on markets, not the reverse).
@@ -90,13 +95,22 @@ export function createMarketsService(deps: MarketsServiceOptions) {
       const participants = await countMarketParticipants(db, id);
       const { timeline, evidence } = await deps.readResolutionRecord(id);
       const dto = toMarketDto(market);
-      // Issue 22: the exact bond a flag costs now, on the page that offers the flag form.
+      // Issue 22, decision 026: the bond a flag deposits now, read from the escrow, on the page that
+      // offers the flag form; null while no dispute can be taken (no settlement pending on chain, one
+      // flag already holding it) or when the chain cannot be read (the page is served all the same).
+      const nowMs = deps.clock.now().getTime();
       if (
         dto.review &&
+        deps.disputeBond &&
+        market.escrowKey &&
         isInReview(market) &&
-        (market.reviewEndsAt?.getTime() ?? 0) > deps.clock.now().getTime()
+        market.flagCount === 0 &&
+        (market.reviewEndsAt?.getTime() ?? 0) > nowMs
       ) {
-        dto.review.bondWei = marketFlagBondWei(market, deps.flagBond).toString();
+        const bond = await deps.disputeBond
+          .disputableBond(market.escrowKey as Hex, Math.floor(nowMs / 1000))
+          .catch(() => null);
+        dto.review.bondWei = bond === null ? null : bond.toString();
       }
       const page = betsPage(bets, MARKET_DETAIL_BETS_LIMIT);
       return {

@@ -6,6 +6,8 @@ import { type Address, getAbiItem, type Hash, type Hex, type Log, parseEventLogs
 
 /** The escrow's `Deposited` event, for a log filter. */
 export const depositedEvent = getAbiItem({ abi: predictionEscrowAbi, name: 'Deposited' });
+/** The escrow's `Disputed` event: a deposit that sent its market's pending settlement back (a flag's bond). */
+export const disputedEvent = getAbiItem({ abi: predictionEscrowAbi, name: 'Disputed' });
 
 /**
  * One deposit as its event states it. The owner and the amount are the event's: a smart account or a
@@ -28,6 +30,12 @@ export type DepositEvent = {
   /** The canonical block's own timestamp: what deadlines are compared with. */
   blockTime: Date;
   logIndex: number;
+  /**
+   * Set when the same logs hold the escrow's `Disputed` event of this stake (decision 026, "Flag
+   * bonds"): the deposit sent its market's pending settlement back; the count of disputes so far.
+   * Null otherwise: an ordinary stake (or logs read without the `Disputed` events).
+   */
+  disputes: number | null;
 };
 
 /**
@@ -42,6 +50,11 @@ export function decodeDeposits(
 ): DepositEvent[] {
   const escrow = escrowAddress.toLowerCase();
   const ours = logs.filter((log) => !log.removed && log.address.toLowerCase() === escrow);
+  const disputes = new Map(
+    parseEventLogs({ abi: predictionEscrowAbi, eventName: 'Disputed', logs: ours, strict: true }).map(
+      (log) => [`${log.args.market.toLowerCase()}:${log.args.stakeId}`, log.args.disputes],
+    ),
+  );
   return parseEventLogs({ abi: predictionEscrowAbi, eventName: 'Deposited', logs: ours, strict: true }).map(
     (log) => ({
       txHash: log.transactionHash,
@@ -56,6 +69,7 @@ export function decodeDeposits(
       blockHash: log.blockHash,
       blockTime: blockTime(log.blockNumber),
       logIndex: log.logIndex,
+      disputes: disputes.get(`${log.args.market.toLowerCase()}:${log.args.stakeId}`) ?? null,
     }),
   );
 }

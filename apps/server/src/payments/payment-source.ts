@@ -2,6 +2,7 @@ import { intentText } from '@pm/core/intent';
 import type { DepositTerms } from '@pm/escrow/deposit-terms';
 import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
+import { queueSettlementAfterRefusedDispute } from '../settlement/dispute-settlement-repository.ts';
 import { insertEscrowRefund, insertRefundDuePayment, type PaymentPurpose } from './payments-repository.ts';
 import { type DepositVerifierDeps, verifyDeposit } from './verify-deposit.ts';
 import {
@@ -51,7 +52,8 @@ export function vaultTransfer(deps: PaymentVerifierDeps): PaymentSource {
 }
 
 /**
- * A deposit into the escrow for `terms` (oracle rounds). The claim's intent names the same bet (it is
+ * A deposit into the escrow for `terms` (oracle rounds, flag bonds). A refused deposit that disputed
+ * its market's pending settlement (a flag's bond) also queues that settlement again (decision 026). The claim's intent names the same bet (it is
  * what the payment row keeps, so the same request sent again is recognised); `stakeId` pins the one
  * stake reconciliation records from its own event.
  */
@@ -83,7 +85,12 @@ export function escrowDeposit(
           intentText: intentText(claim.intent),
           blockNumber: deposit.blockNumber,
           blockTime: deposit.blockTime,
-          deposit: { stakeId: deposit.stakeId, logIndex: deposit.logIndex, marketKey: deposit.key },
+          deposit: {
+            stakeId: deposit.stakeId,
+            logIndex: deposit.logIndex,
+            marketKey: deposit.key,
+            disputes: deposit.disputes,
+          },
         },
       };
     },
@@ -97,6 +104,13 @@ export function escrowDeposit(
         reason: input.reason,
         now: options.clock.now(),
       });
+      // A refused dispute (a flag's bond) sent its market's pending settlement back: queued again.
+      if (deposit.disputes != null) {
+        await queueSettlementAfterRefusedDispute(db, {
+          marketKey: deposit.marketKey,
+          now: options.clock.now(),
+        });
+      }
     },
   };
 }

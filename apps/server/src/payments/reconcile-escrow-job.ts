@@ -12,6 +12,8 @@ import { isTransientError } from '../errors/transient-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { OperatorSenderDeps } from '../operator-sender/operator-sender-deps.ts';
+import { queueSettlementAfterRefusedDispute } from '../settlement/dispute-settlement-repository.ts';
+import { decodeDeposits } from './deposit-events.ts';
 import {
   type ClaimedEscrowDeposit,
   claimNextEscrowDeposit,
@@ -186,6 +188,7 @@ async function settleDeposit(deps: EscrowReconcileDeps, row: ClaimedEscrowDeposi
     terms: row.terms as Hex,
   });
   if (!terms) return refuse(deps, row, 'INVALID_TERMS', 'unknown');
+  if (terms.kind === 'flag') return settleFlagDeposit(deps, row);
   if (terms.kind !== 'round') {
     deps.metrics?.countEscrowDeposit(terms.kind, 'left');
     deps.logger.warn(
@@ -235,7 +238,43 @@ async function settleDeposit(deps: EscrowReconcileDeps, row: ClaimedEscrowDeposi
   return refuse(deps, row, refusal instanceof AppError ? refusal.code : 'RECORD_FAILED', 'oracle_bet');
 }
 
-/** Keeps a deposit we refuse here as owed back by the escrow (escrow_refunds), and resolves its row. */
+/**
+ * A flag's bond nobody posted (decision 026, "Flag bonds"): a flag is a signed reason the deposit
+ * alone does not carry, so reconciliation cannot record one. Its request may still come (or wait,
+ * 202, for the pending-payments job) within the grace; past it the bond is refused and given back
+ * (UNCLAIMED_FLAG_BOND), and if it disputed a pending settlement, that settlement is queued again.
+ */
+async function settleFlagDeposit(deps: EscrowReconcileDeps, row: ClaimedEscrowDeposit): Promise<void> {
+  const graceEndsAt = row.block_time.getTime() + (deps.graceS ?? UNMATCHED_TRANSFER_GRACE_S) * 1000;
+  if (deps.clock.now().getTime() < graceEndsAt)
+    return deferEscrowDeposit(deps.db, row.id, new Date(graceEndsAt));
+  return refuse(deps, row, 'UNCLAIMED_FLAG_BOND', 'market_flag');
+}
+
+/**
+ * Whether the deposit disputed its market's pending settlement: its final receipt holds our escrow's
+ * `Disputed` for the stake (the queue keeps the `Deposited` event's fields only). A round's key never
+ * holds a pending settlement a deposit could reach, so rounds are not read.
+ */
+async function disputed(deps: EscrowReconcileDeps, row: ClaimedEscrowDeposit): Promise<boolean> {
+  if (row.kind === DEPOSIT_KIND.round) return false;
+  let receipt: Awaited<ReturnType<PublicClient['getTransactionReceipt']>>;
+  try {
+    receipt = await deps.chain.getTransactionReceipt({ hash: row.tx_hash as Hex });
+  } catch (error) {
+    throw new AppError('CHAIN_UNAVAILABLE', undefined, { cause: error });
+  }
+  const deposit = decodeDeposits(receipt.logs, deps.escrowAddress, () => row.block_time).find(
+    (candidate) => candidate.stakeId === row.stake_id,
+  );
+  return deposit?.disputes != null;
+}
+
+/**
+ * Keeps a deposit we refuse here as owed back by the escrow (escrow_refunds), and resolves its row. A
+ * refused deposit that disputed a pending settlement (a flag's bond, or any deposit of at least the
+ * bond) queues that settlement again, same verdict, once nobody's accepted flag holds it.
+ */
 async function refuse(
   deps: EscrowReconcileDeps,
   row: ClaimedEscrowDeposit,
@@ -257,7 +296,20 @@ async function refuse(
     reason,
     now: deps.clock.now(),
   });
-  deps.metrics?.countEscrowDeposit(row.kind === DEPOSIT_KIND.round ? 'round' : 'invalid', 'refused');
+  if (await disputed(deps, row)) {
+    const requeued = await queueSettlementAfterRefusedDispute(deps.db, {
+      marketKey: row.market_key,
+      now: deps.clock.now(),
+    });
+    deps.logger.info(
+      { stakeId: row.stake_id.toString(), market: row.market_key, requeued },
+      'a refused deposit disputed its market’s pending settlement: the settlement is queued again',
+    );
+  }
+  deps.metrics?.countEscrowDeposit(
+    row.kind === DEPOSIT_KIND.round ? 'round' : row.kind === DEPOSIT_KIND.flag ? 'flag' : 'invalid',
+    'refused',
+  );
   deps.logger.info(
     { stakeId: row.stake_id.toString(), txHash: row.tx_hash, owner: row.owner, reason },
     'escrow deposit refused: it is given back to its owner',

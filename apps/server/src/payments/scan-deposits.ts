@@ -1,6 +1,6 @@
 import type { PublicClient } from 'viem';
 import { AppError } from '../errors/app-error.ts';
-import { type DepositEvent, decodeDeposits, depositedEvent } from './deposit-events.ts';
+import { type DepositEvent, decodeDeposits, depositedEvent, disputedEvent } from './deposit-events.ts';
 import { blockTimeOf, type FinalityReads, readBlock, readFinalHeight } from './final-transaction.ts';
 
 // docs/architecture.md "Payment verification", deposits (not yet wired: the switch, issue 29): every
@@ -77,7 +77,8 @@ async function readLogs(deps: DepositScanDeps, fromBlock: bigint, toBlock: bigin
   try {
     return await deps.client.getLogs({
       address: deps.escrowAddress,
-      event: depositedEvent,
+      // A dispute's `Disputed` comes with its `Deposited` (decision 026): read together, each deposit says.
+      events: [depositedEvent, disputedEvent],
       fromBlock,
       toBlock,
       strict: true,

@@ -102,6 +102,8 @@ describe('verifyDeposit', () => {
         blockHash: receipt.blockHash,
         blockTime: new Date(Number(block.timestamp) * 1000),
         logIndex: event?.logIndex,
+        // An ordinary stake: no `Disputed` of it in the receipt (flag bonds: flag-disputes.test.ts).
+        disputes: null,
       },
     });
   });

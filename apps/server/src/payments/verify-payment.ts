@@ -23,7 +23,13 @@ export type PaymentClaim = {
 };
 
 /** Which escrow stake a deposit is (decision 026): what its payment row and its bet keep. */
-export type DepositStake = { stakeId: bigint; logIndex: number; marketKey: `0x${string}` };
+export type DepositStake = {
+  stakeId: bigint;
+  logIndex: number;
+  marketKey: `0x${string}`;
+  /** The receipt's `Disputed` count for this stake (a flag's bond sent a pending settlement back); else null. */
+  disputes?: number | null;
+};
 
 export type VerifiedPayment = {
   txHash: Hash;

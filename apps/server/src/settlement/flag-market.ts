@@ -1,17 +1,19 @@
 import { normalizeAddress } from '@pm/core/address';
 import { MAX_ROW_ID } from '@pm/core/constants';
 import { FLAG_SIGNATURE_MAX_TTL_S, type FlagMarketBody, flagTypedData } from '@pm/core/contract/review';
-import { verifyTypedData } from 'viem';
+import { flagBondTerms } from '@pm/escrow/deposit-terms';
+import { type Hex, verifyTypedData } from 'viem';
 import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
-import { type FlagBondSettings, isInReview, marketFlagBondWei } from '../markets/market-review.ts';
+import { isInReview } from '../markets/market-review.ts';
 import { findMarket, lockMarket } from '../markets/markets-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
-import { refusePayment } from '../payments/refuse-payment.ts';
+import { escrowDeposit } from '../payments/payment-source.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
 import { publish } from '../realtime/outbox-repository.ts';
+import { holdSettlementForOperator } from './dispute-settlement-repository.ts';
 import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events-repository.ts';
 import { countFlag, findFlagEventByPayment, hasBetOnMarket, insertFlag } from './settlement-repository.ts';
 
@@ -21,12 +23,16 @@ import { countFlag, findFlagEventByPayment, hasBetOnMarket, insertFlag } from '.
 // FLAG_SIGNATURE_MAX_TTL_S ahead, and an address flags a market once (unique index). Only ECDSA
 // signatures are checked (viem's pure verifyTypedData): an EOA, or an EIP-7702 account signing
 // with its own key; a contract wallet (ERC-1271) cannot flag.
-// Issue 22: a flag carries a bond, a vault payment with the intent pm1:flag:<id>, accepted through
-// the one payment path (acceptPayment): verified on chain, recorded with the flag in one
-// transaction, or — whatever refuses the flag — kept as a refund owed to the payer. settle-market.ts
-// decides the bond's fate (core's flag-bonds.ts).
+// Issue 22 and decision 026 ("Flag bonds"): a flag carries a bond, a deposit into the escrow under the
+// market's own key (flagBondTerms: kind flag, no side) while its verdict's settlement is pending on
+// chain. The contract makes it a dispute (its `Disputed` event: the settlement is sent back, at least
+// `disputeBond(key)` deposited) and the bond is the deposit's amount. The flag is accepted through the
+// one payment path (acceptPayment with the escrowDeposit source), recorded with its stake id, or —
+// whatever refuses it — kept as an escrow refund (refundStake: the dispute left the market open) and
+// the market's settlement queued again, same verdict (payment-source.ts, dispute-settlement-repository.ts).
+// settle-market.ts decides the bond's fate (core's flag-bonds.ts); the settlement lists it by stake.
 
-export type FlagMarketDeps = { payments: PaymentContext; clock: Clock; flagBond: FlagBondSettings };
+export type FlagMarketDeps = { payments: PaymentContext; clock: Clock };
 
 /**
  * Records the flag with its bond, answers 202 while the bond is not final (the pending-payments
@@ -37,29 +43,35 @@ export async function flagMarket(
   marketId: number,
   body: FlagMarketBody,
 ): Promise<AcceptPaymentResult<ResolutionEventRow>> {
-  const address = normalizeAddress(body.address);
-  const input = {
+  const escrow = deps.payments.escrow;
+  if (!escrow)
+    throw new AppError('ESCROW_NOT_CONFIGURED', 'Flags are unavailable: no escrow contract is configured.');
+  if (marketId > MAX_ROW_ID) throw new AppError('MARKET_NOT_FOUND');
+  // A bad signature touches no payment: anyone may post someone's bond hash with their address,
+  // and must not turn their bond into a refund before their own request arrives. A dispute deposit
+  // nobody flags with is refunded by escrow reconciliation after its grace (UNCLAIMED_FLAG_BOND).
+  const badSignature = await checkSignature(deps, marketId, body);
+  if (badSignature) throw badSignature;
+  const market = await findMarket(deps.payments.db, marketId);
+  // No key to check a deposit against (an unknown market, or one made before the escrow): the
+  // request is refused and reconciliation, which reads every deposit, gives a real bond back.
+  if (!market) throw new AppError('MARKET_NOT_FOUND');
+  if (!market.escrowId)
+    throw new AppError('NOT_IN_REVIEW', 'This market is not on the escrow: it takes no flag.');
+  const terms = flagBondTerms({
+    escrowId: market.escrowId as Hex,
+    closesAt: Math.floor(market.deadline.getTime() / 1000),
+  });
+  return acceptPayment(deps.payments, {
     claim: {
       txHash: parseHex(body.txHash, { bytes: 32 }),
-      from: address,
+      from: normalizeAddress(body.address),
       amountWei: BigInt(body.amountWei),
       intent: { kind: 'flag' as const, marketId },
     },
-    purpose: 'market_flag' as const,
+    source: escrowDeposit(escrow, terms, { clock: deps.clock }),
+    purpose: 'market_flag',
     request: { marketId, body },
-  };
-  // No bond can name a market id past what the database stores (its intent does not decode).
-  if (marketId > MAX_ROW_ID) throw new AppError('MARKET_NOT_FOUND');
-  // A bad signature touches no payment: anyone may post someone's bond hash with their address,
-  // and must not turn their bond into a refund before their own request arrives. A bond nobody
-  // flags with is refunded by vault reconciliation after its grace (UNCLAIMED_FLAG_BOND).
-  const badSignature = await checkSignature(deps, marketId, body);
-  if (badSignature) throw badSignature;
-  if (!(await findMarket(deps.payments.db, marketId))) {
-    return refusePayment(deps.payments, input, new AppError('MARKET_NOT_FOUND'));
-  }
-  return acceptPayment(deps.payments, {
-    ...input,
     record: (tx, payment) => recordFlag(deps, tx, marketId, body, payment),
     findRecorded: findFlagEventByPayment,
   });
@@ -112,12 +124,14 @@ async function recordFlag(
   // Paid and recorded while the window is open: a bond mined after it closed is refunded.
   const endsAt = market.reviewEndsAt.getTime();
   if (endsAt <= now.getTime() || payment.blockTime.getTime() >= endsAt) throw new AppError('REVIEW_CLOSED');
+  // The contract's own word that the bond was enough and the settlement is sent back: a deposit under
+  // the flag's terms that disputed nothing (no settlement pending) is no flag.
+  if (payment.deposit?.disputes == null) {
+    throw new AppError('NOT_IN_REVIEW', 'The deposit disputed no pending settlement of this market.');
+  }
   const isBettor = await hasBetOnMarket(tx, market.id, address);
   if (!isBettor) throw new AppError('NOT_A_BETTOR');
-  const bondWei = marketFlagBondWei(market, deps.flagBond);
-  if (payment.amountWei !== bondWei) {
-    throw new AppError('WRONG_AMOUNT', `A flag of this market needs a bond of exactly ${bondWei} wei.`);
-  }
+  const bondWei = payment.amountWei;
   const inserted = await insertFlag(tx, {
     marketId: market.id,
     address,
@@ -126,10 +140,13 @@ async function recordFlag(
     signature: body.signature,
     bondPaymentId: payment.paymentId,
     bondWei,
+    stakeId: payment.deposit.stakeId,
     now,
   });
   if (!inserted) throw new AppError('ALREADY_FLAGGED');
   await countFlag(tx, market.id, now);
+  // The disputed settlement never opens: its list waits for the operator's decision.
+  await holdSettlementForOperator(tx, { marketId: market.id, now });
   const event = await recordResolutionEvent(tx, {
     marketId: market.id,
     kind: 'flagged',
@@ -140,6 +157,5 @@ async function recordFlag(
     at: now,
   });
   await publish(tx, { topic: 'markets', id: market.id });
-  await publish(tx, { topic: 'vault' });
   return event;
 }

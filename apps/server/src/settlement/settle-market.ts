@@ -161,7 +161,7 @@ export async function settleMarket(
 
 const ProposedSchema = z.enum(['YES', 'NO', 'VOID']);
 
-type HeldBond = { id: number; address: string; paymentId: number | null };
+type HeldBond = { id: number; address: string; paymentId: number | null; stakeId: bigint | null };
 
 const BOND_EVENT = {
   returned: 'bond_returned',
@@ -176,8 +176,9 @@ const BOND_DETAIL = {
 } as const;
 
 /**
- * Writes each bond's fate (issue 22): the flag's status and amounts, a returned bond's payment as
- * a refund owed (the payouts job pays refund_amount back to the flagger), and a timeline event.
+ * Writes each bond's fate (issue 22): the flag's status and amounts (bond_return_amount: what the
+ * escrow settlement's leaf for its stake pays), a vault-paid returned bond's payment as a refund owed
+ * (the payouts job pays refund_amount back to the flagger), and a timeline event.
  */
 async function settleBonds(
   tx: DbOrTx,
@@ -192,7 +193,11 @@ async function settleBonds(
       returnWei: bond.returnWei,
       rewardWei: bond.rewardWei,
     });
-    if (bond.returnWei > 0n && bond.id.paymentId !== null) {
+    // A bond paid to the vault goes back by the vault's refund path; a bond with a stake id is a
+    // dispute deposit the escrow holds (decision 026): the market's settlement on chain lists it by
+    // that stake at bond_return_amount (returned), leaves it out (forfeited: its amount is in the
+    // winners' payouts) or refunds it with every stake (settleAsRefund), so nothing is owed by the vault.
+    if (bond.returnWei > 0n && bond.id.paymentId !== null && bond.id.stakeId === null) {
       await oweFlagBondBack(tx, {
         paymentId: bond.id.paymentId,
         reason: fate === 'returned' ? 'FLAG_BOND_RETURNED' : 'FLAG_BOND_RETURNED_VOID',

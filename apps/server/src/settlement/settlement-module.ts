@@ -34,7 +34,7 @@ const StoredFlagSchema = z.object({ marketId: z.number().int().positive(), body:
 export function createSettlementModule(deps: AppDeps, logger: FastifyBaseLogger): SettlementModule {
   const { config, clock } = deps;
   const db = deps.database.db;
-  const flagDeps: FlagMarketDeps = { payments: createPaymentContext(deps), clock, flagBond: config.flagBond };
+  const flagDeps: FlagMarketDeps = { payments: createPaymentContext(deps), clock };
   const resolver = config.ai.baseUrl
     ? createAiResolver({
         baseUrl: config.ai.baseUrl,

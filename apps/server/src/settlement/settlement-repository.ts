@@ -187,6 +187,8 @@ export async function insertFlag(
     signature: string;
     bondPaymentId: number;
     bondWei: bigint;
+    /** The escrow stake of the bond (its dispute deposit, decision 026). */
+    stakeId: bigint | null;
     now: Date;
   },
 ): Promise<boolean> {
@@ -201,6 +203,7 @@ export async function insertFlag(
       bondPaymentId: input.bondPaymentId,
       bondAmount: input.bondWei,
       bondStatus: 'held',
+      stakeId: input.stakeId,
       createdAt: input.now,
     })
     .onConflictDoNothing()
@@ -241,6 +244,7 @@ export async function listHeldFlagBonds(tx: DbOrTx, marketId: number) {
       address: marketFlags.address,
       amountWei: marketFlags.bondAmount,
       paymentId: marketFlags.bondPaymentId,
+      stakeId: marketFlags.stakeId,
     })
     .from(marketFlags)
     .where(and(eq(marketFlags.marketId, marketId), eq(marketFlags.bondStatus, 'held')));

@@ -22,7 +22,8 @@ import { claimableMarketBet, claimableRoundBet } from '../payouts/claimable-repo
 //   so none of these is still an open round stake;
 // - refunds owed: payments due or held, in no refund payout, at what the refund path pays
 //   (`owedBackWei`: refund_amount when set);
-// - flag bonds held; payouts created, signed or broadcast;
+// - flag bonds held paid to the vault (a bond with a stake id is a dispute deposit the escrow holds,
+//   decision 026, never the vault's); payouts created, signed or broadcast;
 // - transfers reconciliation found and has not settled, unless a payment already has their hash.
 
 const weiText = z.string().transform((text) => BigInt(text));
@@ -54,7 +55,7 @@ export async function readLiabilities(db: DbOrTx): Promise<Liabilities> {
         where ${claimableRoundBet} and ${oracleBets.stakeId} is null)::text as unclaimed_round,
       (select coalesce(sum(coalesce(p.refund_amount, p.amount)), 0) from payments p
         where p.status in ('refund_due', 'refund_held') and p.refund_payout_id is null)::text as refunds_owed,
-      (select coalesce(sum(f.bond_amount), 0) from market_flags f where f.bond_status = 'held')::text
+      (select coalesce(sum(f.bond_amount), 0) from market_flags f where f.bond_status = 'held' and f.stake_id is null)::text
         as flag_bonds_held,
       (select coalesce(sum(o.amount), 0) from payouts o
         where o.status in ('created', 'signed', 'broadcast'))::text as payouts_queued,

@@ -3,6 +3,7 @@ import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
 import { getAddress } from 'viem';
 import type { AppDeps } from '../app-deps.ts';
+import { disputeBondReaderOf } from '../escrow/dispute-bond.ts';
 import { creatorPageSlots } from '../evidence/evidence-settings.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { buildOpenApiDocument } from '../http/openapi.ts';
@@ -18,6 +19,8 @@ const HEALTH_CHECK_EVERY_MS = 3_000;
 export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { config, database, chain, clock } = deps;
   const openApi = buildOpenApiDocument();
+  // Decision 026: a flag's bond is the escrow's (its immutables, read once); null without one.
+  const disputeBond = disputeBondReaderOf(chain, config.escrow.address);
 
   const checkHealth = cacheFor(HEALTH_CHECK_EVERY_MS, async () => {
     await pingDatabase(database.db);
@@ -38,6 +41,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
   });
 
   defineRoute(app, ROUTES.config, async () => {
+    const bond = disputeBond ? await disputeBond.params().catch(() => null) : null;
     const known = isSupportedChainId(config.chain.id) ? CHAINS[config.chain.id] : undefined;
     return {
       status: 200,
@@ -51,8 +55,8 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
         minOracleBetWei: MIN_ORACLE_BET_WEI.toString(),
         marketFeeBps: config.fees.marketBps,
         oracleFeeBps: config.fees.oracleBps,
-        flagBondMinWei: config.flagBond.minWei.toString(),
-        flagBondBps: config.flagBond.bps,
+        flagBondMinWei: bond ? bond.minWei.toString() : null,
+        flagBondBps: bond ? bond.bps : null,
         roundIntervalS: config.rounds.intervalS,
         bettingWindowS: config.rounds.bettingWindowS,
         priceFeed: config.prices.feed,

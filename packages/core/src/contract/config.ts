@@ -36,9 +36,13 @@ export const ConfigResponseSchema = z.object({
   minOracleBetWei: WeiSchema,
   marketFeeBps: z.int(),
   oracleFeeBps: z.int(),
-  /** Issue 22: a flag's bond is max(flagBondMinWei, flagBondBps × the market's pool / 10000). */
-  flagBondMinWei: WeiSchema,
-  flagBondBps: z.int(),
+  /**
+   * Issue 22, decision 026: a flag's bond is max(flagBondMinWei, flagBondBps × the market's pool on the
+   * escrow / 10000), the escrow's own `disputeBondMin` and `disputeBondBps`; null without an escrow
+   * (or while it cannot be read).
+   */
+  flagBondMinWei: z.nullable(WeiSchema),
+  flagBondBps: z.nullable(z.int()),
   roundIntervalS: z.int(),
   bettingWindowS: z.int(),
   priceFeed: z.enum(['chainlink', 'ticker', 'simulated']),

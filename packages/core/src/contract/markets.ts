@@ -3,6 +3,7 @@ import { MAX_DESCRIPTION_LENGTH, MAX_INSTRUCTIONS_LENGTH, MAX_TITLE_LENGTH } fro
 import { betReturnShape, deprecatedWei } from './bet-return.ts';
 import { MarketEvidenceSchema } from './evidence.ts';
 import { PageCursorSchema } from './page-cursor.ts';
+import { Bytes32Schema } from './payout-lists.ts';
 import {
   AddressSchema,
   CategorySchema,
@@ -48,6 +49,14 @@ export const MarketSchema = z.object({
   priceFeed: z.optional(z.nullable(z.string())),
   startTime: IsoTimeSchema,
   deadline: IsoTimeSchema,
+  /**
+   * Issue 29, decision 026: the market's escrow id and key (null on a market made before the escrow)
+   * and its close in unix seconds (= deadline): what a bet's or a flag's deposit names. Optional here
+   * until the markets' intake (another branch) makes every market carry them.
+   */
+  escrowId: z.optional(z.nullable(Bytes32Schema)),
+  escrowKey: z.optional(z.nullable(Bytes32Schema)),
+  closesAt: z.optional(z.int()),
   status: MarketStatusSchema,
   totalYesWei: WeiSchema,
   totalNoWei: WeiSchema,

@@ -92,8 +92,9 @@ export const MarketReviewSchema = z.object({
   endsAt: IsoTimeSchema,
   flagCount: z.int(),
   /**
-   * Issue 22: the exact bond a flag costs now, max(FLAG_BOND_MIN_WEI, FLAG_BOND_BPS × pool / 10000),
-   * on GET /api/markets/:id while the window is open; null in lists and once it closed.
+   * Issue 22, decision 026: the least bond a flag deposits now, the escrow's `disputeBond(key)` (read
+   * from the contract), on GET /api/markets/:id while the window is open and a dispute can be taken
+   * (its settlement pending on chain, no flag holding it); null in lists, otherwise, and once it closed.
    */
   bondWei: z.nullable(WeiSchema),
 });

@@ -1,6 +1,5 @@
 import type { FlagMarketBody } from '@pm/core/contract/review';
 import { FLAG_REASON_MAX } from '@pm/core/contract/review';
-import { encodeIntent } from '@pm/core/intent';
 import { useQueryClient } from '@tanstack/react-query';
 import { Flag } from 'lucide';
 import { type FormEvent, useId, useState } from 'react';
@@ -17,26 +16,32 @@ import { PaymentDialog } from '#wallet/components/payment-dialog.tsx';
 import { walletErrorMessage } from '#wallet/utils/wallet-error-message.ts';
 import { postFlag, type SignedFlag, signFlag } from '../../api/flag-market.ts';
 import { MARKETS_QUERY_KEY } from '../../api/get-markets.ts';
+import { flagDepositCall } from '../../utils/flag-deposit.ts';
 import { recordErrorMessage } from '../../utils/record-error.ts';
 
 /**
  * A bettor flags the proposed verdict with a short reason, signed by their wallet (EIP-712, issue
- * 11), and a bond paid to the vault (issue 22): sign, then the same payment step as a bet (BNB to
- * the vault with the intent pm1:flag:<id> as data), then the flag is posted with the bond's hash.
- * The form says what the bond costs and what becomes of it. Loaded only when shown: to a connected
- * bettor of the market during its review window.
+ * 11), and a bond (issue 22) that is a dispute deposit into the escrow (decision 026, "Flag bonds"):
+ * sign, then the payment step (the escrow's `deposit` for the market's key, kind flag, built by the one
+ * encoder `depositCall` with `flagBondTerms`, flag-deposit.ts; the contract sends the pending settlement back), then
+ * the flag is posted with the deposit's hash. The bond is the contract's `disputeBond`, read by the
+ * server (market.review.bondWei). The form says what the bond costs and what becomes of it. Loaded
+ * only when shown: to a connected bettor of the market during its review window.
  */
 export function FlagVerdictForm({
   marketId,
   address,
   nowMs,
   bondWei,
+  escrowMarket,
 }: {
   marketId: number;
   address: string;
   nowMs: number;
-  /** The exact bond, from the server (market.review.bondWei). */
+  /** The bond, from the server, which reads the contract's disputeBond (market.review.bondWei). */
   bondWei: string;
+  /** The market's escrow id and close: its key on the escrow (GET /api/config's `escrow` the contract). */
+  escrowMarket: { escrowId: `0x${string}`; closesAt: number };
 }) {
   useNamespace('review');
   const { t } = useTranslation();
@@ -49,6 +54,8 @@ export function FlagVerdictForm({
   const [signing, setSigning] = useState(false);
   const [signed, setSigned] = useState<SignedFlag | null>(null);
   const bond = format.bnb(bondWei, { decimals: 4, trim: true });
+  // No escrow configured: the server takes no flag (ESCROW_NOT_CONFIGURED), so none is offered.
+  const deposit = config.escrow ? flagDepositCall(config.escrow.address, escrowMarket, bondWei) : null;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -74,6 +81,7 @@ export function FlagVerdictForm({
     return { ...signed, txHash, amountWei: bondWei };
   };
 
+  if (!deposit) return null;
   return (
     <>
       <form
@@ -114,15 +122,15 @@ export function FlagVerdictForm({
           </p>
         )}
       </form>
-      {signed && (
+      {signed && deposit && (
         <PaymentDialog
           open
           onOpenChange={(next) => !next && setSigned(null)}
-          amountWei={BigInt(bondWei)}
-          vaultAddress={getAddress(config.vaultAddress)}
-          data={encodeIntent({ kind: 'flag', marketId })}
+          amountWei={deposit.value}
+          vaultAddress={deposit.to}
+          data={deposit.data}
           recordingMessage={t('review.flag.recording')}
-          // A bond nobody posts is refunded by the server's reconciliation after its grace.
+          // A dispute nobody posts a flag for is refunded by the server's reconciliation after its grace.
           onPaid={() => {}}
           record={(txHash) => postFlag(marketId, body(txHash))}
           onRecorded={(outcome) => {

@@ -24,6 +24,9 @@ const inReview = (flagCount = 0) =>
   testMarket({
     status: 'settling',
     deadline: '2025-06-01T11:00:00.000Z',
+    // Decision 026: a flag's bond is a deposit under the market's key on the escrow.
+    escrowId: `0x${'ab'.repeat(32)}`,
+    closesAt: Date.parse('2025-06-01T11:00:00.000Z') / 1000,
     review: {
       result: 'YES',
       model: 'gpt-4o-mini',
@@ -150,6 +153,7 @@ describe('The flag form', () => {
     // Issue 22: the bond and what becomes of it.
     expect(within(form).getByText('Bond: 0.01 BNB').textContent).toBe('Bond: 0.01 BNB');
     expect(form.textContent).toContain('your bond goes to the winners');
+    expect(form.textContent).toContain('a deposit into the escrow contract');
     expect(within(form).getByText('0 / 280').textContent).toBe('0 / 280');
   });
 

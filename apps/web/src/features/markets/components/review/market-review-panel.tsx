@@ -115,13 +115,14 @@ export function MarketReviewPanel({
             </p>
             <p className="text-xs text-muted">{t('review.claimsWait')}</p>
             {flaggedByMe && <p className="text-xs">{t('review.flag.done')}</p>}
-            {bondWei && wallet.address && (
+            {bondWei && wallet.address && market.escrowId && market.closesAt && (
               <Suspense fallback={null}>
                 <FlagVerdictForm
                   marketId={market.id}
                   address={wallet.address}
                   nowMs={nowMs}
                   bondWei={bondWei}
+                  escrowMarket={{ escrowId: market.escrowId as `0x${string}`, closesAt: market.closesAt }}
                 />
               </Suspense>
             )}
