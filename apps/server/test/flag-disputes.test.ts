@@ -104,12 +104,7 @@ async function escrowMarketInReview(title: string, sides: Array<'YES' | 'NO'> = 
   for (const name of ['market-settlement', 'market-judging']) await job(name).run();
   const [row] = await t.db.select().from(markets).where(eq(markets.id, market.marketId));
   expect(row?.proposedResult).toBe('YES');
-  await postMarketSettlement(t, {
-    marketId: market.marketId,
-    mode: 'proposal',
-    delayS: WINDOW_S,
-    feeBps: FEE_BPS,
-  });
+  await postMarketSettlement(t, { marketId: market.marketId });
   expect((await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key)).state).toBe(
     MARKET_STATE.settled,
   );
@@ -269,21 +264,18 @@ describe('A flag is a dispute deposit', () => {
     const balance = await t.chain.publicClient.getBalance({ address: stranger.account.address });
     await giveBack(stakeId);
     expect(await t.chain.publicClient.getBalance({ address: stranger.account.address })).toBe(balance + bond);
-    // Only the bets are left in the pool: the same verdict settles again at the minimum delay.
+    // Only the bets are left in the pool: the same verdict settles again, its payouts opening when the
+    // review window ends (what is left of it), so a refused dispute never shortens the window of others.
     expect((await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key)).pool).toBe(
       parseEther('0.06'),
     );
-    await postMarketSettlement(t, {
-      marketId: market.marketId,
-      mode: 'proposal',
-      delayS: null,
-      feeBps: FEE_BPS,
-    });
+    await postMarketSettlement(t, { marketId: market.marketId });
     const settled = await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key);
     expect(settled.state).toBe(MARKET_STATE.settled);
-    expect(
-      settled.claimableAt - Number((await t.chain.publicClient.getBlock()).timestamp),
-    ).toBeLessThanOrEqual(60);
+    const [row] = await t.db.select().from(markets).where(eq(markets.id, market.marketId));
+    const windowEndS = Math.floor((row?.reviewEndsAt?.getTime() ?? 0) / 1000);
+    expect(settled.claimableAt).toBeGreaterThanOrEqual(windowEndS);
+    expect(settled.claimableAt).toBeLessThanOrEqual(windowEndS + 60);
   });
 
   test('a dispute nobody posts a flag for is found by reconciliation after its grace and given back', async () => {
@@ -344,17 +336,12 @@ describe("A bond's fate is a leaf of the operator's settlement", () => {
     const [leaf] = await listMarketBondStakes(t.db, market.marketId);
     expect(leaf).toMatchObject({
       stakeId,
-      fate: 'returned',
-      payoutAmount: expected.bonds.bonds[0]?.returnWei,
+      bondStatus: 'returned',
+      returnAmount: expected.bonds.bonds[0]?.returnWei,
     });
-    expect(leaf?.payoutAmount).toBe(bond + parseEther('0.0002'));
+    expect(leaf?.returnAmount).toBe(bond + parseEther('0.0002'));
     await noVaultRefund(txHash);
-    await postMarketSettlement(t, {
-      marketId: market.marketId,
-      mode: 'settled',
-      delayS: null,
-      feeBps: FEE_BPS,
-    });
+    await postMarketSettlement(t, { marketId: market.marketId });
     expect((await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key)).state).toBe(
       MARKET_STATE.settled,
     );
@@ -364,14 +351,9 @@ describe("A bond's fate is a leaf of the operator's settlement", () => {
     const { market, txHash } = await flagged('Confirmed', ['YES', 'YES', 'NO'], 2);
     expect((await ops('markets:confirm', String(market.marketId), '--note', 'Checked.')).code).toBe(0);
     const [leaf] = await listMarketBondStakes(t.db, market.marketId);
-    expect(leaf).toMatchObject({ fate: 'forfeited', payoutAmount: 0n });
+    expect(leaf).toMatchObject({ bondStatus: 'forfeited', returnAmount: 0n });
     await noVaultRefund(txHash);
-    await postMarketSettlement(t, {
-      marketId: market.marketId,
-      mode: 'settled',
-      delayS: null,
-      feeBps: FEE_BPS,
-    });
+    await postMarketSettlement(t, { marketId: market.marketId });
     expect((await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key)).state).toBe(
       MARKET_STATE.settled,
     );
@@ -383,14 +365,9 @@ describe("A bond's fate is a leaf of the operator's settlement", () => {
       (await ops('markets:overturn', String(market.marketId), 'VOID', '--reason', 'Ambiguous.')).code,
     ).toBe(0);
     const [leaf] = await listMarketBondStakes(t.db, market.marketId);
-    expect(leaf).toMatchObject({ fate: 'returned_void', payoutAmount: bond });
+    expect(leaf).toMatchObject({ bondStatus: 'returned_void', returnAmount: bond });
     await noVaultRefund(txHash);
-    await postMarketSettlement(t, {
-      marketId: market.marketId,
-      mode: 'settled',
-      delayS: null,
-      feeBps: FEE_BPS,
-    });
+    await postMarketSettlement(t, { marketId: market.marketId });
     expect((await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key)).state).toBe(
       MARKET_STATE.refunding,
     );

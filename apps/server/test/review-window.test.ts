@@ -162,12 +162,13 @@ const escrowRefundOf = async (txHash: string) =>
 /**
  * A settling market on the escrow judged by the stub, with YES and NO bets (deposits) from accounts
  * that can sign, its verdict's settlement posted on chain with the review window as its delay
- * (`chainWindowS`: another delay, to open the chain's window wider than the server's).
+ * (`serverWindowShortByS`: the server's window made to end that much before the chain's, as a settlement
+ * posted a little after its proposal does, by a few seconds).
  */
 async function marketInReview(
   title: string,
   sides: Array<'YES' | 'NO'> = ['YES', 'NO', 'NO'],
-  options: { chainWindowS?: number } = {},
+  options: { serverWindowShortByS?: number } = {},
 ) {
   const bettors = sides.map(() => newAccount());
   // Each bettor can pay a bond (and its gas) from the wallet.
@@ -185,12 +186,11 @@ async function marketInReview(
   await settle();
   const [row] = await t.db.select().from(markets).where(eq(markets.id, marketId));
   if (row?.proposedResult) {
-    await postMarketSettlement(t, {
-      marketId,
-      mode: 'proposal',
-      delayS: options.chainWindowS ?? WINDOW_S,
-      feeBps: FEE_BPS,
-    });
+    await postMarketSettlement(t, { marketId });
+    if (options.serverWindowShortByS && row.reviewEndsAt) {
+      const endsAt = new Date(row.reviewEndsAt.getTime() - options.serverWindowShortByS * 1000);
+      await t.db.update(markets).set({ reviewEndsAt: endsAt }).where(eq(markets.id, marketId));
+    }
   }
   return { marketId, betIds, bettors };
 }
@@ -483,14 +483,14 @@ describe('Flags', () => {
   });
 
   test('No flag after the window, nor on a market with no verdict in review; a bond the chain took late is refunded', async () => {
-    // The chain's window outlasts the server's by a minute: a bond mined between the two is a dispute
+    // The chain's window outlasts the server's (by a minute here): a bond mined between the two is a dispute
     // the server refuses (REVIEW_CLOSED).
     const { marketId, bettors } = await marketInReview('Too late', undefined, {
-      chainWindowS: WINDOW_S + 60,
+      serverWindowShortByS: 60,
     });
     const [bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
-    await t.advanceTime(WINDOW_S);
+    await t.advanceTime(WINDOW_S - 30);
     const lateBody = await bondedFlag(bettor, marketId, 'Late');
     const late = await postFlag(marketId, lateBody);
     expect(late.statusCode).toBe(409);
@@ -513,11 +513,11 @@ describe('Flags', () => {
 
   test('A bond still confirming when the window closes: 202, then the job replays the flag and refunds the bond', async () => {
     const { marketId, bettors } = await marketInReview('Bond confirms late', undefined, {
-      chainWindowS: WINDOW_S + 60,
+      serverWindowShortByS: 60,
     });
     const [, bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
-    await t.advanceTime(WINDOW_S - 20);
+    await t.advanceTime(WINDOW_S - 80);
     let body: Awaited<ReturnType<typeof flagBody>> & { txHash: Hash; amountWei: string };
     await t.chain.testClient.setAutomine(false);
     try {
@@ -680,9 +680,9 @@ describe('A flagged verdict', () => {
     // reward, and the contract takes the list as the pool to the wei (bets + bond).
     expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
     const [leaf] = await listMarketBondStakes(t.db, marketId);
-    expect(leaf).toMatchObject({ owner: flagger, fate: 'returned', payoutAmount: BOND + rewardWei });
+    expect(leaf).toMatchObject({ owner: flagger, bondStatus: 'returned', returnAmount: BOND + rewardWei });
     expect(leaf?.stakeId).toBe(await stakeOf(t, flag.txHash as Hash));
-    await postMarketSettlement(t, { marketId, mode: 'settled', delayS: null, feeBps: FEE_BPS });
+    await postMarketSettlement(t, { marketId });
   });
 
   test('overturned to VOID from the ops CLI refunds every stake and the bond', async () => {
@@ -714,7 +714,7 @@ describe('A flagged verdict', () => {
     // No vault refund: settleAsRefund gives the bond back with every stake (its leaf is the bond).
     expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
     expect(await listMarketBondStakes(t.db, marketId)).toEqual([
-      expect.objectContaining({ fate: 'returned_void', payoutAmount: BOND }),
+      expect.objectContaining({ bondStatus: 'returned_void', returnAmount: BOND }),
     ]);
   });
 
@@ -788,6 +788,6 @@ describe('A flagged verdict', () => {
     });
     expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
     // The void settles on chain as a refund in full: the bond goes back with every stake.
-    await postMarketSettlement(t, { marketId, mode: 'settled', delayS: null, feeBps: FEE_BPS });
+    await postMarketSettlement(t, { marketId });
   });
 });

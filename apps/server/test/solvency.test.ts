@@ -293,7 +293,7 @@ describe('GET /api/solvency', () => {
     });
     await job('market-settlement').run();
     await job('market-judging').run();
-    await postMarketSettlement(t, { marketId: d.marketId, mode: 'proposal', delayS: 600, feeBps: 200 });
+    await postMarketSettlement(t, { marketId: d.marketId });
     const inReview = MarketDetailResponseSchema.parse(await getJson(`/api/markets/${d.marketId}`));
     const bondWei = BigInt(inReview.market.review?.bondWei ?? '0');
     expect(bondWei).toBeGreaterThan(0n);

@@ -6,7 +6,10 @@ import { marketFlags, markets, payoutLists } from '../db/schema.ts';
 // market is open again, past its close). A dispute the server accepts is a flag the operator reviews,
 // whose decision settles the market anew. A dispute the server refuses (a second flag, a non-bettor, a
 // late one, a dispute deposit nobody posted) is refunded by `refundStake`, and the market must not stay
-// unsettled: its settlement is queued again, the same verdict, at the contract's minimum delay.
+// unsettled: its settlement is queued again, the same verdict. The escrow settlement job posts a
+// market still in review with what is left of its window (at least the contract's minimum), so a
+// refused dispute never shortens the window of other bettors; a market already settled here, with the
+// contract's minimum delay.
 
 export type DisputeRequeue =
   /** The settlement is due again (the escrow settlement job posts it once the refund is through). */
@@ -18,9 +21,9 @@ export type DisputeRequeue =
 
 /**
  * After a refused dispute of the market under `marketKey`: its payout list (the settlement posted at
- * proposal time, msettle's row) is due again with the same outcome and verdict hash, and no delay of
- * its own (`payout_delay_s` null: the contract's minimum), unless an accepted flag (a bond with a stake
- * still held) holds the market for the operator. A new attempt, so the operator's `settle` is a new
+ * proposal time) is due again with the same outcome and verdict hash (`payout_delay_s` null: the job
+ * reads the delay from the market, above), unless an accepted flag (a bond with a stake still held)
+ * holds the market for the operator. A new attempt, so the operator's `settle` is a new
  * action. Idempotent: a row already due only loses its delay.
  */
 export async function queueSettlementAfterRefusedDispute(

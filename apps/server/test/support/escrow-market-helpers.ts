@@ -1,26 +1,10 @@
-import { computeMarketPayouts } from '@pm/core/payouts';
 import { newMarketId } from '@pm/escrow/deposit-terms';
 import { marketKey } from '@pm/escrow/market-key';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
-import { buildSettlement, settleArgs } from '@pm/escrow/settlement';
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
-import pino from 'pino';
-import {
-  type Address,
-  encodeFunctionData,
-  type Hash,
-  type Hex,
-  keccak256,
-  parseEventLogs,
-  stringToHex,
-} from 'viem';
-import { bets, markets, operatorTransactions, payoutLists } from '../../src/db/schema.ts';
-import { readEscrowMarket } from '../../src/escrow/escrow-chain.ts';
-import { createEscrowModule } from '../../src/escrow/escrow-module.ts';
-import { listMarketBondStakes } from '../../src/escrow/payout-lists-repository.ts';
-import type { OperatorSenderDeps } from '../../src/operator-sender/operator-sender-deps.ts';
-import { submitOperatorAction } from '../../src/operator-sender/submit-operator-action.ts';
-import { listRefusedDepositsInPool } from '../../src/payments/escrow-refunds-repository.ts';
+import { eq } from 'drizzle-orm';
+import { type Address, type Hash, type Hex, parseEventLogs } from 'viem';
+import { bets, markets, operatorTransactions } from '../../src/db/schema.ts';
+import { findPayoutListByMarket } from '../../src/escrow/payout-lists-repository.ts';
 import { chainNow, deposit } from './escrow-contracts.ts';
 import { insertMarketWithBets } from './market-fixtures.ts';
 import type { TestApp } from './test-app.ts';
@@ -97,13 +81,6 @@ export function escrowOf(t: TestApp): Address {
   return escrow;
 }
 
-let sender: OperatorSenderDeps | null = null;
-function operatorSender(t: TestApp): OperatorSenderDeps {
-  sender ??= createEscrowModule(t.deps, pino({ level: 'silent' })).sender;
-  if (!sender) throw new Error('the test app has no operator key');
-  return sender;
-}
-
 /** Runs the operator sender's job until the action under `key` ends (confirmed, skipped or failed). */
 export async function runOperatorAction(t: TestApp, key: string) {
   const job = t.features.jobs.find((candidate) => candidate.name === 'operator-transactions');
@@ -116,115 +93,30 @@ export async function runOperatorAction(t: TestApp, key: string) {
   throw new Error(`operator action ${key} did not end`);
 }
 
-let attempt = 0;
-
 /**
- * The market's settlement on chain, as the settlement job would post it: `proposal` from core's
- * payouts of its bets under the proposed verdict (bets still pending), `settled` from what settleMarket
- * wrote (bets' payout_amount, bonds' bond_return_amount); every refused deposit still in the pool a
- * full-amount leaf. A refund in full is settleAsRefund. `delayS` null: the contract's minimum. Its
- * payout_lists row is written as the job leaves it: settled.
+ * Runs the escrow's own jobs (the settlement job, then the operator sender's) until the market's
+ * settlement is final on chain: the one its proposal queued (delay = what is left of the review
+ * window) or the one its settlement queued (the contract's minimum delay). Throws with the row when
+ * it does not get there.
  */
-export async function postMarketSettlement(
-  t: TestApp,
-  input: { marketId: number; mode: 'proposal' | 'settled'; delayS: number | null; feeBps: number },
-) {
-  const escrow = escrowOf(t);
+export async function postMarketSettlement(t: TestApp, input: { marketId: number }) {
   const [market] = await t.db.select().from(markets).where(eq(markets.id, input.marketId));
-  if (!market?.escrowKey || !market.escrowId)
-    throw new Error(`market ${input.marketId} is not on the escrow`);
-  const key = market.escrowKey as Hex;
-  const result = (input.mode === 'proposal' ? market.proposedResult : market.result) as 'YES' | 'NO' | 'VOID';
-  const rows = await t.db
-    .select()
-    .from(bets)
-    .where(and(eq(bets.marketId, input.marketId), isNotNull(bets.stakeId)))
-    .orderBy(asc(bets.stakeId));
-  const betPayouts =
-    input.mode === 'proposal'
-      ? computeMarketPayouts({
-          bets: rows.map((bet) => ({
-            id: bet.stakeId ?? 0n,
-            side: bet.prediction as 'YES' | 'NO',
-            amountWei: bet.amount,
-          })),
-          result,
-          feeBps: input.feeBps,
-        })
-      : null;
-  const refund = betPayouts
-    ? betPayouts.refund
-    : market.result === 'VOID' || rows.every((bet) => bet.status === 'refunded');
-  const verdictHash = keccak256(stringToHex(`market ${input.marketId} ${result}`));
-  const outcome = OUTCOME_CODE[result];
-  let data: Hex;
-  let root: Hex | null = null;
-  if (refund) {
-    data = encodeFunctionData({
-      abi: predictionEscrowAbi,
-      functionName: 'settleAsRefund',
-      args: [key, outcome, verdictHash],
-    });
-  } else {
-    const payouts = betPayouts
-      ? betPayouts.payouts.map((payout) => ({ stakeId: payout.id, amount: payout.returnWei }))
-      : rows.flatMap((bet) =>
-          bet.stakeId !== null && bet.payoutAmount
-            ? [{ stakeId: bet.stakeId, amount: bet.payoutAmount }]
-            : [],
-        );
-    if (input.mode === 'settled') {
-      for (const bond of await listMarketBondStakes(t.db, input.marketId)) {
-        if (bond.stakeId !== null && bond.payoutAmount)
-          payouts.push({ stakeId: bond.stakeId, amount: bond.payoutAmount });
-      }
+  if (!market?.escrowKey) throw new Error(`market ${input.marketId} is not on the escrow`);
+  const jobs = ['escrow-settlements', 'operator-transactions'].map((name) => {
+    const job = t.features.jobs.find((candidate) => candidate.name === name);
+    if (!job) throw new Error(`no ${name} job`);
+    return job;
+  });
+  for (let step = 0; step < 8; step++) {
+    for (const job of jobs) await job.run();
+    const row = await findPayoutListByMarket(t.db, input.marketId);
+    if (row?.status === 'settled') {
+      const [action] = row.operatorTxId
+        ? await t.db.select().from(operatorTransactions).where(eq(operatorTransactions.id, row.operatorTxId))
+        : [];
+      return { key: market.escrowKey as Hex, row, action };
     }
-    for (const refused of await listRefusedDepositsInPool(t.db, t.config.chain.id, key)) {
-      payouts.push({ stakeId: refused.stakeId, amount: refused.amountWei });
-    }
-    const { pool } = await readEscrowMarket(t.chain.publicClient, escrow, key);
-    const paid = payouts.reduce((sum, payout) => sum + payout.amount, 0n);
-    const settlement = buildSettlement({ pool, payouts, fee: pool - paid });
-    root = settlement.root;
-    const delay =
-      input.delayS ??
-      (await t.chain.publicClient.readContract({
-        address: escrow,
-        abi: predictionEscrowAbi,
-        functionName: 'minPayoutDelay',
-      }));
-    data = encodeFunctionData({
-      abi: predictionEscrowAbi,
-      functionName: 'settle',
-      args: settleArgs(settlement, { marketKey: key, outcome, verdictHash, delay }),
-    });
   }
-  attempt += 1;
-  const actionKey = `test-market-settle:${key}:${attempt}`;
-  await submitOperatorAction(operatorSender(t), { key: actionKey, to: escrow, data, gasCap: 300_000n });
-  const action = await runOperatorAction(t, actionKey);
-  if (action.status !== 'confirmed')
-    throw new Error(`settling market ${input.marketId}: ${action.status} ${action.lastError}`);
-  const values = {
-    marketKey: key.toLowerCase(),
-    predictionMarketId: input.marketId,
-    payoutDelayS: input.delayS,
-    chainId: t.config.chain.id,
-    escrow: escrow.toLowerCase(),
-    marketId: market.escrowId,
-    closesAt: Math.floor(market.deadline.getTime() / 1000),
-    refund,
-    outcome,
-    verdictHash,
-    status: 'settled',
-    operatorTxId: action.id,
-    // The published document is the settlement job's (msettle); the stand-in keeps only the root.
-    root,
-    document: root ? { standIn: 'flag-disputes test' } : null,
-  };
-  await t.db
-    .insert(payoutLists)
-    .values(values)
-    .onConflictDoUpdate({ target: payoutLists.marketKey, set: { ...values, lastError: null } });
-  return { key, action };
+  const row = await findPayoutListByMarket(t.db, input.marketId);
+  throw new Error(`market ${input.marketId}'s settlement is not final: ${JSON.stringify(row)}`);
 }
