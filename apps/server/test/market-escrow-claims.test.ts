@@ -475,9 +475,26 @@ describe('a voided market with a dispute bond', () => {
       bond,
     );
     const bondStake = await stakeOf(bondHash);
+    const [bondPayment] = await t.db
+      .insert(payments)
+      .values({
+        chainId: t.config.chain.id,
+        txHash: bondHash.toLowerCase(),
+        logIndex: 0,
+        stakeId: bondStake.stakeId,
+        fromAddress: bondStake.owner.toLowerCase(),
+        amount: bond,
+        intent: 'escrow:flag',
+        blockNumber: 1n,
+        blockTime: new Date(),
+        purpose: 'market_flag',
+        status: 'recorded',
+      })
+      .returning({ id: payments.id });
     const [flag] = await t.db
       .insert(marketFlags)
       .values({
+        bondPaymentId: bondPayment?.id,
         marketId: market.id,
         address: bondStake.owner.toLowerCase(),
         reason: 'the verdict is wrong',
@@ -512,6 +529,15 @@ describe('a voided market with a dispute bond', () => {
     const refunds = view.markets.bets.filter((bet) => bet.marketId === market.id);
     expect(refunds.every((bet) => bet.escrowClaim?.refund === true)).toBe(true);
 
+    // The history says the bond is to be claimed (not refunded by the vault by itself).
+    const bondEntry = async () =>
+      (await t.app.inject({ method: 'GET', url: `/api/users/${addressOf(1)}/history?game=markets` }))
+        .json()
+        .entries.find(
+          (entry: { kind: string; betId: number }) => entry.kind === 'bond' && entry.betId === flag.id,
+        );
+    expect(await bondEntry()).toMatchObject({ claimState: 'claimable', bond: { refundState: 'none' } });
+
     const owed = new Map<Address, bigint>([
       [addressOf(0), parseEther('0.3')],
       [addressOf(1), parseEther('0.7') + bond],
@@ -542,6 +568,9 @@ describe('a voided market with a dispute bond', () => {
     expect(carriedBond).toMatchObject([{ flagId: flag.id, betId: null, oracleBetId: null }]);
     expect(await poolOf(market.key)).toBe(0n);
     expect((await claimable(addressOf(1))).bonds.count).toBe(0);
+    expect(await bondEntry()).toMatchObject({ claimState: 'claimed', bond: { refundState: 'refunded' } });
+    // The vault's refund queue never takes the bond's payment.
+    expect(await listDueRefundIds(t.db, 1000)).not.toContain(bondPayment?.id);
     const bets_ = await t.db
       .select()
       .from(bets)
