@@ -655,6 +655,168 @@ describe('a market winner that burns the gas of its payout', () => {
   });
 });
 
+describe('a bond returned with its reward, and the scope of a claim', () => {
+  test("a winner's claim of the oracle scope relays nothing of a market; the markets scope pays the bet and the bond by claimMany", async () => {
+    const market = await newMarket();
+    const staked = [await stake(0, market, 'YES', '0.4'), await stake(1, market, 'NO', '0.6')];
+    // A verdict (YES) disputed by player 1's bond, then overturned: NO wins, the bond comes back with a reward.
+    await settleForDispute(market, staked);
+    const bond = await t.chain.publicClient.readContract({
+      address: escrow,
+      abi: predictionEscrowAbi,
+      functionName: 'disputeBond',
+      args: [market.key],
+    });
+    const bondHash = await deposit(
+      player(1),
+      escrow,
+      { kind: 'flag', market: market.escrowId, closesAt: market.closesAt },
+      bond,
+    );
+    const bondStake = await stakeOf(bondHash);
+    const reward = parseEther('0.001');
+    const [flag] = await t.db
+      .insert(marketFlags)
+      .values({
+        marketId: market.id,
+        address: bondStake.owner.toLowerCase(),
+        reason: 'the verdict is wrong',
+        expiry: market.closesAt + 3600,
+        signature: `0x${'11'.repeat(65)}`,
+        bondAmount: bond,
+        bondStatus: 'returned',
+        bondReturnAmount: bond + reward,
+        bondRewardAmount: reward,
+        stakeId: bondStake.stakeId,
+      })
+      .returning({ id: marketFlags.id });
+    if (!flag) throw new Error('no flag');
+    // The reviewed list: the winner takes the pool less the fee, the bond and its reward (out of the fee).
+    const pool = await poolOf(market.key);
+    const fee = (parseEther('1') * FEE_BPS) / 10_000n - reward;
+    const winner = staked[1] as Staked;
+    const winnerPayout = pool - bond - reward - fee - 7n;
+    const settlement = buildSettlement({
+      pool,
+      payouts: [
+        { stakeId: winner.stakeId, amount: winnerPayout },
+        { stakeId: bondStake.stakeId, amount: bond + reward },
+      ],
+      fee,
+    });
+    const { receipt, blockTime } = await operatorSends({
+      functionName: 'settle',
+      args: settleArgs(settlement, {
+        marketKey: market.key,
+        outcome: 2,
+        verdictHash: VERDICT,
+        delay: MIN_PAYOUT_DELAY,
+      }),
+    });
+    const [settled] = parseEventLogs({ abi: predictionEscrowAbi, logs: receipt.logs, eventName: 'Settled' });
+    await t.db.transaction(async (tx) => {
+      await tx
+        .update(bets)
+        .set({ status: 'lost', payoutAmount: 0n })
+        .where(eq(bets.id, (staked[0] as Staked).betId));
+      await tx
+        .update(bets)
+        .set({ status: 'won', payoutAmount: winnerPayout })
+        .where(eq(bets.id, winner.betId));
+      await tx.update(markets).set({ status: 'settled', result: 'NO' }).where(eq(markets.id, market.id));
+      await tx.insert(payoutLists).values({
+        marketKey: market.key,
+        predictionMarketId: market.id,
+        chainId: t.config.chain.id,
+        escrow: escrow.toLowerCase(),
+        marketId: market.escrowId,
+        closesAt: market.closesAt,
+        refund: false,
+        outcome: 2,
+        verdictHash: VERDICT,
+        status: 'settled',
+        document: toPayoutList({
+          chainId: t.config.chain.id,
+          escrow: getAddress(escrow),
+          market: { id: market.escrowId, closesAt: market.closesAt },
+          outcome: 2,
+          verdictHash: VERDICT,
+          settlement,
+          stakes: [
+            ...staked.map((bet) => ({
+              stakeId: bet.stakeId,
+              owner: bet.owner,
+              amount: bet.amount,
+              market: market.key,
+            })),
+            { stakeId: bondStake.stakeId, owner: bondStake.owner, amount: bond, market: market.key },
+          ],
+        }),
+        root: settlement.root,
+        payoutTotal: settlement.payoutTotal,
+        fee: settlement.fee,
+        pool,
+        settledBlock: receipt.blockNumber,
+        settledAt: blockTime,
+        claimableAt: new Date(Number(settled?.args.claimableAt ?? 0n) * 1000),
+      });
+      await tx.insert(payoutListLeaves).values(
+        settlement.payouts.map((payout) => ({
+          stakeId: payout.stakeId,
+          marketKey: market.key,
+          payout: payout.amount,
+          proof: settlement.tree.proof(payout.stakeId),
+        })),
+      );
+    });
+    await t.advanceTime(MIN_PAYOUT_DELAY + 1);
+
+    const view = await claimable(winner.owner);
+    expect(view.bonds.bonds).toMatchObject([
+      {
+        flagId: flag.id,
+        fate: 'returned',
+        returnWei: (bond + reward).toString(),
+        escrowClaim: {
+          stakeId: bondStake.stakeId.toString(),
+          payoutWei: (bond + reward).toString(),
+          refund: false,
+        },
+      },
+    ]);
+
+    const relays = await count(escrowRelays);
+    const oracleOnly = await t.app.inject({
+      method: 'POST',
+      url: '/api/claims',
+      payload: { userAddress: winner.owner, scope: 'oracle' },
+    });
+    expect(oracleOnly.json()).toMatchObject({ success: false, betsCount: 0 });
+    expect(await count(escrowRelays)).toBe(relays);
+
+    const before = await balanceOf(winner.owner);
+    const answer = await claim(winner.owner);
+    expect(answer.body).toMatchObject({
+      success: true,
+      betsCount: 2,
+      totalWei: (winnerPayout + bond + reward).toString(),
+      payoutStatus: 'confirmed',
+    });
+    expect(await balanceOf(winner.owner)).toBe(before + winnerPayout + bond + reward);
+    const paid = await t.db
+      .select()
+      .from(escrowStakePayouts)
+      .where(inArray(escrowStakePayouts.stakeId, [winner.stakeId, bondStake.stakeId]));
+    expect(paid.map((each) => [each.stakeId, each.kind, each.amount]).sort()).toEqual(
+      [
+        [winner.stakeId, 'claimed', winnerPayout],
+        [bondStake.stakeId, 'claimed', bond + reward],
+      ].sort(),
+    );
+    expect((await claimable(winner.owner)).bonds.count).toBe(0);
+  });
+});
+
 describe("the vault's refunds", () => {
   test('never take a payment whose stake is on the escrow (a bond, a refused deposit): the contract gives it back', async () => {
     const [onEscrow] = await t.db
