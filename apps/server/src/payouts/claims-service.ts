@@ -82,7 +82,9 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
 /** Which of the owner's escrow stakes a claim relays: its scope's game, or the one market bet asked. */
 function escrowFilter(body: ClaimBody): EscrowClaimableFilter {
   if (body.betId !== undefined) {
-    return { games: 'markets', only: { oracleBetIds: [], betIds: [body.betId], flagIds: [] } };
+    // A betId names a market bet: in the oracle scope nothing is asked (as the vault's part reads it).
+    const betIds = body.scope === 'oracle' ? [] : [body.betId];
+    return { games: 'markets', only: { oracleBetIds: [], betIds, flagIds: [] } };
   }
   return { games: body.scope };
 }
