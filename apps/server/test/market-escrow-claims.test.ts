@@ -17,7 +17,7 @@ import {
   toHex,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { hostileBettorAbi, hostileBettorBytecode } from '../../../packages/escrow/test/attackers.gen.ts';
+import { hostileBettorAbi } from '../../../packages/escrow/test/attackers.gen.ts';
 import {
   bets,
   escrowRelayStakes,
@@ -32,6 +32,7 @@ import {
 } from '../src/db/schema.ts';
 import { listDueRefundIds } from '../src/payouts/refunds-repository.ts';
 import { deposit } from './support/escrow-contracts.ts';
+import { deployGasBurner, stakeOf } from './support/escrow-stakes.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // Issue 29, decision 026: a Predictions market's bets and flag bonds staked on the escrow are paid by
@@ -96,13 +97,6 @@ async function newMarket(): Promise<Market> {
   return { id: row.id, escrowId, closesAt, key };
 }
 
-async function stakeOf(hash: Hash) {
-  const receipt = await t.chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-  const [event] = parseEventLogs({ abi: predictionEscrowAbi, logs: receipt.logs, eventName: 'Deposited' });
-  if (!event) throw new Error(`no deposit in ${hash}`);
-  return { stakeId: event.args.stakeId, owner: event.args.owner };
-}
-
 /** A payment row and a bet naming its stake, as the intake records a verified deposit. */
 async function recordBet(market: Market, input: Omit<Staked, 'betId'> & { txHash: Hash }): Promise<Staked> {
   const [payment] = await t.db
@@ -146,7 +140,7 @@ async function stake(index: number, market: Market, prediction: 'YES' | 'NO', bn
     { kind: 'bet', market: market.escrowId, closesAt: market.closesAt, prediction },
     amount,
   );
-  const { stakeId, owner } = await stakeOf(hash);
+  const { stakeId, owner } = await stakeOf(t.chain, hash);
   return recordBet(market, { stakeId, owner, amount, prediction, txHash: hash });
 }
 
@@ -194,7 +188,45 @@ async function settleFor(market: Market, staked: Staked[], winner: 'YES' | 'NO',
     payouts: paid.map(({ bet, payout }) => ({ stakeId: bet.stakeId, amount: payout })),
     fee,
   });
-  const outcome = winner === 'YES' ? 1 : 2;
+  await postSettlement(market, {
+    outcome: winner === 'YES' ? 1 : 2,
+    settlement,
+    pool,
+    delay,
+    stakes: staked,
+    record: async (tx) => {
+      for (const bet of staked) {
+        const payout = paid.find((each) => each.bet.betId === bet.betId)?.payout ?? 0n;
+        await tx
+          .update(bets)
+          .set({ status: payout > 0n ? 'won' : 'lost', payoutAmount: payout })
+          .where(eq(bets.id, bet.betId));
+      }
+      await tx.update(markets).set({ status: 'settled', result: winner }).where(eq(markets.id, market.id));
+    },
+  });
+  return new Map(paid.map(({ bet, payout }) => [bet.betId, payout]));
+}
+
+type Tx = Parameters<Parameters<TestApp['db']['transaction']>[0]>[0];
+
+/**
+ * The operator posts `settle` for the market and the list is published as msettle's job does: the
+ * payout_lists row (settled, its claimableAt from the Settled event) and each leaf's proof; `record`
+ * writes the bets' (or flags') side in the same transaction.
+ */
+async function postSettlement(
+  market: Market,
+  input: {
+    outcome: number;
+    settlement: ReturnType<typeof buildSettlement>;
+    pool: bigint;
+    delay: number;
+    stakes: ReadonlyArray<{ stakeId: bigint; owner: Address; amount: bigint }>;
+    record: (tx: Tx) => Promise<void>;
+  },
+) {
+  const { outcome, settlement, pool, delay } = input;
   const { receipt, blockTime } = await operatorSends({
     functionName: 'settle',
     args: settleArgs(settlement, { marketKey: market.key, outcome, verdictHash: VERDICT, delay }),
@@ -208,22 +240,10 @@ async function settleFor(market: Market, staked: Staked[], winner: 'YES' | 'NO',
     outcome,
     verdictHash: VERDICT,
     settlement,
-    stakes: staked.map((bet) => ({
-      stakeId: bet.stakeId,
-      owner: bet.owner,
-      amount: bet.amount,
-      market: market.key,
-    })),
+    stakes: input.stakes.map((each) => ({ ...each, market: market.key })),
   });
   await t.db.transaction(async (tx) => {
-    for (const bet of staked) {
-      const payout = paid.find((each) => each.bet.betId === bet.betId)?.payout ?? 0n;
-      await tx
-        .update(bets)
-        .set({ status: payout > 0n ? 'won' : 'lost', payoutAmount: payout })
-        .where(eq(bets.id, bet.betId));
-    }
-    await tx.update(markets).set({ status: 'settled', result: winner }).where(eq(markets.id, market.id));
+    await input.record(tx);
     await tx.insert(payoutLists).values({
       marketKey: market.key,
       predictionMarketId: market.id,
@@ -254,7 +274,6 @@ async function settleFor(market: Market, staked: Staked[], winner: 'YES' | 'NO',
       })),
     );
   });
-  return new Map(paid.map(({ bet, payout }) => [bet.betId, payout]));
 }
 
 /** The market is voided on chain (settleAsRefund) and in the database: every bet refunded. */
@@ -474,7 +493,7 @@ describe('a voided market with a dispute bond', () => {
       { kind: 'flag', market: market.escrowId, closesAt: market.closesAt },
       bond,
     );
-    const bondStake = await stakeOf(bondHash);
+    const bondStake = await stakeOf(t.chain, bondHash);
     const [bondPayment] = await t.db
       .insert(payments)
       .values({
@@ -598,24 +617,7 @@ describe('a market winner that burns the gas of its payout', () => {
   test('is credited, the operator paying one capped attempt; claiming again sends nothing', async () => {
     const market = await newMarket();
     const deployer = player(0);
-    const deployed = await t.chain.publicClient.waitForTransactionReceipt({
-      hash: await deployer.deployContract({
-        abi: hostileBettorAbi,
-        bytecode: hostileBettorBytecode,
-        args: [escrow],
-      }),
-      pollingInterval: 50,
-    });
-    const burner = deployed.contractAddress as Address;
-    await t.chain.publicClient.waitForTransactionReceipt({
-      hash: await deployer.writeContract({
-        address: burner,
-        abi: hostileBettorAbi,
-        functionName: 'setMode',
-        args: [1, '0x'],
-      }),
-      pollingInterval: 50,
-    });
+    const burner = await deployGasBurner(t.chain, deployer, escrow);
     const amount = parseEther('0.5');
     const hash = await deployer.writeContract({
       address: burner,
@@ -624,7 +626,7 @@ describe('a market winner that burns the gas of its payout', () => {
       args: [market.escrowId, market.closesAt, 2],
       value: amount,
     });
-    const deposited = await stakeOf(hash);
+    const deposited = await stakeOf(t.chain, hash);
     expect(deposited.owner.toLowerCase()).toBe(burner.toLowerCase());
     const burnerBet = await recordBet(market, { ...deposited, amount, prediction: 'NO', txHash: hash });
     const other = await stake(2, market, 'YES', '0.5');
@@ -673,7 +675,7 @@ describe('a bond returned with its reward, and the scope of a claim', () => {
       { kind: 'flag', market: market.escrowId, closesAt: market.closesAt },
       bond,
     );
-    const bondStake = await stakeOf(bondHash);
+    const bondStake = await stakeOf(t.chain, bondHash);
     const reward = parseEther('0.001');
     const [flag] = await t.db
       .insert(marketFlags)
@@ -704,70 +706,23 @@ describe('a bond returned with its reward, and the scope of a claim', () => {
       ],
       fee,
     });
-    const { receipt, blockTime } = await operatorSends({
-      functionName: 'settle',
-      args: settleArgs(settlement, {
-        marketKey: market.key,
-        outcome: 2,
-        verdictHash: VERDICT,
-        delay: MIN_PAYOUT_DELAY,
-      }),
-    });
-    const [settled] = parseEventLogs({ abi: predictionEscrowAbi, logs: receipt.logs, eventName: 'Settled' });
-    await t.db.transaction(async (tx) => {
-      await tx
-        .update(bets)
-        .set({ status: 'lost', payoutAmount: 0n })
-        .where(eq(bets.id, (staked[0] as Staked).betId));
-      await tx
-        .update(bets)
-        .set({ status: 'won', payoutAmount: winnerPayout })
-        .where(eq(bets.id, winner.betId));
-      await tx.update(markets).set({ status: 'settled', result: 'NO' }).where(eq(markets.id, market.id));
-      await tx.insert(payoutLists).values({
-        marketKey: market.key,
-        predictionMarketId: market.id,
-        chainId: t.config.chain.id,
-        escrow: escrow.toLowerCase(),
-        marketId: market.escrowId,
-        closesAt: market.closesAt,
-        refund: false,
-        outcome: 2,
-        verdictHash: VERDICT,
-        status: 'settled',
-        document: toPayoutList({
-          chainId: t.config.chain.id,
-          escrow: getAddress(escrow),
-          market: { id: market.escrowId, closesAt: market.closesAt },
-          outcome: 2,
-          verdictHash: VERDICT,
-          settlement,
-          stakes: [
-            ...staked.map((bet) => ({
-              stakeId: bet.stakeId,
-              owner: bet.owner,
-              amount: bet.amount,
-              market: market.key,
-            })),
-            { stakeId: bondStake.stakeId, owner: bondStake.owner, amount: bond, market: market.key },
-          ],
-        }),
-        root: settlement.root,
-        payoutTotal: settlement.payoutTotal,
-        fee: settlement.fee,
-        pool,
-        settledBlock: receipt.blockNumber,
-        settledAt: blockTime,
-        claimableAt: new Date(Number(settled?.args.claimableAt ?? 0n) * 1000),
-      });
-      await tx.insert(payoutListLeaves).values(
-        settlement.payouts.map((payout) => ({
-          stakeId: payout.stakeId,
-          marketKey: market.key,
-          payout: payout.amount,
-          proof: settlement.tree.proof(payout.stakeId),
-        })),
-      );
+    await postSettlement(market, {
+      outcome: 2,
+      settlement,
+      pool,
+      delay: MIN_PAYOUT_DELAY,
+      stakes: [...staked, { stakeId: bondStake.stakeId, owner: bondStake.owner, amount: bond }],
+      record: async (tx) => {
+        await tx
+          .update(bets)
+          .set({ status: 'lost', payoutAmount: 0n })
+          .where(eq(bets.id, (staked[0] as Staked).betId));
+        await tx
+          .update(bets)
+          .set({ status: 'won', payoutAmount: winnerPayout })
+          .where(eq(bets.id, winner.betId));
+        await tx.update(markets).set({ status: 'settled', result: 'NO' }).where(eq(markets.id, market.id));
+      },
     });
     await t.advanceTime(MIN_PAYOUT_DELAY + 1);
 
