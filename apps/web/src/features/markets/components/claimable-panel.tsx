@@ -6,19 +6,12 @@ import { CLAIMABLE_QUERY_KEY } from '#api/claimable-query-key.ts';
 import { useClaimable } from '#api/get-claimable.ts';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
-import { showClaimToast } from '#lib/claim-toast.ts';
-import { apiErrorMessage } from '#lib/error-message.ts';
 import { useFormat } from '#lib/use-format.ts';
 import { Button } from '#ui/button.tsx';
 import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';
-import { toast } from '#ui/toast.ts';
 import { useWallet } from '#wallet/hooks/use-wallet.ts';
-import {
-  marketSelfClaimStakes,
-  relayOutcome,
-  useSelfClaim,
-} from '#wallet/self-claim/components/use-self-claim.tsx';
+import { marketSelfClaimStakes, useSelfClaim } from '#wallet/self-claim/components/use-self-claim.tsx';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 
 /**
@@ -34,7 +27,7 @@ export function ClaimablePanel({ betId }: { betId?: number }) {
 
 function ClaimableMarkets({ address, betId }: { address: Address; betId: number | undefined }) {
   useNamespace('marketActions');
-  const { t, language } = useTranslation();
+  const { t } = useTranslation();
   const claimable = useClaimable(address, 'markets');
   const format = useFormat();
   const claim = useClaimWinnings([CLAIMABLE_QUERY_KEY, MARKETS_QUERY_KEY]);
@@ -51,19 +44,12 @@ function ClaimableMarkets({ address, betId }: { address: Address; betId: number 
   const onClaim = () => {
     // A claim of one bet relays that bet's stake only; a claim of all, every listed stake.
     const asked = betId === undefined ? stakes : stakes.filter((stake) => stake.betId === betId);
-    const answered = selfClaim.asking(asked.map(({ betId: _betId, ...stake }) => stake));
     claim.mutate(
       { userAddress: address, scope: 'markets', ...(betId ? { betId } : {}) },
-      {
-        onSuccess: (answer) => {
-          answered(relayOutcome(answer));
-          showClaimToast(answer, { t, language, failed: t('marketActions.claimable.failed') });
-        },
-        onError: (error) => {
-          answered('failed');
-          toast.error(apiErrorMessage(t, error, t('marketActions.claimable.failed')));
-        },
-      },
+      selfClaim.claimCallbacks(
+        asked.map(({ betId: _betId, ...stake }) => stake),
+        t('marketActions.claimable.failed'),
+      ),
     );
   };
 

@@ -8,16 +8,9 @@ import { CLAIMABLE_QUERY_KEY } from '#api/claimable-query-key.ts';
 import { useClaimable } from '#api/get-claimable.ts';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
-import { showClaimToast } from '#lib/claim-toast.ts';
-import { apiErrorMessage } from '#lib/error-message.ts';
 import { Icon } from '#ui/icon.tsx';
 import { StatusMessage } from '#ui/status-message.tsx';
-import { toast } from '#ui/toast.ts';
-import {
-  marketSelfClaimStakes,
-  relayOutcome,
-  useSelfClaim,
-} from '#wallet/self-claim/components/use-self-claim.tsx';
+import { marketSelfClaimStakes, useSelfClaim } from '#wallet/self-claim/components/use-self-claim.tsx';
 import { HISTORY_QUERY_KEY } from '../api/get-history.ts';
 import { HistoryPanel } from './history-panel.tsx';
 
@@ -28,7 +21,7 @@ import { HistoryPanel } from './history-panel.tsx';
  */
 export function MyHistory({ address }: { address: `0x${string}` }) {
   useNamespace('history');
-  const { t, language } = useTranslation();
+  const { t } = useTranslation();
   const claim = useClaimWinnings([HISTORY_QUERY_KEY, CLAIMABLE_QUERY_KEY]);
   // The escrow claims of what the wallet can claim (the history's rows do not carry proofs).
   const claimable = useClaimable(address, 'markets');
@@ -62,17 +55,13 @@ export function MyHistory({ address }: { address: `0x${string}` }) {
           ? stake.market !== undefined
           : stake.betId === entry.betId,
     );
-    const answered = selfClaim.asking(asked.map(({ betId: _betId, ...stake }) => stake));
-    claim.mutate(body, {
-      onSuccess: (answer) => {
-        answered(relayOutcome(answer));
-        showClaimToast(answer, { t, language, failed: t('history.claimFailed') });
-      },
-      onError: (error) => {
-        answered('failed');
-        toast.error(apiErrorMessage(t, error, t('history.claimFailed')));
-      },
-    });
+    claim.mutate(
+      body,
+      selfClaim.claimCallbacks(
+        asked.map(({ betId: _betId, ...stake }) => stake),
+        t('history.claimFailed'),
+      ),
+    );
   };
 
   return (

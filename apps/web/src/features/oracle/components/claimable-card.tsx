@@ -6,13 +6,10 @@ import { useClaimWinnings } from '#api/claim-winnings.ts';
 import { CLAIMABLE_QUERY_KEY } from '#api/claimable-query-key.ts';
 import { useClaimable } from '#api/get-claimable.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
-import { showClaimToast } from '#lib/claim-toast.ts';
-import { apiErrorMessage } from '#lib/error-message.ts';
 import { useFormat } from '#lib/use-format.ts';
 import { Button } from '#ui/button.tsx';
 import { CardSection } from '#ui/card-section.tsx';
-import { toast } from '#ui/toast.ts';
-import { relayOutcome, useSelfClaim } from '#wallet/self-claim/components/use-self-claim.tsx';
+import { useSelfClaim } from '#wallet/self-claim/components/use-self-claim.tsx';
 
 /**
  * docs/product.md §2 claimable winnings with Claim, for a connected wallet only: round winnings and refunds
@@ -20,7 +17,7 @@ import { relayOutcome, useSelfClaim } from '#wallet/self-claim/components/use-se
  * does not land, the wallet may claim from the escrow itself (wallet/self-claim, decision 026 "Claim").
  */
 export function ClaimableCard({ address }: { address: Address }) {
-  const { t, language } = useTranslation();
+  const { t } = useTranslation();
   const claimable = useClaimable(address, 'oracle');
   const claim = useClaimWinnings([CLAIMABLE_QUERY_KEY]);
   const format = useFormat();
@@ -37,22 +34,11 @@ export function ClaimableCard({ address }: { address: Address }) {
   );
   const selfClaim = useSelfClaim(address, 'oracle', listed);
 
-  const onClaim = () => {
-    const answered = selfClaim.asking();
+  const onClaim = () =>
     claim.mutate(
       { userAddress: address, scope: 'oracle' },
-      {
-        onSuccess: (answer) => {
-          answered(relayOutcome(answer));
-          showClaimToast(answer, { t, language, failed: t('oracle.claim.failed') });
-        },
-        onError: (error) => {
-          answered('failed');
-          toast.error(apiErrorMessage(t, error, t('oracle.claim.failed')));
-        },
-      },
+      selfClaim.claimCallbacks(listed, t('oracle.claim.failed')),
     );
-  };
   return (
     <CardSection title={t('oracle.claim.title')} icon={Coins}>
       <p className="text-2xl font-bold tabular-nums" data-testid="oracle-claimable">

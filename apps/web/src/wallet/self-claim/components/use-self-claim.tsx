@@ -8,6 +8,10 @@ import {
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import type { Address } from 'viem';
 import { useAppConfig } from '#api/get-app-config.ts';
+import { useTranslation } from '#i18n/use-translation.ts';
+import { showClaimToast } from '#lib/claim-toast.ts';
+import { apiErrorMessage } from '#lib/error-message.ts';
+import { toast } from '#ui/toast.ts';
 import {
   forgetRelayedClaims,
   loadRelayedClaims,
@@ -23,7 +27,7 @@ import {
 const SelfClaim = lazy(() => import('./self-claim.tsx').then((module) => ({ default: module.SelfClaim })));
 
 /** What the server's answer says of the relay: refused, on its way, or final. */
-export function relayOutcome(answer: ClaimResponse): RelayOutcome {
+function relayOutcome(answer: ClaimResponse): RelayOutcome {
   if (!answer.success) return 'failed';
   return answer.payoutStatus === 'confirmed' ? 'confirmed' : 'pending';
 }
@@ -32,11 +36,13 @@ type Game = 'oracle' | 'markets' | 'all';
 
 /**
  * The self-claim state of one page: `listed` are the server's claimable stakes of `game` with their
- * escrow claims. `asking(stakes)` is called as a claim is sent, with the stakes it asks the server to
- * relay; it answers the callback that records the server's answer (a relay kept with no answer is still
- * offered SELF_CLAIM_AFTER_MS later). `slot` renders the wallet's own claim and its credits.
+ * escrow claims. `claimCallbacks(stakes, failedText)` is called as a claim is sent, with the stakes it
+ * asks the server to relay: it remembers them and answers the claim's callbacks, which record the
+ * server's answer (a relay kept with no answer is still offered SELF_CLAIM_AFTER_MS later) and show
+ * the claim's toasts (`failedText` when it fails). `slot` renders the wallet's own claim and its credits.
  */
 export function useSelfClaim(address: Address, game: Game, listed: SelfClaimStake[]) {
+  const { t, language } = useTranslation();
   const { data: config, dataUpdatedAt } = useAppConfig();
   const escrow = config.escrow;
   const serverOffsetMs = dataUpdatedAt > 0 ? Date.parse(config.serverTime) - dataUpdatedAt : 0;
@@ -47,12 +53,26 @@ export function useSelfClaim(address: Address, game: Game, listed: SelfClaimStak
     [relayed, game],
   );
 
-  const asking = (stakes: SelfClaimStake[] = listed) => {
+  const asking = (stakes: SelfClaimStake[]) => {
     const at = Date.now() + serverOffsetMs;
     const remembering = escrow !== null && stakes.length > 0;
     if (remembering) setRelayed(rememberRelay(address, stakes, at));
     return (outcome: RelayOutcome) => {
       if (remembering) setRelayed(recordRelayOutcome(address, at, outcome));
+    };
+  };
+
+  const claimCallbacks = (stakes: SelfClaimStake[], failedText: string) => {
+    const answered = asking(stakes);
+    return {
+      onSuccess: (answer: ClaimResponse) => {
+        answered(relayOutcome(answer));
+        showClaimToast(answer, { t, language, failed: failedText });
+      },
+      onError: (error: Error) => {
+        answered('failed');
+        toast.error(apiErrorMessage(t, error, failedText));
+      },
     };
   };
 
@@ -73,7 +93,7 @@ export function useSelfClaim(address: Address, game: Game, listed: SelfClaimStak
       />
     </Suspense>
   ) : null;
-  return { asking, slot };
+  return { claimCallbacks, slot };
 }
 
 /** The relayed stakes kept for `address`, read again when the wallet changes. */
