@@ -6,9 +6,9 @@ import { ROUND_OUTCOME, roundMarket, roundVerdictHash } from '@pm/escrow/round-s
 import { verifySettlement } from '@pm/escrow/verify-settlement';
 import { asc, eq, sql } from 'drizzle-orm';
 import pino from 'pino';
-import { type Address, type Hash, type Hex, parseEther, parseEventLogs } from 'viem';
+import { type Address, type Hash, type Hex, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { hostileBettorAbi, hostileBettorBytecode } from '../../../packages/escrow/test/attackers.gen.ts';
+import { hostileBettorAbi } from '../../../packages/escrow/test/attackers.gen.ts';
 import {
   escrowRelayStakes,
   escrowRelays,
@@ -24,6 +24,7 @@ import { createRoundEngine, type RoundEngine } from '../src/oracle/round-engine.
 import { insertRecordedPayment } from '../src/payments/payments-repository.ts';
 import { readLiabilities } from '../src/solvency/liabilities-repository.ts';
 import { deposit } from './support/escrow-contracts.ts';
+import { deployGasBurner, stakeOf } from './support/escrow-stakes.ts';
 import { insertSample } from './support/oracle-fixtures.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
@@ -125,19 +126,6 @@ async function recordStakedBet(input: {
   });
 }
 
-async function stakeOf(hash: Hash) {
-  const receipt = await t.chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-  const [event] = parseEventLogs({ abi: predictionEscrowAbi, logs: receipt.logs, eventName: 'Deposited' });
-  if (!event) throw new Error(`no deposit in ${hash}`);
-  const block = await t.chain.publicClient.getBlock({ blockNumber: receipt.blockNumber });
-  return {
-    stakeId: event.args.stakeId,
-    owner: event.args.owner,
-    blockNumber: receipt.blockNumber,
-    blockTime: new Date(Number(block.timestamp) * 1000),
-  };
-}
-
 /** A player deposits into the round's market on the escrow; its bet is recorded with the stake id. */
 async function stake(index: number, epoch: number, position: Position, bnb: string) {
   const market = roundMarket(epoch, (await roundRow(epoch)).lockTime);
@@ -148,7 +136,7 @@ async function stake(index: number, epoch: number, position: Position, bnb: stri
     { kind: 'round', market: market.id, closesAt: market.closesAt, position },
     amount,
   );
-  const deposited = await stakeOf(hash);
+  const deposited = await stakeOf(t.chain, hash);
   await recordStakedBet({ epoch, position, amount, txHash: hash, ...deposited });
   return { ...deposited, amount };
 }
@@ -447,25 +435,7 @@ describe('a winner that burns the gas of its payout', () => {
     const epoch = await nextLiveRound();
     const market = roundMarket(epoch, (await roundRow(epoch)).lockTime);
     const deployer = player(0);
-    const deployHash = await deployer.deployContract({
-      abi: hostileBettorAbi,
-      bytecode: hostileBettorBytecode,
-      args: [escrow],
-    });
-    const deployed = await t.chain.publicClient.waitForTransactionReceipt({
-      hash: deployHash,
-      pollingInterval: 50,
-    });
-    const burner = deployed.contractAddress as Address;
-    await t.chain.publicClient.waitForTransactionReceipt({
-      hash: await deployer.writeContract({
-        address: burner,
-        abi: hostileBettorAbi,
-        functionName: 'setMode',
-        args: [1, '0x'],
-      }),
-      pollingInterval: 50,
-    });
+    const burner = await deployGasBurner(t.chain, deployer, escrow);
     const amount = parseEther('0.5');
     const betHash = await deployer.writeContract({
       address: burner,
@@ -474,7 +444,7 @@ describe('a winner that burns the gas of its payout', () => {
       args: [market.id, market.closesAt, 2],
       value: amount,
     });
-    const deposited = await stakeOf(betHash);
+    const deposited = await stakeOf(t.chain, betHash);
     expect(deposited.owner.toLowerCase()).toBe(burner.toLowerCase());
     await recordStakedBet({ epoch, position: 'bear', amount, txHash: betHash, ...deposited });
     await stake(2, epoch, 'bull', '0.5');

@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import type { EscrowClaim } from './contract/payout-lists.ts';
-import { type RelayedStake, SELF_CLAIM_AFTER_MS, selfClaimOffer, selfClaimOpensAt } from './self-claim.ts';
+import {
+  type RelayedStake,
+  SELF_CLAIM_AFTER_MS,
+  selfClaimGame,
+  selfClaimOffer,
+  selfClaimOpensAt,
+} from './self-claim.ts';
 
 const NOW = Date.parse('2026-11-26T12:00:00.000Z');
 const MINUTE = 60_000;
@@ -81,5 +87,26 @@ describe('selfClaimOffer', () => {
     expect(selfClaimOffer([], [older, unreadable, newer], NOW).offered.map((stake) => stake.epoch)).toEqual([
       105, 101,
     ]);
+  });
+});
+
+describe('market stakes', () => {
+  test('a market bet or bond is offered like a round bet, newest stake first, kept with its market', () => {
+    const round = relayed(2, 'failed', NOW - MINUTE);
+    const market = { id: 9, title: 'Will it rain?', bond: false };
+    const bet: RelayedStake = { market, at: NOW - MINUTE, outcome: 'failed', claim: claim(7, NOW - MINUTE) };
+    const bond: RelayedStake = {
+      market: { ...market, bond: true },
+      at: NOW - MINUTE,
+      outcome: 'pending',
+      claim: claim(4, NOW - MINUTE),
+    };
+    const { offered } = selfClaimOffer([], [round, bet, bond], NOW);
+    expect(offered).toEqual([
+      { market, claim: bet.claim },
+      { market: { ...market, bond: true }, claim: bond.claim },
+      { epoch: 102, claim: round.claim },
+    ]);
+    expect(offered.map(selfClaimGame)).toEqual(['markets', 'markets', 'oracle']);
   });
 });

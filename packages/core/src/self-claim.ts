@@ -1,7 +1,7 @@
 import type { EscrowClaim } from './contract/payout-lists.ts';
 
 // Issue 29, decision 026 "Claim": the Claim button asks the server, which relays the escrow's claim from
-// the operator key. When that relay fails, answers that it is still on its way, or has not landed a few
+// the operator key (a round bet's, a market bet's or a returned flag bond's). When that relay fails, answers that it is still on its way, or has not landed a few
 // minutes after it was asked, the web offers the wallet's own `claim` (or `refund`) with the published
 // proof. These are the rules of that offer; whether the stake is still open is the chain's to say.
 
@@ -15,11 +15,22 @@ export const SELF_CLAIM_AFTER_MS = 3 * 60_000;
  */
 export type RelayOutcome = 'sent' | 'failed' | 'pending' | 'confirmed';
 
-/** A stake whose payout the wallet asked the server to relay: when, with what answer, and its claim. */
-export type RelayedStake = { epoch: number; at: number; outcome: RelayOutcome; claim: EscrowClaim };
+/** A market's stake: its market, and whether it is a flag's bond (else a bet). */
+export type SelfClaimMarket = { id: number; title: string; bond: boolean };
 
-/** A stake the wallet may claim itself: its round and what the contract's call needs. */
-export type SelfClaimStake = { epoch: number; claim: EscrowClaim };
+/**
+ * A stake the wallet may claim itself: what it is, a round bet (`epoch`) or a market's bet or bond
+ * (`market`), exactly one of them, and what the contract's call needs.
+ */
+export type SelfClaimStake = { epoch?: number; market?: SelfClaimMarket; claim: EscrowClaim };
+
+/** A stake whose payout the wallet asked the server to relay: when, with what answer, and its claim. */
+export type RelayedStake = SelfClaimStake & { at: number; outcome: RelayOutcome };
+
+/** The game a stake is of: a round's, or a market's (its bets and bonds). */
+export function selfClaimGame(stake: Pick<SelfClaimStake, 'market'>): 'oracle' | 'markets' {
+  return stake.market ? 'markets' : 'oracle';
+}
 
 /**
  * When the wallet's own claim of a relayed stake is offered (ms since the epoch): once the contract pays
@@ -34,7 +45,8 @@ export function selfClaimOpensAt(relay: Pick<RelayedStake, 'at' | 'outcome'>, cl
 }
 
 /**
- * The stakes the wallet's own claim is offered for at `nowMs`, newest round first, and the next time
+ * The stakes the wallet's own claim is offered for at `nowMs`, newest stake first (stake ids grow with
+ * time: the newest round or bet first), and the next time
  * another one opens (null: none waits). A stake counts once it was relayed; the server's current list
  * gives its claim when it still lists it (a list amended since holds the proof that pays), else the
  * claim kept when it was relayed (a server may stop listing a stake while its relay is under way). Never
@@ -49,12 +61,16 @@ export function selfClaimOffer(
   const offered: SelfClaimStake[] = [];
   let nextAtMs: number | null = null;
   for (const relay of relayed) {
-    const stake = current.get(relay.claim.stakeId) ?? { epoch: relay.epoch, claim: relay.claim };
+    const { at: _at, outcome: _outcome, ...kept } = relay;
+    const stake = current.get(relay.claim.stakeId) ?? kept;
     const opensAt = selfClaimOpensAt(relay, stake.claim);
     if (Number.isNaN(opensAt)) continue;
     if (opensAt <= nowMs) offered.push(stake);
     else nextAtMs = nextAtMs === null ? opensAt : Math.min(nextAtMs, opensAt);
   }
-  offered.sort((a, b) => b.epoch - a.epoch || Number(BigInt(b.claim.stakeId) - BigInt(a.claim.stakeId)));
+  offered.sort((a, b) => {
+    const [later, earlier] = [BigInt(b.claim.stakeId), BigInt(a.claim.stakeId)];
+    return later > earlier ? 1 : later < earlier ? -1 : 0;
+  });
   return { offered, nextAtMs };
 }

@@ -5,7 +5,7 @@ import { expect, test } from 'vitest';
 
 // The web imports these modules: nothing they reach may need Node. Their own imports are followed
 // (type-only ones erase); the packages they use must be among these, which run in a browser.
-// The wallet's own claim (apps/web features/oracle/escrow) reads and calls the contract with its typed ABI
+// The wallet's own claim (apps/web wallet/self-claim/escrow) reads and calls the contract with its typed ABI
 // and decodes its reverts; a round bet is built with deposit-call.
 const WEB_FACING = [
   'payout-list.ts',

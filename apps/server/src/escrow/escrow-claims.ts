@@ -14,6 +14,8 @@ import { lockClaims } from '../payouts/payouts-repository.ts';
 import { findStakePaid, isStakeOpen, stakesPaidIn } from './escrow-chain.ts';
 import {
   countEscrowBetsAwaitingSettlement,
+  type EscrowClaimableFilter,
+  type EscrowClaimableStake,
   type EscrowRelayRow,
   endRelay,
   insertRelay,
@@ -25,9 +27,10 @@ import {
   relayTotals,
 } from './escrow-relays-repository.ts';
 
-// docs/architecture.md "Rounds on the escrow", decision 026 "Claim": POST /api/claims for round bets
-// staked on the escrow. The operator key relays `claimMany` (winners, with their leaves' proofs) and
-// `refundMany` (a refunded round's stakes) and pays the gas; the money goes from the contract to each
+// docs/architecture.md "Rounds on the escrow" and "Claims", decision 026 "Claim": POST /api/claims for
+// round bets, market bets and returned flag bonds staked on the escrow. The operator key relays
+// `claimMany` (winners, with their leaves' proofs) and `refundMany` (a refunded round's or voided
+// market's stakes) and pays the gas; the money goes from the contract to each
 // stake's owner and nowhere else. A bet is paid once its relay's final receipt says so (`Claimed` or
 // `Refunded`, with `Credited` when the push failed: the owner withdraws that credit from the
 // contract). Once only is the contract's: a spent stake's hash is zeroed, so before a relay each
@@ -72,25 +75,30 @@ export type EscrowClaimResult = {
   status: 'none' | 'pending' | 'confirmed';
   /** Why relays failed, when some did (their bets stay claimable). */
   failures: string[];
-  /** When the next round bet of the owner becomes claimable (its settlement's delay), if one waits. */
+  /** When the next stake of the owner becomes claimable (its settlement's delay), if one waits. */
   nextClaimableAt: Date | null;
-  /** Round bets whose settlement is not final on chain yet. */
+  /** Bets (and returned bonds) whose settlement is not final on chain yet. */
   awaitingSettlement: number;
 };
 
 /**
- * Relays every escrow-paid round bet of `owner` claimable now (at most MAX_RELAY_BATCH winners and as
- * many refunds per request), or answers the relays already in flight for it, waiting up to
+ * Relays every escrow-paid stake of `owner` in `filter` claimable now (round bets, market bets,
+ * returned bonds: at most MAX_RELAY_BATCH winners and as many refunds per request), or answers the
+ * relays already in flight for it (one relay per owner at a time, whatever its game), waiting up to
  * claimWaitMs for them to be final. Never throws for a relay that fails: it is released and reported.
  */
-export async function relayEscrowClaims(deps: EscrowClaimsDeps, owner: string): Promise<EscrowClaimResult> {
+export async function relayEscrowClaims(
+  deps: EscrowClaimsDeps,
+  owner: string,
+  filter: EscrowClaimableFilter = { games: 'all' },
+): Promise<EscrowClaimResult> {
   let relays = await deps.db.transaction(async (tx) => {
     await lockClaims(tx);
     return listOpenRelays(tx, owner);
   });
   // Payouts open by the chain's clock (the contract checks the block's time), not the server's.
   const chainNow = await latestBlockTime(deps.chain);
-  if (relays.length === 0) relays = await startRelays(deps, owner, chainNow);
+  if (relays.length === 0) relays = await startRelays(deps, owner, chainNow, filter);
 
   const deadline = Date.now() + deps.claimWaitMs;
   let states: EscrowRelayState[] = [];
@@ -127,7 +135,7 @@ export async function relayEscrowClaims(deps: EscrowClaimsDeps, owner: string): 
   return result;
 }
 
-type Candidate = Awaited<ReturnType<typeof listEscrowClaimable>>[number];
+type Candidate = EscrowClaimableStake;
 
 async function latestBlockTime(chain: PublicClient): Promise<Date> {
   const block = await chain.getBlock({ blockTag: 'latest' });
@@ -139,13 +147,21 @@ async function latestBlockTime(chain: PublicClient): Promise<Date> {
  * under the claims lock, re-checks and queues one `claimMany` and one `refundMany` with their relays.
  * Another request's relays found under the lock are answered instead.
  */
-async function startRelays(deps: EscrowClaimsDeps, owner: string, now: Date): Promise<EscrowRelayRow[]> {
-  const candidates = await listEscrowClaimable(deps.db, owner, now, { limit: 2 * MAX_RELAY_BATCH });
+async function startRelays(
+  deps: EscrowClaimsDeps,
+  owner: string,
+  now: Date,
+  filter: EscrowClaimableFilter,
+): Promise<EscrowRelayRow[]> {
+  const candidates = await listEscrowClaimable(deps.db, owner, now, {
+    ...filter,
+    limit: 2 * MAX_RELAY_BATCH,
+  });
   const open: Candidate[] = [];
   for (const candidate of candidates) {
     const problem = candidateProblem(candidate);
     if (problem) {
-      deps.log?.error({ betId: candidate.betId, stakeId: String(candidate.stakeId) }, problem);
+      deps.log?.error({ ...candidate.ref, stakeId: String(candidate.stakeId) }, problem);
       continue;
     }
     const stakeId = candidate.stakeId as bigint;
@@ -159,7 +175,12 @@ async function startRelays(deps: EscrowClaimsDeps, owner: string, now: Date): Pr
     const existing = await listOpenRelays(tx, owner);
     if (existing.length > 0) return existing;
     const still = await listEscrowClaimable(tx, owner, now, {
-      betIds: open.map((candidate) => candidate.betId),
+      games: 'all',
+      only: {
+        oracleBetIds: open.flatMap(({ ref }) => ('oracleBetId' in ref ? [ref.oracleBetId] : [])),
+        betIds: open.flatMap(({ ref }) => ('betId' in ref ? [ref.betId] : [])),
+        flagIds: open.flatMap(({ ref }) => ('flagId' in ref ? [ref.flagId] : [])),
+      },
       limit: open.length,
     });
     const claims = still.filter((candidate) => !candidate.refund).slice(0, MAX_RELAY_BATCH);
@@ -184,10 +205,7 @@ async function startRelays(deps: EscrowClaimsDeps, owner: string, now: Date): Pr
           kind,
           owner,
           operatorTxId: action.id,
-          stakes: batch.map((candidate) => ({
-            stakeId: candidate.stakeId as bigint,
-            oracleBetId: candidate.betId,
-          })),
+          stakes: batch.map((candidate) => ({ stakeId: candidate.stakeId as bigint, ref: candidate.ref })),
         }),
       );
     }
@@ -197,19 +215,21 @@ async function startRelays(deps: EscrowClaimsDeps, owner: string, now: Date): Pr
 
 /** A row that cannot be relayed as it stands (the server's records disagree with its list): logged, skipped. */
 function candidateProblem(candidate: Candidate): string | null {
+  const what =
+    'oracleBetId' in candidate.ref ? 'round bet' : 'betId' in candidate.ref ? 'market bet' : 'flag bond';
   if (candidate.stakeId === null || candidate.payoutAmount === null)
-    return 'round bet without a stake or a return';
+    return `${what} without a stake or a return`;
   if (candidate.refund) {
     return candidate.payoutAmount === candidate.amount
       ? null
-      : 'a refunded round bet whose return is not its stake: not relayed';
+      : `a refunded ${what} whose return is not its stake: not relayed`;
   }
   if (candidate.leafPayout === null || candidate.proof === null) {
-    return 'a winning round bet is not in its round’s payout list: not relayed';
+    return `a paid ${what} is not in its market’s payout list: not relayed`;
   }
   return candidate.leafPayout === candidate.payoutAmount
     ? null
-    : 'a winning round bet’s return differs from its leaf in the payout list: not relayed';
+    : `a paid ${what}’s return differs from its leaf in the payout list: not relayed`;
 }
 
 function stakeRef(candidate: Candidate) {

@@ -92,9 +92,10 @@ const BOND_RESULT = sql.raw(
 /**
  * A wallet's flag bonds (issue 22), one row per flag with a bond, in the bets' columns: the bond is
  * the stake, what came back (bond + reward, 0 when forfeited, the bond on a void) the payout. The
- * side is the flagger's first bet in the market (only a bettor flags). A returned bond is paid by
- * the refund path, never claimed: its claim state is paying until its payment is refunded, then
- * claimed. Flags from before bonds (no bond) are not rows; a bond refused at the door never became
+ * side is the flagger's first bet in the market (only a bettor flags). A returned bond paid into the
+ * vault is paid by the refund path, never claimed: its claim state is paying until its payment is
+ * refunded, then claimed. A returned bond on the escrow (a stake id) is claimed like a bet
+ * (POST /api/claims relays it): claimable until the contract paid it, then claimed. Flags from before bonds (no bond) are not rows; a bond refused at the door never became
  * a flag and is not one either (a refused payment is not a bet: decision 012).
  */
 function bondBranch(address: string): SQL {
@@ -107,7 +108,9 @@ function bondBranch(address: string): SQL {
            f.bond_amount as stake, p.tx_hash as tx_hash, f.created_at as placed_at, x.result,
            case when x.result <> 'pending' then f.bond_return_amount end as payout,
            case when x.result <> 'pending' then f.bond_return_amount - f.bond_amount end as net,
-           case when y.refund = 'refunded' then 'claimed'
+           case when f.stake_id is not null and y.refund = 'none'
+                     and f.bond_status in ('returned', 'returned_void') then 'claimable'
+                when y.refund = 'refunded' then 'claimed'
                 when y.refund = 'none' then 'none'
                 else 'paying' end as claim_state,
            case when x.result <> 'pending' then m.updated_at end as settled_at,
@@ -123,6 +126,11 @@ function bondBranch(address: string): SQL {
     cross join lateral (select ${BOND_RESULT} as result) x
     cross join lateral (select case
         when f.bond_status not in ('returned', 'returned_void') then 'none'
+        -- On the escrow (decision 026) a returned bond is claimed, not refunded by the vault: paid once
+        -- the contract paid its stake (escrow_stake_payouts), claimable until then.
+        when f.stake_id is not null then case
+          when exists (select 1 from escrow_stake_payouts sp where sp.stake_id = f.stake_id) then 'refunded'
+          else 'none' end
         when p.status = 'refunded' then 'refunded'
         when p.status = 'refund_held' then 'on_hold'
         when p.refund_payout_id is not null then 'paying'

@@ -1,16 +1,26 @@
-import { and, desc, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-rows.ts';
-import { bets, markets, oracleBets, oracleRounds, payoutListLeaves, payoutLists } from '../db/schema.ts';
+import {
+  bets,
+  escrowStakePayouts,
+  marketFlags,
+  markets,
+  oracleBets,
+  oracleRounds,
+  payoutListLeaves,
+  payoutLists,
+} from '../db/schema.ts';
 import { userBetMarketFields } from '../markets/markets-repository.ts';
 
 // What can be claimed, written once (issue 13): the GET claimable read, the claim transaction and
 // the re-issue of a failed payout all go through this file. A market bet is claimable once its
 // market is settled and it won or was refunded; a round bet once its round gave it a payout.
 // Neither may be in a payout. Either pays its payout_amount, the full return in both tables
-// (decision 002). A round bet staked on the escrow contract (a stake id: decision 026) is listed
-// here too, with its claim on the contract; the vault never pays it (listClaimable, for the vault's
-// claims, leaves it out: the escrow relay takes it, escrow/escrow-claims.ts).
+// (decision 002). A round or market bet staked on the escrow contract (a stake id: decision 026) is
+// listed here too, with its claim on the contract, and so is a returned flag bond staked there; the
+// vault never pays them (listClaimable, for the vault's claims, leaves them out: the escrow relay
+// takes them, escrow/escrow-claims.ts).
 // The round's amount condition is an SQL literal, not a parameter: it must match the partial index's
 // predicate (oracle_bets_claimable_idx) for the planner to use it. A market bet has no such index
 // (migration 0014: no index names a column settlement writes); its claimable read is the wallet's
@@ -54,7 +64,22 @@ function claimableRoundBetOf(address: string | Placeholder): SQL | undefined {
 /** A claimable round bet the vault pays: staked into the vault, before the switch (no stake id). */
 export const vaultRoundBet = isNull(oracleBets.stakeId);
 
-/** The claimable bets of one address (`address` lower-case) the vault pays, newest first. */
+/** A claimable market bet the vault pays: staked into the vault, before the switch (no stake id). */
+export const vaultMarketBet = isNull(bets.stakeId);
+
+/**
+ * A flag's bond on the escrow that its owner claims (decision 026): returned (with its reward) or
+ * returned on a void, and its stake not yet paid by the contract (escrow_stake_payouts is the record).
+ * A bond staked into the vault is never claimed: the refund path pays it.
+ */
+export const claimableEscrowBond = and(
+  isNotNull(marketFlags.stakeId),
+  sql`${marketFlags.bondStatus} in ('returned', 'returned_void')`,
+  sql`${marketFlags.bondReturnAmount} > 0`,
+  sql`not exists (select 1 from ${escrowStakePayouts} p where p.stake_id = ${marketFlags.stakeId})`,
+);
+
+/** The claimable bets of one address (`address` lower-case) the vault pays (no stake id), newest first. */
 export async function listClaimable(db: DbOrTx, address: string, options: ListClaimableOptions = {}) {
   const games = options.games ?? 'all';
   const withMarkets = games !== 'oracle';
@@ -67,6 +92,7 @@ export async function listClaimable(db: DbOrTx, address: string, options: ListCl
     .where(
       and(
         claimableMarketBetOf(address),
+        vaultMarketBet,
         options.betId === undefined ? undefined : eq(bets.id, options.betId),
       ),
     )
@@ -104,11 +130,18 @@ function claimableReads(db: DbOrTx) {
       .select({
         bet: bets,
         market: userBetMarketFields,
+        ...escrowClaimFields,
         totalWei: sql`sum(${bets.payoutAmount}) over ()`.mapWith(BigInt),
         totalCount: sql`count(*) over ()`.mapWith(Number),
       })
       .from(bets)
       .innerJoin(markets, eq(markets.id, bets.marketId))
+      // The bet's claim on the escrow, once its market's settlement is final (decision 026).
+      .leftJoin(
+        payoutLists,
+        and(eq(payoutLists.predictionMarketId, bets.marketId), sql`${payoutLists.status} = 'settled'`),
+      )
+      .leftJoin(payoutListLeaves, eq(payoutListLeaves.stakeId, bets.stakeId))
       .where(claimableMarketBetOf(address))
       .orderBy(desc(bets.createdAt))
       .limit(limit)
@@ -118,11 +151,7 @@ function claimableReads(db: DbOrTx) {
         bet: oracleBets,
         result: oracleRounds.result,
         // The bet's claim on the escrow, once its round's settlement is final (decision 026).
-        escrowMarketKey: payoutLists.marketKey,
-        escrowRefund: payoutLists.refund,
-        escrowClaimableAt: payoutLists.claimableAt,
-        escrowPayout: payoutListLeaves.payout,
-        escrowProof: payoutListLeaves.proof,
+        ...escrowClaimFields,
         totalWei: sql`sum(${oracleBets.payoutAmount}) over ()`.mapWith(BigInt),
         totalCount: sql`count(*) over ()`.mapWith(Number),
       })
@@ -137,8 +166,36 @@ function claimableReads(db: DbOrTx) {
       .orderBy(desc(oracleBets.createdAt))
       .limit(limit)
       .prepare('claimable_round_bets'),
+    bonds: db
+      .select({
+        flag: marketFlags,
+        marketTitle: markets.title,
+        ...escrowClaimFields,
+        totalWei: sql`sum(${marketFlags.bondReturnAmount}) over ()`.mapWith(BigInt),
+        totalCount: sql`count(*) over ()`.mapWith(Number),
+      })
+      .from(marketFlags)
+      .innerJoin(markets, eq(markets.id, marketFlags.marketId))
+      .leftJoin(
+        payoutLists,
+        and(eq(payoutLists.predictionMarketId, marketFlags.marketId), sql`${payoutLists.status} = 'settled'`),
+      )
+      .leftJoin(payoutListLeaves, eq(payoutListLeaves.stakeId, marketFlags.stakeId))
+      .where(and(eq(marketFlags.address, address), claimableEscrowBond))
+      .orderBy(desc(marketFlags.createdAt))
+      .limit(limit)
+      .prepare('claimable_escrow_bonds'),
   };
 }
+
+/** A stake's claim on the escrow as the claimable reads join it: its settled list and its leaf. */
+const escrowClaimFields = {
+  escrowMarketKey: payoutLists.marketKey,
+  escrowRefund: payoutLists.refund,
+  escrowClaimableAt: payoutLists.claimableAt,
+  escrowPayout: payoutListLeaves.payout,
+  escrowProof: payoutListLeaves.proof,
+};
 
 /** Built once per handle (issue 21): named statements, no query building per request. */
 const claimableStatements = preparedPerHandle(claimableReads);
@@ -148,6 +205,7 @@ export async function readClaimableWithTotals(db: DbOrTx, address: string, limit
   const statements = claimableStatements(db);
   const marketRows = await statements.markets.execute({ address, limit });
   const roundRows = await statements.oracle.execute({ address, limit });
+  const bondRows = await statements.bonds.execute({ address, limit });
   const totals = (rows: ReadonlyArray<{ totalWei: bigint; totalCount: number }>) => ({
     wei: rows[0]?.totalWei ?? 0n,
     count: rows[0]?.totalCount ?? 0,
@@ -155,6 +213,7 @@ export async function readClaimableWithTotals(db: DbOrTx, address: string, limit
   return {
     markets: { rows: marketRows, ...totals(marketRows) },
     oracle: { rows: roundRows, ...totals(roundRows) },
+    bonds: { rows: bondRows, ...totals(bondRows) },
   };
 }
 

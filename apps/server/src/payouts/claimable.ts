@@ -4,17 +4,17 @@ import { CLAIMABLE_LIST_MAX, type ClaimableResponse } from '@pm/core/contract/us
 import { getAddress } from 'viem';
 import type { DbOrTx } from '../db/client.ts';
 import { toUserBetDto } from '../markets/market-serializers.ts';
-import type { OracleBetRow } from '../oracle/oracle-rounds.ts';
 import { toWireOracleBet } from '../oracle/oracle-rounds.ts';
 import { readClaimableWithTotals } from './claimable-repository.ts';
 
 /**
  * What an address can claim now (docs/product.md §7 claimable reads, case-insensitive): settled market bets
- * that won (stake + profit) or were refunded (stake), and ended rounds' payouts, not yet in a payout.
+ * that won (stake + profit) or were refunded (stake), and ended rounds' payouts, not yet in a payout; and
+ * its flag bonds on the escrow that came back, not yet paid by the contract.
  */
 export async function readClaimable(db: DbOrTx, rawAddress: string): Promise<ClaimableResponse> {
   // The totals cover every claimable bet, not only the listed ones (review F18: lists are capped).
-  const { markets, oracle } = await readClaimableWithTotals(
+  const { markets, oracle, bonds } = await readClaimableWithTotals(
     db,
     normalizeAddress(rawAddress),
     CLAIMABLE_LIST_MAX,
@@ -23,26 +23,54 @@ export async function readClaimable(db: DbOrTx, rawAddress: string): Promise<Cla
     markets: {
       totalWei: markets.wei.toString(),
       count: markets.count,
-      bets: markets.rows.map(({ bet, market }) => toUserBetDto(bet, market)),
+      bets: markets.rows.map((row) => ({
+        ...toUserBetDto(row.bet, row.market),
+        escrowClaim: escrowClaimOf(
+          { stakeId: row.bet.stakeId, owner: row.bet.userAddress, amount: row.bet.amount },
+          row,
+        ),
+      })),
     },
     oracle: {
       totalWei: oracle.wei.toString(),
       count: oracle.count,
       bets: oracle.rows.map((row) => ({
         ...toWireOracleBet(row.bet, row.result),
-        escrowClaim: escrowClaimOf(row.bet, row),
+        escrowClaim: escrowClaimOf(
+          { stakeId: row.bet.stakeId, owner: row.bet.userAddress, amount: row.bet.amount },
+          row,
+        ),
       })),
+    },
+    bonds: {
+      totalWei: bonds.wei.toString(),
+      count: bonds.count,
+      bonds: bonds.rows.map((row) => {
+        const bondWei = row.flag.bondAmount ?? 0n;
+        return {
+          flagId: row.flag.id,
+          marketId: row.flag.marketId,
+          marketTitle: row.marketTitle,
+          fate: row.flag.bondStatus === 'returned_void' ? ('returned_void' as const) : ('returned' as const),
+          bondWei: bondWei.toString(),
+          returnWei: (row.flag.bondReturnAmount ?? 0n).toString(),
+          escrowClaim: escrowClaimOf(
+            { stakeId: row.flag.stakeId, owner: row.flag.address, amount: bondWei },
+            row,
+          ),
+        };
+      }),
     },
   };
 }
 
 /**
- * A round bet's claim on the escrow (decision 026): what the wallet's own `claim` (or, for a refunded
- * round, `refund`) needs, once its round's settlement is final on chain. Null for a bet staked into
- * the vault, and until then.
+ * A stake's claim on the escrow (decision 026): what the wallet's own `claim` (or, for a refunded
+ * round or market, `refund`) needs, once its settlement is final on chain. Null for a bet or bond
+ * staked into the vault, and until then.
  */
 function escrowClaimOf(
-  bet: OracleBetRow,
+  bet: { stakeId: bigint | null; owner: string; amount: bigint },
   escrow: {
     escrowMarketKey: string | null;
     escrowRefund: boolean | null;
@@ -56,7 +84,7 @@ function escrowClaimOf(
   const stake = {
     market,
     stakeId: bet.stakeId.toString(),
-    owner: getAddress(bet.userAddress),
+    owner: getAddress(bet.owner),
     amountWei: bet.amount.toString(),
     claimableAt: claimableAt.toISOString(),
   };

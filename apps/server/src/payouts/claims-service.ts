@@ -3,6 +3,7 @@ import type { ClaimBody, ClaimResponse } from '@pm/core/contract/claims';
 import { formatBnb } from '@pm/core/money';
 import { AppError } from '../errors/app-error.ts';
 import { type EscrowClaimResult, type EscrowClaimsDeps, relayEscrowClaims } from '../escrow/escrow-claims.ts';
+import type { EscrowClaimableFilter } from '../escrow/escrow-relays-repository.ts';
 import { listClaimable, sumPayouts } from './claimable-repository.ts';
 import { settlePayout } from './payout-processor.ts';
 import type { PayoutProcessorDeps } from './payout-processor-deps.ts';
@@ -21,8 +22,8 @@ export type ClaimsDeps = Omit<PayoutProcessorDeps, 'signer'> & {
   /** How long a claim request waits for its payout to be final before answering pending. */
   claimWaitMs: number;
   /**
-   * The escrow relay for round bets staked on the contract (decision 026); null or absent when no
-   * escrow is configured (ESCROW_ADDRESS), then only the vault pays.
+   * The escrow relay for round bets, market bets and flag bonds staked on the contract (decision 026);
+   * null or absent when no escrow is configured (ESCROW_ADDRESS), then only the vault pays.
    */
   escrowClaims?: EscrowClaimsDeps | null;
 };
@@ -31,10 +32,11 @@ export type ClaimsDeps = Omit<PayoutProcessorDeps, 'signer'> & {
 type VaultPart = { payout: PayoutRow; betsCount: number };
 
 /**
- * POST /api/claims (docs/api.md "Claims"): one request pays both ways. Market bets (and round bets
- * staked into the vault before the switch) are paid from the vault in one transfer, exactly as
- * before; round bets staked on the escrow contract are relayed by the operator key (`claimMany`,
- * and `refundMany` for a refunded round), the contract paying each stake's owner. One response:
+ * POST /api/claims (docs/api.md "Claims"): one request pays both ways. Bets staked into the vault
+ * before the switch are paid from the vault in one transfer, exactly as before; round bets, market
+ * bets and returned flag bonds staked on the escrow contract are relayed by the operator key
+ * (`claimMany`, and `refundMany` for a refunded round or a voided market), the contract paying each
+ * stake's owner. The scope picks the game (markets: its bets and bonds); a betId only that market bet. One response:
  * totalWei and betsCount add both; payoutTxHash is the vault's transfer when there is one, else the
  * `claimMany` relay's, else the `refundMany` one's; payoutStatus is confirmed only when every part
  * is final. A part that fails while the other pays is said in the message; when nothing is paid the
@@ -43,11 +45,11 @@ type VaultPart = { payout: PayoutRow; betsCount: number };
 export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<ClaimResponse> {
   if (!deps.signer) throw new AppError('CLAIMS_UNAVAILABLE');
   const address = normalizeAddress(body.userAddress);
-  const wantsEscrow = deps.escrowClaims && body.scope !== 'markets' && body.betId === undefined;
   // The escrow relay first: it never throws for a relay that fails (it is released and reported),
-  // so a vault payout that fails cannot keep the round bets from being relayed.
-  const escrow =
-    wantsEscrow && deps.escrowClaims ? await relayEscrowClaims(deps.escrowClaims, address) : null;
+  // so a vault payout that fails cannot keep the escrow's stakes from being relayed.
+  const escrow = deps.escrowClaims
+    ? await relayEscrowClaims(deps.escrowClaims, address, escrowFilter(body))
+    : null;
   let vault: VaultPart | null = null;
   let vaultError: unknown = null;
   try {
@@ -61,7 +63,7 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
     if (escrow && escrow.failures.length > 0) {
       throw new AppError(
         'PAYOUT_FAILED',
-        `Failed to claim winnings: ${escrow.failures.join('; ')}. Your round winnings are still claimable ` +
+        `Failed to claim winnings: ${escrow.failures.join('; ')}. Your winnings are still claimable ` +
           "(also with your wallet's own claim, from the published payout list).",
       );
     }
@@ -77,12 +79,22 @@ export async function claimWinnings(deps: ClaimsDeps, body: ClaimBody): Promise<
   return combine(vault, escrowPaid ? escrow : null, vaultError);
 }
 
+/** Which of the owner's escrow stakes a claim relays: its scope's game, or the one market bet asked. */
+function escrowFilter(body: ClaimBody): EscrowClaimableFilter {
+  if (body.betId !== undefined) {
+    // A betId names a market bet: in the oracle scope nothing is asked (as the vault's part reads it).
+    const betIds = body.scope === 'oracle' ? [] : [body.betId];
+    return { games: 'markets', only: { oracleBetIds: [], betIds, flagIds: [] } };
+  }
+  return { games: body.scope };
+}
+
 function nothingMessage(escrow: EscrowClaimResult | null): string {
   if (escrow?.nextClaimableAt) {
-    return `No winnings to claim yet: your round winnings can be claimed from ${escrow.nextClaimableAt.toISOString()}`;
+    return `No winnings to claim yet: your winnings on the escrow contract can be claimed from ${escrow.nextClaimableAt.toISOString()}`;
   }
   if (escrow && escrow.awaitingSettlement > 0) {
-    return 'No winnings to claim yet: your round is being settled on the escrow contract';
+    return 'No winnings to claim yet: your market or round is being settled on the escrow contract';
   }
   return 'No winnings to claim';
 }
@@ -101,12 +113,12 @@ function combine(
   const notes: string[] = [];
   if (vaultError) {
     notes.push(
-      `Your market winnings could not be paid now: ${vaultError instanceof Error ? vaultError.message : String(vaultError)}`,
+      `Your winnings from the vault could not be paid now: ${vaultError instanceof Error ? vaultError.message : String(vaultError)}`,
     );
   }
   if (escrow && escrow.failures.length > 0) {
     notes.push(
-      `Some round winnings could not be relayed (${escrow.failures.join('; ')}); they are still claimable.`,
+      `Some winnings on the escrow could not be relayed (${escrow.failures.join('; ')}); they are still claimable.`,
     );
   }
   const head = confirmed

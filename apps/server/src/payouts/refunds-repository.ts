@@ -17,6 +17,8 @@ export async function listDueRefundIds(db: DbOrTx, limit: number): Promise<numbe
       and(
         eq(payments.status, 'refund_due'),
         isNull(payments.refundPayoutId),
+        // A stake on the escrow (a bond, a refused deposit) is the contract's to give back, never the vault's.
+        isNull(payments.stakeId),
         or(isNull(payments.refundNextAttemptAt), lte(payments.refundNextAttemptAt, sql`now()`)),
       ),
     )
@@ -53,7 +55,7 @@ export async function listHeldRefunds(db: DbOrTx): Promise<PaymentRow[]> {
   return db
     .select()
     .from(payments)
-    .where(and(eq(payments.status, 'refund_held'), isNull(payments.refundPayoutId)))
+    .where(and(eq(payments.status, 'refund_held'), isNull(payments.refundPayoutId), isNull(payments.stakeId)))
     .orderBy(asc(payments.id));
 }
 

@@ -54,8 +54,8 @@ export const LOCALE_LOADERS = {
    * (a connected wallet on the oracle page), not with the route.
    */
   selfClaim: {
-    en: () => import('#features/oracle/locales/self-claim/en.json'),
-    zh: () => import('#features/oracle/locales/self-claim/zh.json'),
+    en: () => import('#wallet/self-claim/locales/en.json'),
+    zh: () => import('#wallet/self-claim/locales/zh.json'),
   },
   myBets: {
     en: () => import('#features/my-bets/locales/en.json'),

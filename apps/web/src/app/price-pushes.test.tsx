@@ -43,7 +43,11 @@ function answer(url: string): unknown {
   if (/^\/api\/markets\/\d+\/odds/.test(url)) return { marketId: market.id, points: [] };
   if (url.startsWith('/api/markets/'))
     return { market, bets: [], betsNextCursor: null, participants: 0, timeline: [] };
-  return { markets: { totalWei: '0', count: 0, bets: [] }, oracle: { totalWei: '0', count: 0, bets: [] } };
+  return {
+    markets: { totalWei: '0', count: 0, bets: [] },
+    oracle: { totalWei: '0', count: 0, bets: [] },
+    bonds: { totalWei: '0', count: 0, bonds: [] },
+  };
 }
 
 beforeAll(async () => {

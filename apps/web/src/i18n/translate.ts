@@ -8,7 +8,7 @@ import type reviewEn from '#features/markets/locales/review/en.json';
 import type myBetsEn from '#features/my-bets/locales/en.json';
 import type historyEn from '#features/my-bets/locales/history/en.json';
 import type oracleEn from '#features/oracle/locales/en.json';
-import type selfClaimEn from '#features/oracle/locales/self-claim/en.json';
+import type selfClaimEn from '#wallet/self-claim/locales/en.json';
 import type appEn from './app/en.json';
 import type shellEn from './en.json';
 import type walletPartsEn from './wallet-parts/en.json';

@@ -17,8 +17,6 @@ import historyEn from '#features/my-bets/locales/history/en.json';
 import historyZh from '#features/my-bets/locales/history/zh.json';
 import myBetsZh from '#features/my-bets/locales/zh.json';
 import oracleEn from '#features/oracle/locales/en.json';
-import selfClaimEn from '#features/oracle/locales/self-claim/en.json';
-import selfClaimZh from '#features/oracle/locales/self-claim/zh.json';
 import oracleZh from '#features/oracle/locales/zh.json';
 import appEn from '#i18n/app/en.json';
 import appZh from '#i18n/app/zh.json';
@@ -26,6 +24,8 @@ import shellEn from '#i18n/en.json';
 import walletPartsEn from '#i18n/wallet-parts/en.json';
 import walletPartsZh from '#i18n/wallet-parts/zh.json';
 import shellZh from '#i18n/zh.json';
+import selfClaimEn from '#wallet/self-claim/locales/en.json';
+import selfClaimZh from '#wallet/self-claim/locales/zh.json';
 
 /**
  * Every message of every namespace in both languages, for tests (the translations check and

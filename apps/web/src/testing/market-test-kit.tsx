@@ -112,7 +112,11 @@ export async function startMarketApi() {
             timeline,
             evidence,
           }
-        : { markets: { totalWei: '0', count: 0, bets: [] }, oracle: { totalWei: '0', count: 0, bets: [] } },
+        : {
+            markets: { totalWei: '0', count: 0, bets: [] },
+            oracle: { totalWei: '0', count: 0, bets: [] },
+            bonds: { totalWei: '0', count: 0, bonds: [] },
+          },
     };
   });
   return {

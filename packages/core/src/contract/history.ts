@@ -58,8 +58,9 @@ export const BOND_FATE_RESULTS = {
 } as const satisfies Record<HistoryBondFate, HistoryResult>;
 
 /**
- * How a returned bond travels back. The refund path pays it to the flagger by itself, so a bond
- * is never claimed: none (held or forfeited: nothing owed), due (queued for the vault), paying (in
+ * How a returned bond travels back. The refund path pays a bond paid into the vault to the flagger
+ * by itself, so such a bond is never claimed: none (held or forfeited: nothing owed; a bond on the
+ * escrow: not paid by the contract yet, its claimState says claimable), due (queued for the vault), paying (in
  * a vault transfer not final yet), on_hold (the transfer needs an operator: it costs more gas than
  * it returns, or failed), refunded (final on chain).
  */
@@ -119,8 +120,10 @@ export const HistoryEntrySchema = z.object({
   /** Deprecated (issue 28): the same as profitWei. Removed in the next release. */
   netWei: deprecatedWei(z.nullable(SignedWeiSchema)),
   /**
-   * A bond is never claimable (it comes back by itself): paying while its refund is owed, claimed
-   * once refunded, else none. `bond.refundState` says more.
+   * A bond paid into the vault is never claimable (it comes back by itself): paying while its refund
+   * is owed, claimed once refunded, else none. A returned bond on the escrow (decision 026) is
+   * claimable until the contract paid it (POST /api/claims scope markets), then claimed.
+   * `bond.refundState` says more.
    */
   claimState: ClaimStateSchema,
   /** When the bet was placed; for a bond, when the flag was recorded. */

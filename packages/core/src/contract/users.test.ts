@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { BetSchema } from './markets.ts';
 import { EscrowClaimSchema } from './payout-lists.ts';
-import { UserBetSchema } from './users.ts';
+import { ClaimableBondSchema, ClaimableMarketBetSchema, UserBetSchema } from './users.ts';
 
 test("a user's bet is a bet with a summary of its market", () => {
   expect(Object.keys(UserBetSchema.shape)).toEqual([...Object.keys(BetSchema.shape), 'market']);
@@ -56,4 +56,25 @@ test("a claimable round bet's escrow claim: what the wallet's own claim needs, c
   ]) {
     expect(EscrowClaimSchema.safeParse({ ...claim, ...bad }).success).toBe(false);
   }
+});
+
+test("a claimable bond: a flag's bond on the escrow that came back, with its claim", () => {
+  const bond = {
+    flagId: 3,
+    marketId: 7,
+    marketTitle: 'Will it rain?',
+    fate: 'returned',
+    bondWei: '10',
+    returnWei: '12',
+    escrowClaim: null,
+  };
+  expect(ClaimableBondSchema.parse(bond)).toEqual(bond);
+  for (const bad of [{ fate: 'forfeited' }, { fate: 'held' }, { returnWei: '-1' }, { flagId: 1.5 }]) {
+    expect(ClaimableBondSchema.safeParse({ ...bond, ...bad }).success).toBe(false);
+  }
+  // A market bet in the claimable list carries its escrow claim (null: paid by the vault).
+  expect(Object.keys(ClaimableMarketBetSchema.shape)).toEqual([
+    ...Object.keys(UserBetSchema.shape),
+    'escrowClaim',
+  ]);
 });

@@ -51,8 +51,38 @@ export const ClaimableOracleBetSchema = z.extend(OracleBetSchema, {
 });
 export type ClaimableOracleBet = z.infer<typeof ClaimableOracleBetSchema>;
 
+/**
+ * A claimable market bet: a user's bet with its claim on the escrow contract (decision 026). A bet
+ * staked before the switch (no stake on the escrow) has `escrowClaim: null` and is paid by the vault.
+ */
+export const ClaimableMarketBetSchema = z.extend(UserBetSchema, {
+  escrowClaim: z.nullable(EscrowClaimSchema),
+});
+export type ClaimableMarketBet = z.infer<typeof ClaimableMarketBetSchema>;
+
+/**
+ * A flag's bond on the escrow that came back to its flagger (decision 026): returned (the bond and its
+ * reward, a leaf of the market's list) or returned on a void (the bond, refunded). It is claimed like a
+ * bet (POST /api/claims scope markets relays it); `escrowClaim` is null until the market's settlement
+ * is final on chain.
+ */
+export const ClaimableBondSchema = z.object({
+  /** The flag's id (flags are numbered apart from bets). */
+  flagId: z.int(),
+  marketId: z.int(),
+  marketTitle: z.string(),
+  fate: z.enum(['returned', 'returned_void']),
+  bondWei: z.clone(WeiSchema),
+  /** What comes back: bond + reward (returned), the bond (returned_void). */
+  returnWei: z.clone(WeiSchema),
+  escrowClaim: z.nullable(EscrowClaimSchema),
+});
+export type ClaimableBond = z.infer<typeof ClaimableBondSchema>;
+
 export const ClaimableResponseSchema = z.object({
-  markets: z.object({ totalWei: claimableTotalWei, count: z.int(), bets: z.array(UserBetSchema) }),
+  markets: z.object({ totalWei: claimableTotalWei, count: z.int(), bets: z.array(ClaimableMarketBetSchema) }),
   oracle: z.object({ totalWei: claimableTotalWei, count: z.int(), bets: z.array(ClaimableOracleBetSchema) }),
+  /** Returned flag bonds on the escrow, not yet paid (totalWei: the sum of their returnWei). */
+  bonds: z.object({ totalWei: claimableTotalWei, count: z.int(), bonds: z.array(ClaimableBondSchema) }),
 });
 export type ClaimableResponse = z.infer<typeof ClaimableResponseSchema>;

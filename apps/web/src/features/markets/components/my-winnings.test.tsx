@@ -44,6 +44,7 @@ const bet = (
     category: 'crypto' as const,
     deadline: '2026-11-25T12:00:00.000Z',
   },
+  escrowClaim: null,
 });
 
 function renderWinnings(marketId: number) {
@@ -70,6 +71,7 @@ describe('MyWinnings', () => {
         ],
       },
       oracle: { totalWei: '0', count: 0, bets: [] },
+      bonds: { totalWei: '0', count: 0, bonds: [] },
     };
     renderWinnings(7);
     expect(await screen.findByText('Your winnings: 0.9000 BNB')).toBeVisible();

@@ -18,7 +18,8 @@ import { type HistoryFilters, useHistoryPage } from '../api/get-history.ts';
  * A wallet's bets in both games, newest first, with stake, result, payout (the full return) and
  * net, and its flag bonds (issue 22) with their fate; "Load more" follows the cursor. With
  * `onClaim`, claimable rows get a claim button (My Bets); without, the list is read-only (a public
- * profile). A bond is never claimed: a returned one goes back to the wallet by itself.
+ * profile). A bond paid into the vault is never claimed (a returned one goes back to the wallet by
+ * itself); a returned bond on the escrow is claimed like a bet (issue 29).
  */
 export function HistoryList(props: {
   address: string;
@@ -109,7 +110,12 @@ function HistoryPageRows({
   if (!page.data) return null;
   return page.data.entries.map((entry) =>
     entry.kind === 'bond' ? (
-      <BondRow key={`bond:${entry.betId}`} entry={entry} />
+      <BondRow
+        key={`bond:${entry.betId}`}
+        entry={entry}
+        claiming={claiming}
+        onClaim={onClaim && entry.claimState === 'claimable' ? () => onClaim(entry) : undefined}
+      />
     ) : (
       <HistoryRow
         key={`${entry.game}:${entry.betId}`}
@@ -127,7 +133,15 @@ const FATE_TONE = { held: 'brand', returned: 'yes', forfeited: 'no', returned_vo
  * A flag's bond (issue 22): its market, the bond, what came back and the reward in it, the profit,
  * its fate and how its refund travels. The server decided every figure.
  */
-function BondRow({ entry }: { entry: HistoryEntry }) {
+function BondRow({
+  entry,
+  claiming,
+  onClaim,
+}: {
+  entry: HistoryEntry;
+  claiming: boolean;
+  onClaim: (() => void) | undefined;
+}) {
   const { t, language } = useTranslation();
   const title = useMarketTitle(entry.title ?? '', entry.priceTerms);
   const bond = entry.bond;
@@ -166,6 +180,18 @@ function BondRow({ entry }: { entry: HistoryEntry }) {
         </dl>
         {owed && <p className="mt-2 text-xs text-muted">{t('history.bonds.autoRefund')}</p>}
       </div>
+      {onClaim && (
+        <div className="rounded-lg border border-brand/40 bg-brand/10 p-3 text-sm">
+          <p className="mb-2">
+            {t('history.claimPrizeHint', {
+              amount: formatBnb(entry.returnWei ?? '0', { language, symbol: null }),
+            })}
+          </p>
+          <Button size="sm" disabled={claiming} onClick={onClaim}>
+            {t('history.bonds.claim')}
+          </Button>
+        </div>
+      )}
     </li>
   );
 }

@@ -91,6 +91,18 @@ const bondForfeited: HistoryEntry = {
   claimState: 'none',
   bond: { fate: 'forfeited', rewardWei: '0', refundState: 'none' },
 };
+// Issue 29: a bond on the escrow that came back is claimed like a bet.
+const bondOnEscrow: HistoryEntry = {
+  ...bondReturned,
+  betId: 6,
+  marketId: 10,
+  title: 'Was the escrow verdict wrong?',
+  result: 'refunded',
+  returnWei: '10000000000000000',
+  profitWei: '0',
+  claimState: 'claimable',
+  bond: { fate: 'returned_void', rewardWei: '0', refundState: 'none' },
+};
 const summary: HistorySummary = {
   address: ADDRESS.toLowerCase(),
   netWei: '-1234279500000000000000',
@@ -124,7 +136,15 @@ beforeAll(async () => {
     if (url.includes('/summary')) return { body: summary };
     if (url.includes('status=lost')) return { body: { entries: [roundLoss], nextCursor: null } };
     if (url.includes('status=won'))
-      return { body: { entries: [bondReturned, bondForfeited], nextCursor: null } };
+      return { body: { entries: [bondReturned, bondForfeited, bondOnEscrow], nextCursor: null } };
+    if (url.includes('/claimable'))
+      return {
+        body: {
+          markets: { totalWei: '0', count: 0, bets: [] },
+          oracle: { totalWei: '0', count: 0, bets: [] },
+          bonds: { totalWei: '0', count: 0, bonds: [] },
+        },
+      };
     if (url.includes('status=claimable')) return { body: { entries: [], nextCursor: null } };
     return {
       body: url.includes('cursor=')
@@ -231,6 +251,20 @@ describe('MyBetsList', () => {
     expect(forfeited.textContent).not.toContain('Refund');
     expect(within(returned).queryByRole('button')).toBeNull();
     expect(within(forfeited).queryByRole('button')).toBeNull();
+  });
+
+  test('A returned bond on the escrow has Claim bond, which claims the wallet’s market stakes', async () => {
+    await renderWithApp(<MyBetsList />, { connectedAs: ADDRESS });
+    await screen.findByRole('list', { name: 'Bet history' }, LAZY);
+    await userEvent.selectOptions(screen.getByLabelText('Status'), 'Won');
+    const row = (await screen.findByText('Was the escrow verdict wrong?', {}, LAZY)).closest('li');
+    if (!row) throw new Error('bond row missing');
+    expect(row.textContent).not.toContain('there is nothing to claim');
+    expect(row.textContent).toContain('You can claim 0.0100 BNB.');
+    claims.length = 0;
+    await userEvent.click(within(row).getByRole('button', { name: 'Claim bond' }));
+    expect((await screen.findByText('Your payout is on its way.')).isConnected).toBe(true);
+    expect(claims).toEqual(['/api/claims']);
   });
 
   test('A flag bond in Chinese', async () => {

@@ -86,6 +86,7 @@ function response(bets: ClaimableOracleBet[]): ClaimableResponse {
   return {
     markets: { totalWei: '0', count: 0, bets: [] },
     oracle: { totalWei, count: bets.length, bets },
+    bonds: { totalWei: '0', count: 0, bonds: [] },
   };
 }
 

@@ -44,7 +44,11 @@ beforeAll(async () => {
     if (url.startsWith('/api/markets/'))
       return { body: { market, bets: [], betsNextCursor: null, participants: 0, timeline } };
     return {
-      body: { markets: { totalWei: '0', count: 0, bets: [] }, oracle: { totalWei: '0', count: 0, bets: [] } },
+      body: {
+        markets: { totalWei: '0', count: 0, bets: [] },
+        oracle: { totalWei: '0', count: 0, bets: [] },
+        bonds: { totalWei: '0', count: 0, bonds: [] },
+      },
     };
   });
 });

@@ -2,7 +2,8 @@ import { EscrowClaimSchema } from '@pm/core/contract/payout-lists';
 import type { RelayedStake, RelayOutcome, SelfClaimStake } from '@pm/core/self-claim';
 import * as z from 'zod/mini';
 
-// Issue 29: the round stakes this browser asked the server to relay, per wallet, kept in localStorage so a
+// Issue 29: the stakes (round bets, market bets, flag bonds) this browser asked the server to relay, per
+// wallet, kept in localStorage so a
 // relay that never lands is still offered to the wallet's own claim after a reload (a server may stop
 // listing a stake while its relay is under way). Forgotten once the chain shows the stake spent, and after
 // KEEP_MS in any case.
@@ -12,12 +13,15 @@ const KEEP_MS = 30 * 24 * 60 * 60_000;
 const KEEP_MAX = 200;
 
 const RelayedStakeSchema = z.object({
-  epoch: z.int(),
+  /** A round bet's epoch, or a market's bet or bond: exactly one (entries kept before markets have epoch). */
+  epoch: z.optional(z.int()),
+  market: z.optional(z.object({ id: z.int(), title: z.string(), bond: z.boolean() })),
   at: z.number(),
   outcome: z.enum(['sent', 'failed', 'pending', 'confirmed']),
   claim: EscrowClaimSchema,
 });
 
+// The key's name is from when only round stakes were relayed: kept, so nothing asked before is lost.
 const storageKey = (address: string) => `pm.relayedRoundClaims.${address.toLowerCase()}`;
 
 /** The stakes relayed for `address` (only what parses; nothing older than KEEP_MS). */
@@ -27,7 +31,9 @@ export function loadRelayedClaims(address: string, nowMs = Date.now()): RelayedS
     if (!Array.isArray(stored)) return [];
     return stored.flatMap((item) => {
       const parsed = RelayedStakeSchema.safeParse(item);
-      return parsed.success && nowMs - parsed.data.at < KEEP_MS ? [parsed.data] : [];
+      if (!parsed.success || nowMs - parsed.data.at >= KEEP_MS) return [];
+      const { epoch, market } = parsed.data;
+      return (epoch === undefined) === (market === undefined) ? [] : [parsed.data];
     });
   } catch {
     return [];

@@ -4,7 +4,8 @@ import type { Config } from 'wagmi';
 import { readContract } from 'wagmi/actions';
 
 // Issue 29: what the wallet's own claim asks the escrow before offering anything. Loaded with the
-// self-claim part (a connected wallet on the oracle page, where the deployment names an escrow), never
+// self-claim part (a connected wallet on the oracle page, a market page or My Bets, where the deployment
+// names an escrow), never
 // at a route's start (docs/decisions/006).
 
 /** The escrow contract, as GET /api/config names it. */

@@ -66,4 +66,30 @@ describe('relayed claims', () => {
   });
 });
 
+describe('market stakes', () => {
+  test("a market's bet or bond is kept with its market; an entry naming both or neither is dropped", () => {
+    const market = { id: 7, title: 'Will it rain?', bond: true };
+    rememberRelay(
+      WALLET,
+      [
+        { market, claim: claim(4) },
+        { epoch: 3, claim: claim(3) },
+      ],
+      NOW,
+    );
+    expect(loadRelayedClaims(WALLET, NOW).map(({ market: kept, epoch }) => [kept, epoch])).toEqual([
+      [market, undefined],
+      [undefined, 3],
+    ]);
+    window.localStorage.setItem(
+      KEY,
+      JSON.stringify([
+        { ...rememberShape(5), at: NOW, market },
+        { outcome: 'pending', claim: claim(6), at: NOW },
+      ]),
+    );
+    expect(loadRelayedClaims(WALLET, NOW)).toEqual([]);
+  });
+});
+
 const rememberShape = (stakeId: number) => ({ epoch: stakeId, outcome: 'pending', claim: claim(stakeId) });

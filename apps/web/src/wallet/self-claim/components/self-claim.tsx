@@ -17,10 +17,11 @@ import { useWalletContext } from '#wallet/wallet-context.ts';
 import { type EscrowTarget, readCredits, readOpenStakes } from '../escrow/escrow-reads.ts';
 import type { EscrowFailure } from '../escrow/escrow-writes.ts';
 
-// Issue 29 (decision 026 "Claim"): a round's payout the server's relay did not pay, taken from the escrow
-// by the wallet itself with the published proof, and a credit (a payout whose push failed) withdrawn.
-// Loaded with its strings for a connected wallet on the oracle page when the deployment names an escrow;
-// the contract-write code loads on the first click.
+// Issue 29 (decision 026 "Claim"): a payout the server's relay did not pay (a round's, a market bet's or a
+// returned flag bond's), taken from the escrow by the wallet itself with the published proof, and a credit
+// (a payout whose push failed) withdrawn. Loaded with its strings for a connected wallet on the oracle
+// page, a market page and My Bets when the deployment names an escrow; the contract-write code loads on
+// the first click.
 
 /** Credits change only when a push fails: read again this often, and after each of our own calls. */
 const CREDITS_REFRESH_MS = 60_000;
@@ -46,7 +47,7 @@ export function SelfClaim({
   escrow: EscrowTarget;
   /** The server's clock less the browser's: claimableAt is the server's (and the chain's) time. */
   serverOffsetMs: number;
-  /** The server's claimable round stakes with their escrow claims. */
+  /** The server's claimable stakes (of the page's game) with their escrow claims. */
   listed: SelfClaimStake[];
   /** The stakes this browser asked the server to relay. */
   relayed: RelayedStake[];
@@ -168,13 +169,13 @@ export function SelfClaim({
           <ul className="flex flex-col gap-3">
             {shown.map((stake) => {
               const amount = format.bnb(BigInt(stake.claim.payoutWei));
-              const round = t('selfClaim.round', { epoch: stake.epoch });
+              const what = stakeLabel(t, stake);
               const active = action?.kind === 'claim' && action.stake.claim.stakeId === stake.claim.stakeId;
               return (
                 <li key={stake.claim.stakeId} className="flex flex-col gap-2">
                   <p className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
                     <span>
-                      {round}
+                      {what}
                       {stake.claim.refund && <span className="text-muted"> · {t('selfClaim.refund')}</span>}
                     </span>
                     <span className="font-semibold tabular-nums">{amount}</span>
@@ -183,7 +184,7 @@ export function SelfClaim({
                     variant="outline"
                     className="w-full"
                     disabled={busy || !onChain}
-                    aria-label={t('selfClaim.claimLabel', { epoch: stake.epoch, amount })}
+                    aria-label={t('selfClaim.claimLabel', { what: stakeLabel(t, stake, true), amount })}
                     onClick={() => void run({ kind: 'claim', stake })}
                   >
                     {active && <Spinner />}
@@ -235,7 +236,19 @@ function Spinner() {
 
 function claimedText(t: TFunction, bnb: (wei: bigint) => string, stake: SelfClaimStake, creditedWei: bigint) {
   if (creditedWei > 0n) return t('selfClaim.progress.credited', { amount: bnb(creditedWei) });
-  return t('selfClaim.progress.claimed', { amount: bnb(BigInt(stake.claim.payoutWei)), epoch: stake.epoch });
+  return t('selfClaim.progress.claimed', {
+    amount: bnb(BigInt(stake.claim.payoutWei)),
+    what: stakeLabel(t, stake, true),
+  });
+}
+
+/** What a stake is, in words: its round, its market's title, or its market's flag bond (`inline`: within a sentence). */
+function stakeLabel(t: TFunction, stake: SelfClaimStake, inline = false): string {
+  if (stake.market) {
+    if (!stake.market.bond) return stake.market.title;
+    return t(inline ? 'selfClaim.bondInline' : 'selfClaim.bond', { title: stake.market.title });
+  }
+  return t(inline ? 'selfClaim.roundInline' : 'selfClaim.round', { epoch: stake.epoch ?? 0 });
 }
 
 function failureText(t: TFunction, failure: EscrowFailure): string {

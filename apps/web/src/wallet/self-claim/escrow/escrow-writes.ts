@@ -8,7 +8,7 @@ import { walletErrorMessage } from '#wallet/utils/wallet-error-message.ts';
 import type { EscrowTarget } from './escrow-reads.ts';
 import { readOpenStakes } from './escrow-reads.ts';
 
-// Issue 29: the wallet's own transactions to the escrow, a round's claim (or refund) with the published
+// Issue 29: the wallet's own transactions to the escrow, a round's or a market's claim (or refund) with the published
 // proof and a credit's withdrawal. Loaded on the first click (viem's contract-write code is most of its
 // weight), as the bet's payment is (wallet/utils/send-payment.ts).
 
@@ -17,7 +17,7 @@ export type EscrowSent = { hash: Hex; creditedWei: bigint };
 
 type Send = { escrow: EscrowTarget; account: Address; onSubmitted: (hash: Hex) => void };
 
-/** Sends `claim(Claim)` (or `refund(StakeRef)` for a voided round) from `account` and waits until mined. */
+/** Sends `claim(Claim)` (or `refund(StakeRef)` for a voided round or market) from `account` and waits until mined. */
 export async function sendSelfClaim(
   config: Config,
   request: Send & { claim: EscrowClaim },
