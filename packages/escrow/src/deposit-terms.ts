@@ -58,6 +58,39 @@ export function roundDepositTerms(
   return { kind: 'round', market: roundMarketId(epoch), closesAt: lockTime, position };
 }
 
+/** A market as the API publishes it for a deposit: its escrow id and close (`escrowId`, `closesAt`). */
+export type EscrowMarket = { escrowId: Hex; closesAt: number };
+
+/**
+ * What a bet on a market deposits for: the market's escrow id and close (GET /api/markets/:id's
+ * `escrowId` and `closesAt`) and the side. The server, the web and the pay-and-post driver build it here.
+ */
+export function marketBetTerms(
+  market: EscrowMarket,
+  prediction: 'YES' | 'NO',
+): Extract<DepositTerms, { kind: 'bet' }> {
+  return { kind: 'bet', market: bytes32(market.escrowId, 'escrowId'), closesAt: market.closesAt, prediction };
+}
+
+/**
+ * What a market's creation deposits for: the fresh escrow id its creator picked (`newMarketId`), the
+ * close it asks for (its deadline), the content hash the market commits to and the creator's side.
+ */
+export function marketCreateTerms(input: {
+  escrowId: Hex;
+  closesAt: number;
+  contentHash: Hex;
+  prediction: 'YES' | 'NO';
+}): Extract<DepositTerms, { kind: 'create' }> {
+  return {
+    kind: 'create',
+    market: bytes32(input.escrowId, 'escrowId'),
+    closesAt: input.closesAt,
+    contentHash: bytes32(input.contentHash, 'contentHash'),
+    prediction: input.prediction,
+  };
+}
+
 /** A fresh escrow id for a market being created: 32 random bytes (the server refuses one already used). */
 export function newMarketId(): Hex {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
