@@ -3,8 +3,8 @@ import { FlagMarketResponseSchema, flagTypedData } from '@pm/core/contract/revie
 import { ClaimableResponseSchema } from '@pm/core/contract/users';
 import { computeBondedMarketPayouts } from '@pm/core/flag-bonds';
 import { computeMarketPayouts } from '@pm/core/payouts';
-import { payForBet } from '@pm/pay-and-post/pay-and-post-bet';
 import { payForFlagBond } from '@pm/pay-and-post/pay-and-post-flag';
+import { payVault } from '@pm/pay-and-post/pay-vault';
 import { walletPayer } from '@pm/pay-and-post/payer';
 import { and, eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
@@ -308,10 +308,10 @@ describe('Flags', () => {
       amountWei: String(BOND),
     });
     expect(unknownTx.json()).toMatchObject({ error: { code: 'TX_NOT_FOUND' } });
-    // A bet's payment is not a bond.
-    const betPaid = await payForBet(payerOf(bettor), t.config.vault.address, {
-      marketId,
-      prediction: 'YES',
+    // A payment for a bet is not a bond.
+    const betPaid = await payVault(payerOf(bettor), {
+      vault: t.config.vault.address,
+      intent: { kind: 'bet', marketId, prediction: 'YES' },
       amountWei: BOND,
     });
     await walletOf(bettor).waitForTransactionReceipt({ hash: betPaid });
