@@ -54,6 +54,12 @@ function claimableRoundBetOf(address: string | Placeholder): SQL | undefined {
 /** A claimable round bet the vault pays: staked into the vault, before the switch (no stake id). */
 export const vaultRoundBet = isNull(oracleBets.stakeId);
 
+/**
+ * A claimable market bet the vault pays: paid to the vault, before the switch (no stake id). A bet on
+ * the escrow is paid by the contract (decision 026), never by a vault payout.
+ */
+export const vaultMarketBet = isNull(bets.stakeId);
+
 /** The claimable bets of one address (`address` lower-case) the vault pays, newest first. */
 export async function listClaimable(db: DbOrTx, address: string, options: ListClaimableOptions = {}) {
   const games = options.games ?? 'all';
@@ -67,6 +73,7 @@ export async function listClaimable(db: DbOrTx, address: string, options: ListCl
     .where(
       and(
         claimableMarketBetOf(address),
+        vaultMarketBet,
         options.betId === undefined ? undefined : eq(bets.id, options.betId),
       ),
     )
