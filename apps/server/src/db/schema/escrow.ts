@@ -12,10 +12,10 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { bets } from './bets.ts';
 import { isOneOf, time, wei } from './columns.ts';
-import { markets } from './markets.ts';
 import { operatorTransactions } from './operator-transactions.ts';
+import { bets } from './bets.ts';
+import { markets } from './markets.ts';
 import { oracleBets, oracleRounds } from './oracle.ts';
 import { marketFlags } from './settlement.ts';
 
@@ -143,10 +143,7 @@ export const escrowRelayStakes = pgTable(
   (t) => [
     primaryKey({ columns: [t.relayId, t.stakeId] }),
     index('escrow_relay_stakes_stake_idx').on(t.stakeId),
-    check(
-      'escrow_relay_stakes_owner_check',
-      sql`num_nonnulls(${t.oracleBetId}, ${t.betId}, ${t.flagId}) = 1`,
-    ),
+    check('escrow_relay_stakes_owner_check', sql`num_nonnulls(${t.oracleBetId}, ${t.betId}, ${t.flagId}) = 1`),
   ],
 );
 

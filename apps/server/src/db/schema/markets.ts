@@ -1,16 +1,6 @@
 import { MARKET_CATEGORIES, MARKET_DURATIONS } from '@pm/core/constants';
 import { sql } from 'drizzle-orm';
-import {
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { isOneOf, price, time, wei } from './columns.ts';
 
 // Markets, and the per-category counts their triggers keep.
