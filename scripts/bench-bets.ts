@@ -1,10 +1,14 @@
+import { ConfigResponseSchema } from '@pm/core/contract/config';
+import { MarketDetailResponseSchema } from '@pm/core/contract/markets';
+import { marketBetTerms } from '@pm/escrow/deposit-terms';
 import { type FetchAnswer, fetchTransport } from '@pm/pay-and-post/fetch-transport';
 import { postBet } from '@pm/pay-and-post/pay-and-post-bet';
-import { paymentCall } from '@pm/pay-and-post/payment-call';
+import { depositPaymentCall } from '@pm/pay-and-post/payment-call';
 import {
   createTestClient,
   createWalletClient,
   defineChain,
+  getAddress,
   type Hash,
   http,
   parseEther,
@@ -12,11 +16,11 @@ import {
   toHex,
 } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
-import { DEV_MNEMONIC, DEV_VAULT } from '../apps/server/src/config/dev-accounts.ts';
+import { DEV_MNEMONIC } from '../apps/server/src/config/dev-accounts.ts';
 import { percentile } from './percentile.ts';
 import { cpuMs, findHardhatPid, postgresCpuMs, postgresCpuSince } from './process-stats.ts';
 
-// Bets recorded per second end to end (issues 12, 21): real transfers to the vault on the local
+// Bets recorded per second end to end (issues 12, 21): real deposits into the escrow on the local
 // Hardhat chain, each then posted to POST /api/markets/:id/bets, which verifies it on chain and
 // records it. Every wallet sends its bets one after another (its nonce orders them); wallets run at
 // once.
@@ -92,9 +96,18 @@ export async function measureEndToEndBets(input: {
     }),
   );
   const bet = { marketId: input.marketId, prediction: 'YES', amountWei: parseEther('0.01') } as const;
-  const call = paymentCall({
-    vault: DEV_VAULT.address,
-    intent: { kind: 'bet', marketId: bet.marketId, prediction: bet.prediction },
+  // A bet is a deposit into the escrow under the market's published escrow id and close (decision 026).
+  const config = ConfigResponseSchema.parse(await (await fetch(`${input.baseUrl}/api/config`)).json());
+  const { market } = MarketDetailResponseSchema.parse(
+    await (await fetch(`${input.baseUrl}/api/markets/${input.marketId}`)).json(),
+  );
+  if (!config.escrow || !market.escrowId) throw new Error('the bench bets into the escrow: none configured');
+  const call = depositPaymentCall({
+    escrow: getAddress(config.escrow.address),
+    terms: marketBetTerms(
+      { escrowId: market.escrowId as `0x${string}`, closesAt: market.closesAt },
+      bet.prediction,
+    ),
     amountWei: bet.amountWei,
   });
   const first = wallets[0];

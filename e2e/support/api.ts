@@ -108,7 +108,11 @@ export async function joinMarketViaApi(input: {
   prediction: 'YES' | 'NO';
   amountWei: bigint;
 }) {
-  const { from, ...bet } = input;
+  const { from, ...order } = input;
+  // The deposit names the market's escrow id and close, as the API publishes them (decision 026).
+  const { market } = await getMarket(order.marketId);
+  if (!market.escrowId) throw new Error(`market ${order.marketId} has no escrow id`);
+  const bet = { ...order, escrowId: market.escrowId as `0x${string}`, closesAt: market.closesAt };
   const { response } = await payAndPostBet(await clientsOf(from), bet);
   return parseAnswer(`/api/markets/${bet.marketId}/bets`, response, JoinMarketResponseSchema);
 }

@@ -135,7 +135,9 @@ test('The create and join forms show the spec’s messages for a missing wallet,
   await expect(page.getByText('User rejected the request.')).toBeVisible();
 });
 
-test('Joining after the deadline says the market has closed', async ({ browser }) => {
+test('Joining after the deadline is refused: the escrow takes no deposit past the close', async ({
+  browser,
+}) => {
   test.setTimeout(60_000);
   const description = `Closing e2e market ${Date.now()}`;
   const page = await openWithWallet(browser, devAddress(19), '/predictions');
@@ -155,14 +157,17 @@ test('Joining after the deadline says the market has closed', async ({ browser }
     .click();
   const join = page.getByRole('dialog', { name: 'Join Prediction' });
   await join.getByText('YES', { exact: true }).click();
-  // Time passes on the chain; the server (whose clock follows it) refuses the late bet and keeps the
-  // paid BNB as a refund.
+  // Time passes on the chain past the market's close: the escrow contract itself refuses the deposit
+  // (BettingClosed, decision 026), so nothing is paid and nothing is recorded.
   await advanceChainTime(3601);
   await join.getByRole('button', { name: 'Join Bet' }).click();
   await pay(page);
-  await expect(page.getByText(/This market has closed and is no longer accepting bets/).first()).toBeVisible({
-    timeout: 20_000,
-  });
+  // The wallet's send fails (the toast says why) and the dialog is ready to send again; the server
+  // recorded nothing: the market still holds the creator's bet alone.
+  const dialog = page.getByRole('dialog', { name: 'Send Payment to Vault' });
+  await expect(dialog.getByRole('button', { name: 'Send Payment' })).toBeEnabled({ timeout: 20_000 });
+  const listed = (await getOpenMarketsPage()).markets.find((market) => market.description === description);
+  expect(listed).toMatchObject({ yesCount: 1, noCount: 0 });
 });
 
 test('Market texts carrying HTML and script payloads render as text and run nothing', async ({ page }) => {

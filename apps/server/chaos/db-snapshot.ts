@@ -210,6 +210,9 @@ export type DbSnapshot = {
   dbNow: Date;
 };
 
+/** A market a bet can deposit into: its id, escrow id and close (unix seconds). */
+export type BettableMarket = { marketId: number; escrowId: `0x${string}`; closesAt: number };
+
 export function createDbReader(url: string) {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   pool.on('error', () => {});
@@ -270,13 +273,20 @@ export function createDbReader(url: string) {
       );
       return row ? { epoch: row.epoch, lockTime: row.lock_s } : null;
     },
-    /** Markets still taking bets for at least a minute of chain time. */
-    async activeMarketIds(chainNowS: number): Promise<number[]> {
+    /**
+     * Markets still taking bets for at least a minute of chain time, with their escrow id and close (a
+     * bet's deposit names them: decision 026).
+     */
+    async activeMarkets(chainNowS: number): Promise<BettableMarket[]> {
       const list = await rows(
-        z.object({ id: z.number() }),
-        `select id from markets where status = 'active' and deadline > to_timestamp(${Math.floor(chainNowS) + 60}) order by id desc limit 10`,
+        z.object({ id: z.number(), escrow_id: z.string(), close_s: z.coerce.number() }),
+        `select id, escrow_id, extract(epoch from deadline)::bigint as close_s from markets where status = 'active' and escrow_id is not null and deadline > to_timestamp(${Math.floor(chainNowS) + 60}) order by id desc limit 10`,
       );
-      return list.map((row) => row.id);
+      return list.map((row) => ({
+        marketId: row.id,
+        escrowId: row.escrow_id as `0x${string}`,
+        closesAt: row.close_s,
+      }));
     },
     async close() {
       await pool.end();

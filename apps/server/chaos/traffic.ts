@@ -1,20 +1,22 @@
 import { MARKET_CATEGORIES } from '@pm/core/constants';
+import { creationCloseAt } from '@pm/core/market-rules';
+import { newMarketId } from '@pm/escrow/deposit-terms';
 import type { ApiRequest } from '@pm/pay-and-post/api-transport';
 import { payForBet, postBet } from '@pm/pay-and-post/pay-and-post-bet';
-import { payForMarket, postMarket } from '@pm/pay-and-post/pay-and-post-market';
+import { payForMarket, placeMarketOrder, postMarket } from '@pm/pay-and-post/pay-and-post-market';
 import { payForOracleBet, postOracleBet } from '@pm/pay-and-post/pay-and-post-oracle-bet';
 import { payVault } from '@pm/pay-and-post/pay-vault';
 import type { Payer } from '@pm/pay-and-post/payer';
 import { type Hash, parseEther, stringToHex } from 'viem';
 import { type ApiAnswer, type ApiClient, describeAnswer } from './api-client.ts';
 import type { ChainTools } from './chain-tools.ts';
-import type { BettableRound, DbReader } from './db-snapshot.ts';
+import type { BettableMarket, BettableRound, DbReader } from './db-snapshot.ts';
 import type { Random } from './prng.ts';
 import { sleep } from './server-process.ts';
 import type { VaultLedger } from './vault-ledger.ts';
 
-// One round of players: real payments to the vault (markets) and deposits into the escrow (oracle
-// rounds, decision 026) through the shared driver (@pm/pay-and-post),
+// One round of players: real deposits into the escrow (market creations and bets, oracle rounds:
+// decision 026) and the attacker's transfers to the vault, through the shared driver (@pm/pay-and-post),
 // posted the way browsers do (once, twice, never because the tab closed, again after a network
 // error), plus the payments an attacker would send: below the minimum, 0 wei, 1 wei to an
 // out-of-range market id, and a plain transfer with no intent at all.
@@ -26,7 +28,7 @@ export type TrafficDeps = {
   api: ApiClient;
   db: DbReader;
   vault: `0x${string}`;
-  /** The escrow oracle round stakes are deposited into (decision 026). */
+  /** The escrow market and oracle round stakes are deposited into (decision 026). */
   escrow: `0x${string}`;
   ledger: VaultLedger;
   random: Random;
@@ -147,16 +149,25 @@ export function createTraffic(deps: TrafficDeps) {
       prediction: random.pick(['YES', 'NO'] as const),
       amountWei: amount(random, 5, 30),
     };
-    const txHash = await paid(payForMarket(player, vault, order));
+    // The close the server counts from the deposit's block: the chain's time + the duration.
+    const closesAt = creationCloseAt('hourly', await deps.chain.chainNowS());
+    const placed = await placeMarketOrder(player, { ...order, closesAt });
+    const txHash = await paid(payForMarket(player, deps.escrow, placed));
     if (!txHash) return;
     await post('create', pickMode(random), () =>
-      postMarket(apiOf(player), { ...order, creatorAddress: player.address, txHash }),
+      postMarket(apiOf(player), { ...placed, creatorAddress: player.address, txHash }),
     );
   }
 
-  async function join(player: Player, label: string, amountWei: bigint, marketId: number, mode: PostMode) {
-    const bet = { marketId, prediction: random.pick(['YES', 'NO'] as const), amountWei };
-    const txHash = await paid(payForBet(player, vault, bet));
+  async function join(
+    player: Player,
+    label: string,
+    amountWei: bigint,
+    market: BettableMarket,
+    mode: PostMode,
+  ) {
+    const bet = { ...market, prediction: random.pick(['YES', 'NO'] as const), amountWei };
+    const txHash = await paid(payForBet(player, deps.escrow, bet));
     if (!txHash) return;
     await post(label, mode, () => postBet(apiOf(player), { ...bet, userAddress: player.address, txHash }));
   }
@@ -184,9 +195,20 @@ export function createTraffic(deps: TrafficDeps) {
     );
   }
 
-  async function someMarket(): Promise<number | null> {
-    const ids = await deps.db.activeMarketIds(await deps.chain.chainNowS());
-    return ids.length ? random.pick(ids) : null;
+  async function someMarket(): Promise<BettableMarket | null> {
+    const open = await deps.db.activeMarkets(await deps.chain.chainNowS());
+    return open.length ? random.pick(open) : null;
+  }
+
+  /** An open market, or a made-up one (an unknown key: refused and given back by reconciliation). */
+  async function anyMarket(): Promise<BettableMarket> {
+    return (
+      (await someMarket()) ?? {
+        marketId: 1,
+        escrowId: newMarketId(),
+        closesAt: Math.floor(await deps.chain.chainNowS()) + 600,
+      }
+    );
   }
 
   async function act(player: Player, action: Action, round: number) {
@@ -194,19 +216,19 @@ export function createTraffic(deps: TrafficDeps) {
       case 'create':
         return create(player, round);
       case 'join': {
-        const marketId = await someMarket();
-        if (marketId === null) return create(player, round);
-        return join(player, 'join', amount(random, 5, 30), marketId, pickMode(random));
+        const market = await someMarket();
+        if (market === null) return create(player, round);
+        return join(player, 'join', amount(random, 5, 30), market, pickMode(random));
       }
       case 'oracle':
         return oracle(player, 'oracle bet', amount(random, 10, 50, 10));
       case 'belowMinJoin':
-        return join(player, 'join below minimum', amount(random, 1, 4), (await someMarket()) ?? 1, 'once');
+        return join(player, 'join below minimum', amount(random, 1, 4), await anyMarket(), 'once');
       case 'belowMinOracle':
         return oracle(player, 'oracle bet below minimum', parseEther('0.005'));
       case 'poison':
         // F1: a 0-wei payment with a valid intent, posted with amountWei "0".
-        return join(player, 'poison 0 wei', 0n, (await someMarket()) ?? 1, 'once');
+        return join(player, 'poison 0 wei', 0n, await anyMarket(), 'once');
       case 'hugeId': {
         // F2: 1 wei to a market id beyond int4; nobody posts it, reconciliation finds it.
         const data = stringToHex('pm1:bet:3000000000:YES');
@@ -251,8 +273,8 @@ export function createTraffic(deps: TrafficDeps) {
      * The payment is gone from the canonical chain; the server must not keep a bet for it.
      */
     async reorgBet(): Promise<string> {
-      const marketId = await someMarket();
-      const round = marketId === null ? await bettableRound() : null;
+      const market = await someMarket();
+      const round = market === null ? await bettableRound() : null;
       const player = random.pick(deps.chain.players);
       const waitMs = random.int(300, 1500);
       // A market bet when one is open, else an oracle bet: the same verification path either way.
@@ -260,12 +282,12 @@ export function createTraffic(deps: TrafficDeps) {
         pay: (payer: Payer) => Promise<Hash>;
         post: (txHash: Hash) => Promise<{ response: ApiAnswer }>;
       } =
-        marketId !== null
+        market !== null
           ? (() => {
               const amountWei = amount(random, 5, 30);
-              const order = { marketId, prediction: random.pick(['YES', 'NO'] as const), amountWei };
+              const order = { ...market, prediction: random.pick(['YES', 'NO'] as const), amountWei };
               return {
-                pay: (payer) => payForBet(payer, vault, order),
+                pay: (payer) => payForBet(payer, deps.escrow, order),
                 post: (txHash) => postBet(apiOf(player), { ...order, userAddress: player.address, txHash }),
               };
             })()
@@ -310,7 +332,7 @@ export function createTraffic(deps: TrafficDeps) {
         }
         for (let i = 0; i < deps.confirmations + 1; i++) await deps.chain.rpc('evm_mine');
         deps.ledger.forgetFrom(before + 1n);
-        return `${marketId !== null ? 'market' : 'oracle'} payment ${hash} reverted after ${waitMs} ms`;
+        return `${market !== null ? 'market' : 'oracle'} payment ${hash} reverted after ${waitMs} ms`;
       });
     },
   };

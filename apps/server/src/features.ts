@@ -82,6 +82,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
           clock: deps.clock,
           logger,
           rounds: oracle.roundDeposits,
+          markets: markets.deposits,
           sender: escrow.sender,
           startFrom: deps.config.chain.isLocal ? 0 : 'latest',
           metrics: deps.metrics,

@@ -10,8 +10,8 @@ import { payForBet, postBet } from '@pm/pay-and-post/pay-and-post-bet';
 import { walletPayer } from '@pm/pay-and-post/payer';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_VAULT } from '../src/config/dev-accounts.ts';
 import { compiledServerCommand } from '../src/dev/compiled-server.ts';
+import { deployDevEscrow } from '../src/dev/dev-escrow.ts';
 import { findFreePort } from '../src/dev/local-chain.ts';
 import { NODE_FLAGS } from '../src/runtime/node-flags.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
@@ -23,11 +23,14 @@ import { startTestChain, type TestChain } from './support/test-chain.ts';
 let chain: TestChain;
 let server: ChildProcess;
 let baseUrl: string;
+let escrow: `0x${string}`;
 let output = '';
 const dataDir = mkdtempSync(join(tmpdir(), 'pm-compiled-'));
 
 beforeAll(async () => {
   chain = await startTestChain();
+  // Markets are created by deposits into the escrow (decision 026), as `npm start` deploys it.
+  escrow = (await deployDevEscrow(chain.rpcUrl)).address;
   const port = await findFreePort();
   baseUrl = `http://127.0.0.1:${port}`;
   const { command, args } = compiledServerCommand();
@@ -38,6 +41,7 @@ beforeAll(async () => {
       ...env,
       PORT: String(port),
       RPC_URL: chain.rpcUrl,
+      ESCROW_ADDRESS: escrow,
       DATA_DIR: dataDir,
       DEMO_DATA: 'true',
       METRICS_PORT: '0',
@@ -99,8 +103,15 @@ describe('the compiled server', () => {
     if (!market) throw new Error('no active demo market');
     const player = chain.players[1];
     if (!player) throw new Error('no player #1');
-    const bet = { marketId: market.id, prediction: 'NO', amountWei: parseEther('0.01') } as const;
-    const txHash = await payForBet(walletPayer(player), DEV_VAULT.address, bet);
+    if (!market.escrowId) throw new Error('a demo market without its escrow id');
+    const bet = {
+      marketId: market.id,
+      escrowId: market.escrowId as `0x${string}`,
+      closesAt: market.closesAt,
+      prediction: 'NO',
+      amountWei: parseEther('0.01'),
+    } as const;
+    const txHash = await payForBet(walletPayer(player), escrow, bet);
     await player.waitForTransactionReceipt({ hash: txHash });
     const { response } = await postBet(fetchTransport(baseUrl), {
       ...bet,

@@ -6,6 +6,7 @@ import {
 } from '@pm/core/contract/markets';
 import { UserBetsResponseSchema } from '@pm/core/contract/users';
 import { marketContentHash } from '@pm/core/intent';
+import { marketKey } from '@pm/escrow/market-key';
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { keccak256, parseEther, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -33,7 +34,7 @@ const runJob = async (name: string) => {
 const marketCount = async () => (await t.db.select({ id: markets.id }).from(markets)).length;
 
 describe('creating a market', () => {
-  test('a paid market is created with the creator bet, totals, and a deadline one hour from server time', async () => {
+  test('a paid market is created with the creator bet, totals, its escrow id and key, and the close its deposit named', async () => {
     const before = await t.db.select({ id: outbox.id }).from(outbox).orderBy(desc(outbox.id)).limit(1);
     const fields = {
       description: '  Will BNB close above $700 today?\nSecond line with details.',
@@ -42,7 +43,7 @@ describe('creating a market', () => {
       prediction: 'NO' as const,
       resolutionInstructions: 'Use the Binance close.',
     };
-    const { response, txHash } = await m.postCreate(fields, { amountWei: parseEther('0.02') });
+    const { response, txHash, payload } = await m.postCreate(fields, { amountWei: parseEther('0.02') });
     expect(response.statusCode).toBe(201);
     const { market, bet } = response.json();
     const creator = m.player(0).account.address.toLowerCase();
@@ -67,7 +68,12 @@ describe('creating a market', () => {
       resolver: { model: 'operator', promptVersion: PROMPT_VERSION, contentHash: marketContentHash(fields) },
     });
     const created = Date.parse(market.createdAt);
-    expect(Date.parse(market.deadline) - created).toBe(3600_000);
+    // Decision 026: the deadline is exactly the close the deposit named, an hour from its block.
+    expect(market.closesAt).toBe(payload.closesAt);
+    expect(Date.parse(market.deadline)).toBe(Number(payload.closesAt) * 1000);
+    expect(Math.abs(Date.parse(market.deadline) - created - 3600_000)).toBeLessThan(60_000);
+    expect(market.escrowId).toBe(String(payload.escrowId).toLowerCase());
+    expect(market.escrowKey).toBe(marketKey(market.escrowId, market.closesAt).toLowerCase());
     expect(Math.abs(created - t.clock.now().getTime())).toBeLessThan(10_000);
     expect(bet).toMatchObject({
       marketId: market.id,
@@ -83,6 +89,10 @@ describe('creating a market', () => {
     });
 
     expect((await m.paymentRow(txHash))?.status).toBe('recorded');
+    // The creator's bet is the deposit's stake.
+    const [betRow] = await t.db.select().from(bets).where(eq(bets.id, bet.id));
+    expect(betRow?.stakeId).toBe((await m.paymentRow(txHash))?.stakeId);
+    expect(betRow?.stakeId).not.toBeNull();
     const [stats] = await t.db.select().from(userStats).where(eq(userStats.address, creator));
     expect(stats?.totalBets).toBeGreaterThanOrEqual(1);
     const events = await t.db
@@ -100,7 +110,9 @@ describe('creating a market', () => {
 
   test('a daily market closes 24 hours after it is created and keeps the title it was given', async () => {
     const { market } = await m.createMarket({ duration: 'daily', title: 'My own title', category: 'sports' });
-    expect(Date.parse(market.deadline) - Date.parse(market.createdAt)).toBe(86_400_000);
+    const span = Date.parse(market.deadline) - Date.parse(market.createdAt);
+    expect(Math.abs(span - 86_400_000)).toBeLessThan(60_000);
+    expect(Date.parse(market.deadline)).toBe(market.closesAt * 1000);
     expect(market.title).toBe('My own title');
   });
 
@@ -112,8 +124,9 @@ describe('creating a market', () => {
       error: { code: 'VALIDATION_FAILED', message: 'Please enter a bet description' },
     });
     expect(await marketCount()).toBe(count);
+    // Given back by the escrow, never the vault (decision 026).
     expect(await m.paymentRow(txHash)).toMatchObject({
-      status: 'refund_due',
+      status: 'escrow_refund',
       refundReason: 'VALIDATION_FAILED',
     });
   });
@@ -125,7 +138,7 @@ describe('creating a market', () => {
     expect(response.json().error).toEqual({ code: 'AMOUNT_TOO_LOW', message: 'Minimum amount is 0.005 BNB' });
     expect(await marketCount()).toBe(count);
     expect(await m.paymentRow(txHash)).toMatchObject({
-      status: 'refund_due',
+      status: 'escrow_refund',
       refundReason: 'AMOUNT_TOO_LOW',
     });
   });
@@ -237,17 +250,15 @@ describe('payment errors on the real endpoints', () => {
     const { response, txHash } = await m.postJoin(market.id, { amountWei: parseEther('0.004') });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('AMOUNT_TOO_LOW');
-    expect((await m.paymentRow(txHash))?.status).toBe('refund_due');
+    expect((await m.paymentRow(txHash))?.status).toBe('escrow_refund');
   });
 
   test('joining a market that does not exist is 404 MARKET_NOT_FOUND', async () => {
     const { response, txHash } = await m.postJoin(999_999);
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ error: { code: 'MARKET_NOT_FOUND', message: 'Market not found' } });
-    expect(await m.paymentRow(txHash)).toMatchObject({
-      status: 'refund_due',
-      refundReason: 'MARKET_NOT_FOUND',
-    });
+    // No key to check the deposit against: escrow reconciliation reads it and gives it back.
+    expect(await m.paymentRow(txHash)).toBeUndefined();
   });
 });
 
@@ -283,8 +294,9 @@ describe('joining a market', () => {
     });
   });
 
-  test('a payment made after the deadline is MARKET_CLOSED and is stored as refund_due', async () => {
+  test('a deposit mined before the deadline but posted after it is MARKET_CLOSED, given back by the escrow', async () => {
     const { market } = await m.createMarket();
+    const txHash = await m.payBet(market.id, { player: 2 });
     await t.advanceTime(3601);
     const bettor = m.player(2).account.address.toLowerCase();
     const betsPlaced = async () =>
@@ -294,13 +306,16 @@ describe('joining a market', () => {
       (await t.db.select({ id: sql`coalesce(max(${outbox.id}), 0)`.mapWith(Number) }).from(outbox))[0]?.id ??
       0;
     const eventsBefore = await lastEvent();
-    const { response, txHash } = await m.postJoin(market.id, { player: 2 });
+    const { response } = await m.postJoin(market.id, { player: 2, txHash });
     expect(response.statusCode).toBe(409);
     expect(response.json().error).toEqual({
       code: 'MARKET_CLOSED',
       message: 'This market has closed and is no longer accepting bets',
     });
-    expect(await m.paymentRow(txHash)).toMatchObject({ status: 'refund_due', refundReason: 'MARKET_CLOSED' });
+    expect(await m.paymentRow(txHash)).toMatchObject({
+      status: 'escrow_refund',
+      refundReason: 'MARKET_CLOSED',
+    });
     const detail = MarketDetailResponseSchema.parse(
       (await t.app.inject({ method: 'GET', url: `/api/markets/${market.id}` })).json(),
     );
@@ -313,17 +328,10 @@ describe('joining a market', () => {
     expect(newEvents.filter((event) => event.topic === 'bets')).toEqual([]);
   });
 
-  test('a payment mined before the deadline but posted after it is MARKET_CLOSED too', async () => {
+  test('a deposit after the deadline is refused by the contract itself: nothing is paid', async () => {
     const { market } = await m.createMarket();
-    const txHash = await m.pay(
-      m.player(1),
-      { kind: 'bet', marketId: market.id, prediction: 'YES' },
-      parseEther('0.01'),
-    );
     await t.advanceTime(3601);
-    const { response } = await m.postJoin(market.id, { txHash });
-    expect(response.statusCode).toBe(409);
-    expect((await m.paymentRow(txHash))?.status).toBe('refund_due');
+    await expect(m.payBet(market.id, { player: 2 })).rejects.toThrow();
   });
 
   test('50 concurrent joins leave totals and counts equal to the sum of the recorded bets', async () => {
@@ -333,7 +341,7 @@ describe('joining a market', () => {
       const wallet = m.extraWallet(4 + (i % 10));
       const prediction = i % 3 === 0 ? ('NO' as const) : ('YES' as const);
       const amountWei = MIN_MARKET_BET_WEI + BigInt(i) * 1_000_000_000_000n;
-      const txHash = await m.pay(wallet, { kind: 'bet', marketId: market.id, prediction }, amountWei);
+      const txHash = await m.payBet(market.id, { wallet, prediction, amountWei });
       joins.push({ wallet, prediction, amountWei, txHash });
     }
     const responses = await Promise.all(joins.map((join) => m.postJoin(market.id, join)));
@@ -382,7 +390,7 @@ describe('payments not final yet', () => {
     expect(again.json().market.id).toBe(created?.id);
   });
 
-  test('a pending join that is mined after the deadline becomes a refund when the job replays it', async () => {
+  test('a pending join mined after the deadline reverts on chain: the replay is refused and nothing is kept', async () => {
     const { market } = await m.createMarket();
     await t.chain.testClient.setAutomine(false);
     let pending: Awaited<ReturnType<typeof m.postJoin>>;
@@ -394,10 +402,13 @@ describe('payments not final yet', () => {
     expect(pending.response.statusCode).toBe(202);
     await t.advanceTime(3601);
     await runJob('pending-payments');
-    expect(await m.paymentRow(pending.txHash)).toMatchObject({
-      status: 'refund_due',
-      refundReason: 'MARKET_CLOSED',
-    });
+    // The contract refused the deposit at its block (past the close): no money moved, nothing to give back.
+    expect(await m.paymentRow(pending.txHash)).toBeUndefined();
+    const [request] = await t.db
+      .select()
+      .from(paymentRequests)
+      .where(eq(paymentRequests.txHash, pending.txHash.toLowerCase()));
+    expect(request?.resolvedAt).not.toBeNull();
     const [after] = await t.db.select().from(markets).where(eq(markets.id, market.id));
     expect(after?.yesCount).toBe(1);
   });

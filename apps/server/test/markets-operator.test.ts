@@ -151,7 +151,7 @@ describe('the ops CLI', () => {
 
     const late = await m.postJoin(market.id, { player: 1 });
     expect(late.response.statusCode).toBe(409);
-    expect((await m.paymentRow(late.txHash))?.status).toBe('refund_due');
+    expect((await m.paymentRow(late.txHash))?.status).toBe('escrow_refund');
     expect((await ops('markets:void', String(market.id), '--reason', 'again')).code).toBe(1);
     expect((await ops('markets:void', String(market.id))).code).toBe(64);
   });

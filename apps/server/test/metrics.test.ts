@@ -3,13 +3,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inArray } from 'drizzle-orm';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { createServerProcess } from '../chaos/server-process.ts';
 import { loadConfig } from '../src/config/config.ts';
+import { bets } from '../src/db/schema.ts';
 import { findFreePort } from '../src/dev/local-chain.ts';
 import { type MetricsListener, startMetricsListener } from '../src/metrics/metrics-server.ts';
+import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { signOperatorAction } from './support/operator-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -96,6 +99,22 @@ describe('GET /metrics after real traffic', () => {
     const nowhere = await t.app.inject({ method: 'GET', url: `/api/nowhere/${'0x'.padEnd(42, 'a')}?x=1` });
     expect(nowhere.statusCode).toBe(404);
 
+    // A winning bet paid to the vault before the escrow (a fixture): the vault's claim path pays it.
+    // Bets on the escrow are the contract's to pay (decision 026).
+    const old = await insertMarketWithBets(t.db, {
+      title: 'metrics-vault',
+      status: 'settled',
+      result: 'YES',
+      now: t.clock.now(),
+      bets: [
+        { prediction: 'YES', amountWei: parseEther('0.01'), user: m.player(0).account.address.toLowerCase() },
+      ],
+    });
+    await t.db
+      .update(bets)
+      .set({ status: 'won', payoutAmount: parseEther('0.01') })
+      .where(inArray(bets.id, old.betIds));
+
     // The operator settles it YES after its deadline; the creator claims from the vault.
     await t.advanceTime(3601);
     const reason = 'Reported by the test.';
@@ -122,8 +141,8 @@ describe('GET /metrics after real traffic', () => {
       expect(moved(before, claimed, 'bnbpredict_payouts_total', { state }), state).toBe(1);
     }
 
-    // Every background job once; the price sampler stores a price for every coin, the payouts job
-    // pays the refused payment back. Its next run confirms that refund.
+    // Every background job once; the price sampler stores a price for every coin; the refused deposit
+    // is given back by the escrow (refundStake), not by a vault payout.
     await t.runJobs();
     await t.features.jobs.find((job) => job.name === 'payouts')?.run();
     // The reserves check reads the vault's balance after that refund (its funds check read it before).
@@ -134,9 +153,9 @@ describe('GET /metrics after real traffic', () => {
     expect(moved(before, after, 'bnbpredict_payments_total', { outcome: 'accepted' })).toBe(2);
     expect(moved(before, after, 'bnbpredict_payments_total', { outcome: 'AMOUNT_TOO_LOW' })).toBe(1);
     expect(moved(before, after, 'bnbpredict_resolutions_total', { verdict: 'YES' })).toBe(1);
-    // The refund of the refused payment is a payout too.
+    // The refused deposit's refund is the escrow's, not a vault payout.
     for (const state of ['created', 'signed', 'broadcast', 'confirmed']) {
-      expect(moved(claimed, after, 'bnbpredict_payouts_total', { state }), state).toBe(1);
+      expect(moved(claimed, after, 'bnbpredict_payouts_total', { state }), state).toBe(0);
     }
     expect(after.value('bnbpredict_payouts_total', { state: 'failed' })).toBe(0);
     for (const job of t.features.jobs) {
@@ -208,7 +227,13 @@ describe('GET /metrics after real traffic', () => {
   });
 
   test("the reserves check feeds both gauges with GET /api/solvency's figures", async () => {
-    await m.createMarket({}, { player: 2 }); // an open stake: something owed
+    // An open stake paid to the vault before the escrow (a fixture): something the vault owes.
+    await insertMarketWithBets(t.db, {
+      title: 'metrics-open',
+      status: 'active',
+      now: new Date(t.clock.now().getTime() + 3_600_000),
+      bets: [{ prediction: 'YES', amountWei: parseEther('0.01') }],
+    });
     await t.runJobs();
     const solvency = (await t.app.inject({ method: 'GET', url: '/api/solvency' })).json() as {
       vaultBalanceWei: string;

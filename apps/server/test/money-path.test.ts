@@ -1,11 +1,19 @@
 import { MAX_PENDING_PAYMENTS_PER_SENDER } from '@pm/core/constants';
-import { marketIntent } from '@pm/pay-and-post/market-intent';
 import { postBet } from '@pm/pay-and-post/pay-and-post-bet';
+import { payForMarket, placeMarketOrder } from '@pm/pay-and-post/pay-and-post-market';
+import { walletPayer } from '@pm/pay-and-post/payer';
 import { desc, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { parseEther, stringToHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chainCursors, paymentRequests, payments, payouts, vaultTransfers } from '../src/db/schema.ts';
+import {
+  chainCursors,
+  escrowDeposits,
+  paymentRequests,
+  payments,
+  payouts,
+  vaultTransfers,
+} from '../src/db/schema.ts';
 import type { Job } from '../src/jobs/job-runner.ts';
 import { paymentsCommands } from '../src/ops/payments-commands.ts';
 import { payoutsCommands } from '../src/ops/payouts-commands.ts';
@@ -29,6 +37,7 @@ function job(name: string): Job {
   return found;
 }
 const reconcile = () => job('vault-reconciliation').run();
+const reconcileEscrow = () => job('escrow-reconciliation').run();
 const runPendingPayments = () => job('pending-payments').run();
 
 async function transferRow(txHash: string) {
@@ -36,6 +45,14 @@ async function transferRow(txHash: string) {
     .select()
     .from(vaultTransfers)
     .where(eq(vaultTransfers.txHash, txHash.toLowerCase()));
+  return row;
+}
+
+async function depositRowOf(txHash: string) {
+  const [row] = await t.db
+    .select()
+    .from(escrowDeposits)
+    .where(eq(escrowDeposits.txHash, txHash.toLowerCase()));
   return row;
 }
 
@@ -68,22 +85,20 @@ afterAll(() => t?.close());
 describe('poison payments (F1, F2)', () => {
   test('a 0-wei payment posted as a bet is refused before verification and stores nothing', async () => {
     const { market } = await m.createMarket({ description: 'Poison 0 wei' });
-    const poison = await m.postJoin(market.id, { amountWei: 0n });
+    // The escrow refuses a deposit of 0 (ZeroAmount): a 0-wei bet can only be claimed, never paid.
+    await expect(m.payBet(market.id, { amountWei: 0n })).rejects.toThrow();
+    const poison = await m.postJoin(market.id, { amountWei: 0n, txHash: `0x${'ef'.repeat(32)}` });
     expect(poison.response.statusCode).toBe(400);
     expect(poison.response.json().error.code).toBe('VALIDATION_FAILED');
     expect(await m.paymentRow(poison.txHash)).toBeUndefined();
 
-    // The honest under-minimum payment after it is still kept as a refund.
+    // The honest under-minimum deposit after it is still kept, to be given back by the escrow.
     const owed = await m.postJoin(market.id, { amountWei: parseEther('0.001') });
     expect(owed.response.json().error.code).toBe('AMOUNT_TOO_LOW');
     expect(await m.paymentRow(owed.txHash)).toMatchObject({
-      status: 'refund_due',
+      status: 'escrow_refund',
       amount: parseEther('0.001'),
     });
-
-    // And the 0-wei transfer found on chain is not a payment either.
-    await reconcile();
-    expect(await transferRow(poison.txHash)).toBeUndefined();
   });
 
   test('the database refuses a payment of 0 wei', async () => {
@@ -106,9 +121,7 @@ describe('poison payments (F1, F2)', () => {
     const read = await t.app.inject({ method: 'GET', url: '/api/markets/3000000000' });
     expect(read.statusCode).toBe(404);
     expect(read.json().error.code).toBe('MARKET_NOT_FOUND');
-    const join = await m.postJoin(3_000_000_000, {
-      pay: { data: stringToHex('pm1:bet:3000000000:YES') },
-    });
+    const join = await m.postJoin(3_000_000_000, { txHash: `0x${'cd'.repeat(32)}` });
     expect(join.response.statusCode).toBe(404);
     const claim = await t.app.inject({
       method: 'POST',
@@ -122,14 +135,11 @@ describe('poison payments (F1, F2)', () => {
     const { market } = await m.createMarket({ description: 'Poison intent' });
     const attacker = m.extraWallet(11);
     const poison = await m.pay(attacker, null, 1n, { data: stringToHex('pm1:bet:3000000000:YES') });
-    // A bet paid with its intent whose tab closed before posting it.
-    const honest = await m.pay(
-      m.player(2),
-      { kind: 'bet', marketId: market.id, prediction: 'NO' },
-      parseEther('0.02'),
-    );
+    // A bet deposited whose tab closed before posting it: escrow reconciliation records it.
+    const honest = await m.payBet(market.id, { player: 2, prediction: 'NO', amountWei: parseEther('0.02') });
 
     await reconcile();
+    await reconcileEscrow();
     expect(await m.paymentRow(honest)).toMatchObject({ status: 'recorded', amount: parseEther('0.02') });
     // The poison names no market: a transfer without a usable intent, refunded after its grace.
     expect(await transferRow(poison)).toMatchObject({ resolvedAt: null });
@@ -147,28 +157,28 @@ describe('poison payments (F1, F2)', () => {
 describe('reconciliation never skips (F3) and never stops (F21)', () => {
   test('an RPC outage while recording leaves the transfer queued, and it is recorded once the RPC is back', async () => {
     const { market } = await m.createMarket({ description: 'RPC outage' });
-    const txHash = await m.pay(
-      m.extraWallet(13),
-      { kind: 'bet', marketId: market.id, prediction: 'YES' },
-      parseEther('0.03'),
-    );
+    const txHash = await m.payBet(market.id, {
+      wallet: m.extraWallet(13),
+      prediction: 'YES',
+      amountWei: parseEther('0.03'),
+    });
     const { blockNumber } = await t.chain.publicClient.getTransactionReceipt({ hash: txHash });
 
     rpc.fail('eth_getTransactionByHash');
-    await reconcile();
+    await reconcileEscrow();
     rpc.heal();
     // The scan went past the block (nothing can hold it), but nothing was stored as handled.
-    const [cursor] = await t.db.select().from(chainCursors).where(eq(chainCursors.name, 'vault-reconcile'));
+    const [cursor] = await t.db.select().from(chainCursors).where(eq(chainCursors.name, 'escrow-deposits'));
     expect(cursor?.blockNumber).toBeGreaterThanOrEqual(blockNumber);
     expect(await m.paymentRow(txHash)).toBeUndefined();
-    const queued = await transferRow(txHash);
+    const queued = await depositRowOf(txHash);
     expect(queued).toMatchObject({ resolvedAt: null, attempts: 1 });
     expect(queued?.lastError).toMatch(/CHAIN_UNAVAILABLE|limit exceeded/i);
 
     await t.advanceTime(11); // past the first backoff
-    await reconcile();
+    await reconcileEscrow();
     expect(await m.paymentRow(txHash)).toMatchObject({ status: 'recorded' });
-    expect(await transferRow(txHash)).toMatchObject({ outcome: 'recorded' });
+    expect(await depositRowOf(txHash)).toMatchObject({ outcome: 'recorded' });
   });
 
   test('a request that meets an RPC outage answers 503 CHAIN_UNAVAILABLE, not a server error', async () => {
@@ -240,36 +250,42 @@ describe('reconciliation never skips (F3) and never stops (F21)', () => {
   test('a create waiting for its request does not hold back the bets paid after it', async () => {
     const { market } = await m.createMarket({ description: 'Grace does not block' });
     const creator = m.extraWallet(12);
-    const create = await m.pay(
-      creator,
-      marketIntent({ category: 'crypto', duration: 'hourly', description: 'posted late' }, 'YES'),
-      parseEther('0.01'),
-    );
-    const bet = await m.pay(
-      m.extraWallet(16),
-      { kind: 'bet', marketId: market.id, prediction: 'YES' },
-      parseEther('0.01'),
-    );
-    await reconcile();
+    const escrow = t.config.escrow.address;
+    if (!escrow) throw new Error('the test app deploys an escrow');
+    // A creation deposited whose tab closed before posting it.
+    const order = await placeMarketOrder(walletPayer(creator), {
+      terms: { category: 'crypto', duration: 'hourly', description: 'posted late' },
+      prediction: 'YES',
+      amountWei: parseEther('0.01'),
+    });
+    const create = await payForMarket(walletPayer(creator), escrow, order);
+    const bet = await m.payBet(market.id, { wallet: m.extraWallet(16), amountWei: parseEther('0.01') });
+    await reconcileEscrow();
     expect(await m.paymentRow(bet)).toMatchObject({ status: 'recorded' });
-    expect(await transferRow(create)).toMatchObject({ resolvedAt: null });
+    expect(await depositRowOf(create)).toMatchObject({ resolvedAt: null });
     // The browser posts the create within the grace: it becomes the market, not a refund.
     const posted = await m.postCreate(
       { description: 'posted late' },
-      { player: 0, txHash: create, body: { creatorAddress: creator.account.address } },
+      {
+        player: 0,
+        txHash: create,
+        escrowId: order.escrowId,
+        closesAt: order.closesAt,
+        body: { creatorAddress: creator.account.address },
+      },
     );
     expect(posted.response.statusCode).toBe(201);
     await t.advanceTime(601);
-    await reconcile();
+    await reconcileEscrow();
     expect(await m.paymentRow(create)).toMatchObject({ status: 'recorded' });
-    expect(await transferRow(create)).toMatchObject({ outcome: 'known' });
+    expect(await depositRowOf(create)).toMatchObject({ outcome: 'known' });
   });
 
   test('the same paid request sent twice at once records one bet and answers both with it', async () => {
     const { market } = await m.createMarket({ description: 'Twice at once' });
     const wallet = m.extraWallet(17);
     const bet = { marketId: market.id, prediction: 'NO', amountWei: parseEther('0.01') } as const;
-    const txHash = await m.pay(wallet, { kind: 'bet', ...bet }, bet.amountWei);
+    const txHash = await m.payBet(market.id, { wallet, ...bet });
     const [a, b] = await Promise.all(
       [0, 1].map(async () => {
         const posted = await postBet(m.api, { ...bet, userAddress: wallet.account.address, txHash });

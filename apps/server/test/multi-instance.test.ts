@@ -203,9 +203,16 @@ describe.skipIf(!url)('two server instances on one PostgreSQL', () => {
     const created = recorded(
       await payAndPostMarket(clients(first, 0), { terms, prediction: 'YES', amountWei: parseEther('0.01') }),
     );
-    const marketId = CreateMarketResponseSchema.parse(created).market.id;
+    const createdMarket = CreateMarketResponseSchema.parse(created).market;
+    const marketId = createdMarket.id;
     recorded(
-      await payAndPostBet(clients(second, 1), { marketId, prediction: 'NO', amountWei: parseEther('0.02') }),
+      await payAndPostBet(clients(second, 1), {
+        marketId,
+        escrowId: createdMarket.escrowId as `0x${string}`,
+        closesAt: createdMarket.closesAt,
+        prediction: 'NO',
+        amountWei: parseEther('0.02'),
+      }),
     );
 
     // Oracle bets on the live round (rounds start by themselves on the local chain), one through

@@ -199,23 +199,18 @@ describe('round deposits into the escrow', () => {
     expect(await t.db.select().from(oracleBets).where(eq(oracleBets.stakeId, stakeId))).toEqual([]);
   });
 
-  test("a deposit of another kind (a market's bet) is counted and left for its own path", async () => {
-    const leftBefore = await depositCount('bet', 'left');
+  test("a deposit of another kind (a flag's bond) is counted and left for its own path", async () => {
+    const leftBefore = await depositCount('flag', 'left');
     const market = keccak256(toHex('a market of the next slice'));
     const closesAt = lockTime + 3600;
-    const txHash = await deposit(
-      player(1),
-      escrow,
-      { kind: 'bet', market, closesAt, prediction: 'YES' },
-      10n ** 16n,
-    );
+    const txHash = await deposit(player(1), escrow, { kind: 'flag', market, closesAt }, 10n ** 16n);
     const [stakeId] = await stakeIdsOf(txHash);
     if (stakeId === undefined) throw new Error('no stake');
     await t.runJobs();
     expect(await depositRow(stakeId)).toMatchObject({ outcome: 'other_kind' });
     expect(await refundRow(stakeId)).toBeUndefined();
     expect(await t.db.select().from(payments).where(eq(payments.stakeId, stakeId))).toEqual([]);
-    expect(await depositCount('bet', 'left')).toBe(leftBefore + 1);
+    expect(await depositCount('flag', 'left')).toBe(leftBefore + 1);
   });
 
   test('a refused deposit whose market was settled first is left to its payout list', async () => {

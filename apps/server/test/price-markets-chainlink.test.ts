@@ -60,6 +60,8 @@ beforeAll(async () => {
   proxy = await startRpcProxy(base.chain.rpcUrl);
   const config = loadConfig({
     RPC_URL: base.chain.rpcUrl,
+    // Markets are created by deposits into the escrow the base app deployed (decision 026).
+    ...(base.config.escrow.address ? { ESCROW_ADDRESS: base.config.escrow.address } : {}),
     LOG_LEVEL: 'silent',
     JOBS: 'false',
     PAYMENT_WAIT_MS: '1000',

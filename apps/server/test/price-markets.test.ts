@@ -48,7 +48,7 @@ describe('creating a price market', () => {
     expect(response.json().error.code).toBe('PRICE_UNAVAILABLE');
     expect(await marketCount()).toBe(count);
     expect(await m.paymentRow(txHash)).toMatchObject({
-      status: 'refund_due',
+      status: 'escrow_refund',
       refundReason: 'PRICE_UNAVAILABLE',
     });
   });
@@ -57,7 +57,12 @@ describe('creating a price market', () => {
     await p.setPrice('BTC', '97000.12345678');
     const { market, bet } = await p.createPriceMarket({ targetPrice: '100000.5' });
     const deadline = new Date(market.deadline);
-    expect(deadline.getTime() - new Date(market.startTime).getTime()).toBe(3600_000);
+    // Decision 026: the close the creation's deposit named, an hour from its block.
+    expect(deadline.getTime()).toBe(market.closesAt * 1000);
+    expect(Math.abs(deadline.getTime() - new Date(market.startTime).getTime() - 3600_000)).toBeLessThan(
+      60_000,
+    );
+    expect(market.escrowId).toMatch(/^0x[0-9a-f]{64}$/);
     const hhmm = deadline.toISOString().slice(11, 16);
     const day = deadline.toISOString().slice(0, 10);
     expect(market).toMatchObject({
@@ -91,7 +96,7 @@ describe('creating a price market', () => {
     expect(response.statusCode).toBe(503);
     expect(response.json().error.code).toBe('PRICE_UNAVAILABLE');
     expect(await m.paymentRow(txHash)).toMatchObject({
-      status: 'refund_due',
+      status: 'escrow_refund',
       refundReason: 'PRICE_UNAVAILABLE',
     });
   });
@@ -156,7 +161,7 @@ describe('creating a price market', () => {
   test('below 0.005 BNB is AMOUNT_TOO_LOW and kept as a refund', async () => {
     const { response, txHash } = await p.postCreatePrice({}, { amountWei: parseEther('0.001') });
     expect(response.json().error.code).toBe('AMOUNT_TOO_LOW');
-    expect(await m.paymentRow(txHash)).toMatchObject({ status: 'refund_due' });
+    expect(await m.paymentRow(txHash)).toMatchObject({ status: 'escrow_refund' });
   });
 });
 

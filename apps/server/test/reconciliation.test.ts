@@ -37,15 +37,16 @@ afterAll(() => t?.close());
 const balanceOf = (address: `0x${string}`) => t.chain.publicClient.getBalance({ address });
 
 describe('vault reconciliation', () => {
-  test('a bet paid on chain whose request never arrived is recorded from its intent', async () => {
+  test('a bet deposited on chain whose request never arrived is recorded from its event', async () => {
     const { market } = await helpers.createMarket({ description: 'Will reconciliation find the lost bet?' });
-    const wallet = helpers.player(1);
-    const txHash = await helpers.pay(
-      wallet,
-      { kind: 'bet', marketId: market.id, prediction: 'NO' },
-      parseEther('0.02'),
-    );
-    await reconcile();
+    const txHash = await helpers.payBet(market.id, {
+      player: 1,
+      prediction: 'NO',
+      amountWei: parseEther('0.02'),
+    });
+    // Markets are paid into the escrow (decision 026): escrow reconciliation reads the deposit.
+    const escrowJob = t.features.jobs.find((job) => job.name === 'escrow-reconciliation');
+    await escrowJob?.run();
     const detail = MarketDetailResponseSchema.parse(
       (await t.app.inject({ method: 'GET', url: `/api/markets/${market.id}` })).json(),
     );
@@ -53,6 +54,21 @@ describe('vault reconciliation', () => {
     expect(bet).toMatchObject({ prediction: 'NO', amountWei: parseEther('0.02').toString() });
     expect(detail.market.totalNoWei).toBe(parseEther('0.02').toString());
     expect((await helpers.paymentRow(txHash))?.status).toBe('recorded');
+  });
+
+  test('a transfer to the vault paying for a market bet is no bet any more: it is refunded', async () => {
+    const { market } = await helpers.createMarket({ description: 'Paid the old way' });
+    const txHash = await helpers.pay(
+      helpers.player(2),
+      { kind: 'bet', marketId: market.id, prediction: 'YES' },
+      parseEther('0.01'),
+    );
+    await reconcile();
+    expect(await helpers.paymentRow(txHash)).toMatchObject({ status: 'refund_due' });
+    const detail = MarketDetailResponseSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/markets/${market.id}` })).json(),
+    );
+    expect(detail.bets.some((bet) => bet.txHash === txHash.toLowerCase())).toBe(false);
   });
 
   test('a plain transfer without an intent is refunded to its sender once its grace has passed', async () => {

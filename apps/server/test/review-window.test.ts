@@ -5,8 +5,8 @@ import { computeBondedMarketPayouts } from '@pm/core/flag-bonds';
 import { computeMarketPayouts } from '@pm/core/payouts';
 import { depositArgs, flagBondTerms } from '@pm/escrow/deposit-terms';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
-import { payForBet } from '@pm/pay-and-post/pay-and-post-bet';
 import { payForFlagBond } from '@pm/pay-and-post/pay-and-post-flag';
+import { payVault } from '@pm/pay-and-post/pay-vault';
 import { walletPayer } from '@pm/pay-and-post/payer';
 import { and, eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
@@ -375,9 +375,9 @@ describe('Flags', () => {
     });
     expect(unknownTx.json()).toMatchObject({ error: { code: 'TX_NOT_FOUND' } });
     // A payment to the vault is not a bond: it holds no deposit into the escrow.
-    const betPaid = await payForBet(payerOf(bettor), t.config.vault.address, {
-      marketId,
-      prediction: 'YES',
+    const betPaid = await payVault(payerOf(bettor), {
+      vault: t.config.vault.address,
+      intent: { kind: 'bet', marketId, prediction: 'YES' },
       amountWei: BOND,
     });
     await walletOf(bettor).waitForTransactionReceipt({ hash: betPaid });

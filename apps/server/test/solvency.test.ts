@@ -2,7 +2,6 @@ import { ListMarketsResponseSchema, MarketDetailResponseSchema } from '@pm/core/
 import { RoundsResponseSchema } from '@pm/core/contract/oracle';
 import { flagTypedData } from '@pm/core/contract/review';
 import { SolvencyResponseSchema } from '@pm/core/contract/solvency';
-import { ClaimableResponseSchema } from '@pm/core/contract/users';
 import {
   flagBondOwes,
   LIABILITY_PARTS,
@@ -33,7 +32,7 @@ import {
 } from '../src/db/schema.ts';
 import { marketsCommands } from '../src/ops/markets-commands.ts';
 import { owedBackWei } from '../src/payments/payments-repository.ts';
-import { linkPayoutBets } from '../src/payouts/payouts-repository.ts';
+import { listClaimable } from '../src/payouts/claimable-repository.ts';
 import { readLiabilities } from '../src/solvency/liabilities-repository.ts';
 import type { ReservesReading } from '../src/solvency/reserves-job.ts';
 import { type AiStub, startAiStub, verdict } from './support/ai-stub.ts';
@@ -115,9 +114,10 @@ async function owedByTheReads() {
   const addresses = new Set([...betters, ...roundBetters, ...payers].map((row) => row.address));
   let claimableWei = 0n;
   for (const address of addresses) {
-    const claimable = ClaimableResponseSchema.parse(await getJson(`/api/users/${address}/claimable`));
-    // Round bets are staked on the escrow (decision 026): the contract owes them, not the vault.
-    claimableWei += BigInt(claimable.markets.totalWei);
+    // What a vault claim would pay each address: market and round bets staked on the escrow (decision
+    // 026) are the contract's to pay, so the vault's claim path leaves them out.
+    const claimable = await listClaimable(t.db, address, { games: 'markets' });
+    claimableWei += claimable.markets.reduce((sum, { bet }) => sum + (bet.payoutAmount ?? 0n), 0n);
   }
   const refundRows = await t.db
     .select()
@@ -127,10 +127,13 @@ async function owedByTheReads() {
 
   const open = ListMarketsResponseSchema.parse(await getJson('/api/markets?status=open&limit=200'));
   expect(open.nextCursor).toBeNull();
-  const openMarketsWei = open.markets.reduce(
-    (sum, market) => sum + BigInt(market.totalYesWei) + BigInt(market.totalNoWei),
-    0n,
-  );
+  // An open market's stakes on the escrow (its bets with a stake id) are the contract's, not the vault's.
+  const openIds = open.markets.map((market) => market.id);
+  const openVaultBets = await t.db
+    .select({ amount: bets.amount })
+    .from(bets)
+    .where(and(inArray(bets.marketId, openIds.length ? openIds : [-1]), isNull(bets.stakeId)));
+  const openMarketsWei = openVaultBets.reduce((sum, bet) => sum + bet.amount, 0n);
   const rounds = RoundsResponseSchema.parse(await getJson('/api/oracle/rounds'));
   const openRoundsWei = [rounds.current, rounds.next]
     .filter((round) => round !== null && round.status !== 'ended')
@@ -187,6 +190,7 @@ async function owedByTheRowRules() {
         amountWei: bet.amount,
         payoutAmountWei: bet.payoutAmount,
         inPayout: bet.payoutId !== null,
+        onEscrow: bet.stakeId !== null,
       }),
     ),
     ...roundBets.map(({ bet, roundStatus }) =>
@@ -243,7 +247,8 @@ describe('GET /api/solvency', () => {
     const alice = m.player(0);
     const dave = m.extraWallet(4);
 
-    // Three markets with real payments: A stays open (daily), B is resolved YES, C is voided.
+    // Three markets with real deposits into the escrow (decision 026): A stays open (daily), B is
+    // resolved YES, C is voided. None of it is the vault's debt.
     const a = await m.createMarket({ description: 'Solvency A', duration: 'daily' }, { player: 0 });
     await m.joinMarket(a.market.id, { player: 1, prediction: 'NO', amountWei: parseEther('0.03') });
     const b = await m.createMarket(
@@ -254,7 +259,7 @@ describe('GET /api/solvency', () => {
     await m.joinMarket(b.market.id, { player: 2, prediction: 'YES', amountWei: parseEther('0.01') });
     const c = await m.createMarket({ description: 'Solvency C', prediction: 'NO' }, { player: 2 });
     await m.joinMarket(c.market.id, { wallet: dave, prediction: 'YES', amountWei: parseEther('0.03') });
-    // Two refused payments, kept as refunds: one paid back by the payouts job, one held (too small).
+    // Two refused deposits, given back by the escrow (never the vault).
     const small = await m.postJoin(a.market.id, { wallet: dave, amountWei: parseEther('0.001') });
     expect(small.response.json().error.code).toBe('AMOUNT_TOO_LOW');
     const refused = await m.postJoin(b.market.id, { player: 2, amountWei: parseEther('0.004') });
@@ -331,37 +336,21 @@ describe('GET /api/solvency', () => {
     if (after.current?.status !== 'live') throw new Error('the next round is not live');
     await placeRoundBet(m.extraWallet(9), after.current.epoch, parseEther('0.02'));
 
-    // Alice claims her winnings of B (paid and final); Carol's share of B stays unclaimed.
-    const claim = await t.app.inject({
-      method: 'POST',
-      url: '/api/claims',
-      payload: { userAddress: alice.account.address, scope: 'markets' },
-    });
-    expect(claim.json()).toMatchObject({ success: true, payoutStatus: 'confirmed' });
+    // B's and C's bets are the escrow's to pay: a vault claim finds nothing of them.
+    expect((await listClaimable(t.db, alice.account.address.toLowerCase())).markets).toEqual([]);
+    // The refused deposits were given back by the escrow's refundStake (the jobs ran), not the vault.
     expect(await m.paymentRow(refused.txHash)).toMatchObject({ status: 'refunded' });
-    expect(await m.paymentRow(small.txHash)).toMatchObject({ status: 'refund_held' });
+    expect(await m.paymentRow(small.txHash)).toMatchObject({ status: 'refunded' });
     expect(await m.paymentRow(bondTx)).toMatchObject({ status: 'recorded', purpose: 'market_flag' });
 
-    // Dave's refund from C goes into a payout that is queued, not yet signed (as a claim leaves it).
-    const daveBets = await t.db
-      .select()
-      .from(bets)
-      .where(and(eq(bets.marketId, c.market.id), eq(bets.userAddress, dave.account.address.toLowerCase())));
-    const queuedWei = daveBets.reduce((sum, bet) => sum + (bet.payoutAmount ?? 0n), 0n);
-    expect(queuedWei).toBe(parseEther('0.03'));
-    await t.db.transaction(async (tx) => {
-      const [payout] = await tx
-        .insert(payouts)
-        .values({
-          chainId: t.config.chain.id,
-          fromAddress: vault().toLowerCase(),
-          toAddress: dave.account.address.toLowerCase(),
-          amount: queuedWei,
-          kind: 'claim',
-        })
-        .returning();
-      if (!payout) throw new Error('no payout');
-      await linkPayoutBets(tx, payout.id, { betIds: daveBets.map((bet) => bet.id), oracleBetIds: [] });
+    // A vault payout still in flight (queued, not yet signed, as a claim leaves it) is owed until it confirms.
+    const queuedWei = parseEther('0.03');
+    await t.db.insert(payouts).values({
+      chainId: t.config.chain.id,
+      fromAddress: vault().toLowerCase(),
+      toAddress: dave.account.address.toLowerCase(),
+      amount: queuedWei,
+      kind: 'claim',
     });
 
     const body = await solvency();
@@ -383,12 +372,13 @@ describe('GET /api/solvency', () => {
     // The escrow holds the rounds' stakes instead, the open one's among them.
     const escrow = await t.app.inject({ method: 'GET', url: '/api/vault' });
     expect(BigInt(escrow.json().liabilitiesWei)).toBeGreaterThanOrEqual(reads.openRoundsWei);
-    // Every kind of the vault's debt is in the figure: A and D open, B's and C's claims, the held refund;
-    // the open round is the escrow's.
-    expect(reads.openMarketsWei).toBe(parseEther('0.01') + parseEther('0.03') + parseEther('0.03'));
+    // Every kind of the vault's debt is in the figure: D open (its bets paid to the vault before the
+    // switch), the held bond, the queued payout; A, B and C, their refusals and the open round are the
+    // escrow's.
+    expect(reads.openMarketsWei).toBe(parseEther('0.03'));
     expect(reads.openRoundsWei).toBe(parseEther('0.02'));
-    expect(reads.refundsWei).toBe(parseEther('0.001'));
-    expect(reads.claimableWei).toBeGreaterThan(0n);
+    expect(reads.refundsWei).toBe(0n);
+    expect(reads.claimableWei).toBe(0n);
     // The SQL sums are core's row rules, part by part.
     const byRules = await owedByTheRowRules();
     expect(await readLiabilities(t.db)).toEqual(byRules);

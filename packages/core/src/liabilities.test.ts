@@ -81,6 +81,16 @@ describe('the row rules', () => {
     expect(roundBetOwes({ ...bet, roundStatus: 'ended', payoutAmountWei: bnb('0.25') })).toBeNull();
   });
 
+  test('a market bet on the escrow contract owes the vault nothing, open or settled (decision 026)', () => {
+    const bet = { amountWei: bnb('0.1'), inPayout: false, onEscrow: true };
+    expect(
+      marketBetOwes({ ...bet, marketStatus: 'active', status: 'pending', payoutAmountWei: null }),
+    ).toBeNull();
+    expect(
+      marketBetOwes({ ...bet, marketStatus: 'settled', status: 'won', payoutAmountWei: bnb('0.25') }),
+    ).toBeNull();
+  });
+
   test('a refund owed is its refund_amount when set (a returned bond with its reward), else the amount', () => {
     const payment = { amountWei: bnb('0.01'), refundAmountWei: null, inPayout: false };
     expect(paymentOwes({ ...payment, status: 'refund_due' })).toEqual({

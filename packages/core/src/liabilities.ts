@@ -14,11 +14,11 @@ import { BPS_DENOMINATOR } from './money.ts';
 
 /** The parts of what the vault owes, in the order the API and the page list them. */
 export const LIABILITY_PARTS = [
-  /** Stakes of markets not settled yet (active, closed, or in review). */
+  /** Stakes of markets not settled yet (active, closed, or in review), paid to the vault (not the escrow). */
   'openMarketStakesWei',
   /** Stakes of oracle rounds not ended yet (upcoming, live, locked), staked into the vault (not the escrow). */
   'openRoundStakesWei',
-  /** What settled market bets return (win: stake + profit; refund: stake), not yet in a payout. */
+  /** What settled market bets paid to the vault return (win: stake + profit; refund: stake), not yet in a payout. */
   'unclaimedMarketWei',
   /** What ended round bets staked into the vault return, not yet in a payout (the escrow pays the rest). */
   'unclaimedRoundWei',
@@ -77,14 +77,21 @@ export type MarketBetLedgerRow = {
   payoutAmountWei: bigint | null;
   /** Linked to a payout (`payout_id` set): owed through that payout while it is open. */
   inPayout: boolean;
+  /**
+   * Staked on the escrow contract (a stake id; decision 026): the contract holds it and pays it, so
+   * the vault owes nothing of it, ever, as for a round bet. Only bets paid to the vault owe.
+   */
+  onEscrow?: boolean;
 };
 
 /**
- * A market bet: its stake while the market is not settled (a verdict in review is not settled);
- * once settled, a win or a refund owes its return until a payout takes it; a loss owes nothing,
- * nor does a claimed bet (its payout was confirmed).
+ * A market bet paid to the vault: its stake while the market is not settled (a verdict in review is
+ * not settled); once settled, a win or a refund owes its return until a payout takes it; a loss owes
+ * nothing, nor does a claimed bet (its payout was confirmed). A bet on the escrow contract owes the
+ * vault nothing.
  */
 export function marketBetOwes(bet: MarketBetLedgerRow): Owed | null {
+  if (bet.onEscrow) return null;
   if (bet.marketStatus !== 'settled') return owed('openMarketStakesWei', bet.amountWei);
   if (bet.inPayout || (bet.status !== 'won' && bet.status !== 'refunded')) return null;
   return owed('unclaimedMarketWei', bet.payoutAmountWei ?? 0n);

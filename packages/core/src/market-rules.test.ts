@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   canJoinMarket,
+  creationCloseAccepted,
+  creationCloseAt,
   deriveMarketTitle,
   estimateMarketWinWei,
   favourability,
@@ -24,6 +26,46 @@ describe('marketDeadline', () => {
 
   test('an invalid date is refused', () => {
     expect(() => marketDeadline(new Date(Number.NaN), 'hourly')).toThrow(RangeError);
+  });
+});
+
+describe('creationCloseAccepted (decision 026)', () => {
+  const block = 1_800_000_000;
+  test.each([
+    ['hourly', 3600, true],
+    ['hourly', 3600 - 600, true],
+    ['hourly', 3600 - 601, false],
+    ['hourly', 3600 + 60, true],
+    ['hourly', 3600 + 61, false],
+    ['daily', 86_400, true],
+    ['daily', 86_400 - 600, true],
+    ['daily', 86_400 - 601, false],
+    ['daily', 86_400 + 60, true],
+    ['daily', 86_400 + 61, false],
+    ['daily', 3600, false],
+    ['hourly', 86_400, false],
+    ['hourly', 0, false],
+    ['hourly', -3600, false],
+  ] as const)('%s, close %i s after the block: %s', (duration, span, accepted) => {
+    expect(creationCloseAccepted(duration, block, block + span)).toBe(accepted);
+  });
+
+  test('a close that is not whole seconds is refused', () => {
+    expect(creationCloseAccepted('hourly', block, block + 3600.5)).toBe(false);
+    expect(creationCloseAccepted('hourly', Number.NaN, block + 3600)).toBe(false);
+  });
+
+  test('the close a creator asks for now is accepted for a deposit mined within 10 minutes', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('hourly' as const, 'daily' as const),
+        fc.integer({ min: 1_600_000_000, max: 2_000_000_000 }),
+        fc.integer({ min: 0, max: 600 }),
+        (duration, nowS, waitS) => {
+          expect(creationCloseAccepted(duration, nowS + waitS, creationCloseAt(duration, nowS))).toBe(true);
+        },
+      ),
+    );
   });
 });
 

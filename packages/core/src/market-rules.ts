@@ -13,6 +13,32 @@ export function marketDeadline(now: Date, duration: MarketDuration): Date {
   return new Date(nowMs + MARKET_DURATION_S[duration] * 1000);
 }
 
+/** decision 026: how much earlier than the duration a creation's close may be (a wallet's confirmation). */
+export const CREATION_CLOSE_EARLY_S = 10 * 60;
+/** decision 026: how much later than the duration a creation's close may be (clocks a little apart). */
+export const CREATION_CLOSE_LATE_S = 60;
+
+/**
+ * decision 026: the close a creation's deposit names (`closesAtS`, unix seconds) is the market's deadline,
+ * accepted when it lies a duration from the deposit's block (`blockTimeS`), less up to 10 minutes for a
+ * wallet's confirmation, or up to 1 minute more: `closesAt − blockTime ∈ [duration − 10 min, duration + 1 min]`.
+ */
+export function creationCloseAccepted(
+  duration: MarketDuration,
+  blockTimeS: number,
+  closesAtS: number,
+): boolean {
+  if (!Number.isSafeInteger(blockTimeS) || !Number.isSafeInteger(closesAtS)) return false;
+  const span = closesAtS - blockTimeS;
+  const durationS = MARKET_DURATION_S[duration];
+  return span >= durationS - CREATION_CLOSE_EARLY_S && span <= durationS + CREATION_CLOSE_LATE_S;
+}
+
+/** The close a creator asks for at `nowS` (unix seconds, the server's clock): now + the duration. */
+export function creationCloseAt(duration: MarketDuration, nowS: number): number {
+  return Math.floor(nowS) + MARKET_DURATION_S[duration];
+}
+
 function deadlinePassed(deadline: Date, now: Date): boolean {
   return now.getTime() >= deadline.getTime();
 }

@@ -4,6 +4,8 @@ import {
   depositArgs,
   depositTerms,
   flagBondTerms,
+  marketBetTerms,
+  marketCreateTerms,
   newMarketId,
   roundDepositTerms,
   roundMarketId,
@@ -77,5 +79,30 @@ describe('flagBondTerms', () => {
 
   it('refuses an id that is not 32 bytes', () => {
     expect(() => flagBondTerms({ escrowId: '0x12', closesAt })).toThrow(RangeError);
+describe('marketBetTerms and marketCreateTerms', () => {
+  it("is the market's escrow id and close, and the side, in lower case", () => {
+    const upper = `0x${'AB'.repeat(32)}` as const;
+    expect(marketBetTerms({ escrowId: upper, closesAt }, 'NO')).toEqual({
+      kind: 'bet',
+      market,
+      closesAt,
+      prediction: 'NO',
+    });
+    expect(roundTrip(marketBetTerms({ escrowId: market, closesAt }, 'YES'))).toEqual(
+      marketBetTerms({ escrowId: market, closesAt }, 'YES'),
+    );
+  });
+
+  it('a creation commits to its content hash and reads back as it was sent', () => {
+    const terms = marketCreateTerms({ escrowId: market, closesAt, contentHash, prediction: 'YES' });
+    expect(terms).toEqual({ kind: 'create', market, closesAt, contentHash, prediction: 'YES' });
+    expect(roundTrip(terms)).toEqual(terms);
+  });
+
+  it('refuses an id or a hash that is not 32 bytes', () => {
+    expect(() => marketBetTerms({ escrowId: '0x12', closesAt }, 'YES')).toThrow(RangeError);
+    expect(() =>
+      marketCreateTerms({ escrowId: market, closesAt, contentHash: '0x1234', prediction: 'NO' }),
+    ).toThrow(RangeError);
   });
 });

@@ -58,17 +58,47 @@ export function roundDepositTerms(
   return { kind: 'round', market: roundMarketId(epoch), closesAt: lockTime, position };
 }
 
+/** A market as the API publishes it for a deposit: its escrow id and close (`escrowId`, `closesAt`). */
+export type EscrowMarket = { escrowId: Hex; closesAt: number };
+
 /**
  * What a flag's bond deposits for (decision 026, "Flag bonds"): kind flag, no side, into the market's own
  * key (its escrow id and deadline, as the API publishes them: `escrowId`, `closesAt`). Sent while the
  * market's settlement is pending, at least the contract's `disputeBond(key)`: the contract makes it a
  * dispute. The web, the pay-and-post driver and the server all build a flag's terms here.
  */
-export function flagBondTerms(market: {
+export function flagBondTerms(market: EscrowMarket): Extract<DepositTerms, { kind: 'flag' }> {
+  return { kind: 'flag', market: bytes32(market.escrowId, 'escrowId'), closesAt: market.closesAt };
+}
+
+/**
+ * What a bet on a market deposits for: the market's escrow id and close (GET /api/markets/:id's
+ * `escrowId` and `closesAt`) and the side. The server, the web and the pay-and-post driver build it here.
+ */
+export function marketBetTerms(
+  market: EscrowMarket,
+  prediction: 'YES' | 'NO',
+): Extract<DepositTerms, { kind: 'bet' }> {
+  return { kind: 'bet', market: bytes32(market.escrowId, 'escrowId'), closesAt: market.closesAt, prediction };
+}
+
+/**
+ * What a market's creation deposits for: the fresh escrow id its creator picked (`newMarketId`), the
+ * close it asks for (its deadline), the content hash the market commits to and the creator's side.
+ */
+export function marketCreateTerms(input: {
   escrowId: Hex;
   closesAt: number;
-}): Extract<DepositTerms, { kind: 'flag' }> {
-  return { kind: 'flag', market: bytes32(market.escrowId, 'escrowId'), closesAt: market.closesAt };
+  contentHash: Hex;
+  prediction: 'YES' | 'NO';
+}): Extract<DepositTerms, { kind: 'create' }> {
+  return {
+    kind: 'create',
+    market: bytes32(input.escrowId, 'escrowId'),
+    closesAt: input.closesAt,
+    contentHash: bytes32(input.contentHash, 'contentHash'),
+    prediction: input.prediction,
+  };
 }
 
 /** A fresh escrow id for a market being created: 32 random bytes (the server refuses one already used). */

@@ -8,8 +8,9 @@ import type { PaymentOverrides } from './payment-call.ts';
 // payAndPostFlag (or their halves, payForX and postX, when a tool does something between them).
 
 /**
- * Who pays, whom, and how the request reaches the API. `vault` takes market payments; `escrow` (GET
- * /api/config `escrow.address`) takes oracle round stakes, and a round bet without it throws.
+ * Who pays, whom, and how the request reaches the API. `escrow` (GET /api/config `escrow.address`)
+ * takes market creations, market bets and oracle round stakes (decision 026), and any of them without it
+ * throws; `vault` takes what is still paid to it (flag bonds).
  */
 export type PayAndPostClients<Answer> = {
   payer: Payer;

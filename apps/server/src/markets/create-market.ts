@@ -5,13 +5,16 @@ import type {
   CreatePriceMarketBody,
 } from '@pm/core/contract/markets';
 import { marketContentHash, type PaymentIntent } from '@pm/core/intent';
-import { deriveMarketTitle, marketDeadline, potentialPayoutRecordWei } from '@pm/core/market-rules';
+import { creationCloseAccepted, deriveMarketTitle, potentialPayoutRecordWei } from '@pm/core/market-rules';
+import { marketCreateTerms } from '@pm/escrow/deposit-terms';
+import { marketKey } from '@pm/escrow/market-key';
 import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
+import { escrowDeposit } from '../payments/payment-source.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
 import { publish } from '../realtime/outbox-repository.ts';
@@ -33,20 +36,43 @@ export type MarketsServiceDeps = {
   clock: Clock;
   resolver: ResolverIdentity;
   /** Price Oracle markets (issue 19), created by apps/server/src/price-markets; absent: refused. */
-  createPriceMarket?: (body: CreatePriceMarketBody) => Promise<AcceptPaymentResult<CreatedMarket>>;
+  createPriceMarket?: (
+    body: CreatePriceMarketBody,
+    options?: { stakeId?: bigint },
+  ) => Promise<AcceptPaymentResult<CreatedMarket>>;
 };
 
 export type CreatedMarket = { market: MarketRow; bet: BetRow };
 
 /**
  * The payment claimed by a market creation, of either kind (a custom market, or a price market:
- * issue 19): the creator's transfer, whose intent commits to the market's content hash and side.
+ * issue 19): the creator's deposit into the escrow (decision 026) under the fresh id it picked and the
+ * close it asked for, kind create, its side and the market's content hash as its terms. `stakeId`:
+ * reconciliation records that one stake, from its own event.
  */
 export function creationPaymentInput(
-  body: Pick<CreateMarketBody, 'txHash' | 'creatorAddress' | 'amountWei' | 'prediction'>,
+  payments: PaymentContext,
+  body: Pick<
+    CreateMarketBody,
+    'txHash' | 'creatorAddress' | 'amountWei' | 'prediction' | 'escrowId' | 'closesAt'
+  >,
   contentHash: `0x${string}`,
+  options: { stakeId?: bigint } = {},
 ) {
+  const escrow = payments.escrow;
+  if (!escrow) {
+    throw new AppError(
+      'ESCROW_NOT_CONFIGURED',
+      'Markets are unavailable: no escrow contract is configured on this server.',
+    );
+  }
   const intent: PaymentIntent = { kind: 'create', contentHash, prediction: body.prediction };
+  const terms = marketCreateTerms({
+    escrowId: parseHex(body.escrowId, { bytes: 32 }),
+    closesAt: body.closesAt,
+    contentHash,
+    prediction: body.prediction,
+  });
   return {
     claim: {
       txHash: parseHex(body.txHash, { bytes: 32 }),
@@ -54,27 +80,53 @@ export function creationPaymentInput(
       amountWei: BigInt(body.amountWei),
       intent,
     },
+    source: escrowDeposit(escrow, terms, { clock: payments.clock, ...options }),
     purpose: 'market_create' as const,
     request: { body },
   };
 }
 
 /**
- * POST /api/markets: the creator's payment, verified on chain, becomes the market and its first
+ * Decision 026: a creation's deadline is exactly the close its deposit named, accepted when it lies the
+ * market's duration from the deposit's block (core's creationCloseAccepted) and still ahead of the
+ * server's now; the market's escrow id and key are the deposit's. Throws (the deposit is kept as owed
+ * back by the escrow) otherwise. An escrow id another market holds is refused by insertMarket
+ * (ESCROW_ID_TAKEN), in the same transaction: the same request sent again is answered from its payment
+ * before it gets here.
+ */
+export function creationEscrowTerms(
+  body: Pick<CreateMarketBody, 'escrowId' | 'closesAt' | 'duration'>,
+  payment: VerifiedPayment,
+  now: Date,
+): { deadline: Date; escrowId: string; escrowKey: string } {
+  const blockTimeS = Math.floor(payment.blockTime.getTime() / 1000);
+  if (!creationCloseAccepted(body.duration, blockTimeS, body.closesAt)) {
+    throw new AppError('CLOSE_OUT_OF_RANGE');
+  }
+  const deadline = new Date(body.closesAt * 1000);
+  if (deadline.getTime() <= now.getTime()) throw new AppError('MARKET_CLOSED');
+  const escrowId = body.escrowId.toLowerCase() as `0x${string}`;
+  return { deadline, escrowId, escrowKey: marketKey(escrowId, body.closesAt).toLowerCase() };
+}
+
+/**
+ * POST /api/markets: the creator's deposit, verified on chain, becomes the market and its first
  * bet in one transaction (docs/product.md §7 "Create market", docs/architecture.md "Payment verification").
+ * `stakeId`: the one stake reconciliation records.
  */
 export async function createMarket(
   deps: MarketsServiceDeps,
   body: CreateMarketBody,
+  options: { stakeId?: bigint } = {},
 ): Promise<AcceptPaymentResult<CreatedMarket>> {
   // Issue 19: a price market's terms, hash and start price are its own module's (price-markets/).
   if (body.betType === 'price_prediction') {
     if (!deps.createPriceMarket) throw new AppError('VALIDATION_FAILED', 'Price markets are not open');
-    return deps.createPriceMarket(body);
+    return deps.createPriceMarket(body, options);
   }
   // docs/api.md: the payment commits to the body's strings exactly as sent.
   const contentHash = marketContentHash(body);
-  const input = creationPaymentInput(body, contentHash);
+  const input = creationPaymentInput(deps.payments, body, contentHash, options);
   const refusal = refuseCreateMarket(body);
   if (refusal) return refusePayment(deps.payments, input, refusal);
   return acceptPayment(deps.payments, {
@@ -100,8 +152,8 @@ async function recordNewMarket(
       betType: 'custom_bet',
       category: body.category,
       duration: body.duration,
-      // docs/product.md §4: server now + 1 h or 24 h; never the browser's clock.
-      deadline: marketDeadline(now, body.duration),
+      // Decision 026: the close the deposit named, within the duration of its block (never the browser's clock).
+      ...creationEscrowTerms(body, payment, now),
       resolverModel: deps.resolver.model,
       resolverPromptVersion: deps.resolver.promptVersion,
       contentHash,
@@ -166,6 +218,7 @@ export async function insertMarketWithCreatorBet(
     isCreator: true,
     paymentId: payment.paymentId,
     txHash: payment.txHash.toLowerCase(),
+    stakeId: payment.deposit?.stakeId ?? null,
     createdAt: now,
   });
   await recordBetPlaced(tx, creator);

@@ -2,11 +2,13 @@ import { normalizeAddress } from '@pm/core/address';
 import { MAX_ROW_ID } from '@pm/core/constants';
 import type { JoinMarketBody } from '@pm/core/contract/markets';
 import { potentialPayoutRecordWei } from '@pm/core/market-rules';
+import { marketBetTerms } from '@pm/escrow/deposit-terms';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats-repository.ts';
 import { type AcceptPaymentResult, acceptPayment } from '../payments/accept-payment.ts';
+import { escrowDeposit } from '../payments/payment-source.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import type { VerifiedPayment } from '../payments/verify-payment.ts';
 import { publishAll } from '../realtime/outbox-repository.ts';
@@ -24,15 +26,39 @@ import {
 export type JoinedMarket = { bet: BetRow; market: MarketRow };
 
 /**
- * POST /api/markets/:id/bets: a verified payment becomes a bet, and the market's totals and counts
- * move in SQL in the same transaction. A valid payment that reaches a closed market is refused
- * with MARKET_CLOSED and kept as a refund (docs/architecture.md "Payment verification").
+ * POST /api/markets/:id/bets: a verified deposit into the escrow (decision 026) under the market's key
+ * (its escrow id closing at its deadline), kind bet, with the side, becomes a bet, and the market's
+ * totals and counts move in SQL in the same transaction. A deposit that reaches a closed market or is
+ * below the minimum is refused and kept as owed back by the escrow (escrow_refunds: refundStake, or the
+ * market's payout list), never by the vault. A market this server does not know, or one made before
+ * the escrow (no escrow id), has no key to check a deposit against: the request is refused and
+ * reconciliation, which reads every deposit, gives the money back. `stakeId`: reconciliation records
+ * that one stake, from its own event.
  */
 export async function joinMarket(
   deps: MarketsServiceDeps,
   marketId: number,
   body: JoinMarketBody,
+  options: { stakeId?: bigint } = {},
 ): Promise<AcceptPaymentResult<JoinedMarket>> {
+  // No payment can name a market id past what the database stores: the answer is simply "not found".
+  if (marketId > MAX_ROW_ID) throw new AppError('MARKET_NOT_FOUND');
+  const escrow = deps.payments.escrow;
+  if (!escrow) {
+    throw new AppError(
+      'ESCROW_NOT_CONFIGURED',
+      'Market bets are unavailable: no escrow contract is configured on this server.',
+    );
+  }
+  const market = await findMarket(deps.payments.db, marketId);
+  const amountRefusal = refuseAmount(BigInt(body.amountWei));
+  if (!market) throw amountRefusal ?? new AppError('MARKET_NOT_FOUND');
+  // A market made before the escrow takes no new bet (migration 0018).
+  if (!market.escrowId) throw new AppError('MARKET_CLOSED');
+  const terms = marketBetTerms(
+    { escrowId: market.escrowId as `0x${string}`, closesAt: closesAtOf(market) },
+    body.prediction,
+  );
   const input = {
     claim: {
       txHash: parseHex(body.txHash, { bytes: 32 }),
@@ -40,20 +66,21 @@ export async function joinMarket(
       amountWei: BigInt(body.amountWei),
       intent: { kind: 'bet' as const, marketId, prediction: body.prediction },
     },
+    source: escrowDeposit(escrow, terms, { clock: deps.clock, ...options }),
     purpose: 'market_bet' as const,
     request: { marketId, body },
   };
-  // No payment can name a market id past what the database stores (its intent does not decode),
-  // so there is no money to keep: the answer is simply "not found".
-  if (marketId > MAX_ROW_ID) throw new AppError('MARKET_NOT_FOUND');
-  const market = await findMarket(deps.payments.db, marketId);
-  const refusal = market ? refuseAmount(BigInt(body.amountWei)) : new AppError('MARKET_NOT_FOUND');
-  if (refusal) return refusePayment(deps.payments, input, refusal);
+  if (amountRefusal) return refusePayment(deps.payments, input, amountRefusal);
   return acceptPayment(deps.payments, {
     ...input,
     record: (tx, payment) => recordJoin(deps, tx, marketId, body, payment),
     findRecorded: findBetByPayment,
   });
+}
+
+/** A market's deadline in unix seconds: the close of its escrow key (whole seconds since the escrow). */
+export function closesAtOf(market: Pick<MarketRow, 'deadline'>): number {
+  return Math.floor(market.deadline.getTime() / 1000);
 }
 
 async function recordJoin(
@@ -77,6 +104,7 @@ async function recordJoin(
     isCreator: false,
     paymentId: payment.paymentId,
     txHash: payment.txHash.toLowerCase(),
+    stakeId: payment.deposit?.stakeId ?? null,
     createdAt: now,
   });
   await recordBetPlaced(tx, user);

@@ -1,6 +1,10 @@
 import { CreateMarketBodySchema, JoinMarketBodySchema } from '@pm/core/contract/markets';
 import { z } from 'zod';
+import type { Db } from '../db/client.ts';
+import { findPaymentRequest } from '../payments/payment-requests-repository.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
+import type { MarketDeposits } from '../payments/reconcile-escrow-job.ts';
+import { findMarketByEscrowKey } from './markets-repository.ts';
 import type { MarketsService } from './markets-service.ts';
 
 const StoredCreateSchema = z.object({ body: CreateMarketBodySchema });
@@ -22,6 +26,31 @@ export function createMarketPaymentHandlers(service: MarketsService): {
     async market_bet(request) {
       const { marketId, body } = StoredJoinSchema.parse(request);
       return (await service.joinMarket(marketId, body)).status;
+    },
+  };
+}
+
+/**
+ * Market deposits nobody posted, as escrow reconciliation finds them (decision 026): a bet by its
+ * market's key, through the join's own logic; a creation only from the request kept for its
+ * transaction (its content is off chain), through the creation's own logic. Each pinned to its stake.
+ */
+export function createMarketDeposits(
+  service: MarketsService,
+  deps: { db: Db; chainId: number },
+): MarketDeposits {
+  return {
+    async marketOfKey(key) {
+      return (await findMarketByEscrowKey(deps.db, key.toLowerCase()))?.id ?? null;
+    },
+    async recordBet(marketId, body, stakeId) {
+      return (await service.joinMarket(marketId, body, { stakeId })).status;
+    },
+    async recordCreation(txHash, stakeId) {
+      const kept = await findPaymentRequest(deps.db, deps.chainId, txHash.toLowerCase());
+      const stored = kept?.purpose === 'market_create' ? StoredCreateSchema.safeParse(kept.request) : null;
+      if (!stored?.success) return null;
+      return (await service.createMarket(stored.data.body, { stakeId })).status;
     },
   };
 }

@@ -4,11 +4,12 @@ import type { Config } from '../config/config.ts';
 import { disputeBondReaderOf } from '../escrow/dispute-bond.ts';
 import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
+import type { MarketDeposits } from '../payments/reconcile-escrow-job.ts';
 import { OPERATOR_RESOLVER, PROMPT_VERSION } from '../resolution/resolver-prompt.ts';
 import { ANALYZE_PER_ADDRESS_PER_MINUTE, createAnalyzeLimits } from './analyze-limits.ts';
 import type { MarketsServiceDeps, ResolverIdentity } from './create-market.ts';
 import { registerMarketAnalyzeRoutes } from './market-analyze-routes.ts';
-import { createMarketPaymentHandlers } from './market-payment-handlers.ts';
+import { createMarketDeposits, createMarketPaymentHandlers } from './market-payment-handlers.ts';
 import { registerMarketsRoutes } from './markets-routes.ts';
 import { createMarketsService, type MarketsService, type MarketsServiceOptions } from './markets-service.ts';
 import { seedDemoMarkets } from './seed-demo-markets.ts';
@@ -19,6 +20,8 @@ export type MarketsModule = {
     market_create: PendingPaymentHandler;
     market_bet: PendingPaymentHandler;
   };
+  /** Creations and bets escrow reconciliation finds unposted (decision 026). */
+  deposits: MarketDeposits;
   seedDemoData: () => Promise<void>;
   service: MarketsService;
 };
@@ -71,6 +74,7 @@ export function createMarketsModule(
       registerMarketAnalyzeRoutes(app, analyzer);
     },
     paymentHandlers: createMarketPaymentHandlers(service),
+    deposits: createMarketDeposits(service, { db, chainId: config.chain.id }),
     seedDemoData: () => seedDemoMarkets({ config, db, service, logger }),
     service,
   };

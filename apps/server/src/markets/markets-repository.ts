@@ -6,6 +6,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-rows.ts';
 import { bets, marketCounts, markets } from '../db/schema.ts';
+import { AppError } from '../errors/app-error.ts';
 
 // Reads and writes of markets and their bets. Functions take a Db or a Tx, so the service can
 // compose them inside acceptPayment's transaction.
@@ -80,9 +81,19 @@ export async function lockMarket(tx: DbOrTx, id: number): Promise<MarketRow | un
   return row;
 }
 
+/** The market whose escrow key (lower-case 0x hex) this is, if any: what a deposit's event names. */
+export async function findMarketByEscrowKey(db: DbOrTx, escrowKey: string): Promise<MarketRow | undefined> {
+  const [row] = await db.select().from(markets).where(eq(markets.escrowKey, escrowKey)).limit(1);
+  return row;
+}
+
+/**
+ * A new market; ESCROW_ID_TAKEN when another market holds its escrow id or key (two creations racing
+ * for one id: the unique indexes decide, and the loser's deposit is given back).
+ */
 export async function insertMarket(tx: DbOrTx, values: NewMarketRow): Promise<MarketRow> {
-  const [row] = await tx.insert(markets).values(values).returning();
-  if (!row) throw new Error('insert into markets returned no row');
+  const [row] = await tx.insert(markets).values(values).onConflictDoNothing().returning();
+  if (!row) throw new AppError('ESCROW_ID_TAKEN');
   return row;
 }
 

@@ -63,8 +63,11 @@ export type ResolutionRecord = { timeline: ResolutionEvent[]; evidence: MarketEv
 export function createMarketsService(deps: MarketsServiceOptions) {
   const db = deps.payments.db;
   return {
-    createMarket: (body: CreateMarketBody) => createMarket(deps, body),
-    joinMarket: (marketId: number, body: JoinMarketBody) => joinMarket(deps, marketId, body),
+    /** `stakeId`: escrow reconciliation records that one stake of the transaction (decision 026). */
+    createMarket: (body: CreateMarketBody, options?: { stakeId?: bigint }) =>
+      createMarket(deps, body, options),
+    joinMarket: (marketId: number, body: JoinMarketBody, options?: { stakeId?: bigint }) =>
+      joinMarket(deps, marketId, body, options),
 
     async listMarkets(query: ListMarketsQuery): Promise<ListMarketsResponse> {
       const category = query.category === 'all' ? undefined : query.category;

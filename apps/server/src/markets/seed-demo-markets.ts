@@ -1,15 +1,22 @@
 import type { CreateCustomMarketBody } from '@pm/core/contract/markets';
-import { encodeIntent, marketContentHash, type PaymentIntent } from '@pm/core/intent';
+import { marketContentHash } from '@pm/core/intent';
+import { creationCloseAt } from '@pm/core/market-rules';
+import { depositCall } from '@pm/escrow/deposit-call';
+import { type DepositTerms, marketBetTerms, marketCreateTerms, newMarketId } from '@pm/escrow/deposit-terms';
 import type { FastifyBaseLogger } from 'fastify';
 import { createWalletClient, defineChain, http, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { getBlock } from 'viem/actions';
 import type { Config } from '../config/config.ts';
 import { DEV_PLAYERS } from '../config/dev-accounts.ts';
 import type { Db } from '../db/client.ts';
 import { hasAnyMarket } from './markets-repository.ts';
 import type { MarketsService } from './markets-service.ts';
 
-type DemoMarket = Omit<CreateCustomMarketBody, 'txHash' | 'creatorAddress' | 'amountWei'> & {
+type DemoMarket = Omit<
+  CreateCustomMarketBody,
+  'txHash' | 'creatorAddress' | 'amountWei' | 'escrowId' | 'closesAt'
+> & {
   player: number;
   amount: string;
   joins: Array<{ player: number; prediction: 'YES' | 'NO'; amount: string }>;
@@ -64,8 +71,8 @@ const DEMO_MARKETS: DemoMarket[] = [
 
 /**
  * Demo content for `npm start` on an empty database (DEMO_DATA=true, local chain only): a few
- * markets and joins made with REAL payments from the dev players, through the same service as the
- * API. Does nothing once any market exists. Meant for one dev instance: two starting at once on an
+ * markets and joins made with REAL deposits into the escrow from the dev players (decision 026),
+ * through the same service as the API. Without an escrow there is nothing to pay into: skipped. Does nothing once any market exists. Meant for one dev instance: two starting at once on an
  * empty database could both seed.
  */
 export async function seedDemoMarkets(deps: {
@@ -80,6 +87,11 @@ export async function seedDemoMarkets(deps: {
     return;
   }
   if (await hasAnyMarket(db)) return;
+  const escrow = config.escrow.address;
+  if (!escrow) {
+    logger.warn('DEMO_DATA creates markets by escrow deposits: no ESCROW_ADDRESS, so none are seeded');
+    return;
+  }
 
   const chain = defineChain({
     id: config.chain.id,
@@ -94,37 +106,42 @@ export async function seedDemoMarkets(deps: {
       account: privateKeyToAccount(player.privateKey),
     }),
   );
-  const pay = async (player: number, intent: PaymentIntent, amountWei: bigint) => {
+  const pay = async (player: number, terms: DepositTerms, amountWei: bigint) => {
     const wallet = wallets[player];
     if (!wallet) throw new Error(`no dev player #${player}`);
-    const txHash = await wallet.sendTransaction({
-      to: config.vault.address,
-      value: amountWei,
-      data: encodeIntent(intent),
-    });
+    const txHash = await wallet.sendTransaction(depositCall(escrow, terms, amountWei));
     return { txHash, address: wallet.account.address };
   };
 
+  const reader = wallets[0];
+  if (!reader) throw new Error('no dev players');
   for (const demo of DEMO_MARKETS) {
     const { player, amount, joins, ...fields } = demo;
     const amountWei = parseEther(amount);
-    const intent: PaymentIntent = {
-      kind: 'create',
+    const escrowId = newMarketId();
+    // The chain's time (the server's clock on the local chain): the deposit's block is counted from it.
+    const latest = await getBlock(reader, { blockTag: 'latest' });
+    const closesAt = creationCloseAt(fields.duration, Number(latest.timestamp));
+    const terms = marketCreateTerms({
+      escrowId,
+      closesAt,
       contentHash: marketContentHash(fields),
       prediction: fields.prediction,
-    };
-    const { txHash, address } = await pay(player, intent, amountWei);
+    });
+    const { txHash, address } = await pay(player, terms, amountWei);
     const created = await service.createMarket({
       ...fields,
       txHash,
       creatorAddress: address,
       amountWei: amountWei.toString(),
+      escrowId,
+      closesAt,
     });
     if (created.status !== 'recorded') continue;
     const marketId = created.value.market.id;
     for (const join of joins) {
       const joinWei = parseEther(join.amount);
-      const paid = await pay(join.player, { kind: 'bet', marketId, prediction: join.prediction }, joinWei);
+      const paid = await pay(join.player, marketBetTerms({ escrowId, closesAt }, join.prediction), joinWei);
       await service.joinMarket(marketId, {
         txHash: paid.txHash,
         userAddress: paid.address,

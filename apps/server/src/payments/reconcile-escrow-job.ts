@@ -1,7 +1,8 @@
 import { normalizeAddress } from '@pm/core/address';
 import { UNMATCHED_TRANSFER_GRACE_S } from '@pm/core/constants';
+import type { JoinMarketBody } from '@pm/core/contract/markets';
 import type { PlaceOracleBetBody } from '@pm/core/contract/oracle';
-import { DEPOSIT_KIND, depositTerms } from '@pm/escrow/deposit-terms';
+import { type DepositTerms, depositTerms } from '@pm/escrow/deposit-terms';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Hex, PublicClient } from 'viem';
 import type { Clock } from '../chain/clock.ts';
@@ -10,7 +11,7 @@ import { AppError } from '../errors/app-error.ts';
 import { describeError } from '../errors/describe-error.ts';
 import { isTransientError } from '../errors/transient-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
-import type { Metrics } from '../metrics/metrics.ts';
+import type { EscrowDepositKind, Metrics } from '../metrics/metrics.ts';
 import type { OperatorSenderDeps } from '../operator-sender/operator-sender-deps.ts';
 import { queueSettlementAfterRefusedDispute } from '../settlement/dispute-settlement-repository.ts';
 import { decodeDeposits } from './deposit-events.ts';
@@ -41,6 +42,20 @@ export type RoundDeposits = {
   record(body: PlaceOracleBetBody, stakeId: bigint): Promise<'recorded' | 'pending'>;
 };
 
+/** How markets record a creation or a bet deposit nobody posted (the markets module gives these). */
+export type MarketDeposits = {
+  /** The market whose escrow key this is (a bet's deposit names it); else null. */
+  marketOfKey(key: Hex): Promise<number | null>;
+  /** Records the deposit as the bet its event states, through POST /api/markets/:id/bets' own logic. */
+  recordBet(marketId: number, body: JoinMarketBody, stakeId: bigint): Promise<'recorded' | 'pending'>;
+  /**
+   * A creation's content is off chain: only a request kept for its transaction (a 202 the
+   * pending-payments job replays) can make it a market, through POST /api/markets' own logic; null
+   * when no such request is kept.
+   */
+  recordCreation(txHash: Hex, stakeId: bigint): Promise<'recorded' | 'pending' | null>;
+};
+
 export type EscrowReconcileDeps = {
   db: Db;
   chain: PublicClient;
@@ -50,9 +65,14 @@ export type EscrowReconcileDeps = {
   clock: Clock;
   logger: FastifyBaseLogger;
   rounds: RoundDeposits;
+  /** Market creations and bets (kinds 1 and 2); absent: left as other kinds. */
+  markets?: MarketDeposits;
   /** The operator key's sender, for refundStake; null without VAULT_PRIVATE_KEY (refunds wait). */
   sender: OperatorSenderDeps | null;
-  /** How long a round deposit whose round is not known may wait for it before it is refunded. */
+  /**
+   * How long a deposit whose round or market is not known (or a creation nobody posted) may wait for it
+   * before it is refunded.
+   */
   graceS?: number;
   /** Blocks scanned per run (in `eth_getLogs` calls of `maxBlockSpan`), so one run stays short. */
   maxBlocks?: number;
@@ -170,12 +190,13 @@ async function settleDeposits(deps: EscrowReconcileDeps): Promise<void> {
 }
 
 /**
- * One deposit: already a payment → done. Terms the app never sends → refused and given back. Another
- * kind than a round bet → left for its own path (logged and counted; the markets' switch reopens these
- * rows). A round bet → recorded from its event through the endpoint's own logic (which keeps a refusal
- * as owed back), or, its round unknown past the grace, refused and given back. Whatever the handler
- * says, the payments table decides: a stake that is not a payment afterwards is retried after a
- * passing fault (or a payment not final yet), and refused otherwise.
+ * One deposit: already a payment → done. Terms the app never sends → refused and given back. A round
+ * bet, a market bet or a market creation → recorded from its event (a creation from the request kept
+ * for it: its content is off chain) through the endpoint's own logic (which keeps a refusal as owed
+ * back), or, its round or market unknown (a creation nobody posted) past the grace, refused and given
+ * back. Another kind (a flag's bond) → left for its own path (logged and counted). Whatever the
+ * handler says, the payments table decides: a stake that is not a payment afterwards is retried after
+ * a passing fault (or a payment not final yet), and refused otherwise.
  */
 async function settleDeposit(deps: EscrowReconcileDeps, row: ClaimedEscrowDeposit): Promise<void> {
   if (await stakeStatus(deps, row)) return resolve(deps, row, 'known');
@@ -187,30 +208,28 @@ async function settleDeposit(deps: EscrowReconcileDeps, row: ClaimedEscrowDeposi
     side: row.side,
     terms: row.terms as Hex,
   });
-  if (!terms) return refuse(deps, row, 'INVALID_TERMS', 'unknown');
+  if (!terms) return refuse(deps, row, 'INVALID_TERMS', 'unknown', 'invalid');
+  if (terms.kind === 'round') return settleRoundDeposit(deps, row, terms);
   if (terms.kind === 'flag') return settleFlagDeposit(deps, row);
-  if (terms.kind !== 'round') {
-    deps.metrics?.countEscrowDeposit(terms.kind, 'left');
-    deps.logger.warn(
-      { stakeId: row.stake_id.toString(), txHash: row.tx_hash, kind: terms.kind, owner: row.owner },
-      'an escrow deposit of a kind rounds do not handle is left for its own path',
-    );
-    return resolve(deps, row, 'other_kind');
-  }
+  if (terms.kind === 'bet' && deps.markets) return settleMarketBet(deps, row, deps.markets, terms);
+  if (terms.kind === 'create' && deps.markets) return settleCreation(deps, row, deps.markets);
+  deps.metrics?.countEscrowDeposit(terms.kind, 'left');
+  deps.logger.warn(
+    { stakeId: row.stake_id.toString(), txHash: row.tx_hash, kind: terms.kind, owner: row.owner },
+    'an escrow deposit of a kind reconciliation does not handle is left for its own path',
+  );
+  return resolve(deps, row, 'other_kind');
+}
 
+async function settleRoundDeposit(
+  deps: EscrowReconcileDeps,
+  row: ClaimedEscrowDeposit,
+  terms: Extract<DepositTerms, { kind: 'round' }>,
+): Promise<void> {
   const epoch = await deps.rounds.epochOfKey(row.market_key as Hex, row.block_time);
-  if (epoch === null) {
-    const graceEndsAt = row.block_time.getTime() + (deps.graceS ?? UNMATCHED_TRANSFER_GRACE_S) * 1000;
-    if (deps.clock.now().getTime() < graceEndsAt) {
-      return deferEscrowDeposit(deps.db, row.id, new Date(graceEndsAt));
-    }
-    return refuse(deps, row, 'ROUND_NOT_FOUND', 'oracle_bet');
-  }
-
-  let outcome: 'recorded' | 'pending' | 'refused';
-  let refusal: unknown = null;
-  try {
-    outcome = await deps.rounds.record(
+  if (epoch === null) return waitOrRefuse(deps, row, 'ROUND_NOT_FOUND', 'oracle_bet', 'round');
+  return recordDeposit(deps, row, 'oracle_bet', 'round', () =>
+    deps.rounds.record(
       {
         epoch,
         position: terms.position,
@@ -219,23 +238,100 @@ async function settleDeposit(deps: EscrowReconcileDeps, row: ClaimedEscrowDeposi
         txHash: row.tx_hash as Hex,
       },
       row.stake_id,
-    );
+    ),
+  );
+}
+
+async function settleMarketBet(
+  deps: EscrowReconcileDeps,
+  row: ClaimedEscrowDeposit,
+  markets: MarketDeposits,
+  terms: Extract<DepositTerms, { kind: 'bet' }>,
+): Promise<void> {
+  const marketId = await markets.marketOfKey(row.market_key as Hex);
+  if (marketId === null) return waitOrRefuse(deps, row, 'MARKET_NOT_FOUND', 'market_bet', 'bet');
+  return recordDeposit(deps, row, 'market_bet', 'bet', () =>
+    markets.recordBet(
+      marketId,
+      {
+        txHash: row.tx_hash,
+        userAddress: normalizeAddress(row.owner),
+        prediction: terms.prediction,
+        amountWei: row.amount.toString(),
+      },
+      row.stake_id,
+    ),
+  );
+}
+
+/** A creation nobody posted: its content is off chain, so no market can be made of it. */
+class CreationNotPosted extends Error {
+  override name = 'CreationNotPosted';
+}
+
+async function settleCreation(
+  deps: EscrowReconcileDeps,
+  row: ClaimedEscrowDeposit,
+  markets: MarketDeposits,
+): Promise<void> {
+  return recordDeposit(deps, row, 'market_create', 'create', async () => {
+    const outcome = await markets.recordCreation(row.tx_hash as Hex, row.stake_id);
+    if (outcome === null) throw new CreationNotPosted('no request was posted for this creation');
+    return outcome;
+  });
+}
+
+/** A deposit whose round or market is not known waits the grace for it, then is refused and given back. */
+async function waitOrRefuse(
+  deps: EscrowReconcileDeps,
+  row: ClaimedEscrowDeposit,
+  reason: string,
+  purpose: PaymentPurpose,
+  kind: EscrowDepositKind,
+): Promise<void> {
+  const graceEndsAt = row.block_time.getTime() + (deps.graceS ?? UNMATCHED_TRANSFER_GRACE_S) * 1000;
+  if (deps.clock.now().getTime() < graceEndsAt) {
+    return deferEscrowDeposit(deps.db, row.id, new Date(graceEndsAt));
+  }
+  return refuse(deps, row, reason, purpose, kind);
+}
+
+/**
+ * Records a deposit through its endpoint's own logic (`record`, pinned to the stake), then reads what
+ * the payments table says of the stake: a payment (recorded, or refused and kept as owed back) ends it;
+ * otherwise a passing fault or a payment not final yet is retried, and anything else refused here.
+ */
+async function recordDeposit(
+  deps: EscrowReconcileDeps,
+  row: ClaimedEscrowDeposit,
+  purpose: PaymentPurpose,
+  kind: EscrowDepositKind,
+  record: () => Promise<'recorded' | 'pending'>,
+): Promise<void> {
+  let outcome: 'recorded' | 'pending' | 'refused';
+  let refusal: unknown = null;
+  try {
+    outcome = await record();
   } catch (error) {
     outcome = 'refused';
     refusal = error;
   }
   const status = await stakeStatus(deps, row);
   if (status) {
-    deps.metrics?.countEscrowDeposit('round', status === 'recorded' ? 'recorded' : 'refused');
+    deps.metrics?.countEscrowDeposit(kind, status === 'recorded' ? 'recorded' : 'refused');
     return resolve(deps, row, status);
   }
   if (refusal && isTransientError(refusal)) throw refusal;
   if (outcome === 'pending') throw new AppError('CHAIN_UNAVAILABLE', 'The deposit is not final yet.');
+  // Its browser's request may still come within the grace; past it, it is given back.
+  if (refusal instanceof CreationNotPosted) {
+    return waitOrRefuse(deps, row, 'CREATION_NOT_POSTED', purpose, kind);
+  }
   if (refusal && !(refusal instanceof AppError)) {
     deps.logger.error({ err: refusal, txHash: row.tx_hash }, 'recording an escrow deposit failed');
   }
   // Refused before any payment was kept (its event said one thing, the check another): given back.
-  return refuse(deps, row, refusal instanceof AppError ? refusal.code : 'RECORD_FAILED', 'oracle_bet');
+  return refuse(deps, row, refusal instanceof AppError ? refusal.code : 'RECORD_FAILED', purpose, kind);
 }
 
 /**
@@ -248,7 +344,7 @@ async function settleFlagDeposit(deps: EscrowReconcileDeps, row: ClaimedEscrowDe
   const graceEndsAt = row.block_time.getTime() + (deps.graceS ?? UNMATCHED_TRANSFER_GRACE_S) * 1000;
   if (deps.clock.now().getTime() < graceEndsAt)
     return deferEscrowDeposit(deps.db, row.id, new Date(graceEndsAt));
-  return refuse(deps, row, 'UNCLAIMED_FLAG_BOND', 'market_flag');
+  return refuse(deps, row, 'UNCLAIMED_FLAG_BOND', 'market_flag', 'flag');
 }
 
 /**
@@ -280,6 +376,7 @@ async function refuse(
   row: ClaimedEscrowDeposit,
   reason: string,
   purpose: PaymentPurpose | 'unknown',
+  kind: EscrowDepositKind,
 ): Promise<void> {
   await insertEscrowRefund(deps.db, {
     chainId: deps.chainId,
@@ -306,10 +403,7 @@ async function refuse(
       'a refused deposit disputed its market’s pending settlement: the settlement is queued again',
     );
   }
-  deps.metrics?.countEscrowDeposit(
-    row.kind === DEPOSIT_KIND.round ? 'round' : row.kind === DEPOSIT_KIND.flag ? 'flag' : 'invalid',
-    'refused',
-  );
+  deps.metrics?.countEscrowDeposit(kind, 'refused');
   deps.logger.info(
     { stakeId: row.stake_id.toString(), txHash: row.tx_hash, owner: row.owner, reason },
     'escrow deposit refused: it is given back to its owner',

@@ -64,7 +64,10 @@ function claimableRoundBetOf(address: string | Placeholder): SQL | undefined {
 /** A claimable round bet the vault pays: staked into the vault, before the switch (no stake id). */
 export const vaultRoundBet = isNull(oracleBets.stakeId);
 
-/** A claimable market bet the vault pays: staked into the vault, before the switch (no stake id). */
+/**
+ * A claimable market bet the vault pays: paid to the vault, before the switch (no stake id). A bet on
+ * the escrow is paid by the contract (decision 026), never by a vault payout.
+ */
 export const vaultMarketBet = isNull(bets.stakeId);
 
 /**

@@ -1,5 +1,4 @@
 import type { CreatePriceMarketBody } from '@pm/core/contract/markets';
-import { marketDeadline } from '@pm/core/market-rules';
 import { formatUsdPrice } from '@pm/core/price';
 import { priceMarketContentHash, priceMarketTitle, targetPriceScaled } from '@pm/core/price-market';
 import type { Clock } from '../chain/clock.ts';
@@ -7,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import {
   type CreatedMarket,
+  creationEscrowTerms,
   creationPaymentInput,
   insertMarketWithCreatorBet,
 } from '../markets/create-market.ts';
@@ -37,11 +37,14 @@ export type PriceMarketsDeps = {
  * POST /api/markets with `betType: "price_prediction"` (issue 19, decision 020): the creator's
  * payment, whose intent commits to priceMarketContentHash(terms), becomes a market whose title the
  * server writes and whose start price is the coin's latest fresh sample. Without one the creation is
- * refused with PRICE_UNAVAILABLE, and a payment behind it is kept as a refund (refusePayment).
+ * refused with PRICE_UNAVAILABLE, and a deposit behind it is kept as owed back by the escrow
+ * (refusePayment). The deadline is the close the creation's deposit named (decision 026, as custom
+ * markets'); `stakeId`: the one stake reconciliation records.
  */
 export async function createPriceMarket(
   deps: PriceMarketsDeps,
   body: CreatePriceMarketBody,
+  options: { stakeId?: bigint } = {},
 ): Promise<AcceptPaymentResult<CreatedMarket>> {
   const terms = {
     targetSymbol: body.targetSymbol,
@@ -50,7 +53,7 @@ export async function createPriceMarket(
     duration: body.duration,
   };
   const contentHash = priceMarketContentHash(terms);
-  const input = creationPaymentInput(body, contentHash);
+  const input = creationPaymentInput(deps.payments, body, contentHash, options);
   const amountRefusal = refuseAmount(BigInt(body.amountWei));
   if (amountRefusal) return refusePayment(deps.payments, input, amountRefusal);
   const start = await freshPrice(deps, body.targetSymbol);
@@ -68,7 +71,8 @@ export async function createPriceMarket(
     ...input,
     record: (tx, payment) => {
       const now = deps.clock.now();
-      const deadline = marketDeadline(now, body.duration);
+      const escrowTerms = creationEscrowTerms(body, payment, now);
+      const deadline = escrowTerms.deadline;
       const feed = deps.prices.feedLabel(body.targetSymbol);
       return insertMarketWithCreatorBet(tx, {
         values: {
@@ -78,7 +82,7 @@ export async function createPriceMarket(
           betType: 'price_prediction',
           category: 'crypto',
           duration: body.duration,
-          deadline,
+          ...escrowTerms,
           targetSymbol: body.targetSymbol,
           targetPrice: targetPriceScaled(body.targetPrice),
           comparisonType: body.comparisonType,

@@ -48,7 +48,8 @@ export function createPriceMarketsModule(
     }),
   ];
   return {
-    createPriceMarket: (body: CreatePriceMarketBody) => createPriceMarket(priceDeps, body),
+    createPriceMarket: (body: CreatePriceMarketBody, options?: { stakeId?: bigint }) =>
+      createPriceMarket(priceDeps, body, options),
     jobs,
   };
 }

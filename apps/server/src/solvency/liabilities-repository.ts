@@ -11,10 +11,11 @@ import { claimableMarketBet, claimableRoundBet } from '../payouts/claimable-repo
 // the total is core's. One statement, so every part is read from the same snapshot: a claim that
 // moves bets into a payout between two reads cannot count them twice or drop them.
 //
-// - open market stakes: bets of markets not settled (active, closed, in review);
+// - open market stakes: bets of markets not settled (active, closed, in review), paid to the vault
+//   (a market bet with a stake id is on the escrow contract, as a round bet's is: decision 026);
 // - open round stakes: bets of rounds not ended, staked into the vault (a bet with a stake id is on
 //   the escrow contract, which holds and pays it: decision 026; so is the next part's);
-// - unclaimed market bets: settled, won or refunded, in no payout — claimable-repository's
+// - unclaimed market bets paid to the vault: settled, won or refunded, in no payout — claimable-repository's
 //   `claimableMarketBet` itself, the predicate GET claimable and a claim use (no index:
 //   settlement's updates stay HOT, migration 0014);
 // - unclaimed round bets staked into the vault: a payout > 0, not claimed, in no payout — `claimableRoundBet`
@@ -44,12 +45,12 @@ export async function readLiabilities(db: DbOrTx): Promise<Liabilities> {
     db,
     sql`select
       (select coalesce(sum(b.amount), 0) from bets b join markets m on m.id = b.market_id
-        where m.status in ('active', 'settling'))::text as open_market_stakes,
+        where m.status in ('active', 'settling') and b.stake_id is null)::text as open_market_stakes,
       (select coalesce(sum(b.amount), 0) from oracle_bets b join oracle_rounds r on r.epoch = b.epoch
         where r.status in ('upcoming', 'live', 'locked') and b.stake_id is null)::text as open_round_stakes,
       (select coalesce(sum(${bets.payoutAmount}), 0) from ${bets}
         join ${markets} on ${markets.id} = ${bets.marketId}
-        where ${claimableMarketBet})::text as unclaimed_market,
+        where ${claimableMarketBet} and ${bets.stakeId} is null)::text as unclaimed_market,
       (select coalesce(sum(${oracleBets.payoutAmount}), 0) from ${oracleBets}
         join ${oracleRounds} on ${oracleRounds.epoch} = ${oracleBets.epoch}
         where ${claimableRoundBet} and ${oracleBets.stakeId} is null)::text as unclaimed_round,

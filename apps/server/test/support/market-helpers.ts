@@ -1,9 +1,10 @@
 import type { Position } from '@pm/core/constants';
 import { CreateMarketResponseSchema, JoinMarketResponseSchema } from '@pm/core/contract/markets';
 import type { PaymentIntent } from '@pm/core/intent';
+import { newMarketId } from '@pm/escrow/deposit-terms';
 import type { ApiRequest } from '@pm/pay-and-post/api-transport';
 import type { PayAndPostOptions, Posted } from '@pm/pay-and-post/pay-and-post';
-import { payAndPostBet } from '@pm/pay-and-post/pay-and-post-bet';
+import { payAndPostBet, payForBet } from '@pm/pay-and-post/pay-and-post-bet';
 import { payAndPostMarket } from '@pm/pay-and-post/pay-and-post-market';
 import { payAndPostOracleBet } from '@pm/pay-and-post/pay-and-post-oracle-bet';
 import { payVault } from '@pm/pay-and-post/pay-vault';
@@ -24,13 +25,13 @@ import {
 } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC } from '../../src/config/dev-accounts.ts';
-import { oracleRounds, payments } from '../../src/db/schema.ts';
+import { markets, oracleRounds, payments } from '../../src/db/schema.ts';
 import type { TestApp } from './test-app.ts';
 import { localChain } from './test-chain.ts';
 
 // Real payments and real requests for server tests, through the shared driver (@pm/pay-and-post):
-// BNB to the vault with the intent of docs/api.md (markets), or a deposit into the escrow (oracle
-// rounds, decision 026), then a POST through app.inject.
+// a deposit into the escrow (market creations and bets, oracle rounds: decision 026), or BNB to the
+// vault with the intent of docs/api.md (flag bonds), then a POST through app.inject.
 
 export type CreateFields = {
   description: string;
@@ -101,6 +102,28 @@ export function marketHelpers(t: TestApp) {
     return Number(latest.timestamp) + 600;
   }
 
+  /**
+   * A market's escrow id and close (what GET /api/markets/:id publishes for a deposit). A market the
+   * server does not know, or one made before the escrow, gets a fresh id closing ten minutes on.
+   */
+  async function marketEscrow(marketId: number): Promise<{ escrowId: `0x${string}`; closesAt: number }> {
+    const [market] =
+      marketId <= 2_147_483_647
+        ? await t.db
+            .select({ escrowId: markets.escrowId, deadline: markets.deadline })
+            .from(markets)
+            .where(eq(markets.id, marketId))
+        : [];
+    if (market?.escrowId) {
+      return {
+        escrowId: market.escrowId as `0x${string}`,
+        closesAt: Math.floor(market.deadline.getTime() / 1000),
+      };
+    }
+    const latest = await t.chain.publicClient.getBlock({ blockTag: 'latest' });
+    return { escrowId: newMarketId(), closesAt: Number(latest.timestamp) + 600 };
+  }
+
   /** Pays the vault for `intent` (null: a plain transfer with no intent), nothing posted. */
   async function pay(
     wallet: PayingWallet,
@@ -121,11 +144,23 @@ export function marketHelpers(t: TestApp) {
   /** Pays for and posts a market; `pay`, `txHash` and `body` let a test break one thing at a time. */
   async function postCreate(
     fields: Partial<CreateFields> = {},
-    options: PaidBy & { amountWei?: bigint } & PayAndPostOptions = {},
+    options: PaidBy & {
+      amountWei?: bigint;
+      /** The creation's escrow id (default a fresh one) and close (default chain time + duration). */
+      escrowId?: `0x${string}`;
+      closesAt?: number;
+    } & PayAndPostOptions = {},
   ) {
     const { prediction, ...terms } = { ...defaults, ...fields };
     const amountWei = options.amountWei ?? parseEther('0.01');
-    const posted = await payAndPostMarket(clientsOf(options, 0), { terms, prediction, amountWei }, options);
+    const order = {
+      terms,
+      prediction,
+      amountWei,
+      ...(options.escrowId ? { escrowId: options.escrowId } : {}),
+      ...(options.closesAt ? { closesAt: options.closesAt } : {}),
+    };
+    const posted = await payAndPostMarket(clientsOf(options, 0), order, options);
     return withPayload(posted);
   }
 
@@ -145,10 +180,25 @@ export function marketHelpers(t: TestApp) {
   ) {
     const bet = {
       marketId,
+      ...(await marketEscrow(marketId)),
       prediction: options.prediction ?? 'YES',
       amountWei: options.amountWei ?? parseEther('0.01'),
     };
     return withPayload(await payAndPostBet(clientsOf(options, 1), bet, options));
+  }
+
+  /** Deposits a bet into the market's escrow key (player #1 unless told), nothing posted. */
+  async function payBet(
+    marketId: number,
+    options: PaidBy & { prediction?: 'YES' | 'NO'; amountWei?: bigint } = {},
+  ): Promise<Hash> {
+    const bet = {
+      marketId,
+      ...(await marketEscrow(marketId)),
+      prediction: options.prediction ?? 'YES',
+      amountWei: options.amountWei ?? parseEther('0.01'),
+    };
+    return payForBet(clientsOf(options, 1).payer, escrow, bet);
   }
 
   async function joinMarket(marketId: number, options: Parameters<typeof postJoin>[1] = {}) {
@@ -192,9 +242,11 @@ export function marketHelpers(t: TestApp) {
     postCreate,
     createMarket,
     postJoin,
+    payBet,
     joinMarket,
     postOracleBet,
     roundLockTime,
+    marketEscrow,
     paymentRow,
   };
 }

@@ -1,7 +1,8 @@
 import { CreateMarketResponseSchema } from '@pm/core/contract/markets';
 import type { PriceMarketTerms } from '@pm/core/price-market';
-import { marketIntent } from '@pm/pay-and-post/market-intent';
-import { payAndPostMarket } from '@pm/pay-and-post/pay-and-post-market';
+import { marketCreateTerms } from '@pm/escrow/deposit-terms';
+import { marketTermsHash } from '@pm/pay-and-post/market-intent';
+import { payAndPostMarket, placeMarketOrder } from '@pm/pay-and-post/pay-and-post-market';
 import { walletPayer } from '@pm/pay-and-post/payer';
 import type { PaymentOverrides } from '@pm/pay-and-post/payment-call';
 import { type Hash, parseEther } from 'viem';
@@ -9,7 +10,7 @@ import type { marketHelpers } from './market-helpers.ts';
 import type { TestApp } from './test-app.ts';
 
 // Price Oracle markets (issue 19) paid for and posted for real through the shared driver: the
-// intent commits to priceMarketContentHash(terms), as the web's create dialog does.
+// creation's deposit commits to priceMarketContentHash(terms), as the web's create dialog does.
 
 export type PriceCreateFields = PriceMarketTerms & { prediction: 'YES' | 'NO' };
 
@@ -44,15 +45,23 @@ export function priceMarketHelpers(t: TestApp, m: ReturnType<typeof marketHelper
     const { prediction, ...terms } = { ...defaults, ...fields };
     const paid = { ...defaults, ...fields, ...options.paidTerms };
     const { prediction: paidPrediction, ...paidTerms } = paid;
-    const paidIntent = marketIntent({ betType: 'price_prediction', ...paidTerms }, paidPrediction);
+    const payer = walletPayer(m.player(options.player ?? 0));
+    const order = await placeMarketOrder(payer, {
+      terms: { betType: 'price_prediction', ...terms },
+      prediction,
+      amountWei: options.amountWei ?? parseEther('0.01'),
+    });
+    const paidDeposit = marketCreateTerms({
+      escrowId: order.escrowId,
+      closesAt: order.closesAt,
+      contentHash: marketTermsHash({ betType: 'price_prediction', ...paidTerms }),
+      prediction: paidPrediction,
+    });
+    const escrow = t.config.escrow.address;
     const posted = await payAndPostMarket(
-      { payer: walletPayer(m.player(options.player ?? 0)), vault: m.vault, api: m.api },
-      {
-        terms: { betType: 'price_prediction', ...terms },
-        prediction,
-        amountWei: options.amountWei ?? parseEther('0.01'),
-      },
-      { ...options, pay: { intent: paidIntent, ...options.pay } },
+      { payer, vault: m.vault, ...(escrow ? { escrow } : {}), api: m.api },
+      order,
+      { ...options, pay: { terms: paidDeposit, ...options.pay } },
     );
     return { response: posted.response, txHash: posted.txHash, payload: posted.body };
   }

@@ -41,6 +41,10 @@ export function testMarket(overrides: Partial<Market> = {}): Market {
       promptVersion: 'market-resolver-v1',
       contentHash: `0x${'ab'.repeat(32)}`,
     },
+    // Decision 026: the market on the escrow, its close the deadline in seconds.
+    escrowId: `0x${'5e'.repeat(32)}`,
+    escrowKey: `0x${'6f'.repeat(32)}`,
+    closesAt: Date.parse('2099-06-02T12:00:00.000Z') / 1000,
     createdAt: '2099-06-01T12:00:00.000Z',
     updatedAt: '2099-06-01T12:00:00.000Z',
     ...overrides,

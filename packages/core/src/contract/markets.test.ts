@@ -17,6 +17,9 @@ const createBody = {
   duration: 'hourly',
   prediction: 'YES',
   amountWei: '5000000000000000',
+  // Decision 026: the creation's deposit, under a fresh escrow id and the close it asks for.
+  escrowId: `0x${'ab'.repeat(32)}`,
+  closesAt: 1_790_003_600,
 };
 
 const firstIssue = (result: {
@@ -27,6 +30,19 @@ const firstIssue = (result: {
 };
 
 describe('CreateMarketBodySchema', () => {
+  test('a creation names its escrow id (32 bytes of hex) and its close (unix seconds, whole)', () => {
+    for (const bad of [
+      { escrowId: '0x1234' },
+      { escrowId: undefined },
+      { closesAt: 1.5 },
+      { closesAt: 0 },
+      { closesAt: 2 ** 40 },
+      { closesAt: '1790003600' },
+    ]) {
+      expect(CreateMarketBodySchema.safeParse({ ...createBody, ...bad }).success).toBe(false);
+    }
+  });
+
   test('accepts the body of docs/api.md, optional title and instructions left out', () => {
     expect(CreateMarketBodySchema.parse(createBody)).toEqual(createBody);
   });

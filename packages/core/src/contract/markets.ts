@@ -72,6 +72,15 @@ export const MarketSchema = z.object({
   resolver: z.object({ model: z.string(), promptVersion: z.string(), contentHash: z.string() }),
   /** A proposed verdict in its review window, or waiting for an operator after a flag (issue 11). */
   review: z.optional(z.nullable(MarketReviewSchema)),
+  /**
+   * The market on the escrow contract (decision 026): the raw id its creation's deposit chose, and the
+   * contract's key (`marketKey(escrowId, closesAt)`); a bet deposits under these. Null only on a market
+   * made before the escrow, which takes no bet.
+   */
+  escrowId: z.nullable(Bytes32Schema),
+  escrowKey: z.nullable(Bytes32Schema),
+  /** The deadline in unix seconds: the close a deposit into this market names. */
+  closesAt: z.int(),
   createdAt: IsoTimeSchema,
   /**
    * When the market's state last changed: created, flagged, closed for judging, proposed, settled.
@@ -153,6 +162,21 @@ const paidSideFields = {
   amountWei: PaymentWeiSchema,
 };
 
+/** Unix seconds a deposit's close can name (the contract's uint40). */
+const UnixSecondsSchema = z.int().check(z.positive(), z.maximum(2 ** 40 - 1));
+
+/**
+ * The creation's deposit (decision 026): the fresh escrow id its creator picked (`newMarketId`) and the
+ * close it asked for, which becomes the market's deadline when it lies the duration from the deposit's
+ * block (core's creationCloseAccepted, else CLOSE_OUT_OF_RANGE).
+ */
+const creationDepositFields = {
+  /** 32 bytes of hex no other market has (else ESCROW_ID_TAKEN). */
+  escrowId: Bytes32Schema,
+  /** Unix seconds: the deadline asked for, the deposit's `closesAt`. */
+  closesAt: UnixSecondsSchema,
+};
+
 /** A custom (AI-judged) market: its text is what the judge reads. `betType` may be left out. */
 export const CreateCustomMarketBodySchema = z.strictObject({
   betType: z.optional(z.literal('custom_bet')),
@@ -165,6 +189,7 @@ export const CreateCustomMarketBodySchema = z.strictObject({
   category: categoryField,
   duration: DurationSchema,
   ...paidSideFields,
+  ...creationDepositFields,
 });
 export type CreateCustomMarketBody = z.infer<typeof CreateCustomMarketBodySchema>;
 
@@ -181,6 +206,7 @@ export const CreatePriceMarketBodySchema = z.strictObject({
   targetPrice: TargetPriceSchema,
   duration: DurationSchema,
   ...paidSideFields,
+  ...creationDepositFields,
 });
 export type CreatePriceMarketBody = z.infer<typeof CreatePriceMarketBodySchema>;
 

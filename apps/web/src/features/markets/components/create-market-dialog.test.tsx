@@ -87,6 +87,8 @@ describe('CreateMarketDialog, Price Oracle', { timeout: 20_000 }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     const payment = await screen.findByRole('dialog', { name: 'Send Payment to Vault' }, WAIT);
     expect(within(payment).getByText('0.005 BNB')).toBeVisible();
+    // The creation is a deposit into the escrow (decision 026), not a transfer to the vault.
+    expect(within(payment).getByText('0x5FbDB2315678afecb367f032d93F642f64180aa3')).toBeVisible();
   });
 
   test('In Chinese the preview and the gap read in Chinese, and a missing price says so', async () => {

@@ -8,7 +8,7 @@ import {
   MIN_MARKET_BET_WEI,
 } from '@pm/core/constants';
 import type { CreateCustomMarketBody, CreatePriceMarketBody } from '@pm/core/contract/markets';
-import { encodeIntent, marketContentHash } from '@pm/core/intent';
+import { marketContentHash } from '@pm/core/intent';
 import { priceMarketContentHash } from '@pm/core/price-market';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
@@ -25,6 +25,8 @@ import { WalletButton } from '#wallet/components/wallet-button.tsx';
 import { useWallet } from '#wallet/hooks/use-wallet.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
+import { useNowMs } from '../hooks/use-now-ms.ts';
+import { marketCreateDepositCall, newMarketEscrow } from '../utils/market-deposit.ts';
 import { checkTargetPrice } from '../utils/price-terms.ts';
 import { recordErrorMessage } from '../utils/record-error.ts';
 import { ChoiceGroup } from './choice-group.tsx';
@@ -37,7 +39,10 @@ type BetType = 'custom_bet' | 'price_prediction';
 type UnpaidBody = Omit<CreateCustomMarketBody, 'txHash'> | Omit<CreatePriceMarketBody, 'txHash'>;
 const field = 'min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm';
 
-/** docs/product.md §2 'Create Prediction Market', then the payment (intent pm1:create:<hash>:<side>). */
+/**
+ * docs/product.md §2 'Create Prediction Market', then the payment: a deposit into the escrow (decision
+ * 026) under a fresh escrow id, closing the server's now + the duration, committing to the content hash.
+ */
 export function CreateMarketDialog({
   open,
   onOpenChange,
@@ -50,6 +55,7 @@ export function CreateMarketDialog({
   const id = useId();
   const wallet = useWallet();
   const { data: config } = useAppConfig();
+  const nowMs = useNowMs();
   const queryClient = useQueryClient();
   const [betType, setBetType] = useState<BetType>('custom_bet');
   const [priceTerms, setPriceTerms] = useState<PriceTerms>({
@@ -72,6 +78,7 @@ export function CreateMarketDialog({
     // docs/product.md §5, in the spec's order.
     if (!wallet.isConnected || !wallet.address)
       return void toast.error(t('marketActions.validation.connect'));
+    if (!config.escrow) return void toast.error(t('marketActions.validation.unavailable'));
     if (isPrice) return submitPrice(wallet.address);
     if (!category) return void toast.error(t('marketActions.validation.category'));
     if (!description.trim()) return void toast.error(t('marketActions.validation.description'));
@@ -90,6 +97,8 @@ export function CreateMarketDialog({
         duration,
         prediction,
         amountWei: amountWei.toString(),
+        // The market's id on the escrow and its deadline, which the deposit names (decision 026).
+        ...newMarketEscrow(duration, nowMs),
       },
     });
   };
@@ -116,33 +125,40 @@ export function CreateMarketDialog({
         duration,
         prediction,
         amountWei: amountWei.toString(),
+        ...newMarketEscrow(duration, nowMs),
       },
     });
   };
 
   const body = paying?.body;
-  const intent = body
-    ? encodeIntent({
-        kind: 'create',
-        // Exactly the strings posted: the server checks the payment against this hash.
-        contentHash:
-          body.betType === 'price_prediction'
-            ? priceMarketContentHash({
-                targetSymbol: body.targetSymbol,
-                comparisonType: body.comparisonType,
-                targetPrice: body.targetPrice,
-                duration: body.duration,
-              })
-            : marketContentHash({
-                category: body.category,
-                duration: body.duration,
-                title: body.title ?? null,
-                description: body.description,
-                resolutionInstructions: body.resolutionInstructions ?? null,
-              }),
-        prediction: body.prediction,
-      })
-    : '0x';
+  const deposit =
+    body && paying && config.escrow
+      ? marketCreateDepositCall(
+          config.escrow.address,
+          {
+            escrowId: body.escrowId,
+            closesAt: body.closesAt,
+            // Exactly the strings posted: the server checks the deposit against this hash.
+            contentHash:
+              body.betType === 'price_prediction'
+                ? priceMarketContentHash({
+                    targetSymbol: body.targetSymbol,
+                    comparisonType: body.comparisonType,
+                    targetPrice: body.targetPrice,
+                    duration: body.duration,
+                  })
+                : marketContentHash({
+                    category: body.category,
+                    duration: body.duration,
+                    title: body.title ?? null,
+                    description: body.description,
+                    resolutionInstructions: body.resolutionInstructions ?? null,
+                  }),
+            prediction: body.prediction,
+          },
+          paying.amountWei,
+        )
+      : null;
 
   return (
     <>
@@ -316,13 +332,13 @@ export function CreateMarketDialog({
           </div>
         </form>
       </Modal>
-      {paying && body && (
+      {paying && body && deposit && (
         <PaymentDialog
           open
           onOpenChange={(next) => !next && setPaying(null)}
           amountWei={paying.amountWei}
-          vaultAddress={getAddress(config.vaultAddress)}
-          data={intent}
+          vaultAddress={getAddress(deposit.to)}
+          data={deposit.data}
           recordingMessage={t('payment.creating')}
           onPaid={(txHash) => savePendingRecord({ kind: 'create', body: { ...body, txHash } })}
           record={(txHash) => recordAndForget({ kind: 'create', body: { ...body, txHash } })}

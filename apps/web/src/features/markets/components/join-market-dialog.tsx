@@ -1,6 +1,5 @@
 import { MARKET_BET_STEP, MIN_MARKET_BET_WEI } from '@pm/core/constants';
 import type { JoinMarketBody, Market } from '@pm/core/contract/markets';
-import { encodeIntent } from '@pm/core/intent';
 import { canJoinMarket, estimateMarketWinWei } from '@pm/core/market-rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, Suspense, useId, useState } from 'react';
@@ -19,13 +18,17 @@ import { useWallet } from '#wallet/hooks/use-wallet.ts';
 import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
 import { useNowMs } from '../hooks/use-now-ms.ts';
+import { marketBetDepositCall } from '../utils/market-deposit.ts';
 import { recordErrorMessage } from '../utils/record-error.ts';
 import { ChoiceGroup } from './choice-group.tsx';
 import { PriceMarketDescription } from './price/price-market-text.tsx';
 
 const MIN_MARKET_BET_TEXT = bnbInputText(MIN_MARKET_BET_WEI);
 
-/** docs/product.md §2 'Join Prediction': YES/NO, amount, then the payment (intent pm1:bet:<id>:<side>). */
+/**
+ * docs/product.md §2 'Join Prediction': YES/NO, amount, then the payment: a deposit into the escrow under
+ * the market's escrow id and close, with the side (decision 026).
+ */
 export function JoinMarketDialog({ market, onClose }: { market: Market | null; onClose: () => void }) {
   useNamespace('marketActions');
   const { t } = useTranslation();
@@ -55,6 +58,12 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
     if (!prediction) return void toast.error(t('marketActions.validation.prediction'));
     if (amountWei === null || amountWei < MIN_MARKET_BET_WEI)
       return void toast.error(t('marketActions.validation.minimum'));
+    if (!config.escrow) return void toast.error(t('marketActions.validation.unavailable'));
+    // A market made before the escrow takes no new bet.
+    if (!market.escrowId) {
+      toast.error(t('marketActions.validation.closed'));
+      return onClose();
+    }
     setPaying({
       amountWei,
       body: { userAddress: wallet.address, prediction, amountWei: amountWei.toString() },
@@ -70,6 +79,11 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
           totalNoWei: BigInt(market.totalNoWei),
           feeBps: config.marketFeeBps,
         })
+      : null;
+
+  const deposit =
+    paying && market && config.escrow
+      ? marketBetDepositCall(config.escrow.address, market, paying.body.prediction, paying.amountWei)
       : null;
 
   return (
@@ -151,13 +165,13 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
           </Button>
         </form>
       </Modal>
-      {paying && market && (
+      {paying && market && deposit && (
         <PaymentDialog
           open
           onOpenChange={(next) => !next && setPaying(null)}
           amountWei={paying.amountWei}
-          vaultAddress={getAddress(config.vaultAddress)}
-          data={encodeIntent({ kind: 'bet', marketId: market.id, prediction: paying.body.prediction })}
+          vaultAddress={getAddress(deposit.to)}
+          data={deposit.data}
           recordingMessage={t('payment.joining')}
           onPaid={(txHash) =>
             savePendingRecord({ kind: 'join', marketId: market.id, body: { ...paying.body, txHash } })

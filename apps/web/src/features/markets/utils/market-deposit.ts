@@ -1,0 +1,44 @@
+import type { MarketDuration, Prediction } from '@pm/core/constants';
+import type { Market } from '@pm/core/contract/markets';
+import { creationCloseAt } from '@pm/core/market-rules';
+import { type DepositCall, depositCall } from '@pm/escrow/deposit-call';
+import { marketBetTerms, marketCreateTerms, newMarketId } from '@pm/escrow/deposit-terms';
+import { getAddress, type Hex } from 'viem';
+
+// docs/api.md "Paid requests", decision 026: a market's creation and its bets are `deposit` calls into the
+// escrow contract (GET /api/config `escrow.address`), built by the encoder the server's tools share
+// (@pm/escrow), as a round's bet is (features/oracle/utils/round-deposit.ts). The dialogs that use these
+// load when shown, not with the page.
+
+/** The escrow id and close a new market asks for: a fresh id, and the server's now + the duration. */
+export function newMarketEscrow(
+  duration: MarketDuration,
+  serverNowMs: number,
+): { escrowId: Hex; closesAt: number } {
+  return { escrowId: newMarketId(), closesAt: creationCloseAt(duration, Math.floor(serverNowMs / 1000)) };
+}
+
+/** The creation's deposit: under the id and close its body names, committing to the market's content hash. */
+export function marketCreateDepositCall(
+  escrow: string,
+  creation: { escrowId: string; closesAt: number; contentHash: Hex; prediction: Prediction },
+  amountWei: bigint,
+): DepositCall {
+  const terms = marketCreateTerms({ ...creation, escrowId: creation.escrowId as Hex });
+  return depositCall(getAddress(escrow), terms, amountWei);
+}
+
+/**
+ * A bet's deposit: under the market's escrow id and close (as GET /api/markets publishes them) with
+ * the side. Null for a market made before the escrow, which takes no bet.
+ */
+export function marketBetDepositCall(
+  escrow: string,
+  market: Pick<Market, 'escrowId' | 'closesAt'>,
+  prediction: Prediction,
+  amountWei: bigint,
+): DepositCall | null {
+  if (!market.escrowId) return null;
+  const terms = marketBetTerms({ escrowId: market.escrowId as Hex, closesAt: market.closesAt }, prediction);
+  return depositCall(getAddress(escrow), terms, amountWei);
+}
