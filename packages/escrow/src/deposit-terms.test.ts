@@ -79,6 +79,9 @@ describe('flagBondTerms', () => {
 
   it('refuses an id that is not 32 bytes', () => {
     expect(() => flagBondTerms({ escrowId: '0x12', closesAt })).toThrow(RangeError);
+  });
+});
+
 describe('marketBetTerms and marketCreateTerms', () => {
   it("is the market's escrow id and close, and the side, in lower case", () => {
     const upper = `0x${'AB'.repeat(32)}` as const;

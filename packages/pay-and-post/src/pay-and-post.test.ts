@@ -3,7 +3,12 @@ import { PlaceOracleBetBodySchema } from '@pm/core/contract/oracle';
 import { FlagMarketBodySchema } from '@pm/core/contract/review';
 import { decodeIntent, marketContentHash } from '@pm/core/intent';
 import { depositCall } from '@pm/escrow/deposit-call';
-import { flagBondTerms, marketBetTerms, marketCreateTerms, roundDepositTerms } from '@pm/escrow/deposit-terms';
+import {
+  flagBondTerms,
+  marketBetTerms,
+  marketCreateTerms,
+  roundDepositTerms,
+} from '@pm/escrow/deposit-terms';
 import { parseEther } from 'viem';
 import { describe, expect, test } from 'vitest';
 import type { ApiRequest } from './api-transport.ts';

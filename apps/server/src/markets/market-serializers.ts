@@ -53,10 +53,6 @@ export function toMarketDto(row: MarketRow): Market {
       contentHash: row.contentHash,
     },
     review: toMarketReviewDto(row),
-    // Decision 026: what a bet's deposit names (the deadline is whole seconds since the escrow).
-    escrowId: row.escrowId,
-    escrowKey: row.escrowKey,
-    closesAt: Math.floor(row.deadline.getTime() / 1000),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

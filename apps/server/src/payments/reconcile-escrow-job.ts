@@ -2,7 +2,7 @@ import { normalizeAddress } from '@pm/core/address';
 import { UNMATCHED_TRANSFER_GRACE_S } from '@pm/core/constants';
 import type { JoinMarketBody } from '@pm/core/contract/markets';
 import type { PlaceOracleBetBody } from '@pm/core/contract/oracle';
-import { type DepositTerms, depositTerms } from '@pm/escrow/deposit-terms';
+import { DEPOSIT_KIND, type DepositTerms, depositTerms } from '@pm/escrow/deposit-terms';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Hex, PublicClient } from 'viem';
 import type { Clock } from '../chain/clock.ts';

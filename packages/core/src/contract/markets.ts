@@ -49,14 +49,6 @@ export const MarketSchema = z.object({
   priceFeed: z.optional(z.nullable(z.string())),
   startTime: IsoTimeSchema,
   deadline: IsoTimeSchema,
-  /**
-   * Issue 29, decision 026: the market's escrow id and key (null on a market made before the escrow)
-   * and its close in unix seconds (= deadline): what a bet's or a flag's deposit names. Optional here
-   * until the markets' intake (another branch) makes every market carry them.
-   */
-  escrowId: z.optional(z.nullable(Bytes32Schema)),
-  escrowKey: z.optional(z.nullable(Bytes32Schema)),
-  closesAt: z.optional(z.int()),
   status: MarketStatusSchema,
   totalYesWei: WeiSchema,
   totalNoWei: WeiSchema,
@@ -74,8 +66,8 @@ export const MarketSchema = z.object({
   review: z.optional(z.nullable(MarketReviewSchema)),
   /**
    * The market on the escrow contract (decision 026): the raw id its creation's deposit chose, and the
-   * contract's key (`marketKey(escrowId, closesAt)`); a bet deposits under these. Null only on a market
-   * made before the escrow, which takes no bet.
+   * contract's key (`marketKey(escrowId, closesAt)`); a bet and a flag's bond deposit under these. Null
+   * only on a market made before the escrow, which takes no bet.
    */
   escrowId: z.nullable(Bytes32Schema),
   escrowKey: z.nullable(Bytes32Schema),
