@@ -1,7 +1,7 @@
 import { CreateMarketBodySchema, JoinMarketBodySchema } from '@pm/core/contract/markets';
 import { PlaceOracleBetBodySchema } from '@pm/core/contract/oracle';
 import { FlagMarketBodySchema } from '@pm/core/contract/review';
-import { decodeIntent, marketContentHash } from '@pm/core/intent';
+import { marketContentHash } from '@pm/core/intent';
 import { depositCall } from '@pm/escrow/deposit-call';
 import {
   flagBondTerms,
