@@ -11,6 +11,7 @@ import {
   joinMarketViaApi,
 } from '../support/api.ts';
 import { advanceChainTime, balanceOf, freshAccount, setAiVerdict } from '../support/chain.ts';
+import { openMarketClaim } from '../support/escrow.ts';
 import { expect, rpcUrl, test } from '../support/fixtures.ts';
 import { connectWallet, openWithWallet, settleMarkets } from '../support/helpers.ts';
 import { installTestWallet, testWallet } from '../support/test-wallet.ts';
@@ -88,6 +89,8 @@ test('A market is created and joined from two wallets, judged, and the winner cl
   await expect(creatorPage.getByRole('heading', { level: 1, name: 'My Bets' })).toBeVisible();
   const row = creatorPage.getByRole('main').getByRole('listitem').filter({ hasText: description });
   await expect(row).toContainText('Won');
+  // The escrow pays once the settlement's delay has passed on the chain's clock (decision 026).
+  await openMarketClaim(creator, marketId);
   const before = await balanceOf(creator);
   await row.getByRole('button', { name: 'Claim Prize' }).click();
   await expect(creatorPage.getByText(/Successfully claimed 0\.0300 BNB from 1 winning bets!/)).toBeVisible({

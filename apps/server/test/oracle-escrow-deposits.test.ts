@@ -13,13 +13,7 @@ import {
   toHex,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  escrowDeposits,
-  escrowRefunds,
-  operatorTransactions,
-  oracleBets,
-  payments,
-} from '../src/db/schema.ts';
+import { escrowDeposits, escrowRefunds, operatorTransactions, oracleBets } from '../src/db/schema.ts';
 import { paymentsCommands } from '../src/ops/payments-commands.ts';
 import { payoutsCommands } from '../src/ops/payouts-commands.ts';
 import { listRefusedDepositsInPool } from '../src/payments/escrow-refunds-repository.ts';
@@ -199,20 +193,6 @@ describe('round deposits into the escrow', () => {
     expect(await t.db.select().from(oracleBets).where(eq(oracleBets.stakeId, stakeId))).toEqual([]);
   });
 
-  test("a deposit of another kind (a flag's bond) is counted and left for its own path", async () => {
-    const leftBefore = await depositCount('flag', 'left');
-    const market = keccak256(toHex('a market of the next slice'));
-    const closesAt = lockTime + 3600;
-    const txHash = await deposit(player(1), escrow, { kind: 'flag', market, closesAt }, 10n ** 16n);
-    const [stakeId] = await stakeIdsOf(txHash);
-    if (stakeId === undefined) throw new Error('no stake');
-    await t.runJobs();
-    expect(await depositRow(stakeId)).toMatchObject({ outcome: 'other_kind' });
-    expect(await refundRow(stakeId)).toBeUndefined();
-    expect(await t.db.select().from(payments).where(eq(payments.stakeId, stakeId))).toEqual([]);
-    expect(await depositCount('flag', 'left')).toBe(leftBefore + 1);
-  });
-
   test('a refused deposit whose market was settled first is left to its payout list', async () => {
     const bettor = player(2);
     const amountWei = parseEther('0.005');
@@ -264,6 +244,27 @@ describe('round deposits into the escrow', () => {
     expect(await depositRow(stakeId)).toMatchObject({ outcome: 'escrow_refund' });
     expect(await refundRow(stakeId)).toMatchObject({ reason: 'ROUND_NOT_FOUND', status: 'refunded' });
     expect(await balanceOf(bettor.account.address)).toBe(afterDeposit + amountWei);
+  });
+
+  test("a flag's bond nobody posts a flag for waits its grace, then is counted, refused and given back", async () => {
+    const refusedBefore = await depositCount('flag', 'refused');
+    const bettor = player(1);
+    const market = keccak256(toHex('a market the server does not know'));
+    const closesAt = lockTime + 3600;
+    const txHash = await deposit(bettor, escrow, { kind: 'flag', market, closesAt }, 10n ** 16n);
+    const [stakeId] = await stakeIdsOf(txHash);
+    if (stakeId === undefined) throw new Error('no stake');
+    await t.runJobs();
+    // Within the grace its flag may still be posted (a flag is a signed reason the deposit does not carry).
+    expect(await depositRow(stakeId)).toMatchObject({ outcome: null });
+    expect(await refundRow(stakeId)).toBeUndefined();
+    const afterDeposit = await balanceOf(bettor.account.address);
+    await t.advanceTime(601);
+    await settleRefunds();
+    expect(await depositRow(stakeId)).toMatchObject({ outcome: 'escrow_refund' });
+    expect(await refundRow(stakeId)).toMatchObject({ reason: 'UNCLAIMED_FLAG_BOND', status: 'refunded' });
+    expect(await balanceOf(bettor.account.address)).toBe(afterDeposit + 10n ** 16n);
+    expect(await depositCount('flag', 'refused')).toBe(refusedBefore + 1);
   });
 
   test('the refundStake of one stake is one operator action whoever asks, keyed by the stake', async () => {

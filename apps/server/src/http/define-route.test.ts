@@ -20,6 +20,8 @@ const createBody = {
   duration: 'hourly',
   prediction: 'YES',
   amountWei: '5000000000000000',
+  escrowId: `0x${'ab'.repeat(32)}`,
+  closesAt: 1_790_003_600,
 };
 const oracleBetBody = { epoch: 1, position: 'bull', amountWei: '1', userAddress: ADDRESS, txHash: TX_HASH };
 

@@ -3,7 +3,7 @@ import { marketKey } from '@pm/escrow/market-key';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { eq } from 'drizzle-orm';
 import { type Address, type Hash, type Hex, parseEventLogs } from 'viem';
-import { bets, markets, operatorTransactions } from '../../src/db/schema.ts';
+import { bets, markets, operatorTransactions, payments } from '../../src/db/schema.ts';
 import { findPayoutListByMarket } from '../../src/escrow/payout-lists-repository.ts';
 import { chainNow, deposit } from './escrow-contracts.ts';
 import { insertMarketWithBets } from './market-fixtures.ts';
@@ -44,6 +44,7 @@ export async function escrowMarketWithBets(
   const escrowId = newMarketId();
   const closesAt = (await chainNow(t.chain)) + 120;
   const stakeIds: bigint[] = [];
+  const deposits: Array<{ txHash: Hash; logIndex: number }> = [];
   for (const bettor of input.bettors) {
     const hash = await deposit(
       bettor.wallet,
@@ -51,7 +52,11 @@ export async function escrowMarketWithBets(
       { kind: 'bet', market: escrowId, closesAt, prediction: bettor.prediction },
       bettor.amountWei,
     );
-    stakeIds.push(await stakeOf(t, hash));
+    const receipt = await t.chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    const [event] = parseEventLogs({ abi: predictionEscrowAbi, eventName: 'Deposited', logs: receipt.logs });
+    if (!event) throw new Error(`no deposit in ${hash}`);
+    stakeIds.push(event.args.stakeId);
+    deposits.push({ txHash: hash, logIndex: event.logIndex });
   }
   await t.advanceTime(closesAt - (await chainNow(t.chain)) + 1);
   const { marketId, betIds } = await insertMarketWithBets(t.db, {
@@ -66,11 +71,21 @@ export async function escrowMarketWithBets(
   });
   const key = marketKey(escrowId, closesAt);
   await t.db.update(markets).set({ escrowId, escrowKey: key.toLowerCase() }).where(eq(markets.id, marketId));
+  // Each bet and its payment name the deposit's stake and transaction, as the intake records them, so
+  // reconciliation finds every deposit of the market already a bet.
   for (const [index, betId] of betIds.entries()) {
-    await t.db
+    const made = deposits[index];
+    if (!made) throw new Error('deposits out of step');
+    const [bet] = await t.db
       .update(bets)
-      .set({ stakeId: stakeIds[index] ?? null })
-      .where(eq(bets.id, betId));
+      .set({ stakeId: stakeIds[index] ?? null, txHash: made.txHash.toLowerCase() })
+      .where(eq(bets.id, betId))
+      .returning({ paymentId: bets.paymentId });
+    if (!bet) throw new Error(`no bet ${betId}`);
+    await t.db
+      .update(payments)
+      .set({ stakeId: stakeIds[index] ?? null, logIndex: made.logIndex, txHash: made.txHash.toLowerCase() })
+      .where(eq(payments.id, bet.paymentId));
   }
   return { marketId, betIds, stakeIds, escrowId, closesAt, key };
 }
