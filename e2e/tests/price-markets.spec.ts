@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { parseEther } from 'viem';
 import { eventually, getMarket, joinMarketViaApi } from '../support/api.ts';
 import { advanceChainTime, balanceOf, freshAccount } from '../support/chain.ts';
+import { openMarketClaim } from '../support/escrow.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { openWithWallet, setDevPrice } from '../support/helpers.ts';
 
@@ -100,6 +101,8 @@ test('A price market is created, listed under Price, charted, settled by the fee
     .getByRole('main')
     .getByRole('listitem')
     .filter({ hasText: /BTC 在 .+ 时会高于 US\$50,500\.00 吗？/ });
+  // The escrow pays once the settlement's delay (the contract's minimum) has passed on the chain's clock.
+  await openMarketClaim(creator, marketId);
   const before = await balanceOf(creator);
   await row.getByRole('button', { name: '领取奖金' }).click();
   await expect(page.getByText(/已成功从 1 笔获胜下注中领取 0\.0300 BNB！/)).toBeVisible({ timeout: 20_000 });

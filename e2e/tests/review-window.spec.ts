@@ -4,15 +4,17 @@ import { ClaimableResponseSchema } from '@pm/core/contract/users';
 import { parseEther } from 'viem';
 import { devAddress, eventually, getMarket, joinMarketViaApi } from '../support/api.ts';
 import { advanceChainTime, balanceOf, setAiVerdict } from '../support/chain.ts';
+import { openMarketClaim } from '../support/escrow.ts';
 import { baseUrl, expect, test } from '../support/fixtures.ts';
 import { connectWallet, createContestedMarket, openWithWallet } from '../support/helpers.ts';
 
 // Issue 11 end to end: the AI's verdict is proposed, a bettor flags it with a wallet signature, the
 // window ends and nothing pays, an operator overturns it from the market page, and only then does
 // the other side claim, checked to the wei on chain. The e2e stack's window is 40 s (global-setup).
-// Issue 22: the flag carries a bond paid from the wallet; overturned, it comes back on chain by itself.
-// Two bettors flag within the one window, one in English and one in Chinese; each sees the bond's
-// fate on the timeline and the bond as a row of its own in My Bets, in their language.
+// Issues 22 and 29: on the escrow the verdict's settlement is posted on chain when it is proposed,
+// the window its delay; a flag's bond is a deposit that disputes it (decision 026), so one flag per
+// window: the Chinese-speaking bettor flags, the English one sees the form, then the flag. Overturned,
+// the bond is a leaf of the new payout list, claimed with the flagger's winnings.
 
 /** max(0.01 BNB, 5% of the 0.04 BNB pool): the minimum. */
 const BOND = parseEther('0.01');
@@ -83,43 +85,30 @@ test('A proposed verdict is flagged by two bettors with bonds (English and Chine
   const zhReview = zhPage.getByRole('region', { name: '裁决审核中' });
   await expect(zhReview).toContainText('提议裁决：YES');
 
-  // Both NO bettors flag at once, each in their language: the form shows the bond and its fate;
-  // sign, pay the bond, post.
-  const flagInEnglish = async () => {
-    const form = review.getByRole('form', { name: 'Flag this verdict' });
-    await expect(form).toContainText('Bond: 0.01 BNB');
-    await expect(form).toContainText('your bond comes back in full plus a reward');
-    await form.getByLabel('Why is the verdict wrong?').fill('It was cancelled: see the organiser’s notice.');
-    await form.getByRole('button', { name: 'Sign, pay the bond and flag' }).click();
-    const payment = page.getByRole('dialog', { name: 'Send Payment to Vault' });
-    await expect(payment).toBeVisible({ timeout: 15_000 });
-    await payment.getByRole('button', { name: 'Send Payment' }).click();
-    await expect(page.getByText('Your flag was recorded: an operator will review the verdict.')).toBeVisible({
-      timeout: 20_000,
-    });
-  };
-  const flagInChinese = async () => {
-    const form = zhReview.getByRole('form', { name: '对此裁决提出异议' });
-    await expect(form).toContainText('保证金：0.01 BNB');
-    await expect(form).toContainText('若运营方推翻裁决，保证金全额退还');
-    await form.getByLabel('裁决为什么有误？').fill('活动已取消：见主办方公告。');
-    await form.getByRole('button', { name: '签名、缴纳保证金并提出异议' }).click();
-    const payment = zhPage.getByRole('dialog', { name: '向金库付款' });
-    await expect(payment).toBeVisible({ timeout: 15_000 });
-    await payment.getByRole('button', { name: '发送付款' }).click();
-    await expect(zhPage.getByText('您的异议已记录：运营方将审核该裁决。')).toBeVisible({ timeout: 20_000 });
-  };
-  await Promise.all([flagInEnglish(), flagInChinese()]);
-  const afterBond = await balanceOf(noBettor);
+  // Both NO bettors see the flag form with the contract's bond and its fate, each in their language.
+  // The Chinese one flags: sign, deposit the bond (a dispute of the settlement on chain), post.
+  const form = review.getByRole('form', { name: 'Flag this verdict' });
+  await expect(form).toContainText('Bond: 0.01 BNB', { timeout: 20_000 });
+  await expect(form).toContainText('your bond comes back in full plus a reward');
+  const zhForm = zhReview.getByRole('form', { name: '对此裁决提出异议' });
+  await expect(zhForm).toContainText('保证金：0.01 BNB', { timeout: 20_000 });
+  await expect(zhForm).toContainText('若运营方推翻裁决，保证金全额退还');
+  await zhForm.getByLabel('裁决为什么有误？').fill('活动已取消：见主办方公告。');
+  await zhForm.getByRole('button', { name: '签名、缴纳保证金并提出异议' }).click();
+  const payment = zhPage.getByRole('dialog', { name: '向金库付款' });
+  await expect(payment).toBeVisible({ timeout: 15_000 });
+  await payment.getByRole('button', { name: '发送付款' }).click();
+  await expect(zhPage.getByText('您的异议已记录：运营方将审核该裁决。')).toBeVisible({ timeout: 20_000 });
   const zhAfterBond = await balanceOf(zhBettor);
   const timeline = page.getByRole('region', { name: 'Resolution timeline' });
   await expect(timeline).toContainText('Flagged by 0x');
   await expect(timeline).toContainText('with a bond of 0.01 BNB');
-  await expect(timeline).toContainText('“It was cancelled: see the organiser’s notice.”');
-  await expect(review).toContainText('Flagged by 2 bettor(s)');
+  await expect(timeline).toContainText('“活动已取消：见主办方公告。”');
+  await expect(review).toContainText('Flagged by 1 bettor(s)');
+  // The dispute sent the settlement back on chain: no second bond can dispute it, so no form offers one.
+  await expect(form).toHaveCount(0);
   const zhTimeline = zhPage.getByRole('region', { name: '裁决时间线' });
   await expect(zhTimeline).toContainText('提出异议，保证金 0.01 BNB');
-  await expect(zhTimeline).toContainText('“活动已取消：见主办方公告。”');
 
   // The window ends: a flagged verdict does not settle on its own, and nothing is claimable.
   const proposal = (await getMarket(market.id)).market.review;
@@ -132,7 +121,7 @@ test('A proposed verdict is flagged by two bettors with bonds (English and Chine
   // Dev account #3 is the e2e stack's operator: it overturns the verdict to NO from the page.
   const operatorPage = await openWithWallet(browser, devAddress(3), `/market/${market.id}`);
   const controls = operatorPage.getByRole('region', { name: 'Operator' });
-  await expect(controls).toContainText('AI proposal: YES · flags: 2');
+  await expect(controls).toContainText('AI proposal: YES · flags: 1');
   await controls.getByLabel('Reason shown to bettors').fill('The event was cancelled; the flag is right.');
   await controls.getByRole('button', { name: 'Overturn to NO' }).click();
   await expect(operatorPage.getByText('Market settled NO')).toBeVisible({ timeout: 15_000 });
@@ -143,23 +132,19 @@ test('A proposed verdict is flagged by two bettors with bonds (English and Chine
   expect(settled.timeline?.map((event) => event.kind)).toEqual([
     'proposed',
     'flagged',
-    'flagged',
     'overturned',
     'settled',
-    'bond_returned',
     'bond_returned',
   ]);
   await expect(page.getByText('Settled: NO')).toBeVisible({ timeout: 15_000 });
   await expect(timeline).toContainText('Overturned to NO by operator');
-  // The bond's fate on the timeline, in both languages, and each bond back in its wallet by itself
-  // (the refund path).
+  // The bond's fate on the timeline, in both languages.
   await expect(timeline).toContainText(/Bond of 0x\S+ returned: 0\.01 BNB \(verdict overturned/);
   await expect(zhTimeline).toContainText(/0x\S+ 的保证金已退还：0\.01 BNB（裁决被推翻/);
-  await expect.poll(() => balanceOf(noBettor), { timeout: 30_000 }).toBe(afterBond + BOND);
-  await expect.poll(() => balanceOf(zhBettor), { timeout: 30_000 }).toBe(zhAfterBond + BOND);
 
-  // Only now: the NO bettor claims stake + its share of the YES pool (2/3 of 0.01 BNB, rounded
-  // down; the e2e stack charges no fee), to the wei.
+  // Only now, once the new settlement's delay has passed on chain: the NO bettor claims stake + its
+  // share of the YES pool (2/3 of 0.01 BNB, rounded down; the e2e stack charges no fee), to the wei.
+  await openMarketClaim(noBettor, market.id);
   const before = await balanceOf(noBettor);
   const claimable = page.getByRole('region', { name: 'Claimable winnings' });
   await claimable.getByRole('button', { name: 'Claim' }).click();
@@ -167,19 +152,8 @@ test('A proposed verdict is flagged by two bettors with bonds (English and Chine
   expect((await balanceOf(noBettor)) - before).toBe(parseEther('0.02') + (parseEther('0.01') * 2n) / 3n);
   expect(await claimableCount(yesBettor)).toBe(0);
 
-  // My Bets lists each bond as a row of its own with its fate, in each flagger's language.
-  await openMyBets(page, /^Wallet 0x/, 'My Bets');
-  const bondRow = page
-    .getByRole('list', { name: 'Bet history' })
-    .getByRole('listitem')
-    .filter({ hasText: description })
-    .filter({ hasText: 'Flag bond' });
-  await expect(bondRow).toContainText('Returned: verdict overturned');
-  await expect(bondRow).toContainText('Bond0.0100 BNB');
-  await expect(bondRow).toContainText('Returned0.0100 BNB');
-  await expect(bondRow).toContainText('Net0.0000 BNB');
-  await expect(bondRow).toContainText('Refund sent', { timeout: 15_000 });
-  await expect(bondRow.getByRole('button')).toHaveCount(0);
+  // My Bets lists the bond as a row of its own with its fate, in the flagger's language, to claim with
+  // its winnings: the bond back in full (no fee, so no reward) and its bet's stake + 1/3 of 0.01 BNB.
   await openMyBets(zhPage, /^钱包 0x/, '我的下注');
   const zhBondRow = zhPage
     .getByRole('list', { name: '下注记录' })
@@ -188,7 +162,12 @@ test('A proposed verdict is flagged by two bettors with bonds (English and Chine
     .filter({ hasText: '异议保证金' });
   await expect(zhBondRow).toContainText('已退还：裁决被推翻');
   await expect(zhBondRow).toContainText('保证金0.0100 BNB');
-  await expect(zhBondRow).toContainText('退款已发出', { timeout: 15_000 });
+  await expect(zhBondRow).toContainText('退还0.0100 BNB');
+  await zhBondRow.getByRole('button', { name: '领取保证金' }).click();
+  await expect
+    .poll(() => balanceOf(zhBettor), { timeout: 30_000 })
+    .toBe(zhAfterBond + BOND + parseEther('0.01') + parseEther('0.01') / 3n);
+  await expect(zhBondRow.getByRole('button')).toHaveCount(0, { timeout: 15_000 });
   await page.context().close();
   await zhPage.context().close();
 });

@@ -1,6 +1,6 @@
 import type { PayoutListDocument } from '@pm/escrow/payout-list';
 import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import {
   bets,
   marketFlags,
@@ -10,6 +10,7 @@ import {
   payoutListLeaves,
   payoutLists,
 } from '../db/schema.ts';
+import { publish } from '../realtime/outbox-repository.ts';
 
 // Every read and write of payout_lists and payout_list_leaves (docs/architecture.md "Rounds on the
 // escrow", "Markets on the escrow"). Writes that move a settlement name the status (and attempt) they
@@ -224,16 +225,21 @@ export async function publishSettlement(
 
 /** The settlement is final on chain: payouts (or refunds) open at `claimableAt`. */
 export async function markSettled(
-  db: DbOrTx,
+  db: Db,
   id: number,
   input: { settledBlock: bigint | null; settledAt: Date; claimableAt: Date },
 ): Promise<PayoutListRow | undefined> {
-  const [row] = await db
-    .update(payoutLists)
-    .set({ status: 'settled', ...input, lastError: null, updatedAt: sql`now()` })
-    .where(and(eq(payoutLists.id, id), eq(payoutLists.status, 'published')))
-    .returning();
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(payoutLists)
+      .set({ status: 'settled', ...input, lastError: null, updatedAt: sql`now()` })
+      .where(and(eq(payoutLists.id, id), eq(payoutLists.status, 'published')))
+      .returning();
+    // A market's page reads what the chain now holds: the bond a flag needs while the settlement is
+    // pending, the claims once it opens. Its viewers refetch it.
+    if (row?.predictionMarketId != null) await publish(tx, { topic: 'markets', id: row.predictionMarketId });
+    return row;
+  });
 }
 
 /** Its action failed: due again for a fresh build at `nextAttemptAt` (the list is withdrawn meanwhile). */
