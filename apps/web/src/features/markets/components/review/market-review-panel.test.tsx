@@ -187,6 +187,18 @@ describe('The flag form', () => {
     expect(screen.queryByRole('form', { name: 'Flag this verdict' })).toBeNull();
   });
 
+  test("is not offered once another bettor's flag holds the verdict: one dispute per settlement (decision 026)", async () => {
+    api.serve(inReview(1), {
+      bets: [testBet({ userAddress: BETTOR.toLowerCase() })],
+      timeline: [event({}), event({ id: 2, kind: 'flagged', actor: OPERATOR.toLowerCase(), result: null })],
+    });
+    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: BETTOR });
+    expect((await screen.findByRole('region', { name: 'Verdict under review' }, SLOW)).textContent).toContain(
+      'Flagged by 1 bettor(s)',
+    );
+    expect(screen.queryByRole('form', { name: 'Flag this verdict' })).toBeNull();
+  });
+
   test('is offered to a bettor whose bet is not among the newest the page shows: the server says (issue 21)', async () => {
     const others = Array.from({ length: 3 }, (_, i) =>
       testBet({ id: 10 + i, userAddress: `0x${String(i + 1).repeat(40)}` }),

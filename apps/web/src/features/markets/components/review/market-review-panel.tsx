@@ -61,7 +61,10 @@ export function MarketReviewPanel({
   // so the window's end cannot unmount a bond being paid; the server refunds a bond paid too late.
   const bondRef = useRef<string | null>(null);
   if (canFlag && review?.bondWei) bondRef.current = review.bondWei;
-  const bondWei = inReview && !flaggedByMe ? bondRef.current : null;
+  // Decision 026: a flag's bond disputes the settlement on chain, and one dispute sends it back: once
+  // another bettor's flag holds the verdict, no second bond can be taken (the contract refuses it).
+  const heldByAFlag = (review?.flagCount ?? 0) > 0;
+  const bondWei = inReview && !flaggedByMe && !heldByAFlag ? bondRef.current : null;
 
   if (!inReview && timeline.length === 0) return null;
   return (
