@@ -35,7 +35,7 @@ async function claimableCount(address: string): Promise<number> {
   return ClaimableResponseSchema.parse(await response.json()).markets.count;
 }
 
-test('A proposed verdict is flagged by two bettors with bonds (English and Chinese), overturned by an operator; the bonds come back, show in My Bets, and only then is it claimed exactly', async ({
+test("A proposed verdict is flagged with a bond (the form in English and Chinese), overturned by an operator; only then is it claimed exactly, the bond with its flagger's winnings", async ({
   browser,
 }) => {
   test.setTimeout(180_000);
