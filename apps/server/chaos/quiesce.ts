@@ -105,9 +105,14 @@ async function whatIsPending(
   const finalHead = head - BigInt(deps.confirmations - 1);
   const owedMarket = expectedMarketPayouts(snapshot);
   const owedRound = expectedRoundPayouts(snapshot);
+  // A market bet on the escrow keeps payout_id null: `claimed` says its stake was paid.
   add(
     'unclaimed market wins',
-    snapshot.bets.filter((b) => b.payout_id === null && (owedMarket.get(b.id) ?? 0n) > 0n).length,
+    snapshot.bets.filter(
+      (b) =>
+        (b.stake_id === null ? b.payout_id === null : b.status !== 'claimed') &&
+        (owedMarket.get(b.id) ?? 0n) > 0n,
+    ).length,
   );
   // A round bet on the escrow keeps payout_id null: `claimed` says its stake was paid.
   add(
@@ -122,7 +127,7 @@ async function whatIsPending(
     snapshot.operatorTxs.filter((t) => ['queued', 'signed', 'sent'].includes(t.status)).length,
   );
   add('escrow relays open', snapshot.relays.filter((r) => r.status === 'open').length);
-  add('round settlements not final', snapshot.payoutLists.filter((l) => l.status !== 'settled').length);
+  add('escrow settlements not final', snapshot.payoutLists.filter((l) => l.status !== 'settled').length);
   add('escrow deposits unresolved', snapshot.escrowDeposits.filter((d) => d.resolved_at === null).length);
   add(
     'refused deposits not given back',
