@@ -1,5 +1,3 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { createEscrowWorld } from '../packages/escrow/test/escrow-fixture.ts';
 import {
   GAS_TARGET,
@@ -8,6 +6,7 @@ import {
   gasRowMet,
   measureEscrowGas,
 } from '../packages/escrow/test/measure-gas.ts';
+import { writeBetweenMarkers } from './bench-report.ts';
 
 // `npm run bench` (issue 29): the escrow contract's gas per money call, on a local Hardhat node of its
 // own (Prague rules, as the dev chain): a deposit, a settlement (2 bettors and 100: the same) and a
@@ -48,19 +47,7 @@ export function countGasMissed(report: GasReport): number {
   return report.rows.filter((row) => row.target && !gasRowMet(row, report)).length;
 }
 
-const DOCS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
-const START = '<!-- bench:gas:start -->';
-const END = '<!-- bench:gas:end -->';
-
-/** Replaces the gas figures between their markers in docs/benchmarks.md (left alone when absent). */
+/** Replaces the gas figures between their markers in docs/benchmarks.md. */
 export function writeGasToDocs(report: GasReport): void {
-  const text = readFileSync(DOCS, 'utf8');
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  if (start < 0 || end < start) return;
-  const stamp = `Last run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
-  writeFileSync(
-    DOCS,
-    `${text.slice(0, start + START.length)}\n${stamp}\n\n${renderGasMarkdown(report)}\n${text.slice(end)}`,
-  );
+  writeBetweenMarkers('gas', renderGasMarkdown(report));
 }

@@ -184,18 +184,25 @@ export function printReport(report: BenchReport, log: (line: string) => void): v
 }
 
 const DOCS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
-const START = '<!-- bench:server:start -->';
-const END = '<!-- bench:server:end -->';
 
-/** Replaces the figures between the markers in docs/benchmarks.md (left alone when absent). */
-export function writeReportToDocs(report: BenchReport): void {
+/**
+ * Replaces what stands between `<!-- bench:<name>:start -->` and its end marker in docs/benchmarks.md
+ * with a stamp and `body` (the file is left alone when the markers are absent).
+ */
+export function writeBetweenMarkers(name: string, body: string): void {
+  const startMarker = `<!-- bench:${name}:start -->`;
   const text = readFileSync(DOCS, 'utf8');
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
+  const start = text.indexOf(startMarker);
+  const end = text.indexOf(`<!-- bench:${name}:end -->`);
   if (start < 0 || end < start) return;
   const stamp = `Last run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
   writeFileSync(
     DOCS,
-    `${text.slice(0, start + START.length)}\n${stamp}\n\n${renderMarkdown(report)}\n${text.slice(end)}`,
+    `${text.slice(0, start + startMarker.length)}\n${stamp}\n\n${body}\n${text.slice(end)}`,
   );
+}
+
+/** Replaces the server figures between their markers in docs/benchmarks.md. */
+export function writeReportToDocs(report: BenchReport): void {
+  writeBetweenMarkers('server', renderMarkdown(report));
 }

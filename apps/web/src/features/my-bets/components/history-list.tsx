@@ -181,16 +181,12 @@ function BondRow({
         {owed && <p className="mt-2 text-xs text-muted">{t('history.bonds.autoRefund')}</p>}
       </div>
       {onClaim && (
-        <div className="rounded-lg border border-brand/40 bg-brand/10 p-3 text-sm">
-          <p className="mb-2">
-            {t('history.claimPrizeHint', {
-              amount: formatBnb(entry.returnWei ?? '0', { language, symbol: null }),
-            })}
-          </p>
-          <Button size="sm" disabled={claiming} onClick={onClaim}>
-            {t('history.bonds.claim')}
-          </Button>
-        </div>
+        <ClaimBox
+          returnWei={entry.returnWei}
+          label={t('history.bonds.claim')}
+          claiming={claiming}
+          onClaim={onClaim}
+        />
       )}
     </li>
   );
@@ -254,16 +250,12 @@ function HistoryRow({
         </dl>
       </div>
       {onClaim && (
-        <div className="rounded-lg border border-brand/40 bg-brand/10 p-3 text-sm">
-          <p className="mb-2">
-            {t('history.claimPrizeHint', {
-              amount: formatBnb(entry.returnWei ?? '0', { language, symbol: null }),
-            })}
-          </p>
-          <Button size="sm" disabled={claiming} onClick={onClaim}>
-            {entry.game === 'oracle' ? t('history.list.claimRound') : t('history.claimPrize')}
-          </Button>
-        </div>
+        <ClaimBox
+          returnWei={entry.returnWei}
+          label={entry.game === 'oracle' ? t('history.list.claimRound') : t('history.claimPrize')}
+          claiming={claiming}
+          onClaim={onClaim}
+        />
       )}
     </li>
   );
@@ -274,6 +266,28 @@ function Cell({ label, children }: { label: string; children: ReactNode }) {
     <div className="min-w-0">
       <dt className="text-muted">{label}</dt>
       <dd className="break-words">{children}</dd>
+    </div>
+  );
+}
+
+/** What a claimable row offers: the amount it pays and its claim button. */
+function ClaimBox(props: {
+  returnWei: string | null;
+  label: string;
+  claiming: boolean | undefined;
+  onClaim: () => void;
+}) {
+  const { t, language } = useTranslation();
+  return (
+    <div className="rounded-lg border border-brand/40 bg-brand/10 p-3 text-sm">
+      <p className="mb-2">
+        {t('history.claimPrizeHint', {
+          amount: formatBnb(props.returnWei ?? '0', { language, symbol: null }),
+        })}
+      </p>
+      <Button size="sm" disabled={props.claiming} onClick={props.onClaim}>
+        {props.label}
+      </Button>
     </div>
   );
 }
