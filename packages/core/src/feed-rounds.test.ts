@@ -183,6 +183,17 @@ describe('the round that covers an instant', () => {
     ).rejects.toBe(failure);
   });
 
+  test("a hole at the phase's first round, the covering round just above where the search galloped", async () => {
+    // fast-check's counterexample (seed 784975505): rounds 2–4 kept, round 1 a hole, the instant at round 2.
+    const rounds = [
+      { roundId: PHASE_1 | 2n, answer: 1n, updatedAtMs: T0 },
+      { roundId: PHASE_1 | 3n, answer: 1n, updatedAtMs: T0 + 1000 },
+      { roundId: PHASE_1 | 4n, answer: 1n, updatedAtMs: T0 + 1000 },
+    ];
+    expect(await find(aggregator(rounds), T0)).toEqual({ found: true, round: rounds[0] });
+    expect(await find(aggregator(rounds), T0 - 1)).toEqual({ found: false, reason: 'before_history' });
+  });
+
   test('agrees with reading every round, on any history with holes and gaps', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -110,8 +110,14 @@ export async function findCoveringRound(input: {
     const probe = after - step > first ? after - step : first;
     const round = await nearestBelow(probe);
     if (round === undefined) return { found: false, reason: 'read_limit' };
-    if (round === null) return { found: false, reason: 'before_history' };
-    if (covers(round)) covering = round;
+    if (round === null) {
+      // No data at or below the probe (holes down to the phase's first round): the covering round, if
+      // any, is the first with data above the probe and below `after`.
+      const above = await nearestAbove(probe + 1n, after);
+      if (above === undefined) return { found: false, reason: 'read_limit' };
+      if (above === null || !covers(above)) return { found: false, reason: 'before_history' };
+      covering = above;
+    } else if (covers(round)) covering = round;
     else {
       after = round.roundId;
       step *= 2n;
