@@ -259,7 +259,8 @@ describe('ClaimableCard: the wallet claims from the escrow itself', { timeout: 2
         'Already paid: this stake was paid out before your transaction. There is nothing more to claim.',
       ),
     );
-    expect(within(card).getByRole('alert')).toHaveFocus();
+    // The message takes focus once drawn (after its text), so a screen reader hears it.
+    await waitFor(() => expect(within(card).getByRole('alert')).toHaveFocus());
     expect(chain.mined).toEqual([]);
     expect(chain.methods).not.toContain('eth_sendTransaction');
     await waitFor(() => expect(selfClaimButton(101)).toBeNull());
@@ -280,7 +281,7 @@ describe('ClaimableCard: the wallet claims from the escrow itself', { timeout: 2
     expect(chain.mined).toEqual([]);
     const again = screen.getByRole('button', { name: /^Claim with my wallet: round #101,/ });
     expect(again).toBeEnabled();
-    expect(again).toHaveFocus();
+    await waitFor(() => expect(again).toHaveFocus());
   });
 
   test("A voided round's stake is taken back with refund(StakeRef)", async () => {
