@@ -1,6 +1,7 @@
 import { parseEther } from 'viem';
 import { eventually, getMarket, joinMarketViaApi } from '../support/api.ts';
 import { advanceChainTime, balanceOf, freshAccount, setAiAnalysis, setAiVerdict } from '../support/chain.ts';
+import { openMarketClaim } from '../support/escrow.ts';
 import { FIXTURE_SENTENCE, STUB_ANALYSIS } from '../support/evidence-stubs.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { openWithWallet } from '../support/helpers.ts';
@@ -117,7 +118,9 @@ test('Analyze suggests instructions; the judge’s verified quotes are shown in 
   await expect(page.getByText('Settled: YES')).toBeVisible({ timeout: 15_000 });
   await expect(section.getByRole('status')).toContainText('Verified ✔');
 
-  // The creator claims stake + the NO pool (the e2e stack charges no fee), to the wei.
+  // The creator claims stake + the NO pool (the e2e stack charges no fee), to the wei, once the
+  // escrow's settlement delay has passed on the chain's clock (decision 026).
+  await openMarketClaim(creator, marketId);
   const before = await balanceOf(creator);
   await page
     .getByRole('region', { name: 'Claimable winnings' })
