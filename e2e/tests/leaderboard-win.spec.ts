@@ -1,7 +1,8 @@
 import { shortenAddress } from '@pm/core/address';
 import { parseEther } from 'viem';
-import { claimViaApi, devAddress } from '../support/api.ts';
+import { claimViaApi, devAddress, eventually } from '../support/api.ts';
 import { balanceOf, setAiVerdict } from '../support/chain.ts';
+import { openMarketClaim } from '../support/escrow.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { createContestedMarket, settleMarkets } from '../support/helpers.ts';
 
@@ -21,14 +22,14 @@ test('A settled win reaches the leaderboard, and its claim pays exactly stake pl
   const [settled] = await settleMarkets([market.id]);
   expect(settled).toMatchObject({ result: 'YES', aiConfidence: 96 });
 
+  // The escrow pays once the settlement's delay has passed on the chain's clock (decision 026).
+  await openMarketClaim(winner, market.id);
   const before = await balanceOf(winner);
   const claim = await claimViaApi(winner, 'markets');
-  expect(claim).toMatchObject({
-    success: true,
-    totalWei: parseEther('0.03').toString(),
-    payoutStatus: 'confirmed',
-  });
-  // The vault pays the gas: the winner receives exactly stake + the losing pool.
+  expect(claim).toMatchObject({ success: true, totalWei: parseEther('0.03').toString() });
+  // Relayed from the escrow, the operator key paying the gas: the winner receives exactly stake + the
+  // losing pool.
+  await eventually(async () => (await balanceOf(winner)) - before === parseEther('0.03') || null, 60_000);
   expect((await balanceOf(winner)) - before).toBe(parseEther('0.03'));
 
   await page.goto('/leaderboard');
