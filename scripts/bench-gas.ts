@@ -29,7 +29,7 @@ function targetText(row: GasRow): string {
   return '–';
 }
 
-export function renderGasMarkdown(report: GasReport): string {
+export function renderGasMarkdown(report: GasReport, loadAverage?: readonly number[]): string {
   const lines = ['| call | gas | target | |', '|---|---:|---|---|'];
   for (const row of report.rows) {
     const verdict = row.target ? (gasRowMet(row, report) ? 'met' : 'MISSED') : '';
@@ -40,6 +40,12 @@ export function renderGasMarkdown(report: GasReport): string {
     '',
     `A settlement's gas beyond its calldata: ${small.toLocaleString('en')} for 2 bettors, ${large.toLocaleString('en')} for 100.`,
   );
+  if (loadAverage) {
+    lines.push(
+      '',
+      `Load average when measured: ${loadAverage.map((value) => value.toFixed(2)).join(' / ')} (1 / 5 / 15 min; gas does not depend on it).`,
+    );
+  }
   return lines.join('\n');
 }
 
@@ -48,6 +54,6 @@ export function countGasMissed(report: GasReport): number {
 }
 
 /** Replaces the gas figures between their markers in docs/benchmarks.md. */
-export function writeGasToDocs(report: GasReport): void {
-  writeBetweenMarkers('gas', renderGasMarkdown(report));
+export function writeGasToDocs(report: GasReport, loadAverage: readonly number[]): void {
+  writeBetweenMarkers('gas', renderGasMarkdown(report, loadAverage));
 }

@@ -36,12 +36,13 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 // The escrow's gas first: it needs no database and its figures do not depend on the machine's load.
 if (wants('gas')) {
+  const gasLoad = loadavg();
   const gas = await measureGas(log);
   log('');
   log('Escrow gas (docs/benchmarks.md "Escrow gas"):');
-  log(renderGasMarkdown(gas));
+  log(renderGasMarkdown(gas, gasLoad));
   log('');
-  if (!args['no-docs']) writeGasToDocs(gas);
+  if (!args['no-docs']) writeGasToDocs(gas, gasLoad);
   const missed = countGasMissed(gas);
   if (missed > 0) log(`${missed} gas target(s) MISSED.`);
   if (only?.size === 1) process.exit(missed === 0 ? 0 : 1);
