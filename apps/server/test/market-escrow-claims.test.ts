@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { escrowClaimArg } from '@pm/core/contract/payout-lists';
 import type { ClaimableResponse } from '@pm/core/contract/users';
 import { newMarketId } from '@pm/escrow/deposit-terms';
 import { marketKey } from '@pm/escrow/market-key';
@@ -436,18 +437,7 @@ describe('a market stake the wallet claimed itself', () => {
       address: escrow,
       abi: predictionEscrowAbi,
       functionName: 'claim',
-      args: [
-        {
-          stake: {
-            stakeId: BigInt(mine.stakeId),
-            owner: mine.owner as Address,
-            market: mine.market as Hex,
-            amount: BigInt(mine.amountWei),
-          },
-          payout: BigInt(mine.payoutWei),
-          proof: mine.proof as Hex[],
-        },
-      ],
+      args: [escrowClaimArg(mine)],
     });
     await t.chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
 

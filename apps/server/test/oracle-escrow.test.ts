@@ -1,4 +1,5 @@
 import type { Position } from '@pm/core/constants';
+import { escrowClaimArg } from '@pm/core/contract/payout-lists';
 import type { ClaimableResponse } from '@pm/core/contract/users';
 import { parsePayoutList } from '@pm/escrow/payout-list';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
@@ -386,18 +387,7 @@ describe('a stake the wallet claimed itself', () => {
       address: escrow,
       abi: predictionEscrowAbi,
       functionName: 'claim',
-      args: [
-        {
-          stake: {
-            stakeId: BigInt(mine.stakeId),
-            owner: mine.owner as Address,
-            market: mine.market as Hex,
-            amount: BigInt(mine.amountWei),
-          },
-          payout: BigInt(mine.payoutWei),
-          proof: mine.proof as Hex[],
-        },
-      ],
+      args: [escrowClaimArg(mine)],
     });
     await t.chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
 

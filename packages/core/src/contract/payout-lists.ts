@@ -70,7 +70,7 @@ export type PayoutListWire = z.infer<typeof PayoutListSchema>;
  * round's stake (`refund: true`) is `refund(StakeRef)` instead: payoutWei is the stake and proof empty.
  */
 export const EscrowClaimSchema = z.object({
-  /** The round's market key on the contract: keccak256(abi.encode(roundMarketId(epoch), lock time)). */
+  /** The stake's market key on the contract (a round's or a market's): keccak256(abi.encode(id, close)). */
   market: Bytes32Schema,
   /** The stake's id from its `Deposited` event, as a decimal string (stakes are numbered from 1). */
   stakeId: z
@@ -79,13 +79,35 @@ export const EscrowClaimSchema = z.object({
   owner: AddressSchema,
   /** The stake as deposited. */
   amountWei: PaymentWeiSchema,
-  /** This stake's payout in the round's published list (its amount for a refund); never 0 here. */
+  /** This stake's payout in its market's published list (its amount for a refund); never 0 here. */
   payoutWei: PaymentWeiSchema,
   /** The stake's Merkle proof in the published list; empty for a refund. */
   proof: z.array(Bytes32Schema),
   /** When the contract pays it: the settlement's block time + its delay (a refund: its block time). */
   claimableAt: IsoTimeSchema,
-  /** A refund of a voided round: `refund(StakeRef)`, not `claim`. */
+  /** A refund of a voided round or market: `refund(StakeRef)`, not `claim`. */
   refund: z.boolean(),
 });
 export type EscrowClaim = z.infer<typeof EscrowClaimSchema>;
+
+type Hex = `0x${string}`;
+
+/** The contract's `StakeRef` an escrow claim names: what `refund` takes, and the stake a `claim` pays. */
+export function escrowStakeRef(claim: EscrowClaim): {
+  stakeId: bigint;
+  owner: Hex;
+  market: Hex;
+  amount: bigint;
+} {
+  return {
+    stakeId: BigInt(claim.stakeId),
+    owner: claim.owner as Hex,
+    market: claim.market as Hex,
+    amount: BigInt(claim.amountWei),
+  };
+}
+
+/** The contract's `Claim` (stake, payout, proof) an escrow claim carries: what `claim` takes. */
+export function escrowClaimArg(claim: EscrowClaim) {
+  return { stake: escrowStakeRef(claim), payout: BigInt(claim.payoutWei), proof: claim.proof as Hex[] };
+}

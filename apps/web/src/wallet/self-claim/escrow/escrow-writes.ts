@@ -1,4 +1,4 @@
-import type { EscrowClaim } from '@pm/core/contract/payout-lists';
+import { type EscrowClaim, escrowClaimArg, escrowStakeRef } from '@pm/core/contract/payout-lists';
 import { decodeRevert, formatRevert } from '@pm/escrow/decode-revert';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { type Address, getAddress, type Hex, isAddressEqual, parseEventLogs } from 'viem';
@@ -24,12 +24,7 @@ export async function sendSelfClaim(
 ): Promise<EscrowSent> {
   const { escrow, account, claim } = request;
   const owner = getAddress(claim.owner);
-  const stake = {
-    stakeId: BigInt(claim.stakeId),
-    owner,
-    market: claim.market as Hex,
-    amount: BigInt(claim.amountWei),
-  };
+  const stake = { ...escrowStakeRef(claim), owner };
   const target = { address: escrow.address, chainId: escrow.chainId, account, abi: predictionEscrowAbi };
   let hash: Hex;
   if (claim.refund) {
@@ -37,7 +32,7 @@ export async function sendSelfClaim(
     await precheck(() => simulateContract(config, call));
     hash = await writeContract(config, call);
   } else {
-    const payout = { stake, payout: BigInt(claim.payoutWei), proof: claim.proof as Hex[] };
+    const payout = { ...escrowClaimArg(claim), stake };
     const call = { ...target, functionName: 'claim', args: [payout] } as const;
     await precheck(() => simulateContract(config, call));
     hash = await writeContract(config, call);
