@@ -43,8 +43,7 @@ async function clientsOf(from: `0x${string}`) {
   const config = ConfigResponseSchema.parse(await getJson('/api/config'));
   return {
     payer: walletPayer(createWalletClient({ account: from, chain, transport: http(rpc) })),
-    vault: normalizeAddress(config.vaultAddress),
-    // Round stakes are deposits into the escrow contract (decision 026).
+    // Every stake is a deposit into the escrow contract (decision 026).
     ...(config.escrow ? { escrow: normalizeAddress(config.escrow.address) } : {}),
     api: api(),
   };

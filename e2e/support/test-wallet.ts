@@ -10,9 +10,9 @@ import type { Page } from '@playwright/test';
 export const TEST_WALLET_RDNS = 'dev.pm.testwallet';
 export const TEST_WALLET_NAME = 'Test Wallet';
 
-/** Hardhat's default mnemonic; #0 is the vault, so players are #1–#3. */
+/** Hardhat's default mnemonic; #0 is the server's operator key, so players are #1–#3. */
 export const DEV_ACCOUNTS = {
-  vault: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  operator: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
   player1: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   player2: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
   player3: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',

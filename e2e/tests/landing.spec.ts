@@ -144,23 +144,25 @@ async function reservesCard(page: Page) {
   return card;
 }
 
-test('The vault card shows the chain balance at a block against what the vault owes', async ({ page }) => {
+test("The vault card shows the escrow contract's balance at a block against what it owes", async ({
+  page,
+}) => {
   const answered = page.waitForResponse((response) => response.url().endsWith('/api/solvency'));
   await page.goto('/');
   const card = await reservesCard(page);
   const body = SolvencyResponseSchema.parse(await (await answered).json());
   expect(body.covered).toBe(true);
   await expect(card.getByTestId('reserves-line')).toHaveText(
-    `Reserves ${bnb(body.vaultBalanceWei)} ≥ owed ${bnb(body.liabilitiesWei)} at block ${body.blockNumber}`,
+    `Reserves ${bnb(body.balanceWei)} ≥ owed ${bnb(body.liabilitiesWei)} at block ${body.blockNumber}`,
   );
   await expect(card.getByText('Fully reserved')).toBeVisible();
-  // What the page shows is the chain's balance at that block.
+  // What the page shows is the escrow contract's balance at that block.
   const chain = createPublicClient({ transport: http(rpcUrl()) });
   const balance = await chain.getBalance({
-    address: body.vaultAddress as `0x${string}`,
+    address: body.escrowAddress as `0x${string}`,
     blockNumber: BigInt(body.blockNumber),
   });
-  expect(body.vaultBalanceWei).toBe(balance.toString());
+  expect(body.balanceWei).toBe(balance.toString());
   await expect(card.getByRole('link', { name: /See the figures/ })).toHaveAttribute('href', '/api/solvency');
 });
 
@@ -179,20 +181,11 @@ test('Below the fold, the reserves are read only once the card scrolls into view
 });
 
 const SHORT: SolvencyResponse = {
-  vaultAddress: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+  escrowAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
   blockNumber: '42',
-  vaultBalanceWei: '1000000000000000000',
+  balanceWei: '1000000000000000000',
   liabilitiesWei: '3250000000000000000',
-  parts: {
-    openMarketStakesWei: '3250000000000000000',
-    openRoundStakesWei: '0',
-    unclaimedMarketWei: '0',
-    unclaimedRoundWei: '0',
-    refundsOwedWei: '0',
-    flagBondsHeldWei: '0',
-    payoutsQueuedWei: '0',
-    unrecordedTransfersWei: '0',
-  },
+  excessWei: '0',
   reserveRatioBps: '3076',
   covered: false,
   shortfallWei: '2250000000000000000',

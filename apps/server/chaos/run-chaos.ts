@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEV_VAULT } from '../src/config/dev-accounts.ts';
+import { DEV_OPERATOR } from '../src/config/dev-accounts.ts';
 import { deployDevEscrow } from '../src/dev/dev-escrow.ts';
 import { findFreePort, type LocalChain, startLocalChain } from '../src/dev/local-chain.ts';
 import { type AiStub, startAiStub, verdict } from '../test/support/ai-stub.ts';
@@ -165,7 +165,7 @@ async function main(): Promise<ChaosResult> {
   });
 
   const chain = createChainTools(chainNode.rpcUrl);
-  const vault = DEV_VAULT.address;
+  const vault = DEV_OPERATOR.address;
   // The escrow round stakes go into, as `npm start` deploys it (decision 026 "The chain").
   const escrow = (await deployDevEscrow(chainNode.rpcUrl)).address;
   const ledger = createVaultLedger(chain, vault);

@@ -16,7 +16,7 @@ import { sleep } from './server-process.ts';
 import type { VaultLedger } from './vault-ledger.ts';
 
 // One round of players: real deposits into the escrow (market creations and bets, oracle rounds:
-// decision 026) and the attacker's transfers to the vault, through the shared driver (@pm/pay-and-post),
+// decision 026) and the attacker's plain transfers to the escrow (refused: it takes typed deposits only), through the shared driver (@pm/pay-and-post),
 // posted the way browsers do (once, twice, never because the tab closed, again after a network
 // error), plus the payments an attacker would send: below the minimum, 0 wei, 1 wei to an
 // out-of-range market id, and a plain transfer with no intent at all.
@@ -89,7 +89,6 @@ function amount(random: Random, minMilli: number, maxMilli: number, stepMilli = 
 
 export function createTraffic(deps: TrafficDeps) {
   const { api, random, tally } = deps;
-  const vault = deps.vault;
 
   /** The API as this player's browser reaches it (the rate limit keys on its address). */
   const apiOf =
@@ -230,15 +229,24 @@ export function createTraffic(deps: TrafficDeps) {
         // F1: a 0-wei payment with a valid intent, posted with amountWei "0".
         return join(player, 'poison 0 wei', 0n, await anyMarket(), 'once');
       case 'hugeId': {
-        // F2: 1 wei to a market id beyond int4; nobody posts it, reconciliation finds it.
+        // F2: 1 wei naming a market id beyond int4, as a plain transfer to the escrow: the contract
+        // takes typed deposits only (issue 29), so it reverts and nothing arrives without an owner.
         const data = stringToHex('pm1:bet:3000000000:YES');
-        const hash = await paid(payVault(player, { vault, intent: null, amountWei: 1n }, { data }));
-        count(tally, '1 wei to pm1:bet:3000000000:YES', hash ? 'sent, never posted' : 'not sent');
+        const hash = await paid(
+          payVault(player, { vault: deps.escrow, intent: null, amountWei: 1n }, { data }),
+        );
+        count(
+          tally,
+          '1 wei to the escrow with pm1:bet:3000000000:YES',
+          hash ? 'sent (the escrow took it!)' : 'refused',
+        );
         return;
       }
       case 'plain': {
-        const hash = await paid(payVault(player, { vault, intent: null, amountWei: amount(random, 1, 5) }));
-        count(tally, 'plain transfer, no intent', hash ? 'sent' : 'not sent');
+        const hash = await paid(
+          payVault(player, { vault: deps.escrow, intent: null, amountWei: amount(random, 1, 5) }),
+        );
+        count(tally, 'plain transfer to the escrow', hash ? 'sent (the escrow took it!)' : 'refused');
         return;
       }
     }

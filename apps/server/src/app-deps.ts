@@ -4,6 +4,7 @@ import type { Clock } from './chain/clock.ts';
 import type { Config } from './config/config.ts';
 import type { Database } from './db/client.ts';
 import type { Metrics } from './metrics/metrics.ts';
+import type { ReservesReading } from './solvency/read-reserves.ts';
 
 // What the app is built from, and the shape of a feature that adds routes to it. Kept apart from
 // app.ts so feature modules can name these types without importing the app that registers them
@@ -17,15 +18,10 @@ export type AppDeps = {
   /** This app's Prometheus registry and the figures the modules record (docs/operations.md "Metrics"). */
   metrics: Metrics;
   /**
-   * Called with each reserves check (issue 20, `solvency/reserves-job.ts`): the block, the vault's
-   * balance at it and what the vault owes. Optional: the metrics' gauges listen here.
+   * Called with each reserves check (issue 20, `solvency/reserves-job.ts`): the escrow's report at one
+   * block, its levels and the operator key's gas balance. Optional: tests listen here.
    */
-  onReserves?: (reading: {
-    blockNumber: bigint;
-    vaultBalanceWei: bigint;
-    liabilitiesWei: bigint;
-    covered: boolean;
-  }) => void;
+  onReserves?: (reading: ReservesReading) => void;
 };
 
 export type AppFeature = (app: FastifyInstance, deps: AppDeps) => void | Promise<void>;

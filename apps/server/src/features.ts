@@ -9,8 +9,7 @@ import { registerOperatorRoutes } from './operators/operator-routes.ts';
 import { createOracleModule } from './oracle/oracle-module.ts';
 import { createPendingPaymentsJob } from './payments/pending-payments-job.ts';
 import { createEscrowReconciliationJob } from './payments/reconcile-escrow-job.ts';
-import { createVaultReconciliationJob } from './payments/reconcile-vault-job.ts';
-import { createPayoutsModule } from './payouts/payouts-module.ts';
+import { registerClaimsRoutes } from './payouts/claims-routes.ts';
 import { createPriceMarketsModule } from './price-markets/price-markets-module.ts';
 import { createPricesModule } from './prices/prices-module.ts';
 import { createPruneOutboxJob } from './realtime/prune-outbox-job.ts';
@@ -28,13 +27,12 @@ export type Features = {
 
 /**
  * The product's capabilities, each a module with its routes and background jobs
- * (markets, oracle, payouts, …). One place to see what the server runs.
+ * (markets, oracle, claims, …). One place to see what the server runs.
  */
 export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Features {
-  // The escrow contract (issue 29, decision 026): GET /api/vault, payout lists, the metrics' figures,
-  // and for rounds the operator key's sender, settlements and relayed claims.
+  // The escrow contract (issue 29, decision 026): GET /api/vault, payout lists, and the operator key's
+  // sender, settlements and relayed claims (POST /api/claims).
   const escrow = createEscrowModule(deps, logger);
-  const payouts = createPayoutsModule(deps, logger, { escrowClaims: escrow.claims });
   const prices = createPricesModule(deps, logger);
   const priceMarkets = createPriceMarketsModule(deps, logger, {
     source: prices.source,
@@ -54,8 +52,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
   // A real feed is checked once at start-up: a coin that does not answer is logged and stays
   // unavailable until it does (decision 020).
   if (deps.config.prices.feed === 'chainlink' && deps.config.jobs) void prices.checkFeeds().catch(() => {});
-  // How each kind of payment is recorded when no browser request is at hand: a 202 replayed once
-  // final, or a transfer found on chain by reconciliation.
+  // How each kind of payment is recorded when no browser request is at hand: a 202 replayed once final.
   const paymentHandlers = {
     oracle_bet: oracle.pendingPaymentHandler,
     ...markets.paymentHandlers,
@@ -89,25 +86,12 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
         }),
       ]
     : [];
-  const reconciliation = createVaultReconciliationJob({
-    db: deps.database.db,
-    chain: deps.chain,
-    chainId: deps.config.chain.id,
-    vaultAddress: deps.config.vault.address,
-    operatorAddresses: deps.config.operators,
-    confirmations: deps.config.chain.confirmations,
-    clock: deps.clock,
-    logger,
-    handlers: paymentHandlers,
-    startFrom: deps.config.chain.isLocal ? 0 : 'latest',
-    metrics: deps.metrics,
-  });
   return {
     routes: [
       registerSystemRoutes,
       registerLeaderboardRoutes,
       registerHistoryRoutes,
-      payouts.routes,
+      (app) => registerClaimsRoutes(app, deps, escrow.claims),
       escrow.routes,
       prices.routes,
       registerOperatorRoutes,
@@ -118,11 +102,9 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
     ],
     // The sampler runs before the round engine, so a tick finds the sample of its own instant.
     jobs: [
-      ...payouts.jobs,
       ...prices.jobs,
       ...oracle.jobs,
       pendingPayments,
-      reconciliation,
       ...escrowReconciliation,
       // After the round engine, which makes a round's settlement due, and after escrow reconciliation:
       // the sender in it sends what they asked for in the same round.

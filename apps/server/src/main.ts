@@ -71,7 +71,7 @@ async function main() {
     {
       db: database.kind,
       chainId: config.chain.id,
-      vault: config.vault.address,
+      escrow: config.escrow.address ?? 'unset',
       priceFeed: config.prices.feed,
       metrics: metricsListener?.url ?? 'off',
     },

@@ -101,7 +101,6 @@ describe('X-Forwarded-For while TRUST_PROXY=0', () => {
       await runDoctor({
         env: { RPC_URL: t.chain.rpcUrl, LOG_LEVEL: 'silent' },
         out: (line) => lines.push(line),
-        liabilitiesWei: async () => 0n,
         openDatabase: async () => ({ db: t.db, label: 'the test database', close: async () => {} }),
       });
       return lines.find((line) => line.slice(2).startsWith('TRUST_PROXY'));
@@ -133,7 +132,6 @@ describe('the review window off the local chain', () => {
   const mainnet = (env: Record<string, string>) =>
     loadConfig({
       CHAIN_ID: '56',
-      VAULT_ADDRESS: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
       RPC_URL: 'https://bsc-dataseed.bnbchain.org',
       PRICE_FEED: 'chainlink',
       CHAINLINK_RPC_URL: 'https://bsc-prices.example',

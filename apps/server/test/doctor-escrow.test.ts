@@ -4,7 +4,7 @@ import { predictionEscrowAbi, predictionEscrowDeployedBytecode } from '@pm/escro
 import { type Address, getAddress, type Hex, pad, toHex, zeroAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createChainWallet } from '../src/chain/chain-client.ts';
-import { DEV_ESCROW_ROLES, DEV_PLAYERS, DEV_VAULT } from '../src/config/dev-accounts.ts';
+import { DEV_ESCROW_ROLES, DEV_OPERATOR, DEV_PLAYERS } from '../src/config/dev-accounts.ts';
 import { DEV_ESCROW_DEPLOYMENT, deployDevEscrow } from '../src/dev/dev-escrow.ts';
 import { runDoctor } from '../src/doctor/run-doctor.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
@@ -26,7 +26,7 @@ afterAll(async () => {
   await Promise.all([chain?.stop(), database?.close()]);
 });
 
-const OPERATOR = getAddress(DEV_VAULT.address);
+const OPERATOR = getAddress(DEV_OPERATOR.address);
 const PLAYER = getAddress(DEV_PLAYERS[0].address);
 
 async function doctor(env: Record<string, string>) {
@@ -34,7 +34,6 @@ async function doctor(env: Record<string, string>) {
   const code = await runDoctor({
     env: { RPC_URL: chain.rpcUrl, ...env },
     out: (line) => lines.push(line),
-    liabilitiesWei: async () => 0n,
     openDatabase: async () => ({ db: database.db, label: 'the test database', close: async () => {} }),
   });
   const line = (title: string) => {
@@ -46,7 +45,7 @@ async function doctor(env: Record<string, string>) {
 }
 
 const codeTitle = (address: Address) => `escrow ${address} runs this build's PredictionEscrow`;
-const OPERATOR_TITLE = "VAULT_PRIVATE_KEY (the server's key) is the escrow's operator, not its admin";
+const OPERATOR_TITLE = "OPERATOR_PRIVATE_KEY (the server's key) is the escrow's operator, not its admin";
 const skippedAfterCode = (address: Address) => `skipped, as "${codeTitle(address)}" did not pass`;
 
 /** Another escrow like the dev one but for `overrides`, deployed from `key` (the dev admin's). */
@@ -94,10 +93,10 @@ describe('ops doctor with ESCROW_ADDRESS', () => {
     );
   });
 
-  test('without ESCROW_ADDRESS: one line, not configured', async () => {
+  test('without ESCROW_ADDRESS: one line, ✖', async () => {
     const result = await doctor({});
     expect(result.line('escrow contract')).toBe(
-      '✔ escrow contract: not configured (ESCROW_ADDRESS unset): bets are paid to the vault',
+      '✖ escrow contract: ESCROW_ADDRESS is not set: every stake is a deposit into it, so every bet is refused',
     );
     expect(result.output).not.toContain('PredictionEscrow');
   });
@@ -128,26 +127,21 @@ describe('ops doctor with ESCROW_ADDRESS', () => {
     expect(result.line(OPERATOR_TITLE)).toMatch(/^- .*skipped/);
   });
 
-  test("the server's key is not the operator, is the admin, is the admin-to-be, or is not set: ✖", async () => {
+  test("the server's key is not the operator, is the admin, or is the admin-to-be: ✖", async () => {
     const otherOperator = await deploy({ operator: PLAYER });
     expect((await doctor({ ESCROW_ADDRESS: otherOperator })).line(OPERATOR_TITLE)).toBe(
-      `✖ ${OPERATOR_TITLE}: the operator is ${PLAYER}; VAULT_PRIVATE_KEY is the key of ${OPERATOR}`,
+      `✖ ${OPERATOR_TITLE}: the operator is ${PLAYER}; OPERATOR_PRIVATE_KEY is the key of ${OPERATOR}`,
     );
 
-    const serverIsAdmin = await deploy({ admin: OPERATOR, operator: PLAYER }, DEV_VAULT.privateKey);
+    const serverIsAdmin = await deploy({ admin: OPERATOR, operator: PLAYER }, DEV_OPERATOR.privateKey);
     expect((await doctor({ ESCROW_ADDRESS: serverIsAdmin })).line(OPERATOR_TITLE)).toBe(
-      `✖ ${OPERATOR_TITLE}: VAULT_PRIVATE_KEY is the key of ${OPERATOR}, the escrow's admin: the admin must be kept off the server (a Safe)`,
+      `✖ ${OPERATOR_TITLE}: OPERATOR_PRIVATE_KEY is the key of ${OPERATOR}, the escrow's admin: the admin must be kept off the server (a Safe)`,
     );
 
     const handingOver = await deploy();
     await send(DEV_ESCROW_ROLES.admin.privateKey, handingOver, 'transferOwnership', OPERATOR);
     expect((await doctor({ ESCROW_ADDRESS: handingOver })).line(OPERATOR_TITLE)).toBe(
-      `✖ ${OPERATOR_TITLE}: VAULT_PRIVATE_KEY is the key of ${OPERATOR}, to which the escrow's admin role is being transferred`,
-    );
-
-    const keyless = await doctor({ ESCROW_ADDRESS: escrow, VAULT_ADDRESS: DEV_VAULT.address });
-    expect(keyless.line(OPERATOR_TITLE)).toBe(
-      `✖ ${OPERATOR_TITLE}: VAULT_PRIVATE_KEY is not set: the server could not act as the operator`,
+      `✖ ${OPERATOR_TITLE}: OPERATOR_PRIVATE_KEY is the key of ${OPERATOR}, to which the escrow's admin role is being transferred`,
     );
   });
 

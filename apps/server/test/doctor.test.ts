@@ -7,13 +7,15 @@ import { join } from 'node:path';
 import { PRICE_SYMBOLS } from '@pm/core/constants';
 import { sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { DEV_PLAYERS, DEV_VAULT } from '../src/config/dev-accounts.ts';
+import { DEV_OPERATOR } from '../src/config/dev-accounts.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrate, readMigrationJournal } from '../src/db/migrate.ts';
 import { queryRows } from '../src/db/query-rows.ts';
 import { compiledServerCommand } from '../src/dev/compiled-server.ts';
+import { deployDevEscrow } from '../src/dev/dev-escrow.ts';
 import { findFreePort } from '../src/dev/local-chain.ts';
 import { type DoctorOptions, runDoctor } from '../src/doctor/run-doctor.ts';
 import { mockAggregatorAbi, mockAggregatorBytecode } from '../src/prices/mock-aggregator.gen.ts';
@@ -35,6 +37,7 @@ let otherChain: Server;
 let otherChainUrl: string;
 let freshAggregator: `0x${string}`;
 let staleAggregator: `0x${string}`;
+let escrow: `0x${string}`;
 
 /** A JSON-RPC node on loopback that says it is BSC mainnet (56). */
 async function startOtherChain(): Promise<Server> {
@@ -97,6 +100,7 @@ beforeAll(async () => {
   otherChainUrl = `http://127.0.0.1:${address.port}`;
   ai.reply(() => completion({ ok: true }));
   web.route('/search', json({ results: [{ url: 'https://example.com/a', title: 'A', content: 'a' }] }));
+  escrow = (await deployDevEscrow(chain.rpcUrl)).address;
   freshAggregator = await deployAggregator();
   staleAggregator = await deployAggregator();
   const { timestamp } = await chain.publicClient.getBlock();
@@ -112,6 +116,7 @@ afterAll(async () => {
 function goodEnv(): Record<string, string> {
   return {
     RPC_URL: chain.rpcUrl,
+    ESCROW_ADDRESS: escrow,
     // Another spelling of the same node, so the check asks it rather than reusing RPC_URL's answer.
     PUBLIC_RPC_URL: `${chain.rpcUrl}/`,
     PRICE_FEED: 'chainlink',
@@ -130,7 +135,6 @@ async function doctor(env: Record<string, string>, options: Partial<DoctorOption
   const code = await runDoctor({
     env,
     out: (line) => lines.push(line),
-    liabilitiesWei: async () => 10n ** 18n,
     openDatabase: async () => ({ db: database.db, label: 'the test database', close: async () => {} }),
     ...options,
   });
@@ -162,17 +166,18 @@ describe('ops doctor', () => {
     expect(result.line('RPC_URL answers a batch')).toBe(
       '✔ RPC_URL answers a batch of RPC_BATCH_SIZE (20) calls: a batch of 20 calls was answered',
     );
-    expect(result.line('VAULT_PRIVATE_KEY derives VAULT_ADDRESS')).toBe(
-      '✔ VAULT_PRIVATE_KEY derives VAULT_ADDRESS',
+    expect(result.line('OPERATOR_PRIVATE_KEY is set and has gas')).toMatch(
+      new RegExp(
+        `^✔ OPERATOR_PRIVATE_KEY is set and has gas: ${getAddress(DEV_OPERATOR.address)} holds [\\d.]+ BNB for gas$`,
+      ),
     );
-    expect(result.line('vault')).toBe(`✔ vault ${getAddress(DEV_VAULT.address)} has no code`);
     expect(result.line('database answers')).toMatch(/^✔ database answers: the test database, PostgreSQL \d+/);
     const journal = await readMigrationJournal();
     expect(result.line('database migrations')).toBe(
       `✔ database migrations are current: ${journal.length} applied, the latest ${journal.at(-1)?.tag}`,
     );
-    expect(result.line('vault balance')).toMatch(
-      /^✔ vault balance covers the liabilities: [\d.]+ BNB ≥ 1 BNB owed$/,
+    expect(result.line('escrow balance')).toMatch(
+      /^✔ escrow balance covers its liabilities: [\d.]+ BNB ≥ [\d.]+ BNB owed at block \d+$/,
     );
     for (const symbol of PRICE_SYMBOLS) {
       expect(result.line(`price feed ${symbol}`)).toMatch(
@@ -196,17 +201,6 @@ describe('ops doctor', () => {
     expect(web.paths()).toContain('/search?q=BNB+Chain&format=json');
   });
 
-  test('the liabilities function gets the deployment database', async () => {
-    let given: unknown;
-    await doctor(goodEnv(), {
-      liabilitiesWei: async (db) => {
-        given = db;
-        return 0n;
-      },
-    });
-    expect(given).toBe(database.db);
-  });
-
   test('settings that do not parse: the problems, nothing else checked, exit code 1', async () => {
     const result = await doctor({ ...goodEnv(), CHAIN_ID: 'fifty-six', SEARCH_URL: '' });
     expect(result.code).toBe(1);
@@ -225,14 +219,15 @@ describe('ops doctor', () => {
     expect(result.code).toBe(1);
     expect(result.line('RPC_URL')).toBe('✖ RPC_URL serves CHAIN_ID 31337: it serves chain 56, not 31337');
     const skipped = 'skipped, as "RPC_URL serves CHAIN_ID 31337" did not pass';
-    expect(result.line('vault')).toBe(`- vault ${getAddress(DEV_VAULT.address)} has no code: ${skipped}`);
-    expect(result.line('vault balance')).toBe(`- vault balance covers the liabilities: ${skipped}`);
+    expect(result.line('OPERATOR_PRIVATE_KEY')).toBe(`- OPERATOR_PRIVATE_KEY is set and has gas: ${skipped}`);
+    expect(result.line('escrow balance')).toMatch(/^- escrow balance covers its liabilities: skipped/);
     expect(result.line('price feed BNB')).toMatch(/^- price feed BNB .*: skipped/);
     // The others still run.
     expect(result.line('database answers')).toMatch(/^✔/);
     expect(result.line('PUBLIC_RPC_URL')).toBe('✔ PUBLIC_RPC_URL serves CHAIN_ID 31337');
     expect(result.line('RPC_URL answers a batch')).toMatch(/^- RPC_URL answers a batch .*: skipped/);
-    expect(result.lines.at(-1)).toBe('Not ready: 1 check failed, 11 skipped.');
+    // The batch, the operator's gas, the escrow's seven checks and the eight price feeds.
+    expect(result.lines.at(-1)).toBe('Not ready: 1 check failed, 17 skipped.');
   });
 
   test('an RPC_URL where nothing listens: ✖ with the reason, never its key', async () => {
@@ -247,67 +242,30 @@ describe('ops doctor', () => {
     expect(result.output).not.toContain('SECRETKEY123');
   });
 
-  test('a VAULT_PRIVATE_KEY of another address: ✖ naming the address it derives, never the key', async () => {
-    const player = DEV_PLAYERS[0];
-    const result = await doctor({
-      ...goodEnv(),
-      VAULT_ADDRESS: DEV_VAULT.address,
-      VAULT_PRIVATE_KEY: player.privateKey,
-    });
+  test('an operator key without gas: ✖ naming its address, never the key', async () => {
+    const key = generatePrivateKey();
+    const result = await doctor({ ...goodEnv(), OPERATOR_PRIVATE_KEY: key });
     expect(result.code).toBe(1);
-    expect(result.line('VAULT_PRIVATE_KEY')).toBe(
-      `✖ VAULT_PRIVATE_KEY derives VAULT_ADDRESS: the key is the key of ${getAddress(player.address)}, not of VAULT_ADDRESS ${getAddress(DEV_VAULT.address)}`,
+    expect(result.line('OPERATOR_PRIVATE_KEY')).toBe(
+      `✖ OPERATOR_PRIVATE_KEY is set and has gas: ${privateKeyToAccount(key).address} has no BNB to pay gas with`,
     );
-    expect(result.output).not.toContain(player.privateKey.slice(2));
-    // Nothing depends on it: only that line fails.
-    expect(result.lines.filter((line) => !line.startsWith('✔ '))).toHaveLength(2);
+    expect(result.output).not.toContain(key.slice(2));
   });
 
-  test('no VAULT_PRIVATE_KEY: ✖, claims would answer 503', async () => {
-    const result = await doctor({ ...goodEnv(), VAULT_ADDRESS: DEV_VAULT.address });
-    expect(result.line('VAULT_PRIVATE_KEY')).toBe(
-      '✖ VAULT_PRIVATE_KEY derives VAULT_ADDRESS: VAULT_PRIVATE_KEY is not set: claims answer 503 CLAIMS_UNAVAILABLE until it is',
-    );
-  });
-
-  test('a vault address with contract code, or delegated by EIP-7702: ✖', async () => {
-    const contract = await doctor({ ...goodEnv(), VAULT_ADDRESS: staleAggregator });
-    expect(contract.code).toBe(1);
-    expect(contract.line('vault')).toMatch(
-      new RegExp(
-        `^✖ vault ${getAddress(staleAggregator)} has no code: it has \\d+ bytes of contract code: the vault must be a plain account$`,
-      ),
-    );
-    const delegated = DEV_PLAYERS[2].address;
-    await chain.testClient.setCode({ address: delegated, bytecode: `0xef0100${freshAggregator.slice(2)}` });
-    try {
-      const result = await doctor({ ...goodEnv(), VAULT_ADDRESS: delegated });
-      expect(result.line('vault')).toBe(
-        `✖ vault ${getAddress(delegated)} has no code: it is delegated to ${getAddress(freshAggregator)} (EIP-7702): transfers to it run that code`,
-      );
-    } finally {
-      await chain.testClient.setCode({ address: delegated, bytecode: '0x' });
-    }
-  });
-
-  test('a balance short of the liabilities: ✖ with how much is missing', async () => {
-    const balance = await chain.publicClient.getBalance({ address: DEV_VAULT.address });
-    const result = await doctor(goodEnv(), { liabilitiesWei: async () => balance + 1n });
+  test('a setting of the retired vault: ✖ settings parse, naming what replaces it', async () => {
+    const result = await doctor({ ...goodEnv(), VAULT_PRIVATE_KEY: generatePrivateKey() });
     expect(result.code).toBe(1);
-    expect(result.line('vault balance')).toMatch(
-      /^✖ vault balance covers the liabilities: [\d.]+ BNB is below the [\d.]+ BNB owed \(short by 0\.000000000000000001 BNB\)$/,
-    );
+    expect(result.lines).toEqual([
+      '✖ settings parse: the server would refuse to start',
+      "    VAULT_PRIVATE_KEY: retired: set OPERATOR_PRIVATE_KEY, the operator key (gas only, never bettors' money)",
+    ]);
   });
 
-  test('liabilities that cannot be read (not wired yet): ✖ with the reason', async () => {
-    const result = await doctor(goodEnv(), {
-      liabilitiesWei: async () => {
-        throw new Error('not wired');
-      },
-    });
+  test('no ESCROW_ADDRESS: ✖, every bet would be refused', async () => {
+    const result = await doctor({ ...goodEnv(), ESCROW_ADDRESS: '' });
     expect(result.code).toBe(1);
-    expect(result.line('vault balance')).toBe(
-      '✖ vault balance covers the liabilities: the liabilities could not be read: not wired',
+    expect(result.line('escrow contract')).toBe(
+      '✖ escrow contract: ESCROW_ADDRESS is not set: every stake is a deposit into it, so every bet is refused',
     );
   });
 
@@ -354,7 +312,7 @@ describe('ops doctor', () => {
     expect(result.line('price feeds')).toBe('✔ price feeds: simulated, a random walk (local chain only)');
   });
 
-  test('migrations behind the journal, or unknown to it: ✖, and the balance check is skipped', async () => {
+  test('migrations behind the journal, or unknown to it: ✖', async () => {
     const journal = await readMigrationJournal();
     const latest = journal.at(-1)?.tag ?? '';
     await database.db.execute(sql`delete from schema_migrations where tag = ${latest}`);
@@ -363,9 +321,6 @@ describe('ops doctor', () => {
       expect(result.code).toBe(1);
       expect(result.line('database migrations')).toBe(
         `✖ database migrations are current: 1 of ${journal.length} not applied: ${latest}; the server applies them at its start`,
-      );
-      expect(result.line('vault balance')).toBe(
-        '- vault balance covers the liabilities: skipped, as "database migrations are current" did not pass',
       );
     } finally {
       await database.db.execute(sql`insert into schema_migrations (tag) values (${latest})`);
@@ -541,9 +496,11 @@ describe('npm run ops -- doctor, the compiled CLI spawned', () => {
       databaseLine.startsWith(`✔ database answers: PGlite at ${join(dataDir, 'pglite')}, PostgreSQL `),
     ).toBe(true);
     expect(lines.find((line) => line.includes('database migrations'))).toMatch(/^✔/);
-    // The liabilities are read by the same rule as GET /api/solvency (nothing owed here).
-    const balance = lines.find((line) => line.includes('vault balance covers the liabilities')) ?? '';
-    expect(balance).toMatch(/^✔ vault balance covers the liabilities: [\d.]+ BNB ≥ [\d.]+ BNB owed$/);
+    // The escrow's own figures, as GET /api/solvency reads them.
+    const balance = lines.find((line) => line.includes('escrow balance covers its liabilities')) ?? '';
+    expect(balance).toMatch(
+      /^✔ escrow balance covers its liabilities: [\d.]+ BNB ≥ [\d.]+ BNB owed at block \d+$/,
+    );
     // Every check passes, and the exit code says so.
     const checks = lines.slice(0, -1);
     expect(checks.filter((line) => !line.startsWith('✔ '))).toEqual([]);

@@ -12,7 +12,7 @@ import { findFreePort } from '../src/dev/local-chain.ts';
 import { type MetricsListener, startMetricsListener } from '../src/metrics/metrics-server.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 29, docs/operations.md "Metrics": with ESCROW_ADDRESS set, the escrow-watch job reads the
+// Issue 29, docs/operations.md "Metrics": with ESCROW_ADDRESS set, the reserves-check job reads the
 // contract's balance, liabilities, settlement bucket and pause at one block, and a scrape over real
 // HTTP shows them, after real deposits, a settlement and a pause on the local chain.
 
@@ -58,8 +58,8 @@ async function scrape(): Promise<Map<string, number>> {
 }
 
 const watch = async () => {
-  const job = t.features.jobs.find((each) => each.name === 'escrow-watch');
-  if (!job) throw new Error('no escrow-watch job with ESCROW_ADDRESS set');
+  const job = t.features.jobs.find((each) => each.name === 'reserves-check');
+  if (!job) throw new Error('no reserves-check job with ESCROW_ADDRESS set');
   await job.run();
 };
 
@@ -95,7 +95,7 @@ describe('the escrow gauges', () => {
     // from the bucket; then the guardian pauses.
     await t.advanceTime(3601);
     const tree = buildPayoutTree([{ stakeId: 1n, amount: parseEther('1.5') }]);
-    const settled = await t.chain.vault.writeContract({
+    const settled = await t.chain.operator.writeContract({
       address: ESCROW,
       abi: predictionEscrowAbi,
       functionName: 'settle',

@@ -372,7 +372,7 @@ describe("A bond's fate is a leaf of the operator's settlement", () => {
       MARKET_STATE.refunding,
     );
     const balance = await t.chain.publicClient.getBalance({ address: flagger.account.address });
-    const refund = await t.chain.vault.writeContract({
+    const refund = await t.chain.operator.writeContract({
       address: escrowOf(t),
       abi: predictionEscrowAbi,
       functionName: 'refund',

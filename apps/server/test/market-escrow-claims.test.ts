@@ -31,7 +31,6 @@ import {
   payoutLists,
   payouts,
 } from '../src/db/schema.ts';
-import { listDueRefundIds } from '../src/payouts/refunds-repository.ts';
 import { deposit } from './support/escrow-contracts.ts';
 import { deployGasBurner, stakeOf } from './support/escrow-stakes.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -146,7 +145,7 @@ async function stake(index: number, market: Market, prediction: 'YES' | 'NO', bn
 }
 
 async function operatorSends(data: { functionName: 'settle' | 'settleAsRefund'; args: readonly unknown[] }) {
-  const hash = await t.chain.vault.writeContract({
+  const hash = await t.chain.operator.writeContract({
     address: escrow,
     abi: predictionEscrowAbi,
     // biome-ignore lint/suspicious/noExplicitAny: the two calls' argument tuples, checked by the contract
@@ -465,6 +464,58 @@ describe('a market stake the wallet claimed itself', () => {
   });
 });
 
+describe('the watcher of the escrow payouts (decision 026, "Claims")', () => {
+  const watch = async () => {
+    const job = t.features.jobs.find((candidate) => candidate.name === 'escrow-stake-payouts');
+    if (!job) throw new Error('no escrow-stake-payouts job');
+    await job.run();
+  };
+
+  test("records a wallet's own claim at once, with no claim request: the bet is paid and no longer claimable", async () => {
+    const market = await newMarket();
+    const own = await stake(2, market, 'YES', '0.3');
+    const loser = await stake(1, market, 'NO', '0.2');
+    const returns = await settleFor(market, [own, loser], 'YES');
+    await t.advanceTime(MIN_PAYOUT_DELAY + 1);
+    const mine = (await claimable(own.owner)).markets.bets.find((bet) => bet.id === own.betId)?.escrowClaim;
+    if (!mine) throw new Error('no escrow claim for the stake');
+    const hash = await player(2).writeContract({
+      address: escrow,
+      abi: predictionEscrowAbi,
+      functionName: 'claim',
+      args: [escrowClaimArg(mine)],
+    });
+    await t.chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+
+    await watch();
+    const paid = await t.db
+      .select()
+      .from(escrowStakePayouts)
+      .where(eq(escrowStakePayouts.stakeId, own.stakeId));
+    expect(paid).toMatchObject([
+      {
+        kind: 'claimed',
+        relayId: null,
+        txHash: hash.toLowerCase(),
+        amount: returns.get(own.betId),
+        credited: false,
+      },
+    ]);
+    expect((await betRow(own.betId))?.status).toBe('claimed');
+    expect((await claimable(own.owner)).markets.bets.some((bet) => bet.id === own.betId)).toBe(false);
+    // Read again (another instance, a restart before the cursor moved): nothing twice, nothing else.
+    await t.db.execute(sql`update chain_cursors set block_number = 0 where name = 'escrow-stake-payouts'`);
+    await watch();
+    expect(
+      await t.db.select().from(escrowStakePayouts).where(eq(escrowStakePayouts.stakeId, own.stakeId)),
+    ).toHaveLength(1);
+    // The loser's stake was never paid: nothing recorded for it.
+    expect(
+      await t.db.select().from(escrowStakePayouts).where(eq(escrowStakePayouts.stakeId, loser.stakeId)),
+    ).toEqual([]);
+  });
+});
+
 describe('a voided market with a dispute bond', () => {
   test('refunds every stake, the bond too, exactly once', async () => {
     const market = await newMarket();
@@ -578,8 +629,6 @@ describe('a voided market with a dispute bond', () => {
     expect(await poolOf(market.key)).toBe(0n);
     expect((await claimable(addressOf(1))).bonds.count).toBe(0);
     expect(await bondEntry()).toMatchObject({ claimState: 'claimed', bond: { refundState: 'refunded' } });
-    // The vault's refund queue never takes the bond's payment.
-    expect(await listDueRefundIds(t.db, 1000)).not.toContain(bondPayment?.id);
     const bets_ = await t.db
       .select()
       .from(bets)
@@ -762,27 +811,38 @@ describe('a bond returned with its reward, and the scope of a claim', () => {
   });
 });
 
-describe("the vault's refunds", () => {
-  test('never take a payment whose stake is on the escrow (a bond, a refused deposit): the contract gives it back', async () => {
-    const [onEscrow] = await t.db
-      .insert(payments)
-      .values({
-        chainId: t.config.chain.id,
-        txHash: `0x${randomBytes(32).toString('hex')}`,
-        fromAddress: addressOf(1).toLowerCase(),
-        amount: parseEther('0.01'),
-        intent: 'escrow:flag',
-        blockNumber: 1n,
-        blockTime: new Date(),
-        purpose: 'market_flag',
-        status: 'refund_due',
-        refundReason: 'FLAG_BOND_RETURNED',
-        refundAmount: parseEther('0.01'),
-        stakeId: 10_000_001n,
-        logIndex: 0,
-      })
-      .returning({ id: payments.id });
-    expect(onEscrow).toBeDefined();
-    expect(await listDueRefundIds(t.db, 1000)).not.toContain(onEscrow?.id);
+describe('the escape hatch, with no server acting', () => {
+  test('a stake of a market never settled is refunded by anyone ESCAPE_DELAY after its close, and the watcher records it', async () => {
+    const market = await newMarket();
+    const stranded = await stake(2, market, 'YES', '0.25');
+    await passClose(market);
+    const escapeDelay = await t.chain.publicClient.readContract({
+      address: escrow,
+      abi: predictionEscrowAbi,
+      functionName: 'ESCAPE_DELAY',
+    });
+    await t.advanceTime(Number(escapeDelay) + 1);
+    const before = await balanceOf(stranded.owner);
+    // Anyone may send it (here another player); the stake goes to its owner and nowhere else.
+    const hash = await player(1).writeContract({
+      address: escrow,
+      abi: predictionEscrowAbi,
+      functionName: 'refund',
+      args: [
+        { stakeId: stranded.stakeId, owner: stranded.owner, market: market.key, amount: stranded.amount },
+      ],
+    });
+    await t.chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    expect(await balanceOf(stranded.owner)).toBe(before + stranded.amount);
+
+    const job = t.features.jobs.find((candidate) => candidate.name === 'escrow-stake-payouts');
+    await job?.run();
+    const paid = await t.db
+      .select()
+      .from(escrowStakePayouts)
+      .where(eq(escrowStakePayouts.stakeId, stranded.stakeId));
+    expect(paid).toMatchObject([
+      { kind: 'refunded', relayId: null, amount: stranded.amount, txHash: hash.toLowerCase() },
+    ]);
   });
 });

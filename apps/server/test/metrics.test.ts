@@ -3,16 +3,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inArray } from 'drizzle-orm';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { createServerProcess } from '../chaos/server-process.ts';
 import { loadConfig } from '../src/config/config.ts';
-import { bets } from '../src/db/schema.ts';
 import { findFreePort } from '../src/dev/local-chain.ts';
 import { type MetricsListener, startMetricsListener } from '../src/metrics/metrics-server.ts';
-import { insertMarketWithBets } from './support/market-fixtures.ts';
+import { postMarketSettlement } from './support/escrow-market-helpers.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { signOperatorAction } from './support/operator-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -80,7 +78,7 @@ const moved = (before: Scrape, after: Scrape, name: string, labels: Record<strin
   after.value(name, labels) - before.value(name, labels);
 
 describe('GET /metrics after real traffic', () => {
-  test('payments, resolutions, payouts, jobs and HTTP requests are counted as they happen', async () => {
+  test('payments, resolutions, operator transactions, jobs and HTTP requests are counted as they happen', async () => {
     const before = await scrape();
 
     // Two bets paid on the chain (the creation is the first), and one refused: below the minimum.
@@ -99,23 +97,8 @@ describe('GET /metrics after real traffic', () => {
     const nowhere = await t.app.inject({ method: 'GET', url: `/api/nowhere/${'0x'.padEnd(42, 'a')}?x=1` });
     expect(nowhere.statusCode).toBe(404);
 
-    // A winning bet paid to the vault before the escrow (a fixture): the vault's claim path pays it.
-    // Bets on the escrow are the contract's to pay (decision 026).
-    const old = await insertMarketWithBets(t.db, {
-      title: 'metrics-vault',
-      status: 'settled',
-      result: 'YES',
-      now: t.clock.now(),
-      bets: [
-        { prediction: 'YES', amountWei: parseEther('0.01'), user: m.player(0).account.address.toLowerCase() },
-      ],
-    });
-    await t.db
-      .update(bets)
-      .set({ status: 'won', payoutAmount: parseEther('0.01') })
-      .where(inArray(bets.id, old.betIds));
-
-    // The operator settles it YES after its deadline; the creator claims from the vault.
+    // The operator settles it YES after its deadline; the creator claims from the escrow once its
+    // settlement's delay has passed (relayed by the operator key).
     await t.advanceTime(3601);
     const reason = 'Reported by the test.';
     const signed = await signOperatorAction(t, m.player(0), {
@@ -130,6 +113,14 @@ describe('GET /metrics after real traffic', () => {
       payload: { ...signed, result: 'YES', reason },
     });
     expect(resolved.statusCode).toBe(200);
+    // The refused deposit is given back first (refundStake): the market's settlement waits for it,
+    // trying again on its backoff.
+    for (let round = 0; round < 3; round++) {
+      await t.runJobs();
+      await t.advanceTime(30);
+    }
+    await postMarketSettlement(t, { marketId: market.id });
+    await t.advanceTime(61);
     const claim = await t.app.inject({
       method: 'POST',
       url: '/api/claims',
@@ -137,27 +128,25 @@ describe('GET /metrics after real traffic', () => {
     });
     expect(claim.json()).toMatchObject({ success: true, payoutStatus: 'confirmed' });
     const claimed = await scrape();
-    for (const state of ['created', 'signed', 'broadcast', 'confirmed']) {
-      expect(moved(before, claimed, 'bnbpredict_payouts_total', { state }), state).toBe(1);
-    }
+    // The claim is an operator relay on the escrow (claimMany), confirmed.
+    expect(
+      moved(before, claimed, 'bnbpredict_operator_transactions_total', { state: 'confirmed' }),
+    ).toBeGreaterThan(0);
 
     // Every background job once; the price sampler stores a price for every coin; the refused deposit
     // is given back by the escrow (refundStake), not by a vault payout.
     await t.runJobs();
-    await t.features.jobs.find((job) => job.name === 'payouts')?.run();
-    // The reserves check reads the vault's balance after that refund (its funds check read it before).
     await t.features.jobs.find((job) => job.name === 'reserves-check')?.run();
-    const vaultBalanceWei = await t.chain.publicClient.getBalance({ address: t.config.vault.address });
+    const escrow = t.config.escrow.address;
+    if (!escrow) throw new Error('the test app deploys an escrow');
+    const escrowBalanceWei = await t.chain.publicClient.getBalance({ address: escrow });
 
     const after = await scrape();
     expect(moved(before, after, 'bnbpredict_payments_total', { outcome: 'accepted' })).toBe(2);
     expect(moved(before, after, 'bnbpredict_payments_total', { outcome: 'AMOUNT_TOO_LOW' })).toBe(1);
     expect(moved(before, after, 'bnbpredict_resolutions_total', { verdict: 'YES' })).toBe(1);
-    // The refused deposit's refund is the escrow's, not a vault payout.
-    for (const state of ['created', 'signed', 'broadcast', 'confirmed']) {
-      expect(moved(claimed, after, 'bnbpredict_payouts_total', { state }), state).toBe(0);
-    }
-    expect(after.value('bnbpredict_payouts_total', { state: 'failed' })).toBe(0);
+    // The refused deposit's refund is the escrow's own (refundStake), relayed by the operator key.
+    expect(after.value('bnbpredict_operator_transactions_total', { state: 'failed' })).toBe(0);
     for (const job of t.features.jobs) {
       expect(moved(before, after, 'bnbpredict_job_runs_total', { job: job.name }), job.name).toBeGreaterThan(
         0,
@@ -175,14 +164,15 @@ describe('GET /metrics after real traffic', () => {
     expect(requests({ route: '/api/claims', method: 'POST', status: '200' })).toBe(1);
     expect(requests({ route: 'unmatched', method: 'GET', status: '404' })).toBe(1);
 
-    // Gauges: the vault balance the reserves check read, each coin's fresh price, no open payout.
-    expect(after.value('bnbpredict_vault_balance_wei')).toBe(Number(vaultBalanceWei));
+    // Gauges: the escrow balance the reserves check read, each coin's fresh price.
+    expect(after.value('bnbpredict_escrow_balance_wei')).toBe(Number(escrowBalanceWei));
+    expect(after.value('bnbpredict_reserves_covered')).toBe(1);
+    expect(after.value('bnbpredict_operator_balance_wei')).toBeGreaterThan(0);
     const ages = after.samples.filter((sample) => sample.name === 'bnbpredict_oracle_price_age_seconds');
     expect(ages.map((sample) => sample.labels.symbol).sort()).toEqual(
       ['ADA', 'AVAX', 'BNB', 'BTC', 'DOGE', 'ETH', 'SOL', 'XRP'].sort(),
     );
     for (const age of ages) expect(age.value, age.labels.symbol).toBeLessThan(t.config.prices.maxAgeS);
-    expect(after.value('bnbpredict_payouts_oldest_open_age_seconds')).toBe(0);
 
     // prom-client's process metrics, on this app's own registry.
     for (const name of [
@@ -205,45 +195,33 @@ describe('GET /metrics after real traffic', () => {
     await expect.poll(async () => (await scrape()).value('bnbpredict_realtime_connections')).toBe(0);
   });
 
-  test('recordReserves sets the vault balance and the liabilities, both in wei', async () => {
-    t.metrics.recordReserves({
-      vaultBalanceWei: parseEther('12.5'),
-      liabilitiesWei: parseEther('3'),
-      covered: true,
-    });
-    const after = await scrape();
-    expect(after.value('bnbpredict_vault_balance_wei')).toBe(12.5e18);
-    expect(after.value('bnbpredict_liabilities_wei')).toBe(3e18);
+  test("recordReserves sets whether the escrow covers what it owes, and the operator key's gas", async () => {
+    t.metrics.recordReserves({ covered: true, operatorBalanceWei: parseEther('0.5') });
+    let after = await scrape();
     expect(after.value('bnbpredict_reserves_covered')).toBe(1);
-  });
-
-  test('a 1-wei shortfall the float gauges round away still reads as not covered', async () => {
-    // Both figures round to the same float64, but core's bigint comparison says short.
-    const owed = parseEther('100');
-    t.metrics.recordReserves({ vaultBalanceWei: owed - 1n, liabilitiesWei: owed, covered: false });
-    const after = await scrape();
-    expect(after.value('bnbpredict_vault_balance_wei')).toBe(after.value('bnbpredict_liabilities_wei'));
+    expect(after.value('bnbpredict_operator_balance_wei')).toBe(0.5e18);
+    // A 1-wei shortfall the float gauges would round away is still not covered: core's bigint verdict.
+    t.metrics.recordReserves({ covered: false, operatorBalanceWei: null });
+    after = await scrape();
     expect(after.value('bnbpredict_reserves_covered')).toBe(0);
+    expect(after.value('bnbpredict_operator_balance_wei')).toBe(0.5e18);
   });
 
-  test("the reserves check feeds both gauges with GET /api/solvency's figures", async () => {
-    // An open stake paid to the vault before the escrow (a fixture): something the vault owes.
-    await insertMarketWithBets(t.db, {
-      title: 'metrics-open',
-      status: 'active',
-      now: new Date(t.clock.now().getTime() + 3_600_000),
-      bets: [{ prediction: 'YES', amountWei: parseEther('0.01') }],
-    });
-    await t.runJobs();
+  test("the reserves check feeds the escrow gauges with GET /api/solvency's figures", async () => {
+    await m.createMarket(
+      { title: 'metrics-open', prediction: 'YES' },
+      { player: 0, amountWei: parseEther('0.01') },
+    );
+    await t.features.jobs.find((job) => job.name === 'reserves-check')?.run();
     const solvency = (await t.app.inject({ method: 'GET', url: '/api/solvency' })).json() as {
-      vaultBalanceWei: string;
+      balanceWei: string;
       liabilitiesWei: string;
       covered: boolean;
     };
     const after = await scrape();
     expect(BigInt(solvency.liabilitiesWei)).toBeGreaterThan(0n);
-    expect(after.value('bnbpredict_liabilities_wei')).toBe(Number(solvency.liabilitiesWei));
-    expect(after.value('bnbpredict_vault_balance_wei')).toBe(Number(solvency.vaultBalanceWei));
+    expect(after.value('bnbpredict_escrow_liabilities_wei')).toBe(Number(solvency.liabilitiesWei));
+    expect(after.value('bnbpredict_escrow_balance_wei')).toBe(Number(solvency.balanceWei));
     expect(after.value('bnbpredict_reserves_covered')).toBe(solvency.covered ? 1 : 0);
   });
 

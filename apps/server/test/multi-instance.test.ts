@@ -18,6 +18,7 @@ import WebSocket from 'ws';
 import { createApp } from '../src/app.ts';
 import { createChainClock } from '../src/chain/clock.ts';
 import { loadConfig } from '../src/config/config.ts';
+import { DEV_OPERATOR } from '../src/config/dev-accounts.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { bets, markets, oracleBets, outbox, payouts, userStats } from '../src/db/schema.ts';
@@ -151,7 +152,7 @@ const player = (index: number) => {
 /** Player #index paying, and posting to `instance` (asking again while it answers 202, not final yet). */
 const clients = (instance: Instance, index: number) => ({
   payer: walletPayer(player(index)),
-  vault: first.config.vault.address,
+  vault: DEV_OPERATOR.address,
   escrow,
   api: fetchTransport(instance.http, { whilePending: { everyMs: 250, timeoutMs: 30_000 } }),
 });

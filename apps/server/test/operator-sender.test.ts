@@ -4,11 +4,9 @@ import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { eq } from 'drizzle-orm';
 import {
   type Address,
-  createWalletClient,
   encodeFunctionData,
   type Hash,
   type Hex,
-  http,
   keccak256,
   type LocalAccount,
   parseEther,
@@ -19,8 +17,7 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEV_VAULT } from '../src/config/dev-accounts.ts';
-import { operatorTransactions, payouts } from '../src/db/schema.ts';
+import { operatorTransactions } from '../src/db/schema.ts';
 import { createMetrics, type Metrics } from '../src/metrics/metrics.ts';
 import { MAX_UNKNOWN_REFUSALS, processOperatorTransactions } from '../src/operator-sender/operator-sender.ts';
 import type { OperatorSenderDeps } from '../src/operator-sender/operator-sender-deps.ts';
@@ -31,10 +28,8 @@ import {
 } from '../src/operator-sender/operator-transactions-repository.ts';
 import { classifyEscrowRevert } from '../src/operator-sender/revert-reason.ts';
 import { OperatorActionError, submitOperatorAction } from '../src/operator-sender/submit-operator-action.ts';
-import { advanceOpenPayouts } from '../src/payouts/payout-processor.ts';
-import { insertPayout } from '../src/payouts/payouts-repository.ts';
 import { createScriptedChainClient, rpcError } from './support/scripted-chain.ts';
-import { localChain, startTestChain, type TestChain } from './support/test-chain.ts';
+import { startTestChain, type TestChain } from './support/test-chain.ts';
 import { openTestDatabase, type TestDatabase } from './support/test-database.ts';
 import { deployTestEscrow } from './support/test-escrow.ts';
 
@@ -177,58 +172,6 @@ describe('submit', () => {
 });
 
 describe('refused broadcasts (security review 2, N8)', () => {
-  test('reproduced on the vault payouts: a broadcast refused for an unknown reason holds its nonce, and every later payout waits behind it', async () => {
-    // The node refuses the first payout's bytes, whatever the number of tries.
-    let poisoned: Hash | undefined;
-    const scripted = refusingBroadcasts((raw) => {
-      poisoned ??= keccak256(raw);
-      return keccak256(raw) === poisoned ? rpcError(NODE_POLICY) : null;
-    });
-    const account = privateKeyToAccount(DEV_VAULT.privateKey);
-    const wallet = createWalletClient({ account, chain: localChain, transport: http(chain.rpcUrl) });
-    const deps = {
-      db: database.db,
-      chain: scripted.client,
-      signer: { address: DEV_VAULT.address, account, wallet },
-      confirmations: 1,
-      maxFeePerGas: parseGwei('10'),
-    } as const;
-    const ids: number[] = [];
-    for (const to of [freshAddress(), freshAddress()]) {
-      const payout = await insertPayout(database.db, {
-        chainId: 31337,
-        fromAddress: DEV_VAULT.address,
-        toAddress: to,
-        amount: parseEther('0.001'),
-        kind: 'refund',
-      });
-      ids.push(payout.id);
-    }
-    const vaultNonce = await nonceOf(DEV_VAULT.address);
-    let second: typeof payouts.$inferSelect | undefined;
-    try {
-      for (let run = 0; run < 4; run++) {
-        await advanceOpenPayouts(deps);
-        await chain.testClient.mine({ blocks: 1 });
-      }
-      const [first, later] = await Promise.all(
-        ids.map(async (id) => (await database.db.select().from(payouts).where(eq(payouts.id, id)))[0]),
-      );
-      second = later;
-      expect(first).toMatchObject({ status: 'signed', nonce: BigInt(vaultNonce) });
-      expect(first?.lastError).toContain(NODE_POLICY);
-      // The later payout was signed at the next nonce and can never mine: the nonce before it is
-      // held. (Hardhat refuses it outright, "nonce too high"; geth would queue it, unmined.)
-      expect(later?.nonce).toBe(BigInt(vaultNonce) + 1n);
-      expect(['signed', 'broadcast']).toContain(later?.status);
-      expect(await receiptOrNull(later?.txHash as Hash)).toBeNull();
-      expect(await nonceOf(DEV_VAULT.address)).toBe(vaultNonce);
-    } finally {
-      // Leave the vault's lane as it was for the rest of the file.
-      if (second?.txHash) await chain.testClient.dropTransaction({ hash: second.txHash as Hash });
-    }
-  });
-
   test('the sender gives the refused nonce back: later actions take it at once, and the action goes out at a fresh nonce', async () => {
     const operator = await newOperator();
     let poisoned: Hash | undefined;

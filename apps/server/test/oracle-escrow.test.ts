@@ -23,7 +23,6 @@ import { createEscrowModule } from '../src/escrow/escrow-module.ts';
 import { addBetToRoundTotals, insertOracleBet } from '../src/oracle/oracle-repository.ts';
 import { createRoundEngine, type RoundEngine } from '../src/oracle/round-engine.ts';
 import { insertRecordedPayment } from '../src/payments/payments-repository.ts';
-import { readLiabilities } from '../src/solvency/liabilities-repository.ts';
 import { deposit } from './support/escrow-contracts.ts';
 import { deployGasBurner, stakeOf } from './support/escrow-stakes.ts';
 import { insertSample } from './support/oracle-fixtures.ts';
@@ -320,7 +319,7 @@ describe('a round on the escrow', () => {
     });
     expect(await balanceOf(winner)).toBe(before + (row?.payoutAmount ?? 0n));
     const receipt = await t.chain.publicClient.getTransactionReceipt({ hash: answer.body.payoutTxHash });
-    expect(receipt.from.toLowerCase()).toBe(t.chain.vault.account.address.toLowerCase());
+    expect(receipt.from.toLowerCase()).toBe(t.chain.operator.account.address.toLowerCase());
     expect(receipt.to?.toLowerCase()).toBe(escrow.toLowerCase());
     const [paid] = await t.db
       .select()
@@ -357,12 +356,6 @@ describe('a round on the escrow', () => {
       .reduce((sum, bet) => sum + (bet.payoutAmount ?? 0n), 0n);
     expect(onChain.paid).toBe(winnersPaid);
     expect(onChain.paid).toBe(onChain.payoutTotal);
-  });
-
-  test('round stakes and winnings on the escrow are no liability of the vault', async () => {
-    const liabilities = await readLiabilities(t.db);
-    expect(liabilities.parts.openRoundStakesWei).toBe(0n);
-    expect(liabilities.parts.unclaimedRoundWei).toBe(0n);
   });
 });
 
@@ -447,7 +440,7 @@ describe('a winner that burns the gas of its payout', () => {
     const [bet] = (await betsOf(epoch)).filter((each) => each.userAddress === burner.toLowerCase());
     const payout = bet?.payoutAmount ?? 0n;
     expect(payout).toBeGreaterThan(amount);
-    const operatorBefore = await balanceOf(t.chain.vault.account.address);
+    const operatorBefore = await balanceOf(t.chain.operator.account.address);
     const answer = await claim(burner);
     expect(answer.body).toMatchObject({ success: true, betsCount: 1, payoutStatus: 'confirmed' });
     // The push failed: the payout is the burner's credit on the contract, and the bet is paid.
@@ -478,7 +471,7 @@ describe('a winner that burns the gas of its payout', () => {
     expect(action?.gasUsed).toBeLessThanOrEqual(action?.gasCap ?? 0n);
     expect(action?.gasUsed).toBeLessThan(200_000n);
     const receipt = await t.chain.publicClient.getTransactionReceipt({ hash: action?.txHash as Hash });
-    expect(operatorBefore - (await balanceOf(t.chain.vault.account.address))).toBe(
+    expect(operatorBefore - (await balanceOf(t.chain.operator.account.address))).toBe(
       receipt.gasUsed * receipt.effectiveGasPrice,
     );
 

@@ -188,7 +188,6 @@ describe('dev price control on a real chain', () => {
     const { loadConfig } = await import('../src/config/config.ts');
     const config = loadConfig({
       CHAIN_ID: '97',
-      VAULT_ADDRESS: t.config.vault.address,
       PRICE_FEED: 'ticker',
       LOG_LEVEL: 'silent',
     });

@@ -20,11 +20,10 @@ describe('system endpoints', () => {
     expect(body.chainId).toBe(31337);
   });
 
-  test('config tells the web the chain, the vault and the minimum bets', async () => {
+  test('config tells the web the chain, the escrow and the minimum bets', async () => {
     const body = ConfigResponseSchema.parse(
       (await t.app.inject({ method: 'GET', url: '/api/config' })).json(),
     );
-    expect(body.vaultAddress).toBe('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
     expect(body.minMarketBetWei).toBe('5000000000000000');
     expect(body.minOracleBetWei).toBe('10000000000000000');
     expect(body.claimsEnabled).toBe(true);

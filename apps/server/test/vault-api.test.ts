@@ -5,7 +5,7 @@ import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { getAddress, keccak256, parseEther, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createChainWallet } from '../src/chain/chain-client.ts';
-import { DEV_ESCROW_ROLES, DEV_VAULT } from '../src/config/dev-accounts.ts';
+import { DEV_ESCROW_ROLES, DEV_OPERATOR } from '../src/config/dev-accounts.ts';
 import { deployDevEscrow } from '../src/dev/dev-escrow.ts';
 import { VAULT_READ_EVERY_MS } from '../src/escrow/vault-routes.ts';
 import { chainNow, deposit } from './support/escrow-contracts.ts';
@@ -74,7 +74,7 @@ describe('GET /api/vault', () => {
       roles: {
         owner: getAddress(DEV_ESCROW_ROLES.admin.address),
         pendingOwner: null,
-        operator: getAddress(DEV_VAULT.address),
+        operator: getAddress(DEV_OPERATOR.address),
         guardian: getAddress(DEV_ESCROW_ROLES.guardian.address),
         treasury: getAddress(DEV_ESCROW_ROLES.treasury.address),
       },

@@ -5,7 +5,7 @@ import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { type Address, getAddress, type Hex, keccak256, parseEther, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Config, loadConfig } from '../src/config/config.ts';
-import { DEV_ESCROW_ROLES, DEV_PLAYERS, DEV_VAULT } from '../src/config/dev-accounts.ts';
+import { DEV_ESCROW_ROLES, DEV_OPERATOR, DEV_PLAYERS } from '../src/config/dev-accounts.ts';
 import { deployDevEscrow } from '../src/dev/dev-escrow.ts';
 import { runOpsCommand } from '../src/ops/ops-commands.ts';
 import { vaultCommands } from '../src/ops/vault-commands.ts';
@@ -27,7 +27,7 @@ afterAll(() => chain?.stop());
 const ADMIN = getAddress(DEV_ESCROW_ROLES.admin.address);
 const GUARDIAN = getAddress(DEV_ESCROW_ROLES.guardian.address);
 const TREASURY = getAddress(DEV_ESCROW_ROLES.treasury.address);
-const OPERATOR = getAddress(DEV_VAULT.address);
+const OPERATOR = getAddress(DEV_OPERATOR.address);
 
 const settings = (env: Record<string, string> = {}) =>
   loadConfig({ RPC_URL: chain.rpcUrl, LOG_LEVEL: 'silent', ESCROW_ADDRESS: escrow, ...env });
@@ -214,7 +214,10 @@ describe('vault:status', () => {
 
 describe('vault:pause and vault:unpause', () => {
   test("the operator's key in ESCROW_GUARDIAN_PRIVATE_KEY: refused, naming who may pause", async () => {
-    const result = await ops(settings({ ESCROW_GUARDIAN_PRIVATE_KEY: DEV_VAULT.privateKey }), 'vault:pause');
+    const result = await ops(
+      settings({ ESCROW_GUARDIAN_PRIVATE_KEY: DEV_OPERATOR.privateKey }),
+      'vault:pause',
+    );
     expect(result).toMatchObject({
       code: 1,
       output: `Refused: NotGuardian: pause is the guardian's call (${GUARDIAN}) or the admin's (${ADMIN}); ESCROW_GUARDIAN_PRIVATE_KEY is the key of ${OPERATOR} (the escrow's operator)`,
@@ -288,7 +291,7 @@ describe('vault:veto', () => {
     await chain.advanceTime(3601);
     const key = marketKey(id, closesAt);
     const tree = buildPayoutTree([{ stakeId: 1n, amount: parseEther('1') }]);
-    const settleHash = await chain.vault.writeContract({
+    const settleHash = await chain.operator.writeContract({
       address: escrow,
       abi: predictionEscrowAbi,
       functionName: 'settle',
@@ -302,7 +305,7 @@ describe('vault:veto', () => {
   test("the operator's key is refused (the guardian vetoes); the guardian's vetoes; again: nothing to veto", async () => {
     const key = await pendingSettlement('veto me');
     const asOperator = await ops(
-      settings({ ESCROW_GUARDIAN_PRIVATE_KEY: DEV_VAULT.privateKey }),
+      settings({ ESCROW_GUARDIAN_PRIVATE_KEY: DEV_OPERATOR.privateKey }),
       'vault:veto',
       key,
     );

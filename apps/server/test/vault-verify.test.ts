@@ -72,7 +72,7 @@ beforeAll(async () => {
     .map((stake) => ({ stakeId: stake.stakeId, amount: ((pool - fee) * stake.amount) / parseEther('3') }));
   const settlement = buildSettlement({ pool, payouts, fee });
   const verdictHash = keccak256(toHex('YES, on the evidence'));
-  const settled = await chain.vault.writeContract({
+  const settled = await chain.operator.writeContract({
     address: escrow,
     abi: predictionEscrowAbi,
     functionName: 'settle',
@@ -188,7 +188,7 @@ describe('vault:verify', () => {
 
   test('with only an RPC and the list: no settings needed when --rpc and --escrow are given', async () => {
     const unconfigured = () => {
-      throw new ConfigError('Invalid configuration:\n  VAULT_ADDRESS: required when CHAIN_ID is not 31337');
+      throw new ConfigError('Invalid configuration:\n  RPC_URL: Invalid URL');
     };
     const result = await verify(['--rpc', chain.rpcUrl, '--escrow', escrow, market.key, '--list', listFile], {
       settings: unconfigured,
@@ -200,7 +200,7 @@ describe('vault:verify', () => {
       settings: unconfigured,
     });
     expect(without.code).toBe(64);
-    expect(without.output).toContain('VAULT_ADDRESS: required when CHAIN_ID is not 31337');
+    expect(without.output).toContain('RPC_URL: Invalid URL');
     expect(without.output).toContain(
       "Give --rpc, --escrow and --list to check without this deployment's settings.",
     );

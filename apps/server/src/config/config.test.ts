@@ -6,11 +6,9 @@ import { DEV_ESCROW_ROLES } from './dev-accounts.ts';
 // Production defaults (security review F5, F13, F21): settings that are harmless on the local chain
 // but lose money on BSC stop the server at start, naming the variable.
 
-const VAULT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 const mainnet = (env: Record<string, string> = {}) =>
   loadConfig({
     CHAIN_ID: '56',
-    VAULT_ADDRESS: VAULT,
     RPC_URL: 'https://bsc-dataseed.bnbchain.org',
     PRICE_FEED: 'chainlink',
     CHAINLINK_RPC_URL: 'https://bsc-prices.example',
@@ -27,6 +25,38 @@ const refusal = (load: () => unknown): string => {
   throw new Error('the configuration was accepted');
 };
 
+describe('the operator key and the retired vault (issue 29)', () => {
+  test('the dev operator key is a default on the local chain only', () => {
+    expect(loadConfig({}).operator.privateKey).toBeDefined();
+    expect(mainnet().operator.privateKey).toBeUndefined();
+    const key = `0x${'11'.repeat(32)}`;
+    expect(mainnet({ OPERATOR_PRIVATE_KEY: key }).operator.privateKey).toBe(key);
+  });
+
+  test('a setting of the retired vault is refused, naming what replaces it', () => {
+    const message = refusal(() =>
+      loadConfig({ VAULT_ADDRESS: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', REFUND_MIN_WEI: '1' }),
+    );
+    expect(message).toContain(
+      'VAULT_ADDRESS: retired: stakes are deposited into the escrow contract (ESCROW_ADDRESS)',
+    );
+    expect(message).toContain('REFUND_MIN_WEI: retired');
+    expect(refusal(() => loadConfig({ PAYOUT_MAX_FEE_PER_GAS_GWEI: '10' }))).toMatch(
+      /PAYOUT_MAX_FEE_PER_GAS_GWEI: renamed OPERATOR_MAX_FEE_PER_GAS_GWEI/,
+    );
+  });
+
+  test('the operator fee ceiling is read from OPERATOR_MAX_FEE_PER_GAS_GWEI', () => {
+    expect(loadConfig({}).operatorTransactions.maxFeePerGas).toBe(10_000_000_000n);
+    expect(loadConfig({ OPERATOR_MAX_FEE_PER_GAS_GWEI: '0.5' }).operatorTransactions.maxFeePerGas).toBe(
+      500_000_000n,
+    );
+    expect(refusal(() => loadConfig({ OPERATOR_MAX_FEE_PER_GAS_GWEI: 'lots' }))).toMatch(
+      /OPERATOR_MAX_FEE_PER_GAS_GWEI/,
+    );
+  });
+});
+
 describe('configuration off the local chain', () => {
   test('a mainnet configuration with chainlink, finalized and a keyless RPC URL is accepted', () => {
     const config = mainnet();
@@ -38,9 +68,9 @@ describe('configuration off the local chain', () => {
     expect(refusal(() => mainnet({ PRICE_FEED: 'simulated' }))).toMatch(
       /PRICE_FEED: must be chainlink or ticker/,
     );
-    expect(
-      refusal(() => loadConfig({ CHAIN_ID: '97', VAULT_ADDRESS: VAULT, RPC_URL: 'https://rpc.example' })),
-    ).toMatch(/PRICE_FEED/);
+    expect(refusal(() => loadConfig({ CHAIN_ID: '97', RPC_URL: 'https://rpc.example' }))).toMatch(
+      /PRICE_FEED/,
+    );
   });
 
   test('the Chainlink feeds need an RPC of their own off the local chain (security review 2, N6)', () => {
@@ -206,7 +236,6 @@ describe('evidence and second-opinion settings (issue 18, decision 019)', () => 
     const offLocal = refusal(() =>
       loadConfig({
         CHAIN_ID: '97',
-        VAULT_ADDRESS: '0x0000000000000000000000000000000000000001',
         PRICE_FEED: 'chainlink',
         EVIDENCE_ALLOW_HOSTS: '127.0.0.1:8080',
       }),
@@ -274,11 +303,15 @@ describe('price feeds per coin (issue 19)', () => {
 
 describe('operator transactions (issue 29)', () => {
   test('are sent again after 15 s and replaced after 60 s unless set; the resend must come first', () => {
-    expect(loadConfig({}).operatorTransactions).toEqual({ resendAfterMs: 15_000, replaceAfterMs: 60_000 });
+    expect(loadConfig({}).operatorTransactions).toEqual({
+      maxFeePerGas: 10_000_000_000n,
+      resendAfterMs: 15_000,
+      replaceAfterMs: 60_000,
+    });
     expect(
       loadConfig({ OPERATOR_TX_RESEND_AFTER_MS: '5000', OPERATOR_TX_REPLACE_AFTER_MS: '30000' })
         .operatorTransactions,
-    ).toEqual({ resendAfterMs: 5000, replaceAfterMs: 30_000 });
+    ).toMatchObject({ resendAfterMs: 5000, replaceAfterMs: 30_000 });
     expect(refusal(() => loadConfig({ OPERATOR_TX_RESEND_AFTER_MS: '60000' }))).toMatch(
       /OPERATOR_TX_RESEND_AFTER_MS: must be shorter than OPERATOR_TX_REPLACE_AFTER_MS/,
     );

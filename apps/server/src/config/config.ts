@@ -12,7 +12,7 @@ import {
 import { isAddress, isHex, parseGwei } from 'viem';
 import { z } from 'zod';
 import { CHAINLINK_BSC_MAINNET_USD_FEEDS } from './chainlink-bsc-mainnet-usd-feeds.ts';
-import { DEV_ESCROW_ROLES, DEV_VAULT } from './dev-accounts.ts';
+import { DEV_ESCROW_ROLES, DEV_OPERATOR } from './dev-accounts.ts';
 import { publicDevHostRefusal } from './public-dev-host.ts';
 
 // One typed config, read from the environment once at start-up (docs/architecture.md "Configuration").
@@ -98,9 +98,11 @@ const EnvSchema = z.object({
   PUBLIC_RPC_URL: z.url().optional(),
   /** JSON-RPC calls sent in one HTTP request at most (issue 21: bets end to end); 1 = no batches. */
   RPC_BATCH_SIZE: int(1, 1000).default(20),
-  VAULT_ADDRESS: address.optional(),
-  VAULT_PRIVATE_KEY: privateKey.optional(),
-  // Issue 29, decision 026: the escrow contract (optional until the app pays into it), and the keys the
+  // Issue 29, decision 026: the operator key, hot and holding gas money only (it settles, relays claims
+  // and gives back refused deposits on the escrow; it is never the escrow's admin). The dev operator's
+  // on the local chain.
+  OPERATOR_PRIVATE_KEY: privateKey.optional(),
+  // The escrow contract every stake is deposited into (no bet is taken without it), and the keys the
   // ops CLI signs its admin's and guardian's calls with; the server itself never signs as either.
   ESCROW_ADDRESS: address.optional(),
   ESCROW_ADMIN_PRIVATE_KEY: privateKey.optional(),
@@ -117,9 +119,9 @@ const EnvSchema = z.object({
   WS_MAX_CONNECTIONS_PER_IP: int(1, 10_000).default(20),
   PAYMENT_WAIT_MS: int(0, 300_000).default(15_000),
   PENDING_PAYMENT_EXPIRY_S: int(60, 7 * 86_400).default(DEFAULT_PENDING_PAYMENT_EXPIRY_S),
-  // Ceiling for a payout's maxFeePerGas, replacements included (security review F11). BSC runs at
-  // about 0.1 gwei; 10 gwei caps a plain transfer's fee at 0.00021 BNB.
-  PAYOUT_MAX_FEE_PER_GAS_GWEI: z
+  // Ceiling for an operator transaction's maxFeePerGas, replacements included (security review F11).
+  // BSC runs at about 0.1 gwei.
+  OPERATOR_MAX_FEE_PER_GAS_GWEI: z
     .string()
     .regex(/^[0-9]+(\.[0-9]{1,9})?$/, 'must be a decimal number of gwei, e.g. 10 or 0.5')
     .default('10')
@@ -130,13 +132,6 @@ const EnvSchema = z.object({
   // it is replaced at its nonce with higher fees (or cancelled, if its effect already holds).
   OPERATOR_TX_RESEND_AFTER_MS: int(1000, 3_600_000).default(15_000),
   OPERATOR_TX_REPLACE_AFTER_MS: int(1000, 86_400_000).default(60_000),
-  // Refunds below this many wei are held for an operator rather than paid (F16); refunds that cost
-  // more gas than they return are held whatever this says.
-  REFUND_MIN_WEI: z
-    .string()
-    .regex(/^[0-9]{1,78}$/, 'must be a whole number of wei')
-    .default('0')
-    .transform((v) => BigInt(v)),
   DATABASE_URL: optionalText,
   DATA_DIR: z.string().default('.data'),
   PRICE_FEED: z.enum(['chainlink', 'ticker', 'simulated']).default('simulated'),
@@ -205,6 +200,14 @@ const EnvSchema = z.object({
 
 export type Config = ReturnType<typeof toConfig>;
 
+/** Settings of the EOA vault, retired by issue 29 (every stake is on the escrow contract), and what replaces each. */
+const RETIRED_SETTINGS: Record<string, string> = {
+  VAULT_ADDRESS: 'retired: stakes are deposited into the escrow contract (ESCROW_ADDRESS)',
+  VAULT_PRIVATE_KEY: "retired: set OPERATOR_PRIVATE_KEY, the operator key (gas only, never bettors' money)",
+  PAYOUT_MAX_FEE_PER_GAS_GWEI: 'renamed OPERATOR_MAX_FEE_PER_GAS_GWEI',
+  REFUND_MIN_WEI: 'retired: refunds are paid by the escrow contract, never from a server key',
+};
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -213,6 +216,14 @@ export class ConfigError extends Error {
 export function loadConfig(env: Record<string, string | undefined> = process.env) {
   // Empty strings count as unset, so `FOO= npm start` falls back to the default.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  // A setting of the retired vault (issue 29) is refused, not ignored: a deployment that still sets
+  // one expects something of it.
+  const retired = Object.entries(RETIRED_SETTINGS).filter(([name]) => cleaned[name] !== undefined);
+  if (retired.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n${retired.map(([name, why]) => `  ${name}: ${why}`).join('\n')}`,
+    );
+  }
   const parsed = EnvSchema.safeParse(cleaned);
   if (!parsed.success) {
     const lines = parsed.error.issues.map(
@@ -225,12 +236,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 function toConfig(env: z.infer<typeof EnvSchema>) {
   const isLocalChain = env.CHAIN_ID === CHAIN_ID.local;
-  // The public dev keys are a default only on the local chain; anywhere else they would lose money.
-  const vaultAddress = env.VAULT_ADDRESS ?? (isLocalChain ? DEV_VAULT.address : undefined);
-  if (!vaultAddress)
-    throw new ConfigError('Invalid configuration:\n  VAULT_ADDRESS: required when CHAIN_ID is not 31337');
-  const vaultPrivateKey =
-    env.VAULT_PRIVATE_KEY ?? (isLocalChain && !env.VAULT_ADDRESS ? DEV_VAULT.privateKey : undefined);
   if (env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
     throw new ConfigError(
       'Invalid configuration:\n  METRICS_PORT: must differ from PORT (metrics have a listener of their own; 0 turns it off)',
@@ -268,7 +273,13 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       /** A 202'd payment whose transaction has not mined and become final by then is forgotten. */
       pendingPaymentExpiryS: env.PENDING_PAYMENT_EXPIRY_S,
     },
-    vault: { address: vaultAddress, privateKey: vaultPrivateKey },
+    /**
+     * The operator key (hot, gas only): the public dev key is a default only on the local chain;
+     * anywhere else it would be anybody's.
+     */
+    operator: {
+      privateKey: env.OPERATOR_PRIVATE_KEY ?? (isLocalChain ? DEV_OPERATOR.privateKey : undefined),
+    },
     escrow: {
       /** PredictionEscrow's address; unset: no escrow checks, metrics or ops defaults. */
       address: env.ESCROW_ADDRESS,
@@ -279,9 +290,9 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       guardianPrivateKey:
         env.ESCROW_GUARDIAN_PRIVATE_KEY ?? (isLocalChain ? DEV_ESCROW_ROLES.guardian.privateKey : undefined),
     },
-    payouts: { maxFeePerGas: env.PAYOUT_MAX_FEE_PER_GAS_GWEI, refundMinWei: env.REFUND_MIN_WEI },
-    /** The operator key's sender; its fees share the payouts' ceiling (PAYOUT_MAX_FEE_PER_GAS_GWEI). */
+    /** The operator key's sender: its fee ceiling, and when a transaction is sent again or replaced. */
     operatorTransactions: {
+      maxFeePerGas: env.OPERATOR_MAX_FEE_PER_GAS_GWEI,
       resendAfterMs: env.OPERATOR_TX_RESEND_AFTER_MS,
       replaceAfterMs: env.OPERATOR_TX_REPLACE_AFTER_MS,
     },

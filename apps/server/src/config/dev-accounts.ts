@@ -1,11 +1,12 @@
 /**
- * Hardhat's public dev mnemonic ("test test … junk"). Account #0 is the dev vault; #1.. are players;
+ * Hardhat's public dev mnemonic ("test test … junk"). Account #0 is the dev operator key; #1.. are players;
  * #20–#22 hold the escrow's other roles. These keys are public: they are used only when CHAIN_ID is
  * the local chain (31337).
  */
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 
-export const DEV_VAULT = {
+/** #0: the operator key the server holds on the local chain (gas only; never the escrow's admin). */
+export const DEV_OPERATOR = {
   address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
   privateKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
 } as const;
@@ -27,7 +28,7 @@ export const DEV_PLAYERS = [
 
 /**
  * The escrow contract's roles on the local chain (decision 026 "The chain"): `npm start` deploys it from
- * the admin. Its operator is DEV_VAULT, the key the server holds (never the admin). Accounts no test
+ * the admin. Its operator is DEV_OPERATOR, the key the server holds (never the admin). Accounts no test
  * bets from (chain/hardhat.config.ts funds them), so a fee or a deploy's gas moves no bettor's balance;
  * and the admin's nonce is 0 on every fresh chain, so the contract has the same address at every start.
  */

@@ -58,7 +58,7 @@ describe('the server log', () => {
     });
     const redact = createRedactor(config);
     expect(redact('sk-AIKEY456 BRAVEKEY789 ok')).toBe('[redacted] [redacted] ok');
-    expect(redact(`key ${config.vault.privateKey}`)).toBe('key [redacted]');
+    expect(redact(`key ${config.operator.privateKey}`)).toBe('key [redacted]');
     expect(redact(`admin 0x${'a1'.repeat(32)} guardian 0x${'b2'.repeat(32)}`)).toBe(
       'admin [redacted] guardian [redacted]',
     );

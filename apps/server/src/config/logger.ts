@@ -51,7 +51,7 @@ function secretFragments(config: Config): string[] {
   }
   for (const key of [
     config.ai.apiKey,
-    config.vault.privateKey,
+    config.operator.privateKey,
     config.escrow.adminPrivateKey,
     config.escrow.guardianPrivateKey,
     config.evidence.searchApiKey,

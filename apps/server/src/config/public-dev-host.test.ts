@@ -68,7 +68,6 @@ describe('the dev stack stays on loopback', () => {
     const config = loadConfig({
       HOST: '0.0.0.0',
       CHAIN_ID: '56',
-      VAULT_ADDRESS: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
       RPC_URL: 'https://bsc-dataseed.bnbchain.org',
       PRICE_FEED: 'chainlink',
       CHAINLINK_RPC_URL: 'https://bsc-prices.example',

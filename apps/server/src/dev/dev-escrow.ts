@@ -3,17 +3,17 @@ import { DEFAULT_FLAG_BOND_BPS, DEFAULT_FLAG_BOND_MIN_WEI } from '@pm/core/flag-
 import { deployEscrow, type EscrowDeployed, type EscrowDeployment } from '@pm/escrow/deploy';
 import { getAddress, parseEther } from 'viem';
 import { createChainClient, createChainWallet } from '../chain/chain-client.ts';
-import { DEV_ESCROW_ROLES, DEV_VAULT } from '../config/dev-accounts.ts';
+import { DEV_ESCROW_ROLES, DEV_OPERATOR } from '../config/dev-accounts.ts';
 
 /**
  * The escrow on the local chain (decision 026 "The chain"): the dev admin deploys it with the server's
- * key (DEV_VAULT) as its operator, the dev guardian and treasury (dev-accounts.ts). A bucket as large as
+ * key (DEV_OPERATOR) as its operator, the dev guardian and treasury (dev-accounts.ts). A bucket as large as
  * the contract allows and its shortest delay, so dev and tests are never held back by them; the flag
  * bond the server's defaults ask (FLAG_BOND_MIN_WEI, FLAG_BOND_BPS).
  */
 export const DEV_ESCROW_DEPLOYMENT: EscrowDeployment = {
   admin: getAddress(DEV_ESCROW_ROLES.admin.address),
-  operator: getAddress(DEV_VAULT.address),
+  operator: getAddress(DEV_OPERATOR.address),
   guardian: getAddress(DEV_ESCROW_ROLES.guardian.address),
   treasury: getAddress(DEV_ESCROW_ROLES.treasury.address),
   settlementCapacity: parseEther('10000'),

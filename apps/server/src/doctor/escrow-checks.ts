@@ -23,7 +23,7 @@ export function checkEscrowCode(status: EscrowStatus): CheckOutcome {
 }
 
 /**
- * The server's key (VAULT_PRIVATE_KEY: it will post settlements and relay claims) is the escrow's
+ * The server's key (OPERATOR_PRIVATE_KEY: it posts settlements and relays claims) is the escrow's
  * operator, and neither its admin nor the admin-to-be of a pending transfer: a hot key on a server must
  * never hold the role that names the operator and sets the limits.
  */
@@ -31,22 +31,35 @@ export function checkEscrowOperator(
   status: EscrowStatus,
   serverKey: `0x${string}` | undefined,
 ): CheckOutcome {
-  if (!serverKey) return failed('VAULT_PRIVATE_KEY is not set: the server could not act as the operator');
+  if (!serverKey) return failed('OPERATOR_PRIVATE_KEY is not set: the server could not act as the operator');
   const server = privateKeyToAccount(serverKey).address;
   if (server === status.owner) {
     return failed(
-      `VAULT_PRIVATE_KEY is the key of ${server}, the escrow's admin: the admin must be kept off the server (a Safe)`,
+      `OPERATOR_PRIVATE_KEY is the key of ${server}, the escrow's admin: the admin must be kept off the server (a Safe)`,
     );
   }
   if (server === status.pendingOwner) {
     return failed(
-      `VAULT_PRIVATE_KEY is the key of ${server}, to which the escrow's admin role is being transferred`,
+      `OPERATOR_PRIVATE_KEY is the key of ${server}, to which the escrow's admin role is being transferred`,
     );
   }
   if (server !== status.operator) {
-    return failed(`the operator is ${status.operator}; VAULT_PRIVATE_KEY is the key of ${server}`);
+    return failed(`the operator is ${status.operator}; OPERATOR_PRIVATE_KEY is the key of ${server}`);
   }
   return passed(server);
+}
+
+/**
+ * The escrow holds at least what it owes (its balance against its own liabilities at one block): the
+ * contract keeps it so by construction, and /api/solvency publishes the same figures.
+ */
+export function checkEscrowCoversLiabilities(status: EscrowStatus): CheckOutcome {
+  const { balance, liabilities } = status;
+  if (balance >= liabilities)
+    return passed(`${bnb(balance)} ≥ ${bnb(liabilities)} owed at block ${status.blockNumber}`);
+  return failed(
+    `${bnb(balance)} is below the ${bnb(liabilities)} owed at block ${status.blockNumber} (short by ${bnb(liabilities - balance)})`,
+  );
 }
 
 /** A guardian (not the operator: it must be able to stop a stolen operator key) and a treasury. */

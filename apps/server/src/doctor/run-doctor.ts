@@ -3,17 +3,9 @@ import { createTestClient, getAddress, http } from 'viem';
 import { type Clock, createChainClock, systemClock } from '../chain/clock.ts';
 import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 import { createRedactor } from '../config/logger.ts';
-import type { Db } from '../db/client.ts';
 import { createSearchProvider } from '../evidence/search-providers.ts';
 import { checkAiModel } from './ai-checks.ts';
-import {
-  checkChainId,
-  checkPublicRpc,
-  checkVaultCoversLiabilities,
-  checkVaultHasNoCode,
-  checkVaultKey,
-  doctorChainClient,
-} from './chain-checks.ts';
+import { checkChainId, checkOperatorGas, checkPublicRpc, doctorChainClient } from './chain-checks.ts';
 import {
   checkDatabaseAnswers,
   checkMigrationsCurrent,
@@ -22,6 +14,7 @@ import {
 } from './database-checks.ts';
 import {
   checkEscrowCode,
+  checkEscrowCoversLiabilities,
   checkEscrowEscapeDelay,
   checkEscrowLimits,
   checkEscrowNotPaused,
@@ -52,8 +45,6 @@ export type DoctorOptions = {
   /** The environment, read by the server's own config loader. */
   env: Record<string, string | undefined>;
   out: (line: string) => void;
-  /** What the vault owes bettors, in wei, read from the deployment's database. */
-  liabilitiesWei: (db: Db) => Promise<bigint>;
   /** Where a relative DATA_DIR is taken from (as the server takes it). */
   base?: string;
   /** Opens the database without migrating it; tests pass their own. */
@@ -91,7 +82,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     return opening;
   };
   try {
-    const checks = doctorChecks(config, { database, timeouts, liabilitiesWei: options.liabilitiesWei });
+    const checks = doctorChecks(config, { database, timeouts });
     const reports = await runChecks(checks, { out, redact: createRedactor(config) });
     const failures = reports.filter((report) => report.status === 'failed').length;
     const skipped = reports.filter((report) => report.status === 'skipped').length;
@@ -113,14 +104,12 @@ function doctorChecks(
   deps: {
     database: () => Promise<DoctorDatabase>;
     timeouts: DoctorTimeouts;
-    liabilitiesWei: (db: Db) => Promise<bigint>;
   },
 ): DoctorCheck[] {
   const { timeouts } = deps;
   // Each check's backstop: its calls' own timeouts, and a little room.
   const rpcBound = { timeoutMs: timeouts.rpcMs * 2 + 1_000 };
   const chainId = config.chain.id;
-  const vault = config.vault.address;
   const chain = doctorChainClient(config.chain.rpcUrl, timeouts.rpcMs);
 
   const rpc = defineCheck(`RPC_URL serves CHAIN_ID ${chainId}`, () => checkChainId(chain, chainId), rpcBound);
@@ -129,14 +118,9 @@ function doctorChecks(
     () => checkRpcBatch(config.chain.rpcUrl, config.chain.rpcBatchSize, timeouts.rpcMs),
     { ...rpcBound, needs: [rpc] },
   );
-  const vaultKey = defineCheck(
-    'VAULT_PRIVATE_KEY derives VAULT_ADDRESS',
-    async () => checkVaultKey(config.vault),
-    { timeoutMs: 1_000 },
-  );
-  const vaultCode = defineCheck(
-    `vault ${getAddress(vault)} has no code`,
-    () => checkVaultHasNoCode(chain, vault),
+  const operatorGas = defineCheck(
+    'OPERATOR_PRIVATE_KEY is set and has gas',
+    () => checkOperatorGas(chain, config.operator.privateKey),
     { ...rpcBound, needs: [rpc] },
   );
   const databaseAnswers = defineCheck(
@@ -148,14 +132,6 @@ function doctorChecks(
     'database migrations are current',
     async () => checkMigrationsCurrent((await deps.database()).db),
     { timeoutMs: timeouts.databaseMs, needs: [databaseAnswers] },
-  );
-  const balance = defineCheck(
-    'vault balance covers the liabilities',
-    async () => {
-      const { db } = await deps.database();
-      return checkVaultCoversLiabilities(chain, vault, () => deps.liabilitiesWei(db));
-    },
-    { timeoutMs: timeouts.rpcMs + timeouts.databaseMs + 1_000, needs: [rpc, databaseAnswers, migrations] },
   );
   const trustProxy = defineCheck(
     'TRUST_PROXY fits the requests seen',
@@ -177,11 +153,9 @@ function doctorChecks(
   return [
     rpc,
     batch,
-    vaultKey,
-    vaultCode,
+    operatorGas,
     databaseAnswers,
     migrations,
-    balance,
     ...escrowChecks(config, { chain, rpc, timeouts }),
     ...priceFeedChecks(config, { chain, rpc, timeouts }),
     ...aiChecks(config, timeouts),
@@ -201,7 +175,8 @@ function escrowChecks(
     return [
       defineCheck(
         'escrow contract',
-        async () => passed('not configured (ESCROW_ADDRESS unset): bets are paid to the vault'),
+        async () =>
+          failed('ESCROW_ADDRESS is not set: every stake is a deposit into it, so every bet is refused'),
         { timeoutMs: 1_000 },
       ),
     ];
@@ -230,13 +205,18 @@ function escrowChecks(
   return [
     code,
     defineCheck(
-      "VAULT_PRIVATE_KEY (the server's key) is the escrow's operator, not its admin",
-      async () => checkEscrowOperator(await status(), config.vault.privateKey),
+      "OPERATOR_PRIVATE_KEY (the server's key) is the escrow's operator, not its admin",
+      async () => checkEscrowOperator(await status(), config.operator.privateKey),
       after,
     ),
     defineCheck('escrow guardian and treasury are set', async () => checkEscrowRoles(await status()), after),
     defineCheck('escrow limits', async () => checkEscrowLimits(await status()), after),
     defineCheck('escrow is not paused', async () => checkEscrowNotPaused(await status()), after),
+    defineCheck(
+      'escrow balance covers its liabilities',
+      async () => checkEscrowCoversLiabilities(await status()),
+      after,
+    ),
     defineCheck(
       'markets are decided before the escrow refunds them itself',
       async () =>

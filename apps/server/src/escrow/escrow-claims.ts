@@ -10,7 +10,6 @@ import { advanceOperatorTx } from '../operator-sender/operator-sender.ts';
 import type { OperatorSenderDeps } from '../operator-sender/operator-sender-deps.ts';
 import { findOperatorTx, type OperatorTxRow } from '../operator-sender/operator-transactions-repository.ts';
 import { submitOperatorAction } from '../operator-sender/submit-operator-action.ts';
-import { lockClaims } from '../payouts/payouts-repository.ts';
 import { findStakePaid, isStakeOpen, stakesPaidIn } from './escrow-chain.ts';
 import {
   countEscrowBetsAwaitingSettlement,
@@ -22,6 +21,7 @@ import {
   listAllOpenRelays,
   listEscrowClaimable,
   listOpenRelays,
+  lockClaims,
   nextEscrowClaimableAt,
   recordStakesPaid,
   relayTotals,

@@ -6,19 +6,19 @@ import { createOperatorTransactionsJob } from '../operator-sender/operator-sende
 import type { OperatorSenderDeps } from '../operator-sender/operator-sender-deps.ts';
 import { classifyEscrowActionRevert } from '../operator-sender/revert-reason.ts';
 import { createEscrowRelaysJob, type EscrowClaimsDeps } from './escrow-claims.ts';
-import { createEscrowWatchJob } from './escrow-watch-job.ts';
 import { registerPayoutListRoutes } from './payout-list-routes.ts';
 import { createEscrowSettlementsJob, type EscrowSettlementDeps } from './settlement-job.ts';
+import { createStakePayoutsWatchJob } from './stake-payouts-watch-job.ts';
 import { registerVaultRoutes } from './vault-routes.ts';
 
 /**
  * The escrow contract (issue 29, decisions 025 and 026): GET /api/vault, its public description, and
- * the published payout lists' route; once ESCROW_ADDRESS is set, the escrow-watch job that feeds the
- * metrics' gauges; once the operator key is configured too, the operator key's sender, the
- * escrow-settlements job (rounds' and markets' settlements) and the relayed claims (for POST /api/claims and their job); the sender also
- * gives back refused deposits for escrow reconciliation (features.ts). The operator
- * key is VAULT_PRIVATE_KEY for now (decision 026 "The chain"): its nonces are shared with the
- * vault's payouts under one lock (operator-transactions-repository.ts).
+ * the published payout lists' route; once ESCROW_ADDRESS is set, the watcher that records stakes paid
+ * without a relay (stake-payouts-watch-job.ts); once the operator key (OPERATOR_PRIVATE_KEY) is set
+ * too, the operator key's sender, the escrow-settlements job (rounds' and markets' settlements) and the
+ * relayed claims (for POST /api/claims and their job); the sender also gives back refused deposits for
+ * escrow reconciliation (features.ts). The contract's figures are read by the solvency module's
+ * reserves check.
  */
 export function createEscrowModule(
   deps: AppDeps,
@@ -31,13 +31,16 @@ export function createEscrowModule(
   };
   const escrow = config.escrow.address;
   if (!escrow) return { routes, jobs: [], claims: null, sender: null };
-  const watch = createEscrowWatchJob({
+  // Stakes paid without a relay (a wallet's own claim, an escape-hatch refund): recorded from the chain.
+  const watch = createStakePayoutsWatchJob({
+    db: database.db,
     chain,
-    address: escrow,
-    logger,
-    onLevels: (levels) => deps.metrics.recordEscrow(levels),
+    escrow,
+    confirmations: config.chain.confirmations,
+    log: logger,
+    startFrom: config.chain.isLocal ? 0 : 'latest',
   });
-  const privateKey = config.vault.privateKey;
+  const privateKey = config.operator.privateKey;
   if (!privateKey) return { routes, jobs: [watch], claims: null, sender: null };
 
   const sender: OperatorSenderDeps = {
@@ -46,7 +49,7 @@ export function createEscrowModule(
     chainId: config.chain.id,
     account: privateKeyToAccount(privateKey),
     confirmations: config.chain.confirmations,
-    maxFeePerGas: config.payouts.maxFeePerGas,
+    maxFeePerGas: config.operatorTransactions.maxFeePerGas,
     resendAfterMs: config.operatorTransactions.resendAfterMs,
     replaceAfterMs: config.operatorTransactions.replaceAfterMs,
     classifyRevert: classifyEscrowActionRevert,

@@ -1,5 +1,5 @@
 import { type AnyColumn, and, asc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
+import type { DbOrTx, Tx } from '../db/client.ts';
 import {
   bets,
   escrowRelayStakes,
@@ -23,6 +23,13 @@ import type { StakePaid } from './escrow-chain.ts';
 // function takes the pool or the caller's transaction.
 
 export type EscrowRelayRow = typeof escrowRelays.$inferSelect;
+
+/** Serialises claims across instances, so one owner's stakes never go into two relays at once. */
+const CLAIMS_LOCK = 8173003;
+
+export async function lockClaims(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${CLAIMS_LOCK})`);
+}
 
 /** The owner's relays whose action may still mine. */
 export async function listOpenRelays(db: DbOrTx, owner: string): Promise<EscrowRelayRow[]> {
@@ -353,6 +360,23 @@ export async function recordStakesPaid(
       and(inArray(bets.stakeId, stakeIds), sql`${bets.status} in ('won', 'refunded')`, isNull(bets.payoutId)),
     );
   return rows.map((row) => row.stakeId);
+}
+
+/**
+ * Of these stakes, the ones the app holds as a round bet, a market bet or a flag's bond: what a watcher
+ * of the escrow's payouts records (a refused deposit's refund is escrow_refunds' own record).
+ */
+export async function findBettorStakeIds(db: DbOrTx, stakeIds: readonly bigint[]): Promise<Set<bigint>> {
+  if (stakeIds.length === 0) return new Set();
+  const ids = [...stakeIds];
+  const [rounds, marketBets, flags] = await Promise.all([
+    db.select({ stakeId: oracleBets.stakeId }).from(oracleBets).where(inArray(oracleBets.stakeId, ids)),
+    db.select({ stakeId: bets.stakeId }).from(bets).where(inArray(bets.stakeId, ids)),
+    db.select({ stakeId: marketFlags.stakeId }).from(marketFlags).where(inArray(marketFlags.stakeId, ids)),
+  ]);
+  return new Set(
+    [...rounds, ...marketBets, ...flags].flatMap((row) => (row.stakeId === null ? [] : [row.stakeId])),
+  );
 }
 
 /** What left the escrow for these stakes, as recorded. */

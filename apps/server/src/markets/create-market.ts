@@ -16,7 +16,7 @@ import { recordBetPlaced } from '../leaderboard/user-stats-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 import { escrowDeposit } from '../payments/payment-source.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
-import type { VerifiedPayment } from '../payments/verify-payment.ts';
+import type { VerifiedPayment } from '../payments/verified-payment.ts';
 import { publish } from '../realtime/outbox-repository.ts';
 import { refuseCreateMarket } from './market-validation.ts';
 import {

@@ -10,7 +10,7 @@ import { recordBetPlaced } from '../leaderboard/user-stats-repository.ts';
 import { type AcceptPaymentResult, acceptPayment } from '../payments/accept-payment.ts';
 import { escrowDeposit } from '../payments/payment-source.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
-import type { VerifiedPayment } from '../payments/verify-payment.ts';
+import type { VerifiedPayment } from '../payments/verified-payment.ts';
 import { publishAll } from '../realtime/outbox-repository.ts';
 import type { MarketsServiceDeps } from './create-market.ts';
 import { refuseAmount } from './market-validation.ts';

@@ -12,8 +12,7 @@ export type PaymentOutcome = 'accepted' | 'pending' | (string & {});
 export type EscrowDepositKind = 'round' | 'create' | 'bet' | 'flag' | 'invalid';
 /** What reconciliation made of a deposit nobody posted: a bet, refused (given back), or left. */
 export type EscrowDepositOutcome = 'recorded' | 'refused' | 'left';
-/** The payout statuses a payout moves into (docs/architecture.md "Claims and payouts"). */
-export type PayoutState = 'created' | 'signed' | 'broadcast' | 'confirmed' | 'failed';
+
 export type ResolutionVerdict = 'YES' | 'NO' | 'VOID';
 /** The statuses an operator transaction moves into (docs/architecture.md "Operator transactions"). */
 export type OperatorTxState = 'queued' | 'signed' | 'sent' | 'confirmed' | 'skipped' | 'failed';
@@ -80,12 +79,6 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     labelNames: ['kind', 'outcome'] as const,
     registers,
   });
-  const payouts = new Counter({
-    name: 'bnbpredict_payouts_total',
-    help: 'Payout state transitions made on this instance, by the state entered.',
-    labelNames: ['state'] as const,
-    registers,
-  });
   const operatorTransactions = new Counter({
     name: 'bnbpredict_operator_transactions_total',
     help: 'Operator transaction state transitions made on this instance, by the state entered.',
@@ -116,17 +109,11 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     registers,
   });
   // Wei as float64: exact up to 2^53 wei (about 0.009 BNB), then within 1 part in 9e15.
-  const vaultBalance = new Gauge({
-    name: 'bnbpredict_vault_balance_wei',
-    help: 'The vault balance last read from the chain, in wei (float64: not exact above 2^53 wei).',
+  const operatorBalance = new Gauge({
+    name: 'bnbpredict_operator_balance_wei',
+    help: "The operator key's balance at the last solvency check: gas money only, never bettors' (float64: not exact above 2^53 wei).",
     registers,
   });
-  const liabilities = new Gauge({
-    name: 'bnbpredict_liabilities_wei',
-    help: 'Everything the vault owes bettors at the last solvency check, in wei (float64: not exact above 2^53 wei).',
-    registers,
-  });
-
   // The escrow contract (ESCROW_ADDRESS, issue 29), read at one block by the escrow-watch job.
   const escrowBalance = new Gauge({
     name: 'bnbpredict_escrow_balance_wei',
@@ -169,7 +156,7 @@ export function createMetrics(options: { now?: () => Date } = {}) {
 
   const reservesCovered = new Gauge({
     name: 'bnbpredict_reserves_covered',
-    help: 'Whether the vault held at least what it owed at the last solvency check, compared exactly in wei (1 yes, 0 no).',
+    help: 'Whether the escrow contract held at least what it owes (liabilities plus fees not yet withdrawn) at the last solvency check, compared exactly in wei at one block (1 yes, 0 no).',
     registers,
   });
 
@@ -194,19 +181,6 @@ export function createMetrics(options: { now?: () => Date } = {}) {
       for (const [symbol, at] of lastPriceTimes) {
         this.set({ symbol }, at ? Math.max(0, (nowMs - at.getTime()) / 1000) : Number.POSITIVE_INFINITY);
       }
-    },
-  });
-
-  let readOldestOpenPayout: (() => Promise<number | null>) | undefined;
-  new Gauge({
-    name: 'bnbpredict_payouts_oldest_open_age_seconds',
-    help: 'Age of the oldest payout not yet confirmed or failed, all instances together; 0 when none.',
-    registers,
-    async collect() {
-      if (!readOldestOpenPayout) return;
-      // Unknown while the database cannot be read: the last value stays.
-      const age = await readOldestOpenPayout().catch(() => undefined);
-      if (age !== undefined) this.set(age ?? 0);
     },
   });
 
@@ -264,9 +238,6 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     countEscrowDeposit(kind: EscrowDepositKind, outcome: EscrowDepositOutcome) {
       escrowDeposits.inc({ kind, outcome });
     },
-    countPayout(state: PayoutState) {
-      payouts.inc({ state });
-    },
     countOperatorTransaction(state: OperatorTxState) {
       operatorTransactions.inc({ state });
     },
@@ -291,14 +262,12 @@ export function createMetrics(options: { now?: () => Date } = {}) {
       feedUnreachable.inc({ kind });
     },
     /**
-     * The solvency check's figures, both at the same block, and its verdict: `covered` is core's
-     * bigint comparison (reservesReport), exact where the two float gauges may round a small
-     * shortfall away.
+     * The solvency check's verdict on the escrow at one block (core's exact bigint comparison,
+     * reservesReport), and the operator key's gas balance read with it.
      */
-    recordReserves(input: { vaultBalanceWei: bigint; liabilitiesWei: bigint; covered: boolean }) {
-      vaultBalance.set(weiAsGaugeValue(input.vaultBalanceWei));
-      liabilities.set(weiAsGaugeValue(input.liabilitiesWei));
+    recordReserves(input: { covered: boolean; operatorBalanceWei: bigint | null }) {
       reservesCovered.set(input.covered ? 1 : 0);
+      if (input.operatorBalanceWei !== null) operatorBalance.set(weiAsGaugeValue(input.operatorBalanceWei));
     },
     /** The escrow contract's figures, all at one block (escrow/escrow-watch-job.ts). */
     recordEscrow(input: {
@@ -312,17 +281,9 @@ export function createMetrics(options: { now?: () => Date } = {}) {
       escrowSettlementAllowance.set(weiAsGaugeValue(input.settlementAllowance));
       escrowPaused.set(input.paused ? 1 : 0);
     },
-    /** A fresh read of the vault's balance (a payout's funds check). */
-    recordVaultBalance(wei: bigint) {
-      vaultBalance.set(weiAsGaugeValue(wei));
-    },
     /** Where scrapes read the coins' latest price times (the prices module). */
     observePriceTimes(source: PriceTimesSource) {
       readPriceTimes = source;
-    },
-    /** Where scrapes read the oldest open payout's age in seconds, null when none (the payouts module). */
-    observeOldestOpenPayout(source: () => Promise<number | null>) {
-      readOldestOpenPayout = source;
     },
     /** Where scrapes read the operator key's actions counted by status (the operator sender). */
     observeOperatorTransactions(source: () => Promise<ReadonlyMap<string, number>>) {
@@ -351,5 +312,3 @@ export type OperatorSenderMetrics = Pick<
 >;
 /** What the round engine and the price-market job record about a price feed they wait for. */
 export type FeedWaitMetrics = Pick<Metrics, 'recordFeedWaiting' | 'countFeedUnreachable'>;
-/** What the payout steps record: the states they move payouts into, and the balance they read. */
-export type PayoutMetrics = Pick<Metrics, 'countPayout' | 'recordVaultBalance'>;

@@ -1,11 +1,18 @@
-import { type Fees, replacementFees } from '@pm/core/vault-transfers';
+import { type Fees, replacementFees } from '@pm/core/operator-fees';
 import { isHex, type TransactionReceipt } from 'viem';
 import { describeError } from '../errors/describe-error.ts';
 import { isTransientError } from '../errors/transient-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
-import { cappedMarketFees, isExecutionReverted, readFinalNonce, sendRaw } from '../payouts/payout-chain.ts';
 import { operatorGasLimit } from './operator-action.ts';
-import { findKnownTransaction, findReceipts, receiptStanding } from './operator-chain.ts';
+import {
+  cappedMarketFees,
+  findKnownTransaction,
+  findReceipts,
+  isExecutionReverted,
+  readFinalNonce,
+  receiptStanding,
+  sendRaw,
+} from './operator-chain.ts';
 import { actionOf, nowOf, type OperatorSenderDeps, senderOf } from './operator-sender-deps.ts';
 import {
   type Expected,

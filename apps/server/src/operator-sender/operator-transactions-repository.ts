@@ -1,7 +1,6 @@
 import { and, asc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client.ts';
-import { OPERATOR_TX_STATUSES, type OperatorTxStatus, operatorTransactions, payouts } from '../db/schema.ts';
-import { VAULT_NONCE_LOCK } from '../payouts/payouts-repository.ts';
+import { OPERATOR_TX_STATUSES, type OperatorTxStatus, operatorTransactions } from '../db/schema.ts';
 
 // Every read and write of the operator key's transactions (docs/architecture.md "Operator
 // transactions"). Each function takes the pool or the caller's transaction. Writes that move an
@@ -94,11 +93,7 @@ export async function lockLane(tx: Tx, chainId: number, sender: string): Promise
   await tx.execute(sql`select pg_advisory_xact_lock(${LANE_LOCK}, hashtext(${`${chainId}:${sender}`}))`);
 }
 
-/**
- * Every nonce the lane's rows hold at or above `from`, ascending (open and done alike), and the vault
- * payouts' of the same key: while the operator key is the vault's (VAULT_PRIVATE_KEY, decision 026)
- * both sign from one account, so neither takes a nonce the other holds.
- */
+/** Every nonce the lane's rows hold at or above `from`, ascending (open and done alike). */
 export async function listHeldNonces(
   db: DbOrTx,
   chainId: number,
@@ -116,27 +111,8 @@ export async function listHeldNonces(
         gte(operatorTransactions.nonce, from),
       ),
     );
-  const payoutRows = await db
-    .select({ nonce: payouts.nonce })
-    .from(payouts)
-    .where(
-      and(
-        eq(payouts.chainId, chainId),
-        sql`lower(${payouts.fromAddress}) = ${sender}`,
-        isNotNull(payouts.nonce),
-        gte(payouts.nonce, from),
-      ),
-    );
-  const held = [...rows, ...payoutRows].flatMap((row) => (row.nonce === null ? [] : [row.nonce]));
+  const held = rows.flatMap((row) => (row.nonce === null ? [] : [row.nonce]));
   return [...new Set(held)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/**
- * Takes the vault payouts' nonce lock too (after the lane's): nonces of the one account the vault
- * and the operator share are assigned one at a time across both (payouts-repository.ts).
- */
-export async function lockVaultNonces(tx: Tx): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${VAULT_NONCE_LOCK})`);
 }
 
 /** What a step expects of the row it moves: its status and, once signed, its current hash. */
@@ -185,18 +161,4 @@ export async function countOperatorTxsByStatus(db: DbOrTx): Promise<Map<Operator
   const counts = new Map<OperatorTxStatus, number>(OPERATOR_TX_STATUSES.map((status) => [status, 0]));
   for (const row of rows) counts.set(row.status as OperatorTxStatus, Number(row.count));
   return counts;
-}
-
-/**
- * Every transaction hash an action of this sender signed (its own and its cancels'), lower-case: what
- * the vault's outflow audit knows as the operator key's own transactions, not payouts.
- */
-export async function listOperatorTxHashes(db: DbOrTx, sender: string): Promise<Set<string>> {
-  const rows = await db
-    .select({ txHashes: operatorTransactions.txHashes, cancelHashes: operatorTransactions.cancelHashes })
-    .from(operatorTransactions)
-    .where(eq(operatorTransactions.sender, sender.toLowerCase()));
-  return new Set(
-    rows.flatMap((row) => [...row.txHashes, ...row.cancelHashes].map((hash) => hash.toLowerCase())),
-  );
 }

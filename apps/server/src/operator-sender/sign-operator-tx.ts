@@ -1,4 +1,4 @@
-import type { Fees } from '@pm/core/vault-transfers';
+import type { Fees } from '@pm/core/operator-fees';
 import { keccak256 } from 'viem';
 import { TRANSFER_GAS } from './operator-action.ts';
 import { nowOf, type OperatorSenderDeps, senderOf } from './operator-sender-deps.ts';
@@ -6,7 +6,6 @@ import {
   listHeldNonces,
   lockLane,
   lockOperatorTx,
-  lockVaultNonces,
   type OperatorTxRow,
   updateOperatorTx,
 } from './operator-transactions-repository.ts';
@@ -43,7 +42,6 @@ export async function signQueued(
   const sender = senderOf(deps);
   return deps.db.transaction(async (tx) => {
     await lockLane(tx, deps.chainId, sender);
-    await lockVaultNonces(tx);
     const locked = await lockOperatorTx(tx, row.id);
     if (locked?.status !== 'queued') return null;
     const held = await listHeldNonces(tx, deps.chainId, sender, input.chainPendingNonce);

@@ -9,7 +9,6 @@ import { marketsCommands } from './markets-commands.ts';
 import { type OpsCommand, printHelp, runOpsCommand } from './ops-commands.ts';
 import { oracleCommands } from './oracle-commands.ts';
 import { paymentsCommands } from './payments-commands.ts';
-import { payoutsCommands } from './payouts-commands.ts';
 import { vaultCommands } from './vault-commands.ts';
 import { vaultVerifyCommand } from './vault-verify-command.ts';
 
@@ -18,12 +17,7 @@ import { vaultVerifyCommand } from './vault-verify-command.ts';
 // first: PGlite's files belong to one process at a time. The escrow's commands (vault:*) open no
 // database, so they run beside a running server; vault:verify needs no settings at all.
 
-const OPS_COMMANDS: OpsCommand[] = [
-  ...marketsCommands,
-  ...payoutsCommands,
-  ...paymentsCommands,
-  ...oracleCommands,
-];
+const OPS_COMMANDS: OpsCommand[] = [...marketsCommands, ...paymentsCommands, ...oracleCommands];
 
 async function main(): Promise<number> {
   const out = (line: string) => process.stdout.write(`${line}\n`);

@@ -1,6 +1,4 @@
-import type { Db } from '../db/client.ts';
 import { runDoctor } from '../doctor/run-doctor.ts';
-import { readLiabilities } from '../solvency/liabilities-repository.ts';
 import type { OpsCommandHelp } from './ops-commands.ts';
 
 // `npm run ops -- doctor` (docs/operations.md "Preflight"). Not in the OPS_COMMANDS table: those
@@ -11,7 +9,7 @@ export const doctorCommandHelp: OpsCommandHelp = {
   name: 'doctor',
   usage: 'doctor',
   summary:
-    'checks the deployment before it takes real BNB: settings, RPC and chain id, vault key and balance, the escrow contract (ESCROW_ADDRESS), price feeds, database and migrations, AI, search, PUBLIC_RPC_URL; exit 1 on any ✖',
+    'checks the deployment before it takes real BNB: settings, RPC and chain id, the operator key’s gas, the escrow contract (ESCROW_ADDRESS: code, roles, limits, pause, balance against liabilities), price feeds, database and migrations, AI, search, PUBLIC_RPC_URL; exit 1 on any ✖',
 };
 
 /** Runs doctor with the process's environment; answers the exit code. */
@@ -26,7 +24,5 @@ export async function runDoctorCommand(args: string[], out: (line: string) => vo
     // npm runs workspace scripts inside apps/server: a relative DATA_DIR is taken from where
     // `npm run ops` was typed, as the server takes it.
     base: process.env.INIT_CWD ?? process.cwd(),
-    // The rule GET /api/solvency answers with (solvency/liabilities-repository.ts).
-    liabilitiesWei: async (db: Db) => (await readLiabilities(db)).totalWei,
   });
 }

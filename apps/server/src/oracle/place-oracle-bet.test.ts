@@ -18,13 +18,6 @@ const noDatabase = new Proxy(
 
 const withoutEscrow: PaymentContext = {
   db: noDatabase,
-  verifier: {
-    client: {} as PaymentContext['verifier']['client'],
-    chainId: 31337,
-    vaultAddress: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
-    confirmations: 1,
-    waitMs: 0,
-  },
   clock: { now: () => new Date() },
 };
 

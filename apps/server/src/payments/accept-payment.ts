@@ -10,21 +10,19 @@ import {
   insertPaymentRequest,
   resolvePaymentRequest,
 } from './payment-requests-repository.ts';
-import { type PaymentSource, vaultTransfer } from './payment-source.ts';
+import type { PaymentSource } from './payment-source.ts';
 import {
   findKnownPayments,
   insertRecordedPayment,
   type KnownPayment,
   type PaymentPurpose,
 } from './payments-repository.ts';
+import type { PaymentClaim, VerifiedPayment, VerifyResult } from './verified-payment.ts';
 import type { DepositVerifierDeps } from './verify-deposit.ts';
-import type { PaymentClaim, PaymentVerifierDeps, VerifiedPayment, VerifyResult } from './verify-payment.ts';
 
 export type PaymentContext = {
   db: Db;
-  /** The vault's transfers: how market payments are checked. */
-  verifier: PaymentVerifierDeps;
-  /** The escrow's deposits: how round stakes are checked (decision 026); absent without an escrow. */
+  /** The escrow's deposits: how every stake is checked (decision 026); absent without an escrow. */
   escrow?: DepositVerifierDeps;
   /** The server's clock: a kept request's age is measured by it, as the jobs measure it. */
   clock: Clock;
@@ -34,11 +32,8 @@ export type PaymentContext = {
 
 export type AcceptPaymentInput<T> = {
   claim: PaymentClaim;
-  /**
-   * Where the money is and how it is checked: a transfer to the vault (the default, market payments)
-   * or a deposit into the escrow (oracle rounds, payment-source.ts).
-   */
-  source?: PaymentSource;
+  /** Where the money is and how it is checked: a deposit into the escrow with its terms (payment-source.ts). */
+  source: PaymentSource;
   purpose: PaymentPurpose;
   /** The request as received, replayed by the pending-payments job if the payment is not final yet. */
   request: Record<string, unknown>;
@@ -49,8 +44,8 @@ export type AcceptPaymentInput<T> = {
   record: (tx: Tx, payment: VerifiedPayment & { paymentId: number }) => Promise<T>;
   /**
    * What `record` wrote for this payment, read back: the answer to the same request sent again
-   * after the payment was recorded (the client's retry, or the vault reconciliation job recording
-   * the payment from its intent before the browser's request arrived).
+   * after the payment was recorded (the client's retry, or escrow reconciliation recording the
+   * deposit from its event before the browser's request arrived).
    */
   findRecorded?: (db: Db, paymentId: number) => Promise<T | undefined>;
 };
@@ -59,9 +54,9 @@ export type AcceptPaymentResult<T> = { status: 'recorded'; value: T } | { status
 
 /**
  * The one way a payment becomes a bet (docs/architecture.md "Payment verification"): verified on chain first
- * (a vault transfer, or an escrow deposit: `input.source`), then payment + bet + totals + outbox in one
- * transaction. A valid payment is never dropped: if the bet is refused, the payment is kept as owed
- * back (refund_due from the vault; escrow_refund by the escrow); if it is not final yet, the request is kept
+ * (an escrow deposit: `input.source`), then payment + bet + totals + outbox in one transaction. A valid
+ * payment is never dropped: if the bet is refused, the payment is kept as owed back by the escrow
+ * (escrow_refund); if it is not final yet, the request is kept
  * and recorded by a job once it is. Each decision is counted: accepted, pending, or the refusal's
  * code (bnbpredict_payments_total, docs/operations.md "Metrics").
  */
@@ -91,13 +86,10 @@ async function decidePayment<T>(
   input: AcceptPaymentInput<T>,
 ): Promise<{ result: AcceptPaymentResult<T>; fresh: boolean }> {
   const { db } = context;
-  const source = input.source ?? vaultTransfer(context.verifier);
+  const { source } = input;
   const txHash = input.claim.txHash.toLowerCase();
+  // A transaction may hold several deposits (a batch): the stakes already taken are left out.
   const known = await findKnownPayments(db, source.chainId, txHash);
-  // A transfer is one payment: its hash used once answers every later request.
-  if (known.length > 0 && source.kind === 'transfer') {
-    return { result: await answerKnown(context, source, input, known), fresh: false };
-  }
 
   let verified: VerifyResult;
   try {
@@ -144,8 +136,7 @@ async function decidePayment<T>(
     // The database or the chain failed us, not the bet: nothing was written, and the request is
     // retried (by the client, the pending-payments job or reconciliation), never turned into a refund.
     if (isTransientError(error)) throw error;
-    // Whatever refused the bet, the money is real: keep it as owed back to the payer (a vault
-    // refund, or the escrow's own refund of a deposit).
+    // Whatever refused the bet, the money is real: keep it as owed back to the payer, by the escrow.
     const reason = error instanceof AppError ? error.code : 'RECORD_FAILED';
     await source.keepRefused(db, { payment, purpose: input.purpose, reason });
     await resolvePaymentRequest(db, source.chainId, txHash, reason).catch(() => {});

@@ -2,20 +2,12 @@ import type { AppDeps } from '../app-deps.ts';
 import type { PaymentContext } from './accept-payment.ts';
 
 /**
- * How both games verify a payment (docs/architecture.md "Payment verification"): on this chain, to this vault
- * (markets) or into this escrow (oracle rounds), with its confirmations and wait. One builder, so markets
- * and oracle cannot drift apart.
+ * How both games verify a payment (docs/architecture.md "Payment verification"): a deposit on this chain
+ * into this escrow, with its confirmations and wait. One builder, so markets and oracle cannot drift apart.
  */
 export function createPaymentContext({ config, database, chain, clock, metrics }: AppDeps): PaymentContext {
   return {
     db: database.db,
-    verifier: {
-      client: chain,
-      chainId: config.chain.id,
-      vaultAddress: config.vault.address,
-      confirmations: config.chain.confirmations,
-      waitMs: config.chain.paymentWaitMs,
-    },
     ...(config.escrow.address
       ? {
           escrow: {

@@ -4,8 +4,8 @@ import type { DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
 import { chainCursors, escrowDeposits, payments } from '../db/schema.ts';
 
-// Escrow deposits that reconciliation found on chain and settles one by one (escrow_deposits), as
-// vault-transfers-repository.ts does for the vault. Each function takes the pool or the caller's
+// Escrow deposits that reconciliation found on chain and settles one by one (escrow_deposits), and
+// how far its chain scan has read (chain_cursors). Each function takes the pool or the caller's
 // transaction.
 
 export type EscrowDepositRow = typeof escrowDeposits.$inferSelect;
@@ -26,6 +26,26 @@ export type NewEscrowDeposit = Pick<
   | 'blockTime'
   | 'nextAttemptAt'
 >;
+
+/** The last block a scan named `name` read, if it ever ran. */
+export async function readChainCursor(db: DbOrTx, name: string): Promise<bigint | undefined> {
+  const [cursor] = await db.select().from(chainCursors).where(eq(chainCursors.name, name));
+  return cursor?.blockNumber;
+}
+
+/** Moves the cursor of the scan named `name` to `blockNumber` (the last block it read). */
+export async function writeChainCursor(
+  tx: DbOrTx,
+  cursor: { name: string; blockNumber: bigint },
+): Promise<void> {
+  await tx
+    .insert(chainCursors)
+    .values(cursor)
+    .onConflictDoUpdate({
+      target: chainCursors.name,
+      set: { blockNumber: cursor.blockNumber, updatedAt: new Date() },
+    });
+}
 
 /** Which of these stakes are payments already (recorded as bets, or refused and owed back). */
 export async function findKnownStakeIds(
@@ -65,13 +85,7 @@ export async function queueScannedDeposits(
   deposits: NewEscrowDeposit[],
 ): Promise<void> {
   if (deposits.length) await tx.insert(escrowDeposits).values(deposits).onConflictDoNothing();
-  await tx
-    .insert(chainCursors)
-    .values(cursor)
-    .onConflictDoUpdate({
-      target: chainCursors.name,
-      set: { blockNumber: cursor.blockNumber, updatedAt: new Date() },
-    });
+  await writeChainCursor(tx, cursor);
 }
 
 const ClaimedDepositSchema = z.object({

@@ -3,7 +3,7 @@ import type { Db, DbOrTx } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-rows.ts';
 import { escrowRefunds, payments } from '../db/schema.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { DepositStake, VerifiedPayment } from './verify-payment.ts';
+import type { DepositStake, VerifiedPayment } from './verified-payment.ts';
 
 /** market_flag: a flag's bond (issue 22), held until its market settles. */
 export type PaymentPurpose = 'market_create' | 'market_bet' | 'oracle_bet' | 'market_flag';
@@ -110,24 +110,6 @@ export async function insertRecordedPayment(
   const row = rows[0];
   if (!row) throw new AppError('TX_ALREADY_USED');
   return row.id;
-}
-
-/**
- * Keeps a valid payment that could not become a bet (too late, market gone, below minimum…) as a
- * refund owed to its sender. Idempotent: a payment already known is left as it is.
- */
-export async function insertRefundDuePayment(
-  db: DbOrTx,
-  input: { chainId: number; payment: VerifiedPayment; purpose: PaymentPurpose | 'unknown'; reason: string },
-): Promise<void> {
-  await db
-    .insert(payments)
-    .values({
-      ...paymentValues(input.chainId, input.payment, input.purpose),
-      status: 'refund_due',
-      refundReason: input.reason,
-    })
-    .onConflictDoNothing();
 }
 
 /**

@@ -22,13 +22,13 @@ import {
   findKnownStakeIds,
   findStakePaymentStatus,
   queueScannedDeposits,
+  readChainCursor,
   resolveEscrowDeposit,
   retryEscrowDepositAt,
 } from './escrow-deposits-repository.ts';
 import { processEscrowRefunds } from './escrow-refunds.ts';
 import { insertEscrowRefund, type PaymentPurpose } from './payments-repository.ts';
 import { scanFinalDeposits } from './scan-deposits.ts';
-import { readChainCursor } from './vault-transfers-repository.ts';
 
 const CURSOR = 'escrow-deposits';
 /** A deposit being settled is leased this long, so another instance leaves it alone meanwhile. */
@@ -87,7 +87,7 @@ export type EscrowReconcileDeps = {
 /**
  * docs/architecture.md "Payment verification", deposits: every deposit into the escrow is eventually a
  * bet, refused and given back, or (another kind's, not this slice's) left for its own path, even if
- * nobody posted it. As the vault's reconciliation, in steps no deposit can stop:
+ * nobody posted it, in steps no deposit can stop:
  * 1. the scan reads final blocks' `Deposited` events from a cursor (scanFinalDeposits) and queues
  *    every stake not already a payment; only failing to read holds the cursor (a passing RPC fault);
  * 2. each queued deposit is settled on its own, its failures kept on its row;

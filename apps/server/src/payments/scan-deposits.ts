@@ -1,9 +1,9 @@
-import type { PublicClient } from 'viem';
+import type { Block, PublicClient } from 'viem';
 import { AppError } from '../errors/app-error.ts';
 import { type DepositEvent, decodeDeposits, depositedEvent, disputedEvent } from './deposit-events.ts';
 import { blockTimeOf, type FinalityReads, readBlock, readFinalHeight } from './final-transaction.ts';
 
-// docs/architecture.md "Payment verification", deposits (not yet wired: the switch, issue 29): every
+// docs/architecture.md "Payment verification", deposits: every
 // deposit the escrow took in a range of final blocks, for reconciliation to match with its request or
 // refund, whether or not a browser ever posted it.
 
@@ -50,17 +50,7 @@ export async function scanFinalDeposits(
   }
   const live = logs.filter((log) => !log.removed);
 
-  const heights = [...new Set(live.map((log) => log.blockNumber))];
-  const blocks = await Promise.all(heights.map((blockNumber) => readBlock(deps.client, { blockNumber })));
-  const canonical = new Map(blocks.map((block) => [block.number, block]));
-  for (const log of live) {
-    if (canonical.get(log.blockNumber)?.hash !== log.blockHash) {
-      throw new AppError(
-        'CHAIN_UNAVAILABLE',
-        `The node's logs name block ${log.blockHash} at height ${log.blockNumber}, which is not the canonical block there. Please try again.`,
-      );
-    }
-  }
+  const canonical = await readCanonicalBlocks(deps.client, live);
 
   const deposits = decodeDeposits(live, deps.escrowAddress, (blockNumber) => {
     const block = canonical.get(blockNumber);
@@ -71,6 +61,32 @@ export async function scanFinalDeposits(
     a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
   );
   return { deposits, scannedTo: last };
+}
+
+/**
+ * The canonical block at each height these logs name, read together (one JSON-RPC batch where the
+ * transport batches). A log whose block is not the canonical one there means the node answering the
+ * logs, or the one answering the blocks, is on another fork: CHAIN_UNAVAILABLE, to be retried, never a
+ * height passed over with events missing.
+ */
+export async function readCanonicalBlocks(
+  client: PublicClient,
+  logs: ReadonlyArray<{ blockNumber: bigint; blockHash: `0x${string}` }>,
+): Promise<Map<bigint, Block<bigint, false>>> {
+  const heights = [...new Set(logs.map((log) => log.blockNumber))];
+  const blocks = await Promise.all(heights.map((blockNumber) => readBlock(client, { blockNumber })));
+  const canonical = new Map(
+    blocks.flatMap((block) => (block.number === null ? [] : [[block.number, block] as const])),
+  );
+  for (const log of logs) {
+    if (canonical.get(log.blockNumber)?.hash !== log.blockHash) {
+      throw new AppError(
+        'CHAIN_UNAVAILABLE',
+        `The node's logs name block ${log.blockHash} at height ${log.blockNumber}, which is not the canonical block there. Please try again.`,
+      );
+    }
+  }
+  return canonical;
 }
 
 async function readLogs(deps: DepositScanDeps, fromBlock: bigint, toBlock: bigint) {

@@ -65,7 +65,7 @@ function claimFor(txHash: Hash, overrides: Partial<DepositClaim> = {}): DepositC
  * Sends a transaction that reverts, with its gas set so nothing estimates it first, and returns its
  * hash: the node reports the revert as an error, but mines the transaction.
  */
-async function sendReverting(wallet: TestChain['vault'], request: TransactionRequest): Promise<Hash> {
+async function sendReverting(wallet: TestChain['operator'], request: TransactionRequest): Promise<Hash> {
   const prepared = await wallet.prepareTransactionRequest({ ...request, gas: 200_000n });
   const signed = await wallet.signTransaction(prepared);
   await wallet.sendRawTransaction({ serializedTransaction: signed }).catch(() => {});
@@ -227,11 +227,11 @@ describe('verifyDeposit', () => {
 
   test('a batch of deposits (an EIP-7702 account) gives each claim its own stake, each once', async () => {
     const wallet = player(2);
-    const implementation = await deployBatchAccount(chain, chain.vault);
+    const implementation = await deployBatchAccount(chain, chain.operator);
     const authorization = await wallet.signAuthorization({ contractAddress: implementation });
     // A type-4 transaction sponsored by another account installs the delegation.
     await chain.publicClient.waitForTransactionReceipt({
-      hash: await chain.vault.sendTransaction({
+      hash: await chain.operator.sendTransaction({
         to: wallet.account.address,
         authorizationList: [authorization],
       }),

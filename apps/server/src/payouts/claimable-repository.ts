@@ -13,31 +13,18 @@ import {
 } from '../db/schema.ts';
 import { userBetMarketFields } from '../markets/markets-repository.ts';
 
-// What can be claimed, written once (issue 13): the GET claimable read, the claim transaction and
-// the re-issue of a failed payout all go through this file. A market bet is claimable once its
-// market is settled and it won or was refunded; a round bet once its round gave it a payout.
-// Neither may be in a payout. Either pays its payout_amount, the full return in both tables
-// (decision 002). A round or market bet staked on the escrow contract (a stake id: decision 026) is
-// listed here too, with its claim on the contract, and so is a returned flag bond staked there; the
-// vault never pays them (listClaimable, for the vault's claims, leaves them out: the escrow relay
-// takes them, escrow/escrow-claims.ts).
+// What can be claimed, written once (issue 13): the GET claimable read and the escrow relay's choice of
+// stakes (escrow-relays-repository.ts) go through these conditions. A market bet is claimable once its
+// market is settled and it won or was refunded; a round bet once its round gave it a payout; a flag's
+// bond once it came back. Each is a stake on the escrow contract (decision 026), paid by the contract
+// from its settlement's published list; the escrow's record of a paid stake (escrow_stake_payouts) ends
+// its claim. Either bet pays its payout_amount, the full return in both tables (decision 002). The
+// `payout_id` columns are the retired vault's (issue 29): always null now, still in the conditions
+// because the partial index's predicate names them.
 // The round's amount condition is an SQL literal, not a parameter: it must match the partial index's
 // predicate (oracle_bets_claimable_idx) for the planner to use it. A market bet has no such index
 // (migration 0014: no index names a column settlement writes); its claimable read is the wallet's
 // range of bets_user_created_id_idx.
-
-type ClaimableGames = 'markets' | 'oracle' | 'all';
-
-export type ListClaimableOptions = {
-  /** Which game's bets; default both. */
-  games?: ClaimableGames;
-  /** Only this market bet (a claim of one bet); round bets are then left out. */
-  betId?: number;
-  /** At most this many of each game, newest first; default all. */
-  limit?: number;
-  /** Lock the bets (`FOR UPDATE`) for the caller's transaction, so no other claim takes them. */
-  lock?: boolean;
-};
 
 /** A market bet that may go into a payout (the query joins its market). */
 export const claimableMarketBet = and(
@@ -61,19 +48,9 @@ function claimableRoundBetOf(address: string | Placeholder): SQL | undefined {
   return and(eq(oracleBets.userAddress, address), claimableRoundBet);
 }
 
-/** A claimable round bet the vault pays: staked into the vault, before the switch (no stake id). */
-export const vaultRoundBet = isNull(oracleBets.stakeId);
-
-/**
- * A claimable market bet the vault pays: paid to the vault, before the switch (no stake id). A bet on
- * the escrow is paid by the contract (decision 026), never by a vault payout.
- */
-export const vaultMarketBet = isNull(bets.stakeId);
-
 /**
  * A flag's bond on the escrow that its owner claims (decision 026): returned (with its reward) or
  * returned on a void, and its stake not yet paid by the contract (escrow_stake_payouts is the record).
- * A bond staked into the vault is never claimed: the refund path pays it.
  */
 export const claimableEscrowBond = and(
   isNotNull(marketFlags.stakeId),
@@ -81,44 +58,6 @@ export const claimableEscrowBond = and(
   sql`${marketFlags.bondReturnAmount} > 0`,
   sql`not exists (select 1 from ${escrowStakePayouts} p where p.stake_id = ${marketFlags.stakeId})`,
 );
-
-/** The claimable bets of one address (`address` lower-case) the vault pays (no stake id), newest first. */
-export async function listClaimable(db: DbOrTx, address: string, options: ListClaimableOptions = {}) {
-  const games = options.games ?? 'all';
-  const withMarkets = games !== 'oracle';
-  const withRounds = games !== 'markets' && options.betId === undefined;
-
-  let marketQuery = db
-    .select({ bet: bets, market: markets })
-    .from(bets)
-    .innerJoin(markets, eq(markets.id, bets.marketId))
-    .where(
-      and(
-        claimableMarketBetOf(address),
-        vaultMarketBet,
-        options.betId === undefined ? undefined : eq(bets.id, options.betId),
-      ),
-    )
-    .orderBy(desc(bets.createdAt))
-    .$dynamic();
-  if (options.limit !== undefined) marketQuery = marketQuery.limit(options.limit);
-  if (options.lock) marketQuery = marketQuery.for('update', { of: bets });
-
-  let roundQuery = db
-    .select({ bet: oracleBets, result: oracleRounds.result })
-    .from(oracleBets)
-    .innerJoin(oracleRounds, eq(oracleRounds.epoch, oracleBets.epoch))
-    .where(and(claimableRoundBetOf(address), vaultRoundBet))
-    .orderBy(desc(oracleBets.createdAt))
-    .$dynamic();
-  if (options.limit !== undefined) roundQuery = roundQuery.limit(options.limit);
-  if (options.lock) roundQuery = roundQuery.for('update', { of: oracleBets });
-
-  return {
-    markets: withMarkets ? await marketQuery : [],
-    oracle: withRounds ? await roundQuery : [],
-  };
-}
 
 /**
  * The GET claimable read (issue 21): each game's newest `limit` claimable bets with the totals of
@@ -218,9 +157,4 @@ export async function readClaimableWithTotals(db: DbOrTx, address: string, limit
     oracle: { rows: roundRows, ...totals(roundRows) },
     bonds: { rows: bondRows, ...totals(bondRows) },
   };
-}
-
-/** What a set of claimable bets pays: each its payout_amount (stake included, both games). */
-export function sumPayouts(rows: ReadonlyArray<{ payoutAmount: bigint | null }>): bigint {
-  return rows.reduce((sum, row) => sum + (row.payoutAmount ?? 0n), 0n);
 }

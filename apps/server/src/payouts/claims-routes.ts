@@ -1,11 +1,17 @@
 import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
+import type { EscrowClaimsDeps } from '../escrow/escrow-claims.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { readClaimable } from './claimable.ts';
-import { type ClaimsDeps, claimWinnings } from './claims-service.ts';
+import { claimWinnings } from './claims-service.ts';
 
-export function registerClaimsRoutes(app: FastifyInstance, deps: AppDeps, claims: ClaimsDeps): void {
+/** GET claimable and POST /api/claims; claims relay through the escrow module's operator key (null: none). */
+export function registerClaimsRoutes(
+  app: FastifyInstance,
+  deps: AppDeps,
+  claims: EscrowClaimsDeps | null,
+): void {
   defineRoute(app, ROUTES.userClaimable, async ({ params }) => ({
     status: 200,
     body: await readClaimable(deps.database.db, params.address),

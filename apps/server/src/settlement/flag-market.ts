@@ -11,7 +11,7 @@ import { isInReview } from '../markets/market-review.ts';
 import { findMarket, lockMarket } from '../markets/markets-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 import { escrowDeposit } from '../payments/payment-source.ts';
-import type { VerifiedPayment } from '../payments/verify-payment.ts';
+import type { VerifiedPayment } from '../payments/verified-payment.ts';
 import { publish } from '../realtime/outbox-repository.ts';
 import { holdSettlementForOperator } from './dispute-settlement-repository.ts';
 import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events-repository.ts';
@@ -50,7 +50,7 @@ export async function flagMarket(
   // A bad signature touches no payment: anyone may post someone's bond hash with their address,
   // and must not turn their bond into a refund before their own request arrives. A dispute deposit
   // nobody flags with is refunded by escrow reconciliation after its grace (UNCLAIMED_FLAG_BOND).
-  const badSignature = await checkSignature(deps, marketId, body);
+  const badSignature = await checkSignature(deps, escrow.chainId, marketId, body);
   if (badSignature) throw badSignature;
   const market = await findMarket(deps.payments.db, marketId);
   // No key to check a deposit against (an unknown market, or one made before the escrow): the
@@ -79,6 +79,7 @@ export async function flagMarket(
 
 async function checkSignature(
   deps: FlagMarketDeps,
+  chainId: number,
   marketId: number,
   body: FlagMarketBody,
 ): Promise<AppError | null> {
@@ -93,7 +94,7 @@ async function checkSignature(
   const valid = await verifyTypedData({
     address: normalizeAddress(body.address),
     ...flagTypedData({
-      chainId: deps.payments.verifier.chainId,
+      chainId,
       marketId,
       reason: body.reason,
       expiry: body.expiry,

@@ -13,7 +13,6 @@ import {
   type MarketOutcome,
   markLosingBets,
   markMarketSettled,
-  oweFlagBondBack,
   payWinningBets,
   readStakedPools,
   recordFlagBondFate,
@@ -29,8 +28,8 @@ import {
 // div() truncates, which is floor for these non-negative numbers; `/` on NUMERIC would round.
 // Issue 22: the flags' bonds settle here too, as core's settleFlagBonds says: a confirmed verdict
 // adds them to what the winners share (distributable = losing − fee + forfeited bonds, core's
-// marketDistributableWei); an overturned one, or a refunded market, hands each back through the
-// refund path (the bond's payment becomes refund_due, refund_amount = bond + reward).
+// marketDistributableWei); an overturned one, or a refunded market, hands each back (bond + reward) as
+// a leaf of the market's settlement on the escrow.
 
 export type SettlementVerdict = {
   /** Stored as ai_verdict: the resolver's analysis, or the operator's words. */
@@ -177,8 +176,7 @@ const BOND_DETAIL = {
 
 /**
  * Writes each bond's fate (issue 22): the flag's status and amounts (bond_return_amount: what the
- * escrow settlement's leaf for its stake pays), a vault-paid returned bond's payment as a refund owed
- * (the payouts job pays refund_amount back to the flagger), and a timeline event.
+ * escrow settlement's leaf for its stake pays), and a timeline event.
  */
 async function settleBonds(
   tx: DbOrTx,
@@ -193,17 +191,9 @@ async function settleBonds(
       returnWei: bond.returnWei,
       rewardWei: bond.rewardWei,
     });
-    // A bond paid to the vault goes back by the vault's refund path; a bond with a stake id is a
-    // dispute deposit the escrow holds (decision 026): the market's settlement on chain lists it by
-    // that stake at bond_return_amount (returned), leaves it out (forfeited: its amount is in the
-    // winners' payouts) or refunds it with every stake (settleAsRefund), so nothing is owed by the vault.
-    if (bond.returnWei > 0n && bond.id.paymentId !== null && bond.id.stakeId === null) {
-      await oweFlagBondBack(tx, {
-        paymentId: bond.id.paymentId,
-        reason: fate === 'returned' ? 'FLAG_BOND_RETURNED' : 'FLAG_BOND_RETURNED_VOID',
-        amountWei: bond.returnWei,
-      });
-    }
+    // A bond is a dispute deposit the escrow holds (decision 026): the market's settlement on chain
+    // lists it by its stake at bond_return_amount (returned), leaves it out (forfeited: its amount is
+    // in the winners' payouts) or refunds it with every stake (settleAsRefund).
     await recordResolutionEvent(tx, {
       marketId: input.marketId,
       kind: BOND_EVENT[fate],

@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
 import { execute, queryRows } from '../db/query-rows.ts';
-import { bets, marketFlags, marketResolutionEvents, markets, payments } from '../db/schema.ts';
+import { bets, marketFlags, marketResolutionEvents, markets } from '../db/schema.ts';
 import type { MarketRow } from '../markets/markets-repository.ts';
 import type { ResolutionEventRow } from './resolution-events-repository.ts';
 
@@ -344,22 +344,4 @@ export async function recordFlagBondFate(
     .update(marketFlags)
     .set({ bondStatus: input.fate, bondReturnAmount: input.returnWei, bondRewardAmount: input.rewardWei })
     .where(eq(marketFlags.id, input.flagId));
-}
-
-/**
- * A returned bond's payment becomes a refund owed of `amountWei` (bond + reward): the payouts job
- * pays refund_amount back like any refund. Only a payment still `recorded`.
- */
-export async function oweFlagBondBack(
-  tx: DbOrTx,
-  input: {
-    paymentId: number;
-    reason: 'FLAG_BOND_RETURNED' | 'FLAG_BOND_RETURNED_VOID';
-    amountWei: bigint;
-  },
-): Promise<void> {
-  await tx
-    .update(payments)
-    .set({ status: 'refund_due', refundReason: input.reason, refundAmount: input.amountWei })
-    .where(and(eq(payments.id, input.paymentId), eq(payments.status, 'recorded')));
 }

@@ -1,14 +1,14 @@
-import type { ReservesReport } from '@pm/core/liabilities';
+import type { ReservesReport } from '@pm/core/reserves';
 
-/** One reading of the reserves: the report (block, balance, liabilities) and when it was taken. */
-export type ReservesSnapshot = { report: ReservesReport; readAt: Date };
+/** One reading of the reserves: the escrow read, its report (block, balance, liabilities) and when. */
+export type ReservesSnapshot = { escrowAddress: string; report: ReservesReport; readAt: Date };
 
 export type LatestReserves = ReturnType<typeof createLatestReserves>;
 
 /**
  * The reserves job's last reading, which GET /api/solvency serves as it is (security review 2, S1):
- * a request never sums `bets` nor calls the RPC, whatever its URL or cookies, so the public
- * endpoint costs nothing to hammer. Per instance: each instance's job reads on its own interval.
+ * a request never calls the RPC, whatever its URL or cookies, so the public endpoint costs nothing
+ * to hammer. Per instance: each instance's job reads on its own interval.
  */
 export function createLatestReserves() {
   let latest: ReservesSnapshot | undefined;

@@ -1,22 +1,39 @@
-import { type ReservesReport, reservesReport } from '@pm/core/liabilities';
+import { type ReservesReport, reservesReport } from '@pm/core/reserves';
+import { type EscrowLevels, readEscrowLevels } from '@pm/escrow/deploy';
 import type { PublicClient } from 'viem';
-import type { DbOrTx } from '../db/client.ts';
-import { readLiabilities } from './liabilities-repository.ts';
 
-export type ReservesDeps = { db: DbOrTx; chain: PublicClient; vaultAddress: `0x${string}` };
+export type ReservesDeps = {
+  chain: PublicClient;
+  escrowAddress: `0x${string}`;
+  /** The operator key's address, whose gas balance is read at the same block (null: none configured). */
+  operatorAddress: `0x${string}` | null;
+};
+
+export type ReservesReading = {
+  report: ReservesReport;
+  /** Everything read of the escrow at the report's block: its settlement bucket and pause too. */
+  levels: EscrowLevels;
+  operatorBalanceWei: bigint | null;
+};
 
 /**
- * The vault's balance at a block against what it owes (docs/architecture.md "Proof of reserves").
- * The liabilities are read first, then the block number, then the balance at that block: the
- * database records a payout as paid only once it is final on chain, so everything it counts as
- * paid is already out of that block's balance, and a payout mined after the read is still counted
- * as owed while already gone from the balance (the figure errs on the side of looking short). The
- * other way, a transfer in that is mined but not yet recorded (nor found by reconciliation) is in
- * the balance and not yet in the liabilities, for the seconds until it is.
+ * The escrow's balance against its own `liabilities()`, both at one block (docs/architecture.md "Proof
+ * of reserves"). The contract is the ledger: nothing the database says enters the figure, so a lost or
+ * restored database cannot make it look better or worse. The operator key's balance is read with it:
+ * gas money only, never counted as reserves.
  */
-export async function readReserves(deps: ReservesDeps): Promise<ReservesReport> {
-  const liabilities = await readLiabilities(deps.db);
-  const blockNumber = await deps.chain.getBlockNumber({ cacheTime: 0 });
-  const vaultBalanceWei = await deps.chain.getBalance({ address: deps.vaultAddress, blockNumber });
-  return reservesReport({ blockNumber, vaultBalanceWei, liabilities });
+export async function readReserves(deps: ReservesDeps): Promise<ReservesReading> {
+  const levels = await readEscrowLevels(deps.chain, deps.escrowAddress);
+  const operatorBalanceWei = deps.operatorAddress
+    ? await deps.chain.getBalance({ address: deps.operatorAddress, blockNumber: levels.blockNumber })
+    : null;
+  return {
+    levels,
+    report: reservesReport({
+      blockNumber: levels.blockNumber,
+      balanceWei: levels.balance,
+      liabilitiesWei: levels.liabilities,
+    }),
+    operatorBalanceWei,
+  };
 }

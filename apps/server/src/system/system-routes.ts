@@ -50,7 +50,6 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
         chainName: known?.name ?? `Chain ${config.chain.id}`,
         rpcUrl: config.chain.publicRpcUrl,
         explorerUrl: known?.explorerUrl ?? null,
-        vaultAddress: config.vault.address,
         minMarketBetWei: MIN_MARKET_BET_WEI.toString(),
         minOracleBetWei: MIN_ORACLE_BET_WEI.toString(),
         marketFeeBps: config.fees.marketBps,
@@ -70,7 +69,8 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
           minSources: config.evidence.minSources,
           minConfidence: config.ai.minConfidence,
         },
-        claimsEnabled: Boolean(config.vault.privateKey),
+        // The operator key relays claims; without it (or the escrow) a wallet claims itself.
+        claimsEnabled: Boolean(config.escrow.address && config.operator.privateKey),
         // Issue 29: the escrow contract, on the deployment's chain (GET /api/vault describes it).
         escrow: config.escrow.address
           ? { address: getAddress(config.escrow.address), chainId: config.chain.id }

@@ -13,7 +13,7 @@ import { deployTestEscrow } from './test-escrow.ts';
 /** Dev accounts no test pays from, for the roles a deposit never meets. */
 const role = (addressIndex: number) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex }).address;
 
-type Wallet = TestChain['vault'];
+type Wallet = TestChain['operator'];
 
 /**
  * A fresh PredictionEscrow, deployed by the dev vault account as its admin, with operator, guardian and

@@ -17,7 +17,7 @@ import type { TestChain } from './test-chain.ts';
 // deposits still in the pool, the fee = the pool less the payouts (so the contract's own PoolMismatch
 // check holds the list to the pool, to the wei).
 
-type Wallet = TestChain['vault'];
+type Wallet = TestChain['operator'];
 
 /** The market outcome codes on chain (MARKETS-DESIGN: MARKET_OUTCOME). */
 export const OUTCOME_CODE = { YES: 1, NO: 2, VOID: 4 } as const;

@@ -26,7 +26,7 @@ export async function stakeOf(chain: TestChain, hash: Hash) {
  */
 export async function deployGasBurner(
   chain: TestChain,
-  deployer: TestChain['vault'],
+  deployer: TestChain['operator'],
   escrow: Address,
 ): Promise<Address> {
   const deployed = await chain.publicClient.waitForTransactionReceipt({

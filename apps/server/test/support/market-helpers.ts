@@ -24,7 +24,7 @@ import {
   type WalletClient,
 } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
-import { DEV_MNEMONIC } from '../../src/config/dev-accounts.ts';
+import { DEV_MNEMONIC, DEV_OPERATOR } from '../../src/config/dev-accounts.ts';
 import { markets, oracleRounds, payments } from '../../src/db/schema.ts';
 import type { TestApp } from './test-app.ts';
 import { localChain } from './test-chain.ts';
@@ -57,7 +57,8 @@ const withPayload = <Response>({ response, txHash, body }: Posted<Response>) => 
 
 export function marketHelpers(t: TestApp) {
   const wallets = t.chain.players;
-  const vault = t.config.vault.address;
+  // A plain account that is not the escrow: a transfer to it is no deposit (pay-and-post's `vault`).
+  const vault = DEV_OPERATOR.address;
   /** Where round stakes go (decision 026); the test app deploys one unless told not to. */
   const escrow = t.config.escrow.address;
 

@@ -2,7 +2,7 @@ import { CHAIN_ID } from '@pm/core/constants';
 import { createTestClient, createWalletClient, defineChain, http, publicActions } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createChainClient } from '../../src/chain/chain-client.ts';
-import { DEV_PLAYERS, DEV_VAULT } from '../../src/config/dev-accounts.ts';
+import { DEV_OPERATOR, DEV_PLAYERS } from '../../src/config/dev-accounts.ts';
 import { startLocalChain } from '../../src/dev/local-chain.ts';
 
 export const localChain = defineChain({
@@ -28,7 +28,7 @@ export async function startTestChain() {
     rpcUrl: chain.rpcUrl,
     publicClient,
     testClient,
-    vault: wallet(DEV_VAULT.privateKey),
+    operator: wallet(DEV_OPERATOR.privateKey),
     players: DEV_PLAYERS.map((player) => wallet(player.privateKey)),
     /** Moves chain time forward and mines a block, so the chain-following server clock moves too. */
     async advanceTime(seconds: number) {

@@ -26,9 +26,9 @@ export async function deployTestEscrow(
     minPayoutDelay?: number;
   },
 ): Promise<Address> {
-  const deployed = await deployEscrow(chain.vault, chain.publicClient, {
+  const deployed = await deployEscrow(chain.operator, chain.publicClient, {
     // The vault account deploys; the admin is it too unless named (never the operator: the contract refuses).
-    admin: roles.admin ?? chain.vault.account.address,
+    admin: roles.admin ?? chain.operator.account.address,
     operator: roles.operator,
     guardian: roles.guardian ?? player(chain, 2),
     treasury: roles.treasury ?? player(chain, 1),

@@ -29,7 +29,6 @@ export const testAppConfig: AppConfig = {
   chainName: 'Local Hardhat',
   rpcUrl: 'http://127.0.0.1:9',
   explorerUrl: null,
-  vaultAddress: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
   escrow: { address: '0x5fbdb2315678afecb367f032d93f642f64180aa3', chainId: 31337 },
   minMarketBetWei: '5000000000000000',
   minOracleBetWei: '10000000000000000',

@@ -25,11 +25,10 @@ export const ConfigResponseSchema = z.object({
   chainName: z.string(),
   rpcUrl: z.string(),
   explorerUrl: z.nullable(z.string()),
-  vaultAddress: AddressSchema,
   /**
-   * The escrow contract (issue 29, decision 026; described whole by GET /api/vault) oracle-round stakes
-   * are deposited into, on this chain, checksummed; null when this server has none configured (round
-   * bets are then refused, ESCROW_NOT_CONFIGURED).
+   * The escrow contract (issue 29, decision 026; described whole by GET /api/vault) every stake is
+   * deposited into, on this chain, checksummed; null when this server has none configured (every paid
+   * request is then refused, ESCROW_NOT_CONFIGURED).
    */
   escrow: z.nullable(z.object({ address: AddressSchema, chainId: z.int() })),
   minMarketBetWei: WeiSchema,
@@ -49,6 +48,7 @@ export const ConfigResponseSchema = z.object({
   aiConfigured: z.boolean(),
   /** What judges custom markets and how (issue 18): shown in "How resolution works". */
   resolution: ResolutionSettingsSchema,
+  /** The server relays claims (its operator key and the escrow are configured); else a wallet claims itself. */
   claimsEnabled: z.boolean(),
   operatorAddresses: z.array(AddressSchema),
   serverTime: IsoTimeSchema,

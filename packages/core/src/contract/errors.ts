@@ -73,7 +73,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   INTENT_MISMATCH: 'The payment was made for a different bet.',
   TX_ALREADY_USED: 'This payment has already been used.',
   TX_TOO_LATE: 'The payment was confirmed after betting closed; it will be refunded.',
-  CLAIMS_UNAVAILABLE: 'Claims are unavailable: no vault key is configured on this server.',
+  CLAIMS_UNAVAILABLE:
+    'Claims are unavailable: no operator key is configured on this server. Claim with your wallet from the published payout list.',
   PAYOUT_FAILED: 'Failed to claim winnings',
   UNAUTHORIZED: 'Not allowed.',
   NOT_IN_REVIEW: 'This market has no verdict under review.',

@@ -293,7 +293,7 @@ export const ROUTES = {
     method: 'GET',
     path: '/api/solvency',
     summary:
-      "Proof of reserves: the vault's balance at a block against everything it owes (stakes in open markets and rounds, unclaimed winnings and refunds, refunds owed, flag bonds held, payouts queued, transfers not yet recorded), with the ratio",
+      "Proof of reserves: the escrow contract's balance at a block against everything it owes there (its liabilities(): pools of open and refunding markets and rounds, unclaimed payouts, credits, fees not yet sent), with the ratio, as the reserves check last read it",
     responses: { 200: SolvencyResponseSchema, 503: ErrorBodySchema },
   },
   prices: {

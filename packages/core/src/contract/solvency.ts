@@ -1,32 +1,24 @@
 import * as z from 'zod/mini';
 import { AddressSchema, IsoTimeSchema, WeiSchema } from './primitives.ts';
 
-// GET /api/solvency (issue 20, docs/architecture.md "Proof of reserves"): the vault's balance at
-// a block against everything it owes, in parts. Public: anyone can compare it with the chain.
+// GET /api/solvency (issue 20, issue 29, docs/architecture.md "Proof of reserves"): the escrow contract's
+// balance at a block against everything it owes there (its own `liabilities()`). Public: anyone can
+// read both figures from the contract at the same block and compare.
 
 /** A non-negative whole number as a decimal string (block numbers, the ratio: past a float's range). */
 const DecimalIntegerSchema = z.string().check(z.regex(/^(0|[1-9][0-9]*)$/, 'must be a whole number'));
 
-export const LiabilityPartsSchema = z.object({
-  openMarketStakesWei: WeiSchema,
-  openRoundStakesWei: WeiSchema,
-  unclaimedMarketWei: WeiSchema,
-  unclaimedRoundWei: WeiSchema,
-  refundsOwedWei: WeiSchema,
-  flagBondsHeldWei: WeiSchema,
-  payoutsQueuedWei: WeiSchema,
-  unrecordedTransfersWei: WeiSchema,
-});
-
 export const SolvencyResponseSchema = z.object({
-  vaultAddress: AddressSchema,
-  /** The block the balance was read at (read after the liabilities). */
+  /** The escrow contract that holds every stake. */
+  escrowAddress: AddressSchema,
+  /** The block both figures were read at. */
   blockNumber: DecimalIntegerSchema,
-  /** The vault's balance on chain at `blockNumber`. */
-  vaultBalanceWei: WeiSchema,
-  /** Everything the vault owes: the sum of `parts`. */
+  /** The contract's balance at `blockNumber`. */
+  balanceWei: WeiSchema,
+  /** Everything the contract owes at `blockNumber`: pools, unclaimed payouts, credits, unsent fees. */
   liabilitiesWei: WeiSchema,
-  parts: LiabilityPartsSchema,
+  /** balance − liabilities when covered, else 0: BNB forced in, which no bettor owns. */
+  excessWei: WeiSchema,
   /** floor(balance × 10000 / liabilities); 10000 = exactly covered; null when nothing is owed. */
   reserveRatioBps: z.nullable(DecimalIntegerSchema),
   /** balance ≥ liabilities. */

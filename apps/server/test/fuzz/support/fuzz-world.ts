@@ -3,7 +3,7 @@ import { OperatorNonceResponseSchema, operatorTypedData } from '@pm/core/contrac
 import { RoundsResponseSchema } from '@pm/core/contract/oracle';
 import { roundMarketId } from '@pm/escrow/deposit-terms';
 import { type Hash, parseEther, stringToHex } from 'viem';
-import { DEV_PLAYERS } from '../../../src/config/dev-accounts.ts';
+import { DEV_OPERATOR, DEV_PLAYERS } from '../../../src/config/dev-accounts.ts';
 import { deposit } from '../../support/escrow-contracts.ts';
 import { marketHelpers } from '../../support/market-helpers.ts';
 import { startTestApp, type TestApp } from '../../support/test-app.ts';
@@ -109,7 +109,7 @@ export async function startFuzzWorld() {
   const addresses = [
     ...t.chain.players.map((wallet) => wallet.account.address),
     stranger().account.address,
-    t.config.vault.address,
+    DEV_OPERATOR.address,
     escrow,
   ];
   return {

@@ -17,8 +17,8 @@ export type RecordOutcome = 'recorded' | 'pending';
 type Step = 'ready' | 'wallet' | 'chain' | 'recording' | 'record-failed';
 
 /**
- * docs/product.md §2/§4 "Send Payment to Vault": amount, vault address with copy, then the three progress
- * messages with a visible indicator. The payment carries its intent in `data`. Once the chain has
+ * docs/product.md §2/§4 "Send Payment to Vault": amount, the vault (the escrow contract) with copy, then the three progress
+ * messages with a visible indicator. The payment is the escrow deposit in `data`. Once the chain has
  * it, `record(hash)` posts it; if that fails the dialog offers Retry with the same hash, so a paid
  * bet is never lost to a server hiccup.
  */
@@ -26,7 +26,7 @@ export function PaymentDialog({
   open,
   onOpenChange,
   amountWei,
-  vaultAddress,
+  escrowAddress,
   data,
   recordingMessage,
   onPaid,
@@ -37,7 +37,7 @@ export function PaymentDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
   amountWei: bigint;
-  vaultAddress: `0x${string}`;
+  escrowAddress: `0x${string}`;
   data: Hex;
   /** 'Payment confirmed! Creating your market...' or 'Joining bet...'. */
   recordingMessage: string;
@@ -79,7 +79,7 @@ export function PaymentDialog({
     setStep('wallet');
     let hash: Hex;
     try {
-      const paid = payment.mutateAsync({ to: vaultAddress, value: amountWei, data });
+      const paid = payment.mutateAsync({ to: escrowAddress, value: amountWei, data });
       ({ hash } = await paid);
     } catch (error) {
       toast.error(paymentErrorMessage(t, error));
@@ -121,7 +121,7 @@ export function PaymentDialog({
         <div>
           <dt className="mb-1 text-muted">{t('payment.vault')}</dt>
           <dd className="flex items-center gap-2 rounded-lg border border-line bg-surface-2 px-3 py-2">
-            <code className="min-w-0 flex-1 truncate text-xs">{vaultAddress}</code>
+            <code className="min-w-0 flex-1 truncate text-xs">{escrowAddress}</code>
             <Button
               variant="ghost"
               size="icon"
@@ -129,7 +129,7 @@ export function PaymentDialog({
               aria-label={t('markets.vault.copy')}
               onClick={() =>
                 void navigator.clipboard
-                  .writeText(vaultAddress)
+                  .writeText(escrowAddress)
                   .then(() => toast.success(t('markets.vault.copied')))
               }
             >

@@ -4,12 +4,12 @@ import { sendTransaction, waitForTransactionReceipt } from 'wagmi/actions';
 import { PaymentRevertedError } from './payment-errors.ts';
 
 export type Payment = {
-  /** The vault (GET /api/config `vaultAddress`), or the escrow contract for a round's deposit (`escrow.address`). */
+  /** The escrow contract every stake is deposited into (GET /api/config `escrow.address`). */
   to: Address;
   value: bigint;
   /**
-   * What this payment is for: the intent (`encodeIntent` of @pm/core/intent) of a market's payment, or
-   * the escrow's `deposit` call (`depositCall` of @pm/escrow) of a round's stake.
+   * What this payment is for: the escrow's `deposit` call (`depositCall` of @pm/escrow), whose terms
+   * name the market or round, the side and the kind of stake.
    */
   data: Hex;
 };

@@ -23,23 +23,12 @@ afterEach(() => {
   requests.length = 0;
 });
 
-const PARTS = {
-  openMarketStakesWei: '0',
-  openRoundStakesWei: '0',
-  unclaimedMarketWei: '0',
-  unclaimedRoundWei: '0',
-  refundsOwedWei: '0',
-  flagBondsHeldWei: '0',
-  payoutsQueuedWei: '0',
-  unrecordedTransfersWei: '0',
-};
-
 const report = (overrides: Partial<SolvencyResponse> = {}): SolvencyResponse => ({
-  vaultAddress: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+  escrowAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
   blockNumber: '1234567',
-  vaultBalanceWei: '12500000000000000000',
+  balanceWei: '12500000000000000000',
   liabilitiesWei: '3250000000000000000',
-  parts: { ...PARTS, unclaimedMarketWei: '3250000000000000000' },
+  excessWei: '9250000000000000000',
   reserveRatioBps: '38461',
   covered: true,
   shortfallWei: '0',
@@ -72,7 +61,8 @@ describe('ReservesCard', () => {
     answer = {
       status: 200,
       body: report({
-        vaultBalanceWei: '1000000000000000000',
+        balanceWei: '1000000000000000000',
+        excessWei: '0',
         covered: false,
         shortfallWei: '2250000000000000000',
         reserveRatioBps: '3076',
@@ -125,7 +115,7 @@ describe('ReservesCard', () => {
   });
 
   test('An answer off the contract is a failure, not figures', async () => {
-    answer = { status: 200, body: { ...report(), vaultBalanceWei: '1.5' } };
+    answer = { status: 200, body: { ...report(), balanceWei: '1.5' } };
     renderCard();
     expect(await screen.findByText('The reserves could not be checked right now.')).toBeVisible();
   });

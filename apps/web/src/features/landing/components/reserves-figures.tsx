@@ -9,7 +9,7 @@ import { useSolvency } from '../api/use-solvency.ts';
 import { ReservesChecking } from './reserves-checking.tsx';
 
 /**
- * The reserves line and its status: red with < and a written status when the vault is short (never
+ * The reserves line and its status: red with < and a written status when the escrow is short (never
  * colour alone). Every figure is the server's: the page formats, it computes nothing.
  */
 export default function ReservesFigures() {
@@ -41,7 +41,7 @@ export default function ReservesFigures() {
         className={cx('text-lg font-semibold tabular-nums', data.covered ? 'text-fg' : 'text-no')}
       >
         {t(data.covered ? 'reserves.covered' : 'reserves.short', {
-          reserves: format.bnb(data.vaultBalanceWei),
+          reserves: format.bnb(data.balanceWei),
           owed: format.bnb(data.liabilitiesWei),
           block: data.blockNumber,
         })}

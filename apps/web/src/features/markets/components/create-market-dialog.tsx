@@ -337,7 +337,7 @@ export function CreateMarketDialog({
           open
           onOpenChange={(next) => !next && setPaying(null)}
           amountWei={paying.amountWei}
-          vaultAddress={getAddress(deposit.to)}
+          escrowAddress={getAddress(deposit.to)}
           data={deposit.data}
           recordingMessage={t('payment.creating')}
           onPaid={(txHash) => savePendingRecord({ kind: 'create', body: { ...body, txHash } })}

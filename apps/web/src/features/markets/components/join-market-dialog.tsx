@@ -170,7 +170,7 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
           open
           onOpenChange={(next) => !next && setPaying(null)}
           amountWei={paying.amountWei}
-          vaultAddress={getAddress(deposit.to)}
+          escrowAddress={getAddress(deposit.to)}
           data={deposit.data}
           recordingMessage={t('payment.joining')}
           onPaid={(txHash) =>

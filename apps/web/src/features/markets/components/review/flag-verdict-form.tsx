@@ -127,7 +127,7 @@ export function FlagVerdictForm({
           open
           onOpenChange={(next) => !next && setSigned(null)}
           amountWei={deposit.value}
-          vaultAddress={deposit.to}
+          escrowAddress={deposit.to}
           data={deposit.data}
           recordingMessage={t('review.flag.recording')}
           // A dispute nobody posts a flag for is refunded by the server's reconciliation after its grace.
