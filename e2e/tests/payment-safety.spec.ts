@@ -6,8 +6,10 @@ import { expect, rpcUrl, test } from '../support/fixtures.ts';
 import { connectWallet } from '../support/helpers.ts';
 import { installTestWallet } from '../support/test-wallet.ts';
 
-// Review F14: a payment sent through a contract is never credited as a bet, so the app says so
-// before anything is paid, and a contract wallet is not offered the payment at all.
+// Issue 29, guarantee 10: every stake is a deposit into the escrow contract, and the bettor is
+// whoever calls `deposit`, so a smart-account wallet (a Safe, a smart account) bets as itself and is
+// paid back to itself; PancakeSwap's `notContract` lock-out is not copied. The dialog says whose
+// stake it is before anything is paid.
 
 async function openJoinPayment(page: Page, account: `0x${string}`) {
   const { market } = await createMarketViaApi({
@@ -27,19 +29,21 @@ async function openJoinPayment(page: Page, account: `0x${string}`) {
   return page.getByRole('dialog', { name: 'Send Payment to Vault' });
 }
 
-test('The payment dialog says that only payments sent directly from the wallet count', async ({ page }) => {
+test("The payment dialog says the stake is deposited into the escrow in the wallet's name", async ({
+  page,
+}) => {
   const payment = await openJoinPayment(page, devAddress(18));
-  await expect(payment.getByText(/Send from this wallet directly/)).toBeVisible();
+  await expect(payment.getByText(/deposited into the escrow contract in this wallet's name/)).toBeVisible();
   await expect(payment.getByRole('button', { name: 'Send Payment' })).toBeEnabled();
 });
 
-test('A contract wallet is told why and offered no payment', async ({ page }) => {
+test('A contract wallet is told it bets as itself, and is offered the payment', async ({ page }) => {
   const account = devAddress(19);
   await setCode(account, '0x60006000fd');
   try {
     const payment = await openJoinPayment(page, account);
-    await expect(payment.getByRole('alert')).toContainText('This wallet is a smart contract');
-    await expect(payment.getByRole('button', { name: 'Send Payment' })).toBeDisabled();
+    await expect(payment.getByText(/This wallet is a smart contract .* it bets as itself/)).toBeVisible();
+    await expect(payment.getByRole('button', { name: 'Send Payment' })).toBeEnabled();
   } finally {
     await setCode(account, '0x');
   }

@@ -74,7 +74,7 @@ export function printResult(result: ChaosResult, print: (line: string) => void) 
   if (lastRound) {
     const s = lastRound.stats;
     print(
-      `money moved:        ${s.inbound} paid transfers into the vault, ${s.escrowDeposits} escrow deposits, ${s.bets} market + ${s.oracleBets} oracle bets, ${s.claims} claim and ${s.refunds} refund vault payouts, ${s.escrowPaid} stakes paid or given back by the escrow`,
+      `money moved:        ${s.escrowDeposits} escrow deposits, ${s.bets} market + ${s.oracleBets} oracle bets, ${s.escrowPaid} stakes paid or given back by the escrow; the operator key: ${s.inbound} transfers in, ${s.claims + s.refunds} payouts (it pays gas only: 0 expected)`,
     );
     print(
       `refund reasons:     ${
@@ -85,7 +85,14 @@ export function printResult(result: ChaosResult, print: (line: string) => void) 
     );
   }
   print(`violations:         ${result.violations.length}`);
-  const names = ['', 'bet or refund', 'claims paid', 'vault/escrow balance', 'paid twice', 'nothing stuck'];
+  const names = [
+    '',
+    'bet or refund',
+    'claims paid',
+    'operator/escrow balance',
+    'paid twice',
+    'nothing stuck',
+  ];
   for (const v of result.violations.slice(0, 40)) {
     print(
       `  [I${v.invariant} ${names[v.invariant]}] round ${v.firstRound}${v.rounds > 1 ? ` (+${v.rounds - 1} more)` : ''}: ${v.message}`,

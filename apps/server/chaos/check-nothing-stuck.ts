@@ -31,11 +31,11 @@ export function checkNothingStuck(context: InvariantContext): void {
   // Reached: the head quiescence waited for (every payment of the round below it), else near the head.
   const scanTarget = input.scanTarget ?? finalHead - MAX_CURSOR_LAG_BLOCKS;
   check(
-    input.snapshot.reconcileCursor !== null && input.snapshot.reconcileCursor >= scanTarget,
+    input.snapshot.payoutsCursor !== null && input.snapshot.payoutsCursor >= scanTarget,
     5,
     'cursor',
     () =>
-      `the reconciliation cursor is at ${input.snapshot.reconcileCursor}, short of block ${scanTarget} (final head ${finalHead})`,
+      `the escrow payouts watch's cursor is at ${input.snapshot.payoutsCursor}, short of block ${scanTarget} (final head ${finalHead})`,
   );
   for (const payout of snapshot.payouts) {
     if (!OPEN_PAYOUT.has(payout.status)) continue;

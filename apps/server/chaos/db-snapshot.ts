@@ -195,7 +195,8 @@ export type DbSnapshot = {
   markets: MarketRow[];
   rounds: RoundRow[];
   requests: RequestRow[];
-  reconcileCursor: bigint | null;
+  /** The watcher of the escrow's payouts (chain_cursors 'escrow-stake-payouts'). */
+  payoutsCursor: bigint | null;
   /** The escrow's deposit scan (chain_cursors 'escrow-deposits'). */
   escrowCursor: bigint | null;
   escrowRefunds: EscrowRefundRow[];
@@ -224,7 +225,10 @@ export function createDbReader(url: string) {
   return {
     async snapshot(): Promise<DbSnapshot> {
       const [now] = await rows(z.object({ now: date }), 'select now() as now');
-      const [cursor] = await rows(CursorSchema, "select * from chain_cursors where name = 'vault-reconcile'");
+      const [cursor] = await rows(
+        CursorSchema,
+        "select * from chain_cursors where name = 'escrow-stake-payouts'",
+      );
       const [escrowCursor] = await rows(
         CursorSchema,
         "select * from chain_cursors where name = 'escrow-deposits'",
@@ -238,7 +242,7 @@ export function createDbReader(url: string) {
         markets: await rows(MarketSchema, 'select id, status, result, deadline from markets order by id'),
         rounds: await rows(RoundSchema, 'select epoch, status, result, close_time from oracle_rounds'),
         requests: await rows(RequestSchema, 'select * from payment_requests order by id'),
-        reconcileCursor: cursor?.block_number ?? null,
+        payoutsCursor: cursor?.block_number ?? null,
         escrowCursor: escrowCursor?.block_number ?? null,
         escrowRefunds: await rows(EscrowRefundSchema, 'select * from escrow_refunds order by id'),
         escrowDeposits: await rows(EscrowDepositSchema, 'select * from escrow_deposits order by id'),

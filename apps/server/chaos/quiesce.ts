@@ -20,7 +20,7 @@ export type QuiesceResult = {
   waitedMs: number;
   waitingFor: string[];
   /**
-   * The final head when nothing but the reconciliation cursors was pending: everything the round paid
+   * The final head when nothing but the chain scans' cursors was pending: everything the round paid
    * is at or below it, so quiet means both cursors reached it (blocks keep coming after, empty of
    * payments, and a 5 s job never keeps a cursor within a block of a head mined every second).
    */
@@ -141,13 +141,13 @@ async function whatIsPending(
     'rounds past close',
     snapshot.rounds.filter((r) => r.status !== 'ended' && r.close_time.getTime() / 1000 < nowS - 5).length,
   );
-  // The reconciliation scans (vault transfers, escrow deposits) must reach the final head of the
+  // The chain scans (the escrow's payouts, its deposits) must reach the final head of the
   // moment nothing else was pending (scanTarget above).
   if (pending.length > 0) scan.target = null;
   else scan.target ??= finalHead;
   const target = scan.target ?? finalHead - 1n;
   for (const [name, cursor] of [
-    ['reconciliation', snapshot.reconcileCursor],
+    ['escrow payouts watch', snapshot.payoutsCursor],
     ['escrow deposit scan', snapshot.escrowCursor],
   ] as const)
     if (cursor === null || cursor < target)

@@ -54,7 +54,7 @@ function world() {
     markets: [],
     rounds: [{ epoch: 5, status: 'ended', result: 'bull', close_time: T0 }],
     requests: [],
-    reconcileCursor: 100n,
+    payoutsCursor: 100n,
     escrowCursor: 100n,
     escrowRefunds: [
       {

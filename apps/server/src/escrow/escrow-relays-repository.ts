@@ -351,7 +351,7 @@ export async function recordStakesPaid(
     .where(
       and(inArray(oracleBets.stakeId, stakeIds), eq(oracleBets.claimed, false), isNull(oracleBets.payoutId)),
     );
-  // A market bet paid is `claimed`, as the vault's claims leave it; a bond is paid once its stake's
+  // A market bet paid is `claimed`; a bond is paid once its stake's
   // row above exists (escrow_stake_payouts is its record: claimed or refunded, credited or pushed).
   await tx
     .update(bets)

@@ -17,8 +17,8 @@ import {
 // Predictions market whose stakes are on the escrow (markets.escrow_key), its settlement there becomes
 // due, with the outcome and verdict hash it will post; nothing is read from the chain here. The
 // escrow-settlements job builds the list (from core's rules over the proposed verdict, or from the
-// settled bets) and queues `settle` or `settleAsRefund`. A market made before the escrow (no key)
-// keeps the vault path: nothing is queued.
+// settled bets) and queues `settle` or `settleAsRefund`. A market with no escrow key (a row written
+// without one: test fixtures) has nothing on chain: nothing is queued.
 
 /**
  * Why the settlement is queued:

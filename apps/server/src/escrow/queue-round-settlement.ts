@@ -10,7 +10,7 @@ import { findRound, insertDueSettlement, listRoundStakes } from './payout-lists-
  * on the escrow becomes due, with the outcome and verdict it will post. Nothing is read from the
  * chain here (the engine's transaction never waits on it): the escrow-settlements job reads the
  * market's pool, builds the list and queues the operator's `settle` or `settleAsRefund`. A round
- * with no stake on the escrow (no bet, or only bets staked into the vault before the switch) has
+ * with no stake on the escrow (no bet, or only rows written without a deposit: test fixtures) has
  * nothing to settle there. Refund in full (`settleAsRefund`): a cancelled round, a draw, or no stake
  * on the winning side, core's `roundRefundReason`, the rule the payouts follow.
  */

@@ -92,11 +92,11 @@ const BOND_RESULT = sql.raw(
 /**
  * A wallet's flag bonds (issue 22), one row per flag with a bond, in the bets' columns: the bond is
  * the stake, what came back (bond + reward, 0 when forfeited, the bond on a void) the payout. The
- * side is the flagger's first bet in the market (only a bettor flags). A returned bond paid into the
- * vault is paid by the refund path, never claimed: its claim state is paying until its payment is
- * refunded, then claimed. A returned bond on the escrow (a stake id) is claimed like a bet
- * (POST /api/claims relays it): claimable until the contract paid it, then claimed. Flags from before bonds (no bond) are not rows; a bond refused at the door never became
- * a flag and is not one either (a refused payment is not a bet: decision 012).
+ * side is the flagger's first bet in the market (only a bettor flags). A returned bond (a stake on the
+ * escrow) is claimed like a bet (POST /api/claims relays it, or the wallet claims it itself): claimable
+ * until the contract paid it, then claimed. Flags from before bonds (no bond) are not rows; a bond
+ * refused at the door never became a flag and is not one either (a refused payment is not a bet:
+ * decision 012).
  */
 function bondBranch(address: string): SQL {
   return sql`

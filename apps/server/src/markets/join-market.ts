@@ -30,7 +30,7 @@ export type JoinedMarket = { bet: BetRow; market: MarketRow };
  * (its escrow id closing at its deadline), kind bet, with the side, becomes a bet, and the market's
  * totals and counts move in SQL in the same transaction. A deposit that reaches a closed market or is
  * below the minimum is refused and kept as owed back by the escrow (escrow_refunds: refundStake, or the
- * market's payout list), never by the vault. A market this server does not know, or one made before
+ * market's payout list), never by a server key. A market this server does not know, or one made before
  * the escrow (no escrow id), has no key to check a deposit against: the request is refused and
  * reconciliation, which reads every deposit, gives the money back. `stakeId`: reconciliation records
  * that one stake, from its own event.

@@ -12,7 +12,7 @@ export type MetricsListener = { url: string; close(): Promise<void> };
  * that a load balancer or the internet never reaches it. Port 0 turns it off: null. A plain
  * node:http server, since it serves one read-only path. With a token (METRICS_TOKEN), a scrape
  * without `Authorization: Bearer <token>` gets 401 (security review 2: the figures show the
- * vault's balance and the business's volume, and a scrape runs ~9 queries).
+ * escrow's balance and the business's volume, and a scrape runs ~9 queries).
  */
 export async function startMetricsListener(
   settings: { host: string; port: number; token?: string | undefined },

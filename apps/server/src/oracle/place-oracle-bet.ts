@@ -30,7 +30,7 @@ export type PlacedOracleBet = { bet: OracleBet; round: Round };
  * (decision 026): a `Deposited` event of the request's transaction, by the bettor, of the amount, under
  * the round's key (`roundMarketId(epoch)` closing at its lock) with kind round and the side. Every
  * refusal of a real deposit (below the minimum, the round not live at its block) keeps it as owed back
- * by the escrow (escrow_refunds: refundStake, or the round's payout list), never by the vault. A round
+ * by the escrow (escrow_refunds: refundStake, or the round's payout list), never by a server key. A round
  * this server does not know has no key to check a deposit against: the request is refused and
  * reconciliation, which reads every deposit, gives the money back. `stakeId`: reconciliation records
  * that one stake, from its own event.
@@ -109,7 +109,7 @@ export async function recordOracleBet(
     txHash: string;
     /** The payment's block time: it must be before the round's lock (docs/architecture.md "Payment verification"). */
     blockTime: Date;
-    /** The escrow stake the bet is; null only for a bet paid to the vault before the escrow (fixtures). */
+    /** The escrow stake the bet is; null only for rows written without a deposit (test fixtures). */
     stakeId?: bigint | null;
   },
 ): Promise<PlacedOracleBet> {

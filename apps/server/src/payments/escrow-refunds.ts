@@ -43,7 +43,7 @@ export type EscrowRefundDeps = {
   escrowAddress: `0x${string}`;
   clock: Clock;
   logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  /** The operator key's sender; null without VAULT_PRIVATE_KEY: refunds then wait, queued. */
+  /** The operator key's sender; null without OPERATOR_PRIVATE_KEY: refunds then wait, queued. */
   sender: OperatorSenderDeps | null;
   /** Refunds moved per run, so one run stays short. */
   maxRows?: number;

@@ -5,7 +5,7 @@ import { queryRows } from '../db/query-rows.ts';
 import { paymentRequests } from '../db/schema.ts';
 
 // Requests whose payment was valid but not final yet (a 202), kept until the pending-payments job
-// or vault reconciliation records them (docs/architecture.md "Payment verification"). Each
+// records them (escrow reconciliation may record the deposit first, from its event) (docs/architecture.md "Payment verification"). Each
 // function takes the pool or the caller's transaction.
 
 export type PaymentRequestRow = typeof paymentRequests.$inferSelect;

@@ -14,21 +14,13 @@ export type KnownPayment = {
   amount: bigint;
   intent: string;
   status: string;
-  /** The escrow stake it is (a deposit), or null (a vault transfer). */
+  /** The escrow stake it is; null only for rows written without a deposit (test fixtures). */
   stakeId: bigint | null;
 };
 
 /**
- * What a refund of this payment pays back: its amount, or more when it is a flag's bond returned
- * with a reward out of the market's fee (issue 22, refund_amount). Every refund path reads this.
- */
-export function owedBackWei(payment: { amount: bigint; refundAmount: bigint | null }): bigint {
-  return payment.refundAmount ?? payment.amount;
-}
-
-/**
- * The payments already stored under this hash, oldest first: at most one for a vault transfer, one
- * per deposit for an escrow transaction (a batch may hold several).
+ * The payments already stored under this hash, oldest first: one per deposit of the transaction (a
+ * batch may hold several).
  */
 export async function findKnownPayments(
   db: DbOrTx,
@@ -113,8 +105,8 @@ export async function insertRecordedPayment(
 }
 
 /**
- * Keeps an escrow deposit we refused as owed back by the escrow, never the vault: its payment row
- * (status escrow_refund, so no bet can take the stake and no vault refund pays it) and its refund
+ * Keeps an escrow deposit we refused as owed back by the escrow, never by a server key: its payment
+ * row (status escrow_refund, so no bet can take the stake) and its refund
  * (escrow_refunds, queued for refundStake or its market's payout list), in one transaction.
  * Idempotent: a stake already stored is left as it is. False when it was.
  */

@@ -26,7 +26,8 @@ const LEASE_S = 60;
  *
  * Every row ends (review F10): recorded or refunded (acceptPayment resolves it), reverted
  * (TX_FAILED), or forgotten once its transaction has not mined for `expiryS` — if it mines later,
- * vault reconciliation still records it from this very request. A passing fault is retried with
+ * escrow reconciliation still finds its deposit on chain (a bet from its event; a creation, whose
+ * terms only its request holds, given back after its grace). A passing fault is retried with
  * backoff and never ends a row.
  */
 export function createPendingPaymentsJob(deps: {

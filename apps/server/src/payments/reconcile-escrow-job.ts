@@ -67,7 +67,7 @@ export type EscrowReconcileDeps = {
   rounds: RoundDeposits;
   /** Market creations and bets (kinds 1 and 2); absent: left as other kinds. */
   markets?: MarketDeposits;
-  /** The operator key's sender, for refundStake; null without VAULT_PRIVATE_KEY (refunds wait). */
+  /** The operator key's sender, for refundStake; null without OPERATOR_PRIVATE_KEY (refunds wait). */
   sender: OperatorSenderDeps | null;
   /**
    * How long a deposit whose round or market is not known (or a creation nobody posted) may wait for it

@@ -66,8 +66,8 @@ export async function readClaimable(db: DbOrTx, rawAddress: string): Promise<Cla
 
 /**
  * A stake's claim on the escrow (decision 026): what the wallet's own `claim` (or, for a refunded
- * round or market, `refund`) needs, once its settlement is final on chain. Null for a bet or bond
- * staked into the vault, and until then.
+ * round or market, `refund`) needs, once its settlement is final on chain. Null until then (and for
+ * a row with no stake: test fixtures).
  */
 function escrowClaimOf(
   bet: { stakeId: bigint | null; owner: string; amount: bigint },

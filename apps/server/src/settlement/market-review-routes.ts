@@ -6,7 +6,7 @@ import { toResolutionEventDto } from './resolution-events-repository.ts';
 
 /**
  * A bettor flags a proposed verdict during its review window (issue 11, decision 011), with a bond
- * paid to the vault (issue 22): 201 flagged, 202 while the bond is not final yet.
+ * deposited into the escrow (issue 22, decision 026): 201 flagged, 202 while the bond is not final yet.
  */
 export function registerMarketReviewRoutes(app: FastifyInstance, deps: FlagMarketDeps): void {
   defineRoute(app, ROUTES.flagMarket, async ({ params, body }, request) => {

@@ -20,7 +20,7 @@ import {
 } from './settlement-repository.ts';
 
 // docs/architecture.md "Markets", payout: parimutuel, fee on the losing pool, integer wei rounding down, dust to
-// the vault. payout_amount holds what the bet returns, stake included (decision 002, issue 13): a
+// the fee (the settlement's fee is the pool less its payouts). payout_amount holds what the bet returns, stake included (decision 002, issue 13): a
 // win stake + profit, a refund the stake, a loss 0. Done in bulk SQL, one UPDATE per side
 // (settlement-repository.ts), so a market with 100k bets settles in seconds. The maths is core's computeMarketPayouts, term for term:
 //   fee          = floor(losing × feeBps / 10000)      (bpsOf, in TypeScript, on two totals)

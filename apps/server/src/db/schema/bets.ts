@@ -34,7 +34,7 @@ export const bets = pgTable(
       .references(() => payments.id),
     txHash: text('tx_hash').notNull(),
     payoutId: integer('payout_id').references(() => payouts.id),
-    /** Issue 29 (migration 0018): the escrow stake that holds it; null on bets paid to the vault. */
+    /** Issue 29 (migration 0018): the escrow stake that holds it; null only on rows of the retired vault. */
     stakeId: wei('stake_id'),
     createdAt: time('created_at').notNull().defaultNow(),
   },

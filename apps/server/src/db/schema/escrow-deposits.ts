@@ -8,7 +8,7 @@ import { payments } from './payments.ts';
 
 /**
  * Deposits found on chain by escrow reconciliation that were not known payments when found: its work
- * queue, as vault_transfers is the vault's. The scan only writes rows here and moves its cursor
+ * queue. The scan only writes rows here and moves its cursor
  * (chain_cursors 'escrow-deposits'); each row is then settled on its own: a round deposit recorded as a
  * bet from its event, or refused and refunded; another kind's left for its own slice.
  */

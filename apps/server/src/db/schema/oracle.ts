@@ -80,7 +80,7 @@ export const oracleBets = pgTable(
     payoutId: integer('payout_id').references(() => payouts.id),
     /**
      * The escrow's stake this bet is (its `Deposited` event's stake id, decision 026): what the round's
-     * payout list names. Null only for bets paid to the vault before rounds moved onto the escrow.
+     * payout list names. Null only on rows of the retired vault (issue 29).
      */
     stakeId: wei('stake_id'),
     createdAt: time('created_at').notNull().defaultNow(),

@@ -12,10 +12,12 @@ import {
 } from 'drizzle-orm/pg-core';
 import { time, wei } from './columns.ts';
 
-// Payments: every inbound vault transfer, the requests kept until their payment is final, and vault
-// reconciliation's queue and cursor (docs/architecture.md "Payment verification").
+// Payments: every escrow deposit a request or reconciliation verified, the requests kept until their
+// payment is final, and the chain scans' cursors (docs/architecture.md "Payment verification"). The
+// vault's transfers queue (vault_transfers) and the refund_* columns' vault states are the retired
+// vault's (issue 29): nothing writes them; a later migration drops them.
 
-/** Every inbound vault transfer we have seen, whatever became of it (docs/architecture.md "Payment verification"). */
+/** Every verified payment (an escrow deposit), whatever became of it (docs/architecture.md "Payment verification"). */
 export const payments = pgTable(
   'payments',
   {
@@ -30,10 +32,9 @@ export const payments = pgTable(
     blockTime: time('block_time').notNull(),
     purpose: text('purpose').notNull(),
     /**
-     * recorded: became a bet; refund_due: valid money we could not turn into a bet; refund_held: owed
-     * back but not paid automatically (costs more gas than it returns, or the transfer failed), for an
-     * operator; refunded. escrow_refund: an escrow deposit we refused; the escrow gives it back, never
-     * the vault (its progress is in escrow_refunds).
+     * recorded: became a bet; escrow_refund: an escrow deposit we refused, given back by the escrow
+     * (its progress is in escrow_refunds); refunded: given back. refund_due and refund_held were the
+     * retired vault's refund states (issue 29): nothing writes them now.
      */
     status: text('status').notNull(),
     refundReason: text('refund_reason'),
@@ -48,15 +49,15 @@ export const payments = pgTable(
      */
     refundAmount: wei('refund_amount'),
     /**
-     * An escrow deposit's stake id and its `Deposited` log's index (decision 026); null for a vault
-     * transfer. One transaction may hold several deposits (a batch): each is a payment of its own.
+     * An escrow deposit's stake id and its `Deposited` log's index (decision 026); null only on rows of
+     * the retired vault. One transaction may hold several deposits (a batch): each is a payment of its own.
      */
     stakeId: wei('stake_id'),
     logIndex: integer('log_index'),
     createdAt: time('created_at').notNull().defaultNow(),
   },
   (t) => [
-    // One payment per vault transfer, one per deposit of a transaction (-1: a transfer has no log).
+    // One payment per deposit of a transaction (-1: a row of the retired vault's, which had no log).
     uniqueIndex('payments_chain_tx_unique').on(t.chainId, t.txHash, sql`coalesce(${t.logIndex}, -1)`),
     uniqueIndex('payments_chain_stake_unique').on(t.chainId, t.stakeId).where(sql`stake_id is not null`),
     index('payments_refund_due_idx').on(t.status).where(sql`status = 'refund_due'`),
@@ -109,8 +110,8 @@ export const paymentRequests = pgTable(
 );
 
 /**
- * Inbound vault transfers found on chain by reconciliation that were not known payments when
- * found: its work queue. The scan only writes rows here and moves its cursor, so no transfer can
+ * Retired with the vault (issue 29): nothing writes it; a later migration drops it. Was: inbound vault
+ * transfers found on chain by reconciliation that were not known payments when found: its work queue. The scan only writes rows here and moves its cursor, so no transfer can
  * hold it; each row is then settled on its own (recorded from its intent or request, or refunded),
  * with its failures, attempts and next try kept on it (docs/architecture.md "Jobs").
  */
@@ -143,7 +144,7 @@ export const vaultTransfers = pgTable(
   ],
 );
 
-/** How far a chain scan (vault reconciliation) has read. */
+/** How far a chain scan has read: escrow reconciliation's deposits, the watcher of the escrow's payouts. */
 export const chainCursors = pgTable('chain_cursors', {
   name: text('name').primaryKey(),
   blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),

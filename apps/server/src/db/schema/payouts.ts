@@ -12,11 +12,13 @@ import {
 } from 'drizzle-orm/pg-core';
 import { time, wei } from './columns.ts';
 
-// Vault payouts: claims and refunds (docs/architecture.md "Claims and payouts").
+// Retired with the vault (issue 29): every payout is the escrow contract's (escrow_relays,
+// escrow_stake_payouts); nothing writes these rows, and a later migration drops the table and the
+// payout_id columns that name it.
 
 export type ReleasedItems = { bets: number[]; oracleBets: number[]; payments: number[] };
 
-/** Vault payouts: claims and refunds, one on-chain transfer each (docs/architecture.md "Claims and payouts"). */
+/** The retired vault's payouts: claims and refunds, one on-chain transfer each. */
 export const payouts = pgTable(
   'payouts',
   {

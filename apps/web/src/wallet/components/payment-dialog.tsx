@@ -164,21 +164,18 @@ export function PaymentDialog({
           })}
         </ol>
       )}
-      {step === 'ready' &&
-        (isContractWallet ? (
-          <p role="alert" className="mb-4 rounded-lg border border-no/40 bg-no/10 px-3 py-2 text-sm">
-            {t('payment.contractAccount')}
-          </p>
-        ) : (
-          <p className="mb-4 text-xs text-muted">{t('payment.directOnly')}</p>
-        ))}
+      {step === 'ready' && (
+        <p className="mb-4 text-xs text-muted">
+          {t(isContractWallet ? 'payment.contractAccount' : 'payment.directOnly')}
+        </p>
+      )}
       {step === 'record-failed' && paidHash ? (
         <div className="flex flex-col gap-2">
           <p className="text-sm text-muted">{t('payment.retryHint')}</p>
           <Button onClick={() => void recordPaid(paidHash)}>{t('payment.retry')}</Button>
         </div>
       ) : (
-        <Button className="w-full" size="lg" disabled={busy || isContractWallet} onClick={() => void send()}>
+        <Button className="w-full" size="lg" disabled={busy} onClick={() => void send()}>
           {busy && (
             <Icon node={LoaderCircle} aria-hidden="true" className="size-5 motion-safe:animate-spin" />
           )}
