@@ -71,6 +71,8 @@ describe('the escrow gauges', () => {
       bnbpredict_escrow_liabilities_wei: 0,
       bnbpredict_escrow_settlement_allowance_wei: Number(parseEther('100')),
       bnbpredict_escrow_paused: 0,
+      // Read from the database at the scrape (no settlement waits here).
+      bnbpredict_escrow_settlements_oldest_pending_age_seconds: 0,
     });
 
     // Two stakes on one market: the contract holds and owes 1.5 BNB.

@@ -3,13 +3,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { desc, eq } from 'drizzle-orm';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { createServerProcess } from '../chaos/server-process.ts';
 import { loadConfig } from '../src/config/config.ts';
+import { payoutLists } from '../src/db/schema.ts';
 import { findFreePort } from '../src/dev/local-chain.ts';
 import { type MetricsListener, startMetricsListener } from '../src/metrics/metrics-server.ts';
+import { OPERATOR_DECIDES } from '../src/settlement/dispute-settlement-repository.ts';
 import { postMarketSettlement } from './support/escrow-market-helpers.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { signOperatorAction } from './support/operator-helpers.ts';
@@ -173,6 +176,16 @@ describe('GET /metrics after real traffic', () => {
       ['ADA', 'AVAX', 'BNB', 'BTC', 'DOGE', 'ETH', 'SOL', 'XRP'].sort(),
     );
     for (const age of ages) expect(age.value, age.labels.symbol).toBeLessThan(t.config.prices.maxAgeS);
+    // The work waiting on the operator key and on the escrow, read from the database at the scrape:
+    // the market's settlement is final, so none waits.
+    for (const status of ['queued', 'signed', 'sent']) {
+      const open = after.samples.filter(
+        (sample) => sample.name === 'bnbpredict_operator_transactions' && sample.labels.status === status,
+      );
+      expect(open, status).toHaveLength(1);
+    }
+    expect(after.value('bnbpredict_operator_oldest_open_age_seconds')).toBeGreaterThanOrEqual(0);
+    expect(after.value('bnbpredict_escrow_settlements_oldest_pending_age_seconds')).toBe(0);
 
     // prom-client's process metrics, on this app's own registry.
     for (const name of [
@@ -181,6 +194,32 @@ describe('GET /metrics after real traffic', () => {
       'nodejs_eventloop_lag_seconds',
     ])
       expect(after.has(name), name).toBe(true);
+  });
+
+  test("a settlement not final for an hour shows in the settlements' age gauge; one held for an operator's decision does not", async () => {
+    const [row] = await t.db.select().from(payoutLists).orderBy(desc(payoutLists.id)).limit(1);
+    if (!row) throw new Error('no settlement from the test above');
+    try {
+      await t.db
+        .update(payoutLists)
+        .set({ status: 'due', createdAt: new Date(Date.now() - 3_600_000) })
+        .where(eq(payoutLists.id, row.id));
+      await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the gauges' shared read
+      const stuck = (await scrape()).value('bnbpredict_escrow_settlements_oldest_pending_age_seconds');
+      expect(stuck).toBeGreaterThanOrEqual(3_600);
+      expect(stuck).toBeLessThan(3_700);
+      await t.db
+        .update(payoutLists)
+        .set({ nextAttemptAt: OPERATOR_DECIDES })
+        .where(eq(payoutLists.id, row.id));
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect((await scrape()).value('bnbpredict_escrow_settlements_oldest_pending_age_seconds')).toBe(0);
+    } finally {
+      await t.db
+        .update(payoutLists)
+        .set({ status: row.status, createdAt: row.createdAt, nextAttemptAt: row.nextAttemptAt })
+        .where(eq(payoutLists.id, row.id));
+    }
   });
 
   test('the realtime gauge follows the open WebSocket connections', async () => {

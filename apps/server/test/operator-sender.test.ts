@@ -22,9 +22,9 @@ import { createMetrics, type Metrics } from '../src/metrics/metrics.ts';
 import { MAX_UNKNOWN_REFUSALS, processOperatorTransactions } from '../src/operator-sender/operator-sender.ts';
 import type { OperatorSenderDeps } from '../src/operator-sender/operator-sender-deps.ts';
 import {
-  countOperatorTxsByStatus,
   findOperatorTx,
   type OperatorTxRow,
+  readOpenOperatorWork,
 } from '../src/operator-sender/operator-transactions-repository.ts';
 import { classifyEscrowRevert } from '../src/operator-sender/revert-reason.ts';
 import { OperatorActionError, submitOperatorAction } from '../src/operator-sender/submit-operator-action.ts';
@@ -697,10 +697,16 @@ describe('two instances on one database', () => {
 
 describe('metrics', () => {
   test('actions by status, refusals, released nonces and replacements are exported', async () => {
-    metrics.observeOperatorTransactions(() => countOperatorTxsByStatus(database.db));
+    metrics.observeOperatorWork(async () => ({
+      ...(await readOpenOperatorWork(database.db)),
+      oldestPendingSettlementAgeS: null,
+    }));
     const text = await metrics.scrape();
-    expect(text).toMatch(/bnbpredict_operator_transactions\{status="confirmed"\} [1-9]/);
-    expect(text).toMatch(/bnbpredict_operator_transactions\{status="queued"\} 0/);
+    // The open actions by status (the done ones are the _total counter's), and the oldest one's age.
+    for (const status of ['queued', 'signed', 'sent'])
+      expect(text).toMatch(new RegExp(`bnbpredict_operator_transactions\\{status="${status}"\\} \\d+`));
+    expect(text).not.toMatch(/bnbpredict_operator_transactions\{status="confirmed"\}/);
+    expect(text).toMatch(/bnbpredict_operator_oldest_open_age_seconds \d/);
     expect(text).toMatch(/bnbpredict_operator_transactions_total\{state="sent"\} [1-9]/);
     expect(text).toMatch(/bnbpredict_operator_broadcasts_refused_total\{reason="unknown"\} [1-9]/);
     expect(text).toMatch(/bnbpredict_operator_nonces_released_total [1-9]/);

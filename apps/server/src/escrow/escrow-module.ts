@@ -4,9 +4,12 @@ import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { createOperatorTransactionsJob } from '../operator-sender/operator-sender.ts';
 import type { OperatorSenderDeps } from '../operator-sender/operator-sender-deps.ts';
+import { readOpenOperatorWork } from '../operator-sender/operator-transactions-repository.ts';
 import { classifyEscrowActionRevert } from '../operator-sender/revert-reason.ts';
+import { OPERATOR_DECIDES } from '../settlement/dispute-settlement-repository.ts';
 import { createEscrowRelaysJob, type EscrowClaimsDeps } from './escrow-claims.ts';
 import { registerPayoutListRoutes } from './payout-list-routes.ts';
+import { readOldestPendingSettlementAgeS } from './payout-lists-repository.ts';
 import { createEscrowSettlementsJob, type EscrowSettlementDeps } from './settlement-job.ts';
 import { createStakePayoutsWatchJob } from './stake-payouts-watch-job.ts';
 import { registerVaultRoutes } from './vault-routes.ts';
@@ -31,6 +34,11 @@ export function createEscrowModule(
   };
   const escrow = config.escrow.address;
   if (!escrow) return { routes, jobs: [], claims: null, sender: null };
+  // The gauges of the work waiting on the operator key and on the escrow (docs/operations.md "Metrics").
+  deps.metrics.observeOperatorWork(async () => ({
+    ...(await readOpenOperatorWork(database.db)),
+    oldestPendingSettlementAgeS: await readOldestPendingSettlementAgeS(database.db, OPERATOR_DECIDES),
+  }));
   // Stakes paid without a relay (a wallet's own claim, an escape-hatch refund): recorded from the chain.
   const watch = createStakePayoutsWatchJob({
     db: database.db,

@@ -58,6 +58,26 @@ export async function listSettlementsToAdvance(
     .limit(limit);
 }
 
+/**
+ * Seconds since the oldest settlement not final on chain yet (due or published) was created, null when
+ * none waits: the metrics' gauge. A settlement held for the operator's decision on an accepted flag
+ * (its next attempt at `heldUntil`) is left out: it waits for a person, not for the job.
+ */
+export async function readOldestPendingSettlementAgeS(db: DbOrTx, heldUntil: Date): Promise<number | null> {
+  const [row] = await db
+    .select({ ageS: sql<number | null>`extract(epoch from now() - min(${payoutLists.createdAt}))::float8` })
+    .from(payoutLists)
+    .where(
+      and(
+        // A literal, the partial index's own predicate (payout_lists_pending_idx).
+        sql`${payoutLists.status} in ('due', 'published')`,
+        sql`${payoutLists.nextAttemptAt} < ${heldUntil}`,
+      ),
+    );
+  const age = row?.ageS;
+  return age === null || age === undefined ? null : Math.max(0, Number(age));
+}
+
 export async function findPayoutListByKey(db: DbOrTx, marketKey: string): Promise<PayoutListRow | undefined> {
   const [row] = await db.select().from(payoutLists).where(eq(payoutLists.marketKey, marketKey.toLowerCase()));
   return row;

@@ -14,6 +14,14 @@ export type EscrowDepositKind = 'round' | 'create' | 'bet' | 'flag' | 'invalid';
 export type EscrowDepositOutcome = 'recorded' | 'refused' | 'left';
 
 export type ResolutionVerdict = 'YES' | 'NO' | 'VOID';
+/** The operator key's open actions and the escrow's pending settlements, as a scrape reads them. */
+export type OperatorWork = {
+  openByStatus: ReadonlyMap<string, number>;
+  /** Seconds since the oldest open action was queued; null when none is open. */
+  oldestOpenAgeS: number | null;
+  /** Seconds since the oldest settlement not final on chain was due; null when none waits. */
+  oldestPendingSettlementAgeS: number | null;
+};
 /** The statuses an operator transaction moves into (docs/architecture.md "Operator transactions"). */
 export type OperatorTxState = 'queued' | 'signed' | 'sent' | 'confirmed' | 'skipped' | 'failed';
 /** Why a node refused an operator broadcast; `unknown` refusals release their nonce. */
@@ -184,19 +192,56 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     },
   });
 
-  let readOperatorTransactions: (() => Promise<ReadonlyMap<string, number>>) | undefined;
+  // The operator key's open work and the escrow's pending settlements, read from the database at each
+  // scrape (the same on every instance): what the retired vault's "oldest open payout" gauge watched.
+  let readOperatorWork: (() => Promise<OperatorWork>) | undefined;
+  let lastOperatorWork: OperatorWork | undefined;
+  // One read serves the three gauges of a scrape (they collect one after the other).
+  let operatorWorkRead: { atMs: number; work: Promise<OperatorWork | undefined> } | undefined;
+  const operatorWork = (): Promise<OperatorWork | undefined> => {
+    const source = readOperatorWork;
+    if (!source) return Promise.resolve(undefined);
+    const nowMs = Date.now();
+    if (!operatorWorkRead || nowMs - operatorWorkRead.atMs > 1_000) {
+      // Unknown while the database cannot be read: the last values stay.
+      const work = source()
+        .then((read) => {
+          lastOperatorWork = read;
+          return read;
+        })
+        .catch(() => lastOperatorWork);
+      operatorWorkRead = { atMs: nowMs, work };
+    }
+    return operatorWorkRead.work;
+  };
   new Gauge({
     name: 'bnbpredict_operator_transactions',
-    help: "The operator key's actions by status, all instances together.",
+    help: "The operator key's open actions (queued, signed, sent) by status, all instances together.",
     labelNames: ['status'] as const,
     registers,
     async collect() {
-      if (!readOperatorTransactions) return;
-      // Unknown while the database cannot be read: the last values stay.
-      const counts = await readOperatorTransactions().catch(() => undefined);
-      if (!counts) return;
+      const work = await operatorWork();
+      if (!work) return;
       this.reset();
-      for (const [status, count] of counts) this.set({ status }, count);
+      for (const [status, count] of work.openByStatus) this.set({ status }, count);
+    },
+  });
+  new Gauge({
+    name: 'bnbpredict_operator_oldest_open_age_seconds',
+    help: "Age of the operator key's oldest action not yet confirmed, skipped or failed; 0 when none.",
+    registers,
+    async collect() {
+      const work = await operatorWork();
+      if (work) this.set(work.oldestOpenAgeS ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'bnbpredict_escrow_settlements_oldest_pending_age_seconds',
+    help: "Age of the oldest market or round settlement not final on the escrow yet (one held for an operator's decision on a flag left out); 0 when none.",
+    registers,
+    async collect() {
+      const work = await operatorWork();
+      if (work) this.set(work.oldestPendingSettlementAgeS ?? 0);
     },
   });
 
@@ -285,9 +330,9 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     observePriceTimes(source: PriceTimesSource) {
       readPriceTimes = source;
     },
-    /** Where scrapes read the operator key's actions counted by status (the operator sender). */
-    observeOperatorTransactions(source: () => Promise<ReadonlyMap<string, number>>) {
-      readOperatorTransactions = source;
+    /** Where scrapes read the operator key's open work and the pending settlements (the escrow module). */
+    observeOperatorWork(source: () => Promise<OperatorWork>) {
+      readOperatorWork = source;
     },
     /** Where scrapes read the number of open WebSocket connections (the realtime hub). */
     observeRealtimeConnections(source: () => number) {

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client.ts';
-import { OPERATOR_TX_STATUSES, type OperatorTxStatus, operatorTransactions } from '../db/schema.ts';
+import { type OperatorTxStatus, operatorTransactions } from '../db/schema.ts';
 
 // Every read and write of the operator key's transactions (docs/architecture.md "Operator
 // transactions"). Each function takes the pool or the caller's transaction. Writes that move an
@@ -152,13 +152,32 @@ export async function updateOperatorTx(
   return row;
 }
 
-/** Every action counted by status, all lanes together (the metrics' gauge); statuses with none are 0. */
-export async function countOperatorTxsByStatus(db: DbOrTx): Promise<Map<OperatorTxStatus, number>> {
+/**
+ * The open actions (queued, signed, sent) counted by status, all lanes together, and the age of the
+ * oldest one in seconds (null when none is open): the metrics' gauges. Reads only the open rows
+ * (operator_transactions_open_idx's predicate), however many are done.
+ */
+export async function readOpenOperatorWork(
+  db: DbOrTx,
+): Promise<{ openByStatus: Map<OperatorTxStatus, number>; oldestOpenAgeS: number | null }> {
   const rows = await db
-    .select({ status: operatorTransactions.status, count: sql<number>`count(*)::int` })
+    .select({
+      status: operatorTransactions.status,
+      count: sql<number>`count(*)::int`,
+      ageS: sql<number | null>`extract(epoch from now() - min(${operatorTransactions.createdAt}))::float8`,
+    })
     .from(operatorTransactions)
+    // A literal, the partial index's own predicate, so the planner reads only the open rows.
+    .where(sql`${operatorTransactions.status} in ('queued', 'signed', 'sent')`)
     .groupBy(operatorTransactions.status);
-  const counts = new Map<OperatorTxStatus, number>(OPERATOR_TX_STATUSES.map((status) => [status, 0]));
-  for (const row of rows) counts.set(row.status as OperatorTxStatus, Number(row.count));
-  return counts;
+  const openByStatus = new Map<OperatorTxStatus, number>(
+    OPEN_OPERATOR_TX_STATUSES.map((status) => [status, 0]),
+  );
+  let oldestOpenAgeS: number | null = null;
+  for (const row of rows) {
+    openByStatus.set(row.status as OperatorTxStatus, Number(row.count));
+    const age = row.ageS === null ? null : Number(row.ageS);
+    if (age !== null && (oldestOpenAgeS === null || age > oldestOpenAgeS)) oldestOpenAgeS = Math.max(0, age);
+  }
+  return { openByStatus, oldestOpenAgeS };
 }
