@@ -63,8 +63,10 @@ export async function startStack(options: StackOptions) {
     });
   // A block every DEV_BLOCK_INTERVAL_MS even when nobody sends a transaction, as on BSC: the escrow
   // reads the chain's clock (a round's settlement needs its lock passed, a payout its claimableAt),
-  // and an automine-only node's clock stands still between transactions.
-  await client.setIntervalMining({ interval: DEV_BLOCK_INTERVAL_MS });
+  // and an automine-only node's clock stands still between transactions. Hardhat's
+  // evm_setIntervalMining takes milliseconds; viem's setIntervalMining takes seconds and multiplies
+  // for Hardhat, so the request goes out as it is, with the unit in its name.
+  await client.request({ method: 'evm_setIntervalMining', params: [DEV_BLOCK_INTERVAL_MS] });
 
   const { command, args } = compiledServerCommand();
   const server = spawn(command, args, {

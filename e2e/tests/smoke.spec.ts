@@ -1,3 +1,4 @@
+import { createPublicClient, http } from 'viem';
 import { expect, rpcUrl, test } from '../support/fixtures.ts';
 import { DEV_ACCOUNTS, installTestWallet } from '../support/test-wallet.ts';
 
@@ -29,4 +30,13 @@ test('The test wallet connects through wagmi and the top bar shows the shortened
   await page.getByRole('button', { name: 'Connect Wallet' }).click();
   await expect(page.getByRole('button', { name: 'Wallet 0x7099...79C8' })).toBeVisible();
   await expect(page.getByRole('banner')).toContainText('0x7099...79C8');
+});
+
+test('The dev chain mines a block every 2 s while nobody transacts, as BSC does', async () => {
+  const client = createPublicClient({ transport: http(rpcUrl()) });
+  const first = await client.getBlockNumber({ cacheTime: 0 });
+  await new Promise((resolve) => setTimeout(resolve, 6_500));
+  const second = await client.getBlockNumber({ cacheTime: 0 });
+  // Three intervals pass in 6.5 s; at least two blocks leave room for a slow machine.
+  expect(second - first).toBeGreaterThanOrEqual(2n);
 });
