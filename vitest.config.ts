@@ -10,6 +10,7 @@ export default defineConfig({
       'apps/server',
       'apps/server/vitest.fuzz.config.ts',
       'apps/web',
+      'scripts',
     ],
   },
 });

@@ -107,7 +107,7 @@ function cannotRun(name: string, why: string) {
 step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 // Biome, the import-cycle check of apps/server (issue 13), solhint on the escrow contract (issue 29).
 step('lint', 'npm', ['run', '--silent', 'lint']);
-vitest('unit (core, pay-and-post, web)', ['core', 'pay-and-post', 'web']);
+vitest('unit (core, pay-and-post, web, scripts)', ['core', 'pay-and-post', 'web', 'scripts']);
 // The escrow contract on its own Hardhat node: every function, the attacks, a few short random
 // histories (ESCROW_FUZZ_RUNS for more) and the gas report (issue 29).
 vitest('escrow contract', ['escrow']);
