@@ -91,7 +91,7 @@ const MARKETS_START = modulesAt(
 /** What the oracle page loads at start beyond APP_START, shared with the markets' lazy dialogs. */
 const ORACLE_START = modulesAt(
   'apps/web/src/wallet/hooks/use-send-payment.ts',
-  'apps/web/src/wallet/hooks/use-account-kind.ts',
+  'apps/web/src/wallet/api/get-account-kind.ts',
   'apps/web/src/wallet/utils/payment-errors.ts',
   'apps/web/src/lib/bnb-input.ts',
   'apps/web/src/lib/is-final-refusal.ts',
