@@ -69,10 +69,18 @@ const API_CLIENT = [
 const MARKETS_START = modulesAt(
   'apps/web/src/features/markets/api/get-markets.ts',
   'apps/web/src/features/markets/api/get-market.ts',
-  'apps/web/src/features/markets/api/pending-records-key.ts',
+  'apps/web/src/api/market-query-keys.ts',
+  'apps/web/src/api/pending-records-key.ts',
   'apps/web/src/features/markets/hooks/use-markets-realtime.ts',
-  'apps/web/src/features/markets/hooks/use-now-ms.ts',
+  'apps/web/src/lib/use-now-ms.ts',
+  // The lazy parts' wrappers of the markets and of the features the market pages compose with it
+  // (routes/parts/market-parts.tsx).
   'apps/web/src/features/markets/components/lazy-parts.tsx',
+  'apps/web/src/features/price-markets/components/lazy-parts.tsx',
+  'apps/web/src/features/market-review/components/lazy-parts.tsx',
+  'apps/web/src/features/market-evidence/components/lazy-parts.tsx',
+  'apps/web/src/routes/parts/market-parts.tsx',
+  'apps/web/src/ui/once-opened.tsx',
   'apps/web/src/features/markets/components/market-status-badge.tsx',
   'apps/web/src/features/markets/utils/share.ts',
   'apps/web/src/lib/use-market-title.ts',
