@@ -69,10 +69,18 @@ const API_CLIENT = [
 const MARKETS_START = modulesAt(
   'apps/web/src/features/markets/api/get-markets.ts',
   'apps/web/src/features/markets/api/get-market.ts',
-  'apps/web/src/features/markets/api/pending-records-key.ts',
+  'apps/web/src/api/market-query-keys.ts',
+  'apps/web/src/api/pending-records-key.ts',
   'apps/web/src/features/markets/hooks/use-markets-realtime.ts',
-  'apps/web/src/features/markets/hooks/use-now-ms.ts',
+  'apps/web/src/lib/use-now-ms.ts',
+  // The lazy parts' wrappers of the markets and of the features the market pages compose with it
+  // (routes/parts/market-parts.tsx).
   'apps/web/src/features/markets/components/lazy-parts.tsx',
+  'apps/web/src/features/price-markets/components/lazy-parts.tsx',
+  'apps/web/src/features/market-review/components/lazy-parts.tsx',
+  'apps/web/src/features/market-evidence/components/lazy-parts.tsx',
+  'apps/web/src/routes/parts/market-parts.tsx',
+  'apps/web/src/ui/once-opened.tsx',
   'apps/web/src/features/markets/components/market-status-badge.tsx',
   'apps/web/src/features/markets/utils/share.ts',
   'apps/web/src/lib/use-market-title.ts',
@@ -91,7 +99,7 @@ const MARKETS_START = modulesAt(
 /** What the oracle page loads at start beyond APP_START, shared with the markets' lazy dialogs. */
 const ORACLE_START = modulesAt(
   'apps/web/src/wallet/hooks/use-send-payment.ts',
-  'apps/web/src/wallet/hooks/use-account-kind.ts',
+  'apps/web/src/wallet/api/get-account-kind.ts',
   'apps/web/src/wallet/utils/payment-errors.ts',
   'apps/web/src/lib/bnb-input.ts',
   'apps/web/src/lib/is-final-refusal.ts',

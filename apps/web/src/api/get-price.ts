@@ -1,4 +1,4 @@
-import { REFRESH_MS } from '@pm/core/constants';
+import { type PriceSymbol, REFRESH_MS } from '@pm/core/constants';
 import type { PriceSampleMessage } from '@pm/core/contract/realtime';
 import { type PriceResponse, PriceResponseSchema } from '@pm/core/contract/vault';
 import { queryOptions, useQuery } from '@tanstack/react-query';
@@ -11,10 +11,14 @@ export function getPrice(options: { signal?: AbortSignal } = {}): Promise<PriceR
 }
 
 /**
- * Its own root: under ['markets'] every market event refetched it (issue 13). The vault panel and
- * the oracle price card read the same query.
+ * Its own root: under ['markets'] every market event refetched it. One entry per coin, which the realtime `prices` pushes of that coin write; a push without a sample
+ * invalidates them all.
  */
-export const PRICE_QUERY_KEY = ['price', 'BNB'] as const;
+export const PRICES_QUERY_KEY = ['price'] as const;
+/** One coin's price; a price market's parts read theirs (features/price-markets/api/get-coin-price.ts). */
+export const coinPriceQueryKey = (symbol: PriceSymbol | null) => [...PRICES_QUERY_KEY, symbol] as const;
+/** BNB's: the vault panel and the oracle price card read the same query. */
+export const PRICE_QUERY_KEY = coinPriceQueryKey('BNB');
 
 /**
  * docs/product.md §9: the price every 3 s while the realtime socket is down; while it is up each `prices` push

@@ -19,26 +19,26 @@ export const LOCALE_LOADERS = {
   },
   /**
    * The markets' actions: the create and join dialogs, the claimable panel, the operator controls.
-   * Loaded with them (decision 006), not with the pages.
+   * Loaded with them (decision 006), not with the pages; in i18n/, since three features use them.
    */
   marketActions: {
-    en: () => import('#features/markets/locales/actions/en.json'),
-    zh: () => import('#features/markets/locales/actions/zh.json'),
+    en: () => import('#i18n/market-actions/en.json'),
+    zh: () => import('#i18n/market-actions/zh.json'),
   },
   /** The resolution review window's strings (issue 11): the market page only. */
   review: {
-    en: () => import('#features/markets/locales/review/en.json'),
-    zh: () => import('#features/markets/locales/review/zh.json'),
+    en: () => import('#features/market-review/locales/en.json'),
+    zh: () => import('#features/market-review/locales/zh.json'),
   },
   /** Issue 18: the evidence section, "How resolution works" and the analysis: lazy parts only. */
   evidence: {
-    en: () => import('#features/markets/locales/evidence/en.json'),
-    zh: () => import('#features/markets/locales/evidence/zh.json'),
+    en: () => import('#features/market-evidence/locales/en.json'),
+    zh: () => import('#features/market-evidence/locales/zh.json'),
   },
   /** Price Oracle markets' strings (issue 19): the create dialog, a price market's card and page. */
   price: {
-    en: () => import('#features/markets/locales/price/en.json'),
-    zh: () => import('#features/markets/locales/price/zh.json'),
+    en: () => import('#features/price-markets/locales/en.json'),
+    zh: () => import('#features/price-markets/locales/zh.json'),
   },
   /** The leaderboard page's strings: that route only. */
   leaderboard: {

@@ -7,6 +7,7 @@ import { type WebSocket, WebSocket as WebSocketClient, WebSocketServer } from 'w
 import { MarketDetail } from '#features/markets/components/market-detail.tsx';
 import { PriceCard } from '#features/oracle/components/price-card.tsx';
 import { useOracleRealtime } from '#features/oracle/hooks/use-oracle-realtime.ts';
+import { MARKET_PARTS } from '#routes/parts/market-parts.tsx';
 import { testMarket } from '#testing/market-test-kit.tsx';
 import { OffScreenObserver, testPriceMarket } from '#testing/price-market-kit.ts';
 import { renderWithApp } from '#testing/test-app.tsx';
@@ -117,7 +118,7 @@ async function renderPage() {
   connected = new Promise((resolve) => sockets.once('connection', resolve));
   await renderWithApp(
     <>
-      <MarketDetail marketId="1" />
+      <MarketDetail marketId="1" parts={MARKET_PARTS} />
       <OraclePriceCard />
     </>,
   );

@@ -1,13 +1,13 @@
 import type reservesEn from '#features/landing/locales/en.json';
 import type leaderboardEn from '#features/leaderboard/locales/en.json';
-import type marketActionsEn from '#features/markets/locales/actions/en.json';
+import type evidenceEn from '#features/market-evidence/locales/en.json';
+import type reviewEn from '#features/market-review/locales/en.json';
 import type marketsEn from '#features/markets/locales/en.json';
-import type evidenceEn from '#features/markets/locales/evidence/en.json';
-import type priceEn from '#features/markets/locales/price/en.json';
-import type reviewEn from '#features/markets/locales/review/en.json';
 import type myBetsEn from '#features/my-bets/locales/en.json';
 import type historyEn from '#features/my-bets/locales/history/en.json';
 import type oracleEn from '#features/oracle/locales/en.json';
+import type priceEn from '#features/price-markets/locales/en.json';
+import type marketActionsEn from '#i18n/market-actions/en.json';
 import type selfClaimEn from '#wallet/self-claim/locales/en.json';
 import type appEn from './app/en.json';
 import type shellEn from './en.json';

@@ -3,6 +3,7 @@ import { MarketDetail } from '#features/markets/components/market-detail.tsx';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { BackButton } from '#ui/back-button.tsx';
 import { Page } from '#ui/page.tsx';
+import { MARKET_PARTS } from './parts/market-parts.tsx';
 
 export function Component() {
   const { t } = useTranslation();
@@ -13,7 +14,7 @@ export function Component() {
       documentTitle={t('pageTitle.market')}
       before={<BackButton fallback="/predictions" />}
     >
-      <MarketDetail marketId={id} />
+      <MarketDetail marketId={id} parts={MARKET_PARTS} />
     </Page>
   );
 }

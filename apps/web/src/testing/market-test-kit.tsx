@@ -2,11 +2,27 @@ import type { MarketEvidence } from '@pm/core/contract/evidence';
 import type { MarketOddsPoint } from '@pm/core/contract/market-odds';
 import type { Bet, Market } from '@pm/core/contract/markets';
 import type { ResolutionEvent } from '@pm/core/contract/review';
+import type { MarketParts } from '#features/markets/components/market-parts.ts';
 import { startTestApi } from './test-api.ts';
 import { TEST_ACCOUNT } from './test-app.tsx';
 
 // For the market components' tests: a market, and a real loopback HTTP server standing in for the
 // API (the app's providers come from test-app.tsx).
+
+/**
+ * The markets feature's pages without the other features' parts, for its own tests (the composed
+ * pages are tested in routes/parts/): each part shows nothing.
+ */
+export const NO_MARKET_PARTS: MarketParts = {
+  PriceCardFacts: () => null,
+  PriceMarketDescription: () => null,
+  PriceMarketAnalysis: () => null,
+  PriceMarketPanel: () => null,
+  PriceResolutionCard: () => null,
+  MarketReviewPanel: () => null,
+  MarketOperatorControls: () => null,
+  EvidenceSection: () => null,
+};
 
 /** The connected wallet that the market tests make an operator. */
 export const OPERATOR = TEST_ACCOUNT;

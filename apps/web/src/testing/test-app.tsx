@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { defineChain, getAddress } from 'viem';
 import { createConfig, http, mock, WagmiProvider } from 'wagmi';
 import { connect } from 'wagmi/actions';
-import type { AppConfig } from '#api/get-app-config.ts';
+import { type AppConfig, appConfigQueryOptions } from '#api/get-app-config.ts';
 import type { Language } from '#i18n/translate.ts';
 import { Toaster } from '#ui/toaster.tsx';
 import { WalletContext } from '#wallet/wallet-context.ts';
@@ -72,7 +72,7 @@ export async function renderWithApp(
   const connector = wagmiConfig.connectors[0];
   if (options.connectedAs && connector) await connect(wagmiConfig, { connector, chainId: chain.id });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  queryClient.setQueryData(['config'], { ...testAppConfig, ...options.config });
+  queryClient.setQueryData(appConfigQueryOptions().queryKey, { ...testAppConfig, ...options.config });
   return render(
     <QueryClientProvider client={queryClient}>
       <WagmiProvider config={wagmiConfig}>

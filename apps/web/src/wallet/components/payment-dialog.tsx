@@ -7,7 +7,7 @@ import { Button } from '#ui/button.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { Modal } from '#ui/modal.tsx';
 import { toast } from '#ui/toast.ts';
-import { useAccountKind } from '../hooks/use-account-kind.ts';
+import { useAccountKind } from '../api/get-account-kind.ts';
 import { useSendPayment } from '../hooks/use-send-payment.ts';
 import { useWallet } from '../hooks/use-wallet.ts';
 import { paymentErrorMessage } from '../utils/payment-error-message.ts';

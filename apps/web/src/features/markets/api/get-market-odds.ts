@@ -1,9 +1,9 @@
 import { REFRESH_MS } from '@pm/core/constants';
 import { MarketOddsResponseSchema } from '@pm/core/contract/market-odds';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { marketQueryKey } from '#api/market-query-keys.ts';
 import { apiGet } from '#lib/api-client.ts';
 import { usePollingFallback } from '#lib/realtime-queries.ts';
-import { marketQueryKey } from './get-market.ts';
 
 /**
  * GET /api/markets/:id/odds: the YES share after each bet (issue 11). Under the market's own key, so

@@ -1,9 +1,9 @@
 import { REFRESH_MS } from '@pm/core/constants';
 import { MarketDetailResponseSchema } from '@pm/core/contract/markets';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { marketQueryKey } from '#api/market-query-keys.ts';
 import { apiGet } from '#lib/api-client.ts';
 import { usePollingFallback } from '#lib/realtime-queries.ts';
-import { MARKETS_QUERY_KEY } from './get-markets.ts';
 
 /** docs/product.md §7 "Read one market": the market and its bets, newest first. */
 export function marketQueryOptions(id: number) {
@@ -13,8 +13,6 @@ export function marketQueryOptions(id: number) {
     refetchInterval: REFRESH_MS.markets,
   });
 }
-
-export const marketQueryKey = (id: number) => [...MARKETS_QUERY_KEY, 'detail', id] as const;
 
 /** Refetched on realtime `markets`/`bets` of this market; every 30 s only while the socket is down. */
 export const useMarket = (id: number) =>

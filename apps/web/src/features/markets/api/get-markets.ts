@@ -1,14 +1,13 @@
 import { type MarketCategory, REFRESH_MS, SETTLED_MARKETS_LIMIT } from '@pm/core/constants';
 import { ListMarketsResponseSchema } from '@pm/core/contract/markets';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { OPEN_MARKETS_QUERY_KEY, SETTLED_MARKETS_QUERY_KEY } from '#api/market-query-keys.ts';
 import { apiGet } from '#lib/api-client.ts';
 import { usePollingFallback } from '#lib/realtime-queries.ts';
 
 export type CategoryFilter = 'all' | MarketCategory;
 /** The board's chips: a category, or 'price' for Price Oracle markets only (issue 19). */
 export type BoardFilter = CategoryFilter | 'price';
-
-export const MARKETS_QUERY_KEY = ['markets'] as const;
 
 /**
  * docs/product.md §7 "Read markets": open (active + settling), newest first, by category; refetched on realtime
@@ -19,7 +18,7 @@ export function openMarketsQueryOptions(filter: BoardFilter, cursor: string | nu
   const after = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
   return queryOptions({
     // Issue 21: one page (the server's default size) after `cursor`; null is the first.
-    queryKey: [...MARKETS_QUERY_KEY, 'open', filter, cursor],
+    queryKey: [...OPEN_MARKETS_QUERY_KEY, filter, cursor],
     queryFn: ({ signal }) =>
       apiGet(`/api/markets?status=open&${query}${after}`, ListMarketsResponseSchema, { signal }),
     refetchInterval: REFRESH_MS.markets,
@@ -29,7 +28,7 @@ export function openMarketsQueryOptions(filter: BoardFilter, cursor: string | nu
 /** docs/product.md §7 "Read settled markets": newest-updated first, limit 10, every 30 s. */
 export function settledMarketsQueryOptions() {
   return queryOptions({
-    queryKey: [...MARKETS_QUERY_KEY, 'settled'],
+    queryKey: SETTLED_MARKETS_QUERY_KEY,
     queryFn: ({ signal }) =>
       apiGet(`/api/markets?status=settled&limit=${SETTLED_MARKETS_LIMIT}`, ListMarketsResponseSchema, {
         signal,
@@ -45,7 +44,7 @@ const SETTLED_PAGE_SIZE = 20;
 export function settledMarketsPageQueryOptions(cursor: string | null) {
   const after = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
   return queryOptions({
-    queryKey: [...MARKETS_QUERY_KEY, 'settled', 'page', cursor],
+    queryKey: [...SETTLED_MARKETS_QUERY_KEY, 'page', cursor],
     queryFn: ({ signal }) =>
       apiGet(`/api/markets?status=settled&limit=${SETTLED_PAGE_SIZE}${after}`, ListMarketsResponseSchema, {
         signal,

@@ -4,6 +4,7 @@ import type { Address } from 'viem';
 import { useClaimWinnings } from '#api/claim-winnings.ts';
 import { CLAIMABLE_QUERY_KEY } from '#api/claimable-query-key.ts';
 import { useClaimable } from '#api/get-claimable.ts';
+import { MARKETS_QUERY_KEY } from '#api/market-query-keys.ts';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { useFormat } from '#lib/use-format.ts';
@@ -12,7 +13,6 @@ import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { useWallet } from '#wallet/hooks/use-wallet.ts';
 import { marketSelfClaimStakes, useSelfClaim } from '#wallet/self-claim/components/use-self-claim.tsx';
-import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
 
 /**
  * docs/product.md §2 Claimable Winnings (connected wallets only): total, Claim, the spec's toasts. A

@@ -1,6 +1,6 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startMarketApi, testMarket } from '#testing/market-test-kit.tsx';
+import { NO_MARKET_PARTS, startMarketApi, testMarket } from '#testing/market-test-kit.tsx';
 import { renderWithApp, testAppConfig } from '#testing/test-app.tsx';
 import { MarketDetail } from './market-detail.tsx';
 
@@ -21,7 +21,7 @@ const resolution = testAppConfig.resolution;
 describe('How resolution works', () => {
   test('with AI and search: the model of the market, the page limit, the sites and confidence required', async () => {
     api.serve(testMarket({ resolver: { model: 'judge-model-x', promptVersion: 'v2', contentHash: '0x' } }));
-    await renderWithApp(<MarketDetail marketId="1" />, {
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />, {
       config: {
         resolution: {
           ...resolution,
@@ -46,7 +46,7 @@ describe('How resolution works', () => {
 
   test('one site is one site', async () => {
     api.serve(testMarket());
-    await renderWithApp(<MarketDetail marketId="1" />, {
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />, {
       config: { resolution: { ...resolution, minSources: 1 } },
     });
     expect(await how()).toContain('from at least 1 site,');
@@ -54,7 +54,7 @@ describe('How resolution works', () => {
 
   test('without search: only the links in the description and instructions are read', async () => {
     api.serve(testMarket());
-    await renderWithApp(<MarketDetail marketId="1" />, {
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />, {
       config: { resolution: { ...resolution, searchProvider: null, maxPages: 25, maxCreatorPages: 5 } },
     });
     const text = await how();
@@ -66,7 +66,7 @@ describe('How resolution works', () => {
 
   test('a market without an AI judge: an operator decides, whatever the deployment has now', async () => {
     api.serve(testMarket({ resolver: { model: 'operator', promptVersion: 'v', contentHash: '0x' } }));
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />);
     const text = await how();
     expect(text).toContain('an operator decides the outcome');
     expect(text).not.toContain('Judged by');
@@ -74,7 +74,7 @@ describe('How resolution works', () => {
 
   test('in Chinese', async () => {
     api.serve(testMarket());
-    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />, { language: 'zh' });
     const text = (await screen.findByRole('region', { name: '结算方式' }, SLOW)).textContent;
     expect(text).toContain('由 gpt-4o-mini 裁定');
     expect(text).toContain('至少 2 个网站');
@@ -84,14 +84,14 @@ describe('How resolution works', () => {
 describe('The judge badge', () => {
   test('an AI market wears "AI Judged"; an operator market "Operator Judged" and not "AI Judged"', async () => {
     api.serve(testMarket());
-    const ai = await renderWithApp(<MarketDetail marketId="1" />);
+    const ai = await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />);
     await how();
     expect(screen.getByText('AI Judged')).toBeVisible();
     expect(screen.queryByText('Operator Judged')).toBeNull();
     ai.unmount();
 
     api.serve(testMarket({ resolver: { model: 'operator', promptVersion: 'v', contentHash: '0x' } }));
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />);
     await how();
     expect(screen.getByText('Operator Judged')).toBeVisible();
     expect(screen.queryByText('AI Judged')).toBeNull();
@@ -99,7 +99,7 @@ describe('The judge badge', () => {
 
   test('in Chinese', async () => {
     api.serve(testMarket({ resolver: { model: 'operator', promptVersion: 'v', contentHash: '0x' } }));
-    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />, { language: 'zh' });
     await screen.findByRole('region', { name: '结算方式' }, SLOW);
     expect(screen.getByText('运营者裁定')).toBeVisible();
   });

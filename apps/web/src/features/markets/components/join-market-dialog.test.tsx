@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
-import { OPERATOR, testMarket } from '#testing/market-test-kit.tsx';
+import { NO_MARKET_PARTS, OPERATOR, testMarket } from '#testing/market-test-kit.tsx';
 import { renderWithApp } from '#testing/test-app.tsx';
 import { JoinMarketDialog } from './join-market-dialog.tsx';
 
@@ -14,7 +14,14 @@ describe('JoinMarketDialog', () => {
       description: 'Will BNB/USD trade above $1 at the deadline?',
       resolutionInstructions: 'Resolve YES only if BNB/USD exceeds $1,000,000.',
     });
-    await renderWithApp(<JoinMarketDialog market={market} onClose={() => {}} />, { connectedAs: OPERATOR });
+    await renderWithApp(
+      <JoinMarketDialog
+        market={market}
+        onClose={() => {}}
+        PriceMarketDescription={NO_MARKET_PARTS.PriceMarketDescription}
+      />,
+      { connectedAs: OPERATOR },
+    );
     const dialog = await screen.findByRole('dialog');
     const criteria = within(dialog).getByRole('region', { name: 'What decides this market' });
     expect(within(criteria).getByText('Will BNB/USD trade above $1 at the deadline?')).toBeVisible();
@@ -25,9 +32,16 @@ describe('JoinMarketDialog', () => {
   });
 
   test("Joining deposits into the escrow (GET /api/config's escrow), not the vault", async () => {
-    await renderWithApp(<JoinMarketDialog market={testMarket()} onClose={() => {}} />, {
-      connectedAs: OPERATOR,
-    });
+    await renderWithApp(
+      <JoinMarketDialog
+        market={testMarket()}
+        onClose={() => {}}
+        PriceMarketDescription={NO_MARKET_PARTS.PriceMarketDescription}
+      />,
+      {
+        connectedAs: OPERATOR,
+      },
+    );
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('radio', { name: 'NO' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Join Bet' }));
@@ -37,7 +51,11 @@ describe('JoinMarketDialog', () => {
 
   test('A market made before the escrow (no escrow id) takes no bet: nothing is paid', async () => {
     await renderWithApp(
-      <JoinMarketDialog market={testMarket({ escrowId: null, escrowKey: null })} onClose={() => {}} />,
+      <JoinMarketDialog
+        market={testMarket({ escrowId: null, escrowKey: null })}
+        onClose={() => {}}
+        PriceMarketDescription={NO_MARKET_PARTS.PriceMarketDescription}
+      />,
       { connectedAs: OPERATOR },
     );
     const dialog = await screen.findByRole('dialog');
@@ -54,7 +72,14 @@ describe('JoinMarketDialog', () => {
   });
 
   test('Without instructions it says the description alone decides, in Chinese too', async () => {
-    await renderWithApp(<JoinMarketDialog market={testMarket()} onClose={() => {}} />, { language: 'zh' });
+    await renderWithApp(
+      <JoinMarketDialog
+        market={testMarket()}
+        onClose={() => {}}
+        PriceMarketDescription={NO_MARKET_PARTS.PriceMarketDescription}
+      />,
+      { language: 'zh' },
+    );
     const criteria = await screen.findByRole('region', { name: '本市场如何裁定' });
     expect(within(criteria).getByText('无：仅依据描述裁定。')).toBeVisible();
   });

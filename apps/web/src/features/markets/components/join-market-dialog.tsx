@@ -1,27 +1,26 @@
 import { MARKET_BET_STEP, MIN_MARKET_BET_WEI } from '@pm/core/constants';
 import type { JoinMarketBody, Market } from '@pm/core/contract/markets';
 import { canJoinMarket, estimateMarketWinWei } from '@pm/core/market-rules';
-import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, Suspense, useId, useState } from 'react';
-import { getAddress } from 'viem';
 import { useAppConfig } from '#api/get-app-config.ts';
+import { MARKETS_QUERY_KEY } from '#api/market-query-keys.ts';
+import { recordAndForget, savePendingRecord } from '#api/record-payment.ts';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { bnbInputText, parseBnbOrNull } from '#lib/bnb-input.ts';
 import { useFormat } from '#lib/use-format.ts';
 import { priceTitleTerms, useMarketTitle } from '#lib/use-market-title.ts';
+import { useNowMs } from '#lib/use-now-ms.ts';
 import { Button } from '#ui/button.tsx';
+import { ChoiceGroup } from '#ui/choice-group.tsx';
+import { Field } from '#ui/field.tsx';
 import { Modal } from '#ui/modal.tsx';
 import { toast } from '#ui/toast.ts';
 import { PaymentDialog } from '#wallet/components/payment-dialog.tsx';
+import { usePaymentDialog } from '#wallet/hooks/use-payment-dialog.ts';
 import { useWallet } from '#wallet/hooks/use-wallet.ts';
-import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
-import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
-import { useNowMs } from '../hooks/use-now-ms.ts';
-import { marketBetDepositCall } from '../utils/market-deposit.ts';
-import { recordErrorMessage } from '../utils/record-error.ts';
-import { ChoiceGroup } from './choice-group.tsx';
-import { PriceMarketDescription } from './price/price-market-text.tsx';
+import { marketBetDepositCall } from '../utils/market-bet-deposit.ts';
+import type { BoardParts } from './market-parts.ts';
 
 const MIN_MARKET_BET_TEXT = bnbInputText(MIN_MARKET_BET_WEI);
 
@@ -29,7 +28,14 @@ const MIN_MARKET_BET_TEXT = bnbInputText(MIN_MARKET_BET_WEI);
  * docs/product.md §2 'Join Prediction': YES/NO, amount, then the payment: a deposit into the escrow under
  * the market's escrow id and close, with the side (decision 026).
  */
-export function JoinMarketDialog({ market, onClose }: { market: Market | null; onClose: () => void }) {
+export function JoinMarketDialog({
+  market,
+  onClose,
+  PriceMarketDescription,
+}: {
+  market: Market | null;
+  onClose: () => void;
+} & Pick<BoardParts, 'PriceMarketDescription'>) {
   useNamespace('marketActions');
   const { t } = useTranslation();
   const title = useMarketTitle(market?.title ?? '', market ? priceTitleTerms(market) : null);
@@ -38,13 +44,23 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
   const wallet = useWallet();
   const nowMs = useNowMs();
   const { data: config } = useAppConfig();
-  const queryClient = useQueryClient();
   const [prediction, setPrediction] = useState<'YES' | 'NO' | null>(null);
   const [amount, setAmount] = useState(MIN_MARKET_BET_TEXT);
-  const [paying, setPaying] = useState<{ body: Omit<JoinMarketBody, 'txHash'>; amountWei: bigint } | null>(
-    null,
-  );
   const amountWei = parseBnbOrNull(amount);
+  const payment = usePaymentDialog<{ marketId: number; body: Omit<JoinMarketBody, 'txHash'> }>({
+    recordingMessage: t('payment.joining'),
+    onPaid: ({ marketId, body }, txHash) =>
+      savePendingRecord({ kind: 'join', marketId, body: { ...body, txHash } }),
+    record: ({ marketId, body }, txHash) =>
+      recordAndForget({ kind: 'join', marketId, body: { ...body, txHash } }),
+    messages: {
+      recorded: t('marketActions.join.success'),
+      pending: t('payment.pending'),
+      failed: t('marketActions.join.failed'),
+    },
+    invalidates: MARKETS_QUERY_KEY,
+    onRecorded: onClose,
+  });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -60,13 +76,17 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
       return void toast.error(t('marketActions.validation.minimum'));
     if (!config.escrow) return void toast.error(t('marketActions.validation.unavailable'));
     // A market made before the escrow takes no new bet.
-    if (!market.escrowId) {
+    const deposit = marketBetDepositCall(config.escrow.address, market, prediction, amountWei);
+    if (!deposit) {
       toast.error(t('marketActions.validation.closed'));
       return onClose();
     }
-    setPaying({
-      amountWei,
-      body: { userAddress: wallet.address, prediction, amountWei: amountWei.toString() },
+    payment.pay({
+      request: {
+        marketId: market.id,
+        body: { userAddress: wallet.address, prediction, amountWei: amountWei.toString() },
+      },
+      deposit,
     });
   };
 
@@ -81,15 +101,10 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
         })
       : null;
 
-  const deposit =
-    paying && market && config.escrow
-      ? marketBetDepositCall(config.escrow.address, market, paying.body.prediction, paying.amountWei)
-      : null;
-
   return (
     <>
       <Modal
-        open={Boolean(market) && !paying}
+        open={Boolean(market) && !payment.paying}
         onOpenChange={(open) => !open && onClose()}
         title={t('marketActions.join.title')}
         description={market ? title : undefined}
@@ -137,57 +152,39 @@ export function JoinMarketDialog({ market, onClose }: { market: Market | null; o
               { value: 'NO', label: 'NO', tone: 'no' },
             ]}
           />
-          <div className="flex flex-col gap-1">
-            <label htmlFor={`${id}-amount`} className="text-sm font-medium">
-              {t('marketActions.join.amount')}
-            </label>
-            <input
-              id={`${id}-amount`}
-              type="number"
-              inputMode="decimal"
-              min={MIN_MARKET_BET_TEXT}
-              step={MARKET_BET_STEP}
-              className="min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-            />
-            {estimate !== null && prediction && (
-              <p className="text-xs text-muted tabular-nums">
-                {t('marketActions.join.estimate', {
-                  side: prediction,
-                  amount: format.bnb(estimate, { symbol: null }),
-                })}
-              </p>
+          <Field
+            id={`${id}-amount`}
+            label={t('marketActions.join.amount')}
+            hint={
+              estimate !== null &&
+              prediction && (
+                <span className="tabular-nums">
+                  {t('marketActions.join.estimate', {
+                    side: prediction,
+                    amount: format.bnb(estimate, { symbol: null }),
+                  })}
+                </span>
+              )
+            }
+          >
+            {(control) => (
+              <input
+                {...control}
+                type="number"
+                inputMode="decimal"
+                min={MIN_MARKET_BET_TEXT}
+                step={MARKET_BET_STEP}
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+              />
             )}
-          </div>
+          </Field>
           <Button type="submit" size="lg">
             {t('marketActions.join.submit')}
           </Button>
         </form>
       </Modal>
-      {paying && market && deposit && (
-        <PaymentDialog
-          open
-          onOpenChange={(next) => !next && setPaying(null)}
-          amountWei={paying.amountWei}
-          escrowAddress={getAddress(deposit.to)}
-          data={deposit.data}
-          recordingMessage={t('payment.joining')}
-          onPaid={(txHash) =>
-            savePendingRecord({ kind: 'join', marketId: market.id, body: { ...paying.body, txHash } })
-          }
-          record={(txHash) =>
-            recordAndForget({ kind: 'join', marketId: market.id, body: { ...paying.body, txHash } })
-          }
-          onRecorded={(outcome) => {
-            toast.success(outcome === 'recorded' ? t('marketActions.join.success') : t('payment.pending'));
-            setPaying(null);
-            onClose();
-            void queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY });
-          }}
-          recordErrorMessage={(error) => recordErrorMessage(t, error, t('marketActions.join.failed'))}
-        />
-      )}
+      {payment.dialog && <PaymentDialog {...payment.dialog} />}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, test } from 'vitest';
-import { testMarket } from '#testing/market-test-kit.tsx';
+import { NO_MARKET_PARTS, testMarket } from '#testing/market-test-kit.tsx';
 import { renderWithApp } from '#testing/test-app.tsx';
 import { MarketCard } from './market-card.tsx';
 
@@ -9,9 +9,17 @@ afterEach(cleanup);
 const NOW = Date.parse('2099-06-01T13:00:00.000Z');
 
 async function card(overrides: Parameters<typeof testMarket>[0], language: 'en' | 'zh' = 'en') {
-  await renderWithApp(<MarketCard market={testMarket(overrides)} nowMs={NOW} onJoin={() => undefined} />, {
-    language,
-  });
+  await renderWithApp(
+    <MarketCard
+      market={testMarket(overrides)}
+      nowMs={NOW}
+      onJoin={() => undefined}
+      PriceCardFacts={NO_MARKET_PARTS.PriceCardFacts}
+    />,
+    {
+      language,
+    },
+  );
   return screen.getByRole('article');
 }
 

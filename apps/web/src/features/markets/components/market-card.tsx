@@ -11,7 +11,8 @@ import { Badge } from '#ui/badge.tsx';
 import { Button } from '#ui/button.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { formatShare } from '../utils/share.ts';
-import { JoinMarketDialog, PriceCardFacts } from './lazy-parts.tsx';
+import { JoinMarketDialog } from './lazy-parts.tsx';
+import type { BoardParts } from './market-parts.ts';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 
 /** docs/product.md §2 market card; the whole card links to /market/:id, Join Bet is its own button. */
@@ -19,11 +20,12 @@ export function MarketCard({
   market,
   nowMs,
   onJoin,
+  PriceCardFacts,
 }: {
   market: Market;
   nowMs: number;
   onJoin: (market: Market) => void;
-}) {
+} & Pick<BoardParts, 'PriceCardFacts'>) {
   const { t, language } = useTranslation();
   const format = useFormat();
   const title = useMarketTitle(market.title, priceTitleTerms(market));

@@ -1,7 +1,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { OPERATOR, startMarketApi, testBet, testMarket } from '#testing/market-test-kit.tsx';
+import { NO_MARKET_PARTS, startMarketApi, testBet, testMarket } from '#testing/market-test-kit.tsx';
 import { renderWithApp } from '#testing/test-app.tsx';
 import { MarketDetail } from './market-detail.tsx';
 
@@ -14,27 +14,27 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 afterEach(cleanup);
 
-// The page renders lazy parts (operator controls, charts): on a busy machine that takes over 1 s.
+// The page renders lazy parts (charts): on a busy machine that takes over 1 s.
 const WAIT = { timeout: 5_000 };
 const criteria = async (name: string) => screen.findByRole('region', { name }, WAIT);
 
 describe('MarketDetail', () => {
   test('The resolution instructions are shown on the market page, as written', async () => {
     api.serve(testMarket({ resolutionInstructions: 'SECRET-CRITERION\nsecond line' }));
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />);
     const section = await criteria('Resolution instructions');
     expect(within(section).getByText(/SECRET-CRITERION/).textContent).toBe('SECRET-CRITERION\nsecond line');
   });
 
   test('In Chinese too', async () => {
     api.serve(testMarket({ resolutionInstructions: '以币安收盘价为准' }));
-    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />, { language: 'zh' });
     expect(within(await criteria('裁定说明')).getByText('以币安收盘价为准')).toBeVisible();
   });
 
   test('Without instructions the page says the description alone decides', async () => {
     api.serve(testMarket({ resolutionInstructions: null }));
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />);
     expect(
       within(await criteria('Resolution instructions')).getByText(/the description alone decides/),
     ).toBeVisible();
@@ -43,43 +43,11 @@ describe('MarketDetail', () => {
   test('Market texts that look like HTML are shown as text, never as markup', async () => {
     const payload = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>';
     api.serve(testMarket({ title: payload, description: payload, resolutionInstructions: payload }));
-    const { container } = await renderWithApp(<MarketDetail marketId="1" />);
+    const { container } = await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />);
     await criteria('Resolution instructions');
     expect(container.querySelector('img[src="x"]')).toBeNull();
     expect(container.querySelector('script')).toBeNull();
     expect(screen.getAllByText(payload).length).toBeGreaterThanOrEqual(3);
-  });
-
-  test('An operator gets resolve and void controls; YES/NO only once betting has closed', async () => {
-    api.serve(testMarket());
-    await renderWithApp(<MarketDetail marketId="1" />, {
-      connectedAs: OPERATOR,
-      config: { operatorAddresses: [OPERATOR] },
-    });
-    const controls = await screen.findByRole('region', { name: 'Operator' }, WAIT);
-    expect(within(controls).getByRole('button', { name: 'Void and refund' })).toBeVisible();
-    expect(within(controls).queryByRole('button', { name: 'Resolve YES' })).toBeNull();
-    expect(within(controls).getByText(/once betting has closed/)).toBeVisible();
-    cleanup();
-
-    api.serve(testMarket({ status: 'settling', deadline: '2000-01-01T00:00:00.000Z' }));
-    await renderWithApp(<MarketDetail marketId="1" />, {
-      connectedAs: OPERATOR,
-      config: { operatorAddresses: [OPERATOR] },
-    });
-    const closed = await screen.findByRole('region', { name: 'Operator' }, WAIT);
-    expect(within(closed).getByRole('button', { name: 'Resolve YES' })).toBeVisible();
-    expect(within(closed).getByRole('button', { name: 'Resolve NO' })).toBeVisible();
-  });
-
-  test('Anyone else sees no operator controls', async () => {
-    api.serve(testMarket({ status: 'settling', deadline: '2000-01-01T00:00:00.000Z' }));
-    await renderWithApp(<MarketDetail marketId="1" />, {
-      connectedAs: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
-      config: { operatorAddresses: [OPERATOR] },
-    });
-    await criteria('Resolution instructions');
-    expect(screen.queryByRole('region', { name: 'Operator' })).toBeNull();
   });
 
   test('Participants come from the server, and older bets come a page at a time with Show more (issue 21)', async () => {
@@ -101,7 +69,7 @@ describe('MarketDetail', () => {
         c2: { bets: [bet(3), bet(2), bet(1)], nextCursor: null },
       },
     });
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />);
     const participants = await screen.findByText('Participants', {}, WAIT);
     expect(participants.nextElementSibling?.textContent).toBe('7');
 
@@ -126,7 +94,7 @@ describe('MarketDetail', () => {
 
   test('A market whose bets fit the first page offers no Show more', async () => {
     api.serve(testMarket(), { bets: [testBet()] });
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />);
     await criteria('Resolution instructions');
     expect(screen.queryByRole('button', { name: 'Show more bets' })).toBeNull();
   });

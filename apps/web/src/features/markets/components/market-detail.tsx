@@ -2,11 +2,12 @@ import { shortenAddress } from '@pm/core/address';
 import type { Market } from '@pm/core/contract/markets';
 import { canJoinMarket, favourability } from '@pm/core/market-rules';
 import { CircleAlert, Info, Scale, Users } from 'lucide';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { ApiError } from '#lib/api-client.ts';
 import { useFormat } from '#lib/use-format.ts';
 import { priceTitleTerms, useMarketTitle } from '#lib/use-market-title.ts';
+import { useNowMs } from '#lib/use-now-ms.ts';
 import { Badge } from '#ui/badge.tsx';
 import { Button } from '#ui/button.tsx';
 import { Card } from '#ui/card.tsx';
@@ -16,28 +17,28 @@ import { StatusMessage } from '#ui/status-message.tsx';
 import { useWallet } from '#wallet/hooks/use-wallet.ts';
 import { useMarket } from '../api/get-market.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
-import { useNowMs } from '../hooks/use-now-ms.ts';
 import { HowResolutionWorks } from './how-resolution-works.tsx';
 import { isOperatorJudged, JudgeBadge } from './judge-badge.tsx';
-import {
-  ClaimablePanel,
-  EvidenceSection,
-  JoinMarketDialog,
-  MarketOperatorControls,
-  MarketReviewPanel,
-  MyWinnings,
-  OlderBets,
-  PriceMarketAnalysis,
-  PriceMarketDescription,
-  PriceMarketPanel,
-  PriceResolutionCard,
-} from './lazy-parts.tsx';
+import { ClaimablePanel, JoinMarketDialog, MyWinnings, OlderBets } from './lazy-parts.tsx';
+import type { MarketParts } from './market-parts.ts';
 import { MarketStatusBadge } from './market-status-badge.tsx';
 import { OddsChart } from './odds-chart.tsx';
 import { SidePanel } from './side-panel.tsx';
 
-/** docs/product.md §2 /market/{id}: banner, badges, tiles, YES and NO panels, side cards; live via realtime. */
-export function MarketDetail({ marketId }: { marketId: string }) {
+/**
+ * docs/product.md §2 /market/{id}: banner, badges, tiles, YES and NO panels, side cards; live via
+ * realtime. `parts` are what it shows of other features (market-parts.ts).
+ */
+export function MarketDetail({ marketId, parts }: { marketId: string; parts: MarketParts }) {
+  const {
+    EvidenceSection,
+    MarketOperatorControls,
+    MarketReviewPanel,
+    PriceMarketAnalysis,
+    PriceMarketDescription,
+    PriceMarketPanel,
+    PriceResolutionCard,
+  } = parts;
   const { t } = useTranslation();
   const format = useFormat();
   const id = Number(marketId);
@@ -94,7 +95,9 @@ export function MarketDetail({ marketId }: { marketId: string }) {
               )}
               {isPrice ? (
                 <p className="text-sm" data-testid="market-analysis">
-                  <PriceMarketAnalysis market={market} />
+                  <Suspense fallback={<Skeleton className="h-5 w-full" />}>
+                    <PriceMarketAnalysis market={market} />
+                  </Suspense>
                 </p>
               ) : (
                 market.aiVerdict && <p className="text-sm">{market.aiVerdict}</p>
@@ -103,7 +106,12 @@ export function MarketDetail({ marketId }: { marketId: string }) {
             </section>
           </Card>
         )}
-        <MarketReviewPanel market={market} timeline={timeline} nowMs={nowMs} />
+        <MarketReviewPanel
+          market={market}
+          timeline={timeline}
+          nowMs={nowMs}
+          priceAnalysis={<PriceMarketAnalysis market={market} />}
+        />
         {evidence && <EvidenceSection evidence={evidence} />}
         <div className="flex flex-wrap items-center gap-2">
           <MarketStatusBadge market={market} nowMs={nowMs} />
@@ -113,7 +121,13 @@ export function MarketDetail({ marketId }: { marketId: string }) {
         </div>
         <h2 className="text-xl font-bold break-words">{title}</h2>
         <p className="whitespace-pre-wrap break-words text-sm text-muted" data-testid="market-description">
-          {isPrice ? <PriceMarketDescription market={market} /> : market.description}
+          {isPrice ? (
+            <Suspense fallback={<Skeleton className="h-10 w-full" />}>
+              <PriceMarketDescription market={market} />
+            </Suspense>
+          ) : (
+            market.description
+          )}
         </p>
         {/* Security review F4: what decides the market is part of what a bettor sees before paying. */}
         <section
@@ -232,7 +246,11 @@ export function MarketDetail({ marketId }: { marketId: string }) {
           </section>
         </Card>
       </aside>
-      <JoinMarketDialog market={joining} onClose={() => setJoining(null)} />
+      <JoinMarketDialog
+        market={joining}
+        onClose={() => setJoining(null)}
+        PriceMarketDescription={PriceMarketDescription}
+      />
     </div>
   );
 }

@@ -1,28 +1,22 @@
 import { MARKET_CATEGORIES } from '@pm/core/constants';
 import type { Market } from '@pm/core/contract/markets';
 import { canJoinMarket } from '@pm/core/market-rules';
-import { Plus, SearchX } from 'lucide';
-import { useEffect, useState } from 'react';
+import { SearchX } from 'lucide';
+import { type ReactNode, useEffect, useState } from 'react';
+import { mayHavePendingRecords } from '#api/pending-records-key.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { cx } from '#lib/cx.ts';
-import { Button } from '#ui/button.tsx';
+import { useNowMs } from '#lib/use-now-ms.ts';
 import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { LoadFailed } from '#ui/load-failed.tsx';
 import { Skeleton } from '#ui/skeleton.tsx';
 import { StatusMessage } from '#ui/status-message.tsx';
 import { type BoardFilter, type CategoryFilter, useOpenMarkets } from '../api/get-markets.ts';
-import { mayHavePendingRecords } from '../api/pending-records-key.ts';
 import { useMarketsRealtime } from '../hooks/use-markets-realtime.ts';
-import { useNowMs } from '../hooks/use-now-ms.ts';
-import {
-  ClaimablePanel,
-  CreateMarketDialog,
-  JoinMarketDialog,
-  MoreOpenMarkets,
-  SettledMarkets,
-} from './lazy-parts.tsx';
+import { ClaimablePanel, JoinMarketDialog, MoreOpenMarkets, SettledMarkets } from './lazy-parts.tsx';
 import { MarketCard } from './market-card.tsx';
+import type { BoardParts } from './market-parts.ts';
 import { PreviousPanel } from './previous-panel.tsx';
 import { VaultPanel } from './vault-panel.tsx';
 
@@ -35,14 +29,12 @@ function chipClassName(pressed: boolean) {
   );
 }
 
-/** docs/product.md §2 /predictions: chips with counts, the market grid and its states, the side panels. */
-export function MarketsBoard({
-  createOpen,
-  onCreateOpenChange,
-}: {
-  createOpen: boolean;
-  onCreateOpenChange: (open: boolean) => void;
-}) {
+/**
+ * docs/product.md §2 /predictions: chips with counts, the market grid and its states, the side panels.
+ * `createAction` is the route's Create Bet button, offered again when no market is listed; `parts`
+ * are what the board shows of other features (market-parts.ts).
+ */
+export function MarketsBoard({ createAction, parts }: { createAction: ReactNode; parts: BoardParts }) {
   const { t } = useTranslation();
   const [category, setCategory] = useState<BoardFilter>('all');
   // Issue 11: the Settled chip shows settled markets instead of the open ones.
@@ -56,7 +48,7 @@ export function MarketsBoard({
   useEffect(() => {
     // Paid bets not recorded before the tab closed (issue 3); the retry code loads only when one waits.
     if (mayHavePendingRecords())
-      void import('../api/record-payment.ts').then((pending) => pending.retryPendingRecords());
+      void import('#api/record-payment.ts').then((pending) => pending.retryPendingRecords());
   }, []);
   const counts = markets.data?.counts ?? {};
   // docs/product.md §2 footer "count of active bets": "bets" are markets throughout the spec, so it counts the
@@ -64,6 +56,9 @@ export function MarketsBoard({
   const isActive = (market: Market) =>
     canJoinMarket({ status: market.status, deadline: new Date(market.deadline) }, new Date(nowMs));
   const activeMarkets = (markets.data?.markets ?? []).filter(isActive).length + moreActive;
+  const card = (market: Market) => (
+    <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} PriceCardFacts={parts.PriceCardFacts} />
+  );
   const choose = (filter: BoardFilter) => {
     setCategory(filter);
     setShowSettled(false);
@@ -108,9 +103,7 @@ export function MarketsBoard({
         </fieldset>
         {showSettled ? (
           // Settled markets take no bets: their cards show no Join button.
-          <SettledMarkets
-            renderCard={(market) => <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />}
-          />
+          <SettledMarkets renderCard={card} />
         ) : markets.isPending ? (
           <div aria-busy="true" className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             {[0, 1, 2, 3].map((key) => (
@@ -121,19 +114,7 @@ export function MarketsBoard({
           <LoadFailed query={markets}>{t('markets.loadFailed')}</LoadFailed>
         ) : markets.data.markets.length === 0 ? (
           <Card>
-            <StatusMessage
-              icon={<Icon node={SearchX} />}
-              action={
-                <Button
-                  onClick={() => onCreateOpenChange(true)}
-                  onPointerEnter={CreateMarketDialog.preload}
-                  onFocus={CreateMarketDialog.preload}
-                >
-                  <Icon node={Plus} aria-hidden="true" className="size-4" />
-                  {t('markets.createBet')}
-                </Button>
-              }
-            >
+            <StatusMessage icon={<Icon node={SearchX} />} action={createAction}>
               <strong className="block text-fg">{t('markets.empty')}</strong>
               {t('markets.emptyHint')}
             </StatusMessage>
@@ -141,16 +122,14 @@ export function MarketsBoard({
         ) : (
           <ul aria-label={t('markets.listLabel')} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             {markets.data.markets.map((market) => (
-              <li key={market.id}>
-                <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />
-              </li>
+              <li key={market.id}>{card(market)}</li>
             ))}
             {markets.data.nextCursor && (
               <MoreOpenMarkets
                 key={category}
                 filter={category}
                 cursor={markets.data.nextCursor}
-                renderCard={(market) => <MarketCard market={market} nowMs={nowMs} onJoin={setJoining} />}
+                renderCard={card}
                 isActive={isActive}
                 onActive={setMoreActive}
               />
@@ -166,8 +145,11 @@ export function MarketsBoard({
         <ClaimablePanel />
         <PreviousPanel />
       </aside>
-      <CreateMarketDialog open={createOpen} onOpenChange={onCreateOpenChange} />
-      <JoinMarketDialog market={joining} onClose={() => setJoining(null)} />
+      <JoinMarketDialog
+        market={joining}
+        onClose={() => setJoining(null)}
+        PriceMarketDescription={parts.PriceMarketDescription}
+      />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startMarketApi, testMarket } from '#testing/market-test-kit.tsx';
+import { NO_MARKET_PARTS, startMarketApi, testMarket } from '#testing/market-test-kit.tsx';
 import { renderWithApp } from '#testing/test-app.tsx';
 import { MarketDetail } from './market-detail.tsx';
 
@@ -23,7 +23,7 @@ describe('OddsChart', () => {
       { at: '2099-06-01T12:05:00.000Z', yesShareBps: 6_667, yesWei: '10', noWei: '5', bets: 2 },
     ];
     api.serve(testMarket(), { odds });
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />);
     const chart = await screen.findByRole(
       'figure',
       {
@@ -34,14 +34,14 @@ describe('OddsChart', () => {
     expect(chart.style.height).toBe('200px');
     cleanup();
 
-    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />, { language: 'zh' });
     expect(
       await screen.findByRole('figure', { name: '资金池中 YES 的占比走势：2 笔下注后 YES 占 66.7%' }, WAIT),
     ).toBeVisible();
     cleanup();
 
     api.serve(testMarket());
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={NO_MARKET_PARTS} />);
     expect((await screen.findByText('No bets yet.', {}, WAIT)).tagName).toBe('P');
   });
 });

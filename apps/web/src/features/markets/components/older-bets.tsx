@@ -1,12 +1,12 @@
 import { shortenAddress } from '@pm/core/address';
 import { useEffect, useRef, useState } from 'react';
+import { useMarketBetsPage } from '#api/get-market-bets.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { useFormat } from '#lib/use-format.ts';
 import { Badge } from '#ui/badge.tsx';
 import { Button } from '#ui/button.tsx';
 import { LoadFailed } from '#ui/load-failed.tsx';
 import { Skeleton } from '#ui/skeleton.tsx';
-import { useMarketBetsPage } from '../api/get-market-bets.ts';
 
 /**
  * Issue 21: a market's bets older than the first page the market page came with, newest first, a

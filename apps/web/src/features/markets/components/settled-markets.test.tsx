@@ -1,7 +1,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { testMarket } from '#testing/market-test-kit.tsx';
+import { NO_MARKET_PARTS, testMarket } from '#testing/market-test-kit.tsx';
 import { startTestApi } from '#testing/test-api.ts';
 import { renderWithApp } from '#testing/test-app.tsx';
 import { MarketCard } from './market-card.tsx';
@@ -43,7 +43,14 @@ describe('SettledMarkets', () => {
     const nowMs = Date.parse('2099-07-01T00:00:00Z');
     await renderWithApp(
       <SettledMarkets
-        renderCard={(market) => <MarketCard market={market} nowMs={nowMs} onJoin={() => undefined} />}
+        renderCard={(market) => (
+          <MarketCard
+            market={market}
+            nowMs={nowMs}
+            onJoin={() => undefined}
+            PriceCardFacts={NO_MARKET_PARTS.PriceCardFacts}
+          />
+        )}
       />,
     );
     const list = await screen.findByRole('list', { name: 'Settled markets' }, WAIT);

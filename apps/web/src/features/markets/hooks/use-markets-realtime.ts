@@ -1,13 +1,13 @@
 import { CLAIMABLE_QUERY_KEY } from '#api/claimable-query-key.ts';
-import { priceFromSample } from '#api/get-price.ts';
+import { coinPriceQueryKey, PRICES_QUERY_KEY, priceFromSample } from '#api/get-price.ts';
 import { VAULT_QUERY_KEY } from '#api/get-vault.ts';
+import {
+  MARKET_DETAILS_QUERY_KEY,
+  marketQueryKey,
+  OPEN_MARKETS_QUERY_KEY,
+  SETTLED_MARKETS_QUERY_KEY,
+} from '#api/market-query-keys.ts';
 import { useRealtimeInvalidation } from '#lib/realtime-queries.ts';
-import { marketQueryKey } from '../api/get-market.ts';
-import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
-
-const OPEN_KEY = [...MARKETS_QUERY_KEY, 'open'] as const;
-const SETTLED_KEY = [...MARKETS_QUERY_KEY, 'settled'] as const;
-const DETAILS_KEY = [...MARKETS_QUERY_KEY, 'detail'] as const;
 
 /**
  * Refetches what the market pages show when the server commits a change, and only what that change
@@ -18,14 +18,16 @@ export function useMarketsRealtime(): void {
   useRealtimeInvalidation((message, invalidate, queryClient) => {
     switch (message.topic) {
       case 'markets':
-        invalidate(OPEN_KEY);
-        invalidate(SETTLED_KEY);
-        invalidate(message.id === undefined ? DETAILS_KEY : marketQueryKey(message.id));
+        invalidate(OPEN_MARKETS_QUERY_KEY);
+        invalidate(SETTLED_MARKETS_QUERY_KEY);
+        invalidate(message.id === undefined ? MARKET_DETAILS_QUERY_KEY : marketQueryKey(message.id));
         invalidate(CLAIMABLE_QUERY_KEY);
         break;
       case 'bets':
-        invalidate(OPEN_KEY);
-        invalidate(message.marketId === undefined ? DETAILS_KEY : marketQueryKey(message.marketId));
+        invalidate(OPEN_MARKETS_QUERY_KEY);
+        invalidate(
+          message.marketId === undefined ? MARKET_DETAILS_QUERY_KEY : marketQueryKey(message.marketId),
+        );
         invalidate(VAULT_QUERY_KEY);
         break;
       case 'payouts':
@@ -36,10 +38,10 @@ export function useMarketsRealtime(): void {
         invalidate(VAULT_QUERY_KEY);
         break;
       case 'prices':
-        // Every coin is pushed (issue 19): each sample is its coin's price, ['price', symbol] as in
-        // get-coin-price.ts (BNB's is PRICE_QUERY_KEY); written inline so that file stays lazy.
-        if (!message.sample) invalidate(['price']);
-        else queryClient.setQueryData(['price', message.sample.symbol], priceFromSample(message.sample));
+        // Every coin is pushed: each sample is its coin's price, under its coin's key.
+        if (!message.sample) invalidate(PRICES_QUERY_KEY);
+        else
+          queryClient.setQueryData(coinPriceQueryKey(message.sample.symbol), priceFromSample(message.sample));
         break;
       default:
         break;

@@ -14,7 +14,10 @@ import { Button } from '#ui/button.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { useWallet } from '#wallet/hooks/use-wallet.ts';
 import { useWalletContext } from '#wallet/wallet-context.ts';
-import { type EscrowTarget, readCredits, readOpenStakes } from '../escrow/escrow-reads.ts';
+import { escrowQueryKey } from '../api/escrow-query-key.ts';
+import { creditsQueryOptions } from '../api/get-credits.ts';
+import { openStakesQueryOptions } from '../api/get-open-stakes.ts';
+import type { EscrowTarget } from '../escrow/escrow-reads.ts';
 import type { EscrowFailure } from '../escrow/escrow-writes.ts';
 
 // Issue 29 (decision 026 "Claim"): a payout the server's relay did not pay (a round's, a market bet's or a
@@ -22,11 +25,6 @@ import type { EscrowFailure } from '../escrow/escrow-writes.ts';
 // (a payout whose push failed) withdrawn. Loaded with its strings for a connected wallet on the oracle
 // page, a market page and My Bets when the deployment names an escrow; the contract-write code loads on
 // the first click.
-
-/** Credits change only when a push fails: read again this often, and after each of our own calls. */
-const CREDITS_REFRESH_MS = 60_000;
-/** An offered stake may be paid meanwhile (the relay lands late): its state is read again this often. */
-const OPEN_STAKES_REFRESH_MS = 15_000;
 
 const loadWrites = () => import('../escrow/escrow-writes.ts');
 
@@ -77,17 +75,8 @@ export function SelfClaim({
   useRenderAt(offer.nextAtMs === null ? null : offer.nextAtMs - serverOffsetMs);
 
   const offeredIds = offer.offered.map((stake) => stake.claim.stakeId);
-  const openStakes = useQuery({
-    queryKey: ['escrow', escrow.address, 'open-stakes', offeredIds],
-    queryFn: () => readOpenStakes(config, escrow, offeredIds),
-    enabled: offeredIds.length > 0,
-    refetchInterval: OPEN_STAKES_REFRESH_MS,
-  });
-  const credits = useQuery({
-    queryKey: ['escrow', escrow.address, 'credits', address.toLowerCase()],
-    queryFn: () => readCredits(config, escrow, address),
-    refetchInterval: CREDITS_REFRESH_MS,
-  });
+  const openStakes = useQuery(openStakesQueryOptions(config, escrow, offeredIds));
+  const credits = useQuery(creditsQueryOptions(config, escrow, address));
 
   // A relayed stake the chain shows spent was paid (by the relay or by anyone): nothing to offer, ever.
   const open = openStakes.data;
@@ -105,7 +94,7 @@ export function SelfClaim({
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: CLAIMABLE_QUERY_KEY }),
-      queryClient.invalidateQueries({ queryKey: ['escrow', escrow.address] }),
+      queryClient.invalidateQueries({ queryKey: escrowQueryKey(escrow.address) }),
     ]);
 
   const run = async (next: Action) => {

@@ -1,25 +1,17 @@
-import {
-  type ComparisonType,
-  type MarketDuration,
-  PRICE_SYMBOLS,
-  type PriceSymbol,
-} from '@pm/core/constants';
+import { type MarketDuration, PRICE_SYMBOLS } from '@pm/core/constants';
 import { marketDeadline } from '@pm/core/market-rules';
 import { parseUsdPrice } from '@pm/core/price';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { cx } from '#lib/cx.ts';
+import { checkTargetPrice, formatGapBps, type PriceTerms, targetGapBps } from '#lib/price-terms.ts';
 import { useFormat } from '#lib/use-format.ts';
 import { marketTitle } from '#lib/use-market-title.ts';
-import { useCoinPrice } from '../../api/get-coin-price.ts';
-import { useNowMs } from '../../hooks/use-now-ms.ts';
-import { checkTargetPrice, formatGapBps, targetGapBps } from '../../utils/price-terms.ts';
-import { ChoiceGroup } from '../choice-group.tsx';
-import { CoinIcon } from '../coin-icon.tsx';
-
-const field = 'min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm';
-
-export type PriceTerms = { symbol: PriceSymbol; comparison: ComparisonType; target: string };
+import { useNowMs } from '#lib/use-now-ms.ts';
+import { ChoiceGroup } from '#ui/choice-group.tsx';
+import { Field } from '#ui/field.tsx';
+import { useCoinPrice } from '../api/get-coin-price.ts';
+import { CoinIcon } from './coin-icon.tsx';
 
 /**
  * The Price Oracle part of 'Create Prediction Market' (issue 19): coin, above/below, target in USD,
@@ -117,32 +109,33 @@ export function PriceMarketFields({
           { value: 'below', label: t('price.create.below'), hint: t('price.create.belowHint') },
         ]}
       />
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${id}-target`} className="text-sm font-medium">
-          {t('price.create.target')}
-        </label>
-        <input
-          id={`${id}-target`}
-          type="number"
-          inputMode="decimal"
-          min="0.01"
-          step="0.01"
-          className={field}
-          value={terms.target}
-          aria-invalid={invalid}
-          aria-describedby={`${id}-target-hint ${id}-target-gap`}
-          onChange={(e) => onChange({ ...terms, target: e.target.value })}
-        />
-        <p id={`${id}-target-hint`} className={cx('text-xs', invalid ? 'text-danger' : 'text-muted')}>
-          {invalid ? t('price.validation.targetInvalid') : t('price.create.targetHint')}
-        </p>
-        <p id={`${id}-target-gap`} className="text-xs tabular-nums" data-testid="target-gap">
-          {gap !== null &&
-            t('price.create.gap', {
-              gap: formatGapBps(gap, format.language),
-            })}
-        </p>
-      </div>
+      <Field
+        id={`${id}-target`}
+        label={t('price.create.target')}
+        hint={t('price.create.targetHint')}
+        error={invalid && t('price.validation.targetInvalid')}
+        describedBy={`${id}-target-gap`}
+        after={
+          <p id={`${id}-target-gap`} className="text-xs tabular-nums" data-testid="target-gap">
+            {gap !== null &&
+              t('price.create.gap', {
+                gap: formatGapBps(gap, format.language),
+              })}
+          </p>
+        }
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="number"
+            inputMode="decimal"
+            min="0.01"
+            step="0.01"
+            value={terms.target}
+            onChange={(e) => onChange({ ...terms, target: e.target.value })}
+          />
+        )}
+      </Field>
       <div className="flex flex-col gap-1 rounded-lg border border-line bg-surface-2 p-3">
         <p className="text-xs text-muted">{t('price.create.preview')}</p>
         <p className="text-sm font-semibold" data-testid="title-preview">

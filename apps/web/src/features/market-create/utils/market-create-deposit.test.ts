@@ -2,7 +2,7 @@ import { creationCloseAccepted } from '@pm/core/market-rules';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { decodeFunctionData } from 'viem';
 import { describe, expect, test } from 'vitest';
-import { marketBetDepositCall, marketCreateDepositCall, newMarketEscrow } from './market-deposit.ts';
+import { marketCreateDepositCall, newMarketEscrow } from './market-create-deposit.ts';
 
 const escrow = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 const escrowId = `0x${'ab'.repeat(32)}` as const;
@@ -16,7 +16,7 @@ function depositArgsOf(data: `0x${string}`) {
   return args;
 }
 
-describe('market deposits (decision 026)', () => {
+describe('market creation deposits (decision 026)', () => {
   test("a creation is the escrow's deposit under its fresh id and close, kind create, the side and its content hash", () => {
     const call = marketCreateDepositCall(
       escrow,
@@ -26,16 +26,6 @@ describe('market deposits (decision 026)', () => {
     expect(call.to).toBe('0x5FbDB2315678afecb367f032d93F642f64180aa3');
     expect(call.value).toBe(10n ** 16n);
     expect(depositArgsOf(call.data)).toEqual([escrowId, closesAt, 1, 2, contentHash, zero]);
-  });
-
-  test("a bet is the deposit under the market's escrow id and close, kind bet, the side", () => {
-    const call = marketBetDepositCall(escrow, { escrowId, closesAt }, 'YES', 5n * 10n ** 15n);
-    expect(call?.value).toBe(5n * 10n ** 15n);
-    expect(call && depositArgsOf(call.data)).toEqual([escrowId, closesAt, 2, 1, zero, zero]);
-  });
-
-  test('a market made before the escrow has no deposit to make', () => {
-    expect(marketBetDepositCall(escrow, { escrowId: null, closesAt }, 'YES', 1n)).toBeNull();
   });
 
   test("a new market's close is the server's now + the duration, which the server accepts", () => {

@@ -5,39 +5,57 @@ import {
   MAX_INSTRUCTIONS_LENGTH,
   MAX_TITLE_LENGTH,
   type MarketCategory,
+  type MarketDuration,
   MIN_MARKET_BET_WEI,
 } from '@pm/core/constants';
 import type { CreateCustomMarketBody, CreatePriceMarketBody } from '@pm/core/contract/markets';
 import { marketContentHash } from '@pm/core/intent';
 import { priceMarketContentHash } from '@pm/core/price-market';
-import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
-import { getAddress } from 'viem';
+import { type ComponentType, type FormEvent, useId, useState } from 'react';
 import { useAppConfig } from '#api/get-app-config.ts';
+import { MARKETS_QUERY_KEY } from '#api/market-query-keys.ts';
+import { recordAndForget, savePendingRecord } from '#api/record-payment.ts';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { bnbInputText, parseBnbOrNull } from '#lib/bnb-input.ts';
+import { checkTargetPrice, type PriceTerms } from '#lib/price-terms.ts';
+import { useNowMs } from '#lib/use-now-ms.ts';
 import { Button } from '#ui/button.tsx';
+import { ChoiceGroup } from '#ui/choice-group.tsx';
+import { Field } from '#ui/field.tsx';
 import { Modal } from '#ui/modal.tsx';
 import { toast } from '#ui/toast.ts';
 import { PaymentDialog } from '#wallet/components/payment-dialog.tsx';
 import { WalletButton } from '#wallet/components/wallet-button.tsx';
+import { usePaymentDialog } from '#wallet/hooks/use-payment-dialog.ts';
 import { useWallet } from '#wallet/hooks/use-wallet.ts';
-import { MARKETS_QUERY_KEY } from '../api/get-markets.ts';
-import { recordAndForget, savePendingRecord } from '../api/record-payment.ts';
-import { useNowMs } from '../hooks/use-now-ms.ts';
-import { marketCreateDepositCall, newMarketEscrow } from '../utils/market-deposit.ts';
-import { checkTargetPrice } from '../utils/price-terms.ts';
-import { recordErrorMessage } from '../utils/record-error.ts';
-import { ChoiceGroup } from './choice-group.tsx';
-import { AnalyzeMarket } from './evidence/analyze-market.tsx';
-import { PriceMarketFields, type PriceTerms } from './price/price-market-fields.tsx';
+import { marketCreateDepositCall, newMarketEscrow } from '../utils/market-create-deposit.ts';
 
 const MIN_MARKET_BET_TEXT = bnbInputText(MIN_MARKET_BET_WEI);
 
 type BetType = 'custom_bet' | 'price_prediction';
 type UnpaidBody = Omit<CreateCustomMarketBody, 'txHash'> | Omit<CreatePriceMarketBody, 'txHash'>;
-const field = 'min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm';
+
+/**
+ * What the dialog shows of other features, handed in by the route that composes it (features do not
+ * import one another, docs/architecture.md "The web app"): a price market's fields, and the judge's
+ * analysis of a custom market's question.
+ */
+export type CreateMarketParts = {
+  PriceFields: ComponentType<{
+    id: string;
+    terms: PriceTerms;
+    duration: MarketDuration;
+    onChange: (terms: PriceTerms) => void;
+  }>;
+  Analyze: ComponentType<{
+    description: string;
+    title: string;
+    instructions: string;
+    duration: MarketDuration;
+    onUseInstructions: (instructions: string) => void;
+  }>;
+};
 
 /**
  * docs/product.md §2 'Create Prediction Market', then the payment: a deposit into the escrow (decision
@@ -46,9 +64,11 @@ const field = 'min-h-10 w-full rounded-lg border border-line bg-surface-2 px-3 p
 export function CreateMarketDialog({
   open,
   onOpenChange,
+  parts: { PriceFields, Analyze },
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  parts: CreateMarketParts;
 }) {
   useNamespace('marketActions');
   const { t } = useTranslation();
@@ -56,7 +76,6 @@ export function CreateMarketDialog({
   const wallet = useWallet();
   const { data: config } = useAppConfig();
   const nowMs = useNowMs();
-  const queryClient = useQueryClient();
   const [betType, setBetType] = useState<BetType>('custom_bet');
   const [priceTerms, setPriceTerms] = useState<PriceTerms>({
     symbol: 'BTC',
@@ -68,10 +87,52 @@ export function CreateMarketDialog({
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [instructions, setInstructions] = useState('');
-  const [duration, setDuration] = useState<'hourly' | 'daily'>('hourly');
+  const [duration, setDuration] = useState<MarketDuration>('hourly');
   const [prediction, setPrediction] = useState<'YES' | 'NO' | null>(null);
   const [amount, setAmount] = useState(MIN_MARKET_BET_TEXT);
-  const [paying, setPaying] = useState<{ body: UnpaidBody; amountWei: bigint } | null>(null);
+  const payment = usePaymentDialog<UnpaidBody>({
+    recordingMessage: t('payment.creating'),
+    onPaid: (body, txHash) => savePendingRecord({ kind: 'create', body: { ...body, txHash } }),
+    record: (body, txHash) => recordAndForget({ kind: 'create', body: { ...body, txHash } }),
+    messages: {
+      recorded: t('marketActions.create.success'),
+      pending: t('payment.pending'),
+      failed: t('marketActions.create.failed'),
+    },
+    invalidates: MARKETS_QUERY_KEY,
+    onRecorded: () => onOpenChange(false),
+  });
+
+  /** The payment step for the creation: a deposit committing to exactly the strings posted. */
+  const pay = (escrow: string, body: UnpaidBody, amountWei: bigint) =>
+    payment.pay({
+      request: body,
+      deposit: marketCreateDepositCall(
+        escrow,
+        {
+          escrowId: body.escrowId,
+          closesAt: body.closesAt,
+          // Exactly the strings posted: the server checks the deposit against this hash.
+          contentHash:
+            body.betType === 'price_prediction'
+              ? priceMarketContentHash({
+                  targetSymbol: body.targetSymbol,
+                  comparisonType: body.comparisonType,
+                  targetPrice: body.targetPrice,
+                  duration: body.duration,
+                })
+              : marketContentHash({
+                  category: body.category,
+                  duration: body.duration,
+                  title: body.title ?? null,
+                  description: body.description,
+                  resolutionInstructions: body.resolutionInstructions ?? null,
+                }),
+          prediction: body.prediction,
+        },
+        amountWei,
+      ),
+    });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -79,16 +140,16 @@ export function CreateMarketDialog({
     if (!wallet.isConnected || !wallet.address)
       return void toast.error(t('marketActions.validation.connect'));
     if (!config.escrow) return void toast.error(t('marketActions.validation.unavailable'));
-    if (isPrice) return submitPrice(wallet.address);
+    if (isPrice) return submitPrice(config.escrow.address, wallet.address);
     if (!category) return void toast.error(t('marketActions.validation.category'));
     if (!description.trim()) return void toast.error(t('marketActions.validation.description'));
     if (!prediction) return void toast.error(t('marketActions.validation.prediction'));
     const amountWei = parseBnbOrNull(amount);
     if (amountWei === null || amountWei < MIN_MARKET_BET_WEI)
       return void toast.error(t('marketActions.validation.minimum'));
-    setPaying({
-      amountWei,
-      body: {
+    pay(
+      config.escrow.address,
+      {
         creatorAddress: wallet.address,
         description,
         ...(title.trim() ? { title } : {}),
@@ -100,11 +161,12 @@ export function CreateMarketDialog({
         // The market's id on the escrow and its deadline, which the deposit names (decision 026).
         ...newMarketEscrow(duration, nowMs),
       },
-    });
+      amountWei,
+    );
   };
 
   // Issue 19: a price market's terms replace the text; the first bet is the same as a custom one's.
-  const submitPrice = (creatorAddress: `0x${string}`) => {
+  const submitPrice = (escrow: string, creatorAddress: `0x${string}`) => {
     const target = checkTargetPrice(priceTerms.target);
     if (!target.ok)
       return void toast.error(
@@ -114,9 +176,9 @@ export function CreateMarketDialog({
     const amountWei = parseBnbOrNull(amount);
     if (amountWei === null || amountWei < MIN_MARKET_BET_WEI)
       return void toast.error(t('marketActions.validation.minimum'));
-    setPaying({
-      amountWei,
-      body: {
+    pay(
+      escrow,
+      {
         betType: 'price_prediction',
         creatorAddress,
         targetSymbol: priceTerms.symbol,
@@ -127,43 +189,14 @@ export function CreateMarketDialog({
         amountWei: amountWei.toString(),
         ...newMarketEscrow(duration, nowMs),
       },
-    });
+      amountWei,
+    );
   };
-
-  const body = paying?.body;
-  const deposit =
-    body && paying && config.escrow
-      ? marketCreateDepositCall(
-          config.escrow.address,
-          {
-            escrowId: body.escrowId,
-            closesAt: body.closesAt,
-            // Exactly the strings posted: the server checks the deposit against this hash.
-            contentHash:
-              body.betType === 'price_prediction'
-                ? priceMarketContentHash({
-                    targetSymbol: body.targetSymbol,
-                    comparisonType: body.comparisonType,
-                    targetPrice: body.targetPrice,
-                    duration: body.duration,
-                  })
-                : marketContentHash({
-                    category: body.category,
-                    duration: body.duration,
-                    title: body.title ?? null,
-                    description: body.description,
-                    resolutionInstructions: body.resolutionInstructions ?? null,
-                  }),
-            prediction: body.prediction,
-          },
-          paying.amountWei,
-        )
-      : null;
 
   return (
     <>
       <Modal
-        open={open && !paying}
+        open={open && !payment.paying}
         onOpenChange={onOpenChange}
         title={t('marketActions.create.title')}
         description={t('marketActions.create.initialBetHint')}
@@ -199,79 +232,68 @@ export function CreateMarketDialog({
               },
             ]}
           />
-          {isPrice && (
-            <PriceMarketFields id={id} terms={priceTerms} duration={duration} onChange={setPriceTerms} />
-          )}
-          <div hidden={isPrice} className="flex flex-col gap-1">
-            <label htmlFor={`${id}-category`} className="text-sm font-medium">
-              {t('marketActions.create.category')}
-            </label>
-            <select
-              id={`${id}-category`}
-              className={field}
-              value={category}
-              onChange={(e) => setCategory(toCategory(e.target.value))}
-            >
-              <option value="">{t('marketActions.create.selectCategory')}</option>
-              {MARKET_CATEGORIES.map((value) => (
-                <option key={value} value={value}>
-                  {t(`markets.categories.${value}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div hidden={isPrice} className="flex flex-col gap-1">
-            <label htmlFor={`${id}-title`} className="text-sm font-medium">
-              {t('marketActions.create.betTitle')}
-            </label>
-            <input
-              id={`${id}-title`}
-              maxLength={MAX_TITLE_LENGTH}
-              className={field}
-              placeholder={t('marketActions.create.titlePlaceholder')}
-              value={title}
-              onChange={(e) => setTitle(e.target.value)}
-            />
-          </div>
-          <div hidden={isPrice} className="flex flex-col gap-1">
-            <label htmlFor={`${id}-description`} className="text-sm font-medium">
-              {t('marketActions.create.description')}
-            </label>
-            <textarea
-              id={`${id}-description`}
-              rows={3}
-              maxLength={MAX_DESCRIPTION_LENGTH}
-              className={field}
-              placeholder={t('marketActions.create.descriptionPlaceholder')}
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          </div>
-          <div hidden={isPrice} className="flex flex-col gap-1">
-            <label htmlFor={`${id}-instructions`} className="text-sm font-medium">
-              {t('marketActions.create.instructions')}
-            </label>
-            <textarea
-              id={`${id}-instructions`}
-              rows={2}
-              maxLength={MAX_INSTRUCTIONS_LENGTH}
-              className={field}
-              placeholder={t('marketActions.create.instructionsPlaceholder')}
-              aria-describedby={`${id}-instructions-hint`}
-              value={instructions}
-              onChange={(e) => setInstructions(e.target.value)}
-            />
-            <p id={`${id}-instructions-hint`} className="text-xs text-muted">
-              {t('marketActions.create.instructionsHint')}
-            </p>
-            <AnalyzeMarket
-              description={description}
-              title={title}
-              instructions={instructions}
-              duration={duration}
-              onUseInstructions={setInstructions}
-            />
-          </div>
+          {isPrice && <PriceFields id={id} terms={priceTerms} duration={duration} onChange={setPriceTerms} />}
+          <Field hidden={isPrice} id={`${id}-category`} label={t('marketActions.create.category')}>
+            {(control) => (
+              <select {...control} value={category} onChange={(e) => setCategory(toCategory(e.target.value))}>
+                <option value="">{t('marketActions.create.selectCategory')}</option>
+                {MARKET_CATEGORIES.map((value) => (
+                  <option key={value} value={value}>
+                    {t(`markets.categories.${value}`)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field hidden={isPrice} id={`${id}-title`} label={t('marketActions.create.betTitle')}>
+            {(control) => (
+              <input
+                {...control}
+                maxLength={MAX_TITLE_LENGTH}
+                placeholder={t('marketActions.create.titlePlaceholder')}
+                value={title}
+                onChange={(e) => setTitle(e.target.value)}
+              />
+            )}
+          </Field>
+          <Field hidden={isPrice} id={`${id}-description`} label={t('marketActions.create.description')}>
+            {(control) => (
+              <textarea
+                {...control}
+                rows={3}
+                maxLength={MAX_DESCRIPTION_LENGTH}
+                placeholder={t('marketActions.create.descriptionPlaceholder')}
+                value={description}
+                onChange={(e) => setDescription(e.target.value)}
+              />
+            )}
+          </Field>
+          <Field
+            hidden={isPrice}
+            id={`${id}-instructions`}
+            label={t('marketActions.create.instructions')}
+            hint={t('marketActions.create.instructionsHint')}
+            after={
+              <Analyze
+                description={description}
+                title={title}
+                instructions={instructions}
+                duration={duration}
+                onUseInstructions={setInstructions}
+              />
+            }
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                rows={2}
+                maxLength={MAX_INSTRUCTIONS_LENGTH}
+                placeholder={t('marketActions.create.instructionsPlaceholder')}
+                value={instructions}
+                onChange={(e) => setInstructions(e.target.value)}
+              />
+            )}
+          </Field>
           {/* docs/product.md §2: the options are fixed; shown read-only so the creator knows what is asked. */}
           <p hidden={isPrice} className="text-sm">
             <span className="font-medium">{t('marketActions.create.options')}:</span>{' '}
@@ -308,19 +330,19 @@ export function CreateMarketDialog({
                 { value: 'NO', label: 'NO', tone: 'no' },
               ]}
             />
-            <label htmlFor={`${id}-amount`} className="text-sm font-medium">
-              {t('marketActions.create.amount')}
-            </label>
-            <input
-              id={`${id}-amount`}
-              type="number"
-              inputMode="decimal"
-              min={MIN_MARKET_BET_TEXT}
-              step={MARKET_BET_STEP}
-              className={field}
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-            />
+            <Field className="contents" id={`${id}-amount`} label={t('marketActions.create.amount')}>
+              {(control) => (
+                <input
+                  {...control}
+                  type="number"
+                  inputMode="decimal"
+                  min={MIN_MARKET_BET_TEXT}
+                  step={MARKET_BET_STEP}
+                  value={amount}
+                  onChange={(e) => setAmount(e.target.value)}
+                />
+              )}
+            </Field>
           </div>
           <div className="flex gap-2">
             <Button type="button" variant="outline" className="flex-1" onClick={() => onOpenChange(false)}>
@@ -332,25 +354,7 @@ export function CreateMarketDialog({
           </div>
         </form>
       </Modal>
-      {paying && body && deposit && (
-        <PaymentDialog
-          open
-          onOpenChange={(next) => !next && setPaying(null)}
-          amountWei={paying.amountWei}
-          escrowAddress={getAddress(deposit.to)}
-          data={deposit.data}
-          recordingMessage={t('payment.creating')}
-          onPaid={(txHash) => savePendingRecord({ kind: 'create', body: { ...body, txHash } })}
-          record={(txHash) => recordAndForget({ kind: 'create', body: { ...body, txHash } })}
-          onRecorded={(outcome) => {
-            toast.success(outcome === 'recorded' ? t('marketActions.create.success') : t('payment.pending'));
-            setPaying(null);
-            onOpenChange(false);
-            void queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY });
-          }}
-          recordErrorMessage={(error) => recordErrorMessage(t, error, t('marketActions.create.failed'))}
-        />
-      )}
+      {payment.dialog && <PaymentDialog {...payment.dialog} />}
     </>
   );
 }

@@ -2,10 +2,10 @@ import type { Market } from '@pm/core/contract/markets';
 import { parseUsdPrice } from '@pm/core/price';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
+import { formatGapBps, targetGapBps } from '#lib/price-terms.ts';
 import { useFormat } from '#lib/use-format.ts';
-import { useCoinPrice } from '../../api/get-coin-price.ts';
-import { formatGapBps, targetGapBps } from '../../utils/price-terms.ts';
-import { asPriceSymbol, CoinIcon } from '../coin-icon.tsx';
+import { useCoinPrice } from '../api/get-coin-price.ts';
+import { asPriceSymbol, CoinIcon } from './coin-icon.tsx';
 
 /**
  * A price market's card lines (issue 19): the coin, the target and comparison, the coin's live

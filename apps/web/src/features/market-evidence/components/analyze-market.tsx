@@ -8,7 +8,7 @@ import { Button } from '#ui/button.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { lazyWithPreload } from '#ui/lazy-with-preload.ts';
 import { toast } from '#ui/toast.ts';
-import { useAnalyzeMarket } from '../../api/analyze-market.ts';
+import { useAnalyzeMarket } from '../api/analyze-market.ts';
 
 // The answer (and the strings it needs) loads when the button is reached, not with the dialog.
 // Not from lazy-parts.tsx: the dialog's chunk importing the page's lazy parts regroups the chunks

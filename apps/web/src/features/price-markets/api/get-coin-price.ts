@@ -1,6 +1,7 @@
 import { type PriceSymbol, REFRESH_MS } from '@pm/core/constants';
 import { type PriceResponse, PriceResponseSchema } from '@pm/core/contract/vault';
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query';
+import { coinPriceQueryKey } from '#api/get-price.ts';
 import { apiGet } from '#lib/api-client.ts';
 import { usePollingFallback } from '#lib/realtime-queries.ts';
 
@@ -13,11 +14,9 @@ export function getCoinPrice(
 }
 
 /**
- * Under the same root as the BNB price (api/get-price.ts, ['price', 'BNB']): one cache entry per
- * coin, written by the realtime `prices` pushes of that coin (use-markets-realtime.ts).
+ * Under the BNB price's root (api/get-price.ts, coinPriceQueryKey): one cache entry per coin, written by
+ * the realtime `prices` pushes of that coin (use-markets-realtime.ts).
  */
-export const coinPriceQueryKey = (symbol: PriceSymbol) => ['price', symbol] as const;
-
 export function coinPriceQueryOptions(symbol: PriceSymbol) {
   return queryOptions({
     queryKey: coinPriceQueryKey(symbol),
@@ -34,7 +33,7 @@ export function coinPriceQueryOptions(symbol: PriceSymbol) {
 export function useCoinPrice(symbol: PriceSymbol | null) {
   const refetchInterval = usePollingFallback(REFRESH_MS.price);
   return useQuery({
-    queryKey: ['price', symbol],
+    queryKey: coinPriceQueryKey(symbol),
     queryFn: symbol === null ? skipToken : ({ signal }) => getCoinPrice(symbol, { signal }),
     refetchInterval,
   });

@@ -1,23 +1,22 @@
-import type { FlagMarketBody } from '@pm/core/contract/review';
 import { FLAG_REASON_MAX } from '@pm/core/contract/review';
-import { useQueryClient } from '@tanstack/react-query';
 import { Flag } from 'lucide';
 import { type FormEvent, useId, useState } from 'react';
 import { getAddress } from 'viem';
 import { useSignTypedData } from 'wagmi';
 import { useAppConfig } from '#api/get-app-config.ts';
+import { MARKETS_QUERY_KEY } from '#api/market-query-keys.ts';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { useFormat } from '#lib/use-format.ts';
 import { Button } from '#ui/button.tsx';
+import { Field } from '#ui/field.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { toast } from '#ui/toast.ts';
 import { PaymentDialog } from '#wallet/components/payment-dialog.tsx';
+import { usePaymentDialog } from '#wallet/hooks/use-payment-dialog.ts';
 import { walletErrorMessage } from '#wallet/utils/wallet-error-message.ts';
-import { postFlag, type SignedFlag, signFlag } from '../../api/flag-market.ts';
-import { MARKETS_QUERY_KEY } from '../../api/get-markets.ts';
-import { flagDepositCall } from '../../utils/flag-deposit.ts';
-import { recordErrorMessage } from '../../utils/record-error.ts';
+import { postFlag, type SignedFlag, signFlag } from '../api/flag-market.ts';
+import { flagDepositCall } from '../utils/flag-deposit.ts';
 
 /**
  * A bettor flags the proposed verdict with a short reason, signed by their wallet (EIP-712, issue
@@ -47,15 +46,26 @@ export function FlagVerdictForm({
   const { t } = useTranslation();
   const format = useFormat();
   const id = useId();
-  const queryClient = useQueryClient();
   const { data: config } = useAppConfig();
   const signTypedData = useSignTypedData();
   const [reason, setReason] = useState('');
   const [signing, setSigning] = useState(false);
-  const [signed, setSigned] = useState<SignedFlag | null>(null);
   const bond = format.bnb(bondWei, { decimals: 4, trim: true });
   // No escrow configured: the server takes no flag (ESCROW_NOT_CONFIGURED), so none is offered.
   const deposit = config.escrow ? flagDepositCall(config.escrow.address, escrowMarket, bondWei) : null;
+  const payment = usePaymentDialog<SignedFlag>({
+    recordingMessage: t('review.flag.recording'),
+    // Nothing kept once paid: a dispute nobody posts a flag for is refunded by the server's
+    // reconciliation after its grace.
+    record: (signed, txHash) => postFlag(marketId, { ...signed, txHash, amountWei: bondWei }),
+    messages: {
+      recorded: t('review.flag.sent'),
+      pending: t('review.flag.pending'),
+      failed: t('review.flag.failed'),
+    },
+    invalidates: MARKETS_QUERY_KEY,
+    onRecorded: () => setReason(''),
+  });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -68,17 +78,13 @@ export function FlagVerdictForm({
         signTypedData: (typed: Parameters<typeof signTypedData.mutateAsync>[0]) =>
           signTypedData.mutateAsync({ ...typed, account: getAddress(address) }),
       };
-      setSigned(await signFlag(signer, { marketId, reason, nowS: nowMs / 1000 }));
+      const signed = await signFlag(signer, { marketId, reason, nowS: nowMs / 1000 });
+      if (deposit) payment.pay({ request: signed, deposit });
     } catch (error) {
       toast.error(walletErrorMessage(error) ?? t('review.flag.failed'));
     } finally {
       setSigning(false);
     }
-  };
-
-  const body = (txHash: string): FlagMarketBody => {
-    if (!signed) throw new Error('no signed flag');
-    return { ...signed, txHash, amountWei: bondWei };
   };
 
   if (!deposit) return null;
@@ -98,22 +104,28 @@ export function FlagVerdictForm({
           {t('review.flag.bond', { amount: bond })}
         </p>
         <p className="text-xs text-muted">{t('review.flag.bondFate')}</p>
-        <label htmlFor={`${id}-reason`} className="font-medium">
-          {t('review.flag.reason')}
-        </label>
-        <textarea
+        <Field
+          className="contents"
           id={`${id}-reason`}
-          rows={3}
-          maxLength={FLAG_REASON_MAX}
-          aria-describedby={`${id}-count`}
-          className="w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-        />
-        <p id={`${id}-count`} className="self-end text-xs tabular-nums text-muted">
-          {t('review.flag.count', { count: reason.length, max: FLAG_REASON_MAX })}
-        </p>
-        <Button type="submit" variant="danger" disabled={signing || signed !== null}>
+          label={t('review.flag.reason')}
+          describedBy={`${id}-count`}
+          after={
+            <p id={`${id}-count`} className="self-end text-xs tabular-nums text-muted">
+              {t('review.flag.count', { count: reason.length, max: FLAG_REASON_MAX })}
+            </p>
+          }
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              rows={3}
+              maxLength={FLAG_REASON_MAX}
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+            />
+          )}
+        </Field>
+        <Button type="submit" variant="danger" disabled={signing || payment.paying !== null}>
           {t('review.flag.submit')}
         </Button>
         {signing && (
@@ -122,26 +134,7 @@ export function FlagVerdictForm({
           </p>
         )}
       </form>
-      {signed && deposit && (
-        <PaymentDialog
-          open
-          onOpenChange={(next) => !next && setSigned(null)}
-          amountWei={deposit.value}
-          escrowAddress={deposit.to}
-          data={deposit.data}
-          recordingMessage={t('review.flag.recording')}
-          // A dispute nobody posts a flag for is refunded by the server's reconciliation after its grace.
-          onPaid={() => {}}
-          record={(txHash) => postFlag(marketId, body(txHash))}
-          onRecorded={(outcome) => {
-            toast.success(outcome === 'recorded' ? t('review.flag.sent') : t('review.flag.pending'));
-            setSigned(null);
-            setReason('');
-            void queryClient.invalidateQueries({ queryKey: MARKETS_QUERY_KEY });
-          }}
-          recordErrorMessage={(error) => recordErrorMessage(t, error, t('review.flag.failed'))}
-        />
-      )}
+      {payment.dialog && <PaymentDialog {...payment.dialog} />}
     </>
   );
 }

@@ -3,15 +3,14 @@ import { PRICE_FEED_ACTOR } from '@pm/core/constants';
 import type { Market } from '@pm/core/contract/markets';
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { History, Hourglass } from 'lucide';
-import { lazy, Suspense, useRef } from 'react';
+import { lazy, type ReactNode, Suspense, useRef } from 'react';
+import { useHasBet } from '#api/get-market-bets.ts';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { type TFunction, useTranslation } from '#i18n/use-translation.ts';
 import { formatCountdown, formatDateTime, useFormat } from '#lib/use-format.ts';
 import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { useWallet } from '#wallet/hooks/use-wallet.ts';
-import { useHasBet } from '../../api/get-market-bets.ts';
-import { PriceMarketAnalysis } from '../price/price-market-text.tsx';
 
 // The flag form (typed-data signing) loads only for a connected bettor during a review window (issue 11).
 const FlagVerdictForm = lazy(() =>
@@ -38,10 +37,13 @@ export function MarketReviewPanel({
   market,
   timeline,
   nowMs,
+  priceAnalysis,
 }: {
   market: Market;
   timeline: ResolutionEvent[];
   nowMs: number;
+  /** A price market's settlement said from its fields (price-markets' analysis), for the feed's event. */
+  priceAnalysis: ReactNode;
 }) {
   useNamespace('review');
   const { t } = useTranslation();
@@ -131,7 +133,7 @@ export function MarketReviewPanel({
             )}
           </section>
         )}
-        {timeline.length > 0 && <Timeline market={market} events={timeline} />}
+        {timeline.length > 0 && <Timeline events={timeline} priceAnalysis={priceAnalysis} />}
       </div>
     </Card>
   );
@@ -147,7 +149,7 @@ function eventKey(event: ResolutionEvent): EventKey {
   return event.kind;
 }
 
-function Timeline({ market, events }: { market: Market; events: ResolutionEvent[] }) {
+function Timeline({ events, priceAnalysis }: { events: ResolutionEvent[]; priceAnalysis: ReactNode }) {
   const { t, language } = useTranslation();
   const format = useFormat();
   const bnb = (wei: string | null | undefined) => format.bnb(wei ?? '0', { decimals: 5, trim: true });
@@ -173,9 +175,7 @@ function Timeline({ market, events }: { market: Market; events: ResolutionEvent[
             </time>
             {event.kind === 'settled' && event.actor === PRICE_FEED_ACTOR ? (
               // The feed's English analysis, said from the market's fields (issue 31).
-              <span className="break-words text-xs">
-                <PriceMarketAnalysis market={market} />
-              </span>
+              <span className="break-words text-xs">{priceAnalysis}</span>
             ) : (
               event.detail &&
               !event.kind.startsWith('bond_') && (

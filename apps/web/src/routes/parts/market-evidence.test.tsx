@@ -1,9 +1,10 @@
 import type { MarketEvidence } from '@pm/core/contract/evidence';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { MarketDetail } from '#features/markets/components/market-detail.tsx';
 import { startMarketApi, testMarket } from '#testing/market-test-kit.tsx';
 import { renderWithApp } from '#testing/test-app.tsx';
-import { MarketDetail } from '../market-detail.tsx';
+import { MARKET_PARTS } from './market-parts.tsx';
 
 // Issue 18: the evidence a judge read and quoted, on the market page.
 
@@ -101,7 +102,7 @@ const inReview = testMarket({
 describe('The Evidence section', () => {
   test('lists each quoted source: title, site, the quote, when fetched and the short hash', async () => {
     api.serve(inReview, { evidence: evidence() });
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />);
     const section = await screen.findByRole('region', { name: 'Evidence' }, SLOW);
     const sources = within(section).getByRole('list', { name: 'Quoted sources' });
     const items = within(sources).getAllByRole('listitem');
@@ -124,7 +125,7 @@ describe('The Evidence section', () => {
 
   test('links out in a new tab, with no referrer, no opener and no ranking credit', async () => {
     api.serve(inReview, { evidence: evidence() });
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />);
     const section = await screen.findByRole('region', { name: 'Evidence' }, SLOW);
     const [link] = within(section).getAllByRole('link', { name: /Launch report/ });
     if (!link) throw new Error('no link');
@@ -138,7 +139,7 @@ describe('The Evidence section', () => {
 
   test('says how much was read, by which model, and that the quotes were verified', async () => {
     api.serve(inReview, { evidence: evidence() });
-    const { container } = await renderWithApp(<MarketDetail marketId="1" />);
+    const { container } = await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />);
     const section = await screen.findByRole('region', { name: 'Evidence' }, SLOW);
     expect(within(section).getByText('Pages read').nextElementSibling?.textContent).toBe('3');
     expect(within(section).getByText('Sites').nextElementSibling?.textContent).toBe('2');
@@ -156,7 +157,7 @@ describe('The Evidence section', () => {
         verification: { status: 'verified', reason: null, distinctSites: 1, minSites: 1 },
       }),
     });
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />);
     const section = await screen.findByRole('region', { name: 'Evidence' }, SLOW);
     expect(within(section).getByRole('status').textContent).toContain('from 1 site (at least 1 required)');
   });
@@ -173,7 +174,7 @@ describe('The Evidence section', () => {
         },
       }),
     });
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />);
     const section = await screen.findByRole('region', { name: 'Evidence' }, SLOW);
     const status = within(section).getByRole('status');
     expect(status.textContent).toContain('Verification failed: A quote was not found in its page');
@@ -192,7 +193,7 @@ describe('The Evidence section', () => {
         citations: [{ ...quoted, namedByCreator: true }, other],
       }),
     });
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />);
     const section = await screen.findByRole('region', { name: 'Evidence' }, SLOW);
     const items = within(within(section).getByRole('list', { name: 'Quoted sources' })).getAllByRole(
       'listitem',
@@ -202,14 +203,14 @@ describe('The Evidence section', () => {
     // Once in the quotes, once in the list of every page read.
     expect(within(section).getAllByText('Named by the creator')).toHaveLength(2);
     cleanup();
-    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, { language: 'zh' });
     const zh = await screen.findByRole('region', { name: '证据' }, SLOW);
     expect(within(zh).getAllByText('创建者指定')).toHaveLength(2);
   });
 
   test('in Chinese', async () => {
     api.serve(inReview, { evidence: evidence() });
-    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, { language: 'zh' });
     const section = await screen.findByRole('region', { name: '证据' }, SLOW);
     expect(within(section).getByRole('list', { name: '引用来源' })).toBeVisible();
     expect(within(section).getByRole('status').textContent).toContain('已验证 ✔');
@@ -219,7 +220,7 @@ describe('The Evidence section', () => {
 
   test('is not there before any resolution attempt', async () => {
     api.serve(testMarket());
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />);
     await screen.findByRole('region', { name: 'How resolution works' }, SLOW);
     expect(screen.queryByRole('region', { name: 'Evidence' })).toBeNull();
   });

@@ -12,9 +12,9 @@ import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { Skeleton } from '#ui/skeleton.tsx';
 import { TimeChart } from '#ui/time-chart.tsx';
-import { useCoinPrice } from '../../api/get-coin-price.ts';
-import { useCoinPriceHistory } from '../../api/get-coin-price-history.ts';
-import { asPriceSymbol } from '../coin-icon.tsx';
+import { useCoinPrice } from '../api/get-coin-price.ts';
+import { useCoinPriceHistory } from '../api/get-coin-price-history.ts';
+import { asPriceSymbol } from './coin-icon.tsx';
 
 const CHART_HEIGHT = 200;
 const USD_SCALE = 1e8;

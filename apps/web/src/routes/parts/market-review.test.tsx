@@ -1,9 +1,10 @@
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { MarketDetail } from '#features/markets/components/market-detail.tsx';
 import { OPERATOR, startMarketApi, testBet, testMarket } from '#testing/market-test-kit.tsx';
 import { renderWithApp } from '#testing/test-app.tsx';
-import { MarketDetail } from '../market-detail.tsx';
+import { MARKET_PARTS } from './market-parts.tsx';
 
 // Issue 11: a proposed verdict, its countdown, the flag form for a bettor and the timeline.
 
@@ -54,7 +55,7 @@ const event = (overrides: Partial<ResolutionEvent>): ResolutionEvent => ({
 describe('The review panel', () => {
   test('shows the proposed verdict, its sources, the countdown and the In review badge', async () => {
     api.serve(inReview(), { timeline: [event({})] });
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />);
     const panel = await screen.findByRole('region', { name: 'Verdict under review' }, SLOW);
     expect(within(panel).getByText('Proposed verdict: YES').textContent).toBe('Proposed verdict: YES');
     expect(within(panel).getByText('Confidence 92%').textContent).toBe('Confidence 92%');
@@ -96,7 +97,7 @@ describe('The review panel', () => {
         }),
       ],
     });
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />);
     const timeline = await screen.findByRole('region', { name: 'Resolution timeline' }, SLOW);
     const items = within(timeline).getAllByRole('listitem');
     expect(items.map((item) => item.firstChild?.textContent)).toEqual([
@@ -126,7 +127,7 @@ describe('The review panel', () => {
         }),
       ],
     });
-    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, { language: 'zh' });
     expect((await screen.findByRole('region', { name: '裁决审核中' }, SLOW)).textContent).toContain(
       '提议裁决：YES',
     );
@@ -143,7 +144,7 @@ describe('The review panel', () => {
 describe('The flag form', () => {
   test('is offered to a connected bettor during the window, with a labelled reason limited to 280 characters', async () => {
     api.serve(inReview(), { bets: [testBet({ userAddress: BETTOR.toLowerCase() })], timeline: [event({})] });
-    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: BETTOR });
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, { connectedAs: BETTOR });
     const form = await screen.findByRole('form', { name: 'Flag this verdict' }, SLOW);
     const reason = within(form).getByLabelText('Why is the verdict wrong?');
     expect(reason.getAttribute('maxLength')).toBe('280');
@@ -159,7 +160,7 @@ describe('The flag form', () => {
 
   test('is not offered to a connected wallet that did not bet, nor after the window, nor twice', async () => {
     api.serve(inReview(), { bets: [testBet({ userAddress: BETTOR.toLowerCase() })], timeline: [event({})] });
-    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: OPERATOR });
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, { connectedAs: OPERATOR });
     await screen.findByRole('region', { name: 'Verdict under review' }, SLOW);
     expect(screen.queryByRole('form', { name: 'Flag this verdict' })).toBeNull();
     cleanup();
@@ -169,7 +170,7 @@ describe('The flag form', () => {
       { ...ended, review: ended.review ? { ...ended.review, endsAt: '2025-06-01T11:59:00.000Z' } : null },
       { bets: [testBet({ userAddress: BETTOR.toLowerCase() })], timeline: [event({})] },
     );
-    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: BETTOR });
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, { connectedAs: BETTOR });
     expect((await screen.findByRole('region', { name: 'Verdict under review' }, SLOW)).textContent).toContain(
       'The review window has ended: settling…',
     );
@@ -180,7 +181,7 @@ describe('The flag form', () => {
       bets: [testBet({ userAddress: BETTOR.toLowerCase() })],
       timeline: [event({}), event({ id: 2, kind: 'flagged', actor: BETTOR.toLowerCase(), result: null })],
     });
-    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: BETTOR });
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, { connectedAs: BETTOR });
     expect((await screen.findByText('You flagged this verdict.', {}, SLOW)).textContent).toBe(
       'You flagged this verdict.',
     );
@@ -192,7 +193,7 @@ describe('The flag form', () => {
       bets: [testBet({ userAddress: BETTOR.toLowerCase() })],
       timeline: [event({}), event({ id: 2, kind: 'flagged', actor: OPERATOR.toLowerCase(), result: null })],
     });
-    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: BETTOR });
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, { connectedAs: BETTOR });
     expect((await screen.findByRole('region', { name: 'Verdict under review' }, SLOW)).textContent).toContain(
       'Flagged by 1 bettor(s)',
     );
@@ -210,14 +211,14 @@ describe('The flag form', () => {
       allBets: [...others, mine],
       timeline: [event({})],
     });
-    await renderWithApp(<MarketDetail marketId="1" />, { connectedAs: BETTOR });
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, { connectedAs: BETTOR });
     expect(await screen.findByRole('form', { name: 'Flag this verdict' }, SLOW)).toBeVisible();
     expect(api.requested).toContain(`/api/markets/1/bets?address=${BETTOR.toLowerCase()}&limit=1`);
   });
 
   test('an operator is offered to confirm or overturn the proposed verdict', async () => {
     api.serve(inReview(1));
-    await renderWithApp(<MarketDetail marketId="1" />, {
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, {
       connectedAs: OPERATOR,
       config: { operatorAddresses: [OPERATOR] },
     });
@@ -232,5 +233,39 @@ describe('The flag form', () => {
     expect(within(controls).getByRole('button', { name: 'Overturn to VOID' }).textContent).toBe(
       'Overturn to VOID',
     );
+  });
+});
+
+describe('The operator controls on the market page', () => {
+  test('An operator gets resolve and void controls; YES/NO only once betting has closed', async () => {
+    api.serve(testMarket());
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, {
+      connectedAs: OPERATOR,
+      config: { operatorAddresses: [OPERATOR] },
+    });
+    const controls = await screen.findByRole('region', { name: 'Operator' }, SLOW);
+    expect(within(controls).getByRole('button', { name: 'Void and refund' })).toBeVisible();
+    expect(within(controls).queryByRole('button', { name: 'Resolve YES' })).toBeNull();
+    expect(within(controls).getByText(/once betting has closed/)).toBeVisible();
+    cleanup();
+
+    api.serve(testMarket({ status: 'settling', deadline: '2000-01-01T00:00:00.000Z' }));
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, {
+      connectedAs: OPERATOR,
+      config: { operatorAddresses: [OPERATOR] },
+    });
+    const closed = await screen.findByRole('region', { name: 'Operator' }, SLOW);
+    expect(within(closed).getByRole('button', { name: 'Resolve YES' })).toBeVisible();
+    expect(within(closed).getByRole('button', { name: 'Resolve NO' })).toBeVisible();
+  });
+
+  test('Anyone else sees no operator controls', async () => {
+    api.serve(testMarket({ status: 'settling', deadline: '2000-01-01T00:00:00.000Z' }));
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, {
+      connectedAs: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+      config: { operatorAddresses: [OPERATOR] },
+    });
+    await screen.findByRole('region', { name: 'Resolution instructions' }, SLOW);
+    expect(screen.queryByRole('region', { name: 'Operator' })).toBeNull();
   });
 });

@@ -2,13 +2,14 @@ import type { Market } from '@pm/core/contract/markets';
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { MarketCard } from '#features/markets/components/market-card.tsx';
+import { MarketDetail } from '#features/markets/components/market-detail.tsx';
 import { formatDateTime } from '#lib/use-format.ts';
 import { testMarket } from '#testing/market-test-kit.tsx';
 import { OffScreenObserver, testPriceMarket } from '#testing/price-market-kit.ts';
 import { startTestApi } from '#testing/test-api.ts';
 import { renderWithApp } from '#testing/test-app.tsx';
-import { MarketCard } from '../market-card.tsx';
-import { MarketDetail } from '../market-detail.tsx';
+import { MARKET_PARTS } from './market-parts.tsx';
 
 // Issue 19: a price market's card and page, against a loopback API serving the market and BTC's price.
 
@@ -67,7 +68,14 @@ const NOW = Date.parse('2099-06-01T13:00:00.000Z');
 describe('Price market card', () => {
   test('The card shows the coin, the target and comparison, the live price and the gap to the target', async () => {
     market = testPriceMarket();
-    await renderWithApp(<MarketCard market={market} nowMs={NOW} onJoin={() => undefined} />);
+    await renderWithApp(
+      <MarketCard
+        market={market}
+        nowMs={NOW}
+        onJoin={() => undefined}
+        PriceCardFacts={MARKET_PARTS.PriceCardFacts}
+      />,
+    );
     const facts = await screen.findByTestId('price-card-facts', {}, WAIT);
     expect(within(facts).getByText('BTC above $100,000.00')).toBeVisible();
     expect(await within(facts).findByText('$102,000.0000', {}, WAIT)).toBeVisible();
@@ -81,7 +89,15 @@ describe('Price market card', () => {
     market = testPriceMarket({ status: 'settled', result: 'YES', settlementPrice: '100500.12' });
     // Nothing else is fetched: the act scope is awaited so the namespace's suspense is retried.
     await act(() =>
-      renderWithApp(<MarketCard market={market} nowMs={NOW} onJoin={() => undefined} />, { language: 'zh' }),
+      renderWithApp(
+        <MarketCard
+          market={market}
+          nowMs={NOW}
+          onJoin={() => undefined}
+          PriceCardFacts={MARKET_PARTS.PriceCardFacts}
+        />,
+        { language: 'zh' },
+      ),
     );
     const facts = await screen.findByTestId('price-card-facts', {}, WAIT);
     expect(screen.getByText('价格喂价：YES')).toBeVisible();
@@ -93,7 +109,7 @@ describe('Price market card', () => {
 describe('Price market page', () => {
   test('An open price market has the Price Oracle badge, its price chart and the feed rule', async () => {
     market = testPriceMarket();
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />);
     expect(await screen.findByTestId('market-price-chart', {}, WAIT)).toBeTruthy();
     expect(screen.getByText('Price Oracle', { selector: 'span' })).toBeVisible();
     const settlement = screen.getByTestId('settlement');
@@ -117,7 +133,7 @@ describe('Price market page', () => {
       settlementUpdatedAt: '2099-06-02T12:00:00.000Z',
       priceFeed: FEED,
     });
-    await renderWithApp(<MarketDetail marketId="1" />, { config: { chainId: 56 } });
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, { config: { chainId: 56 } });
     const settlement = await screen.findByTestId('settlement', {}, WAIT);
     expect(within(settlement).getByTestId('settlement-price').textContent).toBe('$100,500.1234');
     expect(within(settlement).getByText('18446744073709562301')).toBeVisible();
@@ -132,7 +148,7 @@ describe('Price market page', () => {
       settlementPrice: '99999.99',
       priceFeed: 'simulated',
     });
-    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, { language: 'zh' });
     const settlement = await screen.findByTestId('settlement', {}, WAIT);
     expect(within(settlement).getByText('simulated')).toBeVisible();
     expect(within(settlement).queryByRole('link')).toBeNull();
@@ -167,7 +183,7 @@ describe("A price market's words (issue 31)", () => {
   test('A settled price market reads in Chinese: title, rule, analysis and timeline, with Intl numbers and dates', async () => {
     market = settled();
     timeline = [settledEvent];
-    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, { language: 'zh' });
     const analysis = await screen.findByTestId('market-analysis', {}, WAIT);
     await waitFor(() =>
       expect(analysis.textContent).toBe(
@@ -193,7 +209,7 @@ describe("A price market's words (issue 31)", () => {
   test("In English the same facts are said with the reader's formats", async () => {
     market = settled();
     timeline = [settledEvent];
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />);
     const analysis = await screen.findByTestId('market-analysis', {}, WAIT);
     await waitFor(() =>
       expect(analysis.textContent).toBe(
@@ -210,12 +226,12 @@ describe("A price market's words (issue 31)", () => {
   test('A price equal to the target is said as equal, and a void market says why, in Chinese', async () => {
     market = settled();
     market = { ...market, settlementPrice: '1.00', result: 'NO' };
-    await renderWithApp(<MarketDetail marketId="1" />);
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />);
     const analysis = await screen.findByTestId('market-analysis', {}, WAIT);
     await waitFor(() => expect(analysis.textContent).toContain('equal to the target $1.00: NO.'));
     cleanup();
     market = { ...settled(), result: 'VOID', settlementPrice: null, settlementUpdatedAt: null };
-    await renderWithApp(<MarketDetail marketId="1" />, { language: 'zh' });
+    await renderWithApp(<MarketDetail marketId="1" parts={MARKET_PARTS} />, { language: 'zh' });
     const voided = await screen.findByTestId('market-analysis', {}, WAIT);
     await waitFor(() => expect(voided.textContent).toContain('市场作废，所有投注全额退还'));
   });
@@ -223,7 +239,15 @@ describe("A price market's words (issue 31)", () => {
   test("The card's title is said in Chinese too", async () => {
     market = testPriceMarket({ targetPrice: '100000.00', deadline: DEADLINE });
     await act(() =>
-      renderWithApp(<MarketCard market={market} nowMs={NOW} onJoin={() => undefined} />, { language: 'zh' }),
+      renderWithApp(
+        <MarketCard
+          market={market}
+          nowMs={NOW}
+          onJoin={() => undefined}
+          PriceCardFacts={MARKET_PARTS.PriceCardFacts}
+        />,
+        { language: 'zh' },
+      ),
     );
     expect(screen.getByRole('link', { name: /BTC/ }).textContent).toBe(
       `BTC 在 ${formatDateTime(DEADLINE, 'zh')} 时会高于 US$100,000.00 吗？`,

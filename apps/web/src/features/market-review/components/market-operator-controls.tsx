@@ -2,14 +2,15 @@ import { MAX_OPERATOR_REASON_LENGTH } from '@pm/core/constants';
 import type { Market } from '@pm/core/contract/markets';
 import { ShieldCheck } from 'lucide';
 import { useId, useState } from 'react';
+import { MARKETS_QUERY_KEY } from '#api/market-query-keys.ts';
 import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { Button } from '#ui/button.tsx';
 import { CardSection } from '#ui/card-section.tsx';
+import { Field } from '#ui/field.tsx';
 import { toast } from '#ui/toast.ts';
 import { useSignedAction } from '#wallet/hooks/use-signed-action.ts';
-import { MARKETS_QUERY_KEY } from '../../api/get-markets.ts';
-import { type MarketOperatorDecision, runMarketOperatorAction } from '../../api/market-operator-action.ts';
+import { type MarketOperatorDecision, runMarketOperatorAction } from '../api/market-operator-action.ts';
 
 /**
  * Resolve YES / Resolve NO / Void for an operator (docs/architecture.md "Operators"), acting only with the
@@ -63,17 +64,17 @@ export function MarketOperatorControls({
           {t('review.operator.proposal', { result: proposal.result, count: proposal.flagCount })}
         </p>
       )}
-      <label htmlFor={`${id}-reason`} className="font-medium">
-        {t('marketActions.operator.reason')}
-      </label>
-      <textarea
-        id={`${id}-reason`}
-        rows={2}
-        maxLength={MAX_OPERATOR_REASON_LENGTH}
-        className="w-full rounded-lg border border-line bg-surface-2 px-3 py-2 text-sm"
-        value={reason}
-        onChange={(event) => setReason(event.target.value)}
-      />
+      <Field className="contents" id={`${id}-reason`} label={t('marketActions.operator.reason')}>
+        {(control) => (
+          <textarea
+            {...control}
+            rows={2}
+            maxLength={MAX_OPERATOR_REASON_LENGTH}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
+        )}
+      </Field>
       {bettingClosed ? (
         <div className="grid grid-cols-2 gap-2">
           <Button
