@@ -38,11 +38,42 @@ const TARGETS = [
       { source: 'contracts/test/ForceFeeder.sol', name: 'ForceFeeder', prefix: 'forceFeeder' },
     ],
   },
+  {
+    // The local chain's Chainlink-compatible price feeds (src/deploy-dev-feed.ts).
+    output: 'src/dev-feeds.gen.ts',
+    contracts: [
+      {
+        source: 'contracts/feeds/DevFeedAggregator.sol',
+        name: 'DevFeedAggregator',
+        prefix: 'devFeedAggregator',
+      },
+      { source: 'contracts/feeds/DevFeedProxy.sol', name: 'DevFeedProxy', prefix: 'devFeedProxy' },
+    ],
+  },
+  {
+    output: 'test/round-in-force.gen.ts',
+    contracts: [
+      {
+        source: 'contracts/test/RoundInForceHarness.sol',
+        name: 'RoundInForceHarness',
+        prefix: 'roundInForceHarness',
+      },
+      {
+        source: 'contracts/test/BackdatedFeedAggregator.sol',
+        name: 'BackdatedFeedAggregator',
+        prefix: 'backdatedFeedAggregator',
+      },
+    ],
+  },
 ] as const;
 
-/** `@openzeppelin/...` imports resolve to the pinned package in node_modules. */
+/**
+ * `@openzeppelin/...` imports resolve to the pinned package in node_modules; a source's relative import
+ * (an interface, a library) to this package's contracts/.
+ */
 function findImport(path: string): { contents: string } | { error: string } {
   try {
+    if (path.startsWith('contracts/')) return { contents: readFileSync(join(PACKAGE, path), 'utf8') };
     if (!path.startsWith('@openzeppelin/contracts/')) return { error: `unknown import ${path}` };
     const root = dirname(require.resolve('@openzeppelin/contracts/package.json'));
     return { contents: readFileSync(join(root, path.slice('@openzeppelin/contracts/'.length)), 'utf8') };

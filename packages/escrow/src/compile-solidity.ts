@@ -5,8 +5,11 @@ import { z } from 'zod';
 // nothing is ever downloaded. Used by packages/escrow/scripts/compile.ts and
 // apps/server/scripts/build-contracts.ts.
 
-const OutputSchema = z.object({
+const DiagnosticsSchema = z.object({
   errors: z.array(z.object({ severity: z.string(), formattedMessage: z.string() })).optional(),
+});
+
+const OutputSchema = z.object({
   contracts: z
     .record(
       z.string(),
@@ -78,9 +81,11 @@ export function compileSolidity(options: CompileOptions): {
     solc.compile;
   const version: () => string = solc.version;
   const callbacks = options.findImport ? { import: options.findImport } : undefined;
-  const output = OutputSchema.parse(JSON.parse(compile(JSON.stringify(input), callbacks)));
-  const errors = (output.errors ?? []).filter((error) => error.severity === 'error');
+  const raw: unknown = JSON.parse(compile(JSON.stringify(input), callbacks));
+  // The errors first: a contract that fails code generation (stack too deep) comes back without `evm`.
+  const errors = (DiagnosticsSchema.parse(raw).errors ?? []).filter((error) => error.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((error) => error.formattedMessage).join('\n'));
+  const output = OutputSchema.parse(raw);
   return {
     version: version(),
     contract(source, name) {
