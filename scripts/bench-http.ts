@@ -12,6 +12,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Db } from '../apps/server/src/db/client.ts';
 import * as schema from '../apps/server/src/db/schema.ts';
+import { readClaimable } from '../apps/server/src/escrow/claims/claimable.ts';
 import { listHistory, summarizeHistory } from '../apps/server/src/history/history-repository.ts';
 import { readLeaderboard } from '../apps/server/src/leaderboard/user-stats-repository.ts';
 import {
@@ -24,7 +25,6 @@ import {
 } from '../apps/server/src/markets/markets-repository.ts';
 import { MARKET_DETAIL_BETS_LIMIT } from '../apps/server/src/markets/markets-service.ts';
 import { listRoundsForDisplay } from '../apps/server/src/oracle/oracle-repository.ts';
-import { readClaimable } from '../apps/server/src/payouts/claimable.ts';
 import { latestPriceSample } from '../apps/server/src/prices/price-samples-repository.ts';
 import type { SeededScale } from '../apps/server/test/support/seed-scale.ts';
 import type { BenchReport, HotTarget } from './bench-report.ts';

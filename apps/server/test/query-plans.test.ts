@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Db } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import * as schema from '../src/db/schema.ts';
+import { readClaimable } from '../src/escrow/claims/claimable.ts';
 import { readLeaderboard } from '../src/leaderboard/user-stats-repository.ts';
 import {
   countMarketParticipants,
@@ -16,7 +17,6 @@ import {
   listUserBets,
 } from '../src/markets/markets-repository.ts';
 import { listRoundsForDisplay } from '../src/oracle/oracle-repository.ts';
-import { readClaimable } from '../src/payouts/claimable.ts';
 import { listSettlingPriceMarkets } from '../src/price-markets/price-markets-repository.ts';
 import { firstFreshSampleAfter, latestPriceSample } from '../src/prices/price-samples-repository.ts';
 import { seedScaleData } from './support/seed-scale.ts';

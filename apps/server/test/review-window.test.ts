@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/config.ts';
 import { DEV_OPERATOR } from '../src/config/dev-accounts.ts';
 import { bets, escrowRefunds, marketFlags, markets, payments, payoutLists } from '../src/db/schema.ts';
-import { listMarketBondStakes } from '../src/escrow/payout-lists-repository.ts';
+import { listMarketBondStakes } from '../src/escrow/settlements/payout-lists-repository.ts';
 import { marketsCommands } from '../src/ops/markets-commands.ts';
 import { createAiResolver } from '../src/resolution/ai-resolver.ts';
 import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN } from '../src/resolution/resolver-prompt.ts';

@@ -12,11 +12,11 @@ import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
+import type { VerifiedPayment } from '../escrow/deposits/verified-payment.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 import { escrowDeposit } from '../payments/payment-source.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
-import type { VerifiedPayment } from '../payments/verified-payment.ts';
 import { publish } from '../realtime/outbox-repository.ts';
 import { refuseCreateMarket } from './market-validation.ts';
 import {

@@ -19,7 +19,7 @@ import { decodePageCursor, encodePageCursor } from '@pm/core/contract/page-curso
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { USER_BETS_PAGE_DEFAULT, type UserBetsQuery, type UserBetsResponse } from '@pm/core/contract/users';
 import type { Hex } from 'viem';
-import type { DisputeBondReader } from '../escrow/dispute-bond.ts';
+import type { DisputeBondReader } from '../escrow/settlements/dispute-bond.ts';
 import { createMarket, type MarketsServiceDeps } from './create-market.ts';
 import { joinMarket } from './join-market.ts';
 import { listMarketOdds } from './market-odds-repository.ts';

@@ -4,6 +4,8 @@ import type { Clock } from '../chain/clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import { isTransientError } from '../errors/transient-error.ts';
+import type { PaymentClaim, VerifiedPayment, VerifyResult } from '../escrow/deposits/verified-payment.ts';
+import type { DepositVerifierDeps } from '../escrow/deposits/verify-deposit.ts';
 import type { Metrics, PaymentOutcome } from '../metrics/metrics.ts';
 import {
   countOpenPaymentRequests,
@@ -17,8 +19,6 @@ import {
   type KnownPayment,
   type PaymentPurpose,
 } from './payments-repository.ts';
-import type { PaymentClaim, VerifiedPayment, VerifyResult } from './verified-payment.ts';
-import type { DepositVerifierDeps } from './verify-deposit.ts';
 
 export type PaymentContext = {
   db: Db;

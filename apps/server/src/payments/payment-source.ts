@@ -2,10 +2,10 @@ import { intentText } from '@pm/core/intent';
 import type { DepositTerms } from '@pm/escrow/deposit-terms';
 import type { Clock } from '../chain/clock.ts';
 import type { Db } from '../db/client.ts';
-import { queueSettlementAfterRefusedDispute } from '../settlement/dispute-settlement-repository.ts';
+import type { PaymentClaim, VerifiedPayment, VerifyResult } from '../escrow/deposits/verified-payment.ts';
+import { type DepositVerifierDeps, verifyDeposit } from '../escrow/deposits/verify-deposit.ts';
+import { queueSettlementAfterRefusedDispute } from '../escrow/settlements/dispute-settlement-repository.ts';
 import { insertEscrowRefund, type PaymentPurpose } from './payments-repository.ts';
-import type { PaymentClaim, VerifiedPayment, VerifyResult } from './verified-payment.ts';
-import { type DepositVerifierDeps, verifyDeposit } from './verify-deposit.ts';
 
 // docs/architecture.md "Payment verification": where a payment's money is and how it is checked. Every
 // stake is a deposit into the escrow contract (verify-deposit.ts, decision 026), with the terms of what

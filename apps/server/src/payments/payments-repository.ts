@@ -3,7 +3,7 @@ import type { Db, DbOrTx } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-rows.ts';
 import { escrowRefunds, payments } from '../db/schema.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { DepositStake, VerifiedPayment } from './verified-payment.ts';
+import type { DepositStake, VerifiedPayment } from '../escrow/deposits/verified-payment.ts';
 
 /** market_flag: a flag's bond (issue 22), held until its market settles. */
 export type PaymentPurpose = 'market_create' | 'market_bet' | 'oracle_bet' | 'market_flag';

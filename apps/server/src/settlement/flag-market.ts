@@ -7,13 +7,13 @@ import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
+import type { VerifiedPayment } from '../escrow/deposits/verified-payment.ts';
+import { holdSettlementForOperator } from '../escrow/settlements/dispute-settlement-repository.ts';
 import { isInReview } from '../markets/market-review.ts';
 import { findMarket, lockMarket } from '../markets/markets-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
 import { escrowDeposit } from '../payments/payment-source.ts';
-import type { VerifiedPayment } from '../payments/verified-payment.ts';
 import { publish } from '../realtime/outbox-repository.ts';
-import { holdSettlementForOperator } from './dispute-settlement-repository.ts';
 import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events-repository.ts';
 import { countFlag, findFlagEventByPayment, hasBetOnMarket, insertFlag } from './settlement-repository.ts';
 

@@ -1,6 +1,6 @@
 import type { Db, DbOrTx } from '../db/client.ts';
 import type { EscrowTarget } from '../escrow/escrow-target.ts';
-import { queueMarketSettlement } from '../escrow/queue-market-settlement.ts';
+import { queueMarketSettlement } from '../escrow/settlements/queue-market-settlement.ts';
 import { isInReview, proposedVerdictOf } from '../markets/market-review.ts';
 import { lockMarket } from '../markets/markets-repository.ts';
 import { publish } from '../realtime/outbox-repository.ts';

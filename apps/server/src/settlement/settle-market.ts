@@ -3,7 +3,7 @@ import { bpsOf } from '@pm/core/money';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
 import type { EscrowTarget } from '../escrow/escrow-target.ts';
-import { queueMarketSettlement } from '../escrow/queue-market-settlement.ts';
+import { queueMarketSettlement } from '../escrow/settlements/queue-market-settlement.ts';
 import { recordMarketSettlement } from '../leaderboard/user-stats-repository.ts';
 import { lockMarket } from '../markets/markets-repository.ts';
 import { publish } from '../realtime/outbox-repository.ts';

@@ -1,6 +1,6 @@
 import type { PayoutListDocument } from '@pm/escrow/payout-list';
 import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import {
   bets,
   marketFlags,
@@ -9,8 +9,8 @@ import {
   type PayoutListStatus,
   payoutListLeaves,
   payoutLists,
-} from '../db/schema.ts';
-import { publish } from '../realtime/outbox-repository.ts';
+} from '../../db/schema.ts';
+import { publish } from '../../realtime/outbox-repository.ts';
 
 // Every read and write of payout_lists and payout_list_leaves (docs/architecture.md "Rounds on the
 // escrow", "Markets on the escrow"). Writes that move a settlement name the status (and attempt) they

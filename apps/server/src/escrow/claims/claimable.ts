@@ -2,9 +2,9 @@ import { normalizeAddress } from '@pm/core/address';
 import type { EscrowClaim } from '@pm/core/contract/payout-lists';
 import { CLAIMABLE_LIST_MAX, type ClaimableResponse } from '@pm/core/contract/users';
 import { getAddress } from 'viem';
-import type { DbOrTx } from '../db/client.ts';
-import { toUserBetDto } from '../markets/market-serializers.ts';
-import { toWireOracleBet } from '../oracle/oracle-rounds.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { toUserBetDto } from '../../markets/market-serializers.ts';
+import { toWireOracleBet } from '../../oracle/oracle-rounds.ts';
 import { readClaimableWithTotals } from './claimable-repository.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Block, PublicClient } from 'viem';
-import { AppError } from '../errors/app-error.ts';
+import { blockTimeOf, type FinalityReads, readBlock, readFinalHeight } from '../../chain/finality.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { type DepositEvent, decodeDeposits, depositedEvent, disputedEvent } from './deposit-events.ts';
-import { blockTimeOf, type FinalityReads, readBlock, readFinalHeight } from './final-transaction.ts';
 
 // docs/architecture.md "Payment verification", deposits: every
 // deposit the escrow took in a range of final blocks, for reconciliation to match with its request or

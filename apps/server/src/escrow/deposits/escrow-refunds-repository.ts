@@ -1,8 +1,8 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db, DbOrTx } from '../db/client.ts';
-import { queryRows } from '../db/query-rows.ts';
-import { type EscrowRefundStatus, escrowRefunds, payments } from '../db/schema.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { queryRows } from '../../db/query-rows.ts';
+import { type EscrowRefundStatus, escrowRefunds, payments } from '../../db/schema.ts';
 
 // Refused escrow deposits and the refunds that give them back (escrow_refunds, decision 026). Each
 // function takes the pool or the caller's transaction.

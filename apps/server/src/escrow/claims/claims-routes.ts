@@ -1,10 +1,10 @@
 import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app-deps.ts';
-import type { EscrowClaimsDeps } from '../escrow/escrow-claims.ts';
-import { defineRoute } from '../http/define-route.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { defineRoute } from '../../http/define-route.ts';
 import { readClaimable } from './claimable.ts';
 import { claimWinnings } from './claims-service.ts';
+import type { EscrowClaimsDeps } from './escrow-claims.ts';
 
 /** GET claimable and POST /api/claims; claims relay through the escrow module's operator key (null: none). */
 export function registerClaimsRoutes(

@@ -1,8 +1,8 @@
 import { roundRefundReason } from '@pm/core/payouts';
 import { ROUND_OUTCOME, roundMarket, roundVerdictHash } from '@pm/escrow/round-settlement';
-import type { Tx } from '../db/client.ts';
-import type { StoredRoundResult } from '../oracle/oracle-rounds.ts';
-import type { EscrowTarget } from './escrow-target.ts';
+import type { Tx } from '../../db/client.ts';
+import type { StoredRoundResult } from '../../oracle/oracle-rounds.ts';
+import type { EscrowTarget } from '../escrow-target.ts';
 import { findRound, insertDueSettlement, listRoundStakes } from './payout-lists-repository.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { bpsOf } from '@pm/core/money';
 import { computeMarketPayouts } from '@pm/core/payouts';
-import type { DbOrTx } from '../db/client.ts';
-import { isInReview } from '../markets/market-review.ts';
-import { findMarket } from '../markets/markets-repository.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { isInReview } from '../../markets/market-review.ts';
+import { findMarket } from '../../markets/markets-repository.ts';
 import {
   listMarketBondStakes,
   listMarketStakes,
@@ -11,7 +11,7 @@ import {
 } from './payout-lists-repository.ts';
 
 // What a settlement on the escrow pays each stake the server recorded in the market's pool, before
-// the refused deposits join (settlement-job.ts): an oracle round's bets, or a Predictions market's bets
+// the refused deposits join (post-settlements-job.ts): an oracle round's bets, or a Predictions market's bets
 // and flag bonds. The rules are core's: the round's and the settled market's returns are the ones the
 // database holds (settleRoundPayouts, settleMarket), a market in review is paid as its proposal would
 // (computeMarketPayouts, the rule settleMarket's SQL follows term for term).

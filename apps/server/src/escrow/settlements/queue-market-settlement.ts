@@ -1,10 +1,10 @@
 import { computeMarketPayouts } from '@pm/core/payouts';
 import { MARKET_OUTCOME, type MarketOutcomeName, marketVerdictHash } from '@pm/escrow/market-settlement';
 import type { Hex } from 'viem';
-import type { DbOrTx } from '../db/client.ts';
-import { findMarket, type MarketRow } from '../markets/markets-repository.ts';
-import { findLatestEvidence } from '../settlement/evidence-repository.ts';
-import type { EscrowTarget } from './escrow-target.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { findMarket, type MarketRow } from '../../markets/markets-repository.ts';
+import { findLatestEvidence } from '../../settlement/evidence-repository.ts';
+import type { EscrowTarget } from '../escrow-target.ts';
 import {
   findPayoutListByMarket,
   insertDueSettlement,

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
-import { preparedPerHandle } from '../db/prepared-rows.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { preparedPerHandle } from '../../db/prepared-rows.ts';
 import {
   bets,
   escrowStakePayouts,
@@ -10,8 +10,8 @@ import {
   oracleRounds,
   payoutListLeaves,
   payoutLists,
-} from '../db/schema.ts';
-import { userBetMarketFields } from '../markets/markets-repository.ts';
+} from '../../db/schema.ts';
+import { userBetMarketFields } from '../../markets/markets-repository.ts';
 
 // What can be claimed, written once (issue 13): the GET claimable read and the escrow relay's choice of
 // stakes (escrow-relays-repository.ts) go through these conditions. A market bet is claimable once its
