@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Address, encodeFunctionData, getAddress, type Hex, type PublicClient } from 'viem';
+import { readFinalHeight } from '../../chain/finality.ts';
 import type { Db } from '../../db/client.ts';
 import { describeError } from '../../errors/describe-error.ts';
 import type { Job } from '../../jobs/job-runner.ts';
-import { readFinalHeight } from '../../operator-sender/operator-chain.ts';
 import { advanceOperatorTx } from '../../operator-sender/operator-sender.ts';
 import type { OperatorSenderDeps } from '../../operator-sender/operator-sender-deps.ts';
 import {

@@ -1,5 +1,11 @@
 import type { Block, PublicClient } from 'viem';
-import { blockTimeOf, type FinalityReads, readBlock, readFinalHeight } from '../../chain/finality.ts';
+import {
+  blockTimeOf,
+  type FinalityReads,
+  readBlock,
+  readFinalHeight,
+  unavailableOnFailure,
+} from '../../chain/finality.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { type DepositEvent, decodeDeposits, depositedEvent, disputedEvent } from './deposit-events.ts';
 
@@ -38,7 +44,7 @@ export async function scanFinalDeposits(
 ): Promise<DepositScan> {
   const span = BigInt(deps.maxBlockSpan ?? 1_000);
   if (span < 1n) throw new RangeError(`maxBlockSpan must be at least 1, got ${deps.maxBlockSpan}`);
-  const finalHeight = await readFinalHeight(deps);
+  const finalHeight = await unavailableOnFailure(readFinalHeight(deps.client, deps.confirmations));
   if (finalHeight === null) return { deposits: [], scannedTo: null };
   const last = range.toBlock < finalHeight ? range.toBlock : finalHeight;
   if (last < range.fromBlock) return { deposits: [], scannedTo: null };
