@@ -10,6 +10,7 @@ import { USER_BETS_PAGE_DEFAULT } from '@pm/core/contract/users';
 import autocannon from 'autocannon';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { claimableBetViews } from '../apps/server/src/claimable-bet-views.ts';
 import type { Db } from '../apps/server/src/db/client.ts';
 import * as schema from '../apps/server/src/db/schema.ts';
 import { readClaimable } from '../apps/server/src/escrow/claims/claimable.ts';
@@ -75,7 +76,7 @@ function endpoints(seeded: SeededScale): Endpoint[] {
       name: 'claimable',
       target: 'wallet',
       path: `/api/users/${seeded.busyAddress}/claimable`,
-      reads: (db) => readClaimable(db, seeded.busyAddress),
+      reads: (db) => readClaimable(db, seeded.busyAddress, claimableBetViews),
     },
     {
       name: 'a user’s history',

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, AppFeature } from './app-deps.ts';
+import { claimableBetViews } from './claimable-bet-views.ts';
 import { registerClaimsRoutes } from './escrow/claims/claims-routes.ts';
 import { createEscrowReconciliationJob } from './escrow/deposits/reconcile-escrow-job.ts';
 import { createEscrowModule } from './escrow/escrow-module.ts';
@@ -91,7 +92,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       registerSystemRoutes,
       registerLeaderboardRoutes,
       registerHistoryRoutes,
-      (app) => registerClaimsRoutes(app, deps, escrow.claims),
+      (app) => registerClaimsRoutes(app, deps, escrow.claims, claimableBetViews),
       escrow.routes,
       prices.routes,
       registerOperatorRoutes,

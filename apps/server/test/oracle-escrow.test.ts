@@ -111,6 +111,11 @@ async function recordStakedBet(input: {
         intentText: `pm1:round:${input.epoch}:${input.position}`,
         blockNumber: input.blockNumber,
         blockTime: input.blockTime,
+        deposit: {
+          stakeId: input.stakeId,
+          logIndex: 0,
+          marketKey: roundMarket(input.epoch, (await roundRow(input.epoch)).lockTime).key,
+        },
       },
     });
     await insertOracleBet(tx, {

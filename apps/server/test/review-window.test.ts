@@ -3,7 +3,7 @@ import { FlagMarketResponseSchema, flagTypedData } from '@pm/core/contract/revie
 import { ClaimableResponseSchema } from '@pm/core/contract/users';
 import { computeBondedMarketPayouts } from '@pm/core/flag-bonds';
 import { computeMarketPayouts } from '@pm/core/payouts';
-import { depositArgs, flagBondTerms } from '@pm/escrow/deposit-terms';
+import { depositArgs, flagBondTerms, marketClosesAt } from '@pm/escrow/deposit-terms';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { payForFlagBond } from '@pm/pay-and-post/pay-and-post-flag';
 import { payVault } from '@pm/pay-and-post/pay-vault';
@@ -119,7 +119,7 @@ async function escrowMarketOf(marketId: number) {
   return {
     marketId,
     escrowId: row.escrowId as Hex,
-    closesAt: Math.floor(row.deadline.getTime() / 1000),
+    closesAt: marketClosesAt(row.deadline),
     key: row.escrowKey as Hex,
   };
 }

@@ -15,7 +15,6 @@ import { AppError } from '../errors/app-error.ts';
 import type { VerifiedPayment } from '../escrow/deposits/verified-payment.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
-import { escrowDeposit } from '../payments/payment-source.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import { publish } from '../realtime/outbox-repository.ts';
 import { refuseCreateMarket } from './market-validation.ts';
@@ -80,7 +79,7 @@ export function creationPaymentInput(
       amountWei: BigInt(body.amountWei),
       intent,
     },
-    source: escrowDeposit(escrow, terms, { clock: payments.clock, ...options }),
+    deposit: { escrow, terms, ...options },
     purpose: 'market_create' as const,
     request: { body },
   };

@@ -1,7 +1,8 @@
 import { normalizeAddress } from '@pm/core/address';
 import { MAX_ROW_ID } from '@pm/core/constants';
 import { FLAG_SIGNATURE_MAX_TTL_S, type FlagMarketBody, flagTypedData } from '@pm/core/contract/review';
-import { flagBondTerms } from '@pm/escrow/deposit-terms';
+import { isInReview } from '@pm/core/market-rules';
+import { flagBondTerms, marketClosesAt } from '@pm/escrow/deposit-terms';
 import { type Hex, verifyTypedData } from 'viem';
 import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
@@ -9,10 +10,8 @@ import type { Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { VerifiedPayment } from '../escrow/deposits/verified-payment.ts';
 import { holdSettlementForOperator } from '../escrow/settlements/dispute-settlement-repository.ts';
-import { isInReview } from '../markets/market-review.ts';
 import { findMarket, lockMarket } from '../markets/markets-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
-import { escrowDeposit } from '../payments/payment-source.ts';
 import { publish } from '../realtime/outbox-repository.ts';
 import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events-repository.ts';
 import { countFlag, findFlagEventByPayment, hasBetOnMarket, insertFlag } from './settlement-repository.ts';
@@ -60,7 +59,7 @@ export async function flagMarket(
     throw new AppError('NOT_IN_REVIEW', 'This market is not on the escrow: it takes no flag.');
   const terms = flagBondTerms({
     escrowId: market.escrowId as Hex,
-    closesAt: Math.floor(market.deadline.getTime() / 1000),
+    closesAt: marketClosesAt(market.deadline),
   });
   return acceptPayment(deps.payments, {
     claim: {
@@ -69,7 +68,7 @@ export async function flagMarket(
       amountWei: BigInt(body.amountWei),
       intent: { kind: 'flag' as const, marketId },
     },
-    source: escrowDeposit(escrow, terms, { clock: deps.clock }),
+    deposit: { escrow, terms },
     purpose: 'market_flag',
     request: { marketId, body },
     record: (tx, payment) => recordFlag(deps, tx, marketId, body, payment),

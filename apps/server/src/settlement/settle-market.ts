@@ -7,6 +7,7 @@ import { queueMarketSettlement } from '../escrow/settlements/queue-market-settle
 import { recordMarketSettlement } from '../leaderboard/user-stats-repository.ts';
 import { lockMarket } from '../markets/markets-repository.ts';
 import { publish } from '../realtime/outbox-repository.ts';
+import { findLatestEvidence } from './evidence-repository.ts';
 import { recordResolutionEvent } from './resolution-events-repository.ts';
 import {
   listHeldFlagBonds,
@@ -151,6 +152,7 @@ export async function settleMarket(
     escrow: input.escrow,
     now: input.now,
     cause: input.escrowCause ?? 'settled',
+    readEvidence: () => findLatestEvidence(tx, marketId),
   });
   await recordMarketSettlement(tx, marketId);
   await publish(tx, { topic: 'markets', id: marketId });

@@ -13,7 +13,6 @@ import { isTransientError } from '../../errors/transient-error.ts';
 import type { Job } from '../../jobs/job-runner.ts';
 import type { EscrowDepositKind, Metrics } from '../../metrics/metrics.ts';
 import type { OperatorSenderDeps } from '../../operator-sender/operator-sender-deps.ts';
-import { insertEscrowRefund, type PaymentPurpose } from '../../payments/payments-repository.ts';
 import { queueSettlementAfterRefusedDispute } from '../settlements/dispute-settlement-repository.ts';
 import { decodeDeposits } from './deposit-events.ts';
 import {
@@ -28,7 +27,9 @@ import {
   retryEscrowDepositAt,
 } from './escrow-deposits-repository.ts';
 import { processEscrowRefunds } from './escrow-refunds.ts';
+import { insertEscrowRefund } from './escrow-refunds-repository.ts';
 import { scanFinalDeposits } from './scan-deposits.ts';
+import type { PaymentPurpose } from './verified-payment.ts';
 
 const CURSOR = 'escrow-deposits';
 /** A deposit being settled is leased this long, so another instance leaves it alone meanwhile. */

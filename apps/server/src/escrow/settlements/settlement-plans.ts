@@ -1,9 +1,9 @@
+import { isInReview } from '@pm/core/market-rules';
 import { bpsOf } from '@pm/core/money';
 import { computeMarketPayouts } from '@pm/core/payouts';
 import type { DbOrTx } from '../../db/client.ts';
-import { isInReview } from '../../markets/market-review.ts';
-import { findMarket } from '../../markets/markets-repository.ts';
 import {
+  findMarketToSettle,
   listMarketBondStakes,
   listMarketStakes,
   listRoundStakes,
@@ -79,7 +79,7 @@ async function planMarket(
 ): Promise<SettlementPlan> {
   const marketId = row.predictionMarketId ?? 0;
   const label = `market ${marketId}`;
-  const market = await findMarket(db, marketId);
+  const market = await findMarketToSettle(db, marketId);
   if (!market) throw new Error(`${label} not found`);
   const bets = await listMarketStakes(db, marketId);
   const unstaked = bets.find((bet) => bet.stakeId === null);
