@@ -217,7 +217,7 @@ export async function insertMarketWithCreatorBet(
     isCreator: true,
     paymentId: payment.paymentId,
     txHash: payment.txHash.toLowerCase(),
-    stakeId: payment.deposit?.stakeId ?? null,
+    stakeId: payment.deposit.stakeId,
     createdAt: now,
   });
   await recordBetPlaced(tx, creator);

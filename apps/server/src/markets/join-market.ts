@@ -98,7 +98,7 @@ async function recordJoin(
     isCreator: false,
     paymentId: payment.paymentId,
     txHash: payment.txHash.toLowerCase(),
-    stakeId: payment.deposit?.stakeId ?? null,
+    stakeId: payment.deposit.stakeId,
     createdAt: now,
   });
   await recordBetPlaced(tx, user);

@@ -79,7 +79,7 @@ export async function placeOracleBet(
         paymentId: payment.paymentId,
         txHash: payment.txHash,
         blockTime: payment.blockTime,
-        stakeId: payment.deposit?.stakeId ?? null,
+        stakeId: payment.deposit.stakeId,
       }),
     findRecorded: async (db, paymentId) => {
       const row = await findOracleBetByPayment(db, paymentId);

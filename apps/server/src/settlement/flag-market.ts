@@ -26,9 +26,10 @@ import { countFlag, findFlagEventByPayment, hasBetOnMarket, insertFlag } from '.
 // market's own key (flagBondTerms: kind flag, no side) while its verdict's settlement is pending on
 // chain. The contract makes it a dispute (its `Disputed` event: the settlement is sent back, at least
 // `disputeBond(key)` deposited) and the bond is the deposit's amount. The flag is accepted through the
-// one payment path (acceptPayment with the escrowDeposit source), recorded with its stake id, or —
+// one payment path (acceptPayment with the bond's deposit terms), recorded with its stake id, or —
 // whatever refuses it — kept as an escrow refund (refundStake: the dispute left the market open) and
-// the market's settlement queued again, same verdict (payment-source.ts, dispute-settlement-repository.ts).
+// the market's settlement queued again, same verdict (accept-payment.ts,
+// escrow/settlements/dispute-settlement-repository.ts).
 // settle-market.ts decides the bond's fate (core's flag-bonds.ts); the settlement lists it by stake.
 
 export type FlagMarketDeps = { payments: PaymentContext; clock: Clock };
@@ -126,7 +127,7 @@ async function recordFlag(
   if (endsAt <= now.getTime() || payment.blockTime.getTime() >= endsAt) throw new AppError('REVIEW_CLOSED');
   // The contract's own word that the bond was enough and the settlement is sent back: a deposit under
   // the flag's terms that disputed nothing (no settlement pending) is no flag.
-  if (payment.deposit?.disputes == null) {
+  if (payment.deposit.disputes == null) {
     throw new AppError('NOT_IN_REVIEW', 'The deposit disputed no pending settlement of this market.');
   }
   const isBettor = await hasBetOnMarket(tx, market.id, address);
