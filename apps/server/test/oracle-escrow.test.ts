@@ -100,6 +100,8 @@ async function recordStakedBet(input: {
   blockNumber: bigint;
   blockTime: Date;
 }) {
+  // Read before the transaction: the test database has one connection.
+  const market = roundMarket(input.epoch, (await roundRow(input.epoch)).lockTime);
   await t.db.transaction(async (tx) => {
     const paymentId = await insertRecordedPayment(tx, {
       chainId: t.config.chain.id,
@@ -114,7 +116,7 @@ async function recordStakedBet(input: {
         deposit: {
           stakeId: input.stakeId,
           logIndex: 0,
-          marketKey: roundMarket(input.epoch, (await roundRow(input.epoch)).lockTime).key,
+          marketKey: market.key,
         },
       },
     });
