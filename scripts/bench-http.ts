@@ -10,8 +10,10 @@ import { USER_BETS_PAGE_DEFAULT } from '@pm/core/contract/users';
 import autocannon from 'autocannon';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { claimableBetViews } from '../apps/server/src/claimable-bet-views.ts';
 import type { Db } from '../apps/server/src/db/client.ts';
 import * as schema from '../apps/server/src/db/schema.ts';
+import { readClaimable } from '../apps/server/src/escrow/claims/claimable.ts';
 import { listHistory, summarizeHistory } from '../apps/server/src/history/history-repository.ts';
 import { readLeaderboard } from '../apps/server/src/leaderboard/user-stats-repository.ts';
 import {
@@ -24,7 +26,6 @@ import {
 } from '../apps/server/src/markets/markets-repository.ts';
 import { MARKET_DETAIL_BETS_LIMIT } from '../apps/server/src/markets/markets-service.ts';
 import { listRoundsForDisplay } from '../apps/server/src/oracle/oracle-repository.ts';
-import { readClaimable } from '../apps/server/src/payouts/claimable.ts';
 import { latestPriceSample } from '../apps/server/src/prices/price-samples-repository.ts';
 import type { SeededScale } from '../apps/server/test/support/seed-scale.ts';
 import type { BenchReport, HotTarget } from './bench-report.ts';
@@ -75,7 +76,7 @@ function endpoints(seeded: SeededScale): Endpoint[] {
       name: 'claimable',
       target: 'wallet',
       path: `/api/users/${seeded.busyAddress}/claimable`,
-      reads: (db) => readClaimable(db, seeded.busyAddress),
+      reads: (db) => readClaimable(db, seeded.busyAddress, claimableBetViews),
     },
     {
       name: 'a user’s history',

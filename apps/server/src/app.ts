@@ -8,6 +8,7 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { serveWebApp } from './http/serve-web-app.ts';
 import { watchUntrustedForwardedFor } from './http/untrusted-forwarded-for.ts';
 import { registerHttpMetrics } from './metrics/http-metrics.ts';
+import { noteUntrustedForwardedFor } from './operators/operators-repository.ts';
 import { createRealtimeHub } from './realtime/realtime-hub.ts';
 import { registerRealtimeRoutes } from './realtime/realtime-routes.ts';
 
@@ -41,7 +42,10 @@ export async function createApp(
   });
   registerHttpMetrics(app, deps.metrics);
   registerErrorHandling(app);
-  watchUntrustedForwardedFor(app, { trustProxy: config.http.trustProxy, db: deps.database.db });
+  watchUntrustedForwardedFor(app, {
+    trustProxy: config.http.trustProxy,
+    note: () => noteUntrustedForwardedFor(deps.database.db),
+  });
   await registerSecurityHeaders(app, config);
   await registerRateLimits(app, options.rateLimitPerMinute ?? config.http.rateLimitPerMinute);
   // Clients never need to send anything on /api/realtime; 4 KiB bounds what ws buffers (F12).

@@ -1,5 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, AppFeature } from './app-deps.ts';
+import { claimableBetViews } from './claimable-bet-views.ts';
+import { registerClaimsRoutes } from './escrow/claims/claims-routes.ts';
+import { createEscrowReconciliationJob } from './escrow/deposits/reconcile-escrow-job.ts';
 import { createEscrowModule } from './escrow/escrow-module.ts';
 import { registerHistoryRoutes } from './history/history-routes.ts';
 import type { Job } from './jobs/job-runner.ts';
@@ -8,8 +11,6 @@ import { createMarketsModule } from './markets/markets-module.ts';
 import { registerOperatorRoutes } from './operators/operator-routes.ts';
 import { createOracleModule } from './oracle/oracle-module.ts';
 import { createPendingPaymentsJob } from './payments/pending-payments-job.ts';
-import { createEscrowReconciliationJob } from './payments/reconcile-escrow-job.ts';
-import { registerClaimsRoutes } from './payouts/claims-routes.ts';
 import { createPriceMarketsModule } from './price-markets/price-markets-module.ts';
 import { createPricesModule } from './prices/prices-module.ts';
 import { createPruneOutboxJob } from './realtime/prune-outbox-job.ts';
@@ -91,7 +92,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       registerSystemRoutes,
       registerLeaderboardRoutes,
       registerHistoryRoutes,
-      (app) => registerClaimsRoutes(app, deps, escrow.claims),
+      (app) => registerClaimsRoutes(app, deps, escrow.claims, claimableBetViews),
       escrow.routes,
       prices.routes,
       registerOperatorRoutes,

@@ -19,7 +19,7 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { escrowRefunds, marketFlags, markets, payments, payoutLists } from '../src/db/schema.ts';
 import { MARKET_STATE, readEscrowMarket } from '../src/escrow/escrow-chain.ts';
-import { listMarketBondStakes } from '../src/escrow/payout-lists-repository.ts';
+import { listMarketBondStakes } from '../src/escrow/settlements/payout-lists-repository.ts';
 import { marketsCommands } from '../src/ops/markets-commands.ts';
 import { type AiStub, startAiStub, verdict } from './support/ai-stub.ts';
 import {

@@ -11,9 +11,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bets, marketFlags, markets, operatorTransactions, payoutLists } from '../src/db/schema.ts';
 import { createEscrowModule } from '../src/escrow/escrow-module.ts';
 import type { EscrowTarget } from '../src/escrow/escrow-target.ts';
-import { findPayoutListByMarket } from '../src/escrow/payout-lists-repository.ts';
-import { advanceEscrowSettlements, type EscrowSettlementDeps } from '../src/escrow/settlement-job.ts';
-import { planSettlement } from '../src/escrow/settlement-plans.ts';
+import { findPayoutListByMarket } from '../src/escrow/settlements/payout-lists-repository.ts';
+import {
+  advanceEscrowSettlements,
+  type EscrowSettlementDeps,
+} from '../src/escrow/settlements/post-settlements-job.ts';
+import { planSettlement } from '../src/escrow/settlements/settlement-plans.ts';
 import { createPriceSettlementJob } from '../src/price-markets/price-settlement-job.ts';
 import { voidMarketByOperator } from '../src/settlement/operator-actions.ts';
 import { proposeVerdict, settleReviewedMarkets } from '../src/settlement/review-window.ts';

@@ -14,8 +14,8 @@ import {
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { escrowDeposits, escrowRefunds, operatorTransactions, oracleBets } from '../src/db/schema.ts';
+import { listRefusedDepositsInPool } from '../src/escrow/deposits/escrow-refunds-repository.ts';
 import { paymentsCommands } from '../src/ops/payments-commands.ts';
-import { listRefusedDepositsInPool } from '../src/payments/escrow-refunds-repository.ts';
 import { deployBatchAccount, deposit, depositCall, executeBatch } from './support/escrow-contracts.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { runOps } from './support/ops-helpers.ts';

@@ -100,6 +100,8 @@ async function recordStakedBet(input: {
   blockNumber: bigint;
   blockTime: Date;
 }) {
+  // Read before the transaction: the test database has one connection.
+  const market = roundMarket(input.epoch, (await roundRow(input.epoch)).lockTime);
   await t.db.transaction(async (tx) => {
     const paymentId = await insertRecordedPayment(tx, {
       chainId: t.config.chain.id,
@@ -111,6 +113,11 @@ async function recordStakedBet(input: {
         intentText: `pm1:round:${input.epoch}:${input.position}`,
         blockNumber: input.blockNumber,
         blockTime: input.blockTime,
+        deposit: {
+          stakeId: input.stakeId,
+          logIndex: 0,
+          marketKey: market.key,
+        },
       },
     });
     await insertOracleBet(tx, {

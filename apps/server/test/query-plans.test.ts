@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { claimableBetViews } from '../src/claimable-bet-views.ts';
 import type { Db } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import * as schema from '../src/db/schema.ts';
+import { readClaimable } from '../src/escrow/claims/claimable.ts';
 import { readLeaderboard } from '../src/leaderboard/user-stats-repository.ts';
 import {
   countMarketParticipants,
@@ -16,7 +18,6 @@ import {
   listUserBets,
 } from '../src/markets/markets-repository.ts';
 import { listRoundsForDisplay } from '../src/oracle/oracle-repository.ts';
-import { readClaimable } from '../src/payouts/claimable.ts';
 import { listSettlingPriceMarkets } from '../src/price-markets/price-markets-repository.ts';
 import { firstFreshSampleAfter, latestPriceSample } from '../src/prices/price-samples-repository.ts';
 import { seedScaleData } from './support/seed-scale.ts';
@@ -153,7 +154,7 @@ describe.skipIf(!url)('hot reads at 1M bets (PostgreSQL)', () => {
     ],
     ['one market’s participants', () => countMarketParticipants(db, seeded.busyMarketId)],
     ['a user’s bets', () => listUserBets(db, { address: seeded.busyAddress, limit: 21 })],
-    ['claimable', () => readClaimable(db, seeded.busyAddress)],
+    ['claimable', () => readClaimable(db, seeded.busyAddress, claimableBetViews)],
     ['leaderboard', () => readLeaderboard(db, 100)],
     ['oracle rounds', () => listRoundsForDisplay(db)],
     ['price', () => latestPriceSample(db, 'simulated')],
@@ -177,7 +178,7 @@ describe.skipIf(!url)('hot reads at 1M bets (PostgreSQL)', () => {
   }
 
   test('the busy address has bets and winnings to claim, so its plans are of real reads', async () => {
-    const claimable = await readClaimable(db, seeded.busyAddress);
+    const claimable = await readClaimable(db, seeded.busyAddress, claimableBetViews);
     expect(claimable.markets.count).toBeGreaterThan(0);
     expect(claimable.oracle.count).toBeGreaterThan(0);
     expect((await listUserBets(db, { address: seeded.busyAddress, limit: 21 })).length).toBeGreaterThan(5);

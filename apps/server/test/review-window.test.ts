@@ -3,7 +3,7 @@ import { FlagMarketResponseSchema, flagTypedData } from '@pm/core/contract/revie
 import { ClaimableResponseSchema } from '@pm/core/contract/users';
 import { computeBondedMarketPayouts } from '@pm/core/flag-bonds';
 import { computeMarketPayouts } from '@pm/core/payouts';
-import { depositArgs, flagBondTerms } from '@pm/escrow/deposit-terms';
+import { depositArgs, flagBondTerms, marketClosesAt } from '@pm/escrow/deposit-terms';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { payForFlagBond } from '@pm/pay-and-post/pay-and-post-flag';
 import { payVault } from '@pm/pay-and-post/pay-vault';
@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/config.ts';
 import { DEV_OPERATOR } from '../src/config/dev-accounts.ts';
 import { bets, escrowRefunds, marketFlags, markets, payments, payoutLists } from '../src/db/schema.ts';
-import { listMarketBondStakes } from '../src/escrow/payout-lists-repository.ts';
+import { listMarketBondStakes } from '../src/escrow/settlements/payout-lists-repository.ts';
 import { marketsCommands } from '../src/ops/markets-commands.ts';
 import { createAiResolver } from '../src/resolution/ai-resolver.ts';
 import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN } from '../src/resolution/resolver-prompt.ts';
@@ -119,7 +119,7 @@ async function escrowMarketOf(marketId: number) {
   return {
     marketId,
     escrowId: row.escrowId as Hex,
-    closesAt: Math.floor(row.deadline.getTime() / 1000),
+    closesAt: marketClosesAt(row.deadline),
     key: row.escrowKey as Hex,
   };
 }

@@ -7,6 +7,7 @@ import {
   deriveMarketTitle,
   estimateMarketWinWei,
   favourability,
+  isInReview,
   marketDeadline,
   marketDisplayStatus,
   potentialPayoutRecordWei,
@@ -87,6 +88,16 @@ describe('marketDisplayStatus', () => {
   test('a settled market is completed', () => {
     expect(marketDisplayStatus({ status: 'settled', deadline: BEFORE }, NOW)).toBe('completed');
     expect(marketDisplayStatus({ status: 'settled', deadline: AFTER }, NOW)).toBe('completed');
+  });
+});
+
+describe('isInReview', () => {
+  test('a settling market with a proposed verdict is in review; settled, or with no proposal, it is not', () => {
+    const proposed = { status: 'settling', proposedAt: NOW, proposedResult: 'YES' };
+    expect(isInReview(proposed)).toBe(true);
+    expect(isInReview({ ...proposed, status: 'settled' })).toBe(false);
+    expect(isInReview({ ...proposed, proposedAt: null })).toBe(false);
+    expect(isInReview({ ...proposed, proposedResult: null })).toBe(false);
   });
 });
 

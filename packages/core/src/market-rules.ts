@@ -65,6 +65,18 @@ export function canJoinMarket(market: { status: MarketStatus; deadline: Date }, 
 }
 
 /**
+ * docs/decisions/011-resolution-review-window.md: true while the market has a proposed verdict that
+ * has not settled. Read by the market's page, the settlement room and the escrow's settlement plans.
+ */
+export function isInReview(market: {
+  status: string;
+  proposedAt: Date | null;
+  proposedResult: string | null;
+}): boolean {
+  return market.status === 'settling' && market.proposedAt !== null && market.proposedResult !== null;
+}
+
+/**
  * docs/product.md §2 (YES and NO panels): favourability percent of each side's pool. Whole percents summing
  * to 100, rounded half up from exact bigint ratios; a side with any stake shows at least 1% and
  * an empty side 0%, so the bar never contradicts the pool. 50/50 when nothing is staked.

@@ -5,6 +5,7 @@ import {
   depositTerms,
   flagBondTerms,
   marketBetTerms,
+  marketClosesAt,
   marketCreateTerms,
   newMarketId,
   roundDepositTerms,
@@ -107,5 +108,13 @@ describe('marketBetTerms and marketCreateTerms', () => {
     expect(() =>
       marketCreateTerms({ escrowId: market, closesAt, contentHash: '0x1234', prediction: 'NO' }),
     ).toThrow(RangeError);
+  });
+});
+
+describe('marketClosesAt', () => {
+  it('is the deadline in whole unix seconds, a stored fraction rounded down', () => {
+    expect(marketClosesAt(new Date(closesAt * 1000))).toBe(closesAt);
+    expect(marketClosesAt(new Date(closesAt * 1000 + 999))).toBe(closesAt);
+    expect(marketClosesAt(new Date(0))).toBe(0);
   });
 });

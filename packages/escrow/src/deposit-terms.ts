@@ -58,6 +58,16 @@ export function roundDepositTerms(
   return { kind: 'round', market: roundMarketId(epoch), closesAt: lockTime, position };
 }
 
+/**
+ * A market's close in unix seconds, from its deadline: the close its escrow key hashes and its deposits
+ * name. Every market on the escrow stores the very close its creation deposit named (closesAt × 1000),
+ * so this is exact for it. It rounds down rather than refusing a fraction: a market made before the
+ * escrow may hold milliseconds, has no key to match, and its page still shows a close.
+ */
+export function marketClosesAt(deadline: Date): number {
+  return Math.floor(deadline.getTime() / 1000);
+}
+
 /** A market as the API publishes it for a deposit: its escrow id and close (`escrowId`, `closesAt`). */
 export type EscrowMarket = { escrowId: Hex; closesAt: number };
 

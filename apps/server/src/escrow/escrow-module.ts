@@ -6,12 +6,12 @@ import { createOperatorTransactionsJob } from '../operator-sender/operator-sende
 import type { OperatorSenderDeps } from '../operator-sender/operator-sender-deps.ts';
 import { readOpenOperatorWork } from '../operator-sender/operator-transactions-repository.ts';
 import { classifyEscrowActionRevert } from '../operator-sender/revert-reason.ts';
-import { OPERATOR_DECIDES } from '../settlement/dispute-settlement-repository.ts';
-import { createEscrowRelaysJob, type EscrowClaimsDeps } from './escrow-claims.ts';
-import { registerPayoutListRoutes } from './payout-list-routes.ts';
-import { readOldestPendingSettlementAgeS } from './payout-lists-repository.ts';
-import { createEscrowSettlementsJob, type EscrowSettlementDeps } from './settlement-job.ts';
-import { createStakePayoutsWatchJob } from './stake-payouts-watch-job.ts';
+import { createEscrowRelaysJob, type EscrowClaimsDeps } from './claims/escrow-claims.ts';
+import { createStakePayoutsWatchJob } from './claims/stake-payouts-watch-job.ts';
+import { OPERATOR_DECIDES } from './settlements/dispute-settlement-repository.ts';
+import { registerPayoutListRoutes } from './settlements/payout-list-routes.ts';
+import { readOldestPendingSettlementAgeS } from './settlements/payout-lists-repository.ts';
+import { createEscrowSettlementsJob, type EscrowSettlementDeps } from './settlements/post-settlements-job.ts';
 import { registerVaultRoutes } from './vault-routes.ts';
 
 /**

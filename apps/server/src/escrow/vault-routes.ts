@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Address, PublicClient } from 'viem';
 import type { AppDeps } from '../app-deps.ts';
 import { AppError } from '../errors/app-error.ts';
+import { cacheFor } from '../http/cache-for.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { cacheFor } from '../system/cache-for.ts';
 
 /**
  * GET /api/vault reads the chain at most this often per instance, whatever the request rate (every

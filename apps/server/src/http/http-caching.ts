@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fastifyEtag from '@fastify/etag';
+import type { RealtimeMessage } from '@pm/core/contract/realtime';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { RealtimeHub } from '../realtime/realtime-hub.ts';
 import { createResponseCache, FRESH_READ_COOKIE, type ResponseCache } from './response-cache.ts';
 
 declare module 'fastify' {
@@ -54,7 +54,8 @@ export function sendSerialized(reply: FastifyReply, response: SerializedResponse
  */
 export async function registerHttpCaching(
   app: FastifyInstance,
-  hub: RealtimeHub,
+  /** The realtime events (the realtime hub, wired in app.ts): each drops the cached reads of its topic. */
+  hub: { subscribe(subscriber: (message: RealtimeMessage) => void): unknown },
   options: { ttlMs: number },
 ): Promise<void> {
   const cache = createResponseCache({ ttlMs: options.ttlMs });

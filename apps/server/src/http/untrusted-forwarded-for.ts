@@ -1,6 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/client.ts';
-import { noteUntrustedForwardedFor } from '../operators/operators-repository.ts';
 
 // Security review 2, N9: behind a reverse proxy with TRUST_PROXY=0, request.ip is the proxy's
 // address for every client, so the rate limit, the WebSocket cap and the Analyze budget become one
@@ -11,11 +9,12 @@ import { noteUntrustedForwardedFor } from '../operators/operators-repository.ts'
 
 /**
  * Watches for X-Forwarded-For while no proxy is trusted: the first one is logged (warn) and noted
- * for the doctor; the header is never acted on (request.ip stays the socket's peer).
+ * for the doctor (`note`: the operators' repository, wired in app.ts); the header is never acted on
+ * (request.ip stays the socket's peer).
  */
 export function watchUntrustedForwardedFor(
   app: FastifyInstance,
-  options: { trustProxy: number; db: Db },
+  options: { trustProxy: number; note: () => Promise<void> },
 ): void {
   if (options.trustProxy > 0) return;
   let seen = false;
@@ -26,8 +25,10 @@ export function watchUntrustedForwardedFor(
       { peer: request.ip },
       'a request came with X-Forwarded-For while TRUST_PROXY=0: behind a reverse proxy every client shares the proxy address for rate limits and caps; set TRUST_PROXY to the number of proxies (docs/operations.md). Logged once.',
     );
-    await noteUntrustedForwardedFor(options.db).catch((error: unknown) =>
-      request.log.warn({ err: error }, 'the X-Forwarded-For note could not be written'),
-    );
+    await options
+      .note()
+      .catch((error: unknown) =>
+        request.log.warn({ err: error }, 'the X-Forwarded-For note could not be written'),
+      );
   });
 }

@@ -12,11 +12,10 @@ import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
+import type { VerifiedPayment } from '../escrow/deposits/verified-payment.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
-import { escrowDeposit } from '../payments/payment-source.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
-import type { VerifiedPayment } from '../payments/verified-payment.ts';
 import { publish } from '../realtime/outbox-repository.ts';
 import { refuseCreateMarket } from './market-validation.ts';
 import {
@@ -80,7 +79,7 @@ export function creationPaymentInput(
       amountWei: BigInt(body.amountWei),
       intent,
     },
-    source: escrowDeposit(escrow, terms, { clock: payments.clock, ...options }),
+    deposit: { escrow, terms, ...options },
     purpose: 'market_create' as const,
     request: { body },
   };
@@ -218,7 +217,7 @@ export async function insertMarketWithCreatorBet(
     isCreator: true,
     paymentId: payment.paymentId,
     txHash: payment.txHash.toLowerCase(),
-    stakeId: payment.deposit?.stakeId ?? null,
+    stakeId: payment.deposit.stakeId,
     createdAt: now,
   });
   await recordBetPlaced(tx, creator);

@@ -2,15 +2,14 @@ import { normalizeAddress } from '@pm/core/address';
 import { MAX_ROW_ID } from '@pm/core/constants';
 import type { JoinMarketBody } from '@pm/core/contract/markets';
 import { potentialPayoutRecordWei } from '@pm/core/market-rules';
-import { marketBetTerms } from '@pm/escrow/deposit-terms';
+import { marketBetTerms, marketClosesAt } from '@pm/escrow/deposit-terms';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
+import type { VerifiedPayment } from '../escrow/deposits/verified-payment.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats-repository.ts';
 import { type AcceptPaymentResult, acceptPayment } from '../payments/accept-payment.ts';
-import { escrowDeposit } from '../payments/payment-source.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
-import type { VerifiedPayment } from '../payments/verified-payment.ts';
 import { publishAll } from '../realtime/outbox-repository.ts';
 import type { MarketsServiceDeps } from './create-market.ts';
 import { refuseAmount } from './market-validation.ts';
@@ -56,7 +55,7 @@ export async function joinMarket(
   // A market made before the escrow takes no new bet (migration 0018).
   if (!market.escrowId) throw new AppError('MARKET_CLOSED');
   const terms = marketBetTerms(
-    { escrowId: market.escrowId as `0x${string}`, closesAt: closesAtOf(market) },
+    { escrowId: market.escrowId as `0x${string}`, closesAt: marketClosesAt(market.deadline) },
     body.prediction,
   );
   const input = {
@@ -66,7 +65,7 @@ export async function joinMarket(
       amountWei: BigInt(body.amountWei),
       intent: { kind: 'bet' as const, marketId, prediction: body.prediction },
     },
-    source: escrowDeposit(escrow, terms, { clock: deps.clock, ...options }),
+    deposit: { escrow, terms, ...options },
     purpose: 'market_bet' as const,
     request: { marketId, body },
   };
@@ -76,11 +75,6 @@ export async function joinMarket(
     record: (tx, payment) => recordJoin(deps, tx, marketId, body, payment),
     findRecorded: findBetByPayment,
   });
-}
-
-/** A market's deadline in unix seconds: the close of its escrow key (whole seconds since the escrow). */
-export function closesAtOf(market: Pick<MarketRow, 'deadline'>): number {
-  return Math.floor(market.deadline.getTime() / 1000);
 }
 
 async function recordJoin(
@@ -104,7 +98,7 @@ async function recordJoin(
     isCreator: false,
     paymentId: payment.paymentId,
     txHash: payment.txHash.toLowerCase(),
-    stakeId: payment.deposit?.stakeId ?? null,
+    stakeId: payment.deposit.stakeId,
     createdAt: now,
   });
   await recordBetPlaced(tx, user);

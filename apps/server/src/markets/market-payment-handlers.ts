@@ -1,9 +1,9 @@
 import { CreateMarketBodySchema, JoinMarketBodySchema } from '@pm/core/contract/markets';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
+import type { MarketDeposits } from '../escrow/deposits/reconcile-escrow-job.ts';
 import { findPaymentRequest } from '../payments/payment-requests-repository.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
-import type { MarketDeposits } from '../payments/reconcile-escrow-job.ts';
 import { findMarketByEscrowKey } from './markets-repository.ts';
 import type { MarketsService } from './markets-service.ts';
 

@@ -7,11 +7,6 @@ import type { MarketRow } from './markets-repository.ts';
 // here and acted on by the settlement room (apps/server/src/settlement/review-window.ts), whose
 // repository writes these columns.
 
-/** True while the market has a proposed verdict that has not settled. */
-export function isInReview(market: MarketRow): boolean {
-  return market.status === 'settling' && market.proposedAt !== null && market.proposedResult !== null;
-}
-
 const ProposedResultSchema = z.enum(['YES', 'NO', 'VOID']);
 
 /** The proposal stored on a market in review. */

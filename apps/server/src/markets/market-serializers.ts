@@ -3,9 +3,11 @@ import { type Bet, BetStatusSchema, type Market, MarketStatusSchema } from '@pm/
 import { CategorySchema, DurationSchema, PredictionSchema } from '@pm/core/contract/primitives';
 import type { UserBet } from '@pm/core/contract/users';
 import { formatUsdPrice } from '@pm/core/price';
+import { marketClosesAt } from '@pm/escrow/deposit-terms';
 import { z } from 'zod';
+import type { UserBetMarket } from '../escrow/claims/claimable-repository.ts';
 import { toMarketReviewDto } from './market-review.ts';
-import type { BetRow, MarketRow, UserBetMarket } from './markets-repository.ts';
+import type { BetRow, MarketRow } from './markets-repository.ts';
 
 // Rows → the HTTP contract's DTOs: bigint → decimal string, Date → ISO, addresses as stored
 // (lower-case). Text columns are parsed into the contract's enums rather than cast.
@@ -37,7 +39,7 @@ export function toMarketDto(row: MarketRow): Market {
     deadline: row.deadline.toISOString(),
     escrowId: row.escrowId,
     escrowKey: row.escrowKey,
-    closesAt: Math.floor(row.deadline.getTime() / 1000),
+    closesAt: marketClosesAt(row.deadline),
     status: MarketStatusSchema.parse(row.status),
     totalYesWei: row.totalYesAmount.toString(),
     totalNoWei: row.totalNoAmount.toString(),

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Config } from '../config/config.ts';
-import { disputeBondReaderOf } from '../escrow/dispute-bond.ts';
+import type { MarketDeposits } from '../escrow/deposits/reconcile-escrow-job.ts';
+import { disputeBondReaderOf } from '../escrow/settlements/dispute-bond.ts';
 import { createPaymentContext } from '../payments/create-payment-context.ts';
 import type { PendingPaymentHandler } from '../payments/pending-payments-job.ts';
-import type { MarketDeposits } from '../payments/reconcile-escrow-job.ts';
 import { OPERATOR_RESOLVER, PROMPT_VERSION } from '../resolution/resolver-prompt.ts';
 import { ANALYZE_PER_ADDRESS_PER_MINUTE, createAnalyzeLimits } from './analyze-limits.ts';
 import type { MarketsServiceDeps, ResolverIdentity } from './create-market.ts';

@@ -7,6 +7,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-rows.ts';
 import { bets, marketCounts, markets } from '../db/schema.ts';
 import { AppError } from '../errors/app-error.ts';
+import { type UserBetMarket, userBetMarketFields } from '../escrow/claims/claimable-repository.ts';
 
 // Reads and writes of markets and their bets. Functions take a Db or a Tx, so the service can
 // compose them inside acceptPayment's transaction.
@@ -226,16 +227,6 @@ export async function listMarketBets(
     .orderBy(desc(bets.createdAt), desc(bets.id))
     .limit(limit);
 }
-
-/** The market fields a wallet's bet is shown with (docs/product.md §7 My bets). */
-export const userBetMarketFields = {
-  title: markets.title,
-  status: markets.status,
-  result: markets.result,
-  category: markets.category,
-  deadline: markets.deadline,
-};
-export type UserBetMarket = Pick<MarketRow, keyof typeof userBetMarketFields>;
 
 function userBetsQuery(db: DbOrTx, withCursor: boolean) {
   const at = sql.placeholder('at');

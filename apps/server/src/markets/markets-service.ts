@@ -18,12 +18,12 @@ import { MARKETS_PAGE_DEFAULT } from '@pm/core/contract/markets';
 import { decodePageCursor, encodePageCursor } from '@pm/core/contract/page-cursor';
 import type { ResolutionEvent } from '@pm/core/contract/review';
 import { USER_BETS_PAGE_DEFAULT, type UserBetsQuery, type UserBetsResponse } from '@pm/core/contract/users';
+import { isInReview } from '@pm/core/market-rules';
 import type { Hex } from 'viem';
-import type { DisputeBondReader } from '../escrow/dispute-bond.ts';
+import type { DisputeBondReader } from '../escrow/settlements/dispute-bond.ts';
 import { createMarket, type MarketsServiceDeps } from './create-market.ts';
 import { joinMarket } from './join-market.ts';
 import { listMarketOdds } from './market-odds-repository.ts';
-import { isInReview } from './market-review.ts';
 import { toBetDto, toMarketDto, toUserBetDto } from './market-serializers.ts';
 import {
   type BetRow,

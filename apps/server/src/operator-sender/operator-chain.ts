@@ -8,10 +8,11 @@ import {
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
 } from 'viem';
+import { finalHeightBelow } from '../chain/finality.ts';
 import { describeError } from '../errors/describe-error.ts';
 
 // What the operator sender reads from the chain (fees, sending, the final nonce, receipts), and how it
-// reads a node's refusal.
+// reads a node's refusal; the final height and a receipt's standing are chain/finality.ts's.
 
 /** The market's EIP-1559 fees now, under the deployment's ceiling. */
 export async function cappedMarketFees(chain: PublicClient, ceiling: bigint): Promise<Fees> {
@@ -69,9 +70,8 @@ export async function readFinalNonce(
 ): Promise<bigint> {
   if (confirmations === 'finalized')
     return BigInt(await chain.getTransactionCount({ address, blockTag: 'finalized' }));
-  const latest = await chain.getBlockNumber({ cacheTime: 0 });
-  const finalBlock = latest - BigInt(confirmations) + 1n;
-  return BigInt(await chain.getTransactionCount({ address, blockNumber: finalBlock > 0n ? finalBlock : 0n }));
+  const finalBlock = finalHeightBelow(await chain.getBlockNumber({ cacheTime: 0 }), confirmations) ?? 0n;
+  return BigInt(await chain.getTransactionCount({ address, blockNumber: finalBlock }));
 }
 
 /** Every receipt the node has for these hashes (after a replacement, any one of them may be mined). */
@@ -110,36 +110,4 @@ export async function findKnownTransaction(
     }
   }
   return null;
-}
-
-/**
- * The highest block that is final now: the finalized block, or the one `confirmations` deep (the
- * head counts as one). Null when the chain is not that long yet.
- */
-export async function readFinalHeight(
-  chain: PublicClient,
-  confirmations: number | 'finalized',
-): Promise<bigint | null> {
-  if (confirmations === 'finalized') return (await chain.getBlock({ blockTag: 'finalized' })).number;
-  const latest = await chain.getBlockNumber({ cacheTime: 0 });
-  const height = latest - BigInt(confirmations) + 1n;
-  return height < 0n ? null : height;
-}
-
-/**
- * Where a receipt stands: final and in the canonical block at its height (that block's hash is the
- * receipt's and it holds the transaction: the check payments/verify-payment.ts makes), not final
- * yet, or named by a block the chain no longer has (a reorg, or a lagging node's stale answer).
- */
-export async function receiptStanding(
-  chain: PublicClient,
-  confirmations: number | 'finalized',
-  receipt: TransactionReceipt,
-): Promise<'final' | 'pending' | 'not-canonical'> {
-  const finalHeight = await readFinalHeight(chain, confirmations);
-  if (finalHeight === null || finalHeight < receipt.blockNumber) return 'pending';
-  const block = await chain.getBlock({ blockNumber: receipt.blockNumber });
-  if (block.hash !== receipt.blockHash) return 'not-canonical';
-  const wanted = receipt.transactionHash.toLowerCase();
-  return block.transactions.some((hash) => hash.toLowerCase() === wanted) ? 'final' : 'not-canonical';
 }

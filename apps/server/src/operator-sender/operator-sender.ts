@@ -1,5 +1,6 @@
 import { type Fees, replacementFees } from '@pm/core/operator-fees';
 import { isHex, type TransactionReceipt } from 'viem';
+import { receiptStanding } from '../chain/finality.ts';
 import { describeError } from '../errors/describe-error.ts';
 import { isTransientError } from '../errors/transient-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
@@ -10,7 +11,6 @@ import {
   findReceipts,
   isExecutionReverted,
   readFinalNonce,
-  receiptStanding,
   sendRaw,
 } from './operator-chain.ts';
 import { actionOf, nowOf, type OperatorSenderDeps, senderOf } from './operator-sender-deps.ts';

@@ -52,7 +52,7 @@ const BATCH_SELECTORS = new Set<string>(
 /**
  * The verdict the server's sender uses for every escrow action: a batch's revert is `failed`, never
  * `done` (a spent stake in it says nothing of the others: the relay releases the batch and the next
- * claim reads each stake anew, escrow/escrow-claims.ts); any other call is `classifyEscrowRevert`'s.
+ * claim reads each stake anew, escrow/claims/escrow-claims.ts); any other call is `classifyEscrowRevert`'s.
  */
 export function classifyEscrowActionRevert(error: unknown, action: OperatorAction): RevertVerdict {
   if (BATCH_SELECTORS.has(action.data.slice(0, 10).toLowerCase())) return 'failed';

@@ -1,6 +1,6 @@
 import { formatBnbWithUnit } from '@pm/core/money';
-import { listUnresolvedEscrowDeposits } from '../payments/escrow-deposits-repository.ts';
-import { listOpenEscrowRefunds } from '../payments/escrow-refunds-repository.ts';
+import { listUnresolvedEscrowDeposits } from '../escrow/deposits/escrow-deposits-repository.ts';
+import { listOpenEscrowRefunds } from '../escrow/deposits/escrow-refunds-repository.ts';
 import { listOpenPaymentRequests } from '../payments/payment-requests-repository.ts';
 import type { OpsCommand } from './ops-commands.ts';
 

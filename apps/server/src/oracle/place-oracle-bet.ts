@@ -8,7 +8,6 @@ import type { Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import { recordBetPlaced } from '../leaderboard/user-stats-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
-import { escrowDeposit } from '../payments/payment-source.ts';
 import { refusePayment } from '../payments/refuse-payment.ts';
 import { publish } from '../realtime/outbox-repository.ts';
 import {
@@ -59,10 +58,11 @@ export async function placeOracleBet(
       amountWei,
       intent,
     },
-    source: escrowDeposit(escrow, roundDepositTerms(body.epoch, lockSeconds(round.lockTime), body.position), {
-      clock: context.clock,
+    deposit: {
+      escrow,
+      terms: roundDepositTerms(body.epoch, lockSeconds(round.lockTime), body.position),
       ...options,
-    }),
+    },
     purpose: 'oracle_bet' as const,
     request: { ...body },
   };
@@ -79,7 +79,7 @@ export async function placeOracleBet(
         paymentId: payment.paymentId,
         txHash: payment.txHash,
         blockTime: payment.blockTime,
-        stakeId: payment.deposit?.stakeId ?? null,
+        stakeId: payment.deposit.stakeId,
       }),
     findRecorded: async (db, paymentId) => {
       const row = await findOracleBetByPayment(db, paymentId);

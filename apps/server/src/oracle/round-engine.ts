@@ -7,7 +7,7 @@ import type { Clock } from '../chain/clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { EscrowTarget } from '../escrow/escrow-target.ts';
-import { queueRoundSettlement } from '../escrow/queue-round-settlement.ts';
+import { queueRoundSettlement } from '../escrow/settlements/queue-round-settlement.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { recordRoundSettlement } from '../leaderboard/user-stats-repository.ts';
 import type { FeedWaitMetrics } from '../metrics/metrics.ts';

@@ -1,24 +1,26 @@
 import { MAX_PENDING_PAYMENTS_PER_SENDER } from '@pm/core/constants';
-import { isSameClaim } from '@pm/core/intent';
+import { intentText, isSameClaim } from '@pm/core/intent';
+import type { DepositTerms } from '@pm/escrow/deposit-terms';
 import type { Clock } from '../chain/clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import { isTransientError } from '../errors/transient-error.ts';
+import { insertEscrowRefund } from '../escrow/deposits/escrow-refunds-repository.ts';
+import type {
+  PaymentClaim,
+  PaymentPurpose,
+  VerifiedPayment,
+  VerifyResult,
+} from '../escrow/deposits/verified-payment.ts';
+import { type DepositVerifierDeps, verifyDeposit } from '../escrow/deposits/verify-deposit.ts';
+import { queueSettlementAfterRefusedDispute } from '../escrow/settlements/dispute-settlement-repository.ts';
 import type { Metrics, PaymentOutcome } from '../metrics/metrics.ts';
 import {
   countOpenPaymentRequests,
   insertPaymentRequest,
   resolvePaymentRequest,
 } from './payment-requests-repository.ts';
-import type { PaymentSource } from './payment-source.ts';
-import {
-  findKnownPayments,
-  insertRecordedPayment,
-  type KnownPayment,
-  type PaymentPurpose,
-} from './payments-repository.ts';
-import type { PaymentClaim, VerifiedPayment, VerifyResult } from './verified-payment.ts';
-import type { DepositVerifierDeps } from './verify-deposit.ts';
+import { findKnownPayments, insertRecordedPayment, type KnownPayment } from './payments-repository.ts';
 
 export type PaymentContext = {
   db: Db;
@@ -32,8 +34,12 @@ export type PaymentContext = {
 
 export type AcceptPaymentInput<T> = {
   claim: PaymentClaim;
-  /** Where the money is and how it is checked: a deposit into the escrow with its terms (payment-source.ts). */
-  source: PaymentSource;
+  /**
+   * Where the money is: a deposit into the escrow (`escrow`, the context's) for `terms` (a creation, a
+   * bet, a round bet, a flag's bond); `stakeId` pins the one stake reconciliation records from its own
+   * event.
+   */
+  deposit: { escrow: DepositVerifierDeps; terms: DepositTerms; stakeId?: bigint };
   purpose: PaymentPurpose;
   /** The request as received, replayed by the pending-payments job if the payment is not final yet. */
   request: Record<string, unknown>;
@@ -54,7 +60,7 @@ export type AcceptPaymentResult<T> = { status: 'recorded'; value: T } | { status
 
 /**
  * The one way a payment becomes a bet (docs/architecture.md "Payment verification"): verified on chain first
- * (an escrow deposit: `input.source`), then payment + bet + totals + outbox in one transaction. A valid
+ * (an escrow deposit: `input.deposit`), then payment + bet + totals + outbox in one transaction. A valid
  * payment is never dropped: if the bet is refused, the payment is kept as owed back by the escrow
  * (escrow_refund); if it is not final yet, the request is kept
  * and recorded by a job once it is. Each decision is counted: accepted, pending, or the refusal's
@@ -86,28 +92,28 @@ async function decidePayment<T>(
   input: AcceptPaymentInput<T>,
 ): Promise<{ result: AcceptPaymentResult<T>; fresh: boolean }> {
   const { db } = context;
-  const { source } = input;
+  const { chainId } = input.deposit.escrow;
   const txHash = input.claim.txHash.toLowerCase();
   // A transaction may hold several deposits (a batch): the stakes already taken are left out.
-  const known = await findKnownPayments(db, source.chainId, txHash);
+  const known = await findKnownPayments(db, chainId, txHash);
 
   let verified: VerifyResult;
   try {
-    verified = await source.verify(
-      input.claim,
+    verified = await verifyClaim(
+      input,
       known.flatMap((payment) => (payment.stakeId === null ? [] : [payment.stakeId])),
     );
   } catch (error) {
     // A deposit transaction already used, with no deposit left that this request can be: answered
     // as a used transfer is (the same request again, or TX_ALREADY_USED). A passing fault is retried.
     if (known.length > 0 && error instanceof AppError && !isTransientError(error)) {
-      return { result: await answerKnown(context, source, input, known), fresh: false };
+      return { result: await answerKnown(context, input, known), fresh: false };
     }
     throw error;
   }
   if (verified.status === 'pending') {
     // A request replayed while its payment is still not final is not a new decision.
-    const kept = await keepPendingRequest(context, source, input, txHash);
+    const kept = await keepPendingRequest(context, input, txHash);
     return { result: { status: 'pending', txHash }, fresh: kept };
   }
 
@@ -115,21 +121,21 @@ async function decidePayment<T>(
   try {
     const value = await db.transaction(async (tx) => {
       const paymentId = await insertRecordedPayment(tx, {
-        chainId: source.chainId,
+        chainId,
         payment,
         purpose: input.purpose,
       });
       // Before `record`, which may lock a row every payment of that market or round waits on.
-      await resolvePaymentRequest(tx, source.chainId, txHash, null);
+      await resolvePaymentRequest(tx, chainId, txHash, null);
       return input.record(tx, { ...payment, paymentId });
     });
     return { result: { status: 'recorded', value }, fresh: true };
   } catch (error) {
     if (error instanceof AppError && error.code === 'TX_ALREADY_USED') {
       // Another request (the same one sent twice, or reconciliation) recorded it first (review F21).
-      const recorded = await findKnownPayments(db, source.chainId, txHash);
+      const recorded = await findKnownPayments(db, chainId, txHash);
       if (recorded.length > 0) {
-        return { result: await answerKnown(context, source, input, recorded), fresh: false };
+        return { result: await answerKnown(context, input, recorded), fresh: false };
       }
       throw error;
     }
@@ -138,9 +144,65 @@ async function decidePayment<T>(
     if (isTransientError(error)) throw error;
     // Whatever refused the bet, the money is real: keep it as owed back to the payer, by the escrow.
     const reason = error instanceof AppError ? error.code : 'RECORD_FAILED';
-    await source.keepRefused(db, { payment, purpose: input.purpose, reason });
-    await resolvePaymentRequest(db, source.chainId, txHash, reason).catch(() => {});
+    await keepRefused(context, { chainId, payment, purpose: input.purpose, reason });
+    await resolvePaymentRequest(db, chainId, txHash, reason).catch(() => {});
     throw error;
+  }
+}
+
+/**
+ * The deposit the claim states, verified on chain (final and canonical), or pending. `taken`: the
+ * stakes of this transaction already stored, which the claim may not take again. The payment keeps
+ * the claim's intent, so the same request sent again is recognised.
+ */
+async function verifyClaim<T>(input: AcceptPaymentInput<T>, taken: readonly bigint[]): Promise<VerifyResult> {
+  const { claim, deposit } = input;
+  const verified = await verifyDeposit(deposit.escrow, {
+    txHash: claim.txHash,
+    from: claim.from,
+    amountWei: claim.amountWei,
+    terms: deposit.terms,
+    taken,
+    ...(deposit.stakeId === undefined ? {} : { stakeId: deposit.stakeId }),
+  });
+  if (verified.status === 'pending') return verified;
+  const found = verified.deposit;
+  return {
+    status: 'verified',
+    payment: {
+      txHash: found.txHash,
+      from: claim.from,
+      amountWei: found.amountWei,
+      intentText: intentText(claim.intent),
+      blockNumber: found.blockNumber,
+      blockTime: found.blockTime,
+      deposit: {
+        stakeId: found.stakeId,
+        logIndex: found.logIndex,
+        marketKey: found.key,
+        disputes: found.disputes,
+      },
+    },
+  };
+}
+
+/**
+ * Keeps a verified payment that could not become a bet as money owed back to its payer, by the escrow
+ * itself (escrow_refunds: refundStake, or its market's payout list), never by a server key. A refused
+ * deposit that disputed its market's pending settlement (a flag's bond) also queues that settlement
+ * again (decision 026).
+ */
+async function keepRefused(
+  context: PaymentContext,
+  input: { chainId: number; payment: VerifiedPayment; purpose: PaymentPurpose; reason: string },
+): Promise<void> {
+  const { deposit } = input.payment;
+  await insertEscrowRefund(context.db, { ...input, now: context.clock.now() });
+  if (deposit.disputes != null) {
+    await queueSettlementAfterRefusedDispute(context.db, {
+      marketKey: deposit.marketKey,
+      now: context.clock.now(),
+    });
   }
 }
 
@@ -150,7 +212,6 @@ async function decidePayment<T>(
  */
 async function answerKnown<T>(
   context: PaymentContext,
-  source: PaymentSource,
   input: AcceptPaymentInput<T>,
   known: KnownPayment[],
 ): Promise<AcceptPaymentResult<T>> {
@@ -165,7 +226,12 @@ async function answerKnown<T>(
       ),
   );
   const value = same && input.findRecorded ? await input.findRecorded(db, same.id) : undefined;
-  await resolvePaymentRequest(db, source.chainId, txHash, value === undefined ? 'TX_ALREADY_USED' : null);
+  await resolvePaymentRequest(
+    db,
+    input.deposit.escrow.chainId,
+    txHash,
+    value === undefined ? 'TX_ALREADY_USED' : null,
+  );
   if (value === undefined) throw new AppError('TX_ALREADY_USED');
   return { status: 'recorded', value };
 }
@@ -177,7 +243,6 @@ async function answerKnown<T>(
  */
 async function keepPendingRequest<T>(
   context: PaymentContext,
-  source: PaymentSource,
   input: AcceptPaymentInput<T>,
   txHash: string,
 ): Promise<boolean> {
@@ -190,7 +255,7 @@ async function keepPendingRequest<T>(
     );
   }
   return insertPaymentRequest(db, {
-    chainId: source.chainId,
+    chainId: input.deposit.escrow.chainId,
     txHash,
     fromAddress: from,
     purpose: input.purpose,

@@ -1,12 +1,10 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../db/client.ts';
+import type { DbOrTx } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-rows.ts';
-import { escrowRefunds, payments } from '../db/schema.ts';
+import { payments } from '../db/schema.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { DepositStake, VerifiedPayment } from './verified-payment.ts';
-
-/** market_flag: a flag's bond (issue 22), held until its market settles. */
-export type PaymentPurpose = 'market_create' | 'market_bet' | 'oracle_bet' | 'market_flag';
+import { paymentRowValues } from '../escrow/deposits/escrow-refunds-repository.ts';
+import type { PaymentPurpose, VerifiedPayment } from '../escrow/deposits/verified-payment.ts';
 
 export type KnownPayment = {
   id: number;
@@ -96,68 +94,10 @@ export async function insertRecordedPayment(
 ): Promise<number> {
   const rows = await tx
     .insert(payments)
-    .values({ ...paymentValues(input.chainId, input.payment, input.purpose), status: 'recorded' })
+    .values({ ...paymentRowValues(input.chainId, input.payment, input.purpose), status: 'recorded' })
     .onConflictDoNothing()
     .returning({ id: payments.id });
   const row = rows[0];
   if (!row) throw new AppError('TX_ALREADY_USED');
   return row.id;
-}
-
-/**
- * Keeps an escrow deposit we refused as owed back by the escrow, never by a server key: its payment
- * row (status escrow_refund, so no bet can take the stake) and its refund
- * (escrow_refunds, queued for refundStake or its market's payout list), in one transaction.
- * Idempotent: a stake already stored is left as it is. False when it was.
- */
-export async function insertEscrowRefund(
-  db: Db,
-  input: {
-    chainId: number;
-    payment: VerifiedPayment & { deposit: DepositStake };
-    purpose: PaymentPurpose | 'unknown';
-    reason: string;
-    now: Date;
-  },
-): Promise<boolean> {
-  const { payment } = input;
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(payments)
-      .values({
-        ...paymentValues(input.chainId, payment, input.purpose),
-        status: 'escrow_refund',
-        refundReason: input.reason,
-      })
-      .onConflictDoNothing()
-      .returning({ id: payments.id });
-    if (!row) return false;
-    await tx.insert(escrowRefunds).values({
-      chainId: input.chainId,
-      stakeId: payment.deposit.stakeId,
-      paymentId: row.id,
-      txHash: payment.txHash.toLowerCase(),
-      owner: payment.from.toLowerCase(),
-      amount: payment.amountWei,
-      marketKey: payment.deposit.marketKey.toLowerCase(),
-      reason: input.reason,
-      nextAttemptAt: input.now,
-    });
-    return true;
-  });
-}
-
-function paymentValues(chainId: number, payment: VerifiedPayment, purpose: PaymentPurpose | 'unknown') {
-  return {
-    chainId,
-    txHash: payment.txHash.toLowerCase(),
-    fromAddress: payment.from.toLowerCase(),
-    amount: payment.amountWei,
-    intent: payment.intentText,
-    blockNumber: payment.blockNumber,
-    blockTime: payment.blockTime,
-    purpose,
-    stakeId: payment.deposit?.stakeId ?? null,
-    logIndex: payment.deposit?.logIndex ?? null,
-  };
 }

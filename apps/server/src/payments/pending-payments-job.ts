@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import { describeError } from '../errors/describe-error.ts';
 import { isTransientError } from '../errors/transient-error.ts';
+import type { PaymentPurpose } from '../escrow/deposits/verified-payment.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import {
   type ClaimedPaymentRequest,
@@ -12,7 +13,7 @@ import {
   resolvePaymentRequestById,
   retryPaymentRequestAt,
 } from './payment-requests-repository.ts';
-import { isPaymentKnown, type PaymentPurpose } from './payments-repository.ts';
+import { isPaymentKnown } from './payments-repository.ts';
 
 /** Replays one stored request through its endpoint's own logic (acceptPayment resolves the row). */
 export type PendingPaymentHandler = (request: Record<string, unknown>) => Promise<'recorded' | 'pending'>;

@@ -1,19 +1,18 @@
 import { normalizeAddress } from '@pm/core/address';
 import { MAX_ROW_ID } from '@pm/core/constants';
 import { FLAG_SIGNATURE_MAX_TTL_S, type FlagMarketBody, flagTypedData } from '@pm/core/contract/review';
-import { flagBondTerms } from '@pm/escrow/deposit-terms';
+import { isInReview } from '@pm/core/market-rules';
+import { flagBondTerms, marketClosesAt } from '@pm/escrow/deposit-terms';
 import { type Hex, verifyTypedData } from 'viem';
 import type { Clock } from '../chain/clock.ts';
 import { parseHex } from '../chain/parse-hex.ts';
 import type { Tx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
-import { isInReview } from '../markets/market-review.ts';
+import type { VerifiedPayment } from '../escrow/deposits/verified-payment.ts';
+import { holdSettlementForOperator } from '../escrow/settlements/dispute-settlement-repository.ts';
 import { findMarket, lockMarket } from '../markets/markets-repository.ts';
 import { type AcceptPaymentResult, acceptPayment, type PaymentContext } from '../payments/accept-payment.ts';
-import { escrowDeposit } from '../payments/payment-source.ts';
-import type { VerifiedPayment } from '../payments/verified-payment.ts';
 import { publish } from '../realtime/outbox-repository.ts';
-import { holdSettlementForOperator } from './dispute-settlement-repository.ts';
 import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events-repository.ts';
 import { countFlag, findFlagEventByPayment, hasBetOnMarket, insertFlag } from './settlement-repository.ts';
 
@@ -27,9 +26,10 @@ import { countFlag, findFlagEventByPayment, hasBetOnMarket, insertFlag } from '.
 // market's own key (flagBondTerms: kind flag, no side) while its verdict's settlement is pending on
 // chain. The contract makes it a dispute (its `Disputed` event: the settlement is sent back, at least
 // `disputeBond(key)` deposited) and the bond is the deposit's amount. The flag is accepted through the
-// one payment path (acceptPayment with the escrowDeposit source), recorded with its stake id, or —
+// one payment path (acceptPayment with the bond's deposit terms), recorded with its stake id, or —
 // whatever refuses it — kept as an escrow refund (refundStake: the dispute left the market open) and
-// the market's settlement queued again, same verdict (payment-source.ts, dispute-settlement-repository.ts).
+// the market's settlement queued again, same verdict (accept-payment.ts,
+// escrow/settlements/dispute-settlement-repository.ts).
 // settle-market.ts decides the bond's fate (core's flag-bonds.ts); the settlement lists it by stake.
 
 export type FlagMarketDeps = { payments: PaymentContext; clock: Clock };
@@ -60,7 +60,7 @@ export async function flagMarket(
     throw new AppError('NOT_IN_REVIEW', 'This market is not on the escrow: it takes no flag.');
   const terms = flagBondTerms({
     escrowId: market.escrowId as Hex,
-    closesAt: Math.floor(market.deadline.getTime() / 1000),
+    closesAt: marketClosesAt(market.deadline),
   });
   return acceptPayment(deps.payments, {
     claim: {
@@ -69,7 +69,7 @@ export async function flagMarket(
       amountWei: BigInt(body.amountWei),
       intent: { kind: 'flag' as const, marketId },
     },
-    source: escrowDeposit(escrow, terms, { clock: deps.clock }),
+    deposit: { escrow, terms },
     purpose: 'market_flag',
     request: { marketId, body },
     record: (tx, payment) => recordFlag(deps, tx, marketId, body, payment),
@@ -127,7 +127,7 @@ async function recordFlag(
   if (endsAt <= now.getTime() || payment.blockTime.getTime() >= endsAt) throw new AppError('REVIEW_CLOSED');
   // The contract's own word that the bond was enough and the settlement is sent back: a deposit under
   // the flag's terms that disputed nothing (no settlement pending) is no flag.
-  if (payment.deposit?.disputes == null) {
+  if (payment.deposit.disputes == null) {
     throw new AppError('NOT_IN_REVIEW', 'The deposit disputed no pending settlement of this market.');
   }
   const isBettor = await hasBetOnMarket(tx, market.id, address);

@@ -1,7 +1,8 @@
+import { isInReview } from '@pm/core/market-rules';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { EscrowTarget } from '../escrow/escrow-target.ts';
-import { isInReview, proposedVerdictOf } from '../markets/market-review.ts';
+import { proposedVerdictOf } from '../markets/market-review.ts';
 import { findMarket, lockMarket, type MarketRow } from '../markets/markets-repository.ts';
 import { recordResolutionEvent } from './resolution-events-repository.ts';
 import { type SettlementSummary, settleMarket } from './settle-market.ts';

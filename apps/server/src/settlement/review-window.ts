@@ -1,9 +1,11 @@
+import { isInReview } from '@pm/core/market-rules';
 import type { Db, DbOrTx } from '../db/client.ts';
 import type { EscrowTarget } from '../escrow/escrow-target.ts';
-import { queueMarketSettlement } from '../escrow/queue-market-settlement.ts';
-import { isInReview, proposedVerdictOf } from '../markets/market-review.ts';
+import { queueMarketSettlement } from '../escrow/settlements/queue-market-settlement.ts';
+import { proposedVerdictOf } from '../markets/market-review.ts';
 import { lockMarket } from '../markets/markets-repository.ts';
 import { publish } from '../realtime/outbox-repository.ts';
+import { findLatestEvidence } from './evidence-repository.ts';
 import { recordResolutionEvent } from './resolution-events-repository.ts';
 import { type SettlementSummary, settleMarket } from './settle-market.ts';
 import {
@@ -58,6 +60,7 @@ export async function proposeVerdict(
       now,
       cause: 'proposed',
       windowS: input.windowS,
+      readEvidence: () => findLatestEvidence(tx, input.marketId),
     });
   }
   await publish(tx, { topic: 'markets', id: input.marketId });

@@ -3,10 +3,11 @@ import { bpsOf } from '@pm/core/money';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
 import type { EscrowTarget } from '../escrow/escrow-target.ts';
-import { queueMarketSettlement } from '../escrow/queue-market-settlement.ts';
+import { queueMarketSettlement } from '../escrow/settlements/queue-market-settlement.ts';
 import { recordMarketSettlement } from '../leaderboard/user-stats-repository.ts';
 import { lockMarket } from '../markets/markets-repository.ts';
 import { publish } from '../realtime/outbox-repository.ts';
+import { findLatestEvidence } from './evidence-repository.ts';
 import { recordResolutionEvent } from './resolution-events-repository.ts';
 import {
   listHeldFlagBonds,
@@ -151,6 +152,7 @@ export async function settleMarket(
     escrow: input.escrow,
     now: input.now,
     cause: input.escrowCause ?? 'settled',
+    readEvidence: () => findLatestEvidence(tx, marketId),
   });
   await recordMarketSettlement(tx, marketId);
   await publish(tx, { topic: 'markets', id: marketId });

@@ -3,11 +3,11 @@ import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
 import { getAddress } from 'viem';
 import type { AppDeps } from '../app-deps.ts';
-import { disputeBondReaderOf } from '../escrow/dispute-bond.ts';
+import { disputeBondReaderOf } from '../escrow/settlements/dispute-bond.ts';
 import { creatorPageSlots } from '../evidence/evidence-settings.ts';
+import { cacheFor } from '../http/cache-for.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { buildOpenApiDocument } from '../http/openapi.ts';
-import { cacheFor } from './cache-for.ts';
 import { pingDatabase } from './system-repository.ts';
 
 /**

@@ -17,7 +17,7 @@ import { AppError } from '../../src/errors/app-error.ts';
 import { chainNow, deployEscrow } from './escrow-contracts.ts';
 import { localChain, startTestChain, type TestChain } from './test-chain.ts';
 
-// What the escrow deposit readers' tests share (src/payments/verify-deposit.test.ts and
+// What the escrow deposit readers' tests share (src/escrow/deposits/verify-deposit.test.ts and
 // scan-deposits.test.ts): a Hardhat node with a fresh escrow, a bet's terms, and the helpers both use.
 
 /** What each test deposits unless it says otherwise. */

@@ -4,7 +4,7 @@ import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { eq } from 'drizzle-orm';
 import { type Address, type Hash, type Hex, parseEventLogs } from 'viem';
 import { bets, markets, operatorTransactions, payments } from '../../src/db/schema.ts';
-import { findPayoutListByMarket } from '../../src/escrow/payout-lists-repository.ts';
+import { findPayoutListByMarket } from '../../src/escrow/settlements/payout-lists-repository.ts';
 import { chainNow, deposit } from './escrow-contracts.ts';
 import { insertMarketWithBets } from './market-fixtures.ts';
 import type { TestApp } from './test-app.ts';

@@ -1,7 +1,7 @@
 import type { Position } from '@pm/core/constants';
 import { CreateMarketResponseSchema, JoinMarketResponseSchema } from '@pm/core/contract/markets';
 import type { PaymentIntent } from '@pm/core/intent';
-import { newMarketId } from '@pm/escrow/deposit-terms';
+import { marketClosesAt, newMarketId } from '@pm/escrow/deposit-terms';
 import type { ApiRequest } from '@pm/pay-and-post/api-transport';
 import type { PayAndPostOptions, Posted } from '@pm/pay-and-post/pay-and-post';
 import { payAndPostBet, payForBet } from '@pm/pay-and-post/pay-and-post-bet';
@@ -118,7 +118,7 @@ export function marketHelpers(t: TestApp) {
     if (market?.escrowId) {
       return {
         escrowId: market.escrowId as `0x${string}`,
-        closesAt: Math.floor(market.deadline.getTime() / 1000),
+        closesAt: marketClosesAt(market.deadline),
       };
     }
     const latest = await t.chain.publicClient.getBlock({ blockTag: 'latest' });

@@ -92,6 +92,12 @@ export async function placeBet(
         intentText: `pm1:round:${input.epoch}:${input.position}`,
         blockNumber: 1n,
         blockTime: input.blockTime,
+        // A stake on no chain: the payment row needs a unique one; the bet itself has none.
+        deposit: {
+          stakeId: BigInt(`0x${randomBytes(8).toString('hex')}`),
+          logIndex: 0,
+          marketKey: `0x${randomBytes(32).toString('hex')}`,
+        },
       },
     });
     return recordOracleBet(tx, {

@@ -1,9 +1,9 @@
 import { normalizeAddress } from '@pm/core/address';
 import type { ClaimBody, ClaimResponse } from '@pm/core/contract/claims';
 import { formatBnb } from '@pm/core/money';
-import { AppError } from '../errors/app-error.ts';
-import { type EscrowClaimResult, type EscrowClaimsDeps, relayEscrowClaims } from '../escrow/escrow-claims.ts';
-import type { EscrowClaimableFilter } from '../escrow/escrow-relays-repository.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { type EscrowClaimResult, type EscrowClaimsDeps, relayEscrowClaims } from './escrow-claims.ts';
+import type { EscrowClaimableFilter } from './escrow-relays-repository.ts';
 
 /**
  * POST /api/claims (docs/api.md "Claims"): every stake is on the escrow contract (decision 026), so a

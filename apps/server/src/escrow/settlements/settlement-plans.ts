@@ -1,9 +1,9 @@
+import { isInReview } from '@pm/core/market-rules';
 import { bpsOf } from '@pm/core/money';
 import { computeMarketPayouts } from '@pm/core/payouts';
-import type { DbOrTx } from '../db/client.ts';
-import { isInReview } from '../markets/market-review.ts';
-import { findMarket } from '../markets/markets-repository.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import {
+  findMarketToSettle,
   listMarketBondStakes,
   listMarketStakes,
   listRoundStakes,
@@ -11,7 +11,7 @@ import {
 } from './payout-lists-repository.ts';
 
 // What a settlement on the escrow pays each stake the server recorded in the market's pool, before
-// the refused deposits join (settlement-job.ts): an oracle round's bets, or a Predictions market's bets
+// the refused deposits join (post-settlements-job.ts): an oracle round's bets, or a Predictions market's bets
 // and flag bonds. The rules are core's: the round's and the settled market's returns are the ones the
 // database holds (settleRoundPayouts, settleMarket), a market in review is paid as its proposal would
 // (computeMarketPayouts, the rule settleMarket's SQL follows term for term).
@@ -79,7 +79,7 @@ async function planMarket(
 ): Promise<SettlementPlan> {
   const marketId = row.predictionMarketId ?? 0;
   const label = `market ${marketId}`;
-  const market = await findMarket(db, marketId);
+  const market = await findMarketToSettle(db, marketId);
   if (!market) throw new Error(`${label} not found`);
   const bets = await listMarketStakes(db, marketId);
   const unstaked = bets.find((bet) => bet.stakeId === null);

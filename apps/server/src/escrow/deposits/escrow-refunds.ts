@@ -1,14 +1,14 @@
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import type { FastifyBaseLogger } from 'fastify';
 import { encodeFunctionData, type PublicClient } from 'viem';
-import type { Clock } from '../chain/clock.ts';
-import type { Db } from '../db/client.ts';
-import { AppError } from '../errors/app-error.ts';
-import { describeError } from '../errors/describe-error.ts';
-import { isTransientError } from '../errors/transient-error.ts';
-import type { OperatorSenderDeps } from '../operator-sender/operator-sender-deps.ts';
-import { findOperatorTxByKey } from '../operator-sender/operator-transactions-repository.ts';
-import { submitOperatorAction } from '../operator-sender/submit-operator-action.ts';
+import type { Clock } from '../../chain/clock.ts';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { describeError } from '../../errors/describe-error.ts';
+import { isTransientError } from '../../errors/transient-error.ts';
+import type { OperatorSenderDeps } from '../../operator-sender/operator-sender-deps.ts';
+import { findOperatorTxByKey } from '../../operator-sender/operator-transactions-repository.ts';
+import { submitOperatorAction } from '../../operator-sender/submit-operator-action.ts';
 import {
   type ClaimedEscrowRefund,
   claimNextEscrowRefund,

@@ -4,6 +4,9 @@ import type { Hash } from 'viem';
 // docs/architecture.md "Payment verification": what a request claims it paid, and what the chain
 // verified of it. Every stake is a deposit into the escrow contract (verify-deposit.ts, decision 026).
 
+/** What a payment pays for (the payments row's purpose); market_flag: a flag's bond, held until its market settles. */
+export type PaymentPurpose = 'market_create' | 'market_bet' | 'oracle_bet' | 'market_flag';
+
 export type PaymentClaim = {
   txHash: Hash;
   /** The address the request says paid. */
@@ -29,11 +32,8 @@ export type VerifiedPayment = {
   blockNumber: bigint;
   /** The block's own timestamp: what deadlines are compared with. */
   blockTime: Date;
-  /**
-   * The escrow stake it is: one of the transaction's `Deposited` events. Every payment the server
-   * verifies has one; the column stays nullable for rows of the retired vault (issue 29).
-   */
-  deposit?: DepositStake;
+  /** The escrow stake it is: one of the transaction's `Deposited` events. */
+  deposit: DepositStake;
 };
 
 export type VerifyResult =

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
-import { preparedPerHandle } from '../db/prepared-rows.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { preparedPerHandle } from '../../db/prepared-rows.ts';
 import {
   bets,
   escrowStakePayouts,
@@ -10,8 +10,7 @@ import {
   oracleRounds,
   payoutListLeaves,
   payoutLists,
-} from '../db/schema.ts';
-import { userBetMarketFields } from '../markets/markets-repository.ts';
+} from '../../db/schema.ts';
 
 // What can be claimed, written once (issue 13): the GET claimable read and the escrow relay's choice of
 // stakes (escrow-relays-repository.ts) go through these conditions. A market bet is claimable once its
@@ -25,6 +24,19 @@ import { userBetMarketFields } from '../markets/markets-repository.ts';
 // predicate (oracle_bets_claimable_idx) for the planner to use it. A market bet has no such index
 // (migration 0014: no index names a column settlement writes); its claimable read is the wallet's
 // range of bets_user_created_id_idx.
+
+/**
+ * The market fields a wallet's bet is shown with (docs/product.md §7 My bets): the claimable read's
+ * and the markets room's list of a wallet's bets. Here, the lower of the two rooms.
+ */
+export const userBetMarketFields = {
+  title: markets.title,
+  status: markets.status,
+  result: markets.result,
+  category: markets.category,
+  deadline: markets.deadline,
+};
+export type UserBetMarket = Pick<typeof markets.$inferSelect, keyof typeof userBetMarketFields>;
 
 /** A market bet that may go into a payout (the query joins its market). */
 export const claimableMarketBet = and(

@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { DbOrTx } from '../db/client.ts';
-import { queryRows } from '../db/query-rows.ts';
-import { chainCursors, escrowDeposits, payments } from '../db/schema.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { queryRows } from '../../db/query-rows.ts';
+import { chainCursors, escrowDeposits, payments } from '../../db/schema.ts';
 
 // Escrow deposits that reconciliation found on chain and settles one by one (escrow_deposits), and
 // how far its chain scan has read (chain_cursors). Each function takes the pool or the caller's

@@ -1,9 +1,9 @@
 import { type DepositTerms, depositArgs } from '@pm/escrow/deposit-terms';
 import { marketKey } from '@pm/escrow/market-key';
 import type { Hash, Hex } from 'viem';
-import { AppError } from '../errors/app-error.ts';
+import { type FinalityReads, watchFinalReceipt, watchTransaction } from '../../chain/finality.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { type DepositEvent, decodeDeposits } from './deposit-events.ts';
-import { type FinalityReads, watchFinalReceipt, watchTransaction } from './final-transaction.ts';
 
 // docs/architecture.md "Payment verification", deposits (issue 29; oracle rounds pay this way): a bet is a
 // `deposit(...)` call into the escrow, and it counts only if the final, canonical receipt holds a

@@ -1,9 +1,9 @@
 import type { PayoutListWire } from '@pm/core/contract/payout-lists';
 import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
-import type { DbOrTx } from '../db/client.ts';
-import { AppError } from '../errors/app-error.ts';
-import { defineRoute } from '../http/define-route.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { defineRoute } from '../../http/define-route.ts';
 import { findPayoutListByKey } from './payout-lists-repository.ts';
 
 /**

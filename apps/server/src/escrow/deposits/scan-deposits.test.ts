@@ -8,16 +8,16 @@ import {
   playerOf,
   stakeIdsOf as stakeIdsIn,
   startDepositChain,
-} from '../../test/support/deposit-chain.ts';
+} from '../../../test/support/deposit-chain.ts';
 import {
   deployBatchAccount,
   deployEscrow,
   deposit,
   depositCall,
   executeBatch,
-} from '../../test/support/escrow-contracts.ts';
-import { createFaultyChainClient } from '../../test/support/faulty-chain.ts';
-import type { TestChain } from '../../test/support/test-chain.ts';
+} from '../../../test/support/escrow-contracts.ts';
+import { createFaultyChainClient } from '../../../test/support/faulty-chain.ts';
+import type { TestChain } from '../../../test/support/test-chain.ts';
 import { type DepositScanDeps, scanFinalDeposits } from './scan-deposits.ts';
 
 const amountWei = DEPOSIT_WEI;

@@ -1,16 +1,17 @@
 import type { PayoutListDocument } from '@pm/escrow/payout-list';
 import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import {
   bets,
   marketFlags,
+  markets,
   oracleBets,
   oracleRounds,
   type PayoutListStatus,
   payoutListLeaves,
   payoutLists,
-} from '../db/schema.ts';
-import { publish } from '../realtime/outbox-repository.ts';
+} from '../../db/schema.ts';
+import { publish } from '../../realtime/outbox-repository.ts';
 
 // Every read and write of payout_lists and payout_list_leaves (docs/architecture.md "Rounds on the
 // escrow", "Markets on the escrow"). Writes that move a settlement name the status (and attempt) they
@@ -145,6 +146,34 @@ export async function settlementDueAtMinimumDelay(db: DbOrTx, id: number, now: D
     .set({ payoutDelayS: null, nextAttemptAt: now, updatedAt: sql`now()` })
     .where(and(eq(payoutLists.id, id), eq(payoutLists.status, 'due')));
 }
+
+/**
+ * What a market's settlement on the escrow reads of the market: its key and close, its verdict
+ * (proposed, or settled) and its review. Read here rather than through the markets room, which sits
+ * above the escrow (docs/architecture.md "Rooms and the direction rule").
+ */
+export async function findMarketToSettle(db: DbOrTx, marketId: number) {
+  const [row] = await db
+    .select({
+      id: markets.id,
+      status: markets.status,
+      deadline: markets.deadline,
+      escrowKey: markets.escrowKey,
+      escrowId: markets.escrowId,
+      result: markets.result,
+      aiVerdict: markets.aiVerdict,
+      proposedAt: markets.proposedAt,
+      proposedResult: markets.proposedResult,
+      proposedAnalysis: markets.proposedAnalysis,
+      reviewEndsAt: markets.reviewEndsAt,
+      flagCount: markets.flagCount,
+    })
+    .from(markets)
+    .where(eq(markets.id, marketId));
+  return row;
+}
+
+export type MarketToSettle = NonNullable<Awaited<ReturnType<typeof findMarketToSettle>>>;
 
 /** A market's bets (every one, a stake id or not), with their side, stake, status and return. */
 export async function listMarketStakes(db: DbOrTx, marketId: number) {

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
-import { marketFlags, markets, payoutLists } from '../db/schema.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { marketFlags, markets, payoutLists } from '../../db/schema.ts';
 
 // Decision 026, "Flag bonds": a dispute deposit sends a market's pending settlement back on chain (the
 // market is open again, past its close). A dispute the server accepts is a flag the operator reviews,

@@ -5,15 +5,15 @@ import type { PlaceOracleBetBody } from '@pm/core/contract/oracle';
 import { DEPOSIT_KIND, type DepositTerms, depositTerms } from '@pm/escrow/deposit-terms';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Hex, PublicClient } from 'viem';
-import type { Clock } from '../chain/clock.ts';
-import type { Db } from '../db/client.ts';
-import { AppError } from '../errors/app-error.ts';
-import { describeError } from '../errors/describe-error.ts';
-import { isTransientError } from '../errors/transient-error.ts';
-import type { Job } from '../jobs/job-runner.ts';
-import type { EscrowDepositKind, Metrics } from '../metrics/metrics.ts';
-import type { OperatorSenderDeps } from '../operator-sender/operator-sender-deps.ts';
-import { queueSettlementAfterRefusedDispute } from '../settlement/dispute-settlement-repository.ts';
+import type { Clock } from '../../chain/clock.ts';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { describeError } from '../../errors/describe-error.ts';
+import { isTransientError } from '../../errors/transient-error.ts';
+import type { Job } from '../../jobs/job-runner.ts';
+import type { EscrowDepositKind, Metrics } from '../../metrics/metrics.ts';
+import type { OperatorSenderDeps } from '../../operator-sender/operator-sender-deps.ts';
+import { queueSettlementAfterRefusedDispute } from '../settlements/dispute-settlement-repository.ts';
 import { decodeDeposits } from './deposit-events.ts';
 import {
   type ClaimedEscrowDeposit,
@@ -27,8 +27,9 @@ import {
   retryEscrowDepositAt,
 } from './escrow-deposits-repository.ts';
 import { processEscrowRefunds } from './escrow-refunds.ts';
-import { insertEscrowRefund, type PaymentPurpose } from './payments-repository.ts';
+import { insertEscrowRefund } from './escrow-refunds-repository.ts';
 import { scanFinalDeposits } from './scan-deposits.ts';
+import type { PaymentPurpose } from './verified-payment.ts';
 
 const CURSOR = 'escrow-deposits';
 /** A deposit being settled is leased this long, so another instance leaves it alone meanwhile. */

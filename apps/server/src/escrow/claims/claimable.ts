@@ -1,18 +1,31 @@
 import { normalizeAddress } from '@pm/core/address';
+import type { OracleBet } from '@pm/core/contract/oracle';
 import type { EscrowClaim } from '@pm/core/contract/payout-lists';
-import { CLAIMABLE_LIST_MAX, type ClaimableResponse } from '@pm/core/contract/users';
+import { CLAIMABLE_LIST_MAX, type ClaimableResponse, type UserBet } from '@pm/core/contract/users';
 import { getAddress } from 'viem';
-import type { DbOrTx } from '../db/client.ts';
-import { toUserBetDto } from '../markets/market-serializers.ts';
-import { toWireOracleBet } from '../oracle/oracle-rounds.ts';
-import { readClaimableWithTotals } from './claimable-repository.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { bets, oracleBets } from '../../db/schema.ts';
+import { readClaimableWithTotals, type UserBetMarket } from './claimable-repository.ts';
+
+/**
+ * How a claimable bet is shown: as the markets room and the oracle room show a bet. Those rooms sit
+ * above the escrow, so the app passes their serializers (claimable-bet-views.ts).
+ */
+export type ClaimableBetViews = {
+  marketBet: (bet: typeof bets.$inferSelect, market: UserBetMarket) => UserBet;
+  roundBet: (bet: typeof oracleBets.$inferSelect, roundResult: string | null) => OracleBet;
+};
 
 /**
  * What an address can claim now (docs/product.md §7 claimable reads, case-insensitive): settled market bets
  * that won (stake + profit) or were refunded (stake), and ended rounds' payouts, not yet in a payout; and
  * its flag bonds on the escrow that came back, not yet paid by the contract.
  */
-export async function readClaimable(db: DbOrTx, rawAddress: string): Promise<ClaimableResponse> {
+export async function readClaimable(
+  db: DbOrTx,
+  rawAddress: string,
+  views: ClaimableBetViews,
+): Promise<ClaimableResponse> {
   // The totals cover every claimable bet, not only the listed ones (review F18: lists are capped).
   const { markets, oracle, bonds } = await readClaimableWithTotals(
     db,
@@ -24,7 +37,7 @@ export async function readClaimable(db: DbOrTx, rawAddress: string): Promise<Cla
       totalWei: markets.wei.toString(),
       count: markets.count,
       bets: markets.rows.map((row) => ({
-        ...toUserBetDto(row.bet, row.market),
+        ...views.marketBet(row.bet, row.market),
         escrowClaim: escrowClaimOf(
           { stakeId: row.bet.stakeId, owner: row.bet.userAddress, amount: row.bet.amount },
           row,
@@ -35,7 +48,7 @@ export async function readClaimable(db: DbOrTx, rawAddress: string): Promise<Cla
       totalWei: oracle.wei.toString(),
       count: oracle.count,
       bets: oracle.rows.map((row) => ({
-        ...toWireOracleBet(row.bet, row.result),
+        ...views.roundBet(row.bet, row.result),
         escrowClaim: escrowClaimOf(
           { stakeId: row.bet.stakeId, owner: row.bet.userAddress, amount: row.bet.amount },
           row,

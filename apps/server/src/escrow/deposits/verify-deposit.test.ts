@@ -19,7 +19,7 @@ import {
   playerOf,
   stakeIdsOf as stakeIdsIn,
   startDepositChain,
-} from '../../test/support/deposit-chain.ts';
+} from '../../../test/support/deposit-chain.ts';
 import {
   chainNow,
   deployBatchAccount,
@@ -27,9 +27,9 @@ import {
   deposit,
   depositCall,
   executeBatch,
-} from '../../test/support/escrow-contracts.ts';
-import { createFaultyChainClient } from '../../test/support/faulty-chain.ts';
-import type { TestChain } from '../../test/support/test-chain.ts';
+} from '../../../test/support/escrow-contracts.ts';
+import { createFaultyChainClient } from '../../../test/support/faulty-chain.ts';
+import type { TestChain } from '../../../test/support/test-chain.ts';
 import { type DepositClaim, type DepositVerifierDeps, verifyDeposit } from './verify-deposit.ts';
 
 const amountWei = DEPOSIT_WEI;

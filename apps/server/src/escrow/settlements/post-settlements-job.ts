@@ -3,13 +3,13 @@ import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { buildSettlement, settleArgs } from '@pm/escrow/settlement';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Address, encodeFunctionData, getAddress, type Hex, type PublicClient } from 'viem';
-import type { Db } from '../db/client.ts';
-import { describeError } from '../errors/describe-error.ts';
-import type { Job } from '../jobs/job-runner.ts';
-import { findOperatorTx } from '../operator-sender/operator-transactions-repository.ts';
-import { type SubmitDeps, submitOperatorAction } from '../operator-sender/submit-operator-action.ts';
-import { listRefusedDepositsInPool } from '../payments/escrow-refunds-repository.ts';
-import { MARKET_STATE, readEscrowMarket, readMinPayoutDelay, settlementIn } from './escrow-chain.ts';
+import type { Db } from '../../db/client.ts';
+import { describeError } from '../../errors/describe-error.ts';
+import type { Job } from '../../jobs/job-runner.ts';
+import { findOperatorTx } from '../../operator-sender/operator-transactions-repository.ts';
+import { type SubmitDeps, submitOperatorAction } from '../../operator-sender/submit-operator-action.ts';
+import { listRefusedDepositsInPool } from '../deposits/escrow-refunds-repository.ts';
+import { MARKET_STATE, readEscrowMarket, readMinPayoutDelay, settlementIn } from '../escrow-chain.ts';
 import {
   listSettlementsToAdvance,
   markSettled,

@@ -1,20 +1,24 @@
 import { ROUTES } from '@pm/core/contract/routes';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app-deps.ts';
-import type { EscrowClaimsDeps } from '../escrow/escrow-claims.ts';
-import { defineRoute } from '../http/define-route.ts';
-import { readClaimable } from './claimable.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { defineRoute } from '../../http/define-route.ts';
+import { type ClaimableBetViews, readClaimable } from './claimable.ts';
 import { claimWinnings } from './claims-service.ts';
+import type { EscrowClaimsDeps } from './escrow-claims.ts';
 
-/** GET claimable and POST /api/claims; claims relay through the escrow module's operator key (null: none). */
+/**
+ * GET claimable (its bets shown through `views`) and POST /api/claims; claims relay through the escrow
+ * module's operator key (null: none).
+ */
 export function registerClaimsRoutes(
   app: FastifyInstance,
   deps: AppDeps,
   claims: EscrowClaimsDeps | null,
+  views: ClaimableBetViews,
 ): void {
   defineRoute(app, ROUTES.userClaimable, async ({ params }) => ({
     status: 200,
-    body: await readClaimable(deps.database.db, params.address),
+    body: await readClaimable(deps.database.db, params.address, views),
   }));
   defineRoute(app, ROUTES.claim, async ({ body }) => ({
     status: 200,

@@ -1,13 +1,13 @@
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Address, PublicClient } from 'viem';
-import type { Db } from '../db/client.ts';
-import { AppError } from '../errors/app-error.ts';
-import type { Job } from '../jobs/job-runner.ts';
-import { readChainCursor, writeChainCursor } from '../payments/escrow-deposits-repository.ts';
-import { readFinalHeight } from '../payments/final-transaction.ts';
-import { readCanonicalBlocks } from '../payments/scan-deposits.ts';
-import { stakesPaidIn } from './escrow-chain.ts';
+import { readFinalHeight, unavailableOnFailure } from '../../chain/finality.ts';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../errors/app-error.ts';
+import type { Job } from '../../jobs/job-runner.ts';
+import { readChainCursor, writeChainCursor } from '../deposits/escrow-deposits-repository.ts';
+import { readCanonicalBlocks } from '../deposits/scan-deposits.ts';
+import { stakesPaidIn } from '../escrow-chain.ts';
 import { findBettorStakeIds, recordStakesPaid } from './escrow-relays-repository.ts';
 
 // Decision 026, "Claims": a stake can leave the escrow without the server asking: the wallet's own
@@ -36,7 +36,7 @@ export type StakePayoutsScan = { scannedTo: bigint | null; found: number; record
 
 /** One step: the next range of final blocks, its payouts recorded and the cursor moved, in one transaction. */
 export async function watchStakePayouts(deps: StakePayoutsWatchDeps): Promise<StakePayoutsScan> {
-  const finalHeight = await readFinalHeight({ client: deps.chain, confirmations: deps.confirmations });
+  const finalHeight = await unavailableOnFailure(readFinalHeight(deps.chain, deps.confirmations));
   if (finalHeight === null) return { scannedTo: null, found: 0, recorded: 0 };
   const cursor = await readChainCursor(deps.db, STAKE_PAYOUTS_CURSOR);
   if (cursor === undefined && deps.startFrom === 'latest') {

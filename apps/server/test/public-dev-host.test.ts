@@ -2,16 +2,16 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { findFreePort } from '../dev/local-chain.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { isLoopbackHost, publicDevHostRefusal } from './public-dev-host.ts';
+import { ConfigError, loadConfig } from '../src/config/config.ts';
+import { isLoopbackHost, publicDevHostRefusal } from '../src/config/public-dev-host.ts';
+import { findFreePort } from '../src/dev/local-chain.ts';
 
 // Security review 2, N10: `HOST=0.0.0.0 npm start` served the dev stack, POST /api/dev/price
 // included, to the network. No test here binds a non-loopback address: the refusals happen before
 // anything listens, and the spawned ones use 192.0.2.1 (TEST-NET-1, never this machine's), so even
 // without the refusal nothing could be served beyond loopback.
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 const refusal = (env: Record<string, string>): string => {
   try {

@@ -1,5 +1,5 @@
 import { type AnyColumn, and, asc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import {
   bets,
   escrowRelayStakes,
@@ -10,13 +10,9 @@ import {
   oracleBets,
   payoutListLeaves,
   payoutLists,
-} from '../db/schema.ts';
-import {
-  claimableEscrowBond,
-  claimableMarketBet,
-  claimableRoundBet,
-} from '../payouts/claimable-repository.ts';
-import type { StakePaid } from './escrow-chain.ts';
+} from '../../db/schema.ts';
+import type { StakePaid } from '../escrow-chain.ts';
+import { claimableEscrowBond, claimableMarketBet, claimableRoundBet } from './claimable-repository.ts';
 
 // Relayed claims and refunds on the escrow, and what left it per stake (docs/architecture.md "Rounds
 // on the escrow", "Claims"): round bets, market bets and flag bonds alike (migration 0018). Each

@@ -9,15 +9,87 @@ import {
 } from 'viem';
 import { AppError } from '../errors/app-error.ts';
 
-// docs/architecture.md "Payment verification": the chain reads every verifier shares (a plain transfer's,
-// verify-payment.ts, and an escrow deposit's, verify-deposit.ts): find a transaction, wait until its
-// receipt is final and in the canonical block, read the final height. Every failed read is
-// CHAIN_UNAVAILABLE ("try again"), never a refusal.
+// The chain's finality, in one home: which block is final now, where a receipt stands (final, not
+// final yet, or named by a block the chain no longer has), and the waits of docs/architecture.md
+// "Payment verification" that an escrow deposit's check makes (escrow/deposits/verify-deposit.ts): find
+// a transaction, wait until its receipt is final and in the canonical block. In those waits every
+// failed read is CHAIN_UNAVAILABLE ("try again"), never a refusal; the operator key's sender reads the
+// final height and a receipt's standing as the node answers (operator-sender/operator-sender.ts), so a
+// failed read keeps the node's own words in its row.
+
+/** A block count (the head counts as one), or 'finalized' (BSC fast finality). */
+export type Confirmations = number | 'finalized';
+
+/** Where a receipt stands: final and in the canonical block, not final yet, or off the chain. */
+export type ReceiptStanding = 'final' | 'pending' | 'not-canonical';
+
+/** The block `confirmations` deep under `head` (the head counts as one); null when the chain is shorter. */
+export function finalHeightBelow(head: bigint, confirmations: number): bigint | null {
+  const height = head - BigInt(confirmations) + 1n;
+  return height < 0n ? null : height;
+}
+
+/**
+ * The highest block that is final now: the finalized block, or the one `confirmations` deep. Null
+ * when the chain is not that long yet. A failed read throws as the client threw it.
+ */
+export async function readFinalHeight(
+  client: PublicClient,
+  confirmations: Confirmations,
+): Promise<bigint | null> {
+  if (confirmations === 'finalized') return (await client.getBlock({ blockTag: 'finalized' })).number;
+  return finalHeightBelow(await client.getBlockNumber({ cacheTime: 0 }), confirmations);
+}
+
+/** True when the receipt's block is at or under the final height. */
+export function isFinalAt(
+  receipt: Pick<TransactionReceipt, 'blockNumber'>,
+  finalHeight: bigint | null,
+): boolean {
+  return finalHeight !== null && receipt.blockNumber <= finalHeight;
+}
+
+/**
+ * True when `block`, the canonical block at the receipt's height, is the receipt's block and holds its
+ * transaction. Height alone is not enough: a receipt read before a reorg, or from a lagging node,
+ * names a block that may not be on the chain.
+ */
+export function isInCanonicalBlock(
+  receipt: Pick<TransactionReceipt, 'blockHash' | 'transactionHash'>,
+  block: { hash: string | null; transactions: readonly string[] },
+): boolean {
+  if (block.hash !== receipt.blockHash) return false;
+  const wanted = receipt.transactionHash.toLowerCase();
+  return block.transactions.some((hash) => hash.toLowerCase() === wanted);
+}
+
+/**
+ * Where a receipt stands now: final and in the canonical block at its height, not final yet, or named
+ * by a block the chain no longer has (a reorg, or a lagging node's stale answer). A failed read throws
+ * as the client threw it.
+ */
+export async function receiptStanding(
+  client: PublicClient,
+  confirmations: Confirmations,
+  receipt: TransactionReceipt,
+): Promise<ReceiptStanding> {
+  if (!isFinalAt(receipt, await readFinalHeight(client, confirmations))) return 'pending';
+  const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+  return isInCanonicalBlock(receipt, block) ? 'final' : 'not-canonical';
+}
+
+/** A chain read whose failure is CHAIN_UNAVAILABLE ("try again"), never a refusal. */
+export async function unavailableOnFailure<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    throw new AppError('CHAIN_UNAVAILABLE', undefined, { cause: error });
+  }
+}
 
 export type FinalityReads = {
   client: PublicClient;
-  /** A block count, or 'finalized' (BSC fast finality). */
-  confirmations: number | 'finalized';
+  confirmations: Confirmations;
   /** First pause between reads; later pauses double (default 250 ms). */
   pollMs?: number;
   /** How long an unknown hash is looked for before it is called not found (default 3 s, at most the wait). */
@@ -63,42 +135,19 @@ export function watchFinalReceipt(
       async () => {
         const [receipt, finalHeight] = await Promise.all([
           getReceiptOrNull(deps.client, hash),
-          readFinalHeight(deps),
+          unavailableOnFailure(readFinalHeight(deps.client, deps.confirmations)),
         ]);
         if (!receipt) return null;
         if (receipt.status !== 'success') return { receipt, blockTime: new Date(0) };
-        if (finalHeight === null || finalHeight < receipt.blockNumber) return null;
+        if (!isFinalAt(receipt, finalHeight)) return null;
         const canonical = await readBlock(deps.client, { blockNumber: receipt.blockNumber });
-        if (canonical.hash !== receipt.blockHash) return null;
-        const wanted = hash.toLowerCase();
-        if (!canonical.transactions.some((each) => each.toLowerCase() === wanted)) return null;
+        if (!isInCanonicalBlock(receipt, canonical)) return null;
         return { receipt, blockTime: blockTimeOf(canonical) };
       },
       deadline,
       deps.pollMs ?? 250,
     ),
   );
-}
-
-/**
- * The highest block that is final now: the finalized block, or the one `confirmations` blocks deep
- * (the head counts as one). Null when the chain is not that long yet.
- */
-export async function readFinalHeight(
-  deps: Pick<FinalityReads, 'client' | 'confirmations'>,
-): Promise<bigint | null> {
-  if (deps.confirmations === 'finalized') {
-    const finalized = await readBlock(deps.client, { blockTag: 'finalized' });
-    return finalized.number;
-  }
-  let latest: bigint;
-  try {
-    latest = await deps.client.getBlockNumber({ cacheTime: 0 });
-  } catch (error) {
-    throw new AppError('CHAIN_UNAVAILABLE', undefined, { cause: error });
-  }
-  const height = latest - BigInt(deps.confirmations) + 1n;
-  return height < 0n ? null : height;
 }
 
 /**

@@ -1,14 +1,15 @@
 import { computeMarketPayouts } from '@pm/core/payouts';
+import { marketClosesAt } from '@pm/escrow/deposit-terms';
 import { MARKET_OUTCOME, type MarketOutcomeName, marketVerdictHash } from '@pm/escrow/market-settlement';
 import type { Hex } from 'viem';
-import type { DbOrTx } from '../db/client.ts';
-import { findMarket, type MarketRow } from '../markets/markets-repository.ts';
-import { findLatestEvidence } from '../settlement/evidence-repository.ts';
-import type { EscrowTarget } from './escrow-target.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import type { EscrowTarget } from '../escrow-target.ts';
 import {
+  findMarketToSettle,
   findPayoutListByMarket,
   insertDueSettlement,
   listMarketStakes,
+  type MarketToSettle,
   settlementChanged,
   settlementDueAtMinimumDelay,
 } from './payout-lists-repository.ts';
@@ -35,11 +36,25 @@ export type MarketSettlementCause =
 
 export type QueuedMarketSettlement = 'queued' | 'kept' | 'none';
 
+/**
+ * The pages a judging read, as the settlement room stores them (its evidence repository): the verdict
+ * hash names the ones that were read. Null before any judging.
+ */
+export type MarketEvidence = {
+  pages: ReadonlyArray<{ error: string | null; contentSha256: string | null }>;
+} | null;
+
 export async function queueMarketSettlement(
   tx: DbOrTx,
-  input: { marketId: number; escrow: EscrowTarget | null; now: Date } & MarketSettlementCause,
+  input: {
+    marketId: number;
+    escrow: EscrowTarget | null;
+    now: Date;
+    /** The market's latest evidence, read only when a settlement is posted (the settlement room's). */
+    readEvidence: () => Promise<MarketEvidence>;
+  } & MarketSettlementCause,
 ): Promise<QueuedMarketSettlement> {
-  const market = await findMarket(tx, input.marketId);
+  const market = await findMarketToSettle(tx, input.marketId);
   if (!market) throw new Error(`market ${input.marketId} not found`);
   if (market.escrowKey === null || market.escrowId === null) return 'none';
   if (!input.escrow) {
@@ -63,7 +78,7 @@ export async function queueMarketSettlement(
   // whatever the review decides the stakes come back; it is posted when the market settles.
   if (input.cause === 'proposed' && refund) return 'none';
 
-  const evidence = await findLatestEvidence(tx, market.id);
+  const evidence = await input.readEvidence();
   const pages = (evidence?.pages ?? []).flatMap((page) =>
     page.error === null && page.contentSha256 !== null ? [page.contentSha256] : [],
   );
@@ -77,7 +92,7 @@ export async function queueMarketSettlement(
     chainId: input.escrow.chainId,
     escrow: input.escrow.address.toLowerCase(),
     marketId: market.escrowId.toLowerCase(),
-    closesAt: closesAtOf(market),
+    closesAt: marketClosesAt(market.deadline),
     refund,
     outcome: MARKET_OUTCOME[verdict.result],
     verdictHash,
@@ -108,7 +123,7 @@ export async function queueMarketSettlement(
 
 /** The verdict to post: the proposal's while in review, the market's result once it is settled. */
 function verdictOf(
-  market: MarketRow,
+  market: MarketToSettle,
   cause: MarketSettlementCause['cause'],
 ): { result: MarketOutcomeName; analysis: string } {
   if (cause === 'proposed') {
@@ -127,11 +142,4 @@ function verdictOf(
 
 function outcomeName(value: string | null): MarketOutcomeName | null {
   return value === 'YES' || value === 'NO' || value === 'VOID' ? value : null;
-}
-
-/** The market's close on the escrow: its deadline, whole seconds (the key hashes it). */
-export function closesAtOf(market: Pick<MarketRow, 'id' | 'deadline'>): number {
-  const ms = market.deadline.getTime();
-  if (ms % 1000 !== 0) throw new RangeError(`market ${market.id}'s deadline is not a whole second`);
-  return ms / 1000;
 }

@@ -1,7 +1,13 @@
 import type { Block, PublicClient } from 'viem';
-import { AppError } from '../errors/app-error.ts';
+import {
+  blockTimeOf,
+  type FinalityReads,
+  readBlock,
+  readFinalHeight,
+  unavailableOnFailure,
+} from '../../chain/finality.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { type DepositEvent, decodeDeposits, depositedEvent, disputedEvent } from './deposit-events.ts';
-import { blockTimeOf, type FinalityReads, readBlock, readFinalHeight } from './final-transaction.ts';
 
 // docs/architecture.md "Payment verification", deposits: every
 // deposit the escrow took in a range of final blocks, for reconciliation to match with its request or
@@ -38,7 +44,7 @@ export async function scanFinalDeposits(
 ): Promise<DepositScan> {
   const span = BigInt(deps.maxBlockSpan ?? 1_000);
   if (span < 1n) throw new RangeError(`maxBlockSpan must be at least 1, got ${deps.maxBlockSpan}`);
-  const finalHeight = await readFinalHeight(deps);
+  const finalHeight = await unavailableOnFailure(readFinalHeight(deps.client, deps.confirmations));
   if (finalHeight === null) return { deposits: [], scannedTo: null };
   const last = range.toBlock < finalHeight ? range.toBlock : finalHeight;
   if (last < range.fromBlock) return { deposits: [], scannedTo: null };

@@ -1,7 +1,7 @@
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import type { Address, Hex, PublicClient } from 'viem';
-import { AppError } from '../errors/app-error.ts';
-import { MARKET_STATE, readEscrowMarket } from './escrow-chain.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { MARKET_STATE, readEscrowMarket } from '../escrow-chain.ts';
 
 // Decision 026, "Flag bonds": a flag's bond is a dispute deposit, and the bond is the contract's own
 // (`disputeBond(key)` = max(disputeBondMin, pool × disputeBondBps / 10,000), earlier bonds in the pool

@@ -1,8 +1,12 @@
 import { roundRefundReason } from '@pm/core/payouts';
-import { ROUND_OUTCOME, roundMarket, roundVerdictHash } from '@pm/escrow/round-settlement';
-import type { Tx } from '../db/client.ts';
-import type { StoredRoundResult } from '../oracle/oracle-rounds.ts';
-import type { EscrowTarget } from './escrow-target.ts';
+import {
+  ROUND_OUTCOME,
+  type RoundOutcomeName,
+  roundMarket,
+  roundVerdictHash,
+} from '@pm/escrow/round-settlement';
+import type { Tx } from '../../db/client.ts';
+import type { EscrowTarget } from '../escrow-target.ts';
 import { findRound, insertDueSettlement, listRoundStakes } from './payout-lists-repository.ts';
 
 /**
@@ -16,7 +20,7 @@ import { findRound, insertDueSettlement, listRoundStakes } from './payout-lists-
  */
 export async function queueRoundSettlement(
   tx: Tx,
-  input: { epoch: number; result: StoredRoundResult; escrow: EscrowTarget },
+  input: { epoch: number; result: RoundOutcomeName; escrow: EscrowTarget },
 ): Promise<boolean> {
   const stakes = await listRoundStakes(tx, input.epoch);
   if (stakes.length === 0) return false;

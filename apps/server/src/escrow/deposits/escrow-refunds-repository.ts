@@ -1,8 +1,9 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db, DbOrTx } from '../db/client.ts';
-import { queryRows } from '../db/query-rows.ts';
-import { type EscrowRefundStatus, escrowRefunds, payments } from '../db/schema.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { queryRows } from '../../db/query-rows.ts';
+import { type EscrowRefundStatus, escrowRefunds, payments } from '../../db/schema.ts';
+import type { PaymentPurpose, VerifiedPayment } from './verified-payment.ts';
 
 // Refused escrow deposits and the refunds that give them back (escrow_refunds, decision 026). Each
 // function takes the pool or the caller's transaction.
@@ -167,4 +168,67 @@ export async function retryEscrowRefundAt(
     .update(escrowRefunds)
     .set({ lastError, nextAttemptAt, updatedAt: sql`now()` })
     .where(eq(escrowRefunds.id, id));
+}
+
+/**
+ * Keeps an escrow deposit we refused as owed back by the escrow, never by a server key: its payment
+ * row (status escrow_refund, so no bet can take the stake) and its refund
+ * (escrow_refunds, queued for refundStake or its market's payout list), in one transaction.
+ * Idempotent: a stake already stored is left as it is. False when it was.
+ */
+export async function insertEscrowRefund(
+  db: Db,
+  input: {
+    chainId: number;
+    payment: VerifiedPayment;
+    purpose: PaymentPurpose | 'unknown';
+    reason: string;
+    now: Date;
+  },
+): Promise<boolean> {
+  const { payment } = input;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(payments)
+      .values({
+        ...paymentRowValues(input.chainId, payment, input.purpose),
+        status: 'escrow_refund',
+        refundReason: input.reason,
+      })
+      .onConflictDoNothing()
+      .returning({ id: payments.id });
+    if (!row) return false;
+    await tx.insert(escrowRefunds).values({
+      chainId: input.chainId,
+      stakeId: payment.deposit.stakeId,
+      paymentId: row.id,
+      txHash: payment.txHash.toLowerCase(),
+      owner: payment.from.toLowerCase(),
+      amount: payment.amountWei,
+      marketKey: payment.deposit.marketKey.toLowerCase(),
+      reason: input.reason,
+      nextAttemptAt: input.now,
+    });
+    return true;
+  });
+}
+
+/** A payment row's values, recorded (payments-repository.ts) or kept as an escrow refund (here). */
+export function paymentRowValues(
+  chainId: number,
+  payment: VerifiedPayment,
+  purpose: PaymentPurpose | 'unknown',
+) {
+  return {
+    chainId,
+    txHash: payment.txHash.toLowerCase(),
+    fromAddress: payment.from.toLowerCase(),
+    amount: payment.amountWei,
+    intent: payment.intentText,
+    blockNumber: payment.blockNumber,
+    blockTime: payment.blockTime,
+    purpose,
+    stakeId: payment.deposit.stakeId,
+    logIndex: payment.deposit.logIndex,
+  };
 }

@@ -2,15 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Address, encodeFunctionData, getAddress, type Hex, type PublicClient } from 'viem';
-import type { Db } from '../db/client.ts';
-import { describeError } from '../errors/describe-error.ts';
-import type { Job } from '../jobs/job-runner.ts';
-import { readFinalHeight } from '../operator-sender/operator-chain.ts';
-import { advanceOperatorTx } from '../operator-sender/operator-sender.ts';
-import type { OperatorSenderDeps } from '../operator-sender/operator-sender-deps.ts';
-import { findOperatorTx, type OperatorTxRow } from '../operator-sender/operator-transactions-repository.ts';
-import { submitOperatorAction } from '../operator-sender/submit-operator-action.ts';
-import { findStakePaid, isStakeOpen, stakesPaidIn } from './escrow-chain.ts';
+import { readFinalHeight } from '../../chain/finality.ts';
+import type { Db } from '../../db/client.ts';
+import { describeError } from '../../errors/describe-error.ts';
+import type { Job } from '../../jobs/job-runner.ts';
+import { advanceOperatorTx } from '../../operator-sender/operator-sender.ts';
+import type { OperatorSenderDeps } from '../../operator-sender/operator-sender-deps.ts';
+import {
+  findOperatorTx,
+  type OperatorTxRow,
+} from '../../operator-sender/operator-transactions-repository.ts';
+import { submitOperatorAction } from '../../operator-sender/submit-operator-action.ts';
+import { findStakePaid, isStakeOpen, stakesPaidIn } from '../escrow-chain.ts';
 import {
   countEscrowBetsAwaitingSettlement,
   type EscrowClaimableFilter,
