@@ -1,11 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import {
-  folderImports,
-  folderViolations,
-  readSourceFiles,
-  SERVER_LAYERS,
-} from '../../../scripts/lint-server-folders.ts';
+import { folderImports, folderViolations, readSourceFiles, SERVER_LAYERS } from './lint-server-folders.ts';
 
 // The folder check of `npm run lint` (scripts/lint-server-folders.ts), on small trees written here
 // and on the server's own.
@@ -66,7 +61,7 @@ describe('lint-server-folders', () => {
   });
 
   test("the server's own folders follow the rule", () => {
-    const src = fileURLToPath(new URL('../src', import.meta.url));
+    const src = fileURLToPath(new URL('../apps/server/src', import.meta.url));
     expect(folderViolations(folderImports(readSourceFiles(src)), SERVER_LAYERS)).toEqual([]);
   });
 });
