@@ -11,9 +11,9 @@ import { type Hash, parseEther, stringToHex } from 'viem';
 import { type ApiAnswer, type ApiClient, describeAnswer } from './api-client.ts';
 import type { ChainTools } from './chain-tools.ts';
 import type { BettableMarket, BettableRound, DbReader } from './db-snapshot.ts';
+import type { OperatorLedger } from './operator-ledger.ts';
 import type { Random } from './prng.ts';
 import { sleep } from './server-process.ts';
-import type { VaultLedger } from './vault-ledger.ts';
 
 // One round of players: real deposits into the escrow (market creations and bets, oracle rounds:
 // decision 026) and the attacker's plain transfers to the escrow (refused: it takes typed deposits only), through the shared driver (@pm/pay-and-post),
@@ -27,10 +27,9 @@ export type TrafficDeps = {
   chain: ChainTools;
   api: ApiClient;
   db: DbReader;
-  vault: `0x${string}`;
-  /** The escrow market and oracle round stakes are deposited into (decision 026). */
+  /** The escrow every stake is deposited into (decision 026). */
   escrow: `0x${string}`;
-  ledger: VaultLedger;
+  ledger: OperatorLedger;
   random: Random;
   tally: Tally;
   /** The server's CONFIRMATIONS: a reorg mines this many blocks over the reverted payment. */

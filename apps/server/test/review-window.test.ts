@@ -677,9 +677,9 @@ describe('A flagged verdict', () => {
     expect(await bondsOf(marketId)).toEqual([
       { address: flagger, status: 'returned', returnWei: BOND + rewardWei, rewardWei },
     ]);
-    // The bond is the escrow's: no vault refund; the operator's settlement lists its stake at bond +
-    // reward, and the contract takes the list as the pool to the wei (bets + bond).
-    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
+    // The bond is the escrow's: the operator's settlement lists its stake at bond + reward, and the
+    // contract takes the list as the pool to the wei (bets + bond).
+    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded' });
     const [leaf] = await listMarketBondStakes(t.db, marketId);
     expect(leaf).toMatchObject({ owner: flagger, bondStatus: 'returned', returnAmount: BOND + rewardWei });
     expect(leaf?.stakeId).toBe(await stakeOf(t, flag.txHash as Hash));
@@ -712,8 +712,8 @@ describe('A flagged verdict', () => {
       ['settled', 'ops CLI'],
       ['bond_returned_void', flagger],
     ]);
-    // No vault refund: settleAsRefund gives the bond back with every stake (its leaf is the bond).
-    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
+    // settleAsRefund gives the bond back with every stake (its leaf is the bond).
+    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded' });
     expect(await listMarketBondStakes(t.db, marketId)).toEqual([
       expect.objectContaining({ bondStatus: 'returned_void', returnAmount: BOND }),
     ]);
@@ -756,7 +756,7 @@ describe('A flagged verdict', () => {
     expect(rows[0]?.payoutAmount).toBe(parseEther('0.01') + parseEther('0.0394') / 3n);
     const paid = (rows[0]?.payoutAmount ?? 0n) + (rows[1]?.payoutAmount ?? 0n);
     expect(paid + settled.feeKeptWei + settled.dustWei).toBe(parseEther('0.06') + BOND);
-    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
+    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded' });
     expect((await bondsOf(marketId))[0]).toMatchObject({ status: 'forfeited', returnWei: 0n });
     // The flagger's P&L counts the forfeited bond: −0.03 stake lost, −0.01 bond.
     const summary = await t.app.inject({ method: 'GET', url: `/api/users/${bettor.address}/summary` });
@@ -787,7 +787,7 @@ describe('A flagged verdict', () => {
       kind: 'bond_returned_void',
       amountWei: String(BOND),
     });
-    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
+    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded' });
     // The void settles on chain as a refund in full: the bond goes back with every stake.
     await postMarketSettlement(t, { marketId });
   });
