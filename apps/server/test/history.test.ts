@@ -333,8 +333,6 @@ test("a bet has the same return and profit on its market's bets, the wallet's be
     expect(userBet && money(userBet)).toEqual(shown);
     const claimableBet = claimable.markets.bets.find((bet) => bet.id === entry.betId);
     if (claimableBet) expect(money(claimableBet)).toEqual(shown);
-    // The deprecated payoutWei of a market bet keeps its old meaning for one release: a win's profit.
-    expect(marketBet?.payoutWei).toBe(entry.result === 'won' ? entry.profitWei : null);
   }
   // The refund is the one claimable market bet: its stake back, no profit.
   expect(claimable.markets.bets.map(money)).toEqual([['20000000000000000', '0']]);
@@ -359,14 +357,13 @@ test('the OpenAPI document lists the history and summary endpoints', async () =>
   expect(entry.required).toEqual(expect.arrayContaining(['kind', 'bond']));
   expect(entry.properties.kind.enum).toEqual(['bet', 'bond']);
   expect(JSON.stringify(entry.properties.bond)).toContain('returned_void');
-  // Issue 28: the money words are described, profit signed; the old names are deprecated, not required.
+  // The money words are described, profit signed; the names of the release before are gone.
   expect(entry.required).toEqual(expect.arrayContaining(['returnWei', 'profitWei']));
-  expect(entry.required).not.toContain('payoutWei');
   expect(entry.properties.returnWei.description).toMatch(/stake included/);
   expect(entry.properties.profitWei.description).toMatch(/returnWei − the stake, a signed/);
   expect(JSON.stringify(entry.properties.profitWei)).toContain('-?');
-  expect(entry.properties.payoutWei).toMatchObject({ deprecated: true });
-  expect(entry.properties.netWei).toMatchObject({ deprecated: true });
+  expect(entry.properties.payoutWei).toBeUndefined();
+  expect(entry.properties.netWei).toBeUndefined();
 });
 
 describe('GET /api/users/:address/summary', () => {

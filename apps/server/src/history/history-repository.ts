@@ -245,7 +245,7 @@ export async function listHistory(
       side: row.side,
       stakeWei: row.stake.toString(),
       result: row.result,
-      ...entryMoney(row.stake, row.payout),
+      ...betReturnFields(row.stake, row.payout),
       claimState: row.claim_state,
       placedAt: row.placed_at.toISOString(),
       settledAt: row.settled_at === null ? null : row.settled_at.toISOString(),
@@ -265,12 +265,6 @@ export async function listHistory(
       id: row.bet_id,
     },
   }));
-}
-
-/** An entry's money words from core, as every bet's (issue 28), and the names kept one release. */
-function entryMoney(stakeWei: bigint, storedReturnWei: bigint | null) {
-  const money = betReturnFields(stakeWei, storedReturnWei);
-  return { ...money, payoutWei: money.returnWei, netWei: money.profitWei };
 }
 
 const SummaryRowSchema = z.object({

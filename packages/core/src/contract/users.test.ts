@@ -14,7 +14,6 @@ test("a user's bet is a bet with a summary of its market", () => {
     potentialPayoutWei: '2',
     returnWei: null,
     profitWei: null,
-    payoutWei: null,
     status: 'pending',
     isCreator: true,
     txHash: `0x${'ab'.repeat(32)}`,
