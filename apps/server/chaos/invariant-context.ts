@@ -20,7 +20,7 @@ export type InvariantInput = {
   finalBalance: bigint;
   /** The final head quiescence saw the scans reach (null: it never got quiet; a lag is allowed). */
   scanTarget: bigint | null;
-  /** The escrow as the chain has it at `head`: round stakes in, payouts and refunds out. */
+  /** The escrow as the chain has it at `head`: stakes in, payouts and refunds out. */
   escrow: EscrowView;
   /** Chain time at the snapshot: deadlines and round closes are compared with it. */
   chainNowS: number;

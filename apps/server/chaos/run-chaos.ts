@@ -166,7 +166,7 @@ async function main(): Promise<ChaosResult> {
 
   const chain = createChainTools(chainNode.rpcUrl);
   const operator = DEV_OPERATOR.address;
-  // The escrow round stakes go into, as `npm start` deploys it (decision 026 "The chain").
+  // The escrow every stake goes into, as `npm start` deploys it (decision 026 "The chain").
   const escrow = (await deployDevEscrow(chainNode.rpcUrl)).address;
   const ledger = createOperatorLedger(chain, operator);
   const initialBalance = await ledger.balanceAt(0n);

@@ -5,7 +5,7 @@ import type { ApiRequest } from '@pm/pay-and-post/api-transport';
 import { payForBet, postBet } from '@pm/pay-and-post/pay-and-post-bet';
 import { payForMarket, placeMarketOrder, postMarket } from '@pm/pay-and-post/pay-and-post-market';
 import { payForOracleBet, postOracleBet } from '@pm/pay-and-post/pay-and-post-oracle-bet';
-import { payVault } from '@pm/pay-and-post/pay-vault';
+import { payPlainTransfer } from '@pm/pay-and-post/pay-plain-transfer';
 import type { Payer } from '@pm/pay-and-post/payer';
 import { type Hash, parseEther, stringToHex } from 'viem';
 import { type ApiAnswer, type ApiClient, describeAnswer } from './api-client.ts';
@@ -232,7 +232,7 @@ export function createTraffic(deps: TrafficDeps) {
         // takes typed deposits only (issue 29), so it reverts and nothing arrives without an owner.
         const data = stringToHex('pm1:bet:3000000000:YES');
         const hash = await paid(
-          payVault(player, { vault: deps.escrow, intent: null, amountWei: 1n }, { data }),
+          payPlainTransfer(player, { to: deps.escrow, intent: null, amountWei: 1n }, { data }),
         );
         count(
           tally,
@@ -243,7 +243,7 @@ export function createTraffic(deps: TrafficDeps) {
       }
       case 'plain': {
         const hash = await paid(
-          payVault(player, { vault: deps.escrow, intent: null, amountWei: amount(random, 1, 5) }),
+          payPlainTransfer(player, { to: deps.escrow, intent: null, amountWei: amount(random, 1, 5) }),
         );
         count(tally, 'plain transfer to the escrow', hash ? 'sent (the escrow took it!)' : 'refused');
         return;

@@ -18,7 +18,6 @@ import WebSocket from 'ws';
 import { createApp } from '../src/app.ts';
 import { createChainClock } from '../src/chain/clock.ts';
 import { loadConfig } from '../src/config/config.ts';
-import { DEV_OPERATOR } from '../src/config/dev-accounts.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { bets, markets, oracleBets, outbox, userStats } from '../src/db/schema.ts';
@@ -49,7 +48,7 @@ const BETTING_WINDOW_S = 10;
 
 type Instance = Awaited<ReturnType<typeof startInstance>>;
 let chain: TestChain;
-/** The dev escrow round stakes are deposited into (decision 026), as `npm start` deploys it. */
+/** The dev escrow every stake is deposited into (decision 026), as `npm start` deploys it. */
 let escrow: `0x${string}`;
 let admin: pg.Client;
 let first: Instance;
@@ -152,7 +151,6 @@ const player = (index: number) => {
 /** Player #index paying, and posting to `instance` (asking again while it answers 202, not final yet). */
 const clients = (instance: Instance, index: number) => ({
   payer: walletPayer(player(index)),
-  vault: DEV_OPERATOR.address,
   escrow,
   api: fetchTransport(instance.http, { whilePending: { everyMs: 250, timeoutMs: 30_000 } }),
 });

@@ -6,7 +6,7 @@ import { computeMarketPayouts } from '@pm/core/payouts';
 import { depositArgs, flagBondTerms } from '@pm/escrow/deposit-terms';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { payForFlagBond } from '@pm/pay-and-post/pay-and-post-flag';
-import { payVault } from '@pm/pay-and-post/pay-vault';
+import { payPlainTransfer } from '@pm/pay-and-post/pay-plain-transfer';
 import { walletPayer } from '@pm/pay-and-post/payer';
 import { and, eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
@@ -376,8 +376,8 @@ describe('Flags', () => {
     });
     expect(unknownTx.json()).toMatchObject({ error: { code: 'TX_NOT_FOUND' } });
     // A plain transfer (here to the operator key) is not a bond: it holds no deposit into the escrow.
-    const betPaid = await payVault(payerOf(bettor), {
-      vault: DEV_OPERATOR.address,
+    const betPaid = await payPlainTransfer(payerOf(bettor), {
+      to: DEV_OPERATOR.address,
       intent: { kind: 'bet', marketId, prediction: 'YES' },
       amountWei: BOND,
     });

@@ -71,7 +71,7 @@ test("a claimable bond: a flag's bond on the escrow that came back, with its cla
   for (const bad of [{ fate: 'forfeited' }, { fate: 'held' }, { returnWei: '-1' }, { flagId: 1.5 }]) {
     expect(ClaimableBondSchema.safeParse({ ...bond, ...bad }).success).toBe(false);
   }
-  // A market bet in the claimable list carries its escrow claim (null: paid by the vault).
+  // A market bet in the claimable list carries its escrow claim (null: not final on chain yet).
   expect(Object.keys(ClaimableMarketBetSchema.shape)).toEqual([
     ...Object.keys(UserBetSchema.shape),
     'escrowClaim',
