@@ -1,12 +1,25 @@
 import type { InvariantContext } from './invariant-context.ts';
 
-// Invariant 1, the database's side: no payment row or bet without money on the canonical chain behind
-// it. Every payment is an escrow deposit (decision 028), held to its `Deposited` event in
-// check-escrow-deposits.ts; here a payment naming no stake, and a bet its payment does not match.
+// Invariant 1 outside the escrow's deposits (held to their `Deposited` events in
+// check-escrow-deposits.ts): every payment is an escrow deposit (decision 028), so a payment naming no
+// stake has no money behind it, a bet must match its payment, and value sent to the operator key is
+// neither a bet nor a refund.
 
 /** Invariant 1 (docs/chaos.md). */
 export function checkBetsOrRefunds(context: InvariantContext): void {
-  const { snapshot, check, lose, bnb } = context;
+  const { snapshot, inbound, check, lose, bnb } = context;
+  for (const transfer of inbound) {
+    if (
+      !check(
+        false,
+        1,
+        `unaccounted:${transfer.hash}`,
+        () =>
+          `the operator key received ${bnb(transfer.value)} from ${transfer.from} (${transfer.hash}): no payment goes to it, so it is neither a bet nor a refund`,
+      )
+    )
+      lose(transfer.value);
+  }
   for (const payment of snapshot.payments) {
     if (
       !check(
