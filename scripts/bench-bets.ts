@@ -79,7 +79,7 @@ export async function measureEndToEndBets(input: {
     rpcUrls: { default: { http: [input.rpcUrl] } },
   });
   const transport = http(input.rpcUrl);
-  // Accounts #100… of the dev mnemonic: never the vault (#0), the demo's players, nor the 20 the
+  // Accounts #100… of the dev mnemonic: never the operator key (#0), the demo's players, nor the 20 the
   // node funds; the bench funds them itself (hardhat_setBalance, the local chain only).
   const node = createTestClient({ chain, mode: 'hardhat', transport });
   const wallets = await Promise.all(

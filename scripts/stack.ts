@@ -48,8 +48,8 @@ export async function startStack(options: StackOptions) {
   const statePath = join(dataDir, 'chain-state.json');
   const saved = await restoreChainState(client, statePath);
   // The escrow contract, deployed afresh on the fresh chain (one transaction from the dev admin, whose
-  // nonce is not carried over: the same address at every start). Oracle round stakes are deposited
-  // into it; its stake ids go on from where the saved chain's stopped.
+  // nonce is not carried over: the same address at every start). Every stake is deposited into it;
+  // its stake ids go on from where the saved chain's stopped.
   const escrow = await deployDevEscrow(chain.rpcUrl)
     .then(async (deployed) => {
       if (saved?.escrowNextStakeId) {

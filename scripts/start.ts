@@ -42,7 +42,7 @@ console.log(`
   App            ${url}
   API            ${url}/api  (OpenAPI: ${url}/api/openapi.json)
   Local chain    ${stack.rpcUrl}  (chain id 31337, Hardhat)
-  Escrow         ${stack.escrowAddress}  (ESCROW_ADDRESS; oracle round stakes are deposited into it)
+  Escrow         ${stack.escrowAddress}  (ESCROW_ADDRESS; every stake is deposited into it)
   Data           ${dataDir}/  (PGlite; the chain's dev balances are carried over between starts)
   Price feed     simulated (labelled "Simulated" in the app)
 

@@ -20,7 +20,7 @@ import type * as z from 'zod/mini';
 import { baseUrl, rpcUrl } from './fixtures.ts';
 
 // Server-side moves for e2e tests that need a world to look at (a settled market, a winner): real
-// payments from unlocked Hardhat dev accounts (round stakes as escrow deposits), then the real API,
+// payments from unlocked Hardhat dev accounts (every stake an escrow deposit), then the real API,
 // through the shared driver (@pm/pay-and-post). What the user does is still driven through the
 // browser in the tests themselves.
 

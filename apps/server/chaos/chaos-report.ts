@@ -74,7 +74,7 @@ export function printResult(result: ChaosResult, print: (line: string) => void) 
   if (lastRound) {
     const s = lastRound.stats;
     print(
-      `money moved:        ${s.escrowDeposits} escrow deposits, ${s.bets} market + ${s.oracleBets} oracle bets, ${s.escrowPaid} stakes paid or given back by the escrow; the operator key: ${s.inbound} transfers in, ${s.claims + s.refunds} payouts (it pays gas only: 0 expected)`,
+      `money moved:        ${s.escrowDeposits} escrow deposits, ${s.bets} market + ${s.oracleBets} oracle bets, ${s.escrowPaid} stakes paid or given back by the escrow; the operator key: ${s.operatorIn} transfers in, ${s.operatorOut} out (it pays gas only: 0 expected)`,
     );
     print(
       `refund reasons:     ${

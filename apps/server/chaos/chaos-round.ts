@@ -4,11 +4,11 @@ import { checkInvariants, type InvariantReport } from './check-invariants.ts';
 import type { DbReader } from './db-snapshot.ts';
 import type { EscrowLedger } from './escrow-ledger.ts';
 import type { FaultScheduler } from './fault-scheduler.ts';
+import type { OperatorLedger } from './operator-ledger.ts';
 import type { Random } from './prng.ts';
 import { type QuiesceResult, quiesce } from './quiesce.ts';
 import { sleep } from './server-process.ts';
 import type { Tally, Traffic } from './traffic.ts';
-import type { VaultLedger } from './vault-ledger.ts';
 
 // One round: players pay and post while faults fly; time moves so rounds and markets settle;
 // winners claim (still under fire); then the faults stop, the jobs quiesce, and the invariants are
@@ -18,13 +18,13 @@ export type RoundDeps = {
   chain: ChainTools;
   api: ApiClient;
   db: DbReader;
-  ledger: VaultLedger;
+  ledger: OperatorLedger;
   escrowLedger: EscrowLedger;
   traffic: Traffic;
   faults: FaultScheduler;
   random: Random;
   tally: Tally;
-  vault: `0x${string}`;
+  operator: `0x${string}`;
   confirmations: number;
   initialBalance: bigint;
   quiesceTimeoutMs: number;
@@ -65,7 +65,7 @@ export async function runChaosRound(deps: RoundDeps, round: number): Promise<Rou
   const report = checkInvariants({
     snapshot,
     transfers: deps.ledger.transfers(),
-    vault: deps.vault,
+    operator: deps.operator,
     head,
     confirmations: deps.confirmations,
     initialBalance: deps.initialBalance,

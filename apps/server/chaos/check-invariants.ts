@@ -4,13 +4,14 @@ import { checkEscrowDeposits } from './check-escrow-deposits.ts';
 import { checkEscrowLedger } from './check-escrow-ledger.ts';
 import { checkEscrowPaidOnce } from './check-escrow-paid-once.ts';
 import { checkNothingStuck } from './check-nothing-stuck.ts';
+import { checkOperatorBalance } from './check-operator-balance.ts';
 import { checkPaidOnce } from './check-paid-once.ts';
-import { checkVaultBalance } from './check-vault-balance.ts';
 import { createInvariantContext, type InvariantInput, type Violation } from './invariant-context.ts';
 
 // The five promises of the money path (docs/chaos.md), checked against the chain after the jobs
-// have quiesced: the vault's (market bets) and the escrow's (round bets, decision 026). Each violation carries a stable key, so one bug seen in every round is reported
-// once, with the round it first appeared in.
+// have quiesced: the escrow's, which holds every stake (decision 026), and the operator key's, which
+// pays only gas (decision 028). Each violation carries a stable key, so one bug seen in every round is
+// reported once, with the round it first appeared in.
 
 export type { InvariantInput, Violation };
 
@@ -20,12 +21,11 @@ export type InvariantReport = {
   /** BNB the run cannot account for: payments neither bet nor refunded, phantom bets, extra payouts. */
   lostWei: bigint;
   stats: {
-    inbound: number;
-    outbound: number;
+    /** The operator key's transfers of value in and out (0 out expected: it pays gas only). */
+    operatorIn: number;
+    operatorOut: number;
     bets: number;
     oracleBets: number;
-    refunds: number;
-    claims: number;
     /** Deposits into the escrow, and stakes it paid out or gave back. */
     escrowDeposits: number;
     escrowPaid: number;
@@ -39,7 +39,7 @@ export function checkInvariants(input: InvariantInput): InvariantReport {
   checkBetsOrRefunds(context);
   checkEscrowDeposits(context);
   checkClaimsPaid(context);
-  checkVaultBalance(context);
+  checkOperatorBalance(context);
   checkEscrowLedger(context);
   checkPaidOnce(context);
   checkEscrowPaidOnce(context);
@@ -48,12 +48,10 @@ export function checkInvariants(input: InvariantInput): InvariantReport {
   return {
     ...context.result(),
     stats: {
-      inbound: context.inbound.length,
-      outbound: context.outbound.length,
+      operatorIn: context.inbound.length,
+      operatorOut: context.outbound.length,
       bets: snapshot.bets.length,
       oracleBets: snapshot.oracleBets.length,
-      refunds: snapshot.payouts.filter((p) => p.kind === 'refund').length,
-      claims: snapshot.payouts.filter((p) => p.kind === 'claim').length,
       escrowDeposits: input.escrow.deposits.length,
       escrowPaid: input.escrow.outs.length,
       refundReasons: countBy(

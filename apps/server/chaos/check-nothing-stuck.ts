@@ -2,9 +2,7 @@ import type { InvariantContext } from './invariant-context.ts';
 
 // Invariant 5: nothing stuck once the faults stopped and the jobs had time.
 
-const OPEN_PAYOUT = new Set(['created', 'signed', 'broadcast']);
 const MAX_OPEN_REQUEST_AGE_S = 120;
-const MAX_OPEN_PAYOUT_AGE_S = 60;
 const MAX_CURSOR_LAG_BLOCKS = 5n;
 const MAX_OVERDUE_S = 60;
 /** An operator action, relay, settlement or refused deposit's refund still under way after this long. */
@@ -13,7 +11,7 @@ const OPEN_OPERATOR_TX = new Set(['queued', 'signed', 'sent']);
 
 /** Invariant 5 (docs/chaos.md). */
 export function checkNothingStuck(context: InvariantContext): void {
-  const { input, snapshot, payoutById, check, bnb } = context;
+  const { input, snapshot, check } = context;
   const ageS = (date: Date) => (snapshot.dbNow.getTime() - date.getTime()) / 1000;
   for (const request of snapshot.requests) {
     if (request.resolved_at !== null) continue;
@@ -37,27 +35,6 @@ export function checkNothingStuck(context: InvariantContext): void {
     () =>
       `the escrow payouts watch's cursor is at ${input.snapshot.payoutsCursor}, short of block ${scanTarget} (final head ${finalHead})`,
   );
-  for (const payout of snapshot.payouts) {
-    if (!OPEN_PAYOUT.has(payout.status)) continue;
-    check(
-      ageS(payout.created_at) <= MAX_OPEN_PAYOUT_AGE_S,
-      5,
-      `payout-open:${payout.id}`,
-      () =>
-        `payout ${payout.id} (${payout.kind}, ${bnb(payout.amount)}) is ${payout.status} after ${Math.round(ageS(payout.created_at))} s; last error: ${payout.last_error}`,
-    );
-  }
-  for (const payment of snapshot.payments) {
-    if (payment.status !== 'refund_due' || payment.amount === 0n) continue;
-    const payout = payment.refund_payout_id === null ? undefined : payoutById.get(payment.refund_payout_id);
-    check(
-      false,
-      5,
-      `refund-due:${payment.tx_hash}`,
-      () =>
-        `payment ${payment.id} (${bnb(payment.amount)}, ${payment.refund_reason}) is still refund_due; payout: ${payout ? `${payout.id} ${payout.status}` : 'none'}`,
-    );
-  }
   for (const market of snapshot.markets) {
     const overdue = input.chainNowS - market.deadline.getTime() / 1000 > MAX_OVERDUE_S;
     check(

@@ -17,8 +17,7 @@ const PaymentSchema = z.object({
   purpose: z.string(),
   status: z.string(),
   refund_reason: z.string().nullable(),
-  refund_payout_id: z.number().nullable(),
-  /** An escrow deposit's stake (decision 026); null for a vault transfer. */
+  /** An escrow deposit's stake (decision 026). */
   stake_id: weiOrNull,
 });
 const BetSchema = z.object({
@@ -30,8 +29,7 @@ const BetSchema = z.object({
   payout_amount: weiOrNull,
   status: z.string(),
   payment_id: z.number(),
-  payout_id: z.number().nullable(),
-  /** Its stake on the escrow (migration 0018); null for a bet paid to the vault. */
+  /** Its stake on the escrow (migration 0018). */
   stake_id: weiOrNull,
 });
 /** A flag's bond (issue 22): on the escrow a dispute deposit, its stake named (migration 0018). */
@@ -58,22 +56,8 @@ const OracleBetSchema = z.object({
   payout_amount: weiOrNull,
   claimed: z.boolean(),
   payment_id: z.number(),
-  payout_id: z.number().nullable(),
-  /** Its stake on the escrow; null for a bet paid to the vault before the switch. */
+  /** Its stake on the escrow. */
   stake_id: weiOrNull,
-});
-const PayoutSchema = z.object({
-  id: z.number(),
-  to_address: z.string(),
-  amount: wei,
-  nonce: z.coerce.number(),
-  kind: z.string(),
-  status: z.string(),
-  tx_hash: z.string().nullable(),
-  tx_hashes: z.array(z.string()),
-  attempts: z.number(),
-  last_error: z.string().nullable(),
-  created_at: date,
 });
 const MarketSchema = z.object({
   id: z.number(),
@@ -178,7 +162,6 @@ type PaymentRow = z.infer<typeof PaymentSchema>;
 export type BetRow = z.infer<typeof BetSchema>;
 export type OracleBetRow = z.infer<typeof OracleBetSchema>;
 export type FlagRow = z.infer<typeof FlagSchema>;
-export type PayoutRow = z.infer<typeof PayoutSchema>;
 type MarketRow = z.infer<typeof MarketSchema>;
 type RoundRow = z.infer<typeof RoundSchema>;
 type RequestRow = z.infer<typeof RequestSchema>;
@@ -191,7 +174,6 @@ export type DbSnapshot = {
   bets: BetRow[];
   oracleBets: OracleBetRow[];
   flags: FlagRow[];
-  payouts: PayoutRow[];
   markets: MarketRow[];
   rounds: RoundRow[];
   requests: RequestRow[];
@@ -238,7 +220,6 @@ export function createDbReader(url: string) {
         bets: await rows(BetSchema, 'select * from bets order by id'),
         oracleBets: await rows(OracleBetSchema, 'select * from oracle_bets order by id'),
         flags: await rows(FlagSchema, 'select * from market_flags order by id'),
-        payouts: await rows(PayoutSchema, 'select * from payouts order by id'),
         markets: await rows(MarketSchema, 'select id, status, result, deadline from markets order by id'),
         rounds: await rows(RoundSchema, 'select epoch, status, result, close_time from oracle_rounds'),
         requests: await rows(RequestSchema, 'select * from payment_requests order by id'),

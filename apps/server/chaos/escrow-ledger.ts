@@ -5,7 +5,7 @@ import type { ChainTools } from './chain-tools.ts';
 // What the chain says happened on the escrow (decision 026): every event of the contract on the
 // canonical chain, read afresh from block 0 each time (a reorg rewrites them; the local chain is
 // short), with the contract's balance and liabilities, each market's state and each stake's slot.
-// Round bets live here now; the vault ledger counts only the vault's money.
+// Every stake lives here; the operator ledger counts only the operator key's gas.
 
 export type EscrowDeposit = {
   stakeId: bigint;
@@ -66,7 +66,7 @@ export function createEscrowLedger(chain: ChainTools, escrowAddress: Address) {
 
   return {
     address,
-    /** The escrow as of `head` (the same head the vault ledger read to). */
+    /** The escrow as of `head` (the same head the operator ledger read to). */
     async view(head: bigint): Promise<EscrowView> {
       const logs = await chain.publicClient.getLogs({ address: escrowAddress, fromBlock: 0n, toBlock: head });
       const events = parseEventLogs({ abi: predictionEscrowAbi, logs });

@@ -97,29 +97,17 @@ async function whatIsPending(
     if (n > 0) pending.push({ text: `${n} ${what}`, signature: `${n} ${what}` });
   };
   add('open payment requests', snapshot.requests.filter((r) => r.resolved_at === null).length);
-  add('refunds due', snapshot.payments.filter((p) => p.status === 'refund_due' && p.amount > 0n).length);
-  add(
-    'open payouts',
-    snapshot.payouts.filter((p) => ['created', 'signed', 'broadcast'].includes(p.status)).length,
-  );
   const finalHead = head - BigInt(deps.confirmations - 1);
   const owedMarket = expectedMarketPayouts(snapshot);
   const owedRound = expectedRoundPayouts(snapshot);
-  // A market bet on the escrow keeps payout_id null: `claimed` says its stake was paid.
+  // `claimed` says a bet's stake was paid by the escrow.
   add(
     'unclaimed market wins',
-    snapshot.bets.filter(
-      (b) =>
-        (b.stake_id === null ? b.payout_id === null : b.status !== 'claimed') &&
-        (owedMarket.get(b.id) ?? 0n) > 0n,
-    ).length,
+    snapshot.bets.filter((b) => b.status !== 'claimed' && (owedMarket.get(b.id) ?? 0n) > 0n).length,
   );
-  // A round bet on the escrow keeps payout_id null: `claimed` says its stake was paid.
   add(
     'unclaimed round wins',
-    snapshot.oracleBets.filter(
-      (b) => (b.stake_id === null ? b.payout_id === null : !b.claimed) && (owedRound.get(b.id) ?? 0n) > 0n,
-    ).length,
+    snapshot.oracleBets.filter((b) => !b.claimed && (owedRound.get(b.id) ?? 0n) > 0n).length,
   );
   // The escrow's side: the operator key's actions, relays, settlements, deposits and their refunds.
   add(

@@ -15,12 +15,12 @@ import { type RoundOutcome, runChaosRound } from './chaos-round.ts';
 import { createDbReader, type DbReader } from './db-snapshot.ts';
 import { createEscrowLedger } from './escrow-ledger.ts';
 import { createFaultScheduler, parseFaultKinds } from './fault-scheduler.ts';
+import { createOperatorLedger } from './operator-ledger.ts';
 import { type PgFaultProxy, startPgFaultProxy } from './pg-fault-proxy.ts';
 import { createRandom } from './prng.ts';
 import { type RpcFaultProxy, startRpcFaultProxy } from './rpc-fault-proxy.ts';
 import { createServerProcess, type ServerProcess } from './server-process.ts';
 import { createTraffic, type Tally } from './traffic.ts';
-import { createVaultLedger } from './vault-ledger.ts';
 
 // `npm run test:chaos [-- --rounds 20 --seed 123]`: the money path under fire (docs/chaos.md).
 // Real Hardhat node, the real server as a child process on a fresh PostgreSQL database, faults
@@ -165,10 +165,10 @@ async function main(): Promise<ChaosResult> {
   });
 
   const chain = createChainTools(chainNode.rpcUrl);
-  const vault = DEV_OPERATOR.address;
-  // The escrow round stakes go into, as `npm start` deploys it (decision 026 "The chain").
+  const operator = DEV_OPERATOR.address;
+  // The escrow every stake goes into, as `npm start` deploys it (decision 026 "The chain").
   const escrow = (await deployDevEscrow(chainNode.rpcUrl)).address;
-  const ledger = createVaultLedger(chain, vault);
+  const ledger = createOperatorLedger(chain, operator);
   const initialBalance = await ledger.balanceAt(0n);
   const escrowLedger = createEscrowLedger(chain, escrow);
 
@@ -217,7 +217,6 @@ async function main(): Promise<ChaosResult> {
     chain,
     api,
     db: dbReader,
-    vault,
     escrow,
     ledger,
     random: random.fork('traffic'),
@@ -249,7 +248,7 @@ async function main(): Promise<ChaosResult> {
         faults,
         random: random.fork(`round-${round}`),
         tally,
-        vault,
+        operator,
         confirmations: CONFIRMATIONS,
         initialBalance,
         quiesceTimeoutMs: Number(args['quiesce-timeout-s']) * 1000,
@@ -260,7 +259,7 @@ async function main(): Promise<ChaosResult> {
     outcomes.push(outcome);
     const { report } = outcome;
     log(
-      `  round ${round}: ${report.checks} checks, ${report.violations.length} violations, lost ${lostText(report.lostWei)} (${outcome.seconds} s; ${report.stats.inbound} payments, ${report.stats.bets}+${report.stats.oracleBets} bets, ${report.stats.refunds} refunds, ${report.stats.claims} claims, ${report.stats.escrowDeposits} escrow deposits, ${report.stats.escrowPaid} escrow payouts so far)`,
+      `  round ${round}: ${report.checks} checks, ${report.violations.length} violations, lost ${lostText(report.lostWei)} (${outcome.seconds} s; ${report.stats.escrowDeposits} escrow deposits, ${report.stats.bets}+${report.stats.oracleBets} bets, ${report.stats.escrowPaid} escrow payouts so far)`,
     );
   }
 

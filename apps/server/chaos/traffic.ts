@@ -5,15 +5,15 @@ import type { ApiRequest } from '@pm/pay-and-post/api-transport';
 import { payForBet, postBet } from '@pm/pay-and-post/pay-and-post-bet';
 import { payForMarket, placeMarketOrder, postMarket } from '@pm/pay-and-post/pay-and-post-market';
 import { payForOracleBet, postOracleBet } from '@pm/pay-and-post/pay-and-post-oracle-bet';
-import { payVault } from '@pm/pay-and-post/pay-vault';
+import { payPlainTransfer } from '@pm/pay-and-post/pay-plain-transfer';
 import type { Payer } from '@pm/pay-and-post/payer';
 import { type Hash, parseEther, stringToHex } from 'viem';
 import { type ApiAnswer, type ApiClient, describeAnswer } from './api-client.ts';
 import type { ChainTools } from './chain-tools.ts';
 import type { BettableMarket, BettableRound, DbReader } from './db-snapshot.ts';
+import type { OperatorLedger } from './operator-ledger.ts';
 import type { Random } from './prng.ts';
 import { sleep } from './server-process.ts';
-import type { VaultLedger } from './vault-ledger.ts';
 
 // One round of players: real deposits into the escrow (market creations and bets, oracle rounds:
 // decision 026) and the attacker's plain transfers to the escrow (refused: it takes typed deposits only), through the shared driver (@pm/pay-and-post),
@@ -27,10 +27,9 @@ export type TrafficDeps = {
   chain: ChainTools;
   api: ApiClient;
   db: DbReader;
-  vault: `0x${string}`;
-  /** The escrow market and oracle round stakes are deposited into (decision 026). */
+  /** The escrow every stake is deposited into (decision 026). */
   escrow: `0x${string}`;
-  ledger: VaultLedger;
+  ledger: OperatorLedger;
   random: Random;
   tally: Tally;
   /** The server's CONFIRMATIONS: a reorg mines this many blocks over the reverted payment. */
@@ -233,7 +232,7 @@ export function createTraffic(deps: TrafficDeps) {
         // takes typed deposits only (issue 29), so it reverts and nothing arrives without an owner.
         const data = stringToHex('pm1:bet:3000000000:YES');
         const hash = await paid(
-          payVault(player, { vault: deps.escrow, intent: null, amountWei: 1n }, { data }),
+          payPlainTransfer(player, { to: deps.escrow, intent: null, amountWei: 1n }, { data }),
         );
         count(
           tally,
@@ -244,7 +243,7 @@ export function createTraffic(deps: TrafficDeps) {
       }
       case 'plain': {
         const hash = await paid(
-          payVault(player, { vault: deps.escrow, intent: null, amountWei: amount(random, 1, 5) }),
+          payPlainTransfer(player, { to: deps.escrow, intent: null, amountWei: amount(random, 1, 5) }),
         );
         count(tally, 'plain transfer to the escrow', hash ? 'sent (the escrow took it!)' : 'refused');
         return;

@@ -8,7 +8,7 @@ import type { EscrowView } from '../chaos/escrow-ledger.ts';
 
 const ALICE = '0x00000000000000000000000000000000000000a1';
 const BOB = '0x00000000000000000000000000000000000000b2';
-const VAULT = '0x00000000000000000000000000000000000000fe';
+const OPERATOR = '0x00000000000000000000000000000000000000fe';
 const KEY = `0x${'11'.repeat(32)}`;
 const OTHER_KEY = `0x${'22'.repeat(32)}`;
 const T0 = new Date('2026-01-01T00:00:00Z');
@@ -33,7 +33,6 @@ function world() {
         payout_amount: 2n * 10n ** 18n,
         claimed: true,
         payment_id: 1,
-        payout_id: null,
         stake_id: 1n,
       },
       {
@@ -45,12 +44,10 @@ function world() {
         payout_amount: 0n,
         claimed: false,
         payment_id: 2,
-        payout_id: null,
         stake_id: 2n,
       },
     ],
     flags: [],
-    payouts: [],
     markets: [],
     rounds: [{ epoch: 5, status: 'ended', result: 'bull', close_time: T0 }],
     requests: [],
@@ -196,7 +193,6 @@ function payment(id: number, hash: string, from: string, amount: bigint, status:
     purpose: 'oracle_bet',
     status,
     refund_reason: status === 'recorded' ? null : 'AMOUNT_TOO_LOW',
-    refund_payout_id: null,
     stake_id: stake,
   };
 }
@@ -205,7 +201,7 @@ function check(snapshot: DbSnapshot, escrow: EscrowView) {
   return checkInvariants({
     snapshot,
     transfers: [],
-    vault: VAULT,
+    operator: OPERATOR,
     head: 101n,
     confirmations: 2,
     initialBalance: 0n,
@@ -250,7 +246,6 @@ describe('chaos escrow invariants', () => {
       payout_amount: null,
       status: 'pending',
       payment_id: 4,
-      payout_id: null,
       stake_id: 4n,
     });
     snapshot.flags.push({

@@ -312,9 +312,9 @@ describe("A bond's fate is a leaf of the operator's settlement", () => {
     return { market, flagger, bond, txHash, stakeId: await stakeOf(t, txHash) };
   }
 
-  const noVaultRefund = async (txHash: string) => {
+  const bondStillRecorded = async (txHash: string) => {
     const [payment] = await t.db.select().from(payments).where(eq(payments.txHash, txHash.toLowerCase()));
-    expect(payment).toMatchObject({ status: 'recorded', refundAmount: null });
+    expect(payment).toMatchObject({ status: 'recorded' });
   };
 
   test('overturned: the bond comes back with the reward as its own leaf, and the list is the pool to the wei', async () => {
@@ -340,7 +340,7 @@ describe("A bond's fate is a leaf of the operator's settlement", () => {
       returnAmount: expected.bonds.bonds[0]?.returnWei,
     });
     expect(leaf?.returnAmount).toBe(bond + parseEther('0.0002'));
-    await noVaultRefund(txHash);
+    await bondStillRecorded(txHash);
     await postMarketSettlement(t, { marketId: market.marketId });
     expect((await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key)).state).toBe(
       MARKET_STATE.settled,
@@ -352,7 +352,7 @@ describe("A bond's fate is a leaf of the operator's settlement", () => {
     expect((await ops('markets:confirm', String(market.marketId), '--note', 'Checked.')).code).toBe(0);
     const [leaf] = await listMarketBondStakes(t.db, market.marketId);
     expect(leaf).toMatchObject({ bondStatus: 'forfeited', returnAmount: 0n });
-    await noVaultRefund(txHash);
+    await bondStillRecorded(txHash);
     await postMarketSettlement(t, { marketId: market.marketId });
     expect((await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key)).state).toBe(
       MARKET_STATE.settled,
@@ -366,7 +366,7 @@ describe("A bond's fate is a leaf of the operator's settlement", () => {
     ).toBe(0);
     const [leaf] = await listMarketBondStakes(t.db, market.marketId);
     expect(leaf).toMatchObject({ bondStatus: 'returned_void', returnAmount: bond });
-    await noVaultRefund(txHash);
+    await bondStillRecorded(txHash);
     await postMarketSettlement(t, { marketId: market.marketId });
     expect((await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key)).state).toBe(
       MARKET_STATE.refunding,

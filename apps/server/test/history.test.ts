@@ -4,7 +4,7 @@ import { MarketBetsResponseSchema } from '@pm/core/contract/market-bets';
 import { ClaimableResponseSchema, UserBetsResponseSchema } from '@pm/core/contract/users';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bets, marketFlags, markets, oracleBets, payments } from '../src/db/schema.ts';
+import { bets, escrowStakePayouts, marketFlags, markets, oracleBets, payments } from '../src/db/schema.ts';
 import { settleRoundPayouts } from '../src/oracle/oracle-repository.ts';
 import { settleMarket } from '../src/settlement/settle-market.ts';
 import { insertEndedRound } from './support/fixtures.ts';
@@ -333,8 +333,6 @@ test("a bet has the same return and profit on its market's bets, the wallet's be
     expect(userBet && money(userBet)).toEqual(shown);
     const claimableBet = claimable.markets.bets.find((bet) => bet.id === entry.betId);
     if (claimableBet) expect(money(claimableBet)).toEqual(shown);
-    // The deprecated payoutWei of a market bet keeps its old meaning for one release: a win's profit.
-    expect(marketBet?.payoutWei).toBe(entry.result === 'won' ? entry.profitWei : null);
   }
   // The refund is the one claimable market bet: its stake back, no profit.
   expect(claimable.markets.bets.map(money)).toEqual([['20000000000000000', '0']]);
@@ -359,14 +357,13 @@ test('the OpenAPI document lists the history and summary endpoints', async () =>
   expect(entry.required).toEqual(expect.arrayContaining(['kind', 'bond']));
   expect(entry.properties.kind.enum).toEqual(['bet', 'bond']);
   expect(JSON.stringify(entry.properties.bond)).toContain('returned_void');
-  // Issue 28: the money words are described, profit signed; the old names are deprecated, not required.
+  // The money words are described, profit signed; the names of the release before are gone.
   expect(entry.required).toEqual(expect.arrayContaining(['returnWei', 'profitWei']));
-  expect(entry.required).not.toContain('payoutWei');
   expect(entry.properties.returnWei.description).toMatch(/stake included/);
   expect(entry.properties.profitWei.description).toMatch(/returnWei − the stake, a signed/);
   expect(JSON.stringify(entry.properties.profitWei)).toContain('-?');
-  expect(entry.properties.payoutWei).toMatchObject({ deprecated: true });
-  expect(entry.properties.netWei).toMatchObject({ deprecated: true });
+  expect(entry.properties.payoutWei).toBeUndefined();
+  expect(entry.properties.netWei).toBeUndefined();
 });
 
 describe('GET /api/users/:address/summary', () => {
@@ -426,6 +423,24 @@ describe('flag bonds in the history', () => {
   const BOND = 10000000000000000n;
   const bond = { forfeited: 0, returned: 0, voided: 0, held: 0 };
   const market = { forfeited: 0, returned: 0, voided: 0, held: 0 };
+  // Each bond is a stake on the escrow (decision 026), numbered apart from the bets' stakes.
+  let nextStake = 9_000n;
+
+  /** The escrow paid a bond's stake back (its Refunded event, recorded as the watcher does). */
+  async function paidBack(flagId: number) {
+    const flag = await bondOf(flagId);
+    if (!flag?.stakeId) throw new Error('no stake');
+    await t.db.insert(escrowStakePayouts).values({
+      stakeId: flag.stakeId,
+      marketKey: `0x${'ab'.repeat(32)}`,
+      owner: FLAGGER,
+      kind: 'refunded',
+      amount: flag.bondReturnAmount ?? BOND,
+      txHash: `0x${randomBytes(32).toString('hex')}`,
+      blockNumber: 1n,
+    });
+    return flag.stakeId;
+  }
 
   /** A settling market with a proposed YES verdict, flagged at `at` by FLAGGER with a bond. */
   async function flagged(title: string, at: Date, flaggerSide: 'YES' | 'NO', other: bigint) {
@@ -453,6 +468,8 @@ describe('flag bonds in the history', () => {
         blockTime: at,
         purpose: 'market_flag',
         status: 'recorded',
+        stakeId: nextStake,
+        logIndex: 0,
       })
       .returning({ id: payments.id });
     const [flag] = await t.db
@@ -466,6 +483,7 @@ describe('flag bonds in the history', () => {
         bondPaymentId: payment?.id,
         bondAmount: BOND,
         bondStatus: 'held',
+        stakeId: nextStake++,
         createdAt: at,
       })
       .returning({ id: marketFlags.id });
@@ -483,10 +501,10 @@ describe('flag bonds in the history', () => {
     // Overturned to NO with a 2 % fee on the 0.1 BNB YES pool: the reward is the whole 0.002 BNB fee.
     const returned = await flagged('Bond returned', minutesAgo(75), 'NO', 100000000000000000n);
     await settle(returned.marketId, 'NO', 200);
-    // Voided: the bond comes back alone; its refund has been paid.
+    // Voided: the bond comes back alone; the escrow has paid it.
     const voided = await flagged('Bond voided', minutesAgo(65), 'NO', 10000000000000000n);
     await settle(voided.marketId, 'VOID', 200);
-    await t.db.update(payments).set({ status: 'refunded' }).where(eq(payments.id, voided.paymentId));
+    await paidBack(voided.flagId);
     // Still in review.
     const held = await flagged('Bond held', minutesAgo(55), 'YES', 10000000000000000n);
     Object.assign(bond, {
@@ -558,8 +576,8 @@ describe('flag bonds in the history', () => {
         result: 'won',
         returnWei: '12000000000000000',
         profitWei: '2000000000000000',
-        claimState: 'paying',
-        bond: { fate: 'returned', rewardWei: '2000000000000000', refundState: 'due' },
+        claimState: 'claimable',
+        bond: { fate: 'returned', rewardWei: '2000000000000000', refundState: 'none' },
       },
       {
         betId: bond.forfeited,
@@ -590,30 +608,19 @@ describe('flag bonds in the history', () => {
     expect(betsOnly.every((entry) => entry.bond === null)).toBe(true);
   });
 
-  test('a returned bond is due, then paying in a vault transfer, on hold for an operator, then refunded', async () => {
-    const [flag] = await t.db.select().from(marketFlags).where(eq(marketFlags.id, bond.returned));
-    const paymentId = flag?.bondPaymentId ?? 0;
+  test('a returned bond is claimable until the escrow paid its stake, then claimed', async () => {
     const state = async () => {
       const entry = (await bondEntries()).find((candidate) => candidate.betId === bond.returned);
       return [entry?.claimState, entry?.bond?.refundState];
     };
+    expect(await state()).toEqual(['claimable', 'none']);
+    const stakeId = await paidBack(bond.returned);
     try {
-      await t.db.update(payments).set({ refundPayoutId: 999_999 }).where(eq(payments.id, paymentId));
-      expect(await state()).toEqual(['paying', 'paying']);
-      await t.db
-        .update(payments)
-        .set({ status: 'refund_held', refundPayoutId: null })
-        .where(eq(payments.id, paymentId));
-      expect(await state()).toEqual(['paying', 'on_hold']);
-      await t.db.update(payments).set({ status: 'refunded' }).where(eq(payments.id, paymentId));
       expect(await state()).toEqual(['claimed', 'refunded']);
     } finally {
-      await t.db
-        .update(payments)
-        .set({ status: 'refund_due', refundPayoutId: null })
-        .where(eq(payments.id, paymentId));
+      await t.db.delete(escrowStakePayouts).where(eq(escrowStakePayouts.stakeId, stakeId));
     }
-    expect(await state()).toEqual(['paying', 'due']);
+    expect(await state()).toEqual(['claimable', 'none']);
   });
 
   test('bonds are filtered by game and status as bets are: held active, returned won, forfeited lost, void refunded', async () => {
@@ -623,8 +630,12 @@ describe('flag bonds in the history', () => {
     expect(await ofKind('?status=won')).toEqual([`bond:${market.returned}`, `bet:${market.returned}`]);
     expect(await ofKind('?status=lost')).toEqual([`bond:${market.forfeited}`, `bet:${market.forfeited}`]);
     expect(await ofKind('?status=refunded')).toEqual([`bond:${market.voided}`, `bet:${market.voided}`]);
-    // A bond is never claimable: it comes back by itself. The refunded one counts as paid.
-    expect(await ofKind('?status=claimable')).toEqual([`bet:${market.voided}`, `bet:${market.returned}`]);
+    // A returned bond is claimed like a bet; the one the escrow paid back counts as claimed.
+    expect(await ofKind('?status=claimable')).toEqual([
+      `bet:${market.voided}`,
+      `bond:${market.returned}`,
+      `bet:${market.returned}`,
+    ]);
     expect(await ofKind('?status=claimed')).toEqual([`bond:${market.voided}`]);
     expect(await ofKind('?game=oracle')).toEqual([]);
     expect((await ofKind('?game=markets')).filter((key) => key.startsWith('bond:'))).toHaveLength(4);

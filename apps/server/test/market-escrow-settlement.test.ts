@@ -434,7 +434,7 @@ describe('the escrow settlement job', () => {
     expect((await escrowMarket(good.key)).state).toBe(2);
   });
 
-  test("a market made before the escrow (no key) queues nothing: it keeps the vault's path", async () => {
+  test('a market made before the escrow (no key) queues nothing', async () => {
     const { marketId } = await insertMarketWithBets(t.db, {
       bets: [{ prediction: 'YES', amountWei: parseEther('0.01') }],
       status: 'settling',

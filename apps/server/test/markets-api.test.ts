@@ -124,7 +124,7 @@ describe('creating a market', () => {
       error: { code: 'VALIDATION_FAILED', message: 'Please enter a bet description' },
     });
     expect(await marketCount()).toBe(count);
-    // Given back by the escrow, never the vault (decision 026).
+    // Given back by the escrow (decision 026).
     expect(await m.paymentRow(txHash)).toMatchObject({
       status: 'escrow_refund',
       refundReason: 'VALIDATION_FAILED',

@@ -20,7 +20,7 @@ import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // Issue 20 item 3, docs/operations.md "Metrics": Prometheus text on a listener of its own, scraped
 // over real HTTP after real traffic — bets paid on the local chain, a refused payment, an operator's
-// verdict, a claim paid from the vault, job runs, a WebSocket client — and no label that names a
+// verdict, a claim relayed from the escrow, job runs, a WebSocket client — and no label that names a
 // user, a transaction or a raw URL.
 
 let t: TestApp;
@@ -137,7 +137,7 @@ describe('GET /metrics after real traffic', () => {
     ).toBeGreaterThan(0);
 
     // Every background job once; the price sampler stores a price for every coin; the refused deposit
-    // is given back by the escrow (refundStake), not by a vault payout.
+    // is given back by the escrow (refundStake).
     await t.runJobs();
     await t.features.jobs.find((job) => job.name === 'reserves-check')?.run();
     const escrow = t.config.escrow.address;

@@ -89,7 +89,9 @@ describe('poison payments (F1, F2)', () => {
         blockNumber: 1n,
         blockTime: new Date(),
         purpose: 'unknown',
-        status: 'refund_due',
+        status: 'escrow_refund',
+        stakeId: 1n,
+        logIndex: 0,
       }),
     ).rejects.toThrow();
   });

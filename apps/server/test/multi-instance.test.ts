@@ -18,10 +18,9 @@ import WebSocket from 'ws';
 import { createApp } from '../src/app.ts';
 import { createChainClock } from '../src/chain/clock.ts';
 import { loadConfig } from '../src/config/config.ts';
-import { DEV_OPERATOR } from '../src/config/dev-accounts.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { bets, markets, oracleBets, outbox, payouts, userStats } from '../src/db/schema.ts';
+import { bets, markets, oracleBets, outbox, userStats } from '../src/db/schema.ts';
 import { deployDevEscrow } from '../src/dev/dev-escrow.ts';
 import { createFeatures } from '../src/features.ts';
 import { createJobRunner } from '../src/jobs/job-runner.ts';
@@ -49,7 +48,7 @@ const BETTING_WINDOW_S = 10;
 
 type Instance = Awaited<ReturnType<typeof startInstance>>;
 let chain: TestChain;
-/** The dev escrow round stakes are deposited into (decision 026), as `npm start` deploys it. */
+/** The dev escrow every stake is deposited into (decision 026), as `npm start` deploys it. */
 let escrow: `0x${string}`;
 let admin: pg.Client;
 let first: Instance;
@@ -152,7 +151,6 @@ const player = (index: number) => {
 /** Player #index paying, and posting to `instance` (asking again while it answers 202, not final yet). */
 const clients = (instance: Instance, index: number) => ({
   payer: walletPayer(player(index)),
-  vault: DEV_OPERATOR.address,
   escrow,
   api: fetchTransport(instance.http, { whilePending: { everyMs: 250, timeoutMs: 30_000 } }),
 });
@@ -318,8 +316,7 @@ describe.skipIf(!url)('two server instances on one PostgreSQL', () => {
     );
     for (const claim of claims) expect([200, 202, 409]).toContain(claim.status);
     // Relayed from the escrow by the operator key, whichever instance took the request: each stake
-    // once (the contract zeroes it), so each player is paid exactly what it was owed, never more; the
-    // vault pays none of it.
+    // once (the contract zeroes it), so each player is paid exactly what it was owed, never more.
     const paidOf = async (address: `0x${string}`) =>
       (await chain.publicClient.getBalance({ address })) - (before.get(address) ?? 0n);
     await eventually(async () => {
@@ -328,11 +325,6 @@ describe.skipIf(!url)('two server instances on one PostgreSQL', () => {
     }, 60_000).catch(() => {});
     for (const address of players) {
       expect(await paidOf(address), `${address} was paid once`).toBe(owed.get(address));
-      const sent = await first.database.db
-        .select()
-        .from(payouts)
-        .where(eq(payouts.toAddress, address.toLowerCase()));
-      expect(sent).toEqual([]);
     }
 
     // Each bet counted once, the round settled into the leaderboard once (a refund counts as
@@ -358,9 +350,9 @@ describe.skipIf(!url)('two server instances on one PostgreSQL', () => {
     expect(roundBets).toHaveLength(2);
     const marketBets = await first.database.db.select().from(bets).where(eq(bets.marketId, marketId));
     expect(marketBets).toHaveLength(2);
-    // Paid by the escrow (a stake each), never by a vault payout.
+    // Paid by the escrow (a stake each).
     for (const bet of marketBets) {
-      expect(bet).toMatchObject({ payoutId: null, status: 'claimed' });
+      expect(bet).toMatchObject({ status: 'claimed' });
       expect(bet.stakeId).not.toBeNull();
     }
     const marketEvents = await first.database.db

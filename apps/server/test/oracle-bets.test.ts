@@ -111,7 +111,7 @@ describe('POST /api/oracle/bets', () => {
     expect(await paymentOf(txHash)).toMatchObject({ status: 'recorded', purpose: 'oracle_bet', stakeId });
     const [bet] = await t.db.select().from(oracleBets).where(eq(oracleBets.txHash, txHash.toLowerCase()));
     expect(bet?.stakeId).toBe(stakeId);
-    // The stake is in the escrow, not the vault.
+    // The stake is in the escrow.
     expect((await balanceOf(escrow)) - escrowBefore).toBe(amountWei);
 
     const bear = await betOn(2, { epoch, position: 'bear', amountWei: parseEther('0.01') });

@@ -307,9 +307,9 @@ describe('rounds on the escrow (decision 026)', () => {
     expect(await settlements()).toMatchObject([{ epoch: E, refund: true, outcome: ROUND_OUTCOME.cancelled }]);
   });
 
-  test('nothing is settled on chain for bets staked into the vault, an empty round, or without an escrow', async () => {
-    const vaultOnly = await startWithBets(0, [{ position: 'bull', bnb: '1' }], { escrow });
-    await lockAndClose(vaultOnly, '600', '601');
+  test('nothing is settled on chain for bets with no stake on the escrow, an empty round, or without an escrow', async () => {
+    const unstaked = await startWithBets(0, [{ position: 'bull', bnb: '1' }], { escrow });
+    await lockAndClose(unstaked, '600', '601');
     expect(await settlements()).toEqual([]);
 
     await clearOracleTables(database.db);

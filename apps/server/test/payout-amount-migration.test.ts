@@ -11,8 +11,8 @@ import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // Migration 0007 (issue 13, decision 002): bets.payout_amount held a win's profit (null otherwise)
 // and now holds the full return. Rows written with the old meaning, converted by 0007, read through
-// the API exactly as the API showed them before: payoutWei the profit, claimable stake + profit; and
-// with the words of issue 28, returnWei and profitWei, the same on market bets and in the history.
+// the API as they were meant: a win's profit is its profitWei, claimable is stake + profit, and
+// returnWei and profitWei are the same on market bets and in the history.
 
 const USER = '0x90f79bf6eb2c4f870365e785982e1f101e93b906';
 const ETH = 10n ** 16n;
@@ -94,23 +94,6 @@ test('0007 stores the full return: stake + profit, the stake, or 0; pending bets
   ]);
 });
 
-test('Market bets converted by 0007 show the same payoutWei: the profit of a win, else null', async () => {
-  const yes = MarketDetailResponseSchema.parse(await get(`/api/markets/${marketIds.yes}`));
-  const voided = MarketDetailResponseSchema.parse(await get(`/api/markets/${marketIds.void}`));
-  const open = MarketDetailResponseSchema.parse(await get(`/api/markets/${marketIds.open}`));
-  const payoutOf = (key: string) =>
-    [...yes.bets, ...voided.bets].find((bet) => bet.id === betIds.get(key))?.payoutWei;
-  expect(oldRows.map((row) => [row.key, payoutOf(row.key)])).toEqual([
-    ['won', (5n * 10n ** 15n).toString()],
-    ['won-no-profit', '0'],
-    ['lost', null],
-    ['claimed-win', ETH.toString()],
-    ['refunded', null],
-    ['claimed-refund', null],
-  ]);
-  expect(open.bets.map((bet) => bet.payoutWei)).toEqual([null]);
-});
-
 test('Market bets converted by 0007 show their return and profit (issue 28)', async () => {
   const yes = MarketDetailResponseSchema.parse(await get(`/api/markets/${marketIds.yes}`));
   const voided = MarketDetailResponseSchema.parse(await get(`/api/markets/${marketIds.void}`));
@@ -143,9 +126,6 @@ test('History after 0007 shows the same result, return and profit for every bet'
     const entry = byId.get(betIds.get(key) ?? -1);
     return entry && [entry.result, entry.returnWei, entry.profitWei, entry.claimState];
   };
-  // The deprecated names kept one release (docs/api.md) still say the same.
-  for (const entry of entries)
-    expect([entry.payoutWei, entry.netWei]).toEqual([entry.returnWei, entry.profitWei]);
   expect(oldRows.map((row) => [row.key, shown(row.key)])).toEqual([
     ['won', ['won', (15n * 10n ** 15n).toString(), (5n * 10n ** 15n).toString(), 'claimable']],
     ['won-no-profit', ['won', (2n * ETH).toString(), '0', 'claimable']],

@@ -6,7 +6,7 @@ import { computeMarketPayouts } from '@pm/core/payouts';
 import { depositArgs, flagBondTerms, marketClosesAt } from '@pm/escrow/deposit-terms';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { payForFlagBond } from '@pm/pay-and-post/pay-and-post-flag';
-import { payVault } from '@pm/pay-and-post/pay-vault';
+import { payPlainTransfer } from '@pm/pay-and-post/pay-plain-transfer';
 import { walletPayer } from '@pm/pay-and-post/payer';
 import { and, eq, inArray } from 'drizzle-orm';
 import pino from 'pino';
@@ -376,8 +376,8 @@ describe('Flags', () => {
     });
     expect(unknownTx.json()).toMatchObject({ error: { code: 'TX_NOT_FOUND' } });
     // A plain transfer (here to the operator key) is not a bond: it holds no deposit into the escrow.
-    const betPaid = await payVault(payerOf(bettor), {
-      vault: DEV_OPERATOR.address,
+    const betPaid = await payPlainTransfer(payerOf(bettor), {
+      to: DEV_OPERATOR.address,
       intent: { kind: 'bet', marketId, prediction: 'YES' },
       amountWei: BOND,
     });
@@ -677,9 +677,9 @@ describe('A flagged verdict', () => {
     expect(await bondsOf(marketId)).toEqual([
       { address: flagger, status: 'returned', returnWei: BOND + rewardWei, rewardWei },
     ]);
-    // The bond is the escrow's: no vault refund; the operator's settlement lists its stake at bond +
-    // reward, and the contract takes the list as the pool to the wei (bets + bond).
-    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
+    // The bond is the escrow's: the operator's settlement lists its stake at bond + reward, and the
+    // contract takes the list as the pool to the wei (bets + bond).
+    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded' });
     const [leaf] = await listMarketBondStakes(t.db, marketId);
     expect(leaf).toMatchObject({ owner: flagger, bondStatus: 'returned', returnAmount: BOND + rewardWei });
     expect(leaf?.stakeId).toBe(await stakeOf(t, flag.txHash as Hash));
@@ -712,8 +712,8 @@ describe('A flagged verdict', () => {
       ['settled', 'ops CLI'],
       ['bond_returned_void', flagger],
     ]);
-    // No vault refund: settleAsRefund gives the bond back with every stake (its leaf is the bond).
-    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
+    // settleAsRefund gives the bond back with every stake (its leaf is the bond).
+    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded' });
     expect(await listMarketBondStakes(t.db, marketId)).toEqual([
       expect.objectContaining({ bondStatus: 'returned_void', returnAmount: BOND }),
     ]);
@@ -756,7 +756,7 @@ describe('A flagged verdict', () => {
     expect(rows[0]?.payoutAmount).toBe(parseEther('0.01') + parseEther('0.0394') / 3n);
     const paid = (rows[0]?.payoutAmount ?? 0n) + (rows[1]?.payoutAmount ?? 0n);
     expect(paid + settled.feeKeptWei + settled.dustWei).toBe(parseEther('0.06') + BOND);
-    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
+    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded' });
     expect((await bondsOf(marketId))[0]).toMatchObject({ status: 'forfeited', returnWei: 0n });
     // The flagger's P&L counts the forfeited bond: −0.03 stake lost, −0.01 bond.
     const summary = await t.app.inject({ method: 'GET', url: `/api/users/${bettor.address}/summary` });
@@ -787,7 +787,7 @@ describe('A flagged verdict', () => {
       kind: 'bond_returned_void',
       amountWei: String(BOND),
     });
-    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded', refundAmount: null });
+    expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded' });
     // The void settles on chain as a refund in full: the bond goes back with every stake.
     await postMarketSettlement(t, { marketId });
   });

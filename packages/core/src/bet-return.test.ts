@@ -1,12 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import {
-  betReturn,
-  betReturnFields,
-  claimableBetReturnWei,
-  deprecatedMarketPayoutWei,
-  marketWinningsWei,
-} from './bet-return.ts';
+import { betReturn, betReturnFields, claimableBetReturnWei, marketWinningsWei } from './bet-return.ts';
 import { betReturnShape } from './contract/bet-return.ts';
 import { parseBnb } from './money.ts';
 import { computeMarketPayouts, computeRoundPayouts } from './payouts.ts';
@@ -90,27 +84,6 @@ describe('what settlement stores, read back as return and profit', () => {
         },
       ),
     );
-  });
-});
-
-describe('deprecatedMarketPayoutWei', () => {
-  test('the profit of a bet on the result, as payoutWei always was', () => {
-    const bet = { prediction: 'YES' as const, amountWei: bnb('1'), payoutAmountWei: bnb('1.75') };
-    expect(deprecatedMarketPayoutWei(bet, 'YES')).toBe(bnb('0.75').toString());
-  });
-
-  test('null for a loss, a refund, a void market or a bet not settled', () => {
-    const amountWei = bnb('1');
-    expect(deprecatedMarketPayoutWei({ prediction: 'NO', amountWei, payoutAmountWei: 0n }, 'YES')).toBeNull();
-    expect(
-      deprecatedMarketPayoutWei({ prediction: 'YES', amountWei, payoutAmountWei: amountWei }, 'VOID'),
-    ).toBeNull();
-    expect(
-      deprecatedMarketPayoutWei({ prediction: 'YES', amountWei, payoutAmountWei: null }, null),
-    ).toBeNull();
-    expect(
-      deprecatedMarketPayoutWei({ prediction: 'YES', amountWei, payoutAmountWei: null }, 'YES'),
-    ).toBeNull();
   });
 });
 

@@ -28,19 +28,6 @@ export function betReturnFields(stakeWei: bigint, storedReturnWei: bigint | null
 }
 
 /**
- * The deprecated `payoutWei` of a market bet (kept one release, docs/api.md): the profit of a bet on
- * the market's result, null otherwise (pending, lost, refunded). A bet on the result won: a market
- * with a bet on the winning side refunds nobody, and that holds after the bet is claimed too.
- */
-export function deprecatedMarketPayoutWei(
-  bet: { prediction: 'YES' | 'NO'; amountWei: bigint; payoutAmountWei: bigint | null },
-  result: 'YES' | 'NO' | 'VOID' | null,
-): string | null {
-  if (bet.prediction !== result) return null;
-  return betReturn(bet.amountWei, bet.payoutAmountWei)?.profitWei.toString() ?? null;
-}
-
-/**
  * What a claimable market bet pays out: its return while won or refunded (docs/product.md §7
  * claimable reads), nothing in any other state (lost, claimed, pending).
  */

@@ -165,7 +165,8 @@ export const DEFAULT_PENDING_PAYMENT_EXPIRY_S = 1800;
 export const MAX_PENDING_PAYMENTS_PER_SENDER = 20;
 
 /**
- * How long a transfer the server cannot record from its data alone (a create carries only a hash of
- * its text; a plain transfer carries nothing) waits for its request before it is refunded.
+ * How long an escrow deposit the server cannot record from its event alone waits for its request (a
+ * creation's text is off chain, a flag's signed reason too, a round or market may not be known yet)
+ * before it is refused and given back.
  */
-export const UNMATCHED_TRANSFER_GRACE_S = 600;
+export const UNMATCHED_DEPOSIT_GRACE_S = 600;

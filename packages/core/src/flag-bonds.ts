@@ -3,7 +3,7 @@ import { computeMarketPayouts, type PayoutComputation, type StakeEntry } from '.
 
 // Bonded flags (issue 22, docs/decisions/011-resolution-review-window.md "Dispute economics"). A
 // flag used to be a free option for every loser: flag, and a verdict nobody reviews is voided and
-// every stake refunded. Now flagging costs a bond paid to the vault, and what becomes of it is
+// every stake refunded. Now flagging costs a bond deposited into the escrow, and what becomes of it is
 // decided here, in integer wei, with the market's payouts:
 //   - the verdict is OVERTURNED (settled on another side): every bond comes back in full, plus a
 //     reward out of the market's fee: the whole fee, up to the sum of the bonds, shared pro rata
@@ -120,7 +120,7 @@ export type BondedMarketSettlement<BetId, BondId> = {
   bonds: BondSettlement<BondId>;
   /** The fee the market keeps: its fee on the losing pool minus the flaggers' rewards. */
   feeKeptWei: bigint;
-  /** pool + bonds − fee kept − everything returned: rounding left in the vault. */
+  /** pool + bonds − fee kept − everything returned: rounding left in the escrow. */
   dustWei: bigint;
 };
 

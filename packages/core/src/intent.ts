@@ -1,9 +1,11 @@
 import { hexToString, isHex, keccak256, stringToHex } from 'viem';
 import { MAX_ROW_ID, type Position, type Prediction } from './constants.ts';
 
-// docs/api.md "Paid requests", docs/architecture.md "Payment verification": the vault transfer's `data` is UTF-8
-// text saying what it pays for, so the chain itself records the payer's choice and a stranger
-// cannot re-use someone else's fresh tx hash for another market or side.
+// docs/api.md "Paid requests", docs/architecture.md "Payment verification": what a paid request says
+// it pays for, as text (pm1:bet:12:YES). The escrow deposit's own terms name the same market or round
+// and side (decision 026), so a stranger cannot re-use someone else's fresh tx hash for another one;
+// the payment row keeps the text, so the same request sent again is recognised. `encodeIntent` puts
+// it in a plain transfer's data, which tests send to see it refused.
 
 export type PaymentIntent =
   | { kind: 'create'; contentHash: `0x${string}`; prediction: Prediction }

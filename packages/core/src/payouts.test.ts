@@ -72,7 +72,7 @@ describe('computeMarketPayouts', () => {
     expect(computed.dustWei).toBe(0n);
   });
 
-  test('rounding down leaves dust in the vault', () => {
+  test('rounding down leaves dust in the escrow', () => {
     const computed = computeMarketPayouts({
       bets: [
         { id: 1, side: 'YES', amountWei: 1n },

@@ -2,7 +2,7 @@ import { assertBps, bpsOf } from './money.ts';
 
 // Parimutuel payout maths for both products, in integer wei (docs/architecture.md "Markets", "Oracle rounds").
 // Shared shape: the fee is taken first, rounded down (bpsOf); the winners share what is left pro
-// rata to stake, each share rounded down; the wei lost to rounding ("dust") stays in the vault.
+// rata to stake, each share rounded down; the wei lost to rounding ("dust") stays in the escrow.
 // Taking the fee first makes dust < number of winning bets exactly, and gives each winner at
 // least as much as applying (1 − fee) inside each share would (at most 1 wei more).
 
@@ -22,7 +22,7 @@ export type PayoutComputation<Id> = {
   /** Only the bets that get something back, in input order; losing bets are absent. */
   payouts: Array<Payout<Id>>;
   feeWei: bigint;
-  /** poolWei − feeWei − Σ returnWei: rounding left in the vault, 0 ≤ dust < winning bets. */
+  /** poolWei − feeWei − Σ returnWei: rounding left in the escrow, 0 ≤ dust < winning bets. */
   dustWei: bigint;
   /** Every stake, both sides. */
   poolWei: bigint;
@@ -53,7 +53,7 @@ function splitPool<S extends string, Id>(
   return { poolWei: sumStakes(bets), winners, winningPoolWei: sumStakes(winners) };
 }
 
-/** The winners' payouts with the fee, and the dust their rounding left in the vault. */
+/** The winners' payouts with the fee, and the dust their rounding left in the escrow. */
 function paidOut<Id>(payouts: Array<Payout<Id>>, feeWei: bigint, poolWei: bigint): PayoutComputation<Id> {
   return { refund: false, payouts, feeWei, dustWei: poolWei - feeWei - sumReturns(payouts), poolWei };
 }

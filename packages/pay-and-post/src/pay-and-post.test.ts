@@ -21,7 +21,6 @@ import type { PaymentCall } from './payer.ts';
 // The driver's choices without a chain: what each payment commits to and what each request says.
 // The payments themselves go to a real chain in every suite that uses the driver.
 
-const vault = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const;
 const escrow = '0x5FbDB2315678afecb367f032d93F642f64180aa3' as const;
 const lockTime = 1_790_000_300;
 const address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const;
@@ -36,7 +35,6 @@ function recorder() {
     calls,
     requests,
     clients: {
-      vault,
       escrow,
       payer: {
         address,

@@ -10,11 +10,10 @@ import type { PaymentOverrides } from './payment-call.ts';
 /**
  * Who pays, whom, and how the request reaches the API. `escrow` (GET /api/config `escrow.address`)
  * takes every stake (decision 026: creations, bets, round stakes, flag bonds), and any of them without it
- * throws. `vault` is a plain account a test may send a transfer that is no deposit to (payment-call.ts).
+ * throws.
  */
 export type PayAndPostClients<Answer> = {
   payer: Payer;
-  vault?: Address;
   escrow?: Address;
   api: ApiTransport<Answer>;
 };

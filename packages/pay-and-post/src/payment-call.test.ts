@@ -3,35 +3,38 @@ import { depositCall } from '@pm/escrow/deposit-call';
 import { roundDepositTerms } from '@pm/escrow/deposit-terms';
 import { parseEther, stringToHex } from 'viem';
 import { describe, expect, test } from 'vitest';
-import { depositPaymentCall, paymentCall } from './payment-call.ts';
+import { depositPaymentCall, plainTransferCall } from './payment-call.ts';
 
-const vault = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const;
+const to = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const;
 const bet = { kind: 'bet', marketId: 7, prediction: 'NO' } as const;
 
-describe('paymentCall', () => {
-  test('a payment sends its amount to the vault with its intent as data', () => {
-    const call = paymentCall({ vault, intent: bet, amountWei: parseEther('0.02') });
-    expect(call).toEqual({ to: vault, value: parseEther('0.02'), data: encodeIntent(bet) });
+describe('plainTransferCall', () => {
+  test('a plain transfer sends its amount to its account with its intent as data', () => {
+    const call = plainTransferCall({ to, intent: bet, amountWei: parseEther('0.02') });
+    expect(call).toEqual({ to, value: parseEther('0.02'), data: encodeIntent(bet) });
     expect(decodeIntent(call.data)).toEqual(bet);
   });
 
   test('a payment without an intent is a plain transfer with no data', () => {
-    expect(paymentCall({ vault, intent: null, amountWei: 1n }).data).toBeUndefined();
+    expect(plainTransferCall({ to, intent: null, amountWei: 1n }).data).toBeUndefined();
   });
 
   test('each override changes one thing and leaves the rest as the request will claim', () => {
-    const payment = { vault, intent: bet, amountWei: parseEther('0.01') };
+    const payment = { to, intent: bet, amountWei: parseEther('0.01') };
     const stranger = '0x00000000000000000000000000000000000f0a7d';
-    expect(paymentCall(payment, { to: stranger })).toEqual({ ...paymentCall(payment), to: stranger });
-    expect(paymentCall(payment, { value: 0n })).toEqual({ ...paymentCall(payment), value: 0n });
+    expect(plainTransferCall(payment, { to: stranger })).toEqual({
+      ...plainTransferCall(payment),
+      to: stranger,
+    });
+    expect(plainTransferCall(payment, { value: 0n })).toEqual({ ...plainTransferCall(payment), value: 0n });
     const round = { kind: 'round', epoch: 3, position: 'bull' } as const;
-    expect(decodeIntent(paymentCall(payment, { intent: round }).data)).toEqual(round);
-    expect(paymentCall(payment, { intent: null }).data).toBeUndefined();
+    expect(decodeIntent(plainTransferCall(payment, { intent: round }).data)).toEqual(round);
+    expect(plainTransferCall(payment, { intent: null }).data).toBeUndefined();
   });
 
   test('raw data wins over any intent, so a test can send bytes no intent encodes', () => {
     const data = stringToHex('pm1:bet:3000000000:YES');
-    const call = paymentCall({ vault, intent: bet, amountWei: 1n }, { data, intent: null });
+    const call = plainTransferCall({ to, intent: bet, amountWei: 1n }, { data, intent: null });
     expect(call.data).toBe(data);
     expect(decodeIntent(call.data)).toBeNull();
   });

@@ -4,22 +4,22 @@ import type { DepositTerms } from '@pm/escrow/deposit-terms';
 import type { Address, Hex } from 'viem';
 import type { PaymentCall } from './payer.ts';
 
-// The one place that says how a payment is made (docs/api.md "Paid requests"): a market's payment is
-// BNB sent to the vault, the intent's text as the transaction's data; an oracle round's stake is a
-// `deposit` call into the escrow contract (issue 29, decision 026), encoded by @pm/escrow's one
-// encoder (`depositCall`), which the web's bet panel uses too. Every test tool pays through here.
+// The one place that says how a payment is made (docs/api.md "Paid requests"): every stake is a
+// `deposit` call into the escrow contract (decision 026), encoded by @pm/escrow's one encoder
+// (`depositCall`), which the web uses too. A plain transfer, the intent's text as its data, is no
+// payment the server takes: tests send one to see it refused. Every test tool pays through here.
 
-/** A payment as its request will describe it: to the vault, this amount, for this intent. */
-export type Payment = {
-  vault: Address;
-  /** What the payment commits to; null for a plain transfer that says nothing (a top-up, a stray). */
+/** A transfer that is no deposit: to this account, this amount, with this intent as its data. */
+export type PlainTransfer = {
+  to: Address;
+  /** What the transfer's data says; null for one that says nothing (a top-up, a stray). */
   intent: PaymentIntent | null;
   amountWei: bigint;
 };
 
 /** One thing broken at a time, for tests of what the server refuses. */
 export type PaymentOverrides = {
-  /** Pay someone else than the vault: a stranger, a forwarding contract. */
+  /** Pay someone else than the escrow (or the transfer's account): a stranger, a forwarding contract. */
   to?: Address;
   /** Pay another amount than the request will claim. */
   value?: bigint;
@@ -31,11 +31,11 @@ export type PaymentOverrides = {
   terms?: DepositTerms;
 };
 
-export function paymentCall(payment: Payment, overrides: PaymentOverrides = {}): PaymentCall {
-  const intent = overrides.intent === undefined ? payment.intent : overrides.intent;
+export function plainTransferCall(transfer: PlainTransfer, overrides: PaymentOverrides = {}): PaymentCall {
+  const intent = overrides.intent === undefined ? transfer.intent : overrides.intent;
   return {
-    to: overrides.to ?? payment.vault,
-    value: overrides.value ?? payment.amountWei,
+    to: overrides.to ?? transfer.to,
+    value: overrides.value ?? transfer.amountWei,
     data: overrides.data ?? (intent ? encodeIntent(intent) : undefined),
   };
 }

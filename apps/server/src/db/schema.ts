@@ -10,7 +10,6 @@ export * from './schema/operator-transactions.ts';
 export * from './schema/operators.ts';
 export * from './schema/oracle.ts';
 export * from './schema/payments.ts';
-export * from './schema/payouts.ts';
 export * from './schema/prices.ts';
 export * from './schema/realtime.ts';
 export * from './schema/settlement.ts';

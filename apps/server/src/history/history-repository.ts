@@ -40,7 +40,6 @@ function marketBranch(address: string): SQL {
            case when x.result <> 'pending' then b.payout_amount end as payout,
            case when x.result <> 'pending' then b.payout_amount - b.amount end as net,
            case when b.status = 'claimed' then 'claimed'
-                when b.payout_id is not null then 'paying'
                 when b.status in ('won', 'refunded') and m.status = 'settled' then 'claimable'
                 else 'none' end as claim_state,
            case when x.result <> 'pending' then m.updated_at end as settled_at,
@@ -67,7 +66,6 @@ function oracleBranch(address: string): SQL {
            case when x.result <> 'pending' then b.payout_amount end as payout,
            case when x.result <> 'pending' then b.payout_amount - b.amount end as net,
            case when b.claimed then 'claimed'
-                when b.payout_id is not null then 'paying'
                 when b.payout_amount > 0 then 'claimable'
                 else 'none' end as claim_state,
            case when x.result <> 'pending' then r.close_time end as settled_at,
@@ -111,8 +109,7 @@ function bondBranch(address: string): SQL {
            case when f.stake_id is not null and y.refund = 'none'
                      and f.bond_status in ('returned', 'returned_void') then 'claimable'
                 when y.refund = 'refunded' then 'claimed'
-                when y.refund = 'none' then 'none'
-                else 'paying' end as claim_state,
+                else 'none' end as claim_state,
            case when x.result <> 'pending' then m.updated_at end as settled_at,
            f.bond_status as bond_fate,
            case when x.result <> 'pending' then coalesce(f.bond_reward_amount, 0) end as bond_reward,
@@ -125,16 +122,11 @@ function bondBranch(address: string): SQL {
                   order by fb.created_at, fb.id limit 1) s on true
     cross join lateral (select ${BOND_RESULT} as result) x
     cross join lateral (select case
-        when f.bond_status not in ('returned', 'returned_void') then 'none'
-        -- On the escrow (decision 026) a returned bond is claimed, not refunded by the vault: paid once
-        -- the contract paid its stake (escrow_stake_payouts), claimable until then.
-        when f.stake_id is not null then case
-          when exists (select 1 from escrow_stake_payouts sp where sp.stake_id = f.stake_id) then 'refunded'
-          else 'none' end
-        when p.status = 'refunded' then 'refunded'
-        when p.status = 'refund_held' then 'on_hold'
-        when p.refund_payout_id is not null then 'paying'
-        else 'due' end as refund) y
+        -- A returned bond is a stake on the escrow (decision 026), claimed like a bet: paid once the
+        -- contract paid its stake (escrow_stake_payouts), claimable until then.
+        when f.bond_status in ('returned', 'returned_void')
+             and exists (select 1 from escrow_stake_payouts sp where sp.stake_id = f.stake_id) then 'refunded'
+        else 'none' end as refund) y
     where f.address = ${address} and f.bond_status is not null`;
 }
 
@@ -179,11 +171,11 @@ const EntryRowSchema = z.object({
   placed_us: z.coerce.bigint(),
   result: z.enum(['pending', 'won', 'lost', 'refunded']),
   payout: z.coerce.bigint().nullable(),
-  claim_state: z.enum(['none', 'claimable', 'paying', 'claimed']),
+  claim_state: z.enum(['none', 'claimable', 'claimed']),
   settled_at: z.coerce.date().nullable(),
   bond_fate: z.enum(['held', 'returned', 'forfeited', 'returned_void']).nullable(),
   bond_reward: z.coerce.bigint().nullable(),
-  bond_refund: z.enum(['none', 'due', 'paying', 'on_hold', 'refunded']).nullable(),
+  bond_refund: z.enum(['none', 'refunded']).nullable(),
 });
 
 export type HistoryPageRow = { entry: HistoryEntry; cursor: HistoryCursor };
@@ -253,7 +245,7 @@ export async function listHistory(
       side: row.side,
       stakeWei: row.stake.toString(),
       result: row.result,
-      ...entryMoney(row.stake, row.payout),
+      ...betReturnFields(row.stake, row.payout),
       claimState: row.claim_state,
       placedAt: row.placed_at.toISOString(),
       settledAt: row.settled_at === null ? null : row.settled_at.toISOString(),
@@ -273,12 +265,6 @@ export async function listHistory(
       id: row.bet_id,
     },
   }));
-}
-
-/** An entry's money words from core, as every bet's (issue 28), and the names kept one release. */
-function entryMoney(stakeWei: bigint, storedReturnWei: bigint | null) {
-  const money = betReturnFields(stakeWei, storedReturnWei);
-  return { ...money, payoutWei: money.returnWei, netWei: money.profitWei };
 }
 
 const SummaryRowSchema = z.object({

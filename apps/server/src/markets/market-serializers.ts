@@ -1,4 +1,4 @@
-import { betReturnFields, deprecatedMarketPayoutWei } from '@pm/core/bet-return';
+import { betReturnFields } from '@pm/core/bet-return';
 import { type Bet, BetStatusSchema, type Market, MarketStatusSchema } from '@pm/core/contract/markets';
 import { CategorySchema, DurationSchema, PredictionSchema } from '@pm/core/contract/primitives';
 import type { UserBet } from '@pm/core/contract/users';
@@ -60,22 +60,16 @@ export function toMarketDto(row: MarketRow): Market {
   };
 }
 
-export function toBetDto(row: BetRow, market: Pick<MarketRow, 'result'>): Bet {
-  const prediction = PredictionSchema.parse(row.prediction);
-  // payout_amount is the return (decision 002); core derives every money word from it (issue 28).
-  const payoutWei = deprecatedMarketPayoutWei(
-    { prediction, amountWei: row.amount, payoutAmountWei: row.payoutAmount },
-    ResultSchema.parse(market.result),
-  );
+export function toBetDto(row: BetRow): Bet {
   return {
     id: row.id,
     marketId: row.marketId,
     userAddress: row.userAddress,
-    prediction,
+    prediction: PredictionSchema.parse(row.prediction),
     amountWei: row.amount.toString(),
     potentialPayoutWei: row.potentialPayout.toString(),
+    // payout_amount is the return (decision 002); core derives every money word from it.
     ...betReturnFields(row.amount, row.payoutAmount),
-    payoutWei,
     status: BetStatusSchema.parse(row.status),
     isCreator: row.isCreator,
     txHash: row.txHash,
@@ -86,7 +80,7 @@ export function toBetDto(row: BetRow, market: Pick<MarketRow, 'result'>): Bet {
 /** A bet with the market fields My Bets shows (docs/product.md §7: title, status, result, category, deadline). */
 export function toUserBetDto(bet: BetRow, market: UserBetMarket): UserBet {
   return {
-    ...toBetDto(bet, market),
+    ...toBetDto(bet),
     market: {
       title: market.title,
       status: MarketStatusSchema.parse(market.status),

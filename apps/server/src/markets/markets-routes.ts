@@ -74,7 +74,7 @@ export function registerMarketsRoutes(app: FastifyInstance, service: MarketsServ
       return { status: 202, body: { status: 'pending', txHash: outcome.txHash } };
     }
     const { market, bet } = outcome.value;
-    return { status: 201, body: { market: toMarketDto(market), bet: toBetDto(bet, market) } };
+    return { status: 201, body: { market: toMarketDto(market), bet: toBetDto(bet) } };
   });
 
   defineRoute(app, ROUTES.joinMarket, async ({ params, body }) => {
@@ -83,7 +83,7 @@ export function registerMarketsRoutes(app: FastifyInstance, service: MarketsServ
       return { status: 202, body: { status: 'pending', txHash: outcome.txHash } };
     }
     const { bet, market } = outcome.value;
-    return { status: 201, body: { bet: toBetDto(bet, market), market: toMarketDto(market) } };
+    return { status: 201, body: { bet: toBetDto(bet), market: toMarketDto(market) } };
   });
 
   defineRoute(app, ROUTES.userBets, async ({ params, query }) => ({

@@ -118,7 +118,7 @@ export function createMarketsService(deps: MarketsServiceOptions) {
       const page = betsPage(bets, MARKET_DETAIL_BETS_LIMIT);
       return {
         market: dto,
-        bets: page.rows.map((bet) => toBetDto(bet, market)),
+        bets: page.rows.map((bet) => toBetDto(bet)),
         betsNextCursor: page.nextCursor,
         participants,
         timeline,
@@ -136,7 +136,7 @@ export function createMarketsService(deps: MarketsServiceOptions) {
         address: query.address === undefined ? undefined : normalizeAddress(query.address),
       });
       const page = betsPage(rows, limit);
-      return { bets: page.rows.map((bet) => toBetDto(bet, market)), nextCursor: page.nextCursor };
+      return { bets: page.rows.map((bet) => toBetDto(bet)), nextCursor: page.nextCursor };
     },
 
     async getMarketOdds(id: number): Promise<MarketOddsResponse | null> {

@@ -281,6 +281,6 @@ export async function settleRoundPayouts(
             else 0
           end
         from totals t
-        where b.epoch = ${input.epoch} and b.payout_id is null and b.claimed = false`,
+        where b.epoch = ${input.epoch} and b.claimed = false`,
   );
 }

@@ -49,16 +49,14 @@ export function toWireRound(row: RoundRow): Round {
 
 export function toWireOracleBet(row: OracleBetRow, roundResult: string | null): OracleBet {
   const position = row.position === 'bull' ? 'bull' : 'bear';
-  // payout_amount is the return (decision 002); core derives the money words from it (issue 28).
-  const money = betReturnFields(row.amount, row.payoutAmount);
   return {
     id: row.id,
     epoch: row.epoch,
     userAddress: row.userAddress,
     position,
     amountWei: row.amount.toString(),
-    ...money,
-    payoutWei: money.returnWei,
+    // payout_amount is the return (decision 002); core derives the money words from it.
+    ...betReturnFields(row.amount, row.payoutAmount),
     claimed: row.claimed,
     roundResult: parseRoundResult(roundResult),
     txHash: row.txHash,

@@ -5,9 +5,9 @@ import { type AcceptPaymentInput, acceptPayment, type PaymentContext } from './a
 /**
  * Answers a request we refuse (blank description, amount below the minimum, unknown market or
  * round) with its refusal, and still keeps the money if a real payment stands behind it:
- * acceptPayment stores a verified payment whose record throws as refund_due (docs/architecture.md
- * "Payment verification": a valid payment is never dropped). Whatever the payment check says, the client
- * hears the refusal. Both games refuse through here.
+ * acceptPayment stores a verified payment whose record throws as escrow_refund, given back by the
+ * escrow (docs/architecture.md "Payment verification": a valid payment is never dropped). Whatever
+ * the payment check says, the client hears the refusal. Both games refuse through here.
  */
 export async function refusePayment(
   context: PaymentContext,

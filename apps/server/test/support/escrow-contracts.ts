@@ -16,8 +16,8 @@ const role = (addressIndex: number) => mnemonicToAccount(DEV_MNEMONIC, { address
 type Wallet = TestChain['operator'];
 
 /**
- * A fresh PredictionEscrow, deployed by the dev vault account as its admin, with operator, guardian and
- * treasury roles no test pays from, and a ten-minute payout delay.
+ * A fresh PredictionEscrow, deployed by the test chain's operator account (#0) as its admin, with
+ * operator, guardian and treasury roles no test pays from, and a ten-minute payout delay.
  */
 export function deployEscrow(chain: TestChain): Promise<Address> {
   return deployTestEscrow(chain, {

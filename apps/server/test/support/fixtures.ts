@@ -12,7 +12,7 @@ export async function insertPayment(
   input: {
     from: string;
     amount: bigint;
-    status?: 'recorded' | 'refund_due';
+    status?: 'recorded';
     purpose?: 'market_bet' | 'oracle_bet';
   },
 ) {

@@ -7,7 +7,7 @@ import type { PayAndPostOptions, Posted } from '@pm/pay-and-post/pay-and-post';
 import { payAndPostBet, payForBet } from '@pm/pay-and-post/pay-and-post-bet';
 import { payAndPostMarket } from '@pm/pay-and-post/pay-and-post-market';
 import { payAndPostOracleBet } from '@pm/pay-and-post/pay-and-post-oracle-bet';
-import { payVault } from '@pm/pay-and-post/pay-vault';
+import { payPlainTransfer } from '@pm/pay-and-post/pay-plain-transfer';
 import { walletPayer } from '@pm/pay-and-post/payer';
 import type { PaymentOverrides } from '@pm/pay-and-post/payment-call';
 import { and, eq } from 'drizzle-orm';
@@ -30,8 +30,8 @@ import type { TestApp } from './test-app.ts';
 import { localChain } from './test-chain.ts';
 
 // Real payments and real requests for server tests, through the shared driver (@pm/pay-and-post):
-// a deposit into the escrow (market creations and bets, oracle rounds: decision 026), or BNB to the
-// vault with the intent of docs/api.md (flag bonds), then a POST through app.inject.
+// a deposit into the escrow (market creations, bets, flag bonds, oracle rounds: decision 026), or a
+// plain transfer that is no deposit (to see it refused), then a POST through app.inject.
 
 export type CreateFields = {
   description: string;
@@ -57,15 +57,15 @@ const withPayload = <Response>({ response, txHash, body }: Posted<Response>) => 
 
 export function marketHelpers(t: TestApp) {
   const wallets = t.chain.players;
-  // A plain account that is not the escrow: a transfer to it is no deposit (pay-and-post's `vault`).
-  const vault = DEV_OPERATOR.address;
-  /** Where round stakes go (decision 026); the test app deploys one unless told not to. */
+  // A plain account that is not the escrow (the operator key's): a transfer to it is no deposit.
+  const plainAccount = DEV_OPERATOR.address;
+  /** Where every stake goes (decision 026); the test app deploys one unless told not to. */
   const escrow = t.config.escrow.address;
 
   /** Posts through Fastify's inject: the light-my-request response comes back as it is. */
   const api = ({ path, body }: ApiRequest) => t.app.inject({ method: 'POST', url: path, payload: body });
 
-  /** Hardhat funds 20 accounts of the dev mnemonic; #0 is the vault, #1… are players. */
+  /** Hardhat funds 20 accounts of the dev mnemonic; #0 is the operator key's, #1… are players. */
   const extraWallet = (index: number) => {
     const key = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index }).getHdKey().privateKey;
     if (!key) throw new Error(`no key for account #${index}`);
@@ -84,7 +84,6 @@ export function marketHelpers(t: TestApp) {
 
   const clientsOf = (paidBy: PaidBy, defaultPlayer: number) => ({
     payer: walletPayer(paidBy.wallet ?? player(paidBy.player ?? defaultPlayer)),
-    vault,
     ...(escrow ? { escrow } : {}),
     api,
   });
@@ -125,14 +124,14 @@ export function marketHelpers(t: TestApp) {
     return { escrowId: newMarketId(), closesAt: Number(latest.timestamp) + 600 };
   }
 
-  /** Pays the vault for `intent` (null: a plain transfer with no intent), nothing posted. */
+  /** A plain transfer to the operator key's account with `intent` (null: no data), nothing posted. */
   async function pay(
     wallet: PayingWallet,
     intent: PaymentIntent | null,
     amountWei: bigint,
     overrides: PaymentOverrides = {},
   ): Promise<Hash> {
-    return payVault(walletPayer(wallet), { vault, intent, amountWei }, overrides);
+    return payPlainTransfer(walletPayer(wallet), { to: plainAccount, intent, amountWei }, overrides);
   }
 
   const defaults: CreateFields = {
@@ -236,7 +235,6 @@ export function marketHelpers(t: TestApp) {
 
   return {
     api,
-    vault,
     player,
     extraWallet,
     pay,

@@ -58,11 +58,10 @@ export function priceMarketHelpers(t: TestApp, m: ReturnType<typeof marketHelper
       prediction: paidPrediction,
     });
     const escrow = t.config.escrow.address;
-    const posted = await payAndPostMarket(
-      { payer, vault: m.vault, ...(escrow ? { escrow } : {}), api: m.api },
-      order,
-      { ...options, pay: { terms: paidDeposit, ...options.pay } },
-    );
+    const posted = await payAndPostMarket({ payer, ...(escrow ? { escrow } : {}), api: m.api }, order, {
+      ...options,
+      pay: { terms: paidDeposit, ...options.pay },
+    });
     return { response: posted.response, txHash: posted.txHash, payload: posted.body };
   }
 

@@ -13,8 +13,9 @@ export const FRESH_CHAIN_DEV_ESCROW = getContractAddress({
 });
 
 /**
- * Deploys the escrow from the dev vault account (its admin unless `admin` is given) with this operator, through @pm/escrow's
- * deployEscrow (the one place the constructor's arguments are built).
+ * Deploys the escrow from the test chain's operator account (#0; its admin unless `admin` is given)
+ * with this operator, through @pm/escrow's deployEscrow (the one place the constructor's arguments
+ * are built).
  */
 export async function deployTestEscrow(
   chain: TestChain,
@@ -27,7 +28,7 @@ export async function deployTestEscrow(
   },
 ): Promise<Address> {
   const deployed = await deployEscrow(chain.operator, chain.publicClient, {
-    // The vault account deploys; the admin is it too unless named (never the operator: the contract refuses).
+    // Account #0 deploys; the admin is it too unless named (never the operator role: the contract refuses).
     admin: roles.admin ?? chain.operator.account.address,
     operator: roles.operator,
     guardian: roles.guardian ?? player(chain, 2),

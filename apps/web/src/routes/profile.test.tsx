@@ -88,8 +88,6 @@ describe("A price market's bet in the history", () => {
     result: 'pending',
     returnWei: null,
     profitWei: null,
-    payoutWei: null,
-    netWei: null,
     claimState: 'none',
     placedAt: '2026-11-26T12:29:24.679Z',
     settledAt: null,

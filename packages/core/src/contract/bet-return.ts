@@ -9,12 +9,3 @@ export const betReturnShape = {
   returnWei: z.nullable(WeiSchema),
   profitWei: z.nullable(SignedWeiSchema),
 };
-
-/**
- * A field kept one release for clients that read it (docs/api.md "Money words"), marked deprecated
- * in the OpenAPI document (openapi-descriptions.ts). The server still sends it; it is optional so
- * our own code cannot read it.
- */
-export function deprecatedWei<T extends z.ZodMiniType>(schema: T) {
-  return z.optional(schema);
-}

@@ -66,7 +66,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   AMOUNT_TOO_LOW: 'Minimum amount is 0.005 BNB',
   TX_NOT_FOUND: 'The payment transaction was not found on chain.',
   TX_FAILED: 'The payment transaction failed on chain.',
-  WRONG_RECIPIENT: 'The payment was not sent to the vault.',
+  WRONG_RECIPIENT: 'The payment is not a deposit into the escrow contract.',
   WRONG_SENDER: 'The payment was sent from a different address.',
   WRONG_AMOUNT: 'The payment amount does not match the bet.',
   WRONG_CHAIN: 'The payment was made on another chain.',

@@ -52,8 +52,6 @@ test('profit is a signed whole number of wei; stake is positive', () => {
     result: 'pending',
     returnWei: null,
     profitWei: null,
-    payoutWei: null,
-    netWei: null,
     claimState: 'none',
     placedAt: '2026-01-01T00:00:00.000Z',
     settledAt: null,
@@ -70,12 +68,15 @@ test('profit is a signed whole number of wei; stake is positive', () => {
     result: 'won',
     returnWei: '10200000000000000',
     profitWei: '200000000000000',
-    payoutWei: '10200000000000000',
-    netWei: '200000000000000',
-    claimState: 'paying',
-    bond: { fate: 'returned', rewardWei: '200000000000000', refundState: 'due' },
+    claimState: 'claimable',
+    bond: { fate: 'returned', rewardWei: '200000000000000', refundState: 'none' },
   };
   expect(HistoryEntrySchema.safeParse(bond).success).toBe(true);
+  // The retired vault's states are gone (decision 028): a bond is paid back by the escrow or not yet.
+  expect(HistoryEntrySchema.safeParse({ ...bond, claimState: 'paying' }).success).toBe(false);
+  expect(HistoryEntrySchema.safeParse({ ...bond, bond: { ...bond.bond, refundState: 'due' } }).success).toBe(
+    false,
+  );
   expect(HistoryEntrySchema.safeParse({ ...bond, bond: { ...bond.bond, fate: 'lost' } }).success).toBe(false);
   expect(HistoryEntrySchema.safeParse({ ...bond, kind: 'flag' }).success).toBe(false);
 });

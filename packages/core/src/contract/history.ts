@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { betReturnShape, deprecatedWei } from './bet-return.ts';
+import { betReturnShape } from './bet-return.ts';
 import {
   AddressSchema,
   ComparisonTypeSchema,
@@ -26,11 +26,8 @@ export type HistoryGame = z.infer<typeof HistoryGameSchema>;
 export const HistoryResultSchema = z.enum(['pending', 'won', 'lost', 'refunded']);
 export type HistoryResult = z.infer<typeof HistoryResultSchema>;
 
-/**
- * none: nothing to claim (pending or lost); claimable: won or refunded, not claimed; paying: in a
- * vault payout not final yet; claimed: paid.
- */
-export const ClaimStateSchema = z.enum(['none', 'claimable', 'paying', 'claimed']);
+/** none: nothing to claim (pending or lost); claimable: won or refunded, not claimed; claimed: paid. */
+export const ClaimStateSchema = z.enum(['none', 'claimable', 'claimed']);
 export type ClaimState = z.infer<typeof ClaimStateSchema>;
 
 /** bet: a stake in a market or a round; bond: a flag's bond on a market's proposed verdict (issue 22). */
@@ -58,13 +55,11 @@ export const BOND_FATE_RESULTS = {
 } as const satisfies Record<HistoryBondFate, HistoryResult>;
 
 /**
- * How a returned bond travels back. The refund path pays a bond paid into the vault to the flagger
- * by itself, so such a bond is never claimed: none (held or forfeited: nothing owed; a bond on the
- * escrow: not paid by the contract yet, its claimState says claimable), due (queued for the vault), paying (in
- * a vault transfer not final yet), on_hold (the transfer needs an operator: it costs more gas than
- * it returns, or failed), refunded (final on chain).
+ * Whether a bond came back: refunded once the escrow paid its stake (final on chain), none otherwise
+ * (held or forfeited: nothing owed; returned: not paid by the contract yet, its claimState says
+ * claimable).
  */
-export const BondRefundStateSchema = z.enum(['none', 'due', 'paying', 'on_hold', 'refunded']);
+export const BondRefundStateSchema = z.enum(['none', 'refunded']);
 export type BondRefundState = z.infer<typeof BondRefundStateSchema>;
 
 export const HistoryBondSchema = z.object({
@@ -115,15 +110,9 @@ export const HistoryEntrySchema = z.object({
   result: HistoryResultSchema,
   /** As on every bet (bet-return.ts). A bond: what came back (bond + reward, "0", or the bond on a void). */
   ...betReturnShape,
-  /** Deprecated (issue 28): the same as returnWei. Removed in the next release. */
-  payoutWei: deprecatedWei(z.nullable(WeiSchema)),
-  /** Deprecated (issue 28): the same as profitWei. Removed in the next release. */
-  netWei: deprecatedWei(z.nullable(SignedWeiSchema)),
   /**
-   * A bond paid into the vault is never claimable (it comes back by itself): paying while its refund
-   * is owed, claimed once refunded, else none. A returned bond on the escrow (decision 026) is
-   * claimable until the contract paid it (POST /api/claims scope markets), then claimed.
-   * `bond.refundState` says more.
+   * A returned bond is a stake on the escrow (decision 026), claimed like a bet: claimable until the
+   * contract paid it (POST /api/claims scope markets), then claimed.
    */
   claimState: ClaimStateSchema,
   /** When the bet was placed; for a bond, when the flag was recorded. */

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { MAX_DESCRIPTION_LENGTH, MAX_INSTRUCTIONS_LENGTH, MAX_TITLE_LENGTH } from '../constants.ts';
-import { betReturnShape, deprecatedWei } from './bet-return.ts';
+import { betReturnShape } from './bet-return.ts';
 import { MarketEvidenceSchema } from './evidence.ts';
 import { PageCursorSchema } from './page-cursor.ts';
 import { Bytes32Schema } from './payout-lists.ts';
@@ -91,8 +91,6 @@ export const BetSchema = z.object({
   /** docs/product.md §7 record value: twice the stake. The UI shows the live pool estimate instead. */
   potentialPayoutWei: WeiSchema,
   ...betReturnShape,
-  /** Deprecated (issue 28): profitWei of a won bet, null otherwise. Removed in the next release. */
-  payoutWei: deprecatedWei(z.nullable(WeiSchema)),
   status: BetStatusSchema,
   isCreator: z.boolean(),
   txHash: TxHashSchema,

@@ -1,9 +1,7 @@
 import * as z from 'zod/mini';
 import { betReturnShape } from './bet-return.ts';
 import { ClaimResponseSchema } from './claims.ts';
-import { HistoryEntrySchema, HistorySummarySchema } from './history.ts';
-import { BetSchema } from './markets.ts';
-import { OracleBetSchema } from './oracle.ts';
+import { HistorySummarySchema } from './history.ts';
 import { ClaimableResponseSchema } from './users.ts';
 
 // The OpenAPI document's descriptions of some wire fields (issue 28's money words), registered on
@@ -13,11 +11,6 @@ import { ClaimableResponseSchema } from './users.ts';
 
 function describe(schema: z.ZodMiniType, description: string) {
   z.globalRegistry.add(schema, { description });
-}
-
-/** A field of deprecatedWei (bet-return.ts): its inner schema says what it was and that it is going. */
-function deprecated(field: z.ZodMiniOptional, description: string) {
-  z.globalRegistry.add(field.def.innerType, { description: `Deprecated: ${description}`, deprecated: true });
 }
 
 describe(
@@ -30,13 +23,6 @@ describe(
   'returnWei − the stake, a signed decimal string: −stake on a loss, "0" on a refund, the winnings ' +
     'on a win (below 0 only for a round whose fee outweighs its losing pool); null until settled.',
 );
-deprecated(
-  BetSchema.shape.payoutWei,
-  'profitWei of a won bet, null otherwise (lost, refunded, pending). Read returnWei and profitWei.',
-);
-deprecated(OracleBetSchema.shape.payoutWei, 'the same as returnWei.');
-deprecated(HistoryEntrySchema.shape.payoutWei, 'the same as returnWei.');
-deprecated(HistoryEntrySchema.shape.netWei, 'the same as profitWei.');
 describe(ClaimResponseSchema.shape.totalWei, "What this claim pays: the sum of the claimed bets' returnWei.");
 // One schema for both games' totals.
 describe(

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { betReturnShape, deprecatedWei } from './bet-return.ts';
+import { betReturnShape } from './bet-return.ts';
 import {
   AddressSchema,
   IsoTimeSchema,
@@ -73,8 +73,6 @@ export const OracleBetSchema = z.object({
   position: PositionSchema,
   amountWei: PaymentWeiSchema,
   ...betReturnShape,
-  /** Deprecated (issue 28): the same as returnWei. Removed in the next release. */
-  payoutWei: deprecatedWei(z.nullable(WeiSchema)),
   claimed: z.boolean(),
   roundResult: z.nullable(z.enum(['bull', 'bear', 'draw', 'cancelled'])),
   txHash: TxHashSchema,

@@ -36,9 +36,9 @@ export const FlagReasonSchema = z
   .check(z.minLength(1), z.maxLength(FLAG_REASON_MAX), z.regex(/\S/, 'must not be blank'));
 
 /**
- * POST /api/markets/:id/flags. Issue 22: a flag carries its bond, a vault transfer from `address`
- * of exactly the market's `review.bondWei` with the intent `pm1:flag:<marketId>` as data; the
- * signature still binds the reason. The bond goes through the usual payment checks.
+ * POST /api/markets/:id/flags. A flag carries its bond, a dispute deposit into the escrow from
+ * `address` of exactly the market's `review.bondWei` (decision 026); the signature still binds the
+ * reason. The bond goes through the usual payment checks.
  */
 export const FlagMarketBodySchema = z.strictObject({
   address: AddressSchema,

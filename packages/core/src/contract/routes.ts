@@ -176,7 +176,7 @@ export const ROUTES = {
     method: 'POST',
     path: '/api/claims',
     summary:
-      "Pay claimable winnings and refunds: market bets from the vault; round bets on the escrow contract, relayed by the operator key (claimMany; a refunded round's stakes refundMany)",
+      "Pay claimable winnings, refunds and returned bonds from the escrow contract, relayed by the operator key (claimMany; a refunded round's or market's stakes refundMany)",
     body: ClaimBodySchema,
     responses: { 200: ClaimResponseSchema, 400: ErrorBodySchema, 503: ErrorBodySchema },
   },
@@ -263,7 +263,7 @@ export const ROUTES = {
     method: 'POST',
     path: '/api/markets/:id/flags',
     summary:
-      'Flag a proposed verdict during its review window with a bond paid to the vault (intent pm1:flag:<id>, exactly review.bondWei) and a bettor\'s EIP-712 signature: domain {name "BNB Predict", version "1", chainId}, FlagMarket {marketId, reason, expiry}',
+      'Flag a proposed verdict during its review window with a bond deposited into the escrow contract (a dispute deposit of exactly review.bondWei) and a bettor\'s EIP-712 signature: domain {name "BNB Predict", version "1", chainId}, FlagMarket {marketId, reason, expiry}',
     params: MarketIdParamsSchema,
     body: FlagMarketBodySchema,
     responses: {

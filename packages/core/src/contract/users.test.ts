@@ -14,7 +14,6 @@ test("a user's bet is a bet with a summary of its market", () => {
     potentialPayoutWei: '2',
     returnWei: null,
     profitWei: null,
-    payoutWei: null,
     status: 'pending',
     isCreator: true,
     txHash: `0x${'ab'.repeat(32)}`,
@@ -72,7 +71,7 @@ test("a claimable bond: a flag's bond on the escrow that came back, with its cla
   for (const bad of [{ fate: 'forfeited' }, { fate: 'held' }, { returnWei: '-1' }, { flagId: 1.5 }]) {
     expect(ClaimableBondSchema.safeParse({ ...bond, ...bad }).success).toBe(false);
   }
-  // A market bet in the claimable list carries its escrow claim (null: paid by the vault).
+  // A market bet in the claimable list carries its escrow claim (null: not final on chain yet).
   expect(Object.keys(ClaimableMarketBetSchema.shape)).toEqual([
     ...Object.keys(UserBetSchema.shape),
     'escrowClaim',

@@ -43,8 +43,8 @@ export const CLAIMABLE_LIST_MAX = 200;
 const claimableTotalWei = z.clone(WeiSchema);
 
 /**
- * A claimable round bet: an oracle bet with its claim on the escrow contract (decision 026). A bet
- * staked before the switch (no stake on the escrow) has `escrowClaim: null` and is paid by the vault.
+ * A claimable round bet: an oracle bet with its claim on the escrow contract (decision 026), null
+ * until its settlement is final on chain.
  */
 export const ClaimableOracleBetSchema = z.extend(OracleBetSchema, {
   escrowClaim: z.nullable(EscrowClaimSchema),
@@ -52,8 +52,8 @@ export const ClaimableOracleBetSchema = z.extend(OracleBetSchema, {
 export type ClaimableOracleBet = z.infer<typeof ClaimableOracleBetSchema>;
 
 /**
- * A claimable market bet: a user's bet with its claim on the escrow contract (decision 026). A bet
- * staked before the switch (no stake on the escrow) has `escrowClaim: null` and is paid by the vault.
+ * A claimable market bet: a user's bet with its claim on the escrow contract (decision 026), null
+ * until its settlement is final on chain.
  */
 export const ClaimableMarketBetSchema = z.extend(UserBetSchema, {
   escrowClaim: z.nullable(EscrowClaimSchema),

@@ -4,7 +4,6 @@ import { boolean, check, index, integer, pgTable, serial, text, uniqueIndex } fr
 import { isOneOf, time, wei } from './columns.ts';
 import { markets } from './markets.ts';
 import { payments } from './payments.ts';
-import { payouts } from './payouts.ts';
 
 // Market bets.
 
@@ -33,7 +32,6 @@ export const bets = pgTable(
       .notNull()
       .references(() => payments.id),
     txHash: text('tx_hash').notNull(),
-    payoutId: integer('payout_id').references(() => payouts.id),
     /** Issue 29 (migration 0018): the escrow stake that holds it; null only on rows of the retired vault. */
     stakeId: wei('stake_id'),
     createdAt: time('created_at').notNull().defaultNow(),
@@ -48,7 +46,7 @@ export const bets = pgTable(
     // bets in one market (?address=) as one ordered range.
     index('bets_market_user_created_id_idx').on(t.marketId, t.userAddress, t.createdAt, t.id),
     // Migration 0014 (issue 21, settlement): no index names a column settlement or a claim writes
-    // (status, payout_amount, payout_id), and the table keeps half of each page free
+    // (status, payout_amount), and the table keeps half of each page free
     // (fillfactor 50, set in the migration: drizzle does not model it), so settling a market
     // rewrites each bet in its own page (a HOT update) without touching any index. A claimable
     // read is one wallet's range of bets_user_created_id_idx. A test keeps this true.

@@ -13,7 +13,6 @@ import {
 } from 'drizzle-orm/pg-core';
 import { isOneOf, price, time, wei } from './columns.ts';
 import { payments } from './payments.ts';
-import { payouts } from './payouts.ts';
 
 // Oracle rounds and their bets (docs/architecture.md "Oracle rounds").
 
@@ -77,7 +76,6 @@ export const oracleBets = pgTable(
       .notNull()
       .references(() => payments.id),
     txHash: text('tx_hash').notNull(),
-    payoutId: integer('payout_id').references(() => payouts.id),
     /**
      * The escrow's stake this bet is (its `Deposited` event's stake id, decision 026): what the round's
      * payout list names. Null only on rows of the retired vault (issue 29).
@@ -90,9 +88,7 @@ export const oracleBets = pgTable(
     uniqueIndex('oracle_bets_stake_unique').on(t.stakeId),
     index('oracle_bets_epoch_idx').on(t.epoch),
     index('oracle_bets_user_idx').on(t.userAddress, t.createdAt),
-    index('oracle_bets_claimable_idx')
-      .on(t.userAddress)
-      .where(sql`payout_id is null and claimed = false and payout_amount > 0`),
+    index('oracle_bets_claimable_idx').on(t.userAddress).where(sql`claimed = false and payout_amount > 0`),
     check('oracle_bets_position_check', isOneOf(t.position, POSITIONS)),
     check('oracle_bets_amount_check', sql`${t.amount} > 0`),
   ],

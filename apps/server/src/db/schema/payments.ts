@@ -13,9 +13,7 @@ import {
 import { time, wei } from './columns.ts';
 
 // Payments: every escrow deposit a request or reconciliation verified, the requests kept until their
-// payment is final, and the chain scans' cursors (docs/architecture.md "Payment verification"). The
-// vault's transfers queue (vault_transfers) and the refund_* columns' vault states are the retired
-// vault's (issue 29): nothing writes them; a later migration drops them.
+// payment is final, and the chain scans' cursors (docs/architecture.md "Payment verification").
 
 /** Every verified payment (an escrow deposit), whatever became of it (docs/architecture.md "Payment verification"). */
 export const payments = pgTable(
@@ -33,21 +31,10 @@ export const payments = pgTable(
     purpose: text('purpose').notNull(),
     /**
      * recorded: became a bet; escrow_refund: an escrow deposit we refused, given back by the escrow
-     * (its progress is in escrow_refunds); refunded: given back. refund_due and refund_held were the
-     * retired vault's refund states (issue 29): nothing writes them now.
+     * (its progress is in escrow_refunds); refunded: given back.
      */
     status: text('status').notNull(),
     refundReason: text('refund_reason'),
-    refundPayoutId: integer('refund_payout_id'),
-    /** The payouts job's failures on this refund: it moves on and tries again later (backoff). */
-    refundAttempts: integer('refund_attempts').notNull().default(0),
-    refundLastError: text('refund_last_error'),
-    refundNextAttemptAt: time('refund_next_attempt_at'),
-    /**
-     * What is owed back when it is not `amount`: a flag's bond returned with its reward out of the
-     * market's fee (issue 22). Null: the amount paid.
-     */
-    refundAmount: wei('refund_amount'),
     /**
      * An escrow deposit's stake id and its `Deposited` log's index (decision 026); null only on rows of
      * the retired vault. One transaction may hold several deposits (a batch): each is a payment of its own.
@@ -60,24 +47,17 @@ export const payments = pgTable(
     // One payment per deposit of a transaction (-1: a row of the retired vault's, which had no log).
     uniqueIndex('payments_chain_tx_unique').on(t.chainId, t.txHash, sql`coalesce(${t.logIndex}, -1)`),
     uniqueIndex('payments_chain_stake_unique').on(t.chainId, t.stakeId).where(sql`stake_id is not null`),
-    index('payments_refund_due_idx').on(t.status).where(sql`status = 'refund_due'`),
-    // The reserves check sums every refund owed, held ones too, every 15 s (issue 20).
-    index('payments_refund_held_idx').on(t.status).where(sql`status = 'refund_held'`),
     check(
       'payments_purpose_check',
       sql`${t.purpose} in ('market_create', 'market_bet', 'oracle_bet', 'market_flag', 'unknown')`,
     ),
-    check(
-      'payments_status_check',
-      sql`${t.status} in ('recorded', 'refund_due', 'refund_held', 'refunded', 'escrow_refund')`,
-    ),
+    check('payments_status_check', sql`${t.status} in ('recorded', 'refunded', 'escrow_refund')`),
     check(
       'payments_stake_check',
       sql`(${t.stakeId} is null) = (${t.logIndex} is null) and (${t.status} <> 'escrow_refund' or ${t.stakeId} is not null)`,
     ),
     // A 0-wei payment moves no money; it must never become a 0-wei refund (review F1).
     check('payments_amount_check', sql`${t.amount} > 0`),
-    check('payments_refund_amount_check', sql`${t.refundAmount} is null or ${t.refundAmount} >= ${t.amount}`),
   ],
 );
 
@@ -106,41 +86,6 @@ export const paymentRequests = pgTable(
     uniqueIndex('payment_requests_chain_tx_unique').on(t.chainId, t.txHash),
     index('payment_requests_open_idx').on(t.nextAttemptAt).where(sql`resolved_at is null`),
     index('payment_requests_open_sender_idx').on(t.fromAddress).where(sql`resolved_at is null`),
-  ],
-);
-
-/**
- * Retired with the vault (issue 29): nothing writes it; a later migration drops it. Was: inbound vault
- * transfers found on chain by reconciliation that were not known payments when found: its work queue. The scan only writes rows here and moves its cursor, so no transfer can
- * hold it; each row is then settled on its own (recorded from its intent or request, or refunded),
- * with its failures, attempts and next try kept on it (docs/architecture.md "Jobs").
- */
-export const vaultTransfers = pgTable(
-  'vault_transfers',
-  {
-    id: serial('id').primaryKey(),
-    chainId: integer('chain_id').notNull(),
-    txHash: text('tx_hash').notNull(),
-    fromAddress: text('from_address').notNull(),
-    amount: wei('amount').notNull(),
-    /** The transaction's data, as sent (hex). */
-    input: text('input').notNull(),
-    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
-    blockHash: text('block_hash').notNull(),
-    blockTime: time('block_time').notNull(),
-    attempts: integer('attempts').notNull().default(0),
-    lastError: text('last_error'),
-    /** Not before: a create's grace for its request to arrive, or the backoff after a failure. */
-    nextAttemptAt: time('next_attempt_at').notNull(),
-    /** recorded | refund_due | known | reverted: what became of it. */
-    outcome: text('outcome'),
-    resolvedAt: time('resolved_at'),
-    createdAt: time('created_at').notNull().defaultNow(),
-  },
-  (t) => [
-    uniqueIndex('vault_transfers_chain_tx_unique').on(t.chainId, t.txHash),
-    index('vault_transfers_open_idx').on(t.nextAttemptAt).where(sql`resolved_at is null`),
-    check('vault_transfers_amount_check', sql`${t.amount} > 0`),
   ],
 );
 

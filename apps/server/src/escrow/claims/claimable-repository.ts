@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { preparedPerHandle } from '../../db/prepared-rows.ts';
 import {
@@ -17,9 +17,7 @@ import {
 // market is settled and it won or was refunded; a round bet once its round gave it a payout; a flag's
 // bond once it came back. Each is a stake on the escrow contract (decision 026), paid by the contract
 // from its settlement's published list; the escrow's record of a paid stake (escrow_stake_payouts) ends
-// its claim. Either bet pays its payout_amount, the full return in both tables (decision 002). The
-// `payout_id` columns are the retired vault's (issue 29): always null now, still in the conditions
-// because the partial index's predicate names them.
+// its claim. Either bet pays its payout_amount, the full return in both tables (decision 002).
 // The round's amount condition is an SQL literal, not a parameter: it must match the partial index's
 // predicate (oracle_bets_claimable_idx) for the planner to use it. A market bet has no such index
 // (migration 0014: no index names a column settlement writes); its claimable read is the wallet's
@@ -40,17 +38,12 @@ export type UserBetMarket = Pick<typeof markets.$inferSelect, keyof typeof userB
 
 /** A market bet that may go into a payout (the query joins its market). */
 export const claimableMarketBet = and(
-  isNull(bets.payoutId),
   eq(markets.status, 'settled'),
   sql`${bets.status} in ('won', 'refunded')`,
 );
 
 /** A round bet that may go into a payout. */
-export const claimableRoundBet = and(
-  isNull(oracleBets.payoutId),
-  eq(oracleBets.claimed, false),
-  sql`${oracleBets.payoutAmount} > 0`,
-);
+export const claimableRoundBet = and(eq(oracleBets.claimed, false), sql`${oracleBets.payoutAmount} > 0`);
 
 function claimableMarketBetOf(address: string | Placeholder): SQL | undefined {
   return and(eq(bets.userAddress, address), claimableMarketBet);

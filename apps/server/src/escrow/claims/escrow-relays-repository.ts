@@ -1,4 +1,4 @@
-import { type AnyColumn, and, asc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, eq, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import {
   bets,
@@ -344,17 +344,13 @@ export async function recordStakesPaid(
   await tx
     .update(oracleBets)
     .set({ claimed: true })
-    .where(
-      and(inArray(oracleBets.stakeId, stakeIds), eq(oracleBets.claimed, false), isNull(oracleBets.payoutId)),
-    );
+    .where(and(inArray(oracleBets.stakeId, stakeIds), eq(oracleBets.claimed, false)));
   // A market bet paid is `claimed`; a bond is paid once its stake's
   // row above exists (escrow_stake_payouts is its record: claimed or refunded, credited or pushed).
   await tx
     .update(bets)
     .set({ status: 'claimed' })
-    .where(
-      and(inArray(bets.stakeId, stakeIds), sql`${bets.status} in ('won', 'refunded')`, isNull(bets.payoutId)),
-    );
+    .where(and(inArray(bets.stakeId, stakeIds), sql`${bets.status} in ('won', 'refunded')`));
   return rows.map((row) => row.stakeId);
 }
 

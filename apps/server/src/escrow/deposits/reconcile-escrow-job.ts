@@ -1,5 +1,5 @@
 import { normalizeAddress } from '@pm/core/address';
-import { UNMATCHED_TRANSFER_GRACE_S } from '@pm/core/constants';
+import { UNMATCHED_DEPOSIT_GRACE_S } from '@pm/core/constants';
 import type { JoinMarketBody } from '@pm/core/contract/markets';
 import type { PlaceOracleBetBody } from '@pm/core/contract/oracle';
 import { DEPOSIT_KIND, type DepositTerms, depositTerms } from '@pm/escrow/deposit-terms';
@@ -290,7 +290,7 @@ async function waitOrRefuse(
   purpose: PaymentPurpose,
   kind: EscrowDepositKind,
 ): Promise<void> {
-  const graceEndsAt = row.block_time.getTime() + (deps.graceS ?? UNMATCHED_TRANSFER_GRACE_S) * 1000;
+  const graceEndsAt = row.block_time.getTime() + (deps.graceS ?? UNMATCHED_DEPOSIT_GRACE_S) * 1000;
   if (deps.clock.now().getTime() < graceEndsAt) {
     return deferEscrowDeposit(deps.db, row.id, new Date(graceEndsAt));
   }
@@ -342,7 +342,7 @@ async function recordDeposit(
  * (UNCLAIMED_FLAG_BOND), and if it disputed a pending settlement, that settlement is queued again.
  */
 async function settleFlagDeposit(deps: EscrowReconcileDeps, row: ClaimedEscrowDeposit): Promise<void> {
-  const graceEndsAt = row.block_time.getTime() + (deps.graceS ?? UNMATCHED_TRANSFER_GRACE_S) * 1000;
+  const graceEndsAt = row.block_time.getTime() + (deps.graceS ?? UNMATCHED_DEPOSIT_GRACE_S) * 1000;
   if (deps.clock.now().getTime() < graceEndsAt)
     return deferEscrowDeposit(deps.db, row.id, new Date(graceEndsAt));
   return refuse(deps, row, 'UNCLAIMED_FLAG_BOND', 'market_flag', 'flag');

@@ -151,7 +151,6 @@ function BondRow({
       ? t('history.list.pendingValue')
       : formatBnb(wei, { language, signDisplay: signed ? 'exceptZero' : 'auto' });
   const profit = entry.profitWei === null ? 0n : BigInt(entry.profitWei);
-  const owed = bond.refundState === 'due' || bond.refundState === 'paying';
   return (
     <li className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4">
       <div className="min-w-0">
@@ -178,7 +177,6 @@ function BondRow({
           </Cell>
           <Cell label={t('history.bonds.flagged')}>{formatDateTime(entry.placedAt, language)}</Cell>
         </dl>
-        {owed && <p className="mt-2 text-xs text-muted">{t('history.bonds.autoRefund')}</p>}
       </div>
       {onClaim && (
         <ClaimBox
@@ -224,7 +222,7 @@ function HistoryRow({
         <div className="mb-1 flex flex-wrap items-center gap-2">
           <Badge>{t(`history.list.games.${entry.game}`)}</Badge>
           <Badge tone={resultTone}>{t(`history.list.results.${entry.result}`)}</Badge>
-          {(entry.claimState === 'paying' || entry.claimState === 'claimed') && (
+          {entry.claimState === 'claimed' && (
             <Badge tone="brand">{t(`history.list.claimStates.${entry.claimState}`)}</Badge>
           )}
         </div>

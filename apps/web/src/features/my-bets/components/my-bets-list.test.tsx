@@ -76,9 +76,9 @@ const bondReturned: HistoryEntry = {
   result: 'won',
   returnWei: '12000000000000000',
   profitWei: '2000000000000000',
-  claimState: 'paying',
+  claimState: 'claimed',
   settledAt: '2026-01-01T02:00:00.000Z',
-  bond: { fate: 'returned', rewardWei: '2000000000000000', refundState: 'due' },
+  bond: { fate: 'returned', rewardWei: '2000000000000000', refundState: 'refunded' },
 };
 const bondForfeited: HistoryEntry = {
   ...bondReturned,
@@ -228,7 +228,7 @@ describe('MyBetsList', () => {
     expect((await screen.findByText('第 2950000 轮', {}, LAZY)).isConnected).toBe(true);
   });
 
-  test('A flag bond is a row of its own with its fate, reward and refund, and no claim button', async () => {
+  test('A flag bond is a row of its own with its fate, reward and refund, and no claim button once paid back', async () => {
     await renderWithApp(<MyBetsList />, { connectedAs: ADDRESS });
     await screen.findByRole('list', { name: 'Bet history' }, LAZY);
     await userEvent.selectOptions(screen.getByLabelText('Status'), 'Won');
@@ -237,12 +237,11 @@ describe('MyBetsList', () => {
     if (!returned || !forfeited) throw new Error('bond rows missing');
     expect(returned.textContent).toContain('Flag bond');
     expect(returned.textContent).toContain('Returned: verdict overturned');
-    expect(returned.textContent).toContain('Refund queued');
+    expect(returned.textContent).toContain('Refund sent');
     expect(returned.textContent).toContain('Bond0.0100 BNB');
     expect(returned.textContent).toContain('Returned0.0120 BNB');
     expect(returned.textContent).toContain('Reward0.0020 BNB');
     expect(returned.textContent).toContain('Net+0.0020 BNB');
-    expect(returned.textContent).toContain('there is nothing to claim');
     expect(within(returned).getByRole('link', { name: 'Was the verdict wrong?' }).getAttribute('href')).toBe(
       '/market/8',
     );
@@ -259,7 +258,6 @@ describe('MyBetsList', () => {
     await userEvent.selectOptions(screen.getByLabelText('Status'), 'Won');
     const row = (await screen.findByText('Was the escrow verdict wrong?', {}, LAZY)).closest('li');
     if (!row) throw new Error('bond row missing');
-    expect(row.textContent).not.toContain('there is nothing to claim');
     expect(row.textContent).toContain('You can claim 0.0100 BNB.');
     claims.length = 0;
     await userEvent.click(within(row).getByRole('button', { name: 'Claim bond' }));
@@ -276,7 +274,7 @@ describe('MyBetsList', () => {
     if (!returned) throw new Error('bond row missing');
     expect(returned.textContent).toContain('异议保证金');
     expect(returned.textContent).toContain('已退还：裁决被推翻');
-    expect(returned.textContent).toContain('退款排队中');
+    expect(returned.textContent).toContain('退款已发出');
     expect(returned.textContent).toContain('奖励0.0020 BNB');
     expect(screen.getByText('已没收：裁决被确认').isConnected).toBe(true);
   });

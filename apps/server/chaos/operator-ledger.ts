@@ -1,10 +1,10 @@
 import { normalizeAddress } from '@pm/core/address';
 import type { ChainTools } from './chain-tools.ts';
 
-// What the chain says happened to the vault: every transaction to or from it, read block by block
-// with its receipt. This, not the database, is what the invariants hold the server to.
+// What the chain says happened to the operator key: every transaction to or from it, read block by
+// block with its receipt. This, not the database, is what the invariants hold the server to.
 
-export type VaultTransfer = {
+export type OperatorTransfer = {
   hash: string;
   blockNumber: bigint;
   from: string;
@@ -13,22 +13,22 @@ export type VaultTransfer = {
   input: string;
   nonce: number;
   success: boolean;
-  /** What the sender paid for gas (gasUsed × effective price): only the vault's count here. */
+  /** What the sender paid for gas (gasUsed × effective price): only the operator key's count here. */
   gasCostWei: bigint;
 };
 
-export function createVaultLedger(chain: ChainTools, vaultAddress: string) {
-  const vault = vaultAddress.toLowerCase();
-  const blocks = new Map<bigint, VaultTransfer[]>();
+export function createOperatorLedger(chain: ChainTools, operatorAddress: string) {
+  const operator = operatorAddress.toLowerCase();
+  const blocks = new Map<bigint, OperatorTransfer[]>();
   let scannedTo = -1n;
 
-  async function readBlock(number: bigint): Promise<VaultTransfer[]> {
+  async function readBlock(number: bigint): Promise<OperatorTransfer[]> {
     const block = await chain.publicClient.getBlock({ blockNumber: number, includeTransactions: true });
-    const transfers: VaultTransfer[] = [];
+    const transfers: OperatorTransfer[] = [];
     for (const tx of block.transactions) {
       const from = tx.from.toLowerCase();
       const to = tx.to?.toLowerCase() ?? '';
-      if (from !== vault && to !== vault) continue;
+      if (from !== operator && to !== operator) continue;
       const receipt = await chain.publicClient.getTransactionReceipt({ hash: tx.hash });
       transfers.push({
         hash: tx.hash.toLowerCase(),
@@ -59,15 +59,15 @@ export function createVaultLedger(chain: ChainTools, vaultAddress: string) {
       for (const number of [...blocks.keys()]) if (number >= from) blocks.delete(number);
       if (scannedTo >= from) scannedTo = from - 1n;
     },
-    transfers(): VaultTransfer[] {
+    transfers(): OperatorTransfer[] {
       return [...blocks.entries()]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .flatMap(([, list]) => list);
     },
     async balanceAt(blockNumber: bigint): Promise<bigint> {
-      return chain.publicClient.getBalance({ address: normalizeAddress(vault), blockNumber });
+      return chain.publicClient.getBalance({ address: normalizeAddress(operator), blockNumber });
     },
   };
 }
 
-export type VaultLedger = ReturnType<typeof createVaultLedger>;
+export type OperatorLedger = ReturnType<typeof createOperatorLedger>;
