@@ -79,6 +79,7 @@ export async function startStack(options: StackOptions) {
       WEB_DIST,
       DEMO_DATA: 'true',
       ESCROW_ADDRESS: escrow.address,
+      ESCROW_DEPLOY_BLOCK: String(escrow.blockNumber),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -82,7 +82,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
           rounds: oracle.roundDeposits,
           markets: markets.deposits,
           sender: escrow.sender,
-          startFrom: deps.config.chain.isLocal ? 0 : 'latest',
+          startFrom: deps.config.escrow.deployBlock,
           metrics: deps.metrics,
         }),
       ]

@@ -226,8 +226,8 @@ describe('ops doctor', () => {
     expect(result.line('database answers')).toMatch(/^✔/);
     expect(result.line('PUBLIC_RPC_URL')).toBe('✔ PUBLIC_RPC_URL serves CHAIN_ID 31337');
     expect(result.line('RPC_URL answers a batch')).toMatch(/^- RPC_URL answers a batch .*: skipped/);
-    // The batch, the operator's gas, the escrow's seven checks and the eight price feeds.
-    expect(result.lines.at(-1)).toBe('Not ready: 1 check failed, 17 skipped.');
+    // The batch, the operator's gas, the escrow's eight checks and the eight price feeds.
+    expect(result.lines.at(-1)).toBe('Not ready: 1 check failed, 18 skipped.');
   });
 
   test('an RPC_URL where nothing listens: ✖ with the reason, never its key', async () => {

@@ -143,6 +143,8 @@ describe('escrow settings (issue 29, decision 026)', () => {
     expect(local.escrow.guardianPrivateKey).toBe(DEV_ESCROW_ROLES.guardian.privateKey);
     expect(mainnet().escrow).toEqual({
       address: undefined,
+      deployBlock: 0n,
+      deployBlockSet: false,
       adminPrivateKey: undefined,
       guardianPrivateKey: undefined,
     });
@@ -151,6 +153,28 @@ describe('escrow settings (issue 29, decision 026)', () => {
     expect(refusal(() => mainnet({ ESCROW_GUARDIAN_PRIVATE_KEY: '0xabc' }))).toMatch(
       /ESCROW_GUARDIAN_PRIVATE_KEY: must be a 0x-prefixed 32-byte hex key/,
     );
+  });
+});
+
+describe('ESCROW_DEPLOY_BLOCK', () => {
+  const ESCROW = '0x6D8da4B12D658a36909ec1C75F81E54B8DB4eBf9';
+
+  test('is where the escrow scans start: required with ESCROW_ADDRESS off the local chain', () => {
+    expect(refusal(() => mainnet({ ESCROW_ADDRESS: ESCROW }))).toMatch(
+      /ESCROW_DEPLOY_BLOCK: required with ESCROW_ADDRESS off the local chain/,
+    );
+    expect(mainnet({ ESCROW_ADDRESS: ESCROW, ESCROW_DEPLOY_BLOCK: '41000000' }).escrow.deployBlock).toBe(
+      41_000_000n,
+    );
+  });
+
+  test('defaults to the local chain’s first block, and must be a block number', () => {
+    expect(loadConfig({ ESCROW_ADDRESS: ESCROW }).escrow.deployBlock).toBe(0n);
+    for (const value of ['-1', '1.5', 'latest', '0x10']) {
+      expect(refusal(() => loadConfig({ ESCROW_DEPLOY_BLOCK: value }))).toMatch(
+        /ESCROW_DEPLOY_BLOCK: must be a block number/,
+      );
+    }
   });
 });
 

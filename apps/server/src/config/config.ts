@@ -105,6 +105,15 @@ const EnvSchema = z.object({
   // The escrow contract every stake is deposited into (no bet is taken without it), and the keys the
   // ops CLI signs its admin's and guardian's calls with; the server itself never signs as either.
   ESCROW_ADDRESS: address.optional(),
+  /**
+   * The block the escrow was deployed in (`vault:deploy` prints it): where reading its deposits and
+   * payouts starts on a first run, so nothing deposited before the server's first start is missed.
+   */
+  ESCROW_DEPLOY_BLOCK: z
+    .string()
+    .regex(/^\d{1,20}$/, 'must be a block number')
+    .transform(BigInt)
+    .optional(),
   ESCROW_ADMIN_PRIVATE_KEY: privateKey.optional(),
   ESCROW_GUARDIAN_PRIVATE_KEY: privateKey.optional(),
   CONFIRMATIONS: z.union([z.literal('finalized'), z.coerce.number().int().min(1).max(1000)]).optional(),
@@ -251,6 +260,11 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       'Invalid configuration:\n  OPERATOR_TX_RESEND_AFTER_MS: must be shorter than OPERATOR_TX_REPLACE_AFTER_MS',
     );
   }
+  if (env.ESCROW_ADDRESS && env.ESCROW_DEPLOY_BLOCK === undefined && !isLocalChain) {
+    throw new ConfigError(
+      'Invalid configuration:\n  ESCROW_DEPLOY_BLOCK: required with ESCROW_ADDRESS off the local chain (the block vault:deploy printed): reconciliation starts there',
+    );
+  }
   const evidence = evidenceSettings(env);
   const unsafe = unsafeProductionSettings(env);
   if (unsafe.length > 0) throw new ConfigError(`Invalid configuration:\n${unsafe.join('\n')}`);
@@ -283,6 +297,13 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
     escrow: {
       /** PredictionEscrow's address; unset: no escrow checks, metrics or ops defaults. */
       address: env.ESCROW_ADDRESS,
+      /**
+       * Where a first scan of the escrow's events starts: its deployment block (required off the local
+       * chain); the local chain's whole history otherwise.
+       */
+      deployBlock: env.ESCROW_DEPLOY_BLOCK ?? 0n,
+      /** Whether ESCROW_DEPLOY_BLOCK was set (doctor checks it then). */
+      deployBlockSet: env.ESCROW_DEPLOY_BLOCK !== undefined,
       /** For `vault:deploy` and `vault:unpause` (ops); the dev admin's on the local chain. */
       adminPrivateKey:
         env.ESCROW_ADMIN_PRIVATE_KEY ?? (isLocalChain ? DEV_ESCROW_ROLES.admin.privateKey : undefined),

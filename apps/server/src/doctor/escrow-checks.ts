@@ -110,3 +110,30 @@ export function checkEscrowEscapeDelay(
 }
 
 const bnb = (wei: bigint) => formatBnbWithUnit(wei, { decimals: 18, trim: true });
+
+/** What the node holds at ESCROW_DEPLOY_BLOCK and the block before it (null: it cannot say). */
+export type DeployBlockReading = { codeAtBlock: boolean | null; codeBefore: boolean | null };
+
+/**
+ * ESCROW_DEPLOY_BLOCK is the escrow's deployment block: its code is there at that block and not at the
+ * one before. Reconciliation's first run starts there, so a later block would skip deposits for good;
+ * an earlier one only costs reads. A node that keeps no state that old cannot say: a warning.
+ */
+export function checkEscrowDeployBlock(deployBlock: bigint, reading: DeployBlockReading): CheckOutcome {
+  if (reading.codeAtBlock === false) {
+    return failed(
+      `the escrow has no code at block ${deployBlock}: it was deployed later, so ESCROW_DEPLOY_BLOCK is wrong`,
+    );
+  }
+  if (reading.codeAtBlock === null || (deployBlock > 0n && reading.codeBefore === null)) {
+    return warned(
+      `block ${deployBlock}: the node keeps no state that old, so the block is not verified (an archive node can)`,
+    );
+  }
+  if (reading.codeBefore === true) {
+    return warned(
+      `the escrow has code before block ${deployBlock}: reconciliation skips any deposit made before it (set the block vault:deploy printed)`,
+    );
+  }
+  return passed(`block ${deployBlock}: reconciliation starts there`);
+}

@@ -1,5 +1,5 @@
 import { EscrowNotFoundError, type EscrowStatus, readEscrowStatus } from '@pm/escrow/deploy';
-import { createTestClient, getAddress, http } from 'viem';
+import { type Address, createTestClient, getAddress, http } from 'viem';
 import { type Clock, createChainClock, systemClock } from '../chain/clock.ts';
 import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 import { createRedactor } from '../config/logger.ts';
@@ -15,11 +15,13 @@ import {
 import {
   checkEscrowCode,
   checkEscrowCoversLiabilities,
+  checkEscrowDeployBlock,
   checkEscrowEscapeDelay,
   checkEscrowLimits,
   checkEscrowNotPaused,
   checkEscrowOperator,
   checkEscrowRoles,
+  type DeployBlockReading,
 } from './escrow-checks.ts';
 import { checkCoinFeed, coinFeedsToCheck } from './price-checks.ts';
 import { checkTrustProxy } from './proxy-checks.ts';
@@ -209,6 +211,17 @@ function escrowChecks(
       async () => checkEscrowOperator(await status(), config.operator.privateKey),
       after,
     ),
+    defineCheck(
+      "ESCROW_DEPLOY_BLOCK is the escrow's deployment block",
+      async () =>
+        config.escrow.deployBlockSet
+          ? checkEscrowDeployBlock(
+              config.escrow.deployBlock,
+              await readDeployBlock(deps.chain, address, config.escrow.deployBlock),
+            )
+          : passed('unset: the local chain is read from its first block'),
+      after,
+    ),
     defineCheck('escrow guardian and treasury are set', async () => checkEscrowRoles(await status()), after),
     defineCheck('escrow limits', async () => checkEscrowLimits(await status()), after),
     defineCheck('escrow is not paused', async () => checkEscrowNotPaused(await status()), after),
@@ -227,6 +240,25 @@ function escrowChecks(
       after,
     ),
   ];
+}
+
+/** Whether the escrow has code at `block` and at the block before; null where the node keeps no such state. */
+async function readDeployBlock(
+  chain: ReturnType<typeof doctorChainClient>,
+  address: Address,
+  block: bigint,
+): Promise<DeployBlockReading> {
+  const hasCode = (blockNumber: bigint) =>
+    chain.getCode({ address, blockNumber }).then(
+      (code) => code !== undefined && code !== '0x',
+      // A pruned node refuses reads of old state; the check then says it cannot tell.
+      () => null,
+    );
+  const [codeAtBlock, codeBefore] = await Promise.all([
+    hasCode(block),
+    block > 0n ? hasCode(block - 1n) : Promise.resolve(false),
+  ]);
+  return { codeAtBlock, codeBefore };
 }
 
 function priceFeedChecks(

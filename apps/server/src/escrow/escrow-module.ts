@@ -46,7 +46,8 @@ export function createEscrowModule(
     escrow,
     confirmations: config.chain.confirmations,
     log: logger,
-    startFrom: config.chain.isLocal ? 0 : 'latest',
+    startFrom: config.escrow.deployBlock,
+    metrics: deps.metrics,
   });
   const privateKey = config.operator.privateKey;
   if (!privateKey) return { routes, jobs: [watch], claims: null, sender: null };
@@ -75,6 +76,7 @@ export function createEscrowModule(
     fees: { oracleBps: config.fees.oracleBps, marketBps: config.fees.marketBps },
     now,
     log: logger,
+    metrics: deps.metrics,
   };
   const claims: EscrowClaimsDeps = {
     db: database.db,

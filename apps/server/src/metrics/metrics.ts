@@ -110,6 +110,18 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     labelNames: ['kind'] as const,
     registers,
   });
+  const escrowScanLag = new Gauge({
+    name: 'bnbpredict_escrow_scan_lag_blocks',
+    help: "Final blocks not yet read by an escrow scan at its last run on this instance (deposits: reconciliation; stake-payouts: the wallet claims' watcher).",
+    labelNames: ['scan'] as const,
+    registers,
+  });
+  const settlementWaits = new Counter({
+    name: 'bnbpredict_escrow_settlement_waits_total',
+    help: "Steps at which a due settlement waited instead of being posted, by reason (pool_mismatch: the escrow holds another amount than the server's records).",
+    labelNames: ['reason'] as const,
+    registers,
+  });
   const resolutions = new Counter({
     name: 'bnbpredict_resolutions_total',
     help: 'Markets settled on this instance, by verdict.',
@@ -295,6 +307,13 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     countOperatorReplacement(kind: OperatorReplacement) {
       operatorReplacements.inc({ kind });
     },
+    /** How far an escrow scan's cursor is behind the final head after its run. */
+    recordEscrowScanLag(scan: EscrowScan, blocks: bigint) {
+      escrowScanLag.set({ scan }, Number(blocks < 0n ? 0n : blocks));
+    },
+    countSettlementWait(reason: SettlementWaitReason) {
+      settlementWaits.inc({ reason });
+    },
     countResolution(verdict: ResolutionVerdict) {
       resolutions.inc({ verdict });
     },
@@ -347,6 +366,10 @@ export function createMetrics(options: { now?: () => Date } = {}) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+/** The escrow's event scans that keep a cursor. */
+export type EscrowScan = 'deposits' | 'stake-payouts';
+/** Why a due settlement waits (escrow/settlements/post-settlements-job.ts). */
+export type SettlementWaitReason = 'pool_mismatch' | 'not_ready';
 /** What the operator sender records: state transitions, refusals, released nonces, replacements. */
 export type OperatorSenderMetrics = Pick<
   Metrics,

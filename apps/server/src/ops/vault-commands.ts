@@ -102,7 +102,9 @@ export const vaultCommands: VaultCommand[] = [
       out(
         `  a dispute's bond is the larger of ${bnb(deployment.disputeBondMin)} and ${deployment.disputeBondBps} bps of the pool (fixed for good)`,
       );
-      out(`Set ESCROW_ADDRESS=${deployed.address} for the server, then run npm run ops -- doctor.`);
+      out(
+        `Set ESCROW_ADDRESS=${deployed.address} and ESCROW_DEPLOY_BLOCK=${deployed.blockNumber} for the server (reconciliation starts at that block), then run npm run ops -- doctor.`,
+      );
       out(
         json({
           escrowAddress: deployed.address,

@@ -80,7 +80,15 @@ export const vaultVerifyCommand: OpsCommand<VaultVerifyContext> = {
         // The same last block for the code check and every event read.
         const toBlock = values.toBlock ?? (await chain.getBlockNumber({ cacheTime: 0 }));
         await checkEscrowCode(chain, escrow, toBlock);
-        return await verifySettlement(chain, escrow, list, { ...values.range, toBlock });
+        // The configured escrow's events start at its deployment; another's, named by --escrow, at
+        // --from-block or the chain's first block.
+        const fromBlock =
+          values.range.fromBlock ?? (values.escrow === undefined ? settings().escrow.deployBlock : undefined);
+        return await verifySettlement(chain, escrow, list, {
+          ...values.range,
+          ...(fromBlock === undefined ? {} : { fromBlock }),
+          toBlock,
+        });
       } catch (error) {
         if (error instanceof CouldNotCheckError) throw error;
         throw new CouldNotCheckError(`the chain could not be read: ${describeError(error)}`, {

@@ -36,11 +36,15 @@ export async function startTestApp(
 ) {
   const chain = await startTestChain();
   const database = await openTestDatabase();
-  const escrowAddress =
-    env.ESCROW_ADDRESS ??
-    (options.escrow === false ? undefined : (await deployDevEscrow(chain.rpcUrl)).address);
+  const deployed =
+    env.ESCROW_ADDRESS !== undefined || options.escrow === false
+      ? undefined
+      : await deployDevEscrow(chain.rpcUrl);
+  const escrowAddress = env.ESCROW_ADDRESS ?? deployed?.address;
   const config = loadConfig({
     ...(escrowAddress ? { ESCROW_ADDRESS: escrowAddress } : {}),
+    // As `vault:deploy` prints it and `npm start` passes it: reading the escrow starts there.
+    ...(deployed ? { ESCROW_DEPLOY_BLOCK: String(deployed.blockNumber) } : {}),
     RPC_URL: chain.rpcUrl,
     LOG_LEVEL: 'silent',
     JOBS: 'false',

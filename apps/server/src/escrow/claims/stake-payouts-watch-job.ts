@@ -5,6 +5,7 @@ import { readFinalHeight, unavailableOnFailure } from '../../chain/finality.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { Job } from '../../jobs/job-runner.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
 import { readChainCursor, writeChainCursor } from '../deposits/escrow-deposits-repository.ts';
 import { readCanonicalBlocks } from '../deposits/scan-deposits.ts';
 import { stakesPaidIn } from '../escrow-chain.ts';
@@ -25,11 +26,12 @@ export type StakePayoutsWatchDeps = {
   escrow: Address;
   confirmations: number | 'finalized';
   log?: FastifyBaseLogger;
-  /** Where a first run starts: 0 reads the whole (local) chain, 'latest' only what comes next. */
-  startFrom: 0 | 'latest';
+  /** The first block a first run reads: the escrow's deployment block (ESCROW_DEPLOY_BLOCK). */
+  startFrom: bigint;
   /** Most blocks one run reads (default 2,000), in calls of at most `maxBlockSpan` (default 1,000). */
   maxBlocks?: number;
   maxBlockSpan?: number;
+  metrics?: Pick<Metrics, 'recordEscrowScanLag'>;
 };
 
 export type StakePayoutsScan = { scannedTo: bigint | null; found: number; recorded: number };
@@ -39,13 +41,13 @@ export async function watchStakePayouts(deps: StakePayoutsWatchDeps): Promise<St
   const finalHeight = await unavailableOnFailure(readFinalHeight(deps.chain, deps.confirmations));
   if (finalHeight === null) return { scannedTo: null, found: 0, recorded: 0 };
   const cursor = await readChainCursor(deps.db, STAKE_PAYOUTS_CURSOR);
-  if (cursor === undefined && deps.startFrom === 'latest') {
-    // A deployment's first run: what was paid before it is the relays' record, or a later claim's.
-    await writeChainCursor(deps.db, { name: STAKE_PAYOUTS_CURSOR, blockNumber: finalHeight });
-    return { scannedTo: finalHeight, found: 0, recorded: 0 };
+  // A first run reads from the escrow's deployment: a stake paid before the server first started is
+  // recorded like any other.
+  const fromBlock = cursor === undefined ? deps.startFrom : cursor + 1n;
+  if (fromBlock > finalHeight) {
+    deps.metrics?.recordEscrowScanLag('stake-payouts', 0n);
+    return { scannedTo: null, found: 0, recorded: 0 };
   }
-  const fromBlock = cursor === undefined ? 0n : cursor + 1n;
-  if (fromBlock > finalHeight) return { scannedTo: null, found: 0, recorded: 0 };
   const last = fromBlock + BigInt(deps.maxBlocks ?? 2_000) - 1n;
   const toBlock = last < finalHeight ? last : finalHeight;
 
@@ -74,6 +76,7 @@ export async function watchStakePayouts(deps: StakePayoutsWatchDeps): Promise<St
       'escrow stakes paid outside a relay (a wallet claim, an escape refund): recorded',
     );
   }
+  deps.metrics?.recordEscrowScanLag('stake-payouts', finalHeight - toBlock);
   return { scannedTo: toBlock, found: toRecord.length, recorded };
 }
 

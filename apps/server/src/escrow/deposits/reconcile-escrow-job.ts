@@ -80,9 +80,12 @@ export type EscrowReconcileDeps = {
   maxBlockSpan?: number;
   /** Deposits settled per run. */
   maxDeposits?: number;
-  /** Where a first run starts: 0 reads the whole (local) chain, 'latest' only what comes next. */
-  startFrom?: 0 | 'latest';
-  metrics?: Pick<Metrics, 'countEscrowDeposit'>;
+  /**
+   * The first block a first run reads: the escrow's deployment block (ESCROW_DEPLOY_BLOCK), so a
+   * deposit made before the server first started is recorded or refunded like any other.
+   */
+  startFrom: bigint;
+  metrics?: Pick<Metrics, 'countEscrowDeposit' | 'recordEscrowScanLag'>;
 };
 
 /**
@@ -113,11 +116,7 @@ export function createEscrowReconciliationJob(deps: EscrowReconcileDeps): Job {
 
 async function scanDeposits(deps: EscrowReconcileDeps): Promise<void> {
   const cursor = await readChainCursor(deps.db, CURSOR);
-  let fromBlock: bigint;
-  if (cursor !== undefined) fromBlock = cursor + 1n;
-  else if (deps.startFrom === 'latest') {
-    fromBlock = await deps.chain.getBlockNumber({ cacheTime: 0 });
-  } else fromBlock = 0n;
+  const fromBlock = cursor === undefined ? deps.startFrom : cursor + 1n;
   const toBlock = fromBlock + BigInt(deps.maxBlocks ?? 2_000) - 1n;
   const scan = await scanFinalDeposits(
     {
@@ -128,6 +127,9 @@ async function scanDeposits(deps: EscrowReconcileDeps): Promise<void> {
     },
     { fromBlock, toBlock },
   );
+  if (scan.finalHeight !== null) {
+    deps.metrics?.recordEscrowScanLag('deposits', scan.finalHeight - (scan.scannedTo ?? fromBlock - 1n));
+  }
   if (scan.scannedTo === null) return;
   // Most deposits were posted by their browser and are payments already: only the rest queue.
   const known = await findKnownStakeIds(

@@ -28,6 +28,8 @@ export type DepositScan = {
   deposits: DepositEvent[];
   /** The last block scanned: `toBlock`, or the final height if lower; null if nothing was final yet. */
   scannedTo: bigint | null;
+  /** The final height the scan read (null: none yet). */
+  finalHeight: bigint | null;
 };
 
 /**
@@ -45,9 +47,9 @@ export async function scanFinalDeposits(
   const span = BigInt(deps.maxBlockSpan ?? 1_000);
   if (span < 1n) throw new RangeError(`maxBlockSpan must be at least 1, got ${deps.maxBlockSpan}`);
   const finalHeight = await unavailableOnFailure(readFinalHeight(deps.client, deps.confirmations));
-  if (finalHeight === null) return { deposits: [], scannedTo: null };
+  if (finalHeight === null) return { deposits: [], scannedTo: null, finalHeight };
   const last = range.toBlock < finalHeight ? range.toBlock : finalHeight;
-  if (last < range.fromBlock) return { deposits: [], scannedTo: null };
+  if (last < range.fromBlock) return { deposits: [], scannedTo: null, finalHeight };
 
   const logs = [];
   for (let from = range.fromBlock; from <= last; from += span) {
@@ -66,7 +68,7 @@ export async function scanFinalDeposits(
   deposits.sort((a, b) =>
     a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
   );
-  return { deposits, scannedTo: last };
+  return { deposits, scannedTo: last, finalHeight };
 }
 
 /**

@@ -6,6 +6,7 @@ import { type Address, encodeFunctionData, getAddress, type Hex, type PublicClie
 import type { Db } from '../../db/client.ts';
 import { describeError } from '../../errors/describe-error.ts';
 import type { Job } from '../../jobs/job-runner.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
 import { findOperatorTx } from '../../operator-sender/operator-transactions-repository.ts';
 import { type SubmitDeps, submitOperatorAction } from '../../operator-sender/submit-operator-action.ts';
 import { listRefusedDepositsInPool } from '../deposits/escrow-refunds-repository.ts';
@@ -50,6 +51,7 @@ export type EscrowSettlementDeps = {
   fees: PlanFees;
   now: () => Date;
   log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  metrics?: Pick<Metrics, 'countSettlementWait'>;
 };
 
 export type SettlementStepSummary = { published: number; settled: number; failed: number };
@@ -67,9 +69,10 @@ export async function advanceEscrowSettlements(deps: EscrowSettlementDeps): Prom
       summary.failed += 1;
       const message = describeError(error);
       const fields = { err: error, ...rowFields(row) };
-      if (error instanceof SettlementNotReady)
+      if (error instanceof SettlementNotReady) {
+        deps.metrics?.countSettlementWait(error.reason);
         deps.log?.warn(fields, 'escrow settlement waits; retried later');
-      else deps.log?.error(fields, 'escrow settlement step failed; retried later');
+      } else deps.log?.error(fields, 'escrow settlement step failed; retried later');
       await recordSettlementError(deps.db, row.id, {
         error: message,
         nextAttemptAt: retryAt(deps, row.attempts),
@@ -145,6 +148,7 @@ async function publish(deps: EscrowSettlementDeps, row: PayoutListRow): Promise<
     throw new SettlementNotReady(
       `the escrow holds ${market.pool} wei in market ${key}, the server's records ${recorded} wei ` +
         '(its stakes and the refused deposits not refunded yet): waiting for the deposits to be recorded',
+      'pool_mismatch',
     );
   }
 

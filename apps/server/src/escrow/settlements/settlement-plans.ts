@@ -2,6 +2,7 @@ import { isInReview } from '@pm/core/market-rules';
 import { bpsOf } from '@pm/core/money';
 import { computeMarketPayouts } from '@pm/core/payouts';
 import type { DbOrTx } from '../../db/client.ts';
+import type { SettlementWaitReason } from '../../metrics/metrics.ts';
 import {
   findMarketToSettle,
   listMarketBondStakes,
@@ -40,6 +41,13 @@ export type PlanFees = { oracleBps: number; marketBps: number };
 /** Not built yet, for a reason that passes (the job waits and tries again, logged as a warning). */
 export class SettlementNotReady extends Error {
   override name = 'SettlementNotReady';
+  constructor(
+    message: string,
+    /** pool_mismatch: the escrow holds another amount than the server recorded (a metric and an alert watch it). */
+    readonly reason: SettlementWaitReason = 'not_ready',
+  ) {
+    super(message);
+  }
 }
 
 export async function planSettlement(
