@@ -2,7 +2,7 @@ import { createEvidenceGatherer } from '../src/evidence/evidence-gatherer.ts';
 import type { EvidenceQuestion } from '../src/evidence/evidence-types.ts';
 import { html, json, startWebStub } from '../test/support/web-stub.ts';
 
-// Issue 18: how long one resolution attempt spends gathering evidence, and what it holds in memory.
+// How long one resolution attempt spends gathering evidence, and what it holds in memory.
 // A loopback web of 25 article pages (some slow) and a SearXNG-shaped engine on 127.0.0.1 only;
 // the gatherer reads them as it would the web (SSRF checks, Readability, BM25) N times.
 //   npm run bench:evidence -w apps/server [-- <runs>]

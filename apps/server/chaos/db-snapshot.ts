@@ -32,7 +32,7 @@ const BetSchema = z.object({
   /** Its stake on the escrow (migration 0018). */
   stake_id: weiOrNull,
 });
-/** A flag's bond (issue 22): on the escrow a dispute deposit, its stake named (migration 0018). */
+/** A flag's bond: on the escrow a dispute deposit, its stake named (migration 0018). */
 const FlagSchema = z.object({
   id: z.number(),
   market_id: z.number(),

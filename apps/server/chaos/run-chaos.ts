@@ -200,7 +200,7 @@ async function main(): Promise<ChaosResult> {
       AI_MODEL: 'chaos-judge',
       AI_MAX_ATTEMPTS: '1',
       AI_TIMEOUT_MS: '5000',
-      // Verdicts go through the review window (issue 11), short enough for I5 (nothing stuck).
+      // Verdicts go through the review window (docs/decisions/011), short enough for I5 (nothing stuck).
       RESOLUTION_REVIEW_WINDOW_S: '5',
       MARKET_FEE_BPS: '0',
       ORACLE_FEE_BPS: '0',

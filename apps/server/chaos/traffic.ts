@@ -225,11 +225,11 @@ export function createTraffic(deps: TrafficDeps) {
       case 'belowMinOracle':
         return oracle(player, 'oracle bet below minimum', parseEther('0.005'));
       case 'poison':
-        // F1: a 0-wei payment with a valid intent, posted with amountWei "0".
+        // A poison value: a 0-wei payment with a valid intent, posted with amountWei "0".
         return join(player, 'poison 0 wei', 0n, await anyMarket(), 'once');
       case 'hugeId': {
-        // F2: 1 wei naming a market id beyond int4, as a plain transfer to the escrow: the contract
-        // takes typed deposits only (issue 29), so it reverts and nothing arrives without an owner.
+        // 1 wei naming a market id beyond int4, as a plain transfer to the escrow: the contract
+        // takes typed deposits only (docs/decisions/026), so it reverts and nothing arrives without an owner.
         const data = stringToHex('pm1:bet:3000000000:YES');
         const hash = await paid(
           payPlainTransfer(player, { to: deps.escrow, intent: null, amountWei: 1n }, { data }),
@@ -275,7 +275,7 @@ export function createTraffic(deps: TrafficDeps) {
     },
 
     /**
-     * A reorg around a payment (F7): snapshot, pay and post a bet, let the server read the
+     * A reorg around a payment: snapshot, pay and post a bet, let the server read the
      * receipt, then revert the chain and mine empty blocks over it so the height looks final.
      * The payment is gone from the canonical chain; the server must not keep a bet for it.
      */

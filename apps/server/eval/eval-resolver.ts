@@ -17,7 +17,7 @@ import { decideResolution } from '../src/resolution/resolution-decision.ts';
 import { PROMPT_VERSION } from '../src/resolution/resolver-prompt.ts';
 
 // npm run eval:resolver -- --file apps/server/eval/resolved-questions.jsonl [--limit N]
-// The REAL pipeline of a v3 market (issue 18, decision 019) over questions whose answers are known:
+// The REAL pipeline of a v3 market (docs/decisions/019) over questions whose answers are known:
 // the configured search engine (SEARCH_*), the SSRF-safe gatherer, every model of AI_MODELS, the
 // server's quote verification and agreement rule. It sends real traffic to the search engine, the
 // pages and the model, so it is never run in CI; its parser and report are unit-tested

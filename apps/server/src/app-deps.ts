@@ -8,7 +8,7 @@ import type { ReservesReading } from './solvency/read-reserves.ts';
 
 // What the app is built from, and the shape of a feature that adds routes to it. Kept apart from
 // app.ts so feature modules can name these types without importing the app that registers them
-// (issue 13: that import was a cycle).
+// (that import would be a cycle).
 
 export type AppDeps = {
   config: Config;
@@ -18,8 +18,9 @@ export type AppDeps = {
   /** This app's Prometheus registry and the figures the modules record (docs/operations.md "Metrics"). */
   metrics: Metrics;
   /**
-   * Called with each reserves check (issue 20, `solvency/reserves-job.ts`): the escrow's report at one
-   * block, its levels and the operator key's gas balance. Optional: tests listen here.
+   * Called with each reserves check (`solvency/reserves-job.ts`, docs/architecture.md "Proof of
+   * reserves"): the escrow's report at one block, its levels and the operator key's gas balance.
+   * Optional: tests listen here.
    */
   onReserves?: (reading: ReservesReading) => void;
 };

@@ -18,7 +18,7 @@ const REALTIME_MAX_PAYLOAD = 4 * 1024;
  * TRUST_PROXY hops: the socket's peer and the next hops-1 X-Forwarded-For entries (from the right)
  * are our own proxies, so request.ip is the address the outermost proxy saw. Never `true`: then the
  * client's own leftmost X-Forwarded-For entry is request.ip, and every made-up address gets a fresh
- * rate-limit bucket (security review F8). Not Fastify's numeric form either: Fastify 5.12 reads a
+ * rate-limit bucket. Not Fastify's numeric form either: Fastify 5.12 reads a
  * number as "trust nothing".
  */
 function trustProxyHops(hops: number) {
@@ -48,9 +48,9 @@ export async function createApp(
   });
   await registerSecurityHeaders(app, config);
   await registerRateLimits(app, options.rateLimitPerMinute ?? config.http.rateLimitPerMinute);
-  // Clients never need to send anything on /api/realtime; 4 KiB bounds what ws buffers (F12).
-  // No permessage-deflate (ws's default, said here so it stays so): one event goes to every socket,
-  // and compressing a 30-byte message per socket would cost far more than it saves.
+  // Clients never need to send anything on /api/realtime; 4 KiB bounds what ws buffers of a client
+  // that sends anyway. No permessage-deflate (ws's default, said here so it stays so): one event goes
+  // to every socket, and compressing a 30-byte message per socket would cost far more than it saves.
   await app.register(fastifyWebsocket, {
     options: { maxPayload: REALTIME_MAX_PAYLOAD, perMessageDeflate: false },
   });

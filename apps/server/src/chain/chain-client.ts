@@ -24,7 +24,7 @@ export type ChainSettings = {
  * A viem public client for the deployment's chain, read through our own RPC. Calls made in the same
  * turn of the event loop go out as one JSON-RPC batch (one HTTP request, up to `rpcBatchSize` calls):
  * a payment's receipt and the chain's height are read together, and concurrent payments share
- * requests (issue 21: the server's CPU per bet, and the node's).
+ * requests, which saves the server's CPU per bet, and the node's (docs/decisions/024).
  */
 export function createChainClient(settings: ChainSettings): PublicClient {
   const chain = deploymentChain(settings);

@@ -101,7 +101,7 @@ export type FinalReceipt = { receipt: TransactionReceipt; blockTime: Date };
 /**
  * The transaction, or null when our node does not know it. A wallet sends through its own RPC, so
  * a fresh hash may reach ours a moment later: look a few times, briefly, then call it not found.
- * Requests for one hash share one watcher (review F9): the RPC is asked a bounded number of times
+ * Requests for one hash share one watcher: the RPC is asked a bounded number of times
  * however many requests name the hash, and a random hash costs a few reads, not 15 s.
  */
 export function watchTransaction(
@@ -117,13 +117,13 @@ export function watchTransaction(
 
 /**
  * The receipt once final and still on the canonical chain, or null if that takes longer than the
- * wait. Height alone is not enough (review F7): a receipt read before a reorg, or from a lagging
+ * wait. Height alone is not enough: a receipt read before a reorg, or from a lagging
  * node, names a block that may not be on the chain. So once final, the canonical block at the
  * receipt's height is read, and it must be the receipt's block and hold the transaction; the block
  * time comes from that very block. A reverted receipt is answered at once (it can never become a
  * payment). The receipt and the final height are read at once (one JSON-RPC batch where the
- * transport batches, chain-client.ts), then the block: two round trips (issue 21). Shared per hash
- * as `watchTransaction` is.
+ * transport batches, chain-client.ts), then the block: two round trips (docs/decisions/024). Shared
+ * per hash as `watchTransaction` is.
  */
 export function watchFinalReceipt(
   deps: FinalityReads,

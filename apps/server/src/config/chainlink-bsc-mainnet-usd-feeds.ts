@@ -1,8 +1,8 @@
 import type { PriceSymbol } from '@pm/core/constants';
 
 // Chainlink's USD aggregator proxies on BNB Smart Chain mainnet (chain 56), one per coin of a price
-// market (issue 19). Never invented: each address is copied from Chainlink's own published feed list
-// and cross-checked against a second, independent source.
+// market (docs/decisions/020). Never invented: each address is copied from Chainlink's own published
+// feed list and cross-checked against a second, independent source.
 //
 // Source 1 (Chainlink's): npm package @chainlink/mcp-server@0.0.1-alpha.17, published by Chainlink,
 //   file data/feeds/bnb-chain.json, network "BNB Chain Mainnet" (queryString bnb-mainnet); every

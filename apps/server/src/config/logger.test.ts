@@ -47,7 +47,7 @@ describe('the server log', () => {
     expect(written).not.toContain('DBPASSWORD');
   });
 
-  test('the same filter serves other text: the AI, search, vault and escrow role keys are blanked', () => {
+  test('the same filter serves other text: the AI, search, operator and escrow role keys are blanked', () => {
     const config = loadConfig({
       AI_BASE_URL: 'http://127.0.0.1:11434/v1',
       AI_API_KEY: 'sk-AIKEY456',

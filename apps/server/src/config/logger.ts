@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
  * The server's logger. Every line passes through a filter that blanks the secrets the config holds:
  * RPC keys in a URL's path, query or user info (viem's errors print the request URL, so an RPC
  * failure would otherwise write the key into the log), the database password, the AI key, the
- * operator key and the escrow role keys (security review F13).
+ * operator key and the escrow role keys.
  */
 export function createLogger(config: Config, destination?: DestinationStream): Logger {
   const redact = createRedactor(config);

@@ -1,7 +1,7 @@
 import { CHAIN_ID } from '@pm/core/constants';
 import ipaddr from 'ipaddr.js';
 
-// Security review 2, N10: on the local chain (31337) the server mounts the dev stack, whose
+// On the local chain (31337) the server mounts the dev stack, whose
 // POST /api/dev/price sets the simulated price every round settles on, and hands out the public dev
 // keys. Served beyond this machine, anyone on the network could pick a round's outcome. So a
 // non-loopback HOST on the local chain is refused unless ALLOW_PUBLIC_DEV=1 says it is meant.

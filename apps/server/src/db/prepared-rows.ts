@@ -4,10 +4,11 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { DbOrTx } from './client.ts';
 
-// Named (server-side prepared) statements for the hot per-wallet reads (issue 21). PostgreSQL then
-// parses and plans each statement once per connection instead of once per request: at 1M bets a
-// wallet's history runs in 0.4 ms but was planned in 2.1 ms on every request (EXPLAIN ANALYZE in
-// docs/benchmarks.md), and a user's bets 0.09 ms after 0.25 ms of planning.
+// Named (server-side prepared) statements for the hot per-wallet reads (docs/decisions/022).
+// PostgreSQL then parses and plans each statement once per connection instead of once per request:
+// at 1M bets a wallet's history runs in 0.4 ms and, unprepared, takes 2.1 ms to plan on every
+// request (EXPLAIN ANALYZE in docs/benchmarks.md), and a user's bets 0.09 ms after 0.25 ms of
+// planning.
 //
 // The name is a hash of the SQL text, so one text is one statement and a text never meets another
 // text's name (node-postgres refuses a name reused with other text on a connection). Only for

@@ -1,9 +1,9 @@
 import { AppError } from './app-error.ts';
 
-// One line from any error, for a row's last error, a log's reason or a doctor's line (issue 28: one
-// home, where there were three). viem's long message quotes the whole request and the RPC URL, which
-// may carry a key: only its short message and the node's own words (`details`) are kept, and any
-// URL left is redacted.
+// One line from any error, for a row's last error, a log's reason or a doctor's line: one function
+// for all three. viem's long message quotes the whole request and the RPC URL, which may carry a
+// key: only its short message and the node's own words (`details`) are kept, and any URL left is
+// redacted.
 
 /** What a row's error column and a log line can hold comfortably. */
 const MAX_LENGTH = 500;

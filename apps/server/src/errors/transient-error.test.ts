@@ -28,7 +28,7 @@ describe('isTransientError', () => {
   test('refusals and data errors are not transient: they are that row’s own problem', () => {
     expect(isTransientError(new AppError('MARKET_CLOSED'))).toBe(false);
     expect(isTransientError(new AppError('TX_NOT_FOUND'))).toBe(false);
-    // 22003: numeric value out of range (review F2), 23514: check violation.
+    // 22003: numeric value out of range (an id past int4), 23514: check violation.
     expect(isTransientError(pgError('22003'))).toBe(false);
     expect(isTransientError(pgError('23514'))).toBe(false);
     expect(isTransientError(new TypeError('x is undefined'))).toBe(false);

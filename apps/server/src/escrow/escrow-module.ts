@@ -15,7 +15,7 @@ import { createEscrowSettlementsJob, type EscrowSettlementDeps } from './settlem
 import { registerVaultRoutes } from './vault-routes.ts';
 
 /**
- * The escrow contract (issue 29, decisions 025 and 026): GET /api/vault, its public description, and
+ * The escrow contract (docs/decisions/025 and 026): GET /api/vault, its public description, and
  * the published payout lists' route; once ESCROW_ADDRESS is set, the watcher that records stakes paid
  * without a relay (stake-payouts-watch-job.ts); once the operator key (OPERATOR_PRIVATE_KEY) is set
  * too, the operator key's sender, the escrow-settlements job (rounds' and markets' settlements) and the

@@ -11,9 +11,9 @@ import { defineRoute } from '../http/define-route.ts';
 
 /**
  * GET /api/vault reads the chain at most this often per instance, whatever the request rate (every
- * open page polls it; security review 2, S1 and F8): readEscrowStatus is some thirty calls at one
- * block. Requests in between get the same reading, which says its block. Not the response cache's
- * TTL (decision 017), which may be 0.
+ * open page polls it): readEscrowStatus is some thirty calls at one block. Requests in between get
+ * the same reading, which says its block. Not the response cache's TTL (decision 017), which may
+ * be 0.
  */
 export const VAULT_READ_EVERY_MS = 2_000;
 
@@ -70,9 +70,9 @@ async function readVault(chain: PublicClient, address: Address): Promise<VaultRe
 }
 
 /**
- * GET /api/vault: the one public description of the escrow contract (issue 29), every figure at one
- * block. Without ESCROW_ADDRESS → 503 ESCROW_NOT_CONFIGURED; an RPC that fails → 503 CHAIN_UNAVAILABLE
- * (the error handler), kept for the same 2 s so a down RPC is not hammered.
+ * GET /api/vault: the one public description of the escrow contract (docs/decisions/026), every
+ * figure at one block. Without ESCROW_ADDRESS → 503 ESCROW_NOT_CONFIGURED; an RPC that fails → 503
+ * CHAIN_UNAVAILABLE (the error handler), kept for the same 2 s so a down RPC is not hammered.
  */
 export function registerVaultRoutes(app: FastifyInstance, deps: AppDeps): void {
   const address = deps.config.escrow.address;

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 
-// Which addresses the evidence gatherer may connect to (issue 18, docs/security.md "Reading the web"):
+// Which addresses the evidence gatherer may connect to (docs/security.md "Reading the web"):
 // the creator's URLs and search results are untrusted, so a page must never make the server read its
 // own network (cloud metadata at 169.254.169.254, an admin port on 127.0.0.1, a database on 10/8).
 // The rule is an allow-list of one kind, "public unicast", decided by ipaddr.js's range table rather

@@ -158,7 +158,7 @@ describe('createEvidenceGatherer', () => {
     expect(bundle.passages.every((passage) => passage.pageIndex === 0)).toBe(true);
   });
 
-  it('abandons a page whose reading stalls or crashes its thread, and ranks the others (issue 30)', async () => {
+  it('abandons a page whose reading stalls or crashes its thread, and ranks the others', async () => {
     // The production reader, but `<!-- stall -->` blocks its thread and `<!-- crash -->` kills it.
     const readers = createPageReaders({
       budgetMs: 1_000,

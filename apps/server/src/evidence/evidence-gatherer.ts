@@ -7,15 +7,15 @@ import { siteOf } from './read-page.ts';
 import { defaultResolver, type Resolver, safeFetch } from './safe-fetch.ts';
 import { createSearchProvider, type SearchProvider, type SearchResult } from './search-providers.ts';
 
-// Issue 18: what the judge reads before it decides. The creator's URLs first (the sources the
-// bettors were promised), then the search engine's results for queries made from the market's own
+// What the judge reads before it decides (docs/decisions/018). The creator's URLs first (the sources
+// the bettors were promised), then the search engine's results for queries made from the market's own
 // text, deduplicated, at most maxPages, read a few at a time through the SSRF-safe fetch, their
-// article text ranked against the question within a token budget. Issue 30 (E1): the creator's
-// URLs are capped (maxCreatorPages, and half the pages when a search engine is asked), so a market
-// naming many links cannot leave the search results unread. Reading and ranking run in reader
-// threads, each page within its own time budget (page-readers.ts), so no page holds the event loop.
-// One bad page is a value on its FetchedPage; the gather fails (to be retried) only when search
-// failed AND nothing could be read, or when the passages could not be ranked.
+// article text ranked against the question within a token budget. The creator's URLs are capped
+// (maxCreatorPages, and half the pages when a search engine is asked), so a market naming many links
+// cannot leave the search results unread (docs/decisions/019, "What remains"). Reading and ranking
+// run in reader threads, each page within its own time budget (page-readers.ts), so no page holds the
+// event loop. One bad page is a value on its FetchedPage; the gather fails (to be retried) only when
+// search failed AND nothing could be read, or when the passages could not be ranked.
 
 /**
  * The attempt could not run: the search engine failed and no page could be read, or the pages

@@ -14,7 +14,7 @@ describe('evidence settings', () => {
     expect(settings.pageTimeoutMs).toBe(10_000);
   });
 
-  it("reads at most 5 of the creator's URLs, and with a search engine at most half the pages (issue 30, E1)", () => {
+  it("reads at most 5 of the creator's URLs, and with a search engine at most half the pages", () => {
     expect(EVIDENCE_DEFAULTS.maxCreatorPages).toBe(5);
     expect(creatorPageSlots({ maxPages: 25, maxCreatorPages: 5 }, true)).toBe(5);
     expect(creatorPageSlots({ maxPages: 6, maxCreatorPages: 5 }, true)).toBe(3);

@@ -1,6 +1,6 @@
 import type { SearchSettings } from './search-providers.ts';
 
-// The gatherer's knobs (issue 18, docs/decisions/018-evidence-gathering.md). The server's config owns
+// The gatherer's knobs (docs/decisions/018-evidence-gathering.md). The server's config owns
 // the environment variables and passes plain values here; everything but `search` has a default.
 
 export type EvidenceSettings = {
@@ -10,7 +10,7 @@ export type EvidenceSettings = {
   maxPages?: number;
   /**
    * The creator's URLs read per attempt (EVIDENCE_MAX_CREATOR_PAGES); with a search engine, also at
-   * most half of maxPages, so the search results always have room (issue 30, E1).
+   * most half of maxPages, so the search results always have room (docs/decisions/019).
    */
   maxCreatorPages?: number;
   /** Loopback "host:port" pairs that may be read although loopback, for tests and demos only. */
@@ -31,7 +31,8 @@ export type EvidenceSettings = {
   gatherTimeoutMs?: number;
   /**
    * One page's reading (DOM, Readability) in a reader thread, from the moment the thread starts it
-   * (EVIDENCE_PAGE_PARSE_MS); over it the thread is ended and the page is PARSE_TIMEOUT (issue 30).
+   * (EVIDENCE_PAGE_PARSE_MS); over it the thread is ended and the page is PARSE_TIMEOUT
+   * (docs/decisions/027).
    * Ranking gets as much per page read, at most gatherTimeoutMs.
    */
   pageParseMs?: number;
@@ -65,7 +66,7 @@ export const EVIDENCE_DEFAULTS = {
 } as const satisfies Omit<ResolvedEvidenceSettings, 'search'>;
 
 /**
- * How many of the creator's URLs one attempt reads (issue 30, E1): at most maxCreatorPages, and
+ * How many of the creator's URLs one attempt reads (docs/decisions/019): at most maxCreatorPages, and
  * with a search engine at most half the pages, so the search results always have room.
  */
 export function creatorPageSlots(

@@ -1,7 +1,7 @@
-// What the judge reads before it decides (issue 18): the pages gathered for one resolution attempt
-// of a market, and the passages of them ranked for its question. The gatherer (search, SSRF-safe
-// fetching, article extraction, ranking) lives in this folder; the resolution pipeline consumes
-// only these types, so either side can be tested without the other.
+// What the judge reads before it decides (docs/decisions/018): the pages gathered for one resolution
+// attempt of a market, and the passages of them ranked for its question. The gatherer (search,
+// SSRF-safe fetching, article extraction, ranking) lives in this folder; the resolution pipeline
+// consumes only these types, so either side can be tested without the other.
 
 /** The question as bettors saw it; the creator's text is untrusted. */
 export type EvidenceQuestion = {

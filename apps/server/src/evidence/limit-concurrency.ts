@@ -1,4 +1,4 @@
-// A small pool (issue 18): at most `limit` tasks run at once, the rest wait their turn in order, so
+// A small pool: at most `limit` tasks run at once, the rest wait their turn in order, so
 // that stalling pages hold up a gather for about timeout × ceil(pages / limit) and no longer.
 
 export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;

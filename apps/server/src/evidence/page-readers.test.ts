@@ -4,7 +4,7 @@ import { createPageReaders, PageReadError, type PageReaders, pageWorkerUrl } fro
 import { rankPassages } from './rank-passages.ts';
 import { readPage } from './read-page.ts';
 
-// Issue 30: reading and ranking run in reader threads, each task within its budget. The stalling
+// Reading and ranking run in reader threads, each task within its budget. The stalling
 // and crashing pages come from test/support/stuck-page-worker.ts, the production reader with two
 // markers: `<!-- stall -->` blocks its thread for ever, `<!-- crash -->` kills it.
 

@@ -7,7 +7,7 @@ import type { PageJob, PageTask } from './page-worker.ts';
 import type { RankablePage, RankOptions } from './rank-passages.ts';
 import type { ReadPage } from './read-page.ts';
 
-// Issue 30: a page is hostile data, and reading it (DOM, Readability) or ranking its text is CPU
+// A page is hostile data, and reading it (DOM, Readability) or ranking its text is CPU
 // that one crafted page can make last seconds. Both run in a small pool of worker threads
 // (piscina, docs/decisions/027), so the server's event loop keeps answering; each task has a time
 // budget from the moment a thread starts it, and a task over budget is abandoned by ending its

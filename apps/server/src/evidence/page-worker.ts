@@ -3,9 +3,10 @@ import type { EvidencePassage } from './evidence-types.ts';
 import { type RankablePage, type RankOptions, rankPassages } from './rank-passages.ts';
 import { loadHtmlLibraries, type ReadPage, readPage } from './read-page.ts';
 
-// A page reader's thread (issue 30): reading a page (DOM, Readability) and ranking the passages run
-// here, off the server's event loop, one task at a time; page-readers.ts holds each task to its time
-// budget and ends the thread when it is over. Built to dist/page-worker.js beside the server.
+// A page reader's thread (docs/decisions/027): reading a page (DOM, Readability) and ranking the
+// passages run here, off the server's event loop, one task at a time; page-readers.ts holds each task
+// to its time budget and ends the thread when it is over. Built to dist/page-worker.js beside the
+// server.
 
 export type PageJob =
   | { kind: 'read'; body: string; contentType: string | null }

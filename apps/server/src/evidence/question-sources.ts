@@ -1,9 +1,9 @@
 import type { EvidenceQuestion } from './evidence-types.ts';
 import { tokenize } from './rank-passages.ts';
 
-// Where the gatherer looks (issue 18): the URLs the creator wrote into the description and the
-// resolution instructions (the sources the bettors were promised), and search queries made from the
-// market's own text. The queries are ours, never a model's: a model told what to search for by an
+// Where the gatherer looks (docs/decisions/018): the URLs the creator wrote into the description and
+// the resolution instructions (the sources the bettors were promised), and search queries made from
+// the market's own text. The queries are ours, never a model's: a model told what to search for by an
 // untrusted page or creator could be steered to the pages that agree with it.
 
 /** Queries stay short: search engines cut long ones, and a long one matches nothing. */

@@ -1,13 +1,13 @@
 import bm25 from 'wink-bm25-text-search';
 import type { EvidencePassage } from './evidence-types.ts';
 
-// What the judge is shown of the pages (issue 18): each page's text cut into passages of about a
-// paragraph, ranked against the question with BM25 (wink-bm25-text-search, docs/decisions/018), and
-// the budget filled best first. A page gives at most a few passages, so one long page cannot crowd
-// out the others, and each page the creator named gives its best passage first: it is the source
-// the bettors were promised. Issue 30 (E1): the creator's pages together get at most half the
-// budget until every relevant passage of the other pages has had its turn, so a creator who names
-// many pages cannot keep the search results from the judge.
+// What the judge is shown of the pages: each page's text cut into passages of about a paragraph,
+// ranked against the question with BM25 (wink-bm25-text-search, docs/decisions/018), and the budget
+// filled best first. A page gives at most a few passages, so one long page cannot crowd out the
+// others, and each page the creator named gives its best passage first: it is the source the bettors
+// were promised. The creator's pages together get at most half the budget until every relevant
+// passage of the other pages has had its turn, so a creator who names many pages cannot keep the
+// search results from the judge (docs/decisions/019, "What remains").
 
 export const MIN_PASSAGE_CHARS = 400;
 export const MAX_PASSAGE_CHARS = 800;

@@ -3,7 +3,7 @@ import type { Readability } from '@mozilla/readability';
 import type { parseHTML } from 'linkedom';
 import { getDomain } from 'tldts';
 
-// The article text of a page (issue 18): Mozilla's Readability (Firefox Reader View) on a linkedom
+// The article text of a page: Mozilla's Readability (Firefox Reader View) on a linkedom
 // DOM drops navigation, footers, scripts and the like; when it finds no article we keep the body's
 // text. Block elements become paragraph breaks so the ranker can cut passages on them. The text is
 // only text: whatever instructions a page holds are data for the judge, which encodes them as such.

@@ -5,7 +5,7 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import { addressesRefusal, checkUrl } from './address-policy.ts';
 
-// One page read from the untrusted web, safely (issue 18, docs/decisions/018-evidence-gathering.md):
+// One page read from the untrusted web, safely (docs/decisions/018-evidence-gathering.md):
 // we resolve the name ourselves, check EVERY address with the address policy, then connect to the
 // checked address through a `lookup` that hands back exactly it (no second lookup, so a DNS answer
 // that changes between check and connect cannot steer us: DNS rebinding). TLS still verifies the

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { SearchProviderName } from './evidence-types.ts';
 
-// The search engines the gatherer can ask (issue 18): a self-hosted SearXNG, Brave Search's API or
-// Tavily's, all behind one small interface. The operator configures the endpoint, so it is trusted
-// as an address (a SearXNG on the private network is fine); its answer is not: every response is
-// size-capped and zod-parsed, and the URLs it names go through the same SSRF-safe fetch as any page.
+// The search engines the gatherer can ask (docs/decisions/018): a self-hosted SearXNG, Brave Search's
+// API or Tavily's, all behind one small interface. The operator configures the endpoint, so it is
+// trusted as an address (a SearXNG on the private network is fine); its answer is not: every response
+// is size-capped and zod-parsed, and the URLs it names go through the same SSRF-safe fetch as any
+// page.
 
 export type SearchResult = { url: string; title: string; snippet: string };
 

@@ -13,13 +13,13 @@ import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
 import { preparedRows } from '../db/prepared-rows.ts';
 
-// A wallet's bets in both games as one list, and its P&L, in SQL (issue 11; decision 012).
+// A wallet's bets in both games as one list, and its P&L, in SQL (docs/decisions/012).
 // Both tables store payout_amount as the full return (stake included; 0 when lost, the stake when
 // refunded; null until settled; decision 002), so both branches read it the same way: a bet won
 // when it was on the side that happened (a market with a bet on the winning side refunds nobody),
 // lost when it returns nothing, and was refunded otherwise. A market bet's status 'claimed' forgets
 // won vs refunded; the side and the result do not.
-// Issue 22: a wallet's flag bonds are rows too (a third branch, over market_flags), their fate read
+// A wallet's flag bonds are rows too (a third branch, over market_flags), their fate read
 // as a result by core's BOND_FATE_RESULTS. The bet branches carry the bond columns as nulls.
 
 /** The order of rows placed in the same microsecond (higher first), and the cursor's tie-break. */
@@ -88,7 +88,7 @@ const BOND_RESULT = sql.raw(
 );
 
 /**
- * A wallet's flag bonds (issue 22), one row per flag with a bond, in the bets' columns: the bond is
+ * A wallet's flag bonds, one row per flag with a bond, in the bets' columns: the bond is
  * the stake, what came back (bond + reward, 0 when forfeited, the bond on a void) the payout. The
  * side is the flagger's first bet in the market (only a bettor flags). A returned bond (a stake on the
  * escrow) is claimed like a bet (POST /api/claims relays it, or the wallet claims it itself): claimable
@@ -280,9 +280,9 @@ const SummaryRowSchema = z.object({
 });
 
 /**
- * A wallet's P&L in one aggregate over both games (decision 012 defines each figure). Issue 22: a
- * market's settled flag bonds count in the net: a forfeited bond −bond, a returned one its reward
- * (0 on a void). A bond still held counts nothing yet, as a pending bet does.
+ * A wallet's P&L in one aggregate over both games (decision 012 defines each figure). A market's
+ * settled flag bonds count in the net: a forfeited bond −bond, a returned one its reward (0 on a
+ * void). A bond still held counts nothing yet, as a pending bet does.
  */
 export async function summarizeHistory(
   db: DbOrTx,

@@ -10,7 +10,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { listHistory, summarizeHistory } from './history-repository.ts';
 
-/** A wallet's bets across both games and its P&L (issue 11; decision 012). Public: anyone may look. */
+/** A wallet's bets across both games and its P&L (docs/decisions/012). Public: anyone may look. */
 export function registerHistoryRoutes(app: FastifyInstance, { database }: AppDeps): void {
   defineRoute(app, ROUTES.userHistory, async ({ params, query }) => {
     const limit = query.limit ?? HISTORY_PAGE_DEFAULT;

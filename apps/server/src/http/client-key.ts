@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * The key a per-client limit counts under (security review 2, N9): an IPv4 address as it is, an
+ * The key a per-client limit counts under: an IPv4 address as it is, an
  * IPv6 address by its /64 network. One household or one server is handed a whole /64 (2^64
  * addresses), so counting each address apart lets one client rotate through as many buckets as it
  * likes. @fastify/rate-limit groups the same way by default; the WebSocket cap and the Analyze

@@ -43,7 +43,7 @@ export function sendSerialized(reply: FastifyReply, response: SerializedResponse
 }
 
 /**
- * HTTP caching for the API (issue 12, decision 017):
+ * HTTP caching for the API (docs/decisions/017):
  * - an ETag on every answer and `304 Not Modified` to a matching `If-None-Match` (@fastify/etag);
  * - `Cache-Control: no-cache` on reads, so browsers keep the answer but ask again every time (and
  *   get a 304 when nothing changed); `private, no-cache` on per-user reads (/api/users/…), which

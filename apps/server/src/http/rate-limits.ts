@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * Per client address (request.ip: the socket's peer, or the address TRUST_PROXY hops back in
  * X-Forwarded-For), across the whole API. Which requests count is decided by the route that
  * matched, never the raw URL: `/%61pi/claims` reaches /api/claims and must count like it
- * (security review F8). The web app's files and /api/health (cached, no RPC call) are free.
+ * (docs/security.md "Rate limits, limits on input, HTTP headers"). The web app's files and
+ * /api/health (cached, no RPC call) are free.
  */
 export async function registerRateLimits(app: FastifyInstance, perMinute: number): Promise<void> {
   if (perMinute === 0) return;

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 
 /**
- * A short in-process cache for the public hot reads (issue 12, decision 017). Each store holds the
+ * A short in-process cache for the public hot reads (docs/decisions/017). Each store holds the
  * answers of one kind of read and is dropped whole when a realtime event of one of its topics
  * arrives (the hub hears every commit of every instance), when this instance answers a write, and
  * in any case `ttlMs` after the read began. Per-user reads are never cached.

@@ -7,13 +7,13 @@ import type { Config } from '../config/config.ts';
 const HSTS = 'max-age=63072000; includeSubDomains';
 
 /**
- * Security headers on every response, API and web app alike (security review F19), and CORS only
- * for the configured origins. The built web app has no inline script, so scripts are 'self' only;
- * the wallet talks to the chain through PUBLIC_RPC_URL (from /api/config),
- * so that origin is the one outside connect-src allows.
+ * Security headers on every response, API and web app alike (docs/security.md "Rate limits, limits on
+ * input, HTTP headers"), and CORS only for the configured origins. The built web app has no inline
+ * script, so scripts are 'self' only; the wallet talks to the chain through PUBLIC_RPC_URL (from
+ * /api/config), so that origin is the one outside connect-src allows.
  *
- * Helmet itself, built once: @fastify/helmet built a new helmet, parsing the whole policy, on every
- * request (7% of the server's CPU on the cached first page of markets, issue 21).
+ * Helmet itself, built once: @fastify/helmet builds a new helmet, parsing the whole policy, on every
+ * request (7% of the server's CPU on the cached first page of markets, docs/benchmarks.md).
  */
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
   const rpcOrigin = new URL(config.chain.publicRpcUrl).origin;

@@ -13,7 +13,7 @@ const REVALIDATE = 'no-cache';
  * Serves the built web app (same origin as the API) with the SPA fallback to index.html. The web
  * build writes .br and .gz copies beside each file (apps/web/compress-assets.ts); they are sent to
  * clients that accept them. index.html is read once at start: a deploy restarts the server, and a
- * flood of unknown paths costs no disk read each (security review F19).
+ * flood of unknown paths costs no disk read each.
  */
 export async function serveWebApp(app: FastifyInstance, webDist: string | undefined): Promise<void> {
   const root = webDist ? resolve(webDist) : undefined;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-// Security review 2, N9: behind a reverse proxy with TRUST_PROXY=0, request.ip is the proxy's
+// Behind a reverse proxy with TRUST_PROXY=0, request.ip is the proxy's
 // address for every client, so the rate limit, the WebSocket cap and the Analyze budget become one
 // bucket that everyone shares, and nothing said so. A request carrying X-Forwarded-For while
 // TRUST_PROXY=0 is the sign: the instance logs a warning once, and leaves a note in the database

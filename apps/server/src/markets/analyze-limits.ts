@@ -1,9 +1,10 @@
 import type { Clock } from '../chain/clock.ts';
 import { clientKey } from '../http/client-key.ts';
 
-// The limits of POST /api/markets/analyze (issue 18): each call may cost a model call, so a client
-// address gets a few a minute and the instance a daily budget of model calls (ANALYZE_DAILY_LIMIT).
-// In memory, per instance: a restart forgives, which is fine for a budget of this size.
+// The limits of POST /api/markets/analyze (docs/decisions/019): each call may cost a model call, so a
+// client address gets a few a minute and the instance a daily budget of model calls
+// (ANALYZE_DAILY_LIMIT). In memory, per instance: a restart forgives, which is fine for a budget of
+// this size.
 
 /** Analyze requests per client address per minute. */
 export const ANALYZE_PER_ADDRESS_PER_MINUTE = 5;
@@ -16,7 +17,7 @@ export function createAnalyzeLimits(input: { clock: Clock; perMinute: number; pe
   let calls = 0;
   return {
     /**
-     * Counts one request of `ip`'s client (an IPv6 client by its /64: security review 2, N9); false
+     * Counts one request of `ip`'s client (an IPv6 client by its /64, http/client-key.ts); false
      * when it is over its minute's allowance.
      */
     takeAddress(ip: string): boolean {

@@ -21,9 +21,9 @@ export type AnalyzeMarketDeps = {
 };
 
 /**
- * POST /api/markets/analyze (issue 18): asks the judge's first model whether the question can be
- * decided from public sources by the deadline it would have. Advice only: nothing is stored and
- * the creator may publish anyway.
+ * POST /api/markets/analyze (docs/decisions/019): asks the judge's first model whether the question
+ * can be decided from public sources by the deadline it would have. Advice only: nothing is stored
+ * and the creator may publish anyway.
  */
 export async function analyzeMarket(
   deps: AnalyzeMarketDeps,

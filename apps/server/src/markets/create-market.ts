@@ -34,7 +34,7 @@ export type MarketsServiceDeps = {
   payments: PaymentContext;
   clock: Clock;
   resolver: ResolverIdentity;
-  /** Price Oracle markets (issue 19), created by apps/server/src/price-markets; absent: refused. */
+  /** Price Oracle markets (docs/decisions/020), created by price-markets/; absent: refused. */
   createPriceMarket?: (
     body: CreatePriceMarketBody,
     options?: { stakeId?: bigint },
@@ -44,9 +44,9 @@ export type MarketsServiceDeps = {
 export type CreatedMarket = { market: MarketRow; bet: BetRow };
 
 /**
- * The payment claimed by a market creation, of either kind (a custom market, or a price market:
- * issue 19): the creator's deposit into the escrow (decision 026) under the fresh id it picked and the
- * close it asked for, kind create, its side and the market's content hash as its terms. `stakeId`:
+ * The payment claimed by a market creation, of either kind (a custom market, or a price market):
+ * the creator's deposit into the escrow (decision 026) under the fresh id it picked and the close it
+ * asked for, kind create, its side and the market's content hash as its terms. `stakeId`:
  * reconciliation records that one stake, from its own event.
  */
 export function creationPaymentInput(
@@ -118,7 +118,7 @@ export async function createMarket(
   body: CreateMarketBody,
   options: { stakeId?: bigint } = {},
 ): Promise<AcceptPaymentResult<CreatedMarket>> {
-  // Issue 19: a price market's terms, hash and start price are its own module's (price-markets/).
+  // A price market's terms, hash and start price are its own module's (price-markets/).
   if (body.betType === 'price_prediction') {
     if (!deps.createPriceMarket) throw new AppError('VALIDATION_FAILED', 'Price markets are not open');
     return deps.createPriceMarket(body, options);
@@ -179,7 +179,7 @@ type MarketTerms = Omit<
 /**
  * A paid creation's rows, inside acceptPayment's transaction: the market with the creator's stake
  * in its totals, the creator's bet, the leaderboard count and the realtime events. Custom and
- * price markets (issue 19) share it; only their terms differ.
+ * price markets share it; only their terms differ.
  */
 export async function insertMarketWithCreatorBet(
   tx: Tx,

@@ -113,7 +113,7 @@ async function recordJoin(
   // same lock) cannot interleave: a settlement that went first leaves no open market here, and the
   // bet above is rolled back with the rest. Last, because every bet of this market waits on that
   // lock until this transaction commits: it is held for this statement and the commit alone
-  // (issue 21: bets end to end).
+  // (docs/decisions/024).
   const updated = await addBetToOpenMarket(tx, {
     marketId,
     prediction: body.prediction,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../http/define-route.ts';
 import { type AnalyzeMarketDeps, analyzeMarket } from './analyze-market.ts';
 
-/** POST /api/markets/analyze (issue 18, docs/api.md): never cached, limited per client address. */
+/** POST /api/markets/analyze (docs/api.md): never cached, limited per client address. */
 export function registerMarketAnalyzeRoutes(app: FastifyInstance, deps: AnalyzeMarketDeps): void {
   defineRoute(app, ROUTES.analyzeMarket, async ({ body }, request) => ({
     status: 200,

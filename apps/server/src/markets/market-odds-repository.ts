@@ -14,8 +14,8 @@ const OddsRowSchema = z.object({
 });
 
 /**
- * Issue 11 "Market odds over time": the pool after each bet, oldest first, from a running sum
- * (window function) over the market's bets (index bets_market_created_idx). Past `maxPoints` bets
+ * Market odds over time (docs/decisions/013): the pool after each bet, oldest first, from a running
+ * sum (window function) over the market's bets (index bets_market_created_idx). Past `maxPoints` bets
  * the rows are bucketed by count: bet n is kept when it is the last of its bucket
  * (floor(n·max/N) steps up), so the newest bet, the current odds, is always the last point.
  * The share is computed here from the exact wei sums, with core's rounding.

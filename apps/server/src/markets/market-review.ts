@@ -2,10 +2,10 @@ import type { MarketReview } from '@pm/core/contract/review';
 import { z } from 'zod';
 import type { MarketRow } from './markets-repository.ts';
 
-// The review state a market row holds (issue 11, docs/decisions/011-resolution-review-window.md):
-// the proposed verdict, its window and the bond a flag costs (issue 22). Read by the market's page
-// here and acted on by the settlement room (apps/server/src/settlement/review-window.ts), whose
-// repository writes these columns.
+// The review state a market row holds (docs/decisions/011-resolution-review-window.md): the proposed
+// verdict, its window and the bond a flag costs. Read by the market's page here and acted on by the
+// settlement room (apps/server/src/settlement/review-window.ts), whose repository writes these
+// columns.
 
 const ProposedResultSchema = z.enum(['YES', 'NO', 'VOID']);
 
@@ -35,7 +35,7 @@ export function toMarketReviewDto(market: MarketRow): MarketReview | null {
     proposedAt: market.proposedAt.toISOString(),
     endsAt: market.reviewEndsAt.toISOString(),
     flagCount: market.flagCount,
-    // Issue 22: set by the market's own page while flags are open (markets-service getMarket).
+    // Set by the market's own page while flags are open (markets-service getMarket).
     bondWei: null,
   };
 }

@@ -27,7 +27,7 @@ export function toMarketDto(row: MarketRow): Market {
     category: CategorySchema.parse(row.category),
     duration: DurationSchema.parse(row.duration),
     targetSymbol: row.targetSymbol,
-    // Prices are 1e8-scaled integers in the table and USD decimal strings on the wire (issue 19).
+    // Prices are 1e8-scaled integers in the table and USD decimal strings on the wire (docs/api.md).
     targetPrice: row.targetPrice === null ? null : formatUsdPrice(row.targetPrice, 2),
     startPrice: row.startPrice === null ? null : formatUsdPrice(row.startPrice, 8),
     comparisonType: ComparisonSchema.parse(row.comparisonType),

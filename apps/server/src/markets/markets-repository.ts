@@ -45,13 +45,13 @@ export async function hasAnyMarket(db: DbOrTx): Promise<boolean> {
 }
 
 export async function findMarket(db: DbOrTx, id: number): Promise<MarketRow | undefined> {
-  // Bounded before the query: an id past the int4 column is no market, not a database error (F2).
+  // Bounded before the query: an id past the int4 column is no market, not a database error.
   if (id > MAX_ROW_ID) return undefined;
   const [row] = await marketById(db).execute({ id });
   return row;
 }
 
-/** Every bet and the market page read a market by id: built once per handle (issue 21). */
+/** Every bet and the market page read a market by id: built once per handle (docs/decisions/024). */
 const marketById = preparedPerHandle((db) =>
   db
     .select()
@@ -149,7 +149,7 @@ function after(time: PgColumn, id: PgColumn, cursor: PageCursor | undefined): SQ
 
 type MarketsPage = {
   category: MarketCategory | undefined;
-  /** Only price markets or only custom ones (issue 19); undefined: both. */
+  /** Only price markets or only custom ones; undefined: both. */
   betType?: 'price_prediction' | 'custom_bet' | undefined;
   limit: number;
   cursor?: PageCursor;
@@ -204,8 +204,8 @@ export async function countOpenMarketsByCategory(
 }
 
 /**
- * docs/product.md §7: a market's bets newest first, one page after `cursor` (issue 21); with
- * `address` (lower-case) only that wallet's. Each is one ordered index range: (market_id,
+ * docs/product.md §7: a market's bets newest first, one page after `cursor` (docs/decisions/016);
+ * with `address` (lower-case) only that wallet's. Each is one ordered index range: (market_id,
  * created_at, id), or (market_id, user_address, created_at, id) of migration 0013.
  */
 export async function listMarketBets(
@@ -248,8 +248,9 @@ function userBetsQuery(db: DbOrTx, withCursor: boolean) {
 }
 
 /**
- * Built once per database handle (issue 21): a named statement, so neither Drizzle's query builder
- * nor PostgreSQL's planner runs per request. Per handle, since a prepared query belongs to its session.
+ * Built once per database handle (docs/decisions/022): a named statement, so neither Drizzle's query
+ * builder nor PostgreSQL's planner runs per request. Per handle, since a prepared query belongs to
+ * its session.
  */
 const userBetsFirst = preparedPerHandle((db) => userBetsQuery(db, false));
 const userBetsAfter = preparedPerHandle((db) => userBetsQuery(db, true));

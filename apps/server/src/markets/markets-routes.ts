@@ -43,8 +43,8 @@ export function registerMarketsRoutes(app: FastifyInstance, service: MarketsServ
     { cache: details },
   );
 
-  // Issue 21: a market's bets page by page, dropped like the detail they continue. Filtered by
-  // ?address= it is a wallet's own read: private, never from this cache.
+  // A market's bets page by page (docs/decisions/016), dropped like the detail they continue.
+  // Filtered by ?address= it is a wallet's own read: private, never from this cache.
   const betPages = app.responseCache.store<SerializedResponse>({
     topics: ['markets', 'bets', 'payouts'],
     maxEntries: 500,

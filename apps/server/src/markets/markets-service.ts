@@ -36,23 +36,28 @@ import {
   listUserBets,
 } from './markets-repository.ts';
 
-/** docs/product.md §7: the open list's first page is the board's first screen (issue 21); more by cursor. */
+/**
+ * docs/product.md §7: the open list's first page is the board's first screen (docs/decisions/016);
+ * more by cursor.
+ */
 const OPEN_MARKETS_LIMIT = MARKETS_PAGE_DEFAULT;
 /**
  * A market page carries the first page of its bets, newest first; the rest come from
- * GET /api/markets/:id/bets by cursor (issue 21). Totals, counts and participants stay exact.
+ * GET /api/markets/:id/bets by cursor (docs/decisions/016). Totals, counts and participants stay
+ * exact.
  */
 export const MARKET_DETAIL_BETS_LIMIT = MARKET_BETS_PAGE_DEFAULT;
 
 export type MarketsServiceOptions = MarketsServiceDeps & {
   /**
-   * The bond a flag costs, shown on a market page in review (issue 22): the escrow's own
+   * The bond a flag costs, shown on a market page in review: the escrow's own
    * `disputeBond(key)` (decision 026); null without an escrow.
    */
   disputeBond: DisputeBondReader | null;
   /**
    * The timeline and evidence a market's page shows: the settlement room's records, handed in so
-   * markets/ does not import it (issue 28: settlement acts on markets, not the reverse).
+   * markets/ does not import it (settlement acts on markets, not the reverse: docs/architecture.md
+   * "Rooms and the direction rule").
    */
   readResolutionRecord: (marketId: number) => Promise<ResolutionRecord>;
 };
@@ -98,7 +103,7 @@ export function createMarketsService(deps: MarketsServiceOptions) {
       const participants = await countMarketParticipants(db, id);
       const { timeline, evidence } = await deps.readResolutionRecord(id);
       const dto = toMarketDto(market);
-      // Issue 22, decision 026: the bond a flag deposits now, read from the escrow, on the page that
+      // Decision 026: the bond a flag deposits now, read from the escrow, on the page that
       // offers the flag form; null while no dispute can be taken (no settlement pending on chain, one
       // flag already holding it) or when the chain cannot be read (the page is served all the same).
       const nowMs = deps.clock.now().getTime();
@@ -126,7 +131,7 @@ export function createMarketsService(deps: MarketsServiceOptions) {
       };
     },
 
-    /** Issue 21: a market's bets newest first, a page at a time; null for an unknown market. */
+    /** A market's bets newest first, a page at a time; null for an unknown market. */
     async listMarketBets(id: number, query: MarketBetsQuery): Promise<MarketBetsResponse | null> {
       const market = await findMarket(db, id);
       if (!market) return null;

@@ -29,7 +29,7 @@ export type OperatorRefusal = 'nonce-too-low' | 'nonce-too-high' | 'fee' | 'fund
 /** A transaction signed again at its nonce: higher fees, or a 0-value self-transfer instead. */
 export type OperatorReplacement = 'fee' | 'cancel';
 
-/** What waits for a price feed it cannot ask (issue 30, N6): an oracle round, a price market. */
+/** What waits for a price feed it cannot ask: an oracle round, a price market. */
 export type FeedWaitKind = 'oracle_round' | 'price_market';
 
 /** Each coin's latest price time (the feed's own update time), or null when it has none yet. */
@@ -134,7 +134,7 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     help: "The operator key's balance at the last solvency check: gas money only, never bettors' (float64: not exact above 2^53 wei).",
     registers,
   });
-  // The escrow contract (ESCROW_ADDRESS, issue 29), read at one block by the escrow-watch job.
+  // The escrow contract (ESCROW_ADDRESS), read at one block by the escrow-watch job.
   const escrowBalance = new Gauge({
     name: 'bnbpredict_escrow_balance_wei',
     help: "The escrow contract's balance at its last read, in wei (float64: not exact above 2^53 wei).",
@@ -205,7 +205,7 @@ export function createMetrics(options: { now?: () => Date } = {}) {
   });
 
   // The operator key's open work and the escrow's pending settlements, read from the database at each
-  // scrape (the same on every instance): what the retired vault's "oldest open payout" gauge watched.
+  // scrape (the same on every instance), so an alert sees an action or a settlement that is stuck.
   let readOperatorWork: (() => Promise<OperatorWork>) | undefined;
   let lastOperatorWork: OperatorWork | undefined;
   // One read serves the three gauges of a scrape (they collect one after the other).

@@ -21,9 +21,9 @@ export const NONCE_TTL_MS = 5 * 60_000;
 export const NONCE_CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
- * Issue 22: issuing a nonce writes nothing and has no shared cap, so requests from any number of
- * client addresses cannot lock the operators out (the table of outstanding nonces this replaces
- * held at most 100, and ten addresses filled it every five minutes). A nonce is 16 random bytes
+ * Issuing a nonce writes nothing and has no shared cap, so requests from any number of client
+ * addresses cannot lock the operators out (a table of outstanding nonces capped at 100 is filled by
+ * ten addresses every five minutes). A nonce is 16 random bytes
  * and the HMAC-SHA256 of them and its expiry under the deployment's key, so only this deployment
  * can make one and its expiry cannot be changed; it is stored only once used, so a replay is
  * refused. The endpoint's per-address rate limit stays, for load only.

@@ -6,7 +6,7 @@ import { issueOperatorNonce } from './operator-auth.ts';
 
 /**
  * Nonces issued to one client address per minute: load control only. Issuing stores nothing and
- * has no shared cap (issue 22), so strangers asking from many addresses cannot lock operators out.
+ * has no shared cap, so strangers asking from many addresses cannot lock operators out.
  */
 export const NONCE_RATE_LIMIT = { max: 10, timeWindow: '1 minute' };
 

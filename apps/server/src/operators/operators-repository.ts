@@ -46,7 +46,7 @@ export async function storeOrReadServerSecret(
   return row?.value;
 }
 
-/** The note's name in `server_secrets` (http/untrusted-forwarded-for.ts, security review 2 N9). */
+/** The note's name in `server_secrets` (http/untrusted-forwarded-for.ts). */
 export const UNTRUSTED_FORWARDED_FOR_NOTE = 'notice:x-forwarded-for-with-trust-proxy-0';
 
 /** Writes the note (once per deployment: a later one changes nothing). */

@@ -13,7 +13,7 @@ import { listMarketsAwaitingResolution } from '../settlement/settlement-reposito
 import { listFlaggedMarkets, listMarketFlags } from './flagged-markets-repository.ts';
 import { type OpsArgs, type OpsCommand, type OpsContext, UsageError } from './ops-commands.ts';
 
-// Operator commands for AI-judged markets (docs/architecture.md "Operators", issue 3 "Ops CLI").
+// Operator commands for AI-judged markets (docs/architecture.md "Operators", docs/operations.md).
 
 export const marketsCommands: OpsCommand[] = [
   {

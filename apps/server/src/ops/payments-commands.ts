@@ -4,7 +4,7 @@ import { listOpenEscrowRefunds } from '../escrow/deposits/escrow-refunds-reposit
 import { listOpenPaymentRequests } from '../payments/payment-requests-repository.ts';
 import type { OpsCommand } from './ops-commands.ts';
 
-// Issue 9: what the money path is still working on.
+// What the money path is still working on (docs/decisions/010).
 
 export const paymentsCommands: OpsCommand[] = [
   {

@@ -23,7 +23,7 @@ import {
   UsageError,
 } from './ops-commands.ts';
 
-// `npm run ops -- vault:verify` (issue 29, decision 026 "Payout lists", docs/operations.md): anyone
+// `npm run ops -- vault:verify` (docs/decisions/026 "Payout lists", docs/operations.md): anyone
 // holding a published payout list and an RPC checks it against the escrow's own events, trusting
 // neither the server nor the list (packages/escrow/src/verify-settlement.ts; its standalone script is
 // packages/escrow/scripts/verify-settlement.ts). The deployment's settings are read only for what the

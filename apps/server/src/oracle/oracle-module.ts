@@ -16,8 +16,8 @@ import { lockSeconds } from './place-oracle-bet.ts';
 import { createRoundEngine } from './round-engine.ts';
 
 /**
- * BNB UP/DOWN rounds (issue 4): the round engine job, the rounds and bets endpoints, the signed
- * operator actions, the replay of bets whose payment was not final yet ('oracle_bet'), and the
+ * BNB UP/DOWN rounds (docs/decisions/004): the round engine job, the rounds and bets endpoints, the
+ * signed operator actions, the replay of bets whose payment was not final yet ('oracle_bet'), and the
  * recording of round deposits escrow reconciliation finds unposted.
  */
 export function createOracleModule(
@@ -37,8 +37,8 @@ export function createOracleModule(
     autoGenesis: config.chain.isLocal,
     logger,
     metrics: deps.metrics,
-    // Asked for its own round at a lock or close the samples missed (security review 2, N6), for at
-    // most ORACLE_FEED_WAIT_S while it cannot be asked.
+    // Asked for its own round at a lock or close the samples missed, so starving the sampler voids
+    // no round; for at most ORACLE_FEED_WAIT_S while it cannot be asked.
     recovery: options.feed && { feed: options.feed, waitS: config.prices.feedWaitS },
     // Rounds with stakes on the escrow settle there (decision 026).
     ...(config.escrow.address

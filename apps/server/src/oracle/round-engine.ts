@@ -35,7 +35,7 @@ import type { RoundRow, StoredRoundResult } from './oracle-rounds.ts';
 // result, payouts). Prices come from the stored samples at or just before each instant, never
 // from a live read, so a tick that runs late (or twice) decides exactly what a punctual one would.
 // When the samples missed an instant (the sampler was starved or down), the feed is asked for its
-// own round at that instant (security review 2, N6), outside the transaction; a round is cancelled
+// own round at that instant, outside the transaction; a round is cancelled
 // only when the feed has no fresh round there either, never because the feed could not be asked
 // (that is retried on the next tick), so starving the sampler buys a loser nothing. The wait is
 // bounded: a feed still unreachable ORACLE_FEED_WAIT_S after the instant cancels the round

@@ -132,7 +132,8 @@ async function decidePayment<T>(
     return { result: { status: 'recorded', value }, fresh: true };
   } catch (error) {
     if (error instanceof AppError && error.code === 'TX_ALREADY_USED') {
-      // Another request (the same one sent twice, or reconciliation) recorded it first (review F21).
+      // Another request (the same one sent twice, or reconciliation) recorded it first; its
+      // record is the answer.
       const recorded = await findKnownPayments(db, chainId, txHash);
       if (recorded.length > 0) {
         return { result: await answerKnown(context, input, recorded), fresh: false };
@@ -238,7 +239,7 @@ async function answerKnown<T>(
 
 /**
  * Keeps a valid request whose payment is not final yet, for the pending-payments job. Each sender
- * may have only so many waiting (review F10: unmined transactions cost nothing to make); past that
+ * may have only so many waiting (unmined transactions cost nothing to make); past that
  * the request is refused for now — if the payment ever mines, reconciliation still finds it.
  */
 async function keepPendingRequest<T>(

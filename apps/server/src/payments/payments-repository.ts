@@ -28,7 +28,7 @@ export async function findKnownPayments(
   return knownPayments(db).execute({ chainId, txHash: txHash.toLowerCase() });
 }
 
-/** Read first by every payment (issue 21: bets end to end): built once per handle. */
+/** Read first by every payment (docs/decisions/024): built once per handle. */
 const knownPayments = preparedPerHandle((db) =>
   db
     .select({

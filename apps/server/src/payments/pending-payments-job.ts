@@ -25,11 +25,11 @@ const LEASE_S = 60;
  * never loses a bet. A row is claimed by pushing its next attempt out (a lease) in one statement
  * with FOR UPDATE SKIP LOCKED, then processed outside any transaction: safe on every instance.
  *
- * Every row ends (review F10): recorded or refunded (acceptPayment resolves it), reverted
- * (TX_FAILED), or forgotten once its transaction has not mined for `expiryS` — if it mines later,
- * escrow reconciliation still finds its deposit on chain (a bet from its event; a creation, whose
- * terms only its request holds, given back after its grace). A passing fault is retried with
- * backoff and never ends a row.
+ * Every row ends, so unmined transactions cannot fill the job: recorded or refunded (acceptPayment
+ * resolves it), reverted (TX_FAILED), or forgotten once its transaction has not mined for `expiryS` —
+ * if it mines later, escrow reconciliation still finds its deposit on chain (a bet from its event; a
+ * creation, whose terms only its request holds, given back after its grace). A passing fault is
+ * retried with backoff and never ends a row.
  */
 export function createPendingPaymentsJob(deps: {
   db: Db;

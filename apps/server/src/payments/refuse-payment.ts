@@ -23,7 +23,7 @@ export async function refusePayment(
     });
   } catch (error) {
     // The chain or database failed us: the caller must not read the refusal as "kept as a refund"
-    // (review F3). It retries; reconciliation finds the money on chain either way.
+    // (docs/decisions/010). It retries; reconciliation finds the money on chain either way.
     if (isTransientError(error)) throw error;
     // TX_NOT_FOUND, WRONG_SENDER…: no money of this request to keep; the refusal is the answer.
   }

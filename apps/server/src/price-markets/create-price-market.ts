@@ -34,7 +34,7 @@ export type PriceMarketsDeps = {
 };
 
 /**
- * POST /api/markets with `betType: "price_prediction"` (issue 19, decision 020): the creator's
+ * POST /api/markets with `betType: "price_prediction"` (docs/decisions/020): the creator's
  * payment, whose intent commits to priceMarketContentHash(terms), becomes a market whose title the
  * server writes and whose start price is the coin's latest fresh sample. Without one the creation is
  * refused with PRICE_UNAVAILABLE, and a deposit behind it is kept as owed back by the escrow

@@ -10,7 +10,7 @@ import { createPriceMarket } from './create-price-market.ts';
 import { createPriceSettlementJob } from './price-settlement-job.ts';
 
 /**
- * Price Oracle markets (issue 19, decision 020): created through POST /api/markets (the markets
+ * Price Oracle markets (docs/decisions/020): created through POST /api/markets (the markets
  * module hands a price body here), settled from the prices module's samples by their own job, or
  * from the coin's feed's own round when no sample decided the deadline.
  */

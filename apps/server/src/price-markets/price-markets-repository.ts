@@ -4,7 +4,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/query-rows.ts';
 import { markets } from '../db/schema.ts';
 
-// Reads and writes of price markets (issue 19) the settlement job needs; the rest is the markets
+// Reads and writes of price markets the settlement job needs; the rest is the markets
 // module's (one table, one serializer).
 
 const DueMarketSchema = z.object({

@@ -22,11 +22,11 @@ import {
 // within ORACLE_MAX_AGE_S of the deadline; "above" is strictly greater, "below" strictly less, equal
 // is NO (core's priceMarketOutcome). When no such reading can come any more, the coin's feed is
 // asked for its own round at the deadline (the one the oracle game's rule picks: @pm/core/feed-rounds),
-// so starving the sampler around a deadline cannot void a market its starver is losing (issue 30,
-// N6). The market is void and every stake refunded only when the feed has no fresh round there
-// either, or when the feed could not be asked for ORACLE_FEED_WAIT_S after the deadline. The
-// markets settlement job moves it from active to settling at its deadline (closeExpiredMarkets) and
-// never judges it; settleMarket pays it like every other market.
+// so starving the sampler around a deadline cannot void a market its starver is losing
+// (docs/security.md "Prices"). The market is void and every stake refunded only when the feed has no
+// fresh round there either, or when the feed could not be asked for ORACLE_FEED_WAIT_S after the
+// deadline. The markets settlement job moves it from active to settling at its deadline
+// (closeExpiredMarkets) and never judges it; settleMarket pays it like every other market.
 
 const MARKETS_PER_RUN = 20;
 /** Room for a sample being written while we look: a sampler transaction still in flight. */

@@ -36,7 +36,7 @@ const PRICE_DECIMALS = 8;
 
 /**
  * One coin's Chainlink USD aggregator read over RPC (docs/architecture.md "Oracle rounds"; every coin
- * of issue 19 has its own). A reading counts only if
+ * of a price market has its own). A reading counts only if
  * - the aggregator answers with 8 decimals (every USD proxy we use does; one that does not is the
  *   wrong contract, so the coin is unavailable rather than mis-scaled — decision 020),
  * - answer > 0,

@@ -7,8 +7,8 @@ import type { PriceFeed, PriceSource } from './price-feed.ts';
 import { createSimulatedFeed, type SimulatedFeed } from './simulated-feed.ts';
 import { createTickerFeed, tickerUrlFor } from './ticker-feed.ts';
 
-// Every coin's feed, of the one kind PRICE_FEED names (issue 19): one prices module for all coins,
-// BNB included, which the oracle game reads too (docs/architecture.md "Oracle rounds").
+// Every coin's feed, of the one kind PRICE_FEED names (docs/decisions/020): one prices module for all
+// coins, BNB included, which the oracle game reads too (docs/architecture.md "Oracle rounds").
 
 /** A plausible late-2025 USD price per coin (× 1e8), where each simulated walk starts. */
 export const SIMULATED_START_PRICES: Readonly<Record<PriceSymbol, bigint>> = {

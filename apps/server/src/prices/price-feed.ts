@@ -25,8 +25,9 @@ export type PriceFeed = {
   /**
    * The feed's own round covering a past `instant` (the last one updated at or before it), if it is
    * fresh for it (within `maxAgeS`): @pm/core/feed-rounds. The round engine asks when its samples
-   * missed a lock or close (security review 2, N6). Rejects with a PriceFeedError only when the
-   * feed could not be asked, which the caller retries; a feed without such a round answers so.
+   * missed a lock or close, so starving the sampler voids no round. Rejects with a PriceFeedError
+   * only when the feed could not be asked, which the caller retries; a feed without such a round
+   * answers so.
    */
   roundAt(instant: Date, maxAgeS: number): Promise<PriceAtInstant>;
 };

@@ -24,9 +24,9 @@ export type SampledFeed = PriceFeed & { resumeFrom?: (price: bigint) => void };
 
 /**
  * Reads every coin's feed and stores a sample per coin, at most one per coin per SAMPLE_EVERY_MS
- * across every instance (issue 19: one sampler for all coins, BNB included): each instance skips a
- * coin with a recent sample, and the insert runs under a try-advisory-lock that re-checks it (the
- * upstream reads happen outside any transaction, in parallel, so a slow feed never holds the
+ * across every instance (one sampler for all coins, BNB included: docs/decisions/020): each instance
+ * skips a coin with a recent sample, and the insert runs under a try-advisory-lock that re-checks it
+ * (the upstream reads happen outside any transaction, in parallel, so a slow feed never holds the
  * database). Each stored sample publishes `prices` carrying it and its symbol. A coin whose feed
  * fails gets no sample: it ages out and reads as unavailable, the others go on.
  */

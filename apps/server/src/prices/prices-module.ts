@@ -8,8 +8,8 @@ import { createPriceSampler } from './price-sampler.ts';
 import { latestPriceSample } from './price-samples-repository.ts';
 
 /**
- * Every coin's USD price (docs/architecture.md "Oracle rounds", issue 19): the feeds chosen by
- * PRICE_FEED, one sampler job that stores a reading per coin and publishes `prices`, and the read
+ * Every coin's USD price (docs/architecture.md "Oracle rounds", docs/decisions/020): the feeds chosen
+ * by PRICE_FEED, one sampler job that stores a reading per coin and publishes `prices`, and the read
  * endpoints. The oracle game (BNB) and price markets (every coin) both read the stored samples.
  */
 export function createPricesModule(deps: AppDeps, logger: FastifyBaseLogger) {
@@ -18,7 +18,7 @@ export function createPricesModule(deps: AppDeps, logger: FastifyBaseLogger) {
     config,
     clock,
     // The aggregators are read through a client of their own on CHAINLINK_RPC_URL (required off the
-    // local chain), never batched with the payment client's calls (security review 2, N6): a flood
+    // local chain), never batched with the payment client's calls: a flood
     // of payment checks cannot delay or starve a price reading, nor the engine's recovery of one.
     // The aggregators may live on another chain than the deployment (mainnet prices for testnet).
     chainlinkClient: () =>

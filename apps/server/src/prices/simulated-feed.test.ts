@@ -22,7 +22,7 @@ describe('the simulated price feed', () => {
   });
 });
 
-describe('the simulated feed at a past instant (security review 2, N6)', () => {
+describe('the simulated feed at a past instant', () => {
   test('answers from the readings it gave, by the rule an aggregator’s rounds follow', async () => {
     const clock = createManualClock(new Date('2025-06-01T12:00:00Z'));
     const feed = createSimulatedFeed({ clock, seed: 1 });

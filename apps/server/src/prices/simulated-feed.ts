@@ -5,10 +5,10 @@ import { createReadingHistory } from './reading-history.ts';
 
 // The offline default feed (PRICE_FEED=simulated): a random walk, labelled "Simulated" in
 // the UI, refused by the config off the local chain. Unless a test passes a seed, each start draws
-// its seed from crypto randomness, so nobody can replay the walk from the published prices
-// (security review F5). Tests and the e2e suite set its next value (setPrice), through POST /api/dev/price on
-// the local chain only. Its readings are its rounds: asked for a past instant (roundAt), it answers
-// from the ones it gave, as an aggregator answers from its history.
+// its seed from crypto randomness, so nobody can replay the walk from the published prices. Tests and
+// the e2e suite set its next value (setPrice), through POST /api/dev/price on the local chain only.
+// Its readings are its rounds: asked for a past instant (roundAt), it answers from the ones it gave,
+// as an aggregator answers from its history.
 
 const DEFAULT_START = 600_00000000n; // 600 USD × 1e8
 /** The walk never goes below this share of its start (1/100), so DOGE at 0.35 USD has room to move. */

@@ -9,7 +9,7 @@ import { createReadingHistory } from './reading-history.ts';
 // every client, and it works where the exchange is blocked for the browser (docs/architecture.md "Oracle rounds").
 
 /**
- * The ticker URL of one coin (issue 19): TICKER_URL's `{symbol}` becomes the coin's USDT pair
+ * The ticker URL of one coin: TICKER_URL's `{symbol}` becomes the coin's USDT pair
  * (BTCUSDT…); without one, the URL's `symbol` query parameter is set to it, so the old
  * `…?symbol=BNBUSDT` value keeps working for BNB and serves the other coins too.
  */

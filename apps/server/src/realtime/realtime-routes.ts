@@ -24,8 +24,9 @@ export type RealtimeLimits = {
 /**
  * WS /api/realtime: pushes `{topic, id?}` after commit; clients refetch what changed. The channel
  * is one-way, so a client that sends anything is closed (1008). Connections are capped per client
- * address and in total, and a browser page of another origin may not subscribe (security review
- * F12); the 4 KiB frame limit is set where the plugin is registered (app.ts).
+ * address and in total, and a browser page of another origin may not subscribe
+ * (docs/security.md "Rate limits, limits on input, HTTP headers"); the 4 KiB frame limit is set where
+ * the plugin is registered (app.ts).
  *
  * One event goes to every socket of this instance (10,000 and more): it is serialised once, to
  * one Buffer that every socket sends as its text frame, and the route holds one hub subscription
@@ -69,7 +70,7 @@ export function registerRealtimeRoutes(
       throw new AppError('BAD_REQUEST', 'This endpoint speaks WebSocket only.', { status: 426 });
     },
     wsHandler: (socket, request) => {
-      // Per client: an IPv6 client by its /64 (security review 2, N9).
+      // Per client: an IPv6 client by its /64 (http/client-key.ts).
       const ip = clientKey(request.ip);
       // Checked again here: upgrades in flight at once all passed preValidation.
       if (isFull(ip)) return socket.close(TRY_AGAIN_LATER, 'too many connections');

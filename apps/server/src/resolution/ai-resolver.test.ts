@@ -19,7 +19,7 @@ import {
   systemPromptFor,
 } from './resolver-prompt.ts';
 
-/** Prompt-injection attempts a market creator could write (security review F20). */
+/** Prompt-injection attempts a market creator could write. */
 const INJECTIONS = z
   .array(
     z.object({

@@ -24,7 +24,7 @@ export type ResolverInput = MarketText & {
   deadline: Date;
   /** Server time now, so the model knows whether the deadline has passed. */
   now: Date;
-  /** v3 (issue 18): the ranked passages gathered for this attempt; ignored by v1/v2. */
+  /** v3 (docs/decisions/019): the ranked passages gathered for this attempt; ignored by v1/v2. */
   passages?: readonly PromptPassage[];
 };
 

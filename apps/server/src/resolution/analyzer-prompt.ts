@@ -2,8 +2,8 @@ import { ANALYZE_PROBLEM_KINDS } from '@pm/core/contract/analyze';
 import { z } from 'zod';
 import { encodeData, MARKET_DATA_CLOSE, MARKET_DATA_OPEN, type MarketText } from './resolver-prompt.ts';
 
-// "Analyze" before a market is created (issue 18): the judge says whether the question can be
-// decided from public sources by its deadline, and what to fix. Its own prompt and version, so a
+// "Analyze" before a market is created (docs/decisions/019): the judge says whether the question can
+// be decided from public sources by its deadline, and what to fix. Its own prompt and version, so a
 // change here never changes how markets are judged. The creator's text goes in the same encoded
 // data block as the judge's.
 

@@ -20,8 +20,7 @@ export class ResolverUnavailableError extends Error {
 
 /**
  * A verdict is a few kB (analysis ≤ 4000 characters, ≤ 25 citations). A compromised or broken
- * endpoint must not make us buffer without bound: the timeout limits how long, this how much
- * (security review F20).
+ * endpoint must not make us buffer without bound: the timeout limits how long, this how much.
  */
 export const MAX_RESPONSE_BYTES = 256 * 1024;
 

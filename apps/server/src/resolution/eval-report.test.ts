@@ -34,7 +34,7 @@ describe('the eval question file', () => {
     expect(questions.every((q) => q.deadline.getTime() < Date.parse('2026-01-01'))).toBe(true);
   });
 
-  test('the shipped file holds questions whose creator links mislead, each naming a link (issue 30, E1)', () => {
+  test('the shipped file holds questions whose creator links mislead, each naming a link', () => {
     const questions = parseEvalQuestions(
       readFileSync(new URL('../../eval/resolved-questions.jsonl', import.meta.url), 'utf8'),
     ).filter((q) => q.misleadingLinks);

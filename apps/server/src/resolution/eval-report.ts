@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
-// `npm run eval:resolver` (issue 18): the real pipeline (configured search and model) over public
-// questions whose answers are known. This file is its pure part, unit-tested: reading the question
-// file and turning outcomes into the report. The run itself is apps/server/eval/eval-resolver.ts.
+// `npm run eval:resolver` (docs/decisions/019): the real pipeline (configured search and model) over
+// public questions whose answers are known. This file is its pure part, unit-tested: reading the
+// question file and turning outcomes into the report. The run itself is
+// apps/server/eval/eval-resolver.ts.
 
 const EvalQuestionSchema = z.strictObject({
   title: z.string().optional(),
@@ -14,8 +15,9 @@ const EvalQuestionSchema = z.strictObject({
   /** One public page that reports the outcome (for a reader of the file; the judge searches). */
   source: z.url(),
   /**
-   * Issue 30, E1: the links in the description or instructions point to pages that suggest the
-   * wrong answer (another year's final, a look-alike event), as a creator steering the judge would.
+   * The links in the description or instructions point to pages that suggest the wrong answer
+   * (another year's final, a look-alike event), as a creator steering the judge would
+   * (docs/decisions/019, "What remains").
    */
   misleadingLinks: z.boolean().optional(),
 });

@@ -3,8 +3,9 @@ import type { ResolverAnswer } from './resolver-answer.ts';
 // docs/architecture.md "Markets": YES/NO at or above the confidence threshold, citing at least one source,
 // settles the market; anything else (UNDECIDABLE, low confidence, no sources, an answer off-schema
 // or too large, an endpoint that failed) is a failed attempt, retried with exponential backoff
-// until the budget is spent, then the market is voided. The model has no retrieval: a verdict that
-// cannot even name where its evidence comes from is a guess (security review F20).
+// until the budget is spent, then the market is voided. A v1/v2 model has no retrieval: a verdict
+// that cannot even name where its evidence comes from is a guess (docs/decisions/009). A v3
+// verdict's quotes are verified on top of this (settlement/judge-market.ts, docs/decisions/019).
 
 export type ResolutionDecision =
   | { kind: 'settle'; result: 'YES' | 'NO'; answer: ResolverAnswer }

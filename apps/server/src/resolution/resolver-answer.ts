@@ -11,7 +11,10 @@ export type ResolverAnswer = {
   confidence: number;
   analysis: string;
   sources: string[];
-  /** v3 (issue 18): the quotes it rests on, each from a page read for this attempt; absent before v3. */
+  /**
+   * v3 (docs/decisions/019): the quotes it rests on, each from a page read for this attempt; absent
+   * before v3.
+   */
   citations?: Citation[];
   /** Tokens the completion reported, when it did (the eval reports them). */
   usage?: TokenUsage;
@@ -64,7 +67,7 @@ export function undecidable(reason: string): ResolverAnswer {
 
 /**
  * The model's message content (JSON text) → an answer; anything off-schema is UNDECIDABLE. `cited`:
- * the v3 shape, with citations (issue 18); else v1/v2's sources.
+ * the v3 shape, with citations; else v1/v2's sources.
  */
 export function parseResolverAnswer(content: string, shape: 'sources' | 'cited' = 'sources'): ResolverAnswer {
   let value: unknown;

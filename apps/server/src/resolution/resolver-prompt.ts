@@ -30,7 +30,7 @@ Decide whether the event the market describes happened (or whether its statement
 Reply with the JSON object only.`;
 
 /**
- * v2 (security review F4): instructions that contradict the question or change its meaning make
+ * v2 (docs/decisions/009): instructions that contradict the question or change its meaning make
  * the market UNDECIDABLE instead of silently deciding it, and a YES or NO must name its sources.
  */
 const SYSTEM_PROMPT_V2 = `You judge prediction markets. Each market asks a YES/NO question about a real-world event.
@@ -56,7 +56,7 @@ Decide whether the event the market describes happened (or whether its statement
 Reply with the JSON object only.`;
 
 /**
- * v3 (issue 18, decision 019): the judge reads evidence the server gathered and must quote it word
+ * v3 (docs/decisions/019): the judge reads evidence the server gathered and must quote it word
  * for word; the server checks every quote against the pages it read before anything settles.
  */
 const SYSTEM_PROMPT_V3 = `You judge prediction markets. Each market asks a YES/NO question about a real-world event.
@@ -95,7 +95,7 @@ const SYSTEM_PROMPTS: Readonly<Record<string, string>> = {
 /** The version new markets get. */
 export const PROMPT_VERSION = 'market-resolver-v3';
 
-/** Versions whose judge reads gathered evidence and answers with citations (issue 18). */
+/** Versions whose judge reads gathered evidence and answers with citations (docs/decisions/019). */
 export function readsEvidence(version: string): boolean {
   return version === 'market-resolver-v3';
 }
@@ -201,8 +201,8 @@ export function encodeData(value: unknown): string {
 export type PromptPassage = { url: string; title: string | null; fetchedAt: Date; text: string };
 
 /**
- * v3's user message: v2's, then the passages in their own block, one encoded JSON object per line
- * (issue 18). A page's text goes through the same encoding as the creator's, so a page that writes
+ * v3's user message: v2's, then the passages in their own block, one encoded JSON object per line. A
+ * page's text goes through the same encoding as the creator's, so a page that writes
  * `</evidence_data>` or "SYSTEM:" stays inside its line.
  */
 export function buildEvidenceUserMessage(

@@ -12,7 +12,7 @@ import type { FetchedPage, SearchProviderName } from '../evidence/evidence-types
 /** What a model cited and what the server verified, as stored per attempt (the judge builds them). */
 export type { EvidenceCitationRecord, EvidenceVerdictRecord };
 
-// The evidence of each judged attempt (issue 18, decision 019): every page read, with the sha256
+// The evidence of each judged attempt (docs/decisions/019): every page read, with the sha256
 // of its body as received and its text (capped), and what the models cited and the server
 // verified. Written in one transaction per attempt; an attempt judged again after a lost lease
 // replaces its rows, so an attempt number always shows one consistent set.

@@ -16,13 +16,13 @@ import { publish } from '../realtime/outbox-repository.ts';
 import { type ResolutionEventRow, recordResolutionEvent } from './resolution-events-repository.ts';
 import { countFlag, findFlagEventByPayment, hasBetOnMarket, insertFlag } from './settlement-repository.ts';
 
-// Issue 11, decision 011: during the review window any address with a bet on the market may flag
+// Decision 011: during the review window any address with a bet on the market may flag
 // the proposed verdict once, with a short reason, signed by its wallet (EIP-712 FlagMarket on this
 // app's domain and chain). Replay: the signature names the market and an expiry at most
 // FLAG_SIGNATURE_MAX_TTL_S ahead, and an address flags a market once (unique index). Only ECDSA
 // signatures are checked (viem's pure verifyTypedData): an EOA, or an EIP-7702 account signing
 // with its own key; a contract wallet (ERC-1271) cannot flag.
-// Issue 22 and decision 026 ("Flag bonds"): a flag carries a bond, a deposit into the escrow under the
+// Decision 026 ("Flag bonds"): a flag carries a bond, a deposit into the escrow under the
 // market's own key (flagBondTerms: kind flag, no side) while its verdict's settlement is pending on
 // chain. The contract makes it a dispute (its `Disputed` event: the settlement is sent back, at least
 // `disputeBond(key)` deposited) and the bond is the deposit's amount. The flag is accepted through the

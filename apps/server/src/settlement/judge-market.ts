@@ -21,7 +21,7 @@ import { proposeVerdict } from './review-window.ts';
 import { settleMarket } from './settle-market.ts';
 import { type ClaimedMarket, countFlag } from './settlement-repository.ts';
 
-// One judgement of one claimed market (docs/architecture.md "Markets", issue 18, decision 019).
+// One judgement of one claimed market (docs/architecture.md "Markets", docs/decisions/019).
 // v1/v2 markets: the model alone, as they were created. v3 markets: the evidence is gathered first,
 // outside any transaction and within a time budget; every model of the market judges the same
 // passages; each YES/NO is verified against the pages read (core's verifyEvidence); only verified,
@@ -71,7 +71,7 @@ export async function judgeMarket(deps: JudgeDeps, market: ClaimedMarket): Promi
   await applyJudgement(deps, market, judgement);
 }
 
-/** v1/v2: the model judges the market's text alone, as before issue 18. */
+/** v1/v2: the model judges the market's text alone (docs/decisions/009). */
 async function judgeAlone(deps: JudgeDeps, market: ClaimedMarket): Promise<Judgement> {
   const model = market.resolver_model;
   try {
@@ -148,7 +148,8 @@ async function judgeOnEvidence(deps: JudgeDeps, market: ClaimedMarket): Promise<
             citations: answer.citations ?? [],
             pages: verifiablePages,
             minSites: deps.minSources,
-            // Issue 30, E1: with a search engine there were pages the creator did not choose.
+            // With a search engine there are pages the creator did not choose, and a YES/NO needs one
+            // (docs/decisions/019, "What remains").
             requireIndependentSource: bundle.searchProvider !== null,
           });
     checks.push(check);

@@ -5,8 +5,8 @@ import { type FlagMarketDeps, flagMarket } from './flag-market.ts';
 import { toResolutionEventDto } from './resolution-events-repository.ts';
 
 /**
- * A bettor flags a proposed verdict during its review window (issue 11, decision 011), with a bond
- * deposited into the escrow (issue 22, decision 026): 201 flagged, 202 while the bond is not final yet.
+ * A bettor flags a proposed verdict during its review window (docs/decisions/011), with a bond
+ * deposited into the escrow (docs/decisions/026): 201 flagged, 202 while the bond is not final yet.
  */
 export function registerMarketReviewRoutes(app: FastifyInstance, deps: FlagMarketDeps): void {
   defineRoute(app, ROUTES.flagMarket, async ({ params, body }, request) => {

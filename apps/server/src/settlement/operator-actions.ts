@@ -10,7 +10,7 @@ import type { MarketOutcome } from './settlement-repository.ts';
 
 // docs/architecture.md "Operators": resolve or void a market by hand, from the ops CLI or the EIP-712-signed API
 // (market-operator-routes.ts). Used when no AI is configured, or when the AI could not decide.
-// On a market whose AI verdict is in review (issue 11, decision 011) the same actions confirm it
+// On a market whose AI verdict is in review (docs/decisions/011) the same actions confirm it
 // (the proposed result) or overturn it (another result, or void); either way the operator's word
 // settles at once: the review window guards the machine's verdict, not the operator's.
 

@@ -8,9 +8,9 @@ import { z } from 'zod';
 import type { DbOrTx } from '../db/client.ts';
 import { marketResolutionEvents } from '../db/schema.ts';
 
-// The timeline of a market's resolution (issue 11): proposed, flagged, confirmed or overturned,
-// settled. Written in the transaction of the step it records, so the timeline never shows a step
-// that was rolled back. Each function takes the pool or the caller's transaction.
+// The timeline of a market's resolution (docs/decisions/011): proposed, flagged, confirmed or
+// overturned, settled. Written in the transaction of the step it records, so the timeline never shows
+// a step that was rolled back. Each function takes the pool or the caller's transaction.
 
 const ResultSchema = z.enum(['YES', 'NO', 'VOID']).nullable();
 
@@ -27,7 +27,7 @@ export async function recordResolutionEvent(
     actor: string;
     result: 'YES' | 'NO' | 'VOID' | null;
     detail: string | null;
-    /** A flag's bond, or what went back to the flagger (issue 22). */
+    /** A flag's bond, or what went back to the flagger. */
     amountWei?: bigint | null;
     rewardWei?: bigint | null;
     at: Date;

@@ -14,7 +14,7 @@ import {
   storeProposedVerdict,
 } from './settlement-repository.ts';
 
-// The resolution review window (issue 11, docs/decisions/011-resolution-review-window.md). An AI
+// The resolution review window (docs/decisions/011-resolution-review-window.md). An AI
 // verdict is first proposed: stored on the market, which stays `settling` with every bet pending,
 // so nothing is claimable. Unflagged, it settles when the window ends (settleReviewedMarkets, run by
 // the settlement job on every instance: each market is re-checked under its row lock). Flagged, it

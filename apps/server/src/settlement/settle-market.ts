@@ -21,13 +21,13 @@ import {
 } from './settlement-repository.ts';
 
 // docs/architecture.md "Markets", payout: parimutuel, fee on the losing pool, integer wei rounding down, dust to
-// the fee (the settlement's fee is the pool less its payouts). payout_amount holds what the bet returns, stake included (decision 002, issue 13): a
+// the fee (the settlement's fee is the pool less its payouts). payout_amount holds what the bet returns, stake included (decision 002): a
 // win stake + profit, a refund the stake, a loss 0. Done in bulk SQL, one UPDATE per side
 // (settlement-repository.ts), so a market with 100k bets settles in seconds. The maths is core's computeMarketPayouts, term for term:
 //   fee          = floor(losing × feeBps / 10000)      (bpsOf, in TypeScript, on two totals)
 //   profit(bet)  = floor(stake × (losing − fee) / winning)   (div(), exact NUMERIC, in SQL)
 // div() truncates, which is floor for these non-negative numbers; `/` on NUMERIC would round.
-// Issue 22: the flags' bonds settle here too, as core's settleFlagBonds says: a confirmed verdict
+// The flags' bonds settle here too, as core's settleFlagBonds says: a confirmed verdict
 // adds them to what the winners share (distributable = losing − fee + forfeited bonds, core's
 // marketDistributableWei); an overturned one, or a refunded market, hands each back (bond + reward) as
 // a leaf of the market's settlement on the escrow.
@@ -66,7 +66,7 @@ export async function settleMarket(
     feeBps: number;
     now: Date;
     from: ReadonlyArray<'active' | 'settling'>;
-    /** Who settled it, for the timeline (issue 11): a model, an operator, or "system". */
+    /** Who settled it, for the timeline (docs/decisions/011): a model, an operator, or "system". */
     actor?: string;
     /** How it came to settle, for the timeline; default: the verdict's analysis. */
     detail?: string;
@@ -132,7 +132,7 @@ export async function settleMarket(
       losingBets,
       refundedBets: 0,
       poolWei,
-      // What the market keeps: its fee less the flaggers' rewards (issue 22).
+      // What the market keeps: its fee less the flaggers' rewards (docs/decisions/011).
       feeWei: feeWei - bonds.rewardWei,
     };
   }
@@ -177,7 +177,7 @@ const BOND_DETAIL = {
 } as const;
 
 /**
- * Writes each bond's fate (issue 22): the flag's status and amounts (bond_return_amount: what the
+ * Writes each bond's fate: the flag's status and amounts (bond_return_amount: what the
  * escrow settlement's leaf for its stake pays), and a timeline event.
  */
 async function settleBonds(

@@ -28,7 +28,7 @@ export type SettlementJobDeps = {
   logger: FastifyBaseLogger;
   /** Null when no AI is configured: settling markets then wait for an operator (ops CLI). */
   resolver: MarketResolver | null;
-  /** What v3 markets are judged on (issue 18); null: no pages, so they never settle by AI. */
+  /** What v3 markets are judged on; null: no pages, so they never settle by AI. */
   gatherer?: EvidenceGatherer | null;
   minConfidence: number;
   /** EVIDENCE_MIN_SOURCES (decision 019); default 2. */
@@ -39,7 +39,10 @@ export type SettlementJobDeps = {
   leaseMs: number;
   /** Seconds after its deadline a market may wait for a verdict before it is voided and refunded. */
   resolutionTimeoutS: number;
-  /** Seconds a proposed verdict stays open to flags before it settles; 0 settles at once (issue 11). */
+  /**
+   * Seconds a proposed verdict stays open to flags before it settles; 0 settles at once
+   * (docs/decisions/011).
+   */
   reviewWindowS: number;
   /** Counts each market settled (bnbpredict_resolutions_total), once committed. */
   metrics?: Pick<Metrics, 'countResolution'>;
@@ -139,13 +142,13 @@ export function voidAfterTimeoutText(timeoutS: number): string {
 }
 
 /**
- * Markets still settling MARKET_RESOLUTION_TIMEOUT_S after their deadline are voided and refunded
- * (security review F20): whatever kept them waiting (an operator who never resolved, a prompt
- * version or model this server no longer runs, no AI configured any more), stakes are not locked
- * for ever. A few per run; settleMarket re-checks the status under a row lock, so instances racing
- * here void a market once. A proposed verdict in review is not voided while unflagged (it settles
- * when its window ends); a flagged one waits for an operator MARKET_RESOLUTION_TIMEOUT_S after its
- * window, then is voided too (decision 011).
+ * Markets still settling MARKET_RESOLUTION_TIMEOUT_S after their deadline are voided and refunded:
+ * whatever kept them waiting (an operator who never resolved, a prompt version or model this server
+ * no longer runs, no AI configured any more), stakes are not locked for ever. A few per run;
+ * settleMarket re-checks the status under a row lock, so instances racing here void a market once. A
+ * proposed verdict in review is not voided while unflagged (it settles when its window ends); a
+ * flagged one waits for an operator MARKET_RESOLUTION_TIMEOUT_S after its window, then is voided too
+ * (decision 011).
  */
 async function voidOverdueMarkets(deps: SettlementJobDeps): Promise<number[]> {
   const now = deps.clock.now();

@@ -27,7 +27,7 @@ export type SettlementModule = {
 const StoredFlagSchema = z.object({ marketId: z.number().int().positive(), body: FlagMarketBodySchema });
 
 /**
- * A market's resolution lifecycle after its deadline (docs/architecture.md "Markets", issue 28):
+ * A market's resolution lifecycle after its deadline (docs/architecture.md "Markets"):
  * judging, the review window with its flags, settling, and the operator's verdicts. Markets are
  * created, joined and listed by the markets module; price markets settle through settleMarket too.
  */
@@ -76,7 +76,10 @@ export function createSettlementModule(deps: AppDeps, logger: FastifyBaseLogger)
   };
 }
 
-/** What v3 markets are judged on (issue 18): the creator's URLs, then the search engine's results. */
+/**
+ * What v3 markets are judged on (docs/decisions/018): the creator's URLs, then the search engine's
+ * results.
+ */
 function evidenceGatherer(config: Config, clock: AppDeps['clock']) {
   const { evidence } = config;
   return createEvidenceGatherer(

@@ -6,7 +6,7 @@ import { bets, marketFlags, marketResolutionEvents, markets } from '../db/schema
 import type { MarketRow } from '../markets/markets-repository.ts';
 import type { ResolutionEventRow } from './resolution-events-repository.ts';
 
-// Every query of a market's resolution lifecycle (issue 28): closing at the deadline, claiming for
+// Every query of a market's resolution lifecycle: closing at the deadline, claiming for
 // judging, retries, the review window and its flags, settling the bets and the flags' bonds. The
 // rules that decide (who wins, what a bond comes to) are core's and the callers'; these only read
 // and write. Each function takes the pool or the caller's transaction, so a step taken inside a
@@ -330,7 +330,7 @@ export async function markMarketSettled(
     .where(eq(markets.id, input.marketId));
 }
 
-/** A flag bond's fate (issue 22) and what goes back to the flagger, if anything. */
+/** A flag bond's fate and what goes back to the flagger, if anything. */
 export async function recordFlagBondFate(
   tx: DbOrTx,
   input: {

@@ -6,7 +6,7 @@ export type ReservesSnapshot = { escrowAddress: string; report: ReservesReport; 
 export type LatestReserves = ReturnType<typeof createLatestReserves>;
 
 /**
- * The reserves job's last reading, which GET /api/solvency serves as it is (security review 2, S1):
+ * The reserves job's last reading, which GET /api/solvency serves as it is:
  * a request never calls the RPC, whatever its URL or cookies, so the public endpoint costs nothing
  * to hammer. Per instance: each instance's job reads on its own interval.
  */

@@ -9,7 +9,7 @@ export type OnReserves = (reading: ReservesReading) => void;
 export type ReservesJobDeps = ReservesDeps & {
   logger: FastifyBaseLogger;
   onReserves?: OnReserves | undefined;
-  /** Where GET /api/solvency finds the last reading (security review 2, S1), stamped with `clock`. */
+  /** Where GET /api/solvency finds the last reading, stamped with `clock`. */
   latest?: { store: LatestReserves; clock: Clock };
   intervalMs?: number;
 };

@@ -7,15 +7,16 @@ import { createReservesJob } from './reserves-job.ts';
 import { registerSolvencyRoutes } from './solvency-routes.ts';
 
 /**
- * Proof of reserves (issues 20 and 29): GET /api/solvency, and the periodic read of the escrow contract
- * (balance, liabilities, bucket, pause, and the operator key's gas) that feeds it and the metrics.
- * Without ESCROW_ADDRESS there is nothing to read: the route answers 503 RESERVES_NOT_CHECKED.
+ * Proof of reserves (docs/architecture.md "Proof of reserves"): GET /api/solvency, and the periodic
+ * read of the escrow contract (balance, liabilities, bucket, pause, and the operator key's gas) that
+ * feeds it and the metrics. Without ESCROW_ADDRESS there is nothing to read: the route answers
+ * 503 RESERVES_NOT_CHECKED.
  */
 export function createSolvencyModule(
   deps: AppDeps,
   logger: FastifyBaseLogger,
 ): { routes: AppFeature; jobs: Job[] } {
-  // The job writes each reading here and the route serves the last one (security review 2, S1).
+  // The job writes each reading here and the route serves the last one: no request calls the RPC.
   const latest = createLatestReserves();
   const routes: AppFeature = (app) => registerSolvencyRoutes(app, latest);
   const escrowAddress = deps.config.escrow.address;

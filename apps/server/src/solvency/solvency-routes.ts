@@ -28,8 +28,8 @@ export function toSolvencyDto(
 
 /**
  * GET /api/solvency: public proof of reserves, as the reserves job last read the escrow contract (its
- * block, its figures, and `checkedAt`, when it read them). A request never computes (security review
- * 2, S1); before the first reading of this instance it answers 503 RESERVES_NOT_CHECKED.
+ * block, its figures, and `checkedAt`, when it read them). A request never computes or calls the
+ * RPC; before the first reading of this instance it answers 503 RESERVES_NOT_CHECKED.
  */
 export function registerSolvencyRoutes(app: FastifyInstance, latest: LatestReserves): void {
   defineRoute(app, ROUTES.solvency, async () => {

@@ -12,7 +12,7 @@ import { pingDatabase } from './system-repository.ts';
 
 /**
  * /api/health is free of rate limits (load balancers poll it), so it must cost next to nothing:
- * the database and chain check runs at most this often, whatever the request rate (review F8).
+ * the database and chain check runs at most this often, whatever the request rate.
  */
 const HEALTH_CHECK_EVERY_MS = 3_000;
 
@@ -60,7 +60,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
         bettingWindowS: config.rounds.bettingWindowS,
         priceFeed: config.prices.feed,
         aiConfigured: Boolean(config.ai.baseUrl),
-        // Issue 18, decision 019: what judges new markets and what it reads.
+        // Decision 019: what judges new markets and what it reads.
         resolution: {
           models: config.ai.baseUrl ? [...config.ai.models] : [],
           searchProvider: config.evidence.searchProvider,
@@ -71,7 +71,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: AppDeps): void 
         },
         // The operator key relays claims; without it (or the escrow) a wallet claims itself.
         claimsEnabled: Boolean(config.escrow.address && config.operator.privateKey),
-        // Issue 29: the escrow contract, on the deployment's chain (GET /api/vault describes it).
+        // The escrow contract, on the deployment's chain (GET /api/vault describes it).
         escrow: config.escrow.address
           ? { address: getAddress(config.escrow.address), chainId: config.chain.id }
           : null,

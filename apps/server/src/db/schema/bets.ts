@@ -32,7 +32,7 @@ export const bets = pgTable(
       .notNull()
       .references(() => payments.id),
     txHash: text('tx_hash').notNull(),
-    /** Issue 29 (migration 0018): the escrow stake that holds it; null only on rows of the retired vault. */
+    /** The escrow stake that holds it (migration 0018); null only on rows of the retired vault. */
     stakeId: wei('stake_id'),
     createdAt: time('created_at').notNull().defaultNow(),
   },
@@ -42,10 +42,10 @@ export const bets = pgTable(
     // (…, created_at, id): the pages' exact order, so a page is read in order and stops at its limit.
     index('bets_market_created_id_idx').on(t.marketId, t.createdAt, t.id),
     index('bets_user_created_id_idx').on(t.userAddress, t.createdAt, t.id),
-    // Migration 0013 (issue 21): a market's distinct bettors from the index alone, and one wallet's
-    // bets in one market (?address=) as one ordered range.
+    // Migration 0013 (docs/decisions/016): a market's distinct bettors from the index alone, and one
+    // wallet's bets in one market (?address=) as one ordered range.
     index('bets_market_user_created_id_idx').on(t.marketId, t.userAddress, t.createdAt, t.id),
-    // Migration 0014 (issue 21, settlement): no index names a column settlement or a claim writes
+    // Migration 0014 (docs/decisions/024): no index names a column settlement or a claim writes
     // (status, payout_amount), and the table keeps half of each page free
     // (fillfactor 50, set in the migration: drizzle does not model it), so settling a market
     // rewrites each bet in its own page (a HOT update) without touching any index. A claimable

@@ -4,7 +4,10 @@ import { time, wei } from './columns.ts';
 
 // Leaderboard aggregates.
 
-/** Leaderboard aggregates, maintained at settlement (docs/product.md §7 leaderboard; issue 5: no scans). */
+/**
+ * Leaderboard aggregates, maintained at settlement (docs/product.md §7 leaderboard; no scans:
+ * docs/decisions/016).
+ */
 export const userStats = pgTable(
   'user_stats',
   {

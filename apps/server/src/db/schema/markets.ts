@@ -31,7 +31,7 @@ export const markets = pgTable(
     startPrice: price('start_price'),
     comparisonType: text('comparison_type'),
     /**
-     * Price markets (issue 19, decision 020): the feed that decides it (an aggregator address, a
+     * Price markets (docs/decisions/020): the feed that decides it (an aggregator address, a
      * ticker host or "simulated"), fixed at creation, and the sampled reading that settled it.
      */
     priceFeed: text('price_feed'),
@@ -57,7 +57,7 @@ export const markets = pgTable(
     nextResolutionAt: time('next_resolution_at'),
     resolutionError: text('resolution_error'),
     /**
-     * A verdict proposed and in review (issue 11, decision 011): the market stays `settling`, its
+     * A verdict proposed and in review (docs/decisions/011): the market stays `settling`, its
      * bets pending, until review_ends_at passes unflagged or an operator confirms or overturns it.
      */
     proposedResult: text('proposed_result'),
@@ -70,7 +70,7 @@ export const markets = pgTable(
     reviewEndsAt: time('review_ends_at'),
     flagCount: integer('flag_count').notNull().default(0),
     /**
-     * Issue 29, decision 026 (migration 0018): the market on the escrow contract. `escrow_id` is the
+     * The market on the escrow contract (docs/decisions/026, migration 0018). `escrow_id` is the
      * raw id its creator's deposit chose (lower-case 0x-hex, 32 bytes); `escrow_key` the contract's key,
      * `marketKey(escrow_id, deadline in unix seconds)`. Null only on markets made before the escrow.
      */
@@ -85,7 +85,7 @@ export const markets = pgTable(
     index('markets_status_created_idx').on(t.status, t.createdAt),
     index('markets_status_updated_idx').on(t.status, t.updatedAt),
     index('markets_active_deadline_idx').on(t.deadline).where(sql`status = 'active'`),
-    // Migration 0006 (issue 12, query shape): each list page is one ordered index range, at any size.
+    // Migration 0006 (docs/decisions/016): each list page is one ordered index range, at any size.
     index('markets_open_created_idx').on(t.createdAt, t.id).where(sql`status in ('active', 'settling')`),
     index('markets_open_category_created_idx')
       .on(t.category, t.createdAt, t.id)
@@ -94,7 +94,7 @@ export const markets = pgTable(
     index('markets_settled_category_updated_idx')
       .on(t.category, t.updatedAt, t.id)
       .where(sql`status = 'settled'`),
-    // Migration 0009 (issue 19): the ?betType= filter is one ordered index range too (decision 016).
+    // Migration 0009: the ?betType= filter is one ordered index range too (decision 016).
     index('markets_open_bet_type_created_idx')
       .on(t.betType, t.createdAt, t.id)
       .where(sql`status in ('active', 'settling')`),

@@ -5,7 +5,7 @@ import { time } from './columns.ts';
 
 /** Single-use nonces for operator signatures (docs/architecture.md "Operators"). */
 /**
- * Operator nonces that have been USED (issue 22): issuing one writes nothing (it is an HMAC of its
+ * Operator nonces that have been USED: issuing one writes nothing (it is an HMAC of its
  * expiry and randomness under `server_secrets`' key), so no stranger can fill this table; a row is
  * written only by an operator's verified action, and kept until the nonce expires, so a replay is
  * refused.

@@ -78,7 +78,7 @@ export const oracleBets = pgTable(
     txHash: text('tx_hash').notNull(),
     /**
      * The escrow's stake this bet is (its `Deposited` event's stake id, decision 026): what the round's
-     * payout list names. Null only on rows of the retired vault (issue 29).
+     * payout list names. Null only on rows of the retired vault (docs/decisions/028).
      */
     stakeId: wei('stake_id'),
     createdAt: time('created_at').notNull().defaultNow(),

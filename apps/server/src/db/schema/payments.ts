@@ -56,7 +56,7 @@ export const payments = pgTable(
       'payments_stake_check',
       sql`(${t.stakeId} is null) = (${t.logIndex} is null) and (${t.status} <> 'escrow_refund' or ${t.stakeId} is not null)`,
     ),
-    // A 0-wei payment moves no money; it must never become a 0-wei refund (review F1).
+    // A 0-wei payment moves no money; it must never become a 0-wei refund (docs/decisions/010).
     check('payments_amount_check', sql`${t.amount} > 0`),
   ],
 );

@@ -9,7 +9,7 @@ export const priceSamples = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     source: text('source').notNull(),
-    /** Which coin (issue 19); rows from before migration 0009 are BNB's. */
+    /** Which coin (docs/decisions/020); rows from before migration 0009 are BNB's. */
     symbol: text('symbol').notNull().default('BNB'),
     price: price('price').notNull(),
     feedRoundId: text('feed_round_id'),
@@ -19,7 +19,7 @@ export const priceSamples = pgTable(
   },
   (t) => [
     index('price_samples_sampled_idx').on(t.sampledAt),
-    // Each coin's latest sample and its samples around an instant (issue 19).
+    // Each coin's latest sample, and its samples around an instant.
     index('price_samples_symbol_sampled_idx').on(t.symbol, t.sampledAt),
   ],
 );

@@ -31,8 +31,8 @@ export const marketFlags = pgTable(
     expiry: bigint('expiry', { mode: 'number' }).notNull(),
     signature: text('signature').notNull(),
     /**
-     * Issue 22: the flag's bond, a payment of purpose market_flag (null on flags from before bonds).
-     * held until the market settles, then returned (overturned: bond + reward), forfeited (confirmed:
+     * The flag's bond, a payment of purpose market_flag (null on flags from before bonds), held
+     * until the market settles, then returned (overturned: bond + reward), forfeited (confirmed:
      * to the winners) or returned_void (the market refunded every stake).
      */
     bondPaymentId: integer('bond_payment_id').references(() => payments.id),
@@ -41,7 +41,7 @@ export const marketFlags = pgTable(
     /** What went back to the flagger (bond + reward), and the reward in it, once settled. */
     bondReturnAmount: wei('bond_return_amount'),
     bondRewardAmount: wei('bond_reward_amount'),
-    /** Issue 29 (migration 0018): the escrow stake of its bond (a dispute deposit); null before. */
+    /** The escrow stake of its bond, a dispute deposit (migration 0018); null on flags from before the escrow. */
     stakeId: wei('stake_id'),
     createdAt: time('created_at').notNull().defaultNow(),
   },
@@ -49,7 +49,7 @@ export const marketFlags = pgTable(
     uniqueIndex('market_flags_market_address_unique').on(t.marketId, t.address),
     uniqueIndex('market_flags_bond_payment_unique').on(t.bondPaymentId),
     uniqueIndex('market_flags_stake_unique').on(t.stakeId),
-    // A wallet's bonds in its history, in the history's order (issue 22).
+    // A wallet's bonds in its history, in the history's order (docs/decisions/012).
     index('market_flags_address_created_id_idx').on(t.address, t.createdAt, t.id),
     check(
       'market_flags_bond_status_check',
@@ -62,7 +62,7 @@ export const marketFlags = pgTable(
   ],
 );
 
-/** Every step of a market's resolution, shown as its timeline (issue 11). */
+/** Every step of a market's resolution, shown as its timeline (docs/decisions/011). */
 export const marketResolutionEvents = pgTable(
   'market_resolution_events',
   {
@@ -74,7 +74,7 @@ export const marketResolutionEvents = pgTable(
     actor: text('actor').notNull(),
     result: text('result'),
     detail: text('detail'),
-    /** Issue 22: a flag's bond (flagged), or what went back to the flagger (bond_*). */
+    /** A flag's bond (flagged), or what went back to the flagger (bond_*). */
     amount: wei('amount'),
     /** The reward out of the fee within `amount` (bond_returned). */
     reward: wei('reward'),
@@ -93,7 +93,7 @@ export const marketResolutionEvents = pgTable(
   ],
 );
 
-/** One row per judged attempt of a market (issue 18, decision 019): what was asked, cited and checked. */
+/** One row per judged attempt of a market (docs/decisions/019): what was asked, cited and checked. */
 export const marketEvidenceAttempts = pgTable(
   'market_evidence_attempts',
   {

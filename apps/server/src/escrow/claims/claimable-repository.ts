@@ -12,7 +12,7 @@ import {
   payoutLists,
 } from '../../db/schema.ts';
 
-// What can be claimed, written once (issue 13): the GET claimable read and the escrow relay's choice of
+// What can be claimed, written once: the GET claimable read and the escrow relay's choice of
 // stakes (escrow-relays-repository.ts) go through these conditions. A market bet is claimable once its
 // market is settled and it won or was refunded; a round bet once its round gave it a payout; a flag's
 // bond once it came back. Each is a stake on the escrow contract (decision 026), paid by the contract
@@ -65,9 +65,9 @@ export const claimableEscrowBond = and(
 );
 
 /**
- * The GET claimable read (issue 21): each game's newest `limit` claimable bets with the totals of
- * all of them, in one statement per game. The totals are window aggregates, computed over every
- * row the condition matches before the limit applies. Named statements built once per handle.
+ * The GET claimable read (docs/decisions/022): each game's newest `limit` claimable bets with the
+ * totals of all of them, in one statement per game. The totals are window aggregates, computed over
+ * every row the condition matches before the limit applies. Named statements built once per handle.
  */
 function claimableReads(db: DbOrTx) {
   const address = sql.placeholder('address');
@@ -144,7 +144,7 @@ const escrowClaimFields = {
   escrowProof: payoutListLeaves.proof,
 };
 
-/** Built once per handle (issue 21): named statements, no query building per request. */
+/** Built once per handle (docs/decisions/022): named statements, no query building per request. */
 const claimableStatements = preparedPerHandle(claimableReads);
 
 /** The claimable bets of one address (lower-case), at most `limit` of each game, and every one's totals. */

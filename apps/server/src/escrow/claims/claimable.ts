@@ -26,7 +26,7 @@ export async function readClaimable(
   rawAddress: string,
   views: ClaimableBetViews,
 ): Promise<ClaimableResponse> {
-  // The totals cover every claimable bet, not only the listed ones (review F18: lists are capped).
+  // The totals cover every claimable bet, not only the listed ones: the lists are capped.
   const { markets, oracle, bonds } = await readClaimableWithTotals(
     db,
     normalizeAddress(rawAddress),

@@ -205,7 +205,7 @@ describe('verifyDeposit', () => {
     expect((await verifyDeposit(strict, claimFor(txHash))).status).toBe('verified');
   });
 
-  test('a deposit reorged out while it waits for finality is never verified (F7)', async () => {
+  test('a deposit reorged out while it waits for finality is never verified', async () => {
     const snapshot = await chain.testClient.snapshot();
     const txHash = await deposit(player(0), escrow, bet, amountWei);
     const verifying = verifyDeposit({ ...deps, confirmations: 3, waitMs: 3_000 }, claimFor(txHash));

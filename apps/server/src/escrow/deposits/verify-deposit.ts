@@ -5,10 +5,11 @@ import { type FinalityReads, watchFinalReceipt, watchTransaction } from '../../c
 import { AppError } from '../../errors/app-error.ts';
 import { type DepositEvent, decodeDeposits } from './deposit-events.ts';
 
-// docs/architecture.md "Payment verification", deposits (issue 29; oracle rounds pay this way): a bet is a
-// `deposit(...)` call into the escrow, and it counts only if the final, canonical receipt holds a
-// `Deposited` event of our escrow that states exactly what the request claims. The event, not the
-// transaction, says who deposited what: a smart account or a batch deposits from inside a call.
+// docs/architecture.md "Payment verification", deposits (docs/decisions/026; oracle rounds pay this
+// way): a bet is a `deposit(...)` call into the escrow, and it counts only if the final, canonical
+// receipt holds a `Deposited` event of our escrow that states exactly what the request claims. The
+// event, not the transaction, says who deposited what: a smart account or a batch deposits from
+// inside a call.
 
 export type DepositVerifierDeps = FinalityReads & {
   chainId: number;

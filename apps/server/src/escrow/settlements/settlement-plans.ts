@@ -127,7 +127,8 @@ async function planMarket(
         payout: bond.returnAmount,
       });
     }
-    // The market's fee (core's rule on its losing pool) less the flaggers' rewards (issue 22).
+    // The market's fee (core's rule on its losing pool) less the flaggers' rewards
+    // (docs/decisions/011, "Dispute economics").
     const fee = computeMarketPayouts({ bets: entries, result, feeBps }).feeWei - rewards;
     return { label, stakes, ruleFee: fee, delayS: null };
   }
