@@ -31,7 +31,7 @@ export type Features = {
  * (markets, oracle, claims, …). One place to see what the server runs.
  */
 export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Features {
-  // The escrow contract (issue 29, decision 026): GET /api/vault, payout lists, and the operator key's
+  // The escrow contract (decision 026): GET /api/vault, payout lists, and the operator key's
   // sender, settlements and relayed claims (POST /api/claims).
   const escrow = createEscrowModule(deps, logger);
   const prices = createPricesModule(deps, logger);

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 import { DEV_ESCROW_ROLES } from './dev-accounts.ts';
 
-// Production defaults (security review F5, F13, F21): settings that are harmless on the local chain
+// Production defaults (docs/security.md): settings that are harmless on the local chain
 // but lose money on BSC stop the server at start, naming the variable.
 
 const mainnet = (env: Record<string, string> = {}) =>
@@ -25,7 +25,7 @@ const refusal = (load: () => unknown): string => {
   throw new Error('the configuration was accepted');
 };
 
-describe('the operator key and the retired vault (issue 29)', () => {
+describe('the operator key and the retired vault', () => {
   test('the dev operator key is a default on the local chain only', () => {
     expect(loadConfig({}).operator.privateKey).toBeDefined();
     expect(mainnet().operator.privateKey).toBeUndefined();
@@ -73,7 +73,7 @@ describe('configuration off the local chain', () => {
     );
   });
 
-  test('the Chainlink feeds need an RPC of their own off the local chain (security review 2, N6)', () => {
+  test('the Chainlink feeds need an RPC of their own off the local chain', () => {
     for (const CHAIN_ID of ['56', '97', '1']) {
       expect(refusal(() => mainnet({ CHAIN_ID, CHAINLINK_RPC_URL: '' }))).toMatch(
         /CHAINLINK_RPC_URL: required when PRICE_FEED is chainlink and CHAIN_ID is \d+: the price feeds need an RPC of their own/,
@@ -128,7 +128,7 @@ describe('configuration off the local chain', () => {
   });
 });
 
-describe('escrow settings (issue 29, decision 026)', () => {
+describe('escrow settings (decision 026)', () => {
   const ESCROW = '0x6D8da4B12D658a36909ec1C75F81E54B8DB4eBf9';
   const KEY = `0x${'ab'.repeat(32)}`;
 
@@ -198,7 +198,7 @@ describe('HTTP settings', () => {
   });
 });
 
-describe('AI judge settings (security review F20)', () => {
+describe('AI judge settings', () => {
   test('AI_MIN_CONFIDENCE below the floor stops start-up, naming the variable', () => {
     for (const value of ['0', '49']) {
       expect(() => loadConfig({ AI_MIN_CONFIDENCE: value })).toThrow(ConfigError);
@@ -219,7 +219,7 @@ describe('AI judge settings (security review F20)', () => {
   });
 });
 
-describe('evidence and second-opinion settings (issue 18, decision 019)', () => {
+describe('evidence and second-opinion settings (decision 019)', () => {
   test('by default: AI_MODEL alone, no search, 25 pages, 2 sites, 200 analyses a day', () => {
     const config = loadConfig({ AI_MODEL: 'm1' });
     expect(config.ai.models).toEqual(['m1']);
@@ -267,7 +267,7 @@ describe('evidence and second-opinion settings (issue 18, decision 019)', () => 
     expect(offLocal).toMatch(/EVIDENCE_ALLOW_HOSTS: only allowed when CHAIN_ID is 31337/);
   });
 
-  test('EVIDENCE_PAGE_PARSE_MS is a page budget of 100 ms to a minute (issue 30)', () => {
+  test('EVIDENCE_PAGE_PARSE_MS is a page budget of 100 ms to a minute', () => {
     expect(loadConfig({ EVIDENCE_PAGE_PARSE_MS: '500' }).evidence.pageParseMs).toBe(500);
     expect(refusal(() => loadConfig({ EVIDENCE_PAGE_PARSE_MS: '0' }))).toMatch(/EVIDENCE_PAGE_PARSE_MS/);
     expect(refusal(() => loadConfig({ EVIDENCE_PAGE_PARSE_MS: '600000' }))).toMatch(/EVIDENCE_PAGE_PARSE_MS/);
@@ -282,7 +282,7 @@ describe('evidence and second-opinion settings (issue 18, decision 019)', () => 
   });
 });
 
-describe('price feeds per coin (issue 19)', () => {
+describe('price feeds per coin', () => {
   test("every coin has Chainlink's BSC mainnet aggregator by default, BNB's from CHAINLINK_FEED_ADDRESS", () => {
     const config = mainnet({ CHAINLINK_FEED_ADDRESS: '0x00000000000000000000000000000000000000bb' });
     expect(config.prices.chainlinkAddresses).toMatchObject({
@@ -325,7 +325,7 @@ describe('price feeds per coin (issue 19)', () => {
   });
 });
 
-describe('operator transactions (issue 29)', () => {
+describe('operator transactions', () => {
   test('are sent again after 15 s and replaced after 60 s unless set; the resend must come first', () => {
     expect(loadConfig({}).operatorTransactions).toEqual({
       maxFeePerGas: 10_000_000_000n,

@@ -32,7 +32,7 @@ const optionalText = z
   .string()
   .optional()
   .transform((v) => (v ? v : undefined));
-/** `BTC=0x…,ETH=0x…`: per-coin Chainlink aggregator overrides (issue 19). */
+/** `BTC=0x…,ETH=0x…`: per-coin Chainlink aggregator overrides (docs/decisions/020). */
 const feedAddressList = z
   .string()
   .default('')
@@ -80,7 +80,7 @@ const commaList = z
 
 const EnvSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
-  /** Lets the local chain's dev stack listen beyond loopback (security review 2, N10). */
+  /** Lets the local chain's dev stack, price-setting endpoint included, listen beyond loopback. */
   ALLOW_PUBLIC_DEV: bool.default(false),
   PORT: int(0, 65535).default(8787),
   /** GET /metrics (Prometheus) listens here, never on PORT; METRICS_PORT=0 turns it off. */
@@ -96,9 +96,9 @@ const EnvSchema = z.object({
   CHAIN_ID: int(1, 2 ** 31).default(CHAIN_ID.local),
   RPC_URL: z.url().default('http://127.0.0.1:8545'),
   PUBLIC_RPC_URL: z.url().optional(),
-  /** JSON-RPC calls sent in one HTTP request at most (issue 21: bets end to end); 1 = no batches. */
+  /** JSON-RPC calls sent in one HTTP request at most (docs/decisions/024); 1 = no batches. */
   RPC_BATCH_SIZE: int(1, 1000).default(20),
-  // Issue 29, decision 026: the operator key, hot and holding gas money only (it settles, relays claims
+  // Decision 026: the operator key, hot and holding gas money only (it settles, relays claims
   // and gives back refused deposits on the escrow; it is never the escrow's admin). The dev operator's
   // on the local chain.
   OPERATOR_PRIVATE_KEY: privateKey.optional(),
@@ -128,7 +128,7 @@ const EnvSchema = z.object({
   WS_MAX_CONNECTIONS_PER_IP: int(1, 10_000).default(20),
   PAYMENT_WAIT_MS: int(0, 300_000).default(15_000),
   PENDING_PAYMENT_EXPIRY_S: int(60, 7 * 86_400).default(DEFAULT_PENDING_PAYMENT_EXPIRY_S),
-  // Ceiling for an operator transaction's maxFeePerGas, replacements included (security review F11).
+  // Ceiling for an operator transaction's maxFeePerGas, replacements included: no fee spike drains it.
   // BSC runs at about 0.1 gwei.
   OPERATOR_MAX_FEE_PER_GAS_GWEI: z
     .string()
@@ -144,18 +144,18 @@ const EnvSchema = z.object({
   DATABASE_URL: optionalText,
   DATA_DIR: z.string().default('.data'),
   PRICE_FEED: z.enum(['chainlink', 'ticker', 'simulated']).default('simulated'),
-  // BNB's aggregator (kept from before issue 19); the other coins' default to Chainlink's BSC mainnet
+  // BNB's aggregator; the other coins' default to Chainlink's BSC mainnet
   // proxies (chainlink-bsc-mainnet-usd-feeds.ts), each overridable in CHAINLINK_FEED_ADDRESSES.
   CHAINLINK_FEED_ADDRESS: address.default('0x0567f2323251f0aab15c8dfb1967e4e8a7d42aee'),
   CHAINLINK_FEED_ADDRESSES: feedAddressList,
-  /** The Chainlink feeds' own RPC (security review 2, N6): required off the local chain, else RPC_URL. */
+  /** The Chainlink feeds' own RPC, so payment traffic cannot starve price reads: required off the local chain, else RPC_URL. */
   CHAINLINK_RPC_URL: z.url().optional(),
-  // A ticker URL per coin (issue 19): `{symbol}` is replaced by the coin's pair (BTCUSDT…); without
+  // A ticker URL per coin: `{symbol}` is replaced by the coin's pair (BTCUSDT…); without
   // it, the URL's `symbol` query parameter is set to the pair, so the old BNBUSDT URL still works.
   TICKER_URL: z.url().default('https://api.binance.com/api/v3/ticker/price?symbol={symbol}'),
   ORACLE_MAX_AGE_S: int(1, 86_400).default(120),
   // How long a round or price market whose price the samples missed waits for a price feed that
-  // cannot be asked (its RPC down) before it is cancelled or voided (issue 30, N6): no job waits forever.
+  // cannot be asked (its RPC down) before it is cancelled or voided: no job waits forever.
   ORACLE_FEED_WAIT_S: int(1, 86_400).default(1800),
   AI_BASE_URL: optionalText,
   AI_API_KEY: optionalText,
@@ -164,9 +164,9 @@ const EnvSchema = z.object({
   AI_TIMEOUT_MS: int(1000, 600_000).default(60_000),
   AI_MAX_ATTEMPTS: int(1, 50).default(5),
   MARKET_RESOLUTION_TIMEOUT_S: int(3600, 90 * 86_400).default(DEFAULT_MARKET_RESOLUTION_TIMEOUT_S),
-  // Issue 11, decision 011: seconds a proposed AI verdict stays open to flags; 0 settles at once.
+  // Decision 011: seconds a proposed AI verdict stays open to flags; 0 settles at once.
   RESOLUTION_REVIEW_WINDOW_S: int(0, 30 * 86_400).default(3600),
-  // Issue 18, decision 019: the judge's second opinion and the evidence it reads.
+  // Decision 019: the judge's second opinion and the evidence it reads.
   AI_MODELS: commaList,
   SEARCH_PROVIDER: z.enum(['searxng', 'brave', 'tavily']).optional(),
   SEARCH_URL: z.url().optional(),
@@ -175,10 +175,10 @@ const EnvSchema = z.object({
     z.array(z.string().regex(/^[^\s:/]+:[0-9]{1,5}$/, 'must be host:port entries, comma-separated')),
   ),
   EVIDENCE_MAX_PAGES: int(1, 100).default(25),
-  // Issue 30, E1: the creator's URLs read per attempt, so search results always have room.
+  // The creator's URLs read per attempt, so search results always have room (an independent source).
   EVIDENCE_MAX_CREATOR_PAGES: int(0, 20).default(5),
   EVIDENCE_MIN_SOURCES: int(1, 10).default(2),
-  // Issue 30: one page's reading in a reader thread; over it the thread is ended, the page unread.
+  // One page's reading in a reader thread (docs/decisions/027); over it the thread is ended, the page unread.
   EVIDENCE_PAGE_PARSE_MS: int(100, 60_000).default(2_000),
   ANALYZE_DAILY_LIMIT: int(0, 1_000_000).default(200),
   OPERATOR_ADDRESSES: z
@@ -209,7 +209,7 @@ const EnvSchema = z.object({
 
 export type Config = ReturnType<typeof toConfig>;
 
-/** Settings of the EOA vault, retired by issue 29 (every stake is on the escrow contract), and what replaces each. */
+/** Settings of the retired EOA vault (docs/decisions/028: every stake is on the escrow contract), and what replaces each. */
 const RETIRED_SETTINGS: Record<string, string> = {
   VAULT_ADDRESS: 'retired: stakes are deposited into the escrow contract (ESCROW_ADDRESS)',
   VAULT_PRIVATE_KEY: "retired: set OPERATOR_PRIVATE_KEY, the operator key (gas only, never bettors' money)",
@@ -225,7 +225,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: Record<string, string | undefined> = process.env) {
   // Empty strings count as unset, so `FOO= npm start` falls back to the default.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  // A setting of the retired vault (issue 29) is refused, not ignored: a deployment that still sets
+  // A setting of the retired vault is refused, not ignored (docs/decisions/028): a deployment that still sets
   // one expects something of it.
   const retired = Object.entries(RETIRED_SETTINGS).filter(([name]) => cleaned[name] !== undefined);
   if (retired.length > 0) {
@@ -370,7 +370,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
 }
 
 /**
- * What the evidence gatherer reads (issue 18, decision 019). SEARCH_URL is searxng's base URL;
+ * What the evidence gatherer reads (decision 019). SEARCH_URL is searxng's base URL;
  * brave and tavily need SEARCH_API_KEY. EVIDENCE_ALLOW_HOSTS lets the gatherer read loopback pages
  * (tests, a local SearXNG) and is refused off the local chain: it opens the SSRF guard.
  */
@@ -429,13 +429,13 @@ function unsafeProductionSettings(env: z.infer<typeof EnvSchema>): string[] {
       `  PRICE_FEED: must be chainlink or ticker when CHAIN_ID is ${env.CHAIN_ID} (simulated is for the local chain only)`,
     );
   }
-  // Security review 2, N6: payment traffic on RPC_URL must not be able to starve the price reads.
+  // Payment traffic on RPC_URL must not be able to starve the price reads.
   if (env.PRICE_FEED === 'chainlink' && !env.CHAINLINK_RPC_URL) {
     problems.push(
       `  CHAINLINK_RPC_URL: required when PRICE_FEED is chainlink and CHAIN_ID is ${env.CHAIN_ID}: the price feeds need an RPC of their own, apart from the payments' RPC_URL`,
     );
   }
-  // Security review 2, N9: 0 pays an AI verdict the moment it is proposed, before any bettor can flag it.
+  // 0 pays an AI verdict the moment it is proposed, before any bettor can flag it.
   if (env.RESOLUTION_REVIEW_WINDOW_S === 0) {
     problems.push(
       `  RESOLUTION_REVIEW_WINDOW_S: must be more than 0 when CHAIN_ID is ${env.CHAIN_ID} (0 pays an AI verdict before anyone can flag it)`,

@@ -21,7 +21,7 @@ export async function checkChainId(client: PublicClient, expected: number): Prom
 
 /**
  * The operator key (OPERATOR_PRIVATE_KEY) is set and has gas: it pays for every settlement, relayed
- * claim and refund of a refused deposit, and holds nothing else (issue 29).
+ * claim and refund of a refused deposit, and holds nothing else (docs/decisions/026).
  */
 export async function checkOperatorGas(
   client: PublicClient,

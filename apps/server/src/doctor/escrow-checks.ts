@@ -4,7 +4,7 @@ import { zeroAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { type CheckOutcome, failed, passed, warned } from './run-checks.ts';
 
-// The escrow contract's side of the preflight (issue 29, docs/operations.md "Preflight"), all read at
+// The escrow contract's side of the preflight (docs/operations.md "Preflight"), all read at
 // one block (`readEscrowStatus`): this build's code at ESCROW_ADDRESS, the server's key as its operator
 // and never its admin, a guardian and a treasury, its limits, whether it is paused, and whether the
 // server decides every market before the contract's escape hatch opens.

@@ -6,7 +6,7 @@ import {
 import { type CheckOutcome, failed, passed } from './run-checks.ts';
 
 /**
- * TRUST_PROXY=0 while requests arrive with X-Forwarded-For (security review 2, N9): the server
+ * TRUST_PROXY=0 while requests arrive with X-Forwarded-For: the server
  * noted it in the database (http/untrusted-forwarded-for.ts); behind a proxy, every client then
  * shares the proxy's rate-limit bucket, WebSocket cap and Analyze budget.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type CheckOutcome, failed, passed } from './run-checks.ts';
 
-// Issue 21 sends the server's RPC calls in JSON-RPC batches of up to RPC_BATCH_SIZE; a provider
+// The server sends its RPC calls in JSON-RPC batches of up to RPC_BATCH_SIZE; a provider
 // that refuses batches, or caps them lower, would fail every payment check in production while
 // single calls (what the other checks send) work (security review 2, lows).
 

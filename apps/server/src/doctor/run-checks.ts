@@ -1,6 +1,6 @@
 import { describeError } from '../errors/describe-error.ts';
 
-// The preflight's runner (issue 20, `npm run ops -- doctor`, docs/operations.md "Preflight"): every
+// The preflight's runner (`npm run ops -- doctor`, docs/operations.md "Preflight"): every
 // check starts at once unless it needs another, each is bounded in time, and one line per check is
 // printed in the order they were declared: `✔ <check>`, `⚠ <check>: <note>` (passed, with something
 // to act on), `✖ <check>: <reason>`, or `- <check>: skipped …` when a check it needs did not pass.

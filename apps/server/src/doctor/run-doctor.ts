@@ -29,7 +29,7 @@ import { checkRpcBatch } from './rpc-batch-checks.ts';
 import { type DoctorCheck, defineCheck, failed, passed, runChecks } from './run-checks.ts';
 import { checkSearchProvider } from './search-checks.ts';
 
-// `npm run ops -- doctor` (issue 20, docs/operations.md "Preflight"): checks a deployment with the
+// `npm run ops -- doctor` (docs/operations.md "Preflight"): checks a deployment with the
 // server's own settings before it takes real BNB. One line per check; exit code 1 on any ✖.
 
 /** How long each kind of call may take; every check has its own backstop a little above. */

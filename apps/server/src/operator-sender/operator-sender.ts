@@ -30,10 +30,11 @@ import { submitOperatorAction } from './submit-operator-action.ts';
 
 // docs/architecture.md "Operator transactions", decision 026. An action is a row first; it takes a
 // nonce when it is signed (under the lane's lock), its raw bytes and hash are stored before it is
-// sent, and it is never signed at another nonce while a transaction of it can still mine (security
-// review 2, N2). A broadcast refused for a reason we do not know gives its nonce back instead of
-// holding every later transaction behind it (N8); a receipt counts only once final and in the
-// canonical block (N5); every gas limit is an estimate capped by the action's own cap (N1).
+// sent, and it is never signed at another nonce while a transaction of it can still mine (a lagging
+// node never makes a second payment). A broadcast refused for a reason we do not know gives its nonce
+// back instead of holding every later transaction behind it; a receipt counts only once final and in
+// the canonical block; every gas limit is an estimate capped by the action's own cap
+// (docs/security.md "Operator transactions").
 
 /** Broadcasts refused for a reason we do not know before the action fails: each gave its nonce back. */
 export const MAX_UNKNOWN_REFUSALS = 3;

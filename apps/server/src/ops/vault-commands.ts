@@ -26,7 +26,7 @@ import type { Config } from '../config/config.ts';
 import { describeError } from '../errors/describe-error.ts';
 import { type OpsArgs, type OpsCommand, RefusedError, UsageError } from './ops-commands.ts';
 
-// The escrow contract's operations (issue 29, decision 026, docs/operations.md "Contract operations"):
+// The escrow contract's operations (decision 026, docs/operations.md "Contract operations"):
 // deploy it, read its state, and the admin's and guardian's calls, each signed with that role's key
 // from the settings. They need no database, so they run while the server runs (on PGlite too): a
 // pause must never wait for a server to stop. A call the contract would refuse is simulated first and
