@@ -17,7 +17,7 @@ import {
  * Starts the whole stack for the e2e suite: a fresh Hardhat node, the API server on a fresh
  * PGlite data dir, serving a fresh build of the web app. Short oracle rounds so a test can play
  * one through. The outside world on loopback: the AI judge, a SearXNG-shaped search and two news
- * sites it finds (issue 18). Returns the teardown.
+ * sites it finds (decision 018). Returns the teardown.
  */
 export default async function globalSetup() {
   if (!process.env.E2E_SKIP_BUILD) buildWeb();
@@ -25,7 +25,7 @@ export default async function globalSetup() {
   // The AI vendor lies outside the product: a loopback OpenAI-compatible server stands in, and a
   // test sets its next verdict with POST {E2E_AI_URL}/__verdict (the analysis with /__analysis).
   const ai = await startAiStub();
-  // Issue 18: the judge reads what a search finds. Two sites, so quotes can come from two
+  // The judge reads what a search finds (decision 018). Two sites, so quotes can come from two
   // (EVIDENCE_MIN_SOURCES=2): a site is its host, and the two hosts differ (127.0.0.1, localhost).
   const sites = [
     await startFixtureSite('Harbor Daily', '127.0.0.1'),
@@ -33,7 +33,7 @@ export default async function globalSetup() {
   ];
   const search = await startSearchStub(sites);
   let analysis: StubAnalysis = STUB_ANALYSIS;
-  // A verdict settles only when it names its sources (security review F20); a judge that reads
+  // A verdict settles only when it names its sources (docs/security.md "The AI judge"); a judge that reads
   // evidence gets the same verdict with quotes copied from the passages it was given.
   let verdict: StubVerdict = {
     verdict: 'YES',
@@ -70,8 +70,8 @@ export default async function globalSetup() {
       OPERATOR_ADDRESSES: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
       AI_BASE_URL: ai.url,
       AI_API_KEY: 'stub',
-      // A short review window (issue 11): review-window.spec.ts flags a proposed verdict within it,
-      // with a bond payment since issue 22 (40 s: a wallet connects in ~10 s on a busy CI machine);
+      // A short review window (decision 011): review-window.spec.ts flags a proposed verdict within it,
+      // with a bond payment (40 s: a wallet connects in ~10 s on a busy CI machine);
       // the specs that wait for a verdict to settle wait these seconds more.
       RESOLUTION_REVIEW_WINDOW_S: '40',
       SEARCH_PROVIDER: 'searxng',

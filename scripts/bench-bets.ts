@@ -20,7 +20,7 @@ import { DEV_MNEMONIC } from '../apps/server/src/config/dev-accounts.ts';
 import { percentile } from './percentile.ts';
 import { cpuMs, findHardhatPid, postgresCpuMs, postgresCpuSince } from './process-stats.ts';
 
-// Bets recorded per second end to end (issues 12, 21): real deposits into the escrow on the local
+// Bets recorded per second end to end (decision 024): real deposits into the escrow on the local
 // Hardhat chain, each then posted to POST /api/markets/:id/bets, which verifies it on chain and
 // records it. Every wallet sends its bets one after another (its nonce orders them); wallets run at
 // once.

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { z } from 'zod';
 import { statementName } from '../apps/server/src/db/prepared-rows.ts';
 
-// The two ceilings of `npm run bench` (issue 12), each in its own process like the API server:
+// The two ceilings of `npm run bench` (decision 016), each in its own process like the API server:
 //   bytes: a bare node:http server answering each path with the bytes the API answered;
 //   sql:   a bare node:http server running the same SQL the API runs, through a bare pg pool, as
 //          named prepared statements (parsed and planned once per connection, the best the database

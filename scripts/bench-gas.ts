@@ -8,9 +8,9 @@ import {
 } from '../packages/escrow/test/measure-gas.ts';
 import { writeBetweenMarkers } from './bench-report.ts';
 
-// `npm run bench` (issue 29): the escrow contract's gas per money call, on a local Hardhat node of its
+// `npm run bench`: the escrow contract's gas per money call, on a local Hardhat node of its
 // own (Prague rules, as the dev chain): a deposit, a settlement (2 bettors and 100: the same) and a
-// claim, against issue 29's targets. Gas is deterministic, so this figure does not depend on the
+// claim, against decision 025's targets. Gas is deterministic, so this figure does not depend on the
 // machine's load. Needs no database: `npm run bench -- --only gas`.
 
 export async function measureGas(log: (line: string) => void): Promise<GasReport> {

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import pg from 'pg';
 import { WebSocketServer } from 'ws';
 
-// The realtime ceiling of `npm run bench` (issue 21), in its own process like the API server: a bare
+// The realtime ceiling of `npm run bench` (decision 015), in its own process like the API server: a bare
 // node:http + ws server that LISTENs on the same channel of the same database and writes each
 // notification, as received, to every socket it holds — no Fastify, no validation, no hub, no
 // per-socket state. The same clients measure it the same way as the API, so what the API costs

@@ -9,7 +9,7 @@ import { publish } from '../apps/server/src/realtime/outbox-repository.ts';
 import { percentile } from './percentile.ts';
 import { peakRss } from './process-stats.ts';
 
-// Realtime delivery (issues 12, 21): N WebSocket clients on one instance; one event is committed to
+// Realtime delivery (decision 015): N WebSocket clients on one instance; one event is committed to
 // the outbox (as every change does) and the time from before that commit to each client's receipt
 // is recorded. The clients live in this process, so their own event loop is part of the figure.
 // Each client must receive each event exactly once: deliveries are counted per client, so one that

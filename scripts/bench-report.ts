@@ -4,16 +4,16 @@ import type { BetsResult } from './bench-bets.ts';
 import type { FanOut, RealtimeResult } from './bench-realtime.ts';
 
 // The figures of `npm run bench`, printed as a table and written between two markers in
-// docs/benchmarks.md ("Server benchmarks"), each beside its target (issues 12 and 21) and a verdict.
+// docs/benchmarks.md ("Server benchmarks"), each beside its target (the targets table there) and a verdict.
 
 type Run = { rps: number; p50: number; p99: number; non2xx: number; errors: number };
 
 /**
  * Which target a hot read is held to, at 100 connections:
- * - wallet (issue 21): a wallet's own reads, never cached: ≥ 2,000 req/s, ≥ 50% of the SQL
+ * - wallet (decision 022): a wallet's own reads, never cached: ≥ 2,000 req/s, ≥ 50% of the SQL
  *   ceiling, p99 < 100 ms; and the SQL ceiling itself ≥ 4,000 req/s;
- * - page (issue 21): a list's first page: ≤ 40 kB, p99 < 50 ms;
- * - public (issue 12): ≥ 50% of the HTTP ceiling, p99 < 50 ms.
+ * - page (decision 016): a list's first page: ≤ 40 kB, p99 < 50 ms;
+ * - public (decision 017): ≥ 50% of the HTTP ceiling, p99 < 50 ms.
  */
 export type HotTarget = 'wallet' | 'page' | 'public';
 

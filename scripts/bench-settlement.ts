@@ -5,7 +5,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { Db } from '../apps/server/src/db/client.ts';
 import { settleMarket } from '../apps/server/src/settlement/settle-market.ts';
 
-// Settlement of one market with 100k bets (issue 12 target: < 3 s). Its bets and their payments
+// Settlement of one market with 100k bets (target: < 3 s, decision 024). Its bets and their payments
 // are loaded with COPY FROM STDIN: rows streamed from this process, the fastest way a client can
 // hand PostgreSQL data it made itself.
 

@@ -16,7 +16,7 @@ import { type BenchReport, printReport, writeReportToDocs } from './bench-report
 import { measureSettlement, seedSettlementMarket } from './bench-settlement.ts';
 import { startStack } from './stack.ts';
 
-// `npm run bench` (issue 12): the server against a seeded PostgreSQL, measured against its ceilings.
+// `npm run bench` (decision 016): the server against a seeded PostgreSQL, measured against its ceilings.
 // See docs/benchmarks.md "Server benchmarks" for what each figure means.
 
 const { values: args } = parseArgs({

@@ -120,7 +120,10 @@ export async function startStack(options: StackOptions) {
   };
 }
 
-/** `HOST` is not loopback on the local chain and `ALLOW_PUBLIC_DEV=1` is not set (security review 2, N10). */
+/**
+ * `HOST` is not loopback on the local chain and `ALLOW_PUBLIC_DEV=1` is not set: `POST /api/dev/price`
+ * and the public dev keys stay on the machine (docs/security.md "Configuration").
+ */
 export class PublicDevHostError extends Error {
   override name = 'PublicDevHostError';
 }

@@ -105,11 +105,11 @@ function cannotRun(name: string, why: string) {
 }
 
 step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
-// Biome, the import-cycle check of apps/server (issue 13), solhint on the escrow contract (issue 29).
+// Biome, the import-cycle check of apps/server, solhint on the escrow contract.
 step('lint', 'npm', ['run', '--silent', 'lint']);
 vitest('unit (core, pay-and-post, web, scripts)', ['core', 'pay-and-post', 'web', 'scripts']);
 // The escrow contract on its own Hardhat node: every function, the attacks, a few short random
-// histories (ESCROW_FUZZ_RUNS for more) and the gas report (issue 29).
+// histories (ESCROW_FUZZ_RUNS for more) and the gas report (decision 025).
 vitest('escrow contract', ['escrow']);
 vitest('integration on PGlite', ['server'], { TEST_DB: 'pglite' });
 fuzz();

@@ -1,3 +1,3 @@
 // DOM matchers (toBeVisible, toHaveTextContent…) so a test asserts what the user sees, not only
-// that a query found a node (issue 13).
+// that a query found a node.
 import '@testing-library/jest-dom/vitest';

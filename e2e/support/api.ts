@@ -91,7 +91,7 @@ export async function createMarketViaApi(input: {
   return parseAnswer('/api/markets', response, CreateMarketResponseSchema);
 }
 
-/** A Price Oracle market (issue 19), paid for from `from`: the intent commits to its terms. */
+/** A Price Oracle market, paid for from `from`: the intent commits to its terms. */
 export async function createPriceMarketViaApi(
   input: PriceMarketTerms & { from: `0x${string}`; prediction: 'YES' | 'NO'; amountWei: bigint },
 ) {
@@ -120,7 +120,7 @@ export async function getMarket(id: number) {
   return MarketDetailResponseSchema.parse(await getJson(`/api/markets/${id}`));
 }
 
-/** One page of the open markets as the board asks for it (issue 21), after `cursor` when given. */
+/** One page of the open markets as the board asks for it (decision 016), after `cursor` when given. */
 export async function getOpenMarketsPage(cursor?: string | null) {
   const after = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
   return ListMarketsResponseSchema.parse(await getJson(`/api/markets?status=open&category=all${after}`));

@@ -6,7 +6,7 @@ import { advanceChainTime } from './chain.ts';
 import { baseUrl, rpcUrl } from './fixtures.ts';
 import { getRounds } from './helpers.ts';
 
-// Rounds on the escrow contract from a test's side (issue 29, decision 026).
+// Rounds on the escrow contract from a test's side (decision 026).
 
 /** A block now: the stack mines one every 2 s, this makes the next one sooner. */
 async function mineBlock(): Promise<void> {

@@ -7,7 +7,7 @@ import {
   type StubRequest,
 } from '../../apps/server/test/support/ai-stub.ts';
 
-// The outside world the judge reads (issue 18), on loopback only: a SearXNG-shaped JSON search
+// The outside world the judge reads (decision 018), on loopback only: a SearXNG-shaped JSON search
 // stand-in and two "news sites" serving fixture pages. The judge counts distinct sites by host, so
 // one site is addressed as 127.0.0.1 and the other as localhost (both listen on 127.0.0.1 only).
 // And the AI stub's answers for the evidence-reading judge: it quotes, word for word, a sentence
@@ -214,7 +214,7 @@ const schemaName = (request: StubRequest): string => {
 /**
  * What the stub judge answers a chat-completions request: the analysis for the analyzer, the
  * verdict with word-for-word citations for a judge that reads evidence, else the verdict with its
- * sources (markets created before issue 18).
+ * sources (a market whose prompt version reads no evidence).
  */
 export function judgeReply(request: StubRequest, verdict: StubVerdict, analysis: StubAnalysis): StubReply {
   const { system, user } = messagesOf(request);

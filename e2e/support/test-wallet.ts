@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 
 /**
- * An injected test wallet (issue 2, "Test harness"): an EIP-1193 provider added before any page
+ * An injected test wallet (docs/development.md "Browser tests"): an EIP-1193 provider added before any page
  * script runs, announced through EIP-6963 and also set as `window.ethereum`, that forwards
  * JSON-RPC to the local Hardhat node. Hardhat's dev accounts are unlocked, so eth_sendTransaction
  * and personal_sign work without a key: the real wagmi connect and payment flows run unchanged.

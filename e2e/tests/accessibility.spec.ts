@@ -9,12 +9,12 @@ const ROUTES = [
   { path: '/market/1', name: 'market' },
   { path: '/my-bets', name: 'my-bets' },
   { path: '/leaderboard', name: 'leaderboard' },
-  // Issue 11: a public profile (a demo player's P&L and history, or the empty state).
+  // A public profile (a demo player's P&L and history, or the empty state).
   { path: '/u/0x70997970C51812dc3A010C7d01b50e0d17dc79C8', name: 'profile' },
   { path: '/no-such-page', name: 'not-found' },
 ];
 
-// Issue 5: a 360 px screenshot of every route, kept as a run artifact (e2e/artifacts is ignored by git).
+// A 360 px screenshot of every route, kept as a run artifact (e2e/artifacts is ignored by git).
 const SCREENSHOT_DIR = new URL('../artifacts/screenshots/', import.meta.url);
 
 for (const width of [360, 1280]) {

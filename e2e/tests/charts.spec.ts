@@ -5,7 +5,7 @@ import { advanceChainTime, setAiVerdict } from '../support/chain.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { createContestedMarket, setDevPrice, settleMarkets } from '../support/helpers.ts';
 
-// Issue 11: the charts (lightweight-charts, lazy) render with axes, and settled markets are
+// The charts (lightweight-charts, lazy; decision 013) render with axes, and settled markets are
 // browsable from /predictions. The charts draw on canvas: we check the container's accessible
 // summary, that the library drew its canvases (plot, price axis, time axis) at a real size, and that
 // the chart's chunk loaded only once a chart was shown.

@@ -6,7 +6,7 @@ import { FIXTURE_SENTENCE, STUB_ANALYSIS } from '../support/evidence-stubs.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { openWithWallet } from '../support/helpers.ts';
 
-// Issue 18 end to end: Analyze in the create dialog (the suggestion taken in one click), then the
+// Evidence and Analyze end to end (decisions 018 and 019): Analyze in the create dialog (the suggestion taken in one click), then the
 // market is created and joined with real payments, the deadline passes, the server searches the
 // loopback SearXNG stand-in, reads the two fixture news sites, the stub judge quotes them word for
 // word, the server verifies the quotes, and the Evidence section shows them, in English and in

@@ -6,7 +6,7 @@ import { freshAccount, setAiVerdict } from '../support/chain.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { createContestedMarket, openWithWallet, settleMarkets } from '../support/helpers.ts';
 
-// Issue 11: a wallet's history and P&L after a win, a loss and a refund, on My Bets and on the
+// A wallet's history and P&L (decision 012) after a win, a loss and a refund, on My Bets and on the
 // public profile reached from the leaderboard. Markets are judged by the stub AI.
 
 const player = devAddress(13);

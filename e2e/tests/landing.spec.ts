@@ -128,7 +128,7 @@ test('Headline letters change colour near the pointer', async ({ page }) => {
   await expect(letter).not.toHaveAttribute('style', /color-mix/);
 });
 
-// Issue 20: the vault card, "Reserves X BNB ≥ owed Y BNB at block N", from GET /api/solvency.
+// The vault card (docs/architecture.md "Proof of reserves"), "Reserves X BNB ≥ owed Y BNB at block N", from GET /api/solvency.
 
 /** wei as the page shows it in English: grouped, 4 decimals rounded toward zero, with the unit. */
 function bnb(wei: string): string {

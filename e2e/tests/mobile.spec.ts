@@ -5,7 +5,7 @@ import { createMarketViaApi, devAddress } from '../support/api.ts';
 import { expect, rpcUrl, test } from '../support/fixtures.ts';
 import { installTestWallet } from '../support/test-wallet.ts';
 
-// Issue 11 "Phone and numbers": a 360 px phone never scrolls sideways, on any route, in either
+// A 360 px phone never scrolls sideways, on any route, in either
 // language, with a wallet connected or not, and with the create, join and payment dialogs open.
 // MOBILE_SCREENSHOTS=1 also saves each screen to test-results/mobile/ to look at by eye.
 

@@ -9,7 +9,7 @@ import { publishedClaim } from '../support/escrow.ts';
 import { baseUrl, expect, rpcUrl, test } from '../support/fixtures.ts';
 import { getRounds, openWithWallet, setDevPrice, waitForLiveRound } from '../support/helpers.ts';
 
-// Issue 29 (decision 026 "Claim"): a round's winner takes its payout from the escrow with its own wallet,
+// Decision 026 "Claim": a round's winner takes its payout from the escrow with its own wallet,
 // no server relay. The server's relay is made to fail (the page's POST /api/claims answers 503, as a server
 // that cannot relay would); the claimable card then offers "Claim with my wallet", the wallet sends the
 // contract's claim with the published proof, and the chain pays the winner exactly its payout. Once in

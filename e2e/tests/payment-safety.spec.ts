@@ -6,7 +6,7 @@ import { expect, rpcUrl, test } from '../support/fixtures.ts';
 import { connectWallet } from '../support/helpers.ts';
 import { installTestWallet } from '../support/test-wallet.ts';
 
-// Issue 29, guarantee 10: every stake is a deposit into the escrow contract, and the bettor is
+// Decision 025 "Deposits": every stake is a deposit into the escrow contract, and the bettor is
 // whoever calls `deposit`, so a smart-account wallet (a Safe, a smart account) bets as itself and is
 // paid back to itself; PancakeSwap's `notContract` lock-out is not copied. The dialog says whose
 // stake it is before anything is paid.

@@ -16,7 +16,7 @@ import { expect, rpcUrl, test } from '../support/fixtures.ts';
 import { connectWallet, openWithWallet, settleMarkets } from '../support/helpers.ts';
 import { installTestWallet, testWallet } from '../support/test-wallet.ts';
 
-// Issue 3 end to end: two wallets in the browser, real payments on the local chain, the stub AI
+// A custom market end to end: two wallets in the browser, real payments on the local chain, the stub AI
 // judge, and a claim whose chain balance change is checked to the wei.
 
 async function pay(page: Page) {
@@ -50,7 +50,7 @@ test('A market is created and joined from two wallets, judged, and the winner cl
   await card.getByRole('link', { name: description }).click();
   await expect(creatorPage).toHaveURL(/\/market\/\d+$/);
   const marketId = Number(creatorPage.url().split('/').pop());
-  // What decides the market is on its page (security review F4).
+  // What decides the market is on its page, so a bettor can read it before paying.
   await expect(creatorPage.getByRole('region', { name: 'Resolution instructions' })).toContainText(
     instructions,
   );
@@ -237,7 +237,7 @@ test('An operator voids a market from its page with a typed-data signature; the 
   await page.context().close();
 });
 
-// Issue 21: lean pages. Payments from several accounts at once, so setting up a board with more
+// Lean pages (decision 016). Payments from several accounts at once, so setting up a board with more
 // than one page and a market with more than one page of bets takes seconds, not minutes. Fresh
 // accounts of their own: these tests settle what they create, and the refunds and winnings must not
 // land on an account another spec counts the claimable bets of (review-window.spec.ts: #4, #5).

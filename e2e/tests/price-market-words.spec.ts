@@ -5,7 +5,7 @@ import { advanceChainTime, freshAccount } from '../support/chain.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { setDevPrice } from '../support/helpers.ts';
 
-// Issue 31: a settled price market's page on a phone reads as a person reads, in both languages:
+// A settled price market's page on a phone reads as a person reads, in both languages:
 // its title, rule, analysis and timeline said from its fields with Intl's number and date formats
 // (no ISO time, no unformatted price), nothing English left on the Chinese page, and its chart
 // ending on its own coin's settlement reading, not on BNB's price.

@@ -6,7 +6,7 @@ import { openMarketClaim } from '../support/escrow.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { openWithWallet, setDevPrice } from '../support/helpers.ts';
 
-// Issue 19 end to end: a Price Oracle market created in the browser with the test wallet (a real
+// Price markets end to end (decision 020): a Price Oracle market created in the browser with the test wallet (a real
 // payment on the local chain), found on the board with the Price filter, its price chart on its
 // page, settled by the (simulated) feed once chain time passes the deadline, read and claimed in
 // Chinese, the claim's balance change checked to the wei.
@@ -29,7 +29,7 @@ test('A price market is created, listed under Price, charted, settled by the fee
   await form.getByText('Above', { exact: true }).click();
   await form.getByLabel('Target price (USD)').fill('50500');
   await expect(form.getByTestId('target-gap')).toHaveText('Target is +1.00% from the current price');
-  // Issue 31: the title is said from the terms, the deadline in the reader's date format.
+  // The title is said from the terms, the deadline in the reader's date format.
   await expect(form.getByTestId('title-preview')).toHaveText(
     /^Will BTC be above \$50,500\.00 at [A-Z][a-z]{2} .+\?$/,
   );

@@ -11,7 +11,7 @@ import { freshAccount } from '../support/chain.ts';
 import { baseUrl, expect, test } from '../support/fixtures.ts';
 import { getRounds, waitForLiveRound } from '../support/helpers.ts';
 
-// Issue 12 "Push, not poll" (decision 015): an idle page is kept fresh by the realtime socket and
+// Push, not poll (decision 015): an idle page is kept fresh by the realtime socket and
 // asks the server only when an event says something it shows changed. The stack's rounds are short
 // (60 s, betting 30 s), so in a minute the oracle page sees the rounds move on by themselves.
 

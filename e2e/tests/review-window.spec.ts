@@ -8,10 +8,10 @@ import { openMarketClaim } from '../support/escrow.ts';
 import { baseUrl, expect, test } from '../support/fixtures.ts';
 import { connectWallet, createContestedMarket, openWithWallet } from '../support/helpers.ts';
 
-// Issue 11 end to end: the AI's verdict is proposed, a bettor flags it with a wallet signature, the
+// The review window end to end (decision 011): the AI's verdict is proposed, a bettor flags it with a wallet signature, the
 // window ends and nothing pays, an operator overturns it from the market page, and only then does
 // the other side claim, checked to the wei on chain. The e2e stack's window is 40 s (global-setup).
-// Issues 22 and 29: on the escrow the verdict's settlement is posted on chain when it is proposed,
+// On the escrow the verdict's settlement is posted on chain when it is proposed,
 // the window its delay; a flag's bond is a deposit that disputes it (decision 026), so one flag per
 // window: the Chinese-speaking bettor flags, the English one sees the form, then the flag. Overturned,
 // the bond is a leaf of the new payout list, claimed with the flagger's winnings.

@@ -1,4 +1,4 @@
-// Review F14, docs/security.md "Payments sent through contracts": a payment counts only as a
+// docs/security.md "Payments sent through contracts": a payment counts only as a
 // top-level deposit call from the payer into the escrow. A contract wallet (a Safe, an ERC-4337
 // account) pays through its code, so its payments are never credited; an EIP-7702 account is an
 // ordinary key with delegated code, and its direct deposits count as any other.

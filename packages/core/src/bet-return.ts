@@ -1,6 +1,6 @@
 import type { Bet } from './contract/markets.ts';
 
-// The two money words of a settled bet, one meaning everywhere (issue 28): what it returns and what
+// The two money words of a settled bet, one meaning everywhere (docs/api.md "Money words"): what it returns and what
 // it made. Every bet table stores the return in payout_amount (decision 002); the API's bets, round
 // bets, history entries and claimable lists take both fields from here, and serializers copy them.
 //   return = everything the bet pays back, stake included: stake + share on a win, the stake on a

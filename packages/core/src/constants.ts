@@ -46,7 +46,7 @@ export function explorerAddressUrl(chainId: number, address: string): string {
 /**
  * The largest row id the database stores (`serial` is a 32-bit integer). Ids from outside — route
  * parameters, request bodies, payment intents — are bounded by it before any query, so a bigger one
- * is "not found", never a database error (issue 9, review F2).
+ * is "not found", never a database error.
  */
 export const MAX_ROW_ID = 2_147_483_647;
 
@@ -72,11 +72,11 @@ export type MarketCategory = (typeof MARKET_CATEGORIES)[number];
 export const PREDICTIONS = ['YES', 'NO'] as const;
 export type Prediction = (typeof PREDICTIONS)[number];
 
-/** docs/product.md §2 create dialog: the coins of a Price Oracle market (issue 19). */
+/** docs/product.md §2 create dialog: the coins of a Price Oracle market (decision 020). */
 export const PRICE_SYMBOLS = ['BTC', 'ETH', 'BNB', 'SOL', 'XRP', 'ADA', 'AVAX', 'DOGE'] as const;
 export type PriceSymbol = (typeof PRICE_SYMBOLS)[number];
 
-/** A price market asks whether the coin ends strictly above or strictly below its target (issue 19). */
+/** A price market asks whether the coin ends strictly above or strictly below its target. */
 export const COMPARISON_TYPES = ['above', 'below'] as const;
 export type ComparisonType = (typeof COMPARISON_TYPES)[number];
 
@@ -117,7 +117,7 @@ export const REFRESH_MS = {
   price: 3_000,
   roundProgression: 30_000,
   leaderboard: 30_000,
-  /** The landing page's proof of reserves (issue 20). */
+  /** The landing page's proof of reserves (docs/architecture.md "Proof of reserves"). */
   reserves: 30_000,
 } as const;
 
@@ -141,14 +141,14 @@ export const MAX_OPERATOR_REASON_LENGTH = 2000;
 export const DEFAULT_AI_MIN_CONFIDENCE = 70;
 /**
  * AI_MIN_CONFIDENCE may not be set lower: below 50 the model itself rates its verdict more likely
- * wrong than right, and 0 would let any YES or NO settle (security review F20).
+ * wrong than right, and 0 would let any YES or NO settle (docs/security.md "The AI judge").
  */
 export const MIN_AI_CONFIDENCE_FLOOR = 50;
 
 /**
  * How long after its deadline a market may wait for a verdict before it is voided and every stake
  * refunded (MARKET_RESOLUTION_TIMEOUT_S): a market judged by an operator nobody answers, or by a
- * prompt version or model this server no longer runs, must not lock stakes forever (review F20).
+ * prompt version or model this server no longer runs, must not lock stakes forever (decision 009).
  */
 export const DEFAULT_MARKET_RESOLUTION_TIMEOUT_S = 3 * 24 * 3600;
 

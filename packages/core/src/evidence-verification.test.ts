@@ -133,7 +133,7 @@ describe('verifyEvidence', () => {
   });
 });
 
-describe('an independent source (issue 30, E1)', () => {
+describe('an independent source', () => {
   const CREATOR_A = { ...BBC, namedByCreator: true };
   const CREATOR_B = { ...REUTERS, namedByCreator: true };
   const INDEPENDENT = {

@@ -1,8 +1,8 @@
-// The judge is not trusted (issue 18, docs/decisions/019-evidence-grounded-judge.md): a YES or NO
+// The judge is not trusted (docs/decisions/019-evidence-grounded-judge.md): a YES or NO
 // settles only when every quote it cites is found, word for word, in a page the server itself read
 // for this attempt, and the verified quotes come from enough distinct sites. Anything else is
 // UNDECIDABLE with the reason, retried and eventually voided like any failed attempt.
-// Issue 30 (E1): the creator chooses the pages it names and can cheaply own two sites, so when a
+// docs/security.md "Reading the web": the creator chooses the pages it names and can cheaply own two sites, so when a
 // search engine is configured the verdict also needs a verified quote from a page the creator did
 // not name, and the sites are counted over those pages only.
 

@@ -1,5 +1,5 @@
-// Which round of a price feed decides an instant (docs/architecture.md "Oracle rounds"; security review 2,
-// N6). A round's lock or close price is the feed's answer at that instant: the last round the feed
+// Which round of a price feed decides an instant (docs/architecture.md "Oracle rounds"; docs/security.md
+// "Prices"). A round's lock or close price is the feed's answer at that instant: the last round the feed
 // updated at or before it, counted only if it is fresh for the instant (updated at most
 // ORACLE_MAX_AGE_S before it) and positive. The server samples the feed every 2 s and normally finds
 // that answer in its samples; when it missed the instant (its reads starved), it asks the feed's own

@@ -1,4 +1,4 @@
-// How long a price market waits for a price feed it cannot ask (issue 30, N6; decision 020): after its
+// How long a price market waits for a price feed it cannot ask (docs/security.md "Prices"; decision 020): after its
 // deadline, when no stored sample can decide it, the server asks the feed for its own round at the
 // deadline; while the feed cannot be asked at all the market waits, bounded, then is voided and every
 // stake refunded. The wait is ORACLE_FEED_WAIT_S, and never longer than MARKET_RESOLUTION_TIMEOUT_S,

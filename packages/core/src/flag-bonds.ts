@@ -1,9 +1,9 @@
 import { BPS_DENOMINATOR, bpsOf } from './money.ts';
 import { computeMarketPayouts, type PayoutComputation, type StakeEntry } from './payouts.ts';
 
-// Bonded flags (issue 22, docs/decisions/011-resolution-review-window.md "Dispute economics"). A
-// flag used to be a free option for every loser: flag, and a verdict nobody reviews is voided and
-// every stake refunded. Now flagging costs a bond deposited into the escrow, and what becomes of it is
+// Bonded flags (docs/decisions/011-resolution-review-window.md "Dispute economics"). A
+// free flag would be an option for every loser: flag, and a verdict nobody reviews is voided and
+// every stake refunded. So flagging costs a bond deposited into the escrow, and what becomes of it is
 // decided here, in integer wei, with the market's payouts:
 //   - the verdict is OVERTURNED (settled on another side): every bond comes back in full, plus a
 //     reward out of the market's fee: the whole fee, up to the sum of the bonds, shared pro rata

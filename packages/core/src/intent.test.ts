@@ -78,7 +78,7 @@ describe('encodeIntent and decodeIntent', () => {
   });
 
   test('a market id larger than the database stores names no market', () => {
-    // Review F2: pm1:bet:3000000000 reached an int4 query and stopped reconciliation for good.
+    // pm1:bet:3000000000 must never reach an int4 query, where it would stop reconciliation for good.
     expect(decodeIntent(stringToHex('pm1:bet:3000000000:YES'))).toBeNull();
     expect(decodeIntent(stringToHex(`pm1:bet:${MAX_ROW_ID + 1}:YES`))).toBeNull();
     expect(decodeIntent(stringToHex(`pm1:bet:${MAX_ROW_ID}:YES`))).toEqual({
@@ -139,7 +139,7 @@ describe('encodeIntent and decodeIntent', () => {
   });
 });
 
-describe('the flag bond intent (issue 22)', () => {
+describe('the flag bond intent', () => {
   test('names one market, in one spelling only', () => {
     expect(decodeIntent(stringToHex('pm1:flag:7'))).toEqual({ kind: 'flag', marketId: 7 });
     for (const text of [
@@ -250,7 +250,7 @@ describe('marketContentHash', () => {
     expect(marketContentHash(base)).toBe(keccak256(stringToHex('["sports","daily","Final","冠军是谁?",""]')));
   });
 
-  test('bodies that split the same text differently hash differently (review F15)', () => {
+  test('bodies that split the same text differently hash differently', () => {
     const fields = { category: 'crypto', duration: 'daily' };
     const honest = marketContentHash({ ...fields, description: 'Q\n\nR' });
     const forged = marketContentHash({

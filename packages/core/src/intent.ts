@@ -11,7 +11,7 @@ export type PaymentIntent =
   | { kind: 'create'; contentHash: `0x${string}`; prediction: Prediction }
   | { kind: 'bet'; marketId: number; prediction: Prediction }
   | { kind: 'round'; epoch: number; position: Position }
-  /** A bond for flagging a market's proposed verdict (issue 22, docs/decisions/011). */
+  /** A bond for flagging a market's proposed verdict (docs/decisions/011). */
   | { kind: 'flag'; marketId: number };
 
 const INTENT_PREFIX = 'pm1';
@@ -134,7 +134,7 @@ export function sameIntent(a: PaymentIntent, b: PaymentIntent): boolean {
  * strings exactly as sent (not trimmed), so the server can recompute it from the request body and
  * compare it with the hash the payment committed to. Each field is quoted and escaped, so no two
  * bodies share one text: joining by "\n" (the first formula) let a newline move text from one
- * field to the next with the same hash (security review F15; docs/decisions/008).
+ * field to the next with the same hash (docs/decisions/008).
  */
 export function marketContentHash(input: {
   category: string;

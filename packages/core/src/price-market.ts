@@ -2,7 +2,7 @@ import { keccak256, stringToHex } from 'viem';
 import type { ComparisonType, MarketDuration, PriceSymbol } from './constants.ts';
 import { formatUsdPrice, parseUsdPrice } from './price.ts';
 
-// Rules of a Price Oracle market (issue 19): "Will BTC be above $100,000.00 at 18:00 UTC?" is
+// Rules of a Price Oracle market (decision 020): "Will BTC be above $100,000.00 at 18:00 UTC?" is
 // decided by a price feed at the deadline, with no judge. Prices are integers scaled by 1e8, as in
 // the oracle game (docs/architecture.md "Money, time and identity"); nothing here uses a float.
 
@@ -15,7 +15,7 @@ export type PriceMarketTerms = {
 };
 
 /**
- * What a price-market creation's payment commits to (issue 19; custom markets keep decision 008):
+ * What a price-market creation's payment commits to (decision 020; custom markets keep decision 008):
  * keccak256 of the UTF-8 JSON array `["price_prediction", targetSymbol, comparisonType,
  * targetPrice exactly as sent, duration]`.
  */
@@ -35,7 +35,7 @@ export function targetPriceScaled(targetPrice: string): bigint {
   return parseUsdPrice(targetPrice);
 }
 
-/** Where a reading stands against the target: the fact the settled analysis states (issue 31). */
+/** Where a reading stands against the target: the fact the settled analysis states. */
 export type PriceReadingRelation = 'above' | 'below' | 'equal';
 
 /** The settlement reading against the target, compared exactly on the 1e8-scaled integers. */
@@ -68,7 +68,7 @@ export function formatTargetUsd(targetPrice: string): string {
 
 /**
  * The parts a title is made of, so the web can say the same in either language from the market's
- * terms (issue 19): the coin, above/below, the target in USD and the deadline's UTC time and date.
+ * terms: the coin, above/below, the target in USD and the deadline's UTC time and date.
  */
 export type PriceMarketTitleParts = {
   symbol: PriceSymbol;

@@ -1,6 +1,6 @@
 import { BPS_DENOMINATOR } from './money.ts';
 
-// Proof of reserves (issue 20, issue 29, docs/architecture.md "Proof of reserves"): the escrow contract's
+// Proof of reserves (decision 028, docs/architecture.md "Proof of reserves"): the escrow contract's
 // balance at a block against everything it owes at that block (its `liabilities()`: open and refunding
 // pools, unclaimed payouts, credits and fees not yet sent to the treasury). The contract keeps
 // `balance ≥ liabilities` by construction; what is above it is BNB forced in, nobody's stake. The

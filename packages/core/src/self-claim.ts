@@ -1,6 +1,6 @@
 import type { EscrowClaim } from './contract/payout-lists.ts';
 
-// Issue 29, decision 026 "Claim": the Claim button asks the server, which relays the escrow's claim from
+// Decision 026 "Claim": the Claim button asks the server, which relays the escrow's claim from
 // the operator key (a round bet's, a market bet's or a returned flag bond's). When that relay fails, answers that it is still on its way, or has not landed a few
 // minutes after it was asked, the web offers the wallet's own `claim` (or `refund`) with the published
 // proof. These are the rules of that offer; whether the stake is still open is the chain's to say.

@@ -1,7 +1,7 @@
 import { BPS_DENOMINATOR } from './money.ts';
 
-// Issue 11 "Market odds over time": the YES share of a market's pool, in whole basis points, from
-// bigint wei. Both the server (odds history) and the web cards (current YES %) use this one rule.
+// The YES share of a market's pool, in whole basis points, from
+// bigint wei (decision 013, market odds over time). Both the server (odds history) and the web cards (current YES %) use this one rule.
 
 /** The most points one odds history answers; more bets are bucketed (last bet of each bucket). */
 export const MARKET_ODDS_POINTS_MAX = 200;

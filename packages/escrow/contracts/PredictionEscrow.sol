@@ -567,8 +567,8 @@ contract PredictionEscrow is Ownable2Step, ReentrancyGuardTransient {
     function _pay(address to, uint256 amount, uint256 stakeId) private {
         // Enough gas must be left for the recipient to get the whole cap (63/64 rule), or a relayer could
         // starve the call on purpose and turn every payout into a credit; and enough after it to record
-        // the credit, or a recipient that burns only when it is not a gas estimate (base fee 0, review
-        // N1) would make an estimated claim run out of gas.
+        // the credit, or a recipient that burns only outside a gas estimate (where the base fee is 0)
+        // would make an estimated claim run out of gas.
         if (gasleft() < (PAYOUT_GAS_CAP * 64) / 63 + _AFTER_PUSH_GAS) revert InsufficientGas();
         _ledger.liabilities -= amount.toUint128();
         bool ok;

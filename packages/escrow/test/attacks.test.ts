@@ -40,7 +40,8 @@ import {
   TREASURY,
 } from './escrow-fixture.ts';
 
-// The attacks of issue 29 and review finding N1, each against the contract on a real node.
+// The attacks the contract is built to stop (decision 025), among them a recipient that burns its
+// payout's gas and claims again, each against the contract on a real node.
 
 let world: EscrowWorld;
 beforeAll(async () => {
@@ -165,7 +166,7 @@ describe('a recipient that burns gas, reverts or bombs return data', () => {
       expect(first.gasUsed).toBeLessThan(60_000n + 50_000n + 30_000n);
       expect(await world.read.credits([hostile])).toBe(parseEther('2'));
 
-      // 24 more tries (review N1's reproduction claimed 25 times): each reverts before any call, cheaply.
+      // 24 more tries (25 claims in all): each reverts before any call, cheaply.
       for (let i = 0; i < 24; i++) {
         const receipt = await relayBlindly(claim);
         expect(receipt.status).toBe('reverted');
@@ -237,7 +238,7 @@ describe('a recipient that burns gas, reverts or bombs return data', () => {
     expect(first.gasUsed).toBeLessThan(140_000n);
     let spent = first.gasUsed;
     for (let i = 0; i < 24; i++) spent += (await relayBlindly(claim)).gasUsed;
-    // 25 claims cost one capped attempt and 24 cheap reverts, against 16.2M gas each in review N1.
+    // 25 claims cost one capped attempt and 24 cheap reverts, against 16.2M gas each with an uncapped push.
     expect(spent).toBeLessThan(140_000n + 24n * 40_000n);
 
     // Its own address burns whatever it is sent: it withdraws to another of its addresses.

@@ -37,7 +37,7 @@ import {
 // Random histories of deposits, disputes (flag bonds into a pending settlement, of the bond, a wei
 // either side of it, or far below), refusals, settlements (honest and not), voids, vetoes, pauses,
 // claims, refunds, withdrawals, fee collections and time jumps against a fresh contract each run; after
-// every step the money invariants of issue 29 must hold. CI runs a few short histories;
+// every step the contract's money guarantees (decision 025) must hold. CI runs a few short histories;
 // ESCROW_FUZZ_RUNS=200 ESCROW_FUZZ_STEPS=80 runs long ones.
 
 const RUNS = Number(process.env.ESCROW_FUZZ_RUNS ?? 4);

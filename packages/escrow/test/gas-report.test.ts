@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createEscrowWorld, type EscrowWorld } from './escrow-fixture.ts';
 import { formatGasReport, GAS_TARGET, gasRowMet, measureEscrowGas } from './measure-gas.ts';
 
-// The gas of each money call (issue 29's targets: a deposit, a dispute included, and a claim at most
+// The gas of each money call (decision 025's targets: a deposit, a dispute included, and a claim at most
 // 80k each; a settlement that does not grow with the number of bettors). `npm run bench -- --only gas`
 // prints the same figures (measure-gas.ts).
 

@@ -3,9 +3,9 @@ import { predictionEscrowAbi } from '../src/prediction-escrow.gen.ts';
 import { BETTORS, type EscrowWorld, HOUR, OPERATOR, type StakeRef } from './escrow-fixture.ts';
 
 // The gas of each money call on the local chain (Hardhat, Prague): what `test/gas-report.test.ts`
-// holds to issue 29's targets and what `npm run bench` prints (docs/benchmarks.md "Escrow gas").
+// holds to decision 025's targets and what `npm run bench` prints (docs/benchmarks.md "Escrow gas").
 
-/** Issue 29's target for a deposit (a dispute included) and a claim. */
+/** Decision 025's target for a deposit (a dispute included) and a claim. */
 export const GAS_TARGET = 80_000n;
 
 export type GasRow = {

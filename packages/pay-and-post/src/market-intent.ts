@@ -11,7 +11,7 @@ export type MarketTerms = Omit<CreateCustomMarketBody, PaidFields> | Omit<Create
 
 /**
  * What a market's creation commits to, as the web's create dialog computes it: the content hash of
- * the custom text (decision 008) or of the price terms (issue 19), and the creator's side.
+ * the custom text (decision 008) or of the price terms (decision 020), and the creator's side.
  */
 export function marketIntent(terms: MarketTerms, prediction: Prediction): PaymentIntent {
   return { kind: 'create', contentHash: marketTermsHash(terms), prediction };

@@ -5,7 +5,7 @@ import { type PayAndPostClients, type PayAndPostOptions, type Posted, payThenPos
 import type { Payer } from './payer.ts';
 import { depositPaymentCall, type PaymentOverrides } from './payment-call.ts';
 
-// A flag on a proposed verdict carries a bond (issue 22, docs/decisions/011): a dispute deposit into
+// A flag on a proposed verdict carries a bond (docs/decisions/011): a dispute deposit into
 // the escrow under the market's own key while its settlement is pending (decision 026, "Flag bonds";
 // flagBondTerms). The flag itself is signed by the bettor (flagTypedData), which the caller does.
 

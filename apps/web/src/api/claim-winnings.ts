@@ -15,7 +15,7 @@ type ClaimCallbacks = Pick<UseMutationOptions<ClaimResponse, Error, ClaimBody>, 
 /**
  * Claims, then refetches `invalidates`: what the caller's page shows that a claim changes (the
  * claimable, the markets, the history); the claim stays pending until then. The keys are the
- * caller's (docs/decisions/006). My Bets reads the claimable list too since issue 29: its escrow
+ * caller's (docs/decisions/006). My Bets reads the claimable list too: its escrow
  * claims are what the wallet's own claim needs; both load with its lazy part, for a connected wallet.
  */
 export function useClaimWinnings(invalidates: readonly QueryKey[], callbacks: ClaimCallbacks = {}) {

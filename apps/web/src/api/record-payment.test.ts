@@ -3,7 +3,7 @@ import { startRecordingTestApi } from '#testing/test-api.ts';
 import { mayHavePendingRecords } from './pending-records-key.ts';
 import { recordAndForget, savePendingRecord } from './record-payment.ts';
 
-// Issue 3: a paid create or join is kept in the one store of pending payments (lib/pending-payments.ts, tested there).
+// A paid create or join is kept in the one store of pending payments (lib/pending-payments.ts, tested there).
 
 const TX_HASH = `0x${'12'.repeat(32)}`;
 const PENDING = { status: 202, body: { status: 'pending', txHash: TX_HASH } };

@@ -35,7 +35,7 @@ const PendingRecordSchema = z.union([
   z.object({ kind: z.literal('join'), marketId: z.number(), body: JoinMarketBodySchema }),
 ]);
 
-// A paid create or join is kept until the server has it (issue 3), in the store every paid bet uses.
+// A paid create or join is kept until the server has it, in the store every paid bet uses.
 const pendingRecords = createPendingPayments({
   key: PENDING_RECORDS_KEY,
   schema: PendingRecordSchema,

@@ -2,7 +2,7 @@ import { WalletButton } from '#wallet/components/wallet-button.tsx';
 import { WalletProvider } from '#wallet/components/wallet-provider.tsx';
 // The wallet's imports above come first, in a group of their own: the build lays the app-routes
 // chunk out in import order, and sorted after ui/ the same code gzips 0.26 kB larger on every app
-// route (docs/decisions/006 budget; measured when issue 13 moved the wallet out of features/).
+// route (docs/decisions/006 budget; measured with the wallet in its own folder, src/wallet/).
 
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { type ReactNode, Suspense } from 'react';

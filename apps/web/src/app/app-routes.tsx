@@ -11,7 +11,7 @@ const PAGES = [
     Page: lazyRoute(() => import('#routes/oracle-predictions.tsx'), ['oracle']),
   },
   { path: '/market/:id', Page: lazyRoute(() => import('#routes/market.tsx'), ['markets']) },
-  // Only its own strings: the history rows no longer show market categories (issue 11).
+  // Only its own strings: the history rows show no market categories.
   { path: '/my-bets', Page: lazyRoute(() => import('#routes/my-bets.tsx'), ['myBets']) },
   { path: '/leaderboard', Page: lazyRoute(() => import('#routes/leaderboard.tsx'), ['leaderboard']) },
   // The profile is all history: its strings load with the route (My Bets loads them once a wallet is there).

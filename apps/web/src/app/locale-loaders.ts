@@ -25,17 +25,17 @@ export const LOCALE_LOADERS = {
     en: () => import('#i18n/market-actions/en.json'),
     zh: () => import('#i18n/market-actions/zh.json'),
   },
-  /** The resolution review window's strings (issue 11): the market page only. */
+  /** The resolution review window's strings (decision 011): the market page only. */
   review: {
     en: () => import('#features/market-review/locales/en.json'),
     zh: () => import('#features/market-review/locales/zh.json'),
   },
-  /** Issue 18: the evidence section, "How resolution works" and the analysis: lazy parts only. */
+  /** The evidence section, "How resolution works" and the analysis: lazy parts only. */
   evidence: {
     en: () => import('#features/market-evidence/locales/en.json'),
     zh: () => import('#features/market-evidence/locales/zh.json'),
   },
-  /** Price Oracle markets' strings (issue 19): the create dialog, a price market's card and page. */
+  /** Price Oracle markets' strings: the create dialog, a price market's card and page. */
   price: {
     en: () => import('#features/price-markets/locales/en.json'),
     zh: () => import('#features/price-markets/locales/zh.json'),
@@ -50,7 +50,7 @@ export const LOCALE_LOADERS = {
     zh: () => import('#features/oracle/locales/zh.json'),
   },
   /**
-   * Issue 29: the wallet's own claim from the escrow and its credits' withdrawal: loaded with that part
+   * The wallet's own claim from the escrow and its credits' withdrawal: loaded with that part
    * (a connected wallet on the oracle page), not with the route.
    */
   selfClaim: {
@@ -61,13 +61,13 @@ export const LOCALE_LOADERS = {
     en: () => import('#features/my-bets/locales/en.json'),
     zh: () => import('#features/my-bets/locales/zh.json'),
   },
-  /** Issue 20: the landing page's vault reserves card, loaded with the landing (not in the shell). */
+  /** The landing page's vault reserves card, loaded with the landing (not in the shell). */
   reserves: {
     en: () => import('#features/landing/locales/en.json'),
     zh: () => import('#features/landing/locales/zh.json'),
   },
   /**
-   * A wallet's history and P&L (issue 11) and its flag bonds (issue 22): loaded with the history,
+   * A wallet's history and P&L (decision 012) and its flag bonds: loaded with the history,
    * so /my-bets without a wallet (a redirect) loads only the route's few strings (decision 006).
    */
   history: {

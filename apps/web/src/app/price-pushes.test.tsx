@@ -12,7 +12,7 @@ import { testMarket } from '#testing/market-test-kit.tsx';
 import { OffScreenObserver, testPriceMarket } from '#testing/price-market-kit.ts';
 import { renderWithApp } from '#testing/test-app.tsx';
 
-// Issue 31: every coin's price is pushed on the one realtime socket. A price market's chart ends on
+// Every coin's price is pushed on the one realtime socket. A price market's chart ends on
 // its own coin (the live price while open, the settlement reading once settled), and BNB's price
 // card shows BNB's, whatever other coins are pushed. A real HTTP and WebSocket server on loopback
 // stands in for the API; the page's location is moved onto it, so the socket connects to it.

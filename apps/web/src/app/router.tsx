@@ -7,7 +7,7 @@ import { lazyRoute } from './lazy-route.ts';
 // The landing's own strings beyond the shell (the vault reserves card) come with its chunk.
 const Landing = lazyRoute(() => import('#routes/landing.tsx'), ['reserves']);
 // Every page but the landing: API, wallet (wagmi), toasts and the app routes load with it, so `/`
-// never loads wagmi (issue 5, "Fast").
+// never loads wagmi (docs/decisions/006).
 const AppRoutes = lazyRoute(() => import('./app-routes.tsx'), ['app']);
 
 /**

@@ -41,7 +41,7 @@ type Options = {
 /**
  * Our i18n: typed keys, `{{placeholders}}`, plurals by `count`, namespaces and languages loaded on
  * demand. In place of i18next (~15 kB gzip) so the landing page stays within its JS budget
- * (issue 5, docs/decisions/006). docs/product.md §4: held in memory only, never stored.
+ * (docs/decisions/006). docs/product.md §4: held in memory only, never stored.
  */
 export function createI18n({ language = 'en', messages = {}, loaders = {} }: Options = {}): I18n {
   const catalogs: Record<Language, Messages> = { en: { ...messages.en }, zh: { ...messages.zh } };

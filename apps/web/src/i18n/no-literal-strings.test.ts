@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 
-// Issue 5: a test fails when a component renders a literal string that is not translated.
+// A test fails when a component renders a literal string that is not translated.
 // Every .tsx file is parsed; JSX text and the user-facing attributes must hold no words.
 
 const SOURCE_DIR = join(import.meta.dirname, '..');

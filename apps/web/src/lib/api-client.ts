@@ -5,7 +5,7 @@ import type * as z from 'zod/mini';
 // Paths are typed from core's ROUTES table, the one list the server registers and the OpenAPI
 // document is built from: a path it does not have fails the typecheck. Only its type is used:
 // importing the table itself pulls every contract schema into the first chunk (+2.3 kB gzip on
-// every app route, issue 13).
+// every app route, docs/decisions/006).
 
 type Route = (typeof ROUTES)[keyof typeof ROUTES];
 

@@ -6,7 +6,7 @@ import { formatBnb, type Language } from './use-format.ts';
 export type ClaimToast = { kind: 'success' | 'error'; message: string };
 
 /**
- * What a claim answer tells the user, the same on every claim button (issue 11; spec 18.26): the
+ * What a claim answer tells the user, the same on every claim button (spec 18.26): the
  * spec's "Successfully claimed …" only once the payout is final on chain, "Your payout is on its
  * way." while it is still being sent, and the server's message (else `failed`) when refused.
  */

@@ -3,7 +3,7 @@ import { ApiError } from './api-client.ts';
 /**
  * A refusal of a paid bet is final: the server keeps the money as a refund owed, so the stored copy
  * is forgotten and the dialog closes. A network error, a 5xx or a 429 is not: the same hash can be
- * posted again (issues 3 and 11).
+ * posted again.
  */
 export function isFinalRefusal(error: unknown): boolean {
   return (

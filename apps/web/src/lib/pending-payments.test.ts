@@ -4,7 +4,7 @@ import { startTestApi, type TestApiAnswer } from '#testing/test-api.ts';
 import { apiPost } from './api-client.ts';
 import { createPendingPayments } from './pending-payments.ts';
 
-// Issues 3 and 11: a paid bet stays in localStorage until the server has it.
+// A paid bet stays in localStorage until the server has it.
 
 const PaymentSchema = z.object({ txHash: z.string(), amountWei: z.string() });
 type Payment = z.infer<typeof PaymentSchema>;

@@ -1,10 +1,9 @@
 import * as z from 'zod/mini';
 import { isFinalRefusal } from './is-final-refusal.ts';
 
-// Payments made but not yet recorded by the server, kept in localStorage until the server has them
-// (issues 3 and 11): a closed tab, a dropped connection or a server hiccup between the wallet's
-// payment and the POST never loses a paid bet. The server's vault reconciliation records them from
-// their intent too; this is the quick path. One store for every kind of payment; each feature
+// Payments made but not yet recorded by the server, kept in localStorage until the server has them:
+// a closed tab, a dropped connection or a server hiccup between the wallet's payment and the POST
+// never loses a paid bet. The server's reconciliation records them from their intent too; this is the quick path. One store for every kind of payment; each feature
 // gives it its storage key, the schema of what it keeps and the request that records it.
 
 export type PendingPayments<Payment, Answer> = {

@@ -3,7 +3,7 @@ import { TargetPriceSchema } from '@pm/core/contract/primitives';
 import { targetPriceScaled } from '@pm/core/price-market';
 import { formatScaled, type Language } from './use-format.ts';
 
-// The Price Oracle terms as the web shows them (issue 19): the target typed by the creator checked
+// The Price Oracle terms as the web shows them: the target typed by the creator checked
 // with core's schema (the same one the server applies), and the gap between the live price and the
 // target worked out on 1e8-scaled integers. Display only: the outcome is decided by the server.
 // Shared: the create dialog checks the target its price fields (features/price-markets) take.

@@ -3,7 +3,7 @@ import { BNB_DECIMALS } from '@pm/core/money';
 import { parseUsdPrice } from '@pm/core/price';
 import { useTranslation } from '#i18n/use-translation.ts';
 
-// The one place the web formats numbers for people (issue 11 "Phone and numbers"): digit grouping,
+// The one place the web formats numbers for people: digit grouping,
 // decimal mark, currency symbol and sign come from Intl.NumberFormat for the current language.
 // Money stays exact: the integer part is formatted as a bigint (Intl accepts bigint) and the
 // fraction is cut from the remainder, so no wei ever goes through a float.

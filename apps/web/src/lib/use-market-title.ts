@@ -3,7 +3,7 @@ import type { Language, TFunction } from '../i18n/translate.ts';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { formatDateTime, formatUsd } from './use-format.ts';
 
-// Issue 31: a price market's title is said from its terms, in the reader's language with the
+// A price market's title is said from its terms, in the reader's language with the
 // reader's number and date formats; the server's English title stays for API clients and search.
 // Here, not in a feature, because the market pages and the history (my-bets) both show titles.
 

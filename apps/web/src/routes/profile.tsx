@@ -13,7 +13,7 @@ import { Page } from '#ui/page.tsx';
 import { Skeleton } from '#ui/skeleton.tsx';
 import { StatusMessage } from '#ui/status-message.tsx';
 
-/** Issue 11: /u/{address}, a wallet's public P&L and bet history, read-only (no wallet needed). */
+/** /u/{address}, a wallet's public P&L and bet history, read-only (no wallet needed). */
 export function Component() {
   const { t } = useTranslation();
   const { address = '' } = useParams();

@@ -86,14 +86,14 @@ export function testBet(overrides: Partial<Bet> = {}): Bet {
   };
 }
 
-/** Issue 21: a page of a market's bets as GET /api/markets/:id/bets answers it. */
+/** A page of a market's bets as GET /api/markets/:id/bets answers it. */
 export type TestBetsPage = { bets: Bet[]; nextCursor: string | null };
 
 /**
  * A loopback API answering GET /api/markets/:id with `market` (the first page of its bets, its
  * participants and timeline as served), GET /api/markets/:id/bets with `betPages` by cursor (and
  * `?address=` with that wallet's bets among `bets`), GET /api/markets/:id/odds with `odds` (none by
- * default) and empty claimables; the market's `evidence` (issue 18) when given. `requested` lists
+ * default) and empty claimables; the market's `evidence` when given. `requested` lists
  * the URLs asked for.
  */
 export async function startMarketApi() {

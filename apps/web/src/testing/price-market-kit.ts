@@ -1,7 +1,7 @@
 import type { Market } from '@pm/core/contract/markets';
 import { testMarket } from './market-test-kit.tsx';
 
-// For the price market tests (issues 19 and 31): a BTC price market, and charts kept off screen.
+// For the price market tests: a BTC price market, and charts kept off screen.
 
 /** A BTC "above $100,000.00" price market, open, on the simulated feed; overrides change it. */
 export function testPriceMarket(overrides: Partial<Market> = {}): Market {

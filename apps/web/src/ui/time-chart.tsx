@@ -2,7 +2,7 @@ import { lazy, type RefObject, Suspense, useEffect, useRef, useState } from 'rea
 import { Skeleton } from './skeleton.tsx';
 import type { TimeChartProps } from './time-chart-props.ts';
 
-// Issue 11: the chart library (lightweight-charts, ~60 kB gzip) is its own chunk, fetched only
+// The chart library (lightweight-charts, ~60 kB gzip) is its own chunk, fetched only
 // when a chart is shown: no route's initial JS grows (docs/decisions/013-charts.md).
 const TimeChartCanvas = lazy(() => import('./time-chart-canvas.tsx'));
 

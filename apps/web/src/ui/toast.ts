@@ -32,7 +32,7 @@ export const getToasts = () => toasts;
 
 /**
  * docs/product.md §8 toasts, shown by <Toaster>. Ours rather than sonner's: a few lines where sonner's ~9 kB
- * gzip counted against every page that shows one (issue 5, docs/decisions/006).
+ * gzip counted against every page that shows one (docs/decisions/006).
  */
 export const toast = {
   success: (message: string) => show('success', message),

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { MAX_DESCRIPTION_LENGTH, MAX_INSTRUCTIONS_LENGTH, MAX_TITLE_LENGTH } from '../constants.ts';
 import { DurationSchema } from './primitives.ts';
 
-// The create dialog's Analyze button (issue 18). A file of its own so that only the code that asks
+// The create dialog's Analyze button (decision 019). A file of its own so that only the code that asks
 // for an analysis loads these schemas (decision 006).
 
 /** POST /api/markets/analyze: can the question be decided from public sources by its deadline? */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { AddressSchema, IsoTimeSchema, WeiSchema } from './primitives.ts';
 
-// Issue 18: a part of the config every page loads, so it lives here, not with the evidence schemas.
+// A part of the config every page loads, so it lives here, not with the evidence schemas.
 /** The resolution settings bettors are shown in "How resolution works" (GET /api/config). */
 export const ResolutionSettingsSchema = z.object({
   /** The models that judge new markets (more than one: they must agree); empty without AI. */
@@ -10,7 +10,7 @@ export const ResolutionSettingsSchema = z.object({
   searchProvider: z.nullable(z.enum(['searxng', 'brave', 'tavily'])),
   /** At most this many pages are read per attempt (EVIDENCE_MAX_PAGES). */
   maxPages: z.int(),
-  /** Of those, at most this many of the URLs the creator named (issue 30, E1). */
+  /** Of those, at most this many of the URLs the creator named (docs/security.md "Reading the web"). */
   maxCreatorPages: z.int(),
   /** Verified quotes must come from at least this many distinct sites (EVIDENCE_MIN_SOURCES). */
   minSources: z.int(),
@@ -26,7 +26,7 @@ export const ConfigResponseSchema = z.object({
   rpcUrl: z.string(),
   explorerUrl: z.nullable(z.string()),
   /**
-   * The escrow contract (issue 29, decision 026; described whole by GET /api/vault) every stake is
+   * The escrow contract (decision 026; described whole by GET /api/vault) every stake is
    * deposited into, on this chain, checksummed; null when this server has none configured (every paid
    * request is then refused, ESCROW_NOT_CONFIGURED).
    */
@@ -36,7 +36,7 @@ export const ConfigResponseSchema = z.object({
   marketFeeBps: z.int(),
   oracleFeeBps: z.int(),
   /**
-   * Issue 22, decision 026: a flag's bond is max(flagBondMinWei, flagBondBps × the market's pool on the
+   * Decision 026: a flag's bond is max(flagBondMinWei, flagBondBps × the market's pool on the
    * escrow / 10000), the escrow's own `disputeBondMin` and `disputeBondBps`; null without an escrow
    * (or while it cannot be read).
    */
@@ -46,7 +46,7 @@ export const ConfigResponseSchema = z.object({
   bettingWindowS: z.int(),
   priceFeed: z.enum(['chainlink', 'ticker', 'simulated']),
   aiConfigured: z.boolean(),
-  /** What judges custom markets and how (issue 18): shown in "How resolution works". */
+  /** What judges custom markets and how (decisions 018 and 019): shown in "How resolution works". */
   resolution: ResolutionSettingsSchema,
   /** The server relays claims (its operator key and the escrow are configured); else a wallet claims itself. */
   claimsEnabled: z.boolean(),

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { IsoTimeSchema } from './primitives.ts';
 
-// The evidence a market's judge read and quoted (issue 18): every page fetched for an attempt, with
+// The evidence a market's judge read and quoted (decision 018): every page fetched for an attempt, with
 // the sha256 of its body exactly as received, and the quotes the server verified word for word
 // against those pages. A bettor can open each URL and check the quote and the hash.
 
@@ -25,7 +25,7 @@ export const EvidencePageSchema = z.object({
   /** Why it could not be read (refused address, timeout, too large, not HTML); null when read. */
   error: z.nullable(z.string()),
   /**
-   * The creator wrote this URL into the market's text (issue 30, E1): a source the creator chose.
+   * The creator wrote this URL into the market's text: a source the creator chose.
    * With a search engine, a verdict needs a verified quote from a page that is not.
    */
   namedByCreator: z.boolean(),
@@ -41,7 +41,7 @@ export const EvidenceCitationSchema = z.object({
   contentSha256: z.nullable(ContentSha256Schema),
   /** The server found the quote in that page's text (after NFKC, whitespace and quote-mark folding). */
   verified: z.boolean(),
-  /** The quoted page is one the creator named (issue 30, E1); false for a URL no page was read at. */
+  /** The quoted page is one the creator named; false for a URL no page was read at. */
   namedByCreator: z.boolean(),
 });
 export type EvidenceCitation = z.infer<typeof EvidenceCitationSchema>;

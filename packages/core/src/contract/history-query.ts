@@ -8,7 +8,7 @@ export const HISTORY_PAGE_DEFAULT = 20;
 export const HISTORY_PAGE_MAX = 100;
 
 /**
- * Which table a history row comes from: market bets (m), round bets (o) or, since issue 22, flag
+ * Which table a history row comes from: market bets (m), round bets (o) or flag
  * bonds (b). On rows placed in the same microsecond the order is bonds, rounds, market bets.
  */
 export type HistorySource = 'markets' | 'oracle' | 'bonds';

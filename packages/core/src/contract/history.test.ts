@@ -10,7 +10,7 @@ describe('history cursors', () => {
     expect(raw).toBe('1767268800123456.o42');
     expect(decodeHistoryCursor(raw)).toEqual(cursor);
     expect(decodeHistoryCursor('1.m7')).toEqual({ atMicros: 1n, source: 'markets', id: 7 });
-    // Issue 22: a flag bond's row.
+    // A flag bond's row.
     const bond = { atMicros: 1767268800123457n, source: 'bonds' as const, id: 3 };
     expect(encodeHistoryCursor(bond)).toBe('1767268800123457.b3');
     expect(decodeHistoryCursor('1767268800123457.b3')).toEqual(bond);

@@ -10,13 +10,13 @@ import {
   WeiSchema,
 } from './primitives.ts';
 
-// A wallet's bets across both games, one row per bet, and its P&L summary (issue 11, decision 012).
-// Definitions (docs/decisions/012-history-and-pnl.md; the words of every bet, issue 28):
+// A wallet's bets across both games, one row per bet, and its P&L summary (decision 012).
+// Definitions (docs/decisions/012-history-and-pnl.md; the words of every bet, docs/api.md "Money words"):
 //   return = everything the bet returns (stake included); null while pending, 0 when lost
 //   profit = return − stake: null when pending, −stake when lost, 0 when refunded, return − stake when won
 //   net    = the summary's sum of profits
 //   win rate = won / (won + lost): refunds and pending bets are not decided bets
-// Issue 22: each flag bond the wallet paid is an entry of its own (kind "bond", game "markets"),
+// Each flag bond the wallet paid is an entry of its own (kind "bond", game "markets"),
 // read the same way: the bond is its stake, what came back its return (decision 011).
 
 export const HistoryGameSchema = z.enum(['markets', 'oracle']);
@@ -30,7 +30,7 @@ export type HistoryResult = z.infer<typeof HistoryResultSchema>;
 export const ClaimStateSchema = z.enum(['none', 'claimable', 'claimed']);
 export type ClaimState = z.infer<typeof ClaimStateSchema>;
 
-/** bet: a stake in a market or a round; bond: a flag's bond on a market's proposed verdict (issue 22). */
+/** bet: a stake in a market or a round; bond: a flag's bond on a market's proposed verdict (decision 011). */
 export const HistoryEntryKindSchema = z.enum(['bet', 'bond']);
 export type HistoryEntryKind = z.infer<typeof HistoryEntryKindSchema>;
 
@@ -71,7 +71,7 @@ export const HistoryBondSchema = z.object({
 export type HistoryBond = z.infer<typeof HistoryBondSchema>;
 
 /**
- * A price market's terms (issue 31): what its title is made of, so a page can say it in the reader's
+ * A price market's terms: what its title is made of, so a page can say it in the reader's
  * language; the stored English `title` stays for API clients.
  */
 export const HistoryPriceTermsSchema = z.object({
@@ -84,7 +84,7 @@ export const HistoryPriceTermsSchema = z.object({
 export type HistoryPriceTerms = z.infer<typeof HistoryPriceTermsSchema>;
 
 export const HistoryEntrySchema = z.object({
-  /** Issue 22: bet, or a flag's bond (then `bond` says what became of it). */
+  /** A bet, or a flag's bond (then `bond` says what became of it). */
   kind: HistoryEntryKindSchema,
   /** A bond is of the markets game. */
   game: HistoryGameSchema,
@@ -121,7 +121,7 @@ export const HistoryEntrySchema = z.object({
   settledAt: z.nullable(IsoTimeSchema),
   /** The payment's transaction: the bet's, or the bond's. */
   txHash: TxHashSchema,
-  /** Issue 22: what became of a bond; null on a bet. */
+  /** What became of a bond; null on a bet. */
   bond: z.nullable(HistoryBondSchema),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
@@ -143,7 +143,7 @@ export type HistoryResponse = z.infer<typeof HistoryResponseSchema>;
 
 /**
  * Counts, win rate, best win and total wagered are of bets; the net adds every settled bond's profit
- * (issue 22: −bond when forfeited, the reward when returned, 0 on a void).
+ * (−bond when forfeited, the reward when returned, 0 on a void).
  */
 export const HistorySummarySchema = z.object({
   address: AddressSchema,

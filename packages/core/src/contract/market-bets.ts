@@ -3,12 +3,12 @@ import { BetSchema } from './markets.ts';
 import { PageCursorSchema } from './page-cursor.ts';
 import { AddressSchema } from './primitives.ts';
 
-// Issue 21: a market's bets a page at a time (GET /api/markets/:id/bets; docs/api.md). Apart from
+// A market's bets a page at a time (GET /api/markets/:id/bets; docs/api.md). Apart from
 // markets.ts so the pages that never ask for them do not carry these schemas.
 
 /**
  * A market's bets in one page of `GET /api/markets/:id` (its first) and of `GET /api/markets/:id/bets`
- * without `limit` (issue 21: a busy market's page stays small); the largest page a client may ask for.
+ * without `limit` (decision 016: a busy market's page stays small); the largest page a client may ask for.
  */
 export const MARKET_BETS_PAGE_DEFAULT = 50;
 export const MARKET_BETS_PAGE_MAX = 200;

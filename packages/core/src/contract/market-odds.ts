@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
 import { IsoTimeSchema, WeiSchema } from './primitives.ts';
 
-// GET /api/markets/:id/odds (issue 11). Its own module: zod/mini schemas are kept by the bundler
+// GET /api/markets/:id/odds (decision 013). Its own module: zod/mini schemas are kept by the bundler
 // wherever their module is imported, and only the market page needs these.
 
 /**
- * Issue 11: the YES share of the pool after each bet, oldest first. More than
+ * The YES share of the pool after each bet, oldest first. More than
  * MARKET_ODDS_POINTS_MAX bets are bucketed: each point is the last bet of its bucket.
  */
 export const MarketOddsPointSchema = z.object({

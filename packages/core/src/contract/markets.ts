@@ -34,7 +34,7 @@ export const MarketSchema = z.object({
   betType: z.enum(['custom_bet', 'price_prediction']),
   category: CategorySchema,
   duration: DurationSchema,
-  /** Price markets only (issue 19): the coin, the target and the feed's price at creation (USD). */
+  /** Price markets only (decision 020): the coin, the target and the feed's price at creation (USD). */
   targetSymbol: z.nullable(z.string()),
   targetPrice: z.nullable(z.string()),
   startPrice: z.nullable(z.string()),
@@ -62,7 +62,7 @@ export const MarketSchema = z.object({
   aiSources: z.array(z.string()),
   /** Fixed at creation so bettors know what will judge (docs/architecture.md "Markets"). */
   resolver: z.object({ model: z.string(), promptVersion: z.string(), contentHash: z.string() }),
-  /** A proposed verdict in its review window, or waiting for an operator after a flag (issue 11). */
+  /** A proposed verdict in its review window, or waiting for an operator after a flag (decision 011). */
   review: z.optional(z.nullable(MarketReviewSchema)),
   /**
    * The market on the escrow contract (decision 026): the raw id its creation's deposit chose, and the
@@ -76,7 +76,7 @@ export const MarketSchema = z.object({
   createdAt: IsoTimeSchema,
   /**
    * When the market's state last changed: created, flagged, closed for judging, proposed, settled.
-   * A bet moves the totals and counts, not this time (issue 21: the bet's update stays in its page).
+   * A bet moves the totals and counts, not this time (decision 016: the bet's update stays in its page).
    */
   updatedAt: IsoTimeSchema,
 });
@@ -99,7 +99,7 @@ export const BetSchema = z.object({
 export type Bet = z.infer<typeof BetSchema>;
 
 /**
- * Open markets in a page without `limit`: the board's first screen (issue 21: under 40 kB even with
+ * Open markets in a page without `limit`: the board's first screen (decision 016: under 40 kB even with
  * long titles); the board asks for more by cursor as the visitor scrolls.
  */
 export const MARKETS_PAGE_DEFAULT = 24;
@@ -109,7 +109,7 @@ export const MARKETS_PAGE_MAX = 200;
 export const ListMarketsQuerySchema = z.strictObject({
   category: z.optional(z.union([CategorySchema, z.literal('all')])),
   status: z.optional(z.enum(['open', 'settled'])),
-  /** Only markets of this kind (issue 19): Price Oracle markets or custom (AI-judged) ones. */
+  /** Only markets of this kind: Price Oracle markets or custom (AI-judged) ones. */
   betType: z.optional(z.enum(['price_prediction', 'custom_bet'])),
   limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MARKETS_PAGE_MAX))),
   /** The `nextCursor` of the page before. */
@@ -134,9 +134,9 @@ export const MarketDetailResponseSchema = z.object({
   betsNextCursor: z.nullable(z.string()),
   /** Distinct wallets that bet on the market, exact whatever page of bets is shown. */
   participants: z.int().check(z.minimum(0)),
-  /** The resolution steps, oldest first: proposed, flagged, confirmed/overturned, settled (issue 11). */
+  /** The resolution steps, oldest first: proposed, flagged, confirmed/overturned, settled (decision 011). */
   timeline: z.optional(z.array(ResolutionEventSchema)),
-  /** What the judge read and quoted for its latest attempt (issue 18); null before any attempt. */
+  /** What the judge read and quoted for its latest attempt (decision 019); null before any attempt. */
   evidence: z.optional(z.nullable(MarketEvidenceSchema)),
 });
 export type MarketDetailResponse = z.infer<typeof MarketDetailResponseSchema>;
@@ -184,7 +184,7 @@ export const CreateCustomMarketBodySchema = z.strictObject({
 export type CreateCustomMarketBody = z.infer<typeof CreateCustomMarketBodySchema>;
 
 /**
- * A Price Oracle market (issue 19): its terms replace the free text, the server writes the title
+ * A Price Oracle market (decision 020): its terms replace the free text, the server writes the title
  * and takes the category crypto; the payment intent commits to priceMarketContentHash(terms).
  */
 export const CreatePriceMarketBodySchema = z.strictObject({

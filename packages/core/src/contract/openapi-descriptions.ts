@@ -4,7 +4,7 @@ import { ClaimResponseSchema } from './claims.ts';
 import { HistorySummarySchema } from './history.ts';
 import { ClaimableResponseSchema } from './users.ts';
 
-// The OpenAPI document's descriptions of some wire fields (issue 28's money words), registered on
+// The OpenAPI document's descriptions of some wire fields (docs/api.md "Money words"), registered on
 // the contract's own schema instances when the route table loads (routes.ts, which only the server
 // loads). Not written beside the fields: the web parses answers with the same schemas, and every
 // page would carry this text and zod's registry (decision 006, JS budget).

@@ -17,7 +17,7 @@ export const RoundStatusSchema = z.enum(['upcoming', 'live', 'locked', 'ended'])
 /**
  * Why a round was cancelled (every stake refunded): no fresh price at its lock or close, even in the
  * feed's own history; the price feed could not be asked for ORACLE_FEED_WAIT_S after the instant
- * (issue 30, N6); or an operator reset the rounds.
+ * (docs/security.md "Prices"); or an operator reset the rounds.
  */
 export const ROUND_CANCEL_REASONS = [
   'lock_price_missing',

@@ -74,7 +74,7 @@ describe('IdSchema', () => {
   });
 
   test('refuses zero, fractions, text and anything past what the database stores', () => {
-    // Review F2/F18: a too-big id reached an int4 column and answered 500.
+    // A too-big id must never reach an int4 column, where it answers 500.
     for (const id of ['0', '-1', '1.5', 'abc', '2147483648', '3000000000', String(2 ** 53)]) {
       expect(IdSchema.safeParse(id).success, id).toBe(false);
     }
@@ -90,7 +90,7 @@ describe('PaymentWeiSchema', () => {
   test('a paid amount is a positive whole number of wei', () => {
     expect(PaymentWeiSchema.safeParse('1').success).toBe(true);
     expect(PaymentWeiSchema.safeParse('5000000000000000').success).toBe(true);
-    // Review F1: a 0-wei "payment" became a 0-wei refund that stopped every refund after it.
+    // A 0-wei "payment" would become a 0-wei refund that stops every refund after it.
     expect(PaymentWeiSchema.safeParse('0').success).toBe(false);
     expect(PaymentWeiSchema.safeParse('00').success).toBe(false);
     expect(PaymentWeiSchema.safeParse('-1').success).toBe(false);

@@ -28,7 +28,7 @@ export const SignedWeiSchema = z
 
 /**
  * A paid amount in a request: wei as a decimal string, and never 0. A 0-wei "payment" moves no
- * money and must not reach payment verification (issue 9, review F1).
+ * money and must not reach payment verification.
  */
 export const PaymentWeiSchema = z
   .string()
@@ -59,7 +59,7 @@ export const ComparisonTypeSchema = z.enum(COMPARISON_TYPES);
 
 /**
  * A price market's target in USD as the creator typed it: positive, at most 2 decimals, no sign,
- * exponent or separators (issue 19). Sent exactly as typed: the create hash commits to this text.
+ * exponent or separators. Sent exactly as typed: the create hash commits to this text.
  */
 export const TargetPriceSchema = z.string().check(
   z.regex(/^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$/, 'must be a USD price with at most 2 decimals'),

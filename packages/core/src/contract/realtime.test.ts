@@ -27,7 +27,7 @@ test('a prices message may carry the sample the server just stored, and only a w
   expect(
     RealtimeMessageSchema.safeParse({ topic: 'prices', sample: { ...sample, source: 'mystery' } }).success,
   ).toBe(false);
-  // Issue 19: every coin is pushed, so a sample names its coin, one of the eight.
+  // Every coin is pushed, so a sample names its coin, one of the eight.
   const { symbol: _symbol, ...withoutSymbol } = sample;
   expect(RealtimeMessageSchema.safeParse({ topic: 'prices', sample: withoutSymbol }).success).toBe(false);
   expect(

@@ -4,10 +4,10 @@ import { IsoTimeSchema, PriceSymbolSchema, UsdPriceSchema } from './primitives.t
 /**
  * The sample the price sampler just stored, carried by `prices` (about every 2 s): clients show it
  * as it comes instead of refetching GET /api/prices/:symbol (decision 015). One message per coin
- * sampled (issue 19). Tiny, so still far under NOTIFY's 8 kB.
+ * sampled. Tiny, so still far under NOTIFY's 8 kB.
  */
 export const PriceSampleMessageSchema = z.object({
-  /** Which coin this sample is of (issue 19: every coin is sampled). */
+  /** Which coin this sample is of (every coin is sampled). */
   symbol: PriceSymbolSchema,
   usd: UsdPriceSchema,
   source: z.enum(['chainlink', 'ticker', 'simulated']),

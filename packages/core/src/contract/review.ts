@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { OPERATOR_DOMAIN_NAME, OPERATOR_DOMAIN_VERSION } from '../constants.ts';
 import { AddressSchema, IsoTimeSchema, PaymentWeiSchema, TxHashSchema, WeiSchema } from './primitives.ts';
 
-// The resolution review window (issue 11, docs/decisions/011-resolution-review-window.md): an AI
+// The resolution review window (docs/decisions/011-resolution-review-window.md): an AI
 // verdict is first proposed; until the window ends a bettor of the market may flag it, signed by
 // their wallet with EIP-712 typed data; a flagged market waits for an operator. Every step is an
 // event on the market's timeline.
@@ -56,7 +56,7 @@ export const ResolutionEventKindSchema = z.enum([
   'confirmed',
   'overturned',
   'settled',
-  // Issue 22: what became of a flag's bond when the market settled (actor: the flagger).
+  // What became of a flag's bond when the market settled (actor: the flagger).
   'bond_returned',
   'bond_forfeited',
   'bond_returned_void',
@@ -92,7 +92,7 @@ export const MarketReviewSchema = z.object({
   endsAt: IsoTimeSchema,
   flagCount: z.int(),
   /**
-   * Issue 22, decision 026: the least bond a flag deposits now, the escrow's `disputeBond(key)` (read
+   * Decision 026: the least bond a flag deposits now, the escrow's `disputeBond(key)` (read
    * from the contract), on GET /api/markets/:id while the window is open and a dispute can be taken
    * (its settlement pending on chain, no flag holding it); null in lists, otherwise, and once it closed.
    */

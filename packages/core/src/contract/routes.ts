@@ -152,7 +152,7 @@ export const ROUTES = {
     method: 'GET',
     path: '/api/users/:address/history',
     summary:
-      "A wallet's bets in both games and its flag bonds (kind bond, issue 22), newest first, a page at a time: stake, result, return (stake included) and profit (return − stake)",
+      "A wallet's bets in both games and its flag bonds (kind bond), newest first, a page at a time: stake, result, return (stake included) and profit (return − stake)",
     params: UserParamsSchema,
     query: HistoryQuerySchema,
     responses: { 200: HistoryResponseSchema, 400: ErrorBodySchema },
@@ -286,7 +286,7 @@ export const ROUTES = {
     method: 'GET',
     path: '/api/vault',
     summary:
-      "The escrow contract that holds the stakes (PredictionEscrow, issue 29), every figure read at one block (blockNumber): its address, chain id and ABI; its roles (owner = the admin, pendingOwner, operator, guardian, treasury); pause; balance, liabilities (open pools, unclaimed payouts, credits and uncollected fees: the contract counts fees inside them) and the excess above them; the settlement rate limit (capacity, hourly refill, what can be drawn now), the minimum payout delay, the dispute bond and the contract's constants (MAX_FEE_BPS, ESCAPE_DELAY in seconds, PAYOUT_GAS_CAP, MAX_DISPUTES, …). Read at most every 2 s per instance. 503 ESCROW_NOT_CONFIGURED when the server has no escrow, CHAIN_UNAVAILABLE when the chain cannot be read",
+      "The escrow contract that holds the stakes (PredictionEscrow), every figure read at one block (blockNumber): its address, chain id and ABI; its roles (owner = the admin, pendingOwner, operator, guardian, treasury); pause; balance, liabilities (open pools, unclaimed payouts, credits and uncollected fees: the contract counts fees inside them) and the excess above them; the settlement rate limit (capacity, hourly refill, what can be drawn now), the minimum payout delay, the dispute bond and the contract's constants (MAX_FEE_BPS, ESCAPE_DELAY in seconds, PAYOUT_GAS_CAP, MAX_DISPUTES, …). Read at most every 2 s per instance. 503 ESCROW_NOT_CONFIGURED when the server has no escrow, CHAIN_UNAVAILABLE when the chain cannot be read",
     responses: { 200: VaultResponseSchema, 503: ErrorBodySchema },
   },
   solvency: {

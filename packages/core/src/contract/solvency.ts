@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { AddressSchema, IsoTimeSchema, WeiSchema } from './primitives.ts';
 
-// GET /api/solvency (issue 20, issue 29, docs/architecture.md "Proof of reserves"): the escrow contract's
+// GET /api/solvency (decision 028, docs/architecture.md "Proof of reserves"): the escrow contract's
 // balance at a block against everything it owes there (its own `liabilities()`). Public: anyone can
 // read both figures from the contract at the same block and compare.
 

@@ -11,7 +11,7 @@ const Bytes32Schema = z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/, 'must be 3
 const AbiItemSchema = z.looseObject({ type: z.string() });
 
 /**
- * GET /api/vault (issue 29, decisions 025 and 026): the escrow contract `PredictionEscrow` that holds
+ * GET /api/vault (decisions 025 and 026): the escrow contract `PredictionEscrow` that holds
  * the stakes, as the chain says it is, every figure read at `blockNumber`. Public: anyone can check
  * each figure with any node (`eth_call` at that block) and call the contract with `abi`.
  */
@@ -84,7 +84,7 @@ export const VaultResponseSchema = z.object({
 });
 export type VaultResponse = z.infer<typeof VaultResponseSchema>;
 
-/** GET /api/prices/:symbol and /api/prices/:symbol/history: which coin (issue 19). */
+/** GET /api/prices/:symbol and /api/prices/:symbol/history: which coin. */
 export const PriceParamsSchema = z.strictObject({ symbol: PriceSymbolSchema });
 export type PriceParams = z.infer<typeof PriceParamsSchema>;
 
@@ -99,7 +99,7 @@ export const PriceResponseSchema = z.object({
 });
 export type PriceResponse = z.infer<typeof PriceResponseSchema>;
 
-/** GET /api/prices: the latest price of every coin (issue 19), for the board and the create dialog. */
+/** GET /api/prices: the latest price of every coin, for the board and the create dialog. */
 export const PricesResponseSchema = z.object({ prices: z.array(PriceResponseSchema) });
 export type PricesResponse = z.infer<typeof PricesResponseSchema>;
 
@@ -115,7 +115,7 @@ export type PriceHistoryResponse = z.infer<typeof PriceHistoryResponseSchema>;
 
 /** Dev only (local chain): POST /api/dev/price sets the simulated feed's price of one coin. */
 export const DevSetPriceBodySchema = z.strictObject({
-  /** Which coin (issue 19); BNB when left out, as before. */
+  /** Which coin; BNB when left out. */
   symbol: z.optional(PriceSymbolSchema),
   usd: UsdPriceSchema,
   /** true (default): the price stays there until the next call; false: the random walk continues from it. */

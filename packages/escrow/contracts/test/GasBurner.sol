@@ -5,7 +5,7 @@ pragma solidity ^0.8.24;
 // solhint-disable
 
 /// Test only: the code an EOA delegates to (EIP-7702) to burn every gas it is given when paid, cheaply
-/// when the base fee is 0 (a gas estimate), as in the reproduction of review finding N1.
+/// when the base fee is 0 (a gas estimate): a hostile winner whose every payout burns the payer's gas.
 contract GasBurner {
     receive() external payable {
         if (block.basefee == 0) return;

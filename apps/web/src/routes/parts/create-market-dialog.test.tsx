@@ -6,7 +6,7 @@ import { startTestApi } from '#testing/test-api.ts';
 import { renderWithApp } from '#testing/test-app.tsx';
 import { CreateMarketDialog } from './create-market-dialog.tsx';
 
-// Issue 19: the Price Oracle part of the create dialog, against a loopback API serving coin prices.
+// The Price Oracle part of the create dialog, against a loopback API serving coin prices.
 
 const PRICES: Record<string, string> = { BTC: '100000.00', ETH: '4000.50' };
 let api: Awaited<ReturnType<typeof startTestApi>>;
@@ -48,7 +48,7 @@ describe('CreateMarketDialog, Price Oracle', { timeout: 20_000 }, () => {
       'Target is +1.50% from the current price',
     );
     // testAppConfig's server time is 12:00 UTC: an hourly market closes at 13:00, shown in the
-    // reader's zone and language (issue 31).
+    // reader's zone and language.
     const closes = (language: 'en' | 'zh') => formatDateTime('2025-06-01T13:00:00.000Z', language);
     expect(within(dialog).getByTestId('title-preview').textContent).toBe(
       `Will BTC be above $101,500.00 at ${closes('en')}?`,

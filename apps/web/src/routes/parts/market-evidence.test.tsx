@@ -6,7 +6,7 @@ import { startMarketApi, testMarket } from '#testing/market-test-kit.tsx';
 import { renderWithApp } from '#testing/test-app.tsx';
 import { MARKET_PARTS } from './market-parts.tsx';
 
-// Issue 18: the evidence a judge read and quoted, on the market page.
+// The evidence a judge read and quoted, on the market page.
 
 let api: Awaited<ReturnType<typeof startMarketApi>>;
 beforeAll(async () => {
@@ -151,7 +151,7 @@ describe('The Evidence section', () => {
     expect(container.textContent).not.toMatch(/25\+/);
   });
 
-  test('one site is said in the singular (plural rules, issue 31)', async () => {
+  test('one site is said in the singular (plural rules)', async () => {
     api.serve(inReview, {
       evidence: evidence({
         verification: { status: 'verified', reason: null, distinctSites: 1, minSites: 1 },
@@ -182,7 +182,7 @@ describe('The Evidence section', () => {
     expect(within(section).getByText(/Quote NOT found in the page/)).toBeVisible();
   });
 
-  test("marks the sources the market's creator named, in the quotes and in the pages read (issue 30)", async () => {
+  test("marks the sources the market's creator named, in the quotes and in the pages read", async () => {
     const base = evidence();
     const [quoted, other] = base.citations;
     const [page, refused] = base.pages;

@@ -6,7 +6,7 @@ import { OPERATOR, startMarketApi, testBet, testMarket } from '#testing/market-t
 import { renderWithApp } from '#testing/test-app.tsx';
 import { MARKET_PARTS } from './market-parts.tsx';
 
-// Issue 11: a proposed verdict, its countdown, the flag form for a bettor and the timeline.
+// A proposed verdict, its countdown, the flag form for a bettor and the timeline.
 
 let api: Awaited<ReturnType<typeof startMarketApi>>;
 beforeAll(async () => {
@@ -151,7 +151,7 @@ describe('The flag form', () => {
     expect(
       within(form).getByRole('button', { name: 'Sign, pay the bond and flag' }).hasAttribute('disabled'),
     ).toBe(false);
-    // Issue 22: the bond and what becomes of it.
+    // The bond and what becomes of it.
     expect(within(form).getByText('Bond: 0.01 BNB').textContent).toBe('Bond: 0.01 BNB');
     expect(form.textContent).toContain('your bond goes to the winners');
     expect(form.textContent).toContain('a deposit into the escrow contract');
@@ -200,7 +200,7 @@ describe('The flag form', () => {
     expect(screen.queryByRole('form', { name: 'Flag this verdict' })).toBeNull();
   });
 
-  test('is offered to a bettor whose bet is not among the newest the page shows: the server says (issue 21)', async () => {
+  test('is offered to a bettor whose bet is not among the newest the page shows: the server says', async () => {
     const others = Array.from({ length: 3 }, (_, i) =>
       testBet({ id: 10 + i, userAddress: `0x${String(i + 1).repeat(40)}` }),
     );

@@ -11,7 +11,7 @@ import { startTestApi } from '#testing/test-api.ts';
 import { renderWithApp } from '#testing/test-app.tsx';
 import { MARKET_PARTS } from './market-parts.tsx';
 
-// Issue 19: a price market's card and page, against a loopback API serving the market and BTC's price.
+// A price market's card and page, against a loopback API serving the market and BTC's price.
 
 const FEED = '0x264990fbd0A4796A3E3d8E37C4d5F87a3aCa5Ebf';
 let market: Market = testMarket();
@@ -156,7 +156,7 @@ describe('Price market page', () => {
   });
 });
 
-describe("A price market's words (issue 31)", () => {
+describe("A price market's words", () => {
   const DEADLINE = '2099-06-02T12:00:00.000Z';
   const READ_AT = '2099-06-02T12:00:49.372Z';
   const settled = () =>

@@ -17,7 +17,7 @@ const WalletChooserDialog = lazyWithPreload(() =>
 
 /**
  * Wagmi for the app routes. It is rendered only by the app layout, a lazy route module, so the
- * landing page never downloads wagmi, viem or a connector (issue 5, "Fast"). Needs a
+ * landing page never downloads wagmi, viem or a connector (docs/decisions/006). Needs a
  * QueryClientProvider above it.
  */
 export function WalletProvider({ appConfig, children }: { appConfig: AppConfig; children: ReactNode }) {

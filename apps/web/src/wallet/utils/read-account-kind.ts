@@ -2,7 +2,10 @@ import { type AccountKind, accountKind } from '@pm/core/account-kind';
 import type { Config } from 'wagmi';
 import { getBytecode } from 'wagmi/actions';
 
-/** The kind of account at `address`, from its code on `chainId` (review F14). */
+/**
+ * The kind of account at `address`, from its code on `chainId` (docs/security.md "Payments sent
+ * through contracts").
+ */
 export async function readAccountKind(
   config: Config,
   address: `0x${string}`,

@@ -6,7 +6,10 @@ import { ApiError, apiGet } from '#lib/api-client.ts';
 /** How soon the card asks again when the server has not checked the reserves yet (just started). */
 const NOT_CHECKED_RETRY_MS = 2_000;
 
-/** GET /api/solvency: the vault's balance at a block against what it owes (issue 20). */
+/**
+ * GET /api/solvency: the vault's balance at a block against what it owes (docs/architecture.md
+ * "Proof of reserves").
+ */
 export function getSolvency(options: { signal?: AbortSignal } = {}): Promise<SolvencyResponse> {
   return apiGet('/api/solvency', SolvencyResponseSchema, options);
 }

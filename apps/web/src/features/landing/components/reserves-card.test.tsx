@@ -5,7 +5,7 @@ import { startTestApi } from '#testing/test-api.ts';
 import { TestI18n } from '#testing/test-i18n.tsx';
 import { ReservesCard } from './reserves-card.tsx';
 
-// Issue 20: the landing page's vault card reads GET /api/solvency (a loopback stand-in here).
+// The landing page's vault card reads GET /api/solvency (a loopback stand-in here).
 
 let api: Awaited<ReturnType<typeof startTestApi>>;
 let answer: { status: number; body: unknown } = { status: 200, body: {} };

@@ -9,7 +9,7 @@ import { ReservesChecking } from './reserves-checking.tsx';
 const ReservesFigures = lazy(() => import('./reserves-figures.tsx'));
 
 /**
- * The vault card (issues 20 and 29, docs/architecture.md "Proof of reserves"): "Reserves X BNB ≥ owed
+ * The vault card (docs/architecture.md "Proof of reserves"): "Reserves X BNB ≥ owed
  * Y BNB at block N" from GET /api/solvency, the escrow contract's own figures at one block, with a link
  * to the figures themselves.
  */

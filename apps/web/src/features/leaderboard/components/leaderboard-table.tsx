@@ -101,7 +101,7 @@ function LeaderboardRow({ entry, rank }: { entry: LeaderboardEntry; rank: number
         </span>
       </td>
       <td className="px-2 py-3">
-        {/* Issue 11: each player's public profile (summary and history). */}
+        {/* Each player's public profile (summary and history). */}
         <Link
           to={`/u/${entry.address}`}
           className="font-mono underline-offset-2 hover:text-brand hover:underline"

@@ -165,7 +165,7 @@ export function CreateMarketDialog({
     );
   };
 
-  // Issue 19: a price market's terms replace the text; the first bet is the same as a custom one's.
+  // A price market's terms replace the text (decision 020); the first bet is the same as a custom one's.
   const submitPrice = (escrow: string, creatorAddress: `0x${string}`) => {
     const target = checkTargetPrice(priceTerms.target);
     if (!target.ok)

@@ -7,7 +7,7 @@ import { useMutation } from '@tanstack/react-query';
 import { apiPost } from '#lib/api-client.ts';
 
 /**
- * POST /api/markets/analyze (issue 18): can the judge decide this question from public sources by
+ * POST /api/markets/analyze (decision 019): can the judge decide this question from public sources by
  * its deadline? The problems it sees and instructions the creator may take. Nothing is stored.
  */
 export function analyzeMarket(

@@ -7,7 +7,7 @@ import type { Language } from '#i18n/translate.ts';
 import { renderWithApp } from '#testing/test-app.tsx';
 import { AnalyzeMarket } from './analyze-market.tsx';
 
-// Issue 18: the create dialog's Analyze button asks POST /api/markets/analyze for real.
+// The create dialog's Analyze button asks POST /api/markets/analyze for real.
 
 type Answer = { status: number; body: unknown } | 'hang' | 'drop';
 

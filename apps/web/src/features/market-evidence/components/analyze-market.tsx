@@ -18,7 +18,7 @@ const AnalyzeResult = lazyWithPreload(() =>
 );
 
 /**
- * docs/product.md §2 "AI resolution instructions with Analyze button", for real (issue 18): asks
+ * docs/product.md §2 "AI resolution instructions with Analyze button", for real (decision 019): asks
  * the judge whether the question can be decided from public sources by its deadline, and offers
  * its suggested instructions. An empty description is refused here, without a request (§5).
  */

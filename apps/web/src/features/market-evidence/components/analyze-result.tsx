@@ -5,7 +5,7 @@ import { useTranslation } from '#i18n/use-translation.ts';
 import { Button } from '#ui/button.tsx';
 
 /**
- * What the Analyze button got back (issue 18): the problems the judge sees, its suggested
+ * What the Analyze button got back: the problems the judge sees, its suggested
  * resolution instructions with a button that puts them in the field, or why there is no analysis
  * (no AI on this deployment, a limit reached, the server unreachable: then a retry).
  */

@@ -16,7 +16,7 @@ const SHORT_HASH_LENGTH = 10;
 const OUTSIDE_LINK = { target: '_blank', rel: 'noopener noreferrer nofollow' } as const;
 
 /**
- * Issue 18: what the judge read and quoted for its latest attempt, so a bettor can check the
+ * What the judge read and quoted for its latest attempt (decision 019), so a bettor can check the
  * verdict: each quoted source (title, site, the quote, when it was fetched and the sha256 of the
  * page as received), how many pages and sites were read, the server's verification and the
  * model(s). Shown from the first attempt on: in review, settled, or after a failed attempt.
@@ -165,7 +165,7 @@ function ContentHash({ hash }: { hash: string | null }) {
 }
 
 /**
- * Issue 30, E1: a source the market's creator chose, not one the server found; with a search
+ * A source the market's creator chose, not one the server found; with a search
  * engine a verdict also needs a quote from a page the creator did not name.
  */
 function NamedByCreator() {

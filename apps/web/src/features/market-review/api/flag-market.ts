@@ -10,7 +10,7 @@ const FLAG_SIGNATURE_TTL_S = 10 * 60;
 export type SignedFlag = Omit<FlagMarketBody, 'txHash' | 'amountWei'>;
 
 /**
- * Signs a flag of a proposed verdict (issue 11, decision 011): the bettor's wallet signs the
+ * Signs a flag of a proposed verdict (decision 011): the bettor's wallet signs the
  * EIP-712 typed data of the market, the reason and an expiry on the deployment's chain. The expiry
  * is counted from the server's clock (`nowS`). Signed before the bond is paid, so the reason is
  * fixed and a retry after the payment posts the same flag.
@@ -29,7 +29,7 @@ export async function signFlag(
 const FlagAnswerSchema = z.union([FlagMarketResponseSchema, PendingPaymentResponseSchema]);
 
 /**
- * Posts the signed flag with its paid bond (issue 22): recorded (201) or pending (202, the server
+ * Posts the signed flag with its paid bond: recorded (201) or pending (202, the server
  * records it once the bond is final).
  */
 export async function postFlag(marketId: number, body: FlagMarketBody): Promise<'recorded' | 'pending'> {

@@ -19,8 +19,8 @@ import { postFlag, type SignedFlag, signFlag } from '../api/flag-market.ts';
 import { flagDepositCall } from '../utils/flag-deposit.ts';
 
 /**
- * A bettor flags the proposed verdict with a short reason, signed by their wallet (EIP-712, issue
- * 11), and a bond (issue 22) that is a dispute deposit into the escrow (decision 026, "Flag bonds"):
+ * A bettor flags the proposed verdict with a short reason, signed by their wallet (EIP-712,
+ * decision 011), and a bond that is a dispute deposit into the escrow (decision 026, "Flag bonds"):
  * sign, then the payment step (the escrow's `deposit` for the market's key, kind flag, built by the one
  * encoder `depositCall` with `flagBondTerms`, flag-deposit.ts; the contract sends the pending settlement back), then
  * the flag is posted with the deposit's hash. The bond is the contract's `disputeBond`, read by the

@@ -50,7 +50,7 @@ export function MarketOperatorControls({
     action.mutate(decision);
   };
   const bettingClosed = market.status !== 'active' || nowMs >= Date.parse(market.deadline);
-  // On a verdict in review (issue 11) the same actions confirm it or overturn it.
+  // On a verdict in review (decision 011) the same actions confirm it or overturn it.
   const proposal = market.status === 'settling' ? (market.review ?? null) : null;
   const label = (result: 'YES' | 'NO' | 'VOID', plain: string) =>
     proposal === null

@@ -12,7 +12,7 @@ import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';
 import { useWallet } from '#wallet/hooks/use-wallet.ts';
 
-// The flag form (typed-data signing) loads only for a connected bettor during a review window (issue 11).
+// The flag form (typed-data signing) loads only for a connected bettor during a review window.
 const FlagVerdictForm = lazy(() =>
   import('./flag-verdict-form.tsx').then((module) => ({ default: module.FlagVerdictForm })),
 );
@@ -20,7 +20,7 @@ const FlagVerdictForm = lazy(() =>
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /**
- * An actor as the timeline shows it: addresses shortened, the price feed in words (issue 31), names
+ * An actor as the timeline shows it: addresses shortened, the price feed in words, names
  * (models, "ops CLI") as they are.
  */
 function actorLabel(actor: string, t: TFunction): string {
@@ -29,7 +29,7 @@ function actorLabel(actor: string, t: TFunction): string {
 }
 
 /**
- * The verdict under review (issue 11): the proposal with its confidence, analysis and sources, a
+ * The verdict under review (decision 011): the proposal with its confidence, analysis and sources, a
  * countdown to the end of its window on the server's clock, the flag form for a connected bettor
  * during the window, and the resolution timeline. Nothing while a market has neither.
  */
@@ -53,13 +53,13 @@ export function MarketReviewPanel({
 
   const msLeft = review ? Date.parse(review.endsAt) - nowMs : 0;
   const me = wallet.address?.toLowerCase();
-  // Issue 21: the market page carries only its newest bets; the server says whether this wallet bet.
+  // The market page carries only its newest bets (decision 016); the server says whether this wallet bet.
   const isBettor = useHasBet(market.id, inReview ? me : undefined).data === true;
   const flaggedByMe =
     me !== undefined &&
     timeline.some((event) => event.kind === 'flagged' && event.actor.toLowerCase() === me);
   const canFlag = inReview && msLeft > 0 && isBettor && !flaggedByMe && wallet.address !== undefined;
-  // Issue 22: once offered, the form (and its payment dialog) stays while the verdict is in review,
+  // Once offered, the form (and its payment dialog) stays while the verdict is in review,
   // so the window's end cannot unmount a bond being paid; the server refunds a bond paid too late.
   const bondRef = useRef<string | null>(null);
   if (canFlag && review?.bondWei) bondRef.current = review.bondWei;
@@ -141,7 +141,7 @@ export function MarketReviewPanel({
 
 type EventKey = ResolutionEvent['kind'] | 'settledSystem' | 'flaggedBond' | 'bond_returnedNoReward';
 
-/** The timeline's line for one event; a flag shows its bond, a bond's fate its amounts (issue 22). */
+/** The timeline's line for one event; a flag shows its bond, a bond's fate its amounts. */
 function eventKey(event: ResolutionEvent): EventKey {
   if (event.kind === 'settled' && event.actor === 'system') return 'settledSystem';
   if (event.kind === 'flagged' && event.amountWei) return 'flaggedBond';
@@ -174,7 +174,7 @@ function Timeline({ events, priceAnalysis }: { events: ResolutionEvent[]; priceA
               {formatDateTime(event.at, language)}
             </time>
             {event.kind === 'settled' && event.actor === PRICE_FEED_ACTOR ? (
-              // The feed's English analysis, said from the market's fields (issue 31).
+              // The feed's English analysis, said from the market's fields.
               <span className="break-words text-xs">{priceAnalysis}</span>
             ) : (
               event.detail &&

@@ -6,7 +6,7 @@ import { apiGet } from '#lib/api-client.ts';
 import { usePollingFallback } from '#lib/realtime-queries.ts';
 
 /**
- * GET /api/markets/:id/odds: the YES share after each bet (issue 11). Under the market's own key, so
+ * GET /api/markets/:id/odds: the YES share after each bet (decision 013). Under the market's own key, so
  * the realtime `markets`/`bets` events of that market refetch it with the market (decision 015).
  */
 export function marketOddsQueryOptions(id: number) {

@@ -6,7 +6,7 @@ import { apiGet } from '#lib/api-client.ts';
 import { usePollingFallback } from '#lib/realtime-queries.ts';
 
 export type CategoryFilter = 'all' | MarketCategory;
-/** The board's chips: a category, or 'price' for Price Oracle markets only (issue 19). */
+/** The board's chips: a category, or 'price' for Price Oracle markets only. */
 export type BoardFilter = CategoryFilter | 'price';
 
 /**
@@ -17,7 +17,7 @@ export function openMarketsQueryOptions(filter: BoardFilter, cursor: string | nu
   const query = filter === 'price' ? 'betType=price_prediction' : `category=${filter}`;
   const after = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
   return queryOptions({
-    // Issue 21: one page (the server's default size) after `cursor`; null is the first.
+    // One page (the server's default size) after `cursor`; null is the first.
     queryKey: [...OPEN_MARKETS_QUERY_KEY, filter, cursor],
     queryFn: ({ signal }) =>
       apiGet(`/api/markets?status=open&${query}${after}`, ListMarketsResponseSchema, { signal }),
@@ -40,7 +40,7 @@ export function settledMarketsQueryOptions() {
 /** Settled markets shown per page of the Settled filter. */
 const SETTLED_PAGE_SIZE = 20;
 
-/** Issue 11: one page of every settled market, newest settled first, after `cursor` (null: the first). */
+/** One page of every settled market, newest settled first, after `cursor` (null: the first). */
 export function settledMarketsPageQueryOptions(cursor: string | null) {
   const after = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
   return queryOptions({

@@ -11,7 +11,7 @@ import { startTestChain, type TestChain } from '#testing/test-chain.ts';
 import { dismissToast, getToasts } from '#ui/toast.ts';
 import { ClaimablePanel } from './claimable-panel.tsx';
 
-// Issue 29: a market bet's payout (or a returned flag bond) the server's relay did not pay is offered to
+// A market bet's payout (or a returned flag bond) the server's relay did not pay is offered to
 // the wallet's own claim on the escrow from the market page's claimable panel, with the same shared part
 // as the oracle page (wallet/self-claim). The API is a loopback stand-in; the chain a loopback JSON-RPC
 // node with the escrow (testing/test-chain.ts), which the mock wallet sends to.

@@ -4,7 +4,7 @@ import { NO_MARKET_PARTS, startMarketApi, testMarket } from '#testing/market-tes
 import { renderWithApp, testAppConfig } from '#testing/test-app.tsx';
 import { MarketDetail } from './market-detail.tsx';
 
-// Issue 18: "How resolution works" states the deployment's real settings, never "25+".
+// "How resolution works" states the deployment's real settings, never "25+".
 
 let api: Awaited<ReturnType<typeof startMarketApi>>;
 beforeAll(async () => {
@@ -37,7 +37,7 @@ describe('How resolution works', () => {
       'Judged by judge-model-x from up to 7 pages found by search (searxng) and the links in the market',
     );
     expect(text).toContain('word-for-word quotes from at least 3 sites, checked by the server');
-    // Issue 30, E1: the creator's links are capped and do not count towards the sites.
+    // The creator's links are capped and do not count towards the sites.
     expect(text).toContain("the links in the market's text (up to 5 of them)");
     expect(text).toContain("not counting the pages the market's text links to");
     expect(text).toContain('a confidence of at least 80%');

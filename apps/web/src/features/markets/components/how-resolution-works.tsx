@@ -6,8 +6,8 @@ import { Card } from '#ui/card.tsx';
 import { Icon } from '#ui/icon.tsx';
 
 /**
- * docs/product.md §2 side card "How resolution works", with the deployment's real settings (issue
- * 18): the model(s) fixed in the market at creation, how many pages are read and from where
+ * docs/product.md §2 side card "How resolution works", with the deployment's real settings
+ * (decision 019): the model(s) fixed in the market at creation, how many pages are read and from where
  * (search, or only the links the creator wrote), how many sites the quotes must come from and the
  * confidence a verdict needs (GET /api/config `resolution`). Never a number that is not true: a
  * market without an AI judge (`operatorJudged`, judge-badge.tsx) says an operator decides. Part of

@@ -4,7 +4,7 @@ import { NO_MARKET_PARTS, OPERATOR, testMarket } from '#testing/market-test-kit.
 import { renderWithApp } from '#testing/test-app.tsx';
 import { JoinMarketDialog } from './join-market-dialog.tsx';
 
-// Security review F4: the join dialog shows what decides the market before anyone pays.
+// The join dialog shows what decides the market before anyone pays.
 
 afterEach(cleanup);
 

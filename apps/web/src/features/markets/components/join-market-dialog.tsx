@@ -113,7 +113,7 @@ export function JoinMarketDialog({
       >
         <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
           {market && (
-            // Security review F4: what decides the market, shown before anyone pays.
+            // What decides the market, shown before anyone pays.
             <section
               aria-labelledby={`${id}-criteria`}
               className="flex flex-col gap-2 rounded-lg border border-brand/40 bg-surface-2 p-3 text-sm"

@@ -9,7 +9,7 @@ const OPERATOR_RESOLVER = 'operator';
 export const isOperatorJudged = (market: Market) => market.resolver.model === OPERATOR_RESOLVER;
 
 /**
- * docs/product.md §2 badges "Price Oracle or AI Judged"; issue 18: a market an operator will judge
+ * docs/product.md §2 badges "Price Oracle or AI Judged": a market an operator will judge
  * does not wear "AI Judged".
  */
 export function JudgeBadge({ market }: { market: Market }) {

@@ -50,7 +50,7 @@ export function MyWinnings(props: { marketId: number; address: string }) {
   );
 }
 
-/** Issue 11: the settled markets list, loaded when the Settled chip is first chosen (or reached). */
+/** The settled markets list, loaded when the Settled chip is first chosen (or reached). */
 export function SettledMarkets(props: { renderCard: (market: Market) => ReactNode }) {
   return (
     <Suspense fallback={<Skeleton className="h-56 w-full" />}>
@@ -60,7 +60,7 @@ export function SettledMarkets(props: { renderCard: (market: Market) => ReactNod
 }
 SettledMarkets.preload = SettledMarketsModule.preload;
 
-/** Issue 21: the board's open markets after its first page, for a board that has more. */
+/** The board's open markets after its first page, for a board that has more. */
 export function MoreOpenMarkets(props: ComponentProps<typeof MoreOpenMarketsModule>) {
   return (
     <Suspense fallback={null}>
@@ -69,7 +69,7 @@ export function MoreOpenMarkets(props: ComponentProps<typeof MoreOpenMarketsModu
   );
 }
 
-/** Issue 21: a market's bets after the first page, loaded when a visitor asks for them. */
+/** A market's bets after the first page, loaded when a visitor asks for them. */
 export function OlderBets(props: { marketId: number; cursor: string }) {
   return (
     <Suspense fallback={<Skeleton className="h-24 w-full" />}>

@@ -5,7 +5,7 @@ import { NO_MARKET_PARTS, startMarketApi, testBet, testMarket } from '#testing/m
 import { renderWithApp } from '#testing/test-app.tsx';
 import { MarketDetail } from './market-detail.tsx';
 
-// Security review F4: what decides a market (its resolution instructions) is on the market page.
+// What decides a market (its resolution instructions) is on the market page.
 
 let api: Awaited<ReturnType<typeof startMarketApi>>;
 beforeAll(async () => {
@@ -50,7 +50,7 @@ describe('MarketDetail', () => {
     expect(screen.getAllByText(payload).length).toBeGreaterThanOrEqual(3);
   });
 
-  test('Participants come from the server, and older bets come a page at a time with Show more (issue 21)', async () => {
+  test('Participants come from the server, and older bets come a page at a time with Show more', async () => {
     const bettor = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
     const bet = (id: number) =>
       testBet({

@@ -49,7 +49,7 @@ export function MarketDetail({ marketId, parts }: { marketId: string; parts: Mar
   const loaded = detail.data?.market;
   const title = useMarketTitle(loaded?.title ?? '', loaded ? priceTitleTerms(loaded) : null);
   const [joining, setJoining] = useState<Market | null>(null);
-  // Issue 21: the bets after the first page, once asked for.
+  // The bets after the first page, once asked for.
   const [older, setOlder] = useState(false);
   useMarketsRealtime();
 
@@ -129,7 +129,7 @@ export function MarketDetail({ marketId, parts }: { marketId: string; parts: Mar
             market.description
           )}
         </p>
-        {/* Security review F4: what decides the market is part of what a bettor sees before paying. */}
+        {/* What decides the market is part of what a bettor sees before paying. */}
         <section
           hidden={isPrice}
           aria-labelledby="criteria-title"
@@ -227,7 +227,7 @@ export function MarketDetail({ marketId, parts }: { marketId: string; parts: Mar
             </dl>
           </section>
         </Card>
-        {/* Issue 19: a price market is decided by the feed; the judge's card is for custom markets. */}
+        {/* A price market is decided by the feed; the judge's card is for custom markets. */}
         {isPrice ? (
           <PriceResolutionCard />
         ) : (

@@ -5,7 +5,7 @@ import { Badge, LiveDot } from '#ui/badge.tsx';
 
 /**
  * docs/product.md §4: Live (active, before deadline), Closed (deadline passed), Completed (settled); and In
- * review while a proposed verdict waits for its window to end or for an operator (issue 11).
+ * review while a proposed verdict waits for its window to end or for an operator (decision 011).
  */
 export function MarketStatusBadge({ market, nowMs }: { market: Market; nowMs: number }) {
   const { t } = useTranslation();

@@ -37,16 +37,16 @@ function chipClassName(pressed: boolean) {
 export function MarketsBoard({ createAction, parts }: { createAction: ReactNode; parts: BoardParts }) {
   const { t } = useTranslation();
   const [category, setCategory] = useState<BoardFilter>('all');
-  // Issue 11: the Settled chip shows settled markets instead of the open ones.
+  // The Settled chip shows settled markets instead of the open ones.
   const [showSettled, setShowSettled] = useState(false);
   const [joining, setJoining] = useState<Market | null>(null);
-  // Issue 21: markets still taking bets on the pages loaded after the first.
+  // Markets still taking bets on the pages loaded after the first.
   const [moreActive, setMoreActive] = useState(0);
   const markets = useOpenMarkets(category);
   const nowMs = useNowMs();
   useMarketsRealtime();
   useEffect(() => {
-    // Paid bets not recorded before the tab closed (issue 3); the retry code loads only when one waits.
+    // Paid bets not recorded before the tab closed; the retry code loads only when one waits.
     if (mayHavePendingRecords())
       void import('#api/record-payment.ts').then((pending) => pending.retryPendingRecords());
   }, []);
@@ -81,7 +81,7 @@ export function MarketsBoard({ createAction, parts }: { createAction: ReactNode;
               <span className="tabular-nums">({counts[filter] ?? 0})</span>
             </button>
           ))}
-          {/* Issue 19: Price Oracle markets only (betType=price_prediction). */}
+          {/* Price Oracle markets only (betType=price_prediction). */}
           <button
             type="button"
             aria-pressed={!showSettled && category === 'price'}

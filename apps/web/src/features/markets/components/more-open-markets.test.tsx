@@ -6,7 +6,7 @@ import { startTestApi } from '#testing/test-api.ts';
 import { renderWithApp } from '#testing/test-app.tsx';
 import { MoreOpenMarkets } from './more-open-markets.tsx';
 
-// Issue 21: the board shows one screen of open markets (its first page) and, when there are more,
+// The board shows one screen of open markets (its first page) and, when there are more,
 // loads the next pages by cursor, on scroll or with "Load more"; a page that fails says so and
 // retries; the end says so; the footer's count of markets taking bets covers the pages shown.
 

@@ -28,7 +28,7 @@ type PageProps = Omit<MoreOpenMarketsProps, 'onActive'> & {
 const WIDE = 'sm:col-span-2';
 
 /**
- * Issue 21: the open markets after the board's first page, a page at a time, newest first; loaded
+ * The open markets after the board's first page, a page at a time, newest first; loaded
  * only for a board with more than one page (decision 006). Each page asks for the markets after
  * the `nextCursor` its page before has now, so a market arriving or leaving at the top shifts the
  * pages without repeating or hiding one. The next page loads when the "Load more" row nears the

@@ -4,7 +4,7 @@ import { NO_MARKET_PARTS, startMarketApi, testMarket } from '#testing/market-tes
 import { renderWithApp } from '#testing/test-app.tsx';
 import { MarketDetail } from './market-detail.tsx';
 
-// Issue 11: the market page charts the YES share of the pool over time (GET /api/markets/:id/odds).
+// The market page charts the YES share of the pool over time (GET /api/markets/:id/odds).
 // The canvas itself is drawn in Chromium (e2e/tests/charts.spec.ts); here, what it says.
 
 let api: Awaited<ReturnType<typeof startMarketApi>>;

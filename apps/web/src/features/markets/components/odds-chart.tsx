@@ -15,7 +15,7 @@ const PERCENT_RANGE = { min: 0, max: 100 };
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 /**
- * Issue 11 "Market odds over time": the YES share of the pool after each bet, as steps on a time
+ * Market odds over time (decision 013): the YES share of the pool after each bet, as steps on a time
  * axis (lightweight-charts, lazy), green above 50 % and red below; the last share holds until now
  * (or the deadline) and the axis runs to the deadline while the market is open.
  */

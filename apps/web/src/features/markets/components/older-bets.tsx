@@ -9,7 +9,7 @@ import { LoadFailed } from '#ui/load-failed.tsx';
 import { Skeleton } from '#ui/skeleton.tsx';
 
 /**
- * Issue 21: a market's bets older than the first page the market page came with, newest first, a
+ * A market's bets older than the first page the market page came with, newest first, a
  * page at a time with "Show more". Loaded when a visitor first asks for them; each page follows the
  * `nextCursor` its page before has now, so a new bet shifts the pages without repeating a bet.
  */

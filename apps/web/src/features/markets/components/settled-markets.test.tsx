@@ -7,7 +7,7 @@ import { renderWithApp } from '#testing/test-app.tsx';
 import { MarketCard } from './market-card.tsx';
 import { SettledMarkets } from './settled-markets.tsx';
 
-// Issue 11: settled markets are browsable, a page at a time by the list's cursor.
+// Settled markets are browsable, a page at a time by the list's cursor.
 
 const settled = (id: number, result: 'YES' | 'NO' | 'VOID') =>
   testMarket({

@@ -10,7 +10,7 @@ import { StatusMessage } from '#ui/status-message.tsx';
 import { useSettledMarketsPage } from '../api/get-markets.ts';
 
 /**
- * Issue 11: settled markets browsable from /predictions, newest settled first, a page at a time
+ * Settled markets browsable from /predictions (decision 013), newest settled first, a page at a time
  * (the list endpoint's cursor), each card with its verdict badge and the AI's confidence.
  * Loaded when the Settled chip is first chosen; the board passes its card renderer in, so this
  * chunk shares no component with the board's own (docs/decisions/006: shared code fragments).

@@ -16,10 +16,10 @@ import { type HistoryFilters, useHistoryPage } from '../api/get-history.ts';
 
 /**
  * A wallet's bets in both games, newest first, with stake, result, payout (the full return) and
- * net, and its flag bonds (issue 22) with their fate; "Load more" follows the cursor. With
+ * net, and its flag bonds with their fate; "Load more" follows the cursor. With
  * `onClaim`, claimable rows get a claim button (My Bets); without, the list is read-only (a public
  * profile). A bond paid into the vault is never claimed (a returned one goes back to the wallet by
- * itself); a returned bond on the escrow is claimed like a bet (issue 29).
+ * itself); a returned bond on the escrow is claimed like a bet (decision 026).
  */
 export function HistoryList(props: {
   address: string;
@@ -130,7 +130,7 @@ function HistoryPageRows({
 const FATE_TONE = { held: 'brand', returned: 'yes', forfeited: 'no', returned_void: 'neutral' } as const;
 
 /**
- * A flag's bond (issue 22): its market, the bond, what came back and the reward in it, the profit,
+ * A flag's bond (decision 011): its market, the bond, what came back and the reward in it, the profit,
  * its fate and how its refund travels. The server decided every figure.
  */
 function BondRow({

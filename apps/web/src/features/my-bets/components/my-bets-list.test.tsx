@@ -9,7 +9,7 @@ import { MyBetsList } from './my-bets-list.tsx';
 /** The history is a lazy chunk loaded once a wallet is connected; under load it may take a while. */
 const LAZY = { timeout: 5_000 };
 
-// My Bets over both games (issue 11): the P&L card, the filters, the list a page at a time, the
+// My Bets over both games (decision 012): the P&L card, the filters, the list a page at a time, the
 // claim buttons. A real HTTP server on loopback stands in for the API.
 
 const ADDRESS = TEST_ACCOUNT;
@@ -63,7 +63,7 @@ const refund: HistoryEntry = {
   profitWei: '0',
   claimState: 'claimed',
 };
-// Issue 22: flag bonds, entries of their own.
+// Flag bonds, entries of their own.
 const bondReturned: HistoryEntry = {
   ...base,
   kind: 'bond',
@@ -91,7 +91,7 @@ const bondForfeited: HistoryEntry = {
   claimState: 'none',
   bond: { fate: 'forfeited', rewardWei: '0', refundState: 'none' },
 };
-// Issue 29: a bond on the escrow that came back is claimed like a bet.
+// A bond on the escrow that came back is claimed like a bet.
 const bondOnEscrow: HistoryEntry = {
   ...bondReturned,
   betId: 6,

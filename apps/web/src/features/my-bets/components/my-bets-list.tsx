@@ -9,7 +9,7 @@ import { useWallet } from '#wallet/hooks/use-wallet.ts';
 const MyHistory = lazy(() => import('./my-history.tsx').then((module) => ({ default: module.MyHistory })));
 
 /**
- * docs/product.md §2 /my-bets: needs a wallet (else the spec's toast and /predictions). Issue 11: the user's
+ * docs/product.md §2 /my-bets: needs a wallet (else the spec's toast and /predictions). The user's
  * bets in both games with their P&L, filters, and a claim button on each claimable bet.
  */
 export function MyBetsList() {

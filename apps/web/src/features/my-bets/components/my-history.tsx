@@ -15,7 +15,7 @@ import { HISTORY_QUERY_KEY } from '../api/get-history.ts';
 import { HistoryPanel } from './history-panel.tsx';
 
 /**
- * The connected wallet's history and P&L, with a claim button on each claimable bet (issue 11). Bets and
+ * The connected wallet's history and P&L, with a claim button on each claimable bet (decision 012). Bets and
  * returned bonds on the escrow are relayed by the claim; where a relay fails or does not land, the
  * wallet's own claim is offered above the list (wallet/self-claim, decision 026 "Claim").
  */

@@ -9,7 +9,7 @@ import { StatusMessage } from '#ui/status-message.tsx';
 import { useHistorySummary } from '../api/get-history.ts';
 
 /**
- * The P&L card (issue 11, as PancakeSwap's history panel): net P&L, win rate, best win and total
+ * The P&L card (as PancakeSwap's history panel): net P&L, win rate, best win and total
  * wagered over both games. Definitions: docs/decisions/012-history-and-pnl.md.
  */
 export function PnlSummary({ address }: { address: string }) {

@@ -4,7 +4,7 @@ import { startRecordingTestApi } from '#testing/test-api.ts';
 import { loadPendingOracleBets, recordOracleBet, savePendingOracleBet } from './pending-oracle-bets.ts';
 import { mayHavePendingOracleBets } from './pending-oracle-bets-key.ts';
 
-// Issue 11: a paid round bet is kept in the one store of pending payments (lib/pending-payments.ts, tested there).
+// A paid round bet is kept in the one store of pending payments (lib/pending-payments.ts, tested there).
 
 const TX_HASH = `0x${'12'.repeat(32)}`;
 const PENDING = { status: 202, body: { status: 'pending', txHash: TX_HASH } };

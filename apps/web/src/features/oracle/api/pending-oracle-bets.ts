@@ -3,7 +3,7 @@ import { createPendingPayments } from '#lib/pending-payments.ts';
 import { PENDING_ORACLE_BETS_KEY } from './pending-oracle-bets-key.ts';
 import { placeOracleBet } from './place-oracle-bet.ts';
 
-// A paid round bet is kept until the server has it (issue 11), in the store every paid bet uses.
+// A paid round bet is kept until the server has it, in the store every paid bet uses.
 const pendingOracleBets = createPendingPayments({
   key: PENDING_ORACLE_BETS_KEY,
   schema: PlaceOracleBetBodySchema,

@@ -11,7 +11,7 @@ import { startTestChain, type TestChain } from '#testing/test-chain.ts';
 import { dismissToast, getToasts } from '#ui/toast.ts';
 import { ClaimableCard } from './claimable-card.tsx';
 
-// Issue 29: a round's payout the server's relay did not pay is offered to the wallet's own claim on the
+// A round's payout the server's relay did not pay is offered to the wallet's own claim on the
 // escrow (decision 026 "Claim"), and a credit is withdrawn. The API is a loopback stand-in; the chain is a
 // loopback JSON-RPC node with the escrow (testing/test-chain.ts), which the mock wallet sends to.
 

@@ -5,7 +5,7 @@ import { TestI18n } from '#testing/test-i18n.tsx';
 import { ConcludedRoundModal } from './concluded-round-modal.tsx';
 import { RoundCard } from './round-card.tsx';
 
-// Issue 11: a round shows the feed, its round ids and the times of the lock and close readings.
+// A round shows the feed, its round ids and the times of the lock and close readings.
 
 afterEach(cleanup);
 

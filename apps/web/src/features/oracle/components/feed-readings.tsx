@@ -4,7 +4,7 @@ import { useTranslation } from '#i18n/use-translation.ts';
 const KNOWN_SOURCES = ['chainlink', 'ticker', 'simulated'] as const;
 
 /**
- * Which feed reading set a price (issue 11; docs/architecture.md "Oracle rounds"): the feed, its round id and
+ * Which feed reading set a price (docs/architecture.md "Oracle rounds"): the feed, its round id and
  * the time of the reading, so anyone can check it. Nothing when the round has no such reading.
  */
 export function FeedReading({ round, reading }: { round: Round; reading: 'lock' | 'close' }) {

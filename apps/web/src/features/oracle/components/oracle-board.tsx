@@ -53,7 +53,7 @@ export function OracleBoard() {
   useOracleRealtime();
   const queryClient = useQueryClient();
   useEffect(() => {
-    // Bets paid but not recorded before the tab closed or the connection dropped (issue 11); the
+    // Bets paid but not recorded before the tab closed or the connection dropped; the
     // retry code loads only when one waits.
     if (!mayHavePendingOracleBets()) return;
     void import('../api/pending-oracle-bets.ts')

@@ -12,7 +12,7 @@ import { PriceChart } from './price-chart.tsx';
 
 /**
  * docs/product.md §2 BNB/USD price card: the server's latest price (every 3 s and on realtime `prices`), its
- * source ("Simulated" said plainly), and the last hour with the current round's lock price, lock and close (issue 11).
+ * source ("Simulated" said plainly), and the last hour with the current round's lock price, lock and close.
  */
 export function PriceCard({ currentRound }: { currentRound: Round | null }) {
   const { t, language } = useTranslation();

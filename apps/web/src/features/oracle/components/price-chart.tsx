@@ -13,7 +13,7 @@ const usdValue = (usd: string) => Number(parseUsdPrice(usd)) / USD_SCALE;
 const seconds = (iso: string) => Date.parse(iso) / 1000;
 
 /**
- * Issue 11: the last hour of BNB/USD on a time axis with a price scale (lightweight-charts, lazy),
+ * The last hour of BNB/USD on a time axis with a price scale (lightweight-charts, lazy),
  * the current round's lock price as a dashed line, its lock and close times as marks; the line is
  * green above the lock price (or the hour's first price) and red below. Times in the visitor's
  * time zone and language.

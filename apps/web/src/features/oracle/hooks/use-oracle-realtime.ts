@@ -25,7 +25,7 @@ export function useOracleRealtime(): void {
           invalidate(PRICE_HISTORY_QUERY_KEY);
           break;
         }
-        // Every coin is pushed (issue 19); the oracle game is BNB's.
+        // Every coin is pushed; the oracle game is BNB's.
         if (sample.symbol !== 'BNB') break;
         queryClient.setQueryData(PRICE_QUERY_KEY, priceFromSample(sample));
         queryClient.setQueryData<PriceHistoryResponse>(PRICE_HISTORY_QUERY_KEY, (history) =>

@@ -30,7 +30,7 @@ export function coinPriceHistoryQueryOptions(symbol: PriceSymbol, since: string)
 }
 
 /**
- * A price market's chart (issue 19): refetched every 30 s while `live` (the market still open), so
+ * A price market's chart: refetched every 30 s while `live` (the market still open), so
  * the line grows toward the deadline; a settled market's history no longer changes.
  */
 export function useCoinPriceHistory(symbol: PriceSymbol, since: string, live: boolean) {

@@ -5,7 +5,7 @@ import { coinPriceQueryKey } from '#api/get-price.ts';
 import { apiGet } from '#lib/api-client.ts';
 import { usePollingFallback } from '#lib/realtime-queries.ts';
 
-/** GET /api/prices/:symbol: the server's latest sample of one coin (issue 19). */
+/** GET /api/prices/:symbol: the server's latest sample of one coin. */
 export function getCoinPrice(
   symbol: PriceSymbol,
   options: { signal?: AbortSignal } = {},
@@ -27,8 +27,8 @@ export function coinPriceQueryOptions(symbol: PriceSymbol) {
 
 /**
  * docs/product.md §9: pushed while the socket is up, every 3 s while it is down. Null asks for no
- * coin and reads no coin's entry: issue 31, a disabled query under BNB's key still showed BNB's
- * pushed price on a settled BTC market's chart.
+ * coin and reads no coin's entry: a disabled query under BNB's key would show BNB's pushed price
+ * on a settled BTC market's chart.
  */
 export function useCoinPrice(symbol: PriceSymbol | null) {
   const refetchInterval = usePollingFallback(REFRESH_MS.price);

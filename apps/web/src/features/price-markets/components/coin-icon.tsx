@@ -1,7 +1,7 @@
 import { PRICE_SYMBOLS, type PriceSymbol } from '@pm/core/constants';
 import { cx } from '#lib/cx.ts';
 
-/** Each coin's brand colour, for a monogram (issue 19: a small icon without an icon package). */
+/** Each coin's brand colour, for a monogram (a small icon without an icon package). */
 const COIN_COLOURS: Record<PriceSymbol, string> = {
   BTC: '#f7931a',
   ETH: '#627eea',

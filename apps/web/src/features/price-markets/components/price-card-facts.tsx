@@ -8,7 +8,7 @@ import { useCoinPrice } from '../api/get-coin-price.ts';
 import { asPriceSymbol, CoinIcon } from './coin-icon.tsx';
 
 /**
- * A price market's card lines (issue 19): the coin, the target and comparison, the coin's live
+ * A price market's card lines: the coin, the target and comparison, the coin's live
  * price and how far the target is from it. Loaded only when a price market is listed.
  */
 export function PriceCardFacts({ market }: { market: Market }) {

@@ -14,7 +14,7 @@ import { useCoinPrice } from '../api/get-coin-price.ts';
 import { CoinIcon } from './coin-icon.tsx';
 
 /**
- * The Price Oracle part of 'Create Prediction Market' (issue 19): coin, above/below, target in USD,
+ * The Price Oracle part of 'Create Prediction Market' (decision 020): coin, above/below, target in USD,
  * the coin's live price with the target's distance from it, and the title the server will write.
  */
 export function PriceMarketFields({
@@ -39,7 +39,7 @@ export function PriceMarketFields({
   const currentScaled = price.data ? parseUsdPrice(price.data.usd) : null;
   const gap = check.ok && currentScaled !== null ? targetGapBps(currentScaled, check.scaled) : null;
   // The deadline the server will set: its clock now plus the duration (docs/product.md §4); the
-  // title said as every page will say it once the market exists (issue 31).
+  // title said as every page will say it once the market exists.
   const deadline = marketDeadline(new Date(nowMs), duration).toISOString();
   const preview = check.ok
     ? marketTitle(

@@ -27,7 +27,7 @@ const usdValue = (usd: string) => Number(parseUsdPrice(usd)) / USD_SCALE;
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 /**
- * A price market's page section (issue 19): the coin's price since the market opened with the
+ * A price market's page section: the coin's price since the market opened with the
  * target as a dashed line and the start marked, then how it settles: the feed's reading once
  * settled (price, round id, time, the feed itself) and the rule in one sentence.
  */
@@ -119,7 +119,7 @@ function PriceHistoryChart({ market, symbol }: { market: Market; symbol: PriceSy
     return (value: number) => usd.format(value);
   }, [language]);
   // The history reaches to now: a closed market's line stops at its settlement reading, which ends
-  // it; an open one's ends at the coin's live price (issue 31: only this coin's, never another's).
+  // it; an open one's ends at the coin's live price (only this coin's, never another's).
   const settledAt = open ? null : (market.settlementUpdatedAt ?? null);
   const settledUsd = settledAt ? (market.settlementPrice ?? null) : null;
   const until = open
@@ -209,7 +209,7 @@ function withEnds(samples: Sample[], start: Sample | null, end: Sample | null): 
   return sorted.map(([, sample]) => sample);
 }
 
-/** "How resolution works" for a price market (issue 19): the feed decides, not a judge. */
+/** "How resolution works" for a price market (decision 020): the feed decides, not a judge. */
 export function PriceResolutionCard() {
   useNamespace('price');
   const { t } = useTranslation();

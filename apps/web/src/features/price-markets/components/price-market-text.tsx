@@ -5,7 +5,7 @@ import { useNamespace } from '#i18n/use-namespace.ts';
 import { useTranslation } from '#i18n/use-translation.ts';
 import { useFormat } from '#lib/use-format.ts';
 
-// Issue 31: a price market's description and settled analysis said from its fields, in the reader's
+// A price market's description and settled analysis said from its fields, in the reader's
 // language with Intl's number and date formats. The server stores the same facts in English for API
 // clients; the outcome is the server's (market.result), and where the reading stands against the
 // target is core's rule (priceReadingRelation), the one the server's analysis states.

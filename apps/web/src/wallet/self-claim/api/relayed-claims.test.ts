@@ -7,7 +7,7 @@ import {
   rememberRelay,
 } from './relayed-claims.ts';
 
-// Issue 29: the relays this browser asked, kept per wallet across reloads until the chain shows them paid.
+// The relays this browser asked, kept per wallet across reloads until the chain shows them paid.
 
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const KEY = `pm.relayedRoundClaims.${WALLET.toLowerCase()}`;

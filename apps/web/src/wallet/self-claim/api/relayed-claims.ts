@@ -2,7 +2,7 @@ import { EscrowClaimSchema } from '@pm/core/contract/payout-lists';
 import type { RelayedStake, RelayOutcome, SelfClaimStake } from '@pm/core/self-claim';
 import * as z from 'zod/mini';
 
-// Issue 29: the stakes (round bets, market bets, flag bonds) this browser asked the server to relay, per
+// The stakes (round bets, market bets, flag bonds) this browser asked the server to relay, per
 // wallet, kept in localStorage so a
 // relay that never lands is still offered to the wallet's own claim after a reload (a server may stop
 // listing a stake while its relay is under way). Forgotten once the chain shows the stake spent, and after

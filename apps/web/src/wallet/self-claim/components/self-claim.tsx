@@ -20,7 +20,7 @@ import { openStakesQueryOptions } from '../api/get-open-stakes.ts';
 import type { EscrowTarget } from '../escrow/escrow-reads.ts';
 import type { EscrowFailure } from '../escrow/escrow-writes.ts';
 
-// Issue 29 (decision 026 "Claim"): a payout the server's relay did not pay (a round's, a market bet's or a
+// Decision 026 "Claim": a payout the server's relay did not pay (a round's, a market bet's or a
 // returned flag bond's), taken from the escrow by the wallet itself with the published proof, and a credit
 // (a payout whose push failed) withdrawn. Loaded with its strings for a connected wallet on the oracle
 // page, a market page and My Bets when the deployment names an escrow; the contract-write code loads on

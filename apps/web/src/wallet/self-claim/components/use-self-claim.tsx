@@ -19,7 +19,7 @@ import {
   rememberRelay,
 } from '../api/relayed-claims.ts';
 
-// Issue 29 (decision 026 "Claim"): what every claim button on the escrow shares (the oracle page's card, a
+// Decision 026 "Claim": what every claim button on the escrow shares (the oracle page's card, a
 // market page's claimable panel, My Bets): the relays this browser asked, remembered per wallet, and the
 // wallet's own claim offered where a relay did not land. The wallet's own claim, its strings and the
 // contract's ABI load only where the deployment names an escrow.

@@ -3,7 +3,7 @@ import type { Address } from 'viem';
 import type { Config } from 'wagmi';
 import { readContract } from 'wagmi/actions';
 
-// Issue 29: what the wallet's own claim asks the escrow before offering anything. Loaded with the
+// What the wallet's own claim (decision 026) asks the escrow before offering anything. Loaded with the
 // self-claim part (a connected wallet on the oracle page, a market page or My Bets, where the deployment
 // names an escrow), never
 // at a route's start (docs/decisions/006).

@@ -8,7 +8,7 @@ import { walletErrorMessage } from '#wallet/utils/wallet-error-message.ts';
 import type { EscrowTarget } from './escrow-reads.ts';
 import { readOpenStakes } from './escrow-reads.ts';
 
-// Issue 29: the wallet's own transactions to the escrow, a round's or a market's claim (or refund) with the published
+// The wallet's own transactions to the escrow, a round's or a market's claim (or refund) with the published
 // proof and a credit's withdrawal. Loaded on the first click (viem's contract-write code is most of its
 // weight), as the bet's payment is (wallet/utils/send-payment.ts).
 
