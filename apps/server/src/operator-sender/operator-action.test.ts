@@ -12,6 +12,11 @@ describe('operatorGasLimit', () => {
     expect(operatorGasLimit(200_000n, 200_000n)).toBe(200_000n);
     expect(operatorGasLimit(200_001n, 200_000n)).toBeNull();
   });
+
+  test('is the cap itself for an action signed at its cap, whatever the estimate under it', () => {
+    expect(operatorGasLimit(40_000n, 6_100_000n, true)).toBe(6_100_000n);
+    expect(operatorGasLimit(6_100_001n, 6_100_000n, true)).toBeNull();
+  });
 });
 
 describe('OperatorActionSchema', () => {
@@ -24,6 +29,7 @@ describe('OperatorActionSchema', () => {
       data: '0x',
       value: 0n,
       gasCap: 21_000n,
+      signAtCap: false,
     });
     expect(OperatorActionSchema.parse({ key: 'k', to, data: '0xABcd', gasCap: 50_000n }).data).toBe('0xabcd');
   });

@@ -26,6 +26,12 @@ export const OperatorActionSchema = z.object({
     .default('0x'),
   value: z.bigint().min(0n).default(0n),
   gasCap: z.bigint().min(TRANSFER_GAS).max(MAX_GAS_CAP),
+  /**
+   * Sign at `gasCap` instead of the estimate + 20 %: for a call whose gas depends on code another
+   * party controls (a batch of pushes to owners), which can run cheap under the estimate and burn
+   * its gas when sent, reverting a batch signed at the estimate every time.
+   */
+  signAtCap: z.boolean().default(false),
 });
 
 export type OperatorActionInput = z.input<typeof OperatorActionSchema>;
@@ -33,11 +39,12 @@ export type OperatorAction = z.output<typeof OperatorActionSchema>;
 
 /**
  * The gas limit to sign for an estimate: 20 % above it (state may move between the estimate and the
- * block), never above the action's cap. Null when the estimate itself is above the cap: the call
+ * block), never above the action's cap; the cap itself for an action signed at its cap. Null when the estimate itself is above the cap: the call
  * would need more gas than it may ever use, so it is not sent.
  */
-export function operatorGasLimit(estimate: bigint, gasCap: bigint): bigint | null {
+export function operatorGasLimit(estimate: bigint, gasCap: bigint, signAtCap = false): bigint | null {
   if (estimate > gasCap) return null;
+  if (signAtCap) return gasCap;
   const withMargin = (estimate * 120n + 99n) / 100n;
   return withMargin < gasCap ? withMargin : gasCap;
 }

@@ -49,5 +49,6 @@ export function actionOf(row: OperatorTxRow): OperatorAction {
     data: row.data as `0x${string}`,
     value: row.value,
     gasCap: row.gasCap,
+    signAtCap: row.signAtCap,
   };
 }

@@ -117,11 +117,17 @@ async function startQueued(deps: OperatorSenderDeps, row: OperatorTxRow): Promis
     }
   }
   const sender = senderOf(deps);
+  // Simulated and estimated at the fees it is signed with: a call run with a zero gas price and base
+  // fee is a call that code keyed on `tx.gasprice` or `block.basefee` can make cheap, then burn its
+  // gas when it is sent for real.
+  const fees = await cappedMarketFees(deps.chain, deps.maxFeePerGas);
   const call = {
     account: sender,
     to: row.toAddress as `0x${string}`,
     data: row.data as `0x${string}`,
     value: row.value,
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
   };
   try {
     await deps.chain.call({ ...call, blockTag: 'latest' });
@@ -136,13 +142,12 @@ async function startQueued(deps: OperatorSenderDeps, row: OperatorTxRow): Promis
     if (!isExecutionReverted(error)) throw error;
     return endByRevert(deps, row, error, 'its gas estimate');
   }
-  const gasLimit = operatorGasLimit(estimate, row.gasCap);
+  const gasLimit = operatorGasLimit(estimate, row.gasCap, row.signAtCap);
   if (gasLimit === null) {
     return finish(deps, row, 'failed', {
       reason: `its gas estimate (${estimate}) is above its cap (${row.gasCap}): not sent`,
     });
   }
-  const fees = await cappedMarketFees(deps.chain, deps.maxFeePerGas);
   const chainPendingNonce = BigInt(
     await deps.chain.getTransactionCount({ address: sender, blockTag: 'pending' }),
   );

@@ -9,7 +9,7 @@ import { type OperatorTxStatus, operatorTransactions } from '../db/schema.ts';
 export type OperatorTxRow = typeof operatorTransactions.$inferSelect;
 export type NewOperatorTx = Pick<
   typeof operatorTransactions.$inferInsert,
-  'key' | 'chainId' | 'sender' | 'toAddress' | 'data' | 'value' | 'gasCap'
+  'key' | 'chainId' | 'sender' | 'toAddress' | 'data' | 'value' | 'gasCap' | 'signAtCap'
 >;
 
 /** An action that may still send or mine a transaction. */

@@ -94,13 +94,14 @@ describe('classifyEscrowActionRevert', () => {
           data,
           value: 0n,
           gasCap: 100_000n,
+          signAtCap: true,
         }),
       ).toBe('failed');
     }
   });
   test('a single call is classified as classifyEscrowRevert does', () => {
     const refund = encodeFunctionData({ abi: predictionEscrowAbi, functionName: 'refund', args: [stake] });
-    const action = { key: 'k', to, data: refund, value: 0n, gasCap: 100_000n };
+    const action = { key: 'k', to, data: refund, value: 0n, gasCap: 100_000n, signAtCap: false };
     expect(classifyEscrowActionRevert(nodeRevert(stakeMismatch), action)).toBe('done');
     expect(classifyEscrowActionRevert(nodeRevert(feeTooHigh), action)).toBe('failed');
   });

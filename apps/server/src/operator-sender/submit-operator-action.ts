@@ -42,6 +42,7 @@ export async function submitOperatorAction(
     data: action.data,
     value: action.value,
     gasCap: action.gasCap,
+    signAtCap: action.signAtCap,
   };
   const inserted = await insertOperatorTx(deps.db, values);
   if (inserted) {
@@ -60,7 +61,8 @@ export async function submitOperatorAction(
     existing.toAddress === values.toAddress &&
     existing.data === values.data &&
     existing.value === values.value &&
-    existing.gasCap === values.gasCap;
+    existing.gasCap === values.gasCap &&
+    existing.signAtCap === values.signAtCap;
   if (!same)
     throw new OperatorActionError(
       `Operator action ${action.key} was submitted before with another call or sender`,

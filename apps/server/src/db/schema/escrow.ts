@@ -123,6 +123,8 @@ export const escrowRelays = pgTable(
   (t) => [
     uniqueIndex('escrow_relays_operator_tx_unique').on(t.operatorTxId),
     index('escrow_relays_open_idx').on(t.owner).where(sql`status = 'open'`),
+    // An owner's released relays, newest first: a claim asks whether one reverted on chain lately.
+    index('escrow_relays_released_idx').on(t.owner, t.doneAt).where(sql`status = 'released'`),
     check('escrow_relays_kind_check', isOneOf(t.kind, ESCROW_RELAY_KINDS)),
     check('escrow_relays_status_check', isOneOf(t.status, ESCROW_RELAY_STATUSES)),
   ],

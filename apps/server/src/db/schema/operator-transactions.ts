@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   index,
   integer,
@@ -38,6 +39,11 @@ export const operatorTransactions = pgTable(
     value: wei('value').notNull(),
     /** The most gas this call may ever use: an estimate above it fails the action unsent. */
     gasCap: bigint('gas_cap', { mode: 'bigint' }).notNull(),
+    /**
+     * Signed at its cap, not at the estimate: a call whose gas depends on code the caller does not
+     * control (a relayed batch of pushes) must not trust an estimate that code can game.
+     */
+    signAtCap: boolean('sign_at_cap').notNull().default(false),
     status: text('status').notNull().default('queued'),
     /** Taken when the action is signed; null while queued (a released nonce goes back to null). */
     nonce: bigint('nonce', { mode: 'bigint' }),

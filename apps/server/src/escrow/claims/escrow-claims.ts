@@ -20,6 +20,7 @@ import {
   type EscrowClaimableStake,
   type EscrowRelayRow,
   endRelay,
+  findRevertedRelaySince,
   insertRelay,
   listAllOpenRelays,
   listEscrowClaimable,
@@ -43,8 +44,20 @@ import {
 
 /** Most stakes in one relayed call: ~57k gas a claim, < 140k for a gas burner's (decision 025). */
 export const MAX_RELAY_BATCH = 40;
+/**
+ * A relay's gas, signed as it is (`signAtCap`): the contract's worst case per stake (the claim, the
+ * push's whole PAYOUT_GAS_CAP and the gas it keeps after a push) above a base. An estimate is not
+ * trusted for a batch: an owner's code can run cheap under the estimate and burn its gas when sent,
+ * and every push but the last would then find too little gas left (docs/security.md "Operator
+ * transactions").
+ */
 const RELAY_BASE_GAS = 100_000n;
 const RELAY_GAS_PER_STAKE = 150_000n;
+/**
+ * How long an owner whose relay reverted on chain is not relayed again: each attempt costs the
+ * operator key its gas, so such an owner claims with their own wallet meanwhile.
+ */
+export const RELAY_REVERTED_BACKOFF_MS = 60 * 60_000;
 
 export type EscrowClaimsDeps = {
   db: Db;
@@ -101,7 +114,15 @@ export async function relayEscrowClaims(
   });
   // Payouts open by the chain's clock (the contract checks the block's time), not the server's.
   const chainNow = await latestBlockTime(deps.chain);
-  if (relays.length === 0) relays = await startRelays(deps, owner, chainNow, filter);
+  if (relays.length === 0) {
+    const reverted = await findRevertedRelaySince(
+      deps.db,
+      owner,
+      new Date(Date.now() - RELAY_REVERTED_BACKOFF_MS),
+    );
+    if (reverted) return backedOff(deps, owner, chainNow, reverted);
+    relays = await startRelays(deps, owner, chainNow, filter);
+  }
 
   const deadline = Date.now() + deps.claimWaitMs;
   let states: EscrowRelayState[] = [];
@@ -140,6 +161,28 @@ export async function relayEscrowClaims(
 
 type Candidate = EscrowClaimableStake;
 
+/** An owner whose relay reverted on chain lately: nothing is relayed; the wallet's own claim pays. */
+async function backedOff(
+  deps: EscrowClaimsDeps,
+  owner: string,
+  chainNow: Date,
+  reverted: Date,
+): Promise<EscrowClaimResult> {
+  const until = new Date(reverted.getTime() + RELAY_REVERTED_BACKOFF_MS);
+  return {
+    totalWei: 0n,
+    betsCount: 0,
+    claimTxHash: null,
+    refundTxHash: null,
+    status: 'none',
+    failures: [
+      `a relay of this wallet's stakes reverted on chain, so none is relayed until ${until.toISOString()}: claim with the wallet itself`,
+    ],
+    nextClaimableAt: await nextEscrowClaimableAt(deps.db, owner, chainNow),
+    awaitingSettlement: await countEscrowBetsAwaitingSettlement(deps.db, owner),
+  };
+}
+
 async function latestBlockTime(chain: PublicClient): Promise<Date> {
   const block = await chain.getBlock({ blockTag: 'latest' });
   return new Date(Number(block.timestamp) * 1000);
@@ -172,6 +215,9 @@ async function startRelays(
     else await recordSpentStake(deps, candidate);
   }
   if (open.length === 0) return [];
+  // An owner with code (a contract, or an account delegated by EIP-7702) runs code at each push:
+  // relayed one stake per call, each attempt spends its stake (paid, or credited when the push fails).
+  const batchSize = (await hasCode(deps.chain, owner)) ? 1 : MAX_RELAY_BATCH;
 
   return deps.db.transaction(async (tx) => {
     await lockClaims(tx);
@@ -186,8 +232,8 @@ async function startRelays(
       },
       limit: open.length,
     });
-    const claims = still.filter((candidate) => !candidate.refund).slice(0, MAX_RELAY_BATCH);
-    const refunds = still.filter((candidate) => candidate.refund).slice(0, MAX_RELAY_BATCH);
+    const claims = still.filter((candidate) => !candidate.refund).slice(0, batchSize);
+    const refunds = still.filter((candidate) => candidate.refund).slice(0, batchSize);
     const relays: EscrowRelayRow[] = [];
     for (const [kind, batch] of [
       ['claim', claims],
@@ -201,6 +247,7 @@ async function startRelays(
           to: deps.escrow,
           data: kind === 'claim' ? claimManyData(batch) : refundManyData(batch),
           gasCap: RELAY_BASE_GAS + RELAY_GAS_PER_STAKE * BigInt(batch.length),
+          signAtCap: true,
         },
       );
       relays.push(
@@ -214,6 +261,11 @@ async function startRelays(
     }
     return relays;
   });
+}
+
+async function hasCode(chain: PublicClient, owner: string): Promise<boolean> {
+  const code = await chain.getCode({ address: getAddress(owner) });
+  return code !== undefined && code !== '0x';
 }
 
 /** A row that cannot be relayed as it stands (the server's records disagree with its list): logged, skipped. */

@@ -1,4 +1,4 @@
-import { type AnyColumn, and, asc, eq, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, desc, eq, gte, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import {
   bets,
@@ -7,6 +7,7 @@ import {
   escrowStakePayouts,
   marketFlags,
   markets,
+  operatorTransactions,
   oracleBets,
   payoutListLeaves,
   payoutLists,
@@ -34,6 +35,29 @@ export async function listOpenRelays(db: DbOrTx, owner: string): Promise<EscrowR
     .from(escrowRelays)
     .where(and(eq(escrowRelays.owner, owner), eq(escrowRelays.status, 'open')))
     .orderBy(asc(escrowRelays.id));
+}
+
+/**
+ * When the owner's latest relay that reverted on chain ended, if one did at or after `since`: its
+ * action mined and failed (a receipt with gas used), as opposed to one refused before it was sent.
+ */
+export async function findRevertedRelaySince(db: DbOrTx, owner: string, since: Date): Promise<Date | null> {
+  const [row] = await db
+    .select({ doneAt: escrowRelays.doneAt })
+    .from(escrowRelays)
+    .innerJoin(operatorTransactions, eq(operatorTransactions.id, escrowRelays.operatorTxId))
+    .where(
+      and(
+        eq(escrowRelays.owner, owner),
+        eq(escrowRelays.status, 'released'),
+        gte(escrowRelays.doneAt, since),
+        eq(operatorTransactions.status, 'failed'),
+        isNotNull(operatorTransactions.gasUsed),
+      ),
+    )
+    .orderBy(desc(escrowRelays.doneAt))
+    .limit(1);
+  return row?.doneAt ?? null;
 }
 
 /** Every open relay (the job finishes those a request stopped waiting for). */
