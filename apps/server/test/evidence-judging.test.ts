@@ -8,7 +8,6 @@ import { marketsCommands } from '../src/ops/markets-commands.ts';
 import {
   EVIDENCE_DATA_CLOSE,
   EVIDENCE_DATA_OPEN,
-  MARKET_DATA_CLOSE,
   MARKET_DATA_OPEN,
   PROMPT_VERSION,
   systemPromptFor,
@@ -16,6 +15,7 @@ import {
 import {
   type AiStub,
   completion,
+  marketTitleOf,
   messagesOf,
   type StubRequest,
   startAiStub,
@@ -86,7 +86,7 @@ beforeAll(async () => {
   stub.reply((request) => {
     const body = request.body as { model?: string };
     const model = body.model ?? '';
-    const answer = answers.get(titleOf(request));
+    const answer = answers.get(marketTitleOf(request));
     return answer ? answer(request, model) : verdict({ verdict: 'UNDECIDABLE', confidence: 0 });
   });
   t = await startTestApp({
@@ -105,13 +105,6 @@ afterAll(async () => {
   await stub?.close();
   await web?.close();
 });
-
-function titleOf(request: StubRequest): string {
-  const { user } = messagesOf(request);
-  const start = user.indexOf(MARKET_DATA_OPEN) + MARKET_DATA_OPEN.length;
-  const data = JSON.parse(user.slice(start, user.indexOf(MARKET_DATA_CLOSE))) as { title?: string };
-  return data.title ?? '';
-}
 
 const cited = (
   citations: Array<{ url: string; quote: string }>,
@@ -160,7 +153,7 @@ const pagesOf = (id: number) =>
     .where(eq(marketEvidencePages.marketId, id))
     .orderBy(asc(marketEvidencePages.position));
 
-const requestsFor = (title: string) => stub.requests.filter((request) => titleOf(request) === title);
+const requestsFor = (title: string) => stub.requests.filter((request) => marketTitleOf(request) === title);
 
 describe('a v3 market judged on evidence', () => {
   test('verbatim quotes from two sites settle it; the market page shows the pages, hashes and quotes', async () => {

@@ -8,19 +8,20 @@ import { z } from 'zod';
 import { queryRows } from '../src/db/query-rows.ts';
 import { bets, markets, outbox, userStats } from '../src/db/schema.ts';
 import { createAiResolver } from '../src/resolution/ai-resolver.ts';
-import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN, systemPromptFor } from '../src/resolution/resolver-prompt.ts';
+import { systemPromptFor } from '../src/resolution/resolver-prompt.ts';
 import { voidAfterRetriesText } from '../src/settlement/record-failed-attempt.ts';
 import { createSettlementJob, voidAfterTimeoutText } from '../src/settlement/settlement-job.ts';
 import {
   type AiStub,
   completion,
+  marketTitleOf,
   messagesOf,
   type StubHandler,
   startAiStub,
   verdict,
 } from './support/ai-stub.ts';
 import { insertMarketWithBets, LEGACY_PROMPT_VERSION } from './support/market-fixtures.ts';
-import { marketHelpers } from './support/market-helpers.ts';
+import { marketHelpers, settleMarkets } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 const FEE_BPS = 200;
@@ -33,7 +34,9 @@ const replies = new Map<string, StubHandler>();
 
 beforeAll(async () => {
   stub = await startAiStub();
-  stub.reply((request) => replies.get(titleOf(request))?.(request) ?? verdict({ verdict: 'UNDECIDABLE' }));
+  stub.reply(
+    (request) => replies.get(marketTitleOf(request))?.(request) ?? verdict({ verdict: 'UNDECIDABLE' }),
+  );
   t = await startTestApp({
     AI_BASE_URL: stub.url,
     AI_API_KEY: 'sk-test',
@@ -50,25 +53,9 @@ afterAll(async () => {
   await stub?.close();
 });
 
-function titleOf(request: Parameters<StubHandler>[0]): string {
-  const { user } = messagesOf(request);
-  const start = user.indexOf(MARKET_DATA_OPEN) + MARKET_DATA_OPEN.length;
-  const data: unknown = JSON.parse(user.slice(start, user.indexOf(MARKET_DATA_CLOSE)));
-  return data && typeof data === 'object' && 'title' in data && typeof data.title === 'string'
-    ? data.title
-    : '';
-}
+const requestsFor = (title: string) => stub.requests.filter((request) => marketTitleOf(request) === title);
 
-const requestsFor = (title: string) => stub.requests.filter((request) => titleOf(request) === title);
-
-const settle = async () => {
-  // Closing and voiding, then judging: two jobs since issue 18, one pass of both here.
-  for (const name of ['market-settlement', 'market-judging']) {
-    const job = t.features.jobs.find((candidate) => candidate.name === name);
-    if (!job) throw new Error(`no ${name} job`);
-    await job.run();
-  }
-};
+const settle = () => settleMarkets(t);
 
 const detail = async (id: number) =>
   MarketDetailResponseSchema.parse((await t.app.inject({ method: 'GET', url: `/api/markets/${id}` })).json());

@@ -6,7 +6,6 @@ import { eq } from 'drizzle-orm';
 import { parseEther, stringToHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chainCursors, escrowDeposits, paymentRequests, payments } from '../src/db/schema.ts';
-import type { Job } from '../src/jobs/job-runner.ts';
 import { paymentsCommands } from '../src/ops/payments-commands.ts';
 import { createFaultyChainClient, type FaultyChainClient } from './support/faulty-chain.ts';
 import { marketHelpers } from './support/market-helpers.ts';
@@ -20,13 +19,8 @@ let t: TestApp;
 let m: ReturnType<typeof marketHelpers>;
 let rpc: FaultyChainClient;
 
-function job(name: string): Job {
-  const found = t.features.jobs.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`the server runs no ${name} job`);
-  return found;
-}
-const reconcileEscrow = () => job('escrow-reconciliation').run();
-const runPendingPayments = () => job('pending-payments').run();
+const reconcileEscrow = () => t.job('escrow-reconciliation').run();
+const runPendingPayments = () => t.job('pending-payments').run();
 
 async function depositRowOf(txHash: string) {
   const [row] = await t.db

@@ -26,11 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const runJob = async (name: string) => {
-  const job = t.features.jobs.find((candidate) => candidate.name === name);
-  if (!job) throw new Error(`no job ${name}`);
-  await job.run();
-};
+const runJob = (name: string) => t.job(name).run();
 /** The deadline passes: the markets job closes it, the price job settles it (no sampler run). */
 const settleJobs = async () => {
   await runJob('market-settlement');

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN } from '../../src/resolution/resolver-prompt.ts';
 
 // A loopback OpenAI-compatible chat-completions server (CONVENTIONS: fake only what lies outside
 // the product, and then with a real HTTP server). Tests set what it answers and read what it got.
@@ -127,4 +128,14 @@ export function messagesOf(request: StubRequest | undefined): { system: string; 
     return message.content;
   };
   return { system: find('system'), user: find('user') };
+}
+
+/** The title of the market a judging request is about (its market data block), '' when it has none. */
+export function marketTitleOf(request: StubRequest): string {
+  const { user } = messagesOf(request);
+  const start = user.indexOf(MARKET_DATA_OPEN) + MARKET_DATA_OPEN.length;
+  const data: unknown = JSON.parse(user.slice(start, user.indexOf(MARKET_DATA_CLOSE)));
+  return data && typeof data === 'object' && 'title' in data && typeof data.title === 'string'
+    ? data.title
+    : '';
 }

@@ -55,6 +55,11 @@ const withPayload = <Response>({ response, txHash, body }: Posted<Response>) => 
   payload: body,
 });
 
+/** Closing and voiding, then judging: one pass of each of the two jobs that settle markets. */
+export async function settleMarkets(t: TestApp) {
+  for (const name of ['market-settlement', 'market-judging']) await t.job(name).run();
+}
+
 export function marketHelpers(t: TestApp) {
   const wallets = t.chain.players;
   // A plain account that is not the escrow (the operator key's): a transfer to it is no deposit.

@@ -80,6 +80,12 @@ export async function startTestApp(
     deps,
     /** Runs every background job once, in order. */
     runJobs: () => jobs.runOnce(),
+    /** The background job called `name` (to run one alone); throws when the server has none. */
+    job(name: string) {
+      const found = features.jobs.find((candidate) => candidate.name === name);
+      if (!found) throw new Error(`the server runs no ${name} job`);
+      return found;
+    },
     async advanceTime(seconds: number) {
       await chain.advanceTime(seconds);
       await clock.sync();
