@@ -1,23 +1,23 @@
 import { ListMarketsResponseSchema, MarketDetailResponseSchema } from '@pm/core/contract/markets';
 import { computeMarketPayouts } from '@pm/core/payouts';
 import { eq, inArray, sql } from 'drizzle-orm';
-import pino from 'pino';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { queryRows } from '../src/db/query-rows.ts';
 import { bets, markets, outbox, userStats } from '../src/db/schema.ts';
-import { createAiResolver } from '../src/resolution/ai-resolver.ts';
 import { systemPromptFor } from '../src/resolution/resolver-prompt.ts';
 import { voidAfterRetriesText } from '../src/settlement/record-failed-attempt.ts';
-import { createSettlementJob, voidAfterTimeoutText } from '../src/settlement/settlement-job.ts';
+import { voidAfterTimeoutText } from '../src/settlement/settlement-job.ts';
 import {
   type AiStub,
   completion,
+  judgeEnv,
   marketTitleOf,
   messagesOf,
   type StubHandler,
   startAiStub,
+  stubSettlementJob,
   verdict,
 } from './support/ai-stub.ts';
 import { insertMarketWithBets, LEGACY_PROMPT_VERSION } from './support/market-fixtures.ts';
@@ -38,12 +38,8 @@ beforeAll(async () => {
     (request) => replies.get(marketTitleOf(request))?.(request) ?? verdict({ verdict: 'UNDECIDABLE' }),
   );
   t = await startTestApp({
-    AI_BASE_URL: stub.url,
-    AI_API_KEY: 'sk-test',
-    AI_MODEL: 'stub-judge',
-    AI_TIMEOUT_MS: '1000',
+    ...judgeEnv(stub, 'stub-judge'),
     AI_MAX_ATTEMPTS: '3',
-    AI_MIN_CONFIDENCE: '70',
     MARKET_FEE_BPS: String(FEE_BPS),
   });
   m = marketHelpers(t);
@@ -277,16 +273,8 @@ describe('the settlement job', () => {
       );
     }
     const ids = fixtures.map((fixture) => fixture.marketId);
-    const secondInstance = createSettlementJob({
-      db: t.db,
-      clock: t.clock,
-      logger: pino({ level: 'silent' }),
-      resolver: createAiResolver({ baseUrl: stub.url, timeoutMs: 1000 }),
-      minConfidence: 70,
-      maxAttempts: 3,
+    const secondInstance = stubSettlementJob(t, stub, {
       feeBps: FEE_BPS,
-      leaseMs: 61_000,
-      resolutionTimeoutS: t.config.ai.resolutionTimeoutS,
       reviewWindowS: t.config.ai.reviewWindowS,
     });
     await Promise.all([settle(), secondInstance.run(), settle()]);

@@ -6,9 +6,11 @@ import type { AppDeps } from '../../src/app-deps.ts';
 import { createChainClock } from '../../src/chain/clock.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { deployDevEscrow } from '../../src/dev/dev-escrow.ts';
+import { findFreePort } from '../../src/dev/local-chain.ts';
 import { createFeatures } from '../../src/features.ts';
 import { createJobRunner } from '../../src/jobs/job-runner.ts';
 import { createMetrics } from '../../src/metrics/metrics.ts';
+import { startMetricsListener } from '../../src/metrics/metrics-server.ts';
 import { startTestChain } from './test-chain.ts';
 import { openTestDatabase } from './test-database.ts';
 
@@ -100,3 +102,10 @@ export async function startTestApp(
 }
 
 export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+
+/** A metrics listener of `t`'s registry on a free loopback port, as METRICS_PORT opens one; the caller closes it. */
+export async function listenForMetrics(t: TestApp) {
+  const started = await startMetricsListener({ host: '127.0.0.1', port: await findFreePort() }, t.metrics);
+  if (!started) throw new Error('a listener was asked for');
+  return started;
+}
