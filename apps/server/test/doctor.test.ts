@@ -24,7 +24,7 @@ import { startTestChain, type TestChain } from './support/test-chain.ts';
 import { openTestDatabase, type TestDatabase } from './support/test-database.ts';
 import { json, startWebStub, type WebStub } from './support/web-stub.ts';
 
-// `npm run ops -- doctor` (issue 20 item 4, docs/operations.md "Preflight") against the local
+// `npm run ops -- doctor` (docs/operations.md "Preflight") against the local
 // Hardhat chain, a real database, and the outside world on loopback: the AI endpoint, a
 // SearXNG-shaped search engine and a JSON-RPC node of another chain. A good configuration passes
 // every check; each check then fails on its own broken setting.

@@ -11,7 +11,7 @@ import { DEV_ESCROW_DEPLOYMENT } from '../src/dev/dev-escrow.ts';
 import type { MetricsListener } from '../src/metrics/metrics-server.ts';
 import { listenForMetrics, startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 29, docs/operations.md "Metrics": with ESCROW_ADDRESS set, the reserves-check job reads the
+// Decision 026, docs/operations.md "Metrics": with ESCROW_ADDRESS set, the reserves-check job reads the
 // contract's balance, liabilities, settlement bucket and pause at one block, and a scrape over real
 // HTTP shows them, after real deposits, a settlement and a pause on the local chain.
 

@@ -26,7 +26,7 @@ import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { html, json, startWebStub, type WebStub } from './support/web-stub.ts';
 
-// Issue 18, decision 019: v3 markets are judged on pages the server read itself. A loopback
+// Decisions 018 and 019: v3 markets are judged on pages the server read itself. A loopback
 // SearXNG-shaped search and loopback pages (EVIDENCE_ALLOW_HOSTS), the loopback AI stub; two sites
 // are 127.0.0.1 and localhost on the same server (their registrable "sites" differ).
 
@@ -297,8 +297,8 @@ describe('a v3 market judged on evidence', () => {
     expect(pages.slice(1).every((page) => !page.fromCreator)).toBe(true);
   });
 
-  // Issue 30, E1: the creator steers the judge. Reproduced on `npm start`: 30 links of the creator's
-  // filled every page slot and the search result never reached the judge; quotes from the
+  // A creator must not steer the judge with links of its own. Reproduced on `npm start`: 30 links of
+  // the creator's filled every page slot and the search result never reached the judge; quotes from the
   // creator's own two sites settled YES.
   test('thirty creator links do not crowd out the search results: at most 5 are read and the search page reaches the judge', async () => {
     answers.set('Flooded?', () => cited([]));

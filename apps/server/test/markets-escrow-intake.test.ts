@@ -14,7 +14,7 @@ import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Decision 026, issue 29: market creations and bets are deposits into the escrow. The cases
+// Decision 026: market creations and bets are deposits into the escrow. The cases
 // markets-api.test.ts does not walk through: the creation's escrow id and close refused (given back
 // by the escrow), a market made before the escrow, and deposits nobody posted (escrow reconciliation
 // records a bet, refuses one below the minimum, and makes a market of a creation only from the

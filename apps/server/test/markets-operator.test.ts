@@ -158,7 +158,8 @@ describe('the ops CLI', () => {
   });
 });
 
-// Security review F20. Last in this file: it moves the clock days ahead.
+// No market waits forever for an operator (docs/decisions/009). Last in this file: it moves the clock
+// days ahead.
 describe('a market no operator resolves', () => {
   test('is voided and every stake refunded MARKET_RESOLUTION_TIMEOUT_S after its deadline', async () => {
     const { market } = await m.createMarket({ title: 'forgotten' });

@@ -397,7 +397,7 @@ describe('payout maths in SQL', () => {
   });
 });
 
-// Issue 21 (migration 0014): settling a market rewrites every bet. Those writes must stay in their
+// Decision 024 (migration 0014): settling a market rewrites every bet. Those writes must stay in their
 // page (HOT updates) and touch no index, or a market with 100k bets takes seconds of index upkeep.
 describe('settlement writes each bet in its own page, touching no index', () => {
   const WRITTEN = ['status', 'payout_amount'];
@@ -462,7 +462,8 @@ describe('settlement writes each bet in its own page, touching no index', () => 
   });
 });
 
-// Security review F20. Last in this file: it moves the clock days ahead.
+// No market waits forever for a verdict (docs/decisions/009). Last in this file: it moves the clock
+// days ahead.
 describe('verdicts that must not settle, and markets nobody can judge', () => {
   const settlingMarket = (title: string, overrides: { resolverPromptVersion?: string } = {}) =>
     insertMarketWithBets(t.db, {

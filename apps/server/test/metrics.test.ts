@@ -20,7 +20,7 @@ import { marketHelpers } from './support/market-helpers.ts';
 import { signOperatorAction } from './support/operator-helpers.ts';
 import { listenForMetrics, startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 20 item 3, docs/operations.md "Metrics": Prometheus text on a listener of its own, scraped
+// docs/operations.md "Metrics": Prometheus text on a listener of its own, scraped
 // over real HTTP after real traffic — bets paid on the local chain, a refused payment, an operator's
 // verdict, a claim relayed from the escrow, job runs, a WebSocket client — and no label that names a
 // user, a transaction or a raw URL.

@@ -16,7 +16,7 @@ import { runOps } from './support/ops-helpers.ts';
 import { liveRound } from './support/oracle-fixtures.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Decision 026, issue 29: round stakes in the escrow contract, the cases oracle-bets.test.ts does not
+// Decision 026: round stakes in the escrow contract, the cases oracle-bets.test.ts does not
 // walk through: a smart account's deposit (the bettor is the caller), a batch of identical deposits,
 // deposits nobody posted (recorded, refused, or of another kind and left), a round unknown past its
 // grace, and a refused deposit whose market was settled first (its payout list returns it).

@@ -100,7 +100,7 @@ describe('chainlink feed against an aggregator deployed on the local chain', () 
     await expectFeedError(missing.read(), 'UNAVAILABLE');
   });
 
-  describe('the round at a past instant (security review 2, N6)', () => {
+  describe('the round at a past instant', () => {
     const phase = (n: bigint) => n << 64n;
     const at = (offsetS: number) => new Date((Number(nowS) + offsetS) * 1000);
 
@@ -240,7 +240,7 @@ describe('ticker feed against a loopback exchange', () => {
   });
 });
 
-describe('ticker feed at a past instant (security review 2, N6)', () => {
+describe('ticker feed at a past instant', () => {
   let server: Server;
   let url: string;
   let up = true;

@@ -12,7 +12,7 @@ import { PLAYERS, placeBet } from './support/oracle-fixtures.ts';
 import { type RpcProxy, startRpcProxy } from './support/rpc-proxy.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Security review 2, N6: a loser who starves the price sampler around a round's lock or close must
+// Decision 029: a loser who starves the price sampler around a round's lock or close must
 // not get the round cancelled and every stake back. The real server on PRICE_FEED=chainlink reads a
 // mock aggregator deployed on the local Hardhat chain through an RPC of its own (CHAINLINK_RPC_URL, a
 // loopback proxy the test can make refuse every call, as a rate-limited provider does); the
@@ -110,7 +110,7 @@ async function betBothSides(epoch: number) {
   await placeBet(t.db, { epoch, position: 'bear', bnb: '1', user: PLAYERS[1], blockTime });
 }
 
-describe('a starved sampler no longer cancels a round (security review 2, N6)', () => {
+describe('a starved sampler no longer cancels a round', () => {
   let epoch: number;
 
   test('the rounds start on the aggregator’s price, read through CHAINLINK_RPC_URL', async () => {
@@ -147,7 +147,8 @@ describe('a starved sampler no longer cancels a round (security review 2, N6)', 
     await publish(5n, 620n);
     await tick();
     await tick();
-    // Before N6 the round ended here, cancelled (lock_price_missing), every stake refunded.
+    // Without the feed's own reading the round would end here, cancelled (lock_price_missing), every
+    // stake refunded.
     expect(await round(epoch)).toMatchObject({ status: 'live', result: null, lockPrice: null });
     expect(await payouts(epoch)).toEqual([null, null]);
 
@@ -211,7 +212,7 @@ describe('a starved sampler no longer cancels a round (security review 2, N6)', 
   });
 });
 
-describe('the price feeds’ own RPC client (security review 2, N6)', () => {
+describe('the price feeds’ own RPC client', () => {
   test('every call to CHAINLINK_RPC_URL goes alone, never in a batch, though eight coins are read at once', async () => {
     const bodies = proxy.bodies();
     expect(bodies.length).toBeGreaterThan(8);
@@ -237,7 +238,7 @@ describe('the price feeds’ own RPC client (security review 2, N6)', () => {
   });
 });
 
-describe('a price RPC that stays down: the wait is bounded by ORACLE_FEED_WAIT_S (issue 30, N6)', () => {
+describe('a price RPC that stays down: the wait is bounded by ORACLE_FEED_WAIT_S', () => {
   let epoch: number;
 
   test('refused for longer than the wait after the lock: the round is cancelled (price_feed_unreachable) and refunded', async () => {

@@ -15,11 +15,11 @@ import { priceMarketHelpers } from './support/price-market-helpers.ts';
 import { type RpcProxy, startRpcProxy } from './support/rpc-proxy.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 19 on PRICE_FEED=chainlink: a mock aggregator per coin deployed on the local chain stands
-// in for Chainlink's BSC proxies. BTC gets one; ETH is pointed at an address with no contract, as a
-// paused or wrong feed would be: it is unavailable, and the others go on. The aggregators are read
-// through a loopback proxy of their own (CHAINLINK_RPC_URL) that a test can make refuse every call,
-// as a rate-limited provider does, while the aggregator goes on publishing rounds.
+// Price markets (decision 020) on PRICE_FEED=chainlink: a mock aggregator per coin deployed on the local
+// chain stands in for Chainlink's BSC proxies. BTC gets one; ETH is pointed at an address with no contract,
+// as a paused or wrong feed would be: it is unavailable, and the others go on. The aggregators are read
+// through a loopback proxy of their own (CHAINLINK_RPC_URL) that a test can make refuse every call, as a
+// rate-limited provider does, while the aggregator goes on publishing rounds.
 
 let base: TestApp;
 let t: TestApp;
@@ -143,7 +143,7 @@ describe('price markets on Chainlink aggregators', () => {
   });
 });
 
-describe('a starved sampler no longer voids a price market (issue 30, N6)', () => {
+describe('a starved sampler no longer voids a price market', () => {
   /** A BTC market above $98,000 with 0.01 BNB on YES and 0.02 BNB on NO, on a fresh price. */
   async function openMarket(roundId: bigint) {
     const m = marketHelpers(t);
@@ -168,7 +168,8 @@ describe('a starved sampler no longer voids a price market (issue 30, N6)', () =
     await publishRound(10n, 96_000_00000000n);
     await settleTick();
     expect((await detail(market.id)).market).toMatchObject({ status: 'settling', result: null });
-    // Past the time a sample could still qualify. Before N6 the market was void here, every stake refunded.
+    // Past the time a sample could still qualify: without the feed's own reading the market would be
+    // void here, every stake refunded.
     await advanceTo(market.deadlineMs + 301_000);
     await settleTick();
     expect((await detail(market.id)).market).toMatchObject({ status: 'settling', result: null });

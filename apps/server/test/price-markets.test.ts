@@ -12,7 +12,7 @@ import { marketHelpers } from './support/market-helpers.ts';
 import { priceMarketHelpers } from './support/price-market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 19, decision 020: Price Oracle markets, created against a fresh sample and settled from the
+// Decision 020: Price Oracle markets, created against a fresh sample and settled from the
 // first fresh sample at or after the deadline, with no AI and no review window.
 
 let t: TestApp;
@@ -332,7 +332,7 @@ describe('the markets list', () => {
 });
 
 describe("a wallet's history", () => {
-  test("a bet on a price market carries the market's terms, a custom market's none (issue 31)", async () => {
+  test("a bet on a price market carries the market's terms, a custom market's none", async () => {
     await p.setPrice('BNB', '600');
     const { market, bet } = await p.createPriceMarket(
       { targetSymbol: 'BNB', comparisonType: 'below', targetPrice: '550.5' },

@@ -36,8 +36,8 @@ import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { localChain } from './support/test-chain.ts';
 
-// Issue 11, docs/decisions/011: an AI verdict is proposed and reviewed before anything is paid.
-// Issue 22 and decision 026: a flag carries a bond, a dispute deposit into the escrow while the verdict's
+// docs/decisions/011: an AI verdict is proposed and reviewed before anything is paid.
+// Decision 026: a flag carries a bond, a dispute deposit into the escrow while the verdict's
 // settlement is pending on chain (posted at proposal, its delay the review window, by the escrow's own
 // jobs: postEscrowSettlement); its fate is settled with the market and listed as its stake's leaf.
 // flag-disputes.test.ts has the chain's side.

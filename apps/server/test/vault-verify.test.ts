@@ -19,7 +19,7 @@ import { chainNow, deposit } from './support/escrow-contracts.ts';
 import { escrowPayoutsOf, watchBalance } from './support/escrow-stakes.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
 
-// `npm run ops -- vault:verify` (issue 29, docs/operations.md "Contract operations") on the local
+// `npm run ops -- vault:verify` (docs/decisions/026, docs/operations.md "Contract operations") on the local
 // chain: a market deposited into by three bettors, settled by the operator key (npm start's escrow),
 // its list published and one payout claimed; the command checks the list from a file, a URL and this
 // server's default address, finds the chain's disagreement with a forged list, and says when it could

@@ -27,7 +27,7 @@ export async function startTestApp(
     /** The server's RPC client, given the node's URL (e.g. one with faults at hand); default a plain one. */
     chainClient?: (rpcUrl: string) => PublicClient;
     logger?: FastifyBaseLogger;
-    /** The app's reserves callback (issue 20), as the metrics would pass it. */
+    /** The app's reserves callback, as the metrics would pass it. */
     onReserves?: AppDeps['onReserves'];
     /**
      * Deploy the dev escrow (decision 026 "The chain": the server's key its operator) and give its
