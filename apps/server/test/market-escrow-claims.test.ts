@@ -24,6 +24,7 @@ import {
   escrowCreditOf,
   escrowMarket,
   escrowOf,
+  expectPaidWithoutRelay,
   postClaim,
   readMarketOnChain,
   stakePayoutsOf,
@@ -355,15 +356,7 @@ describe('a market stake the wallet claimed itself', () => {
       payoutStatus: 'confirmed',
     });
     expect(await balanceOf(own.owner)).toBe(before + (returns.get(relayed.betId) ?? 0n));
-    const carried = await t.db
-      .select({ stakeId: escrowRelayStakes.stakeId })
-      .from(escrowRelayStakes)
-      .where(eq(escrowRelayStakes.stakeId, own.stakeId));
-    expect(carried).toEqual([]);
-    const paid = await stakePayoutsOf(t, own.stakeId);
-    expect(paid).toMatchObject([
-      { kind: 'claimed', relayId: null, txHash: hash.toLowerCase(), amount: ownPayout, credited: false },
-    ]);
+    await expectPaidWithoutRelay(t, own.stakeId, hash, ownPayout);
     expect((await betRow(own.betId))?.status).toBe('claimed');
     expect((await betRow(relayed.betId))?.status).toBe('claimed');
   });
@@ -387,16 +380,7 @@ describe('the watcher of the escrow payouts (decision 026, "Claims")', () => {
     expect(await wallet.moved(hash)).toBe(returns.get(own.betId));
 
     await watch();
-    const paid = await stakePayoutsOf(t, own.stakeId);
-    expect(paid).toMatchObject([
-      {
-        kind: 'claimed',
-        relayId: null,
-        txHash: hash.toLowerCase(),
-        amount: returns.get(own.betId),
-        credited: false,
-      },
-    ]);
+    await expectPaidWithoutRelay(t, own.stakeId, hash, returns.get(own.betId) ?? 0n);
     expect((await betRow(own.betId))?.status).toBe('claimed');
     expect((await claimableOf(t, own.owner)).markets.bets.some((bet) => bet.id === own.betId)).toBe(false);
     // Read again (another instance, a restart before the cursor moved): nothing twice, nothing else.

@@ -18,6 +18,7 @@ import {
   claimItself,
   escrowCreditOf,
   escrowOf,
+  expectPaidWithoutRelay,
   postClaim,
   postEscrowSettlement,
   readMarketOnChain,
@@ -273,15 +274,7 @@ describe('a stake the wallet claimed itself', () => {
       payoutStatus: 'confirmed',
     });
     expect(await balanceOf(winner.account.address)).toBe(before + (relayedBet?.payoutAmount ?? 0n));
-    const carried = await t.db
-      .select({ stakeId: escrowRelayStakes.stakeId })
-      .from(escrowRelayStakes)
-      .where(eq(escrowRelayStakes.stakeId, own.stakeId));
-    expect(carried).toEqual([]);
-    const paid = await stakePayoutsOf(t, own.stakeId);
-    expect(paid).toMatchObject([
-      { kind: 'claimed', relayId: null, txHash: hash.toLowerCase(), amount: ownPayout, credited: false },
-    ]);
+    await expectPaidWithoutRelay(t, own.stakeId, hash, ownPayout);
     expect(
       (await betsOf(epoch))
         .filter((bet) => bet.userAddress === winner.account.address.toLowerCase())

@@ -5,9 +5,9 @@ import type { AppDeps } from '../src/app-deps.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { oracleBets, oracleRounds } from '../src/db/schema.ts';
 import { createFeatures, type Features } from '../src/features.ts';
-import { mockAggregatorAbi, mockAggregatorBytecode } from '../src/prices/mock-aggregator.gen.ts';
 import { createPricesModule } from '../src/prices/prices-module.ts';
 import { createFaultyChainClient } from './support/faulty-chain.ts';
+import { deployMockAggregator, publishAggregatorRound } from './support/mock-aggregator.ts';
 import { PLAYERS, placeBet } from './support/oracle-fixtures.ts';
 import { type RpcProxy, startRpcProxy } from './support/rpc-proxy.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -32,12 +32,7 @@ let scrape: () => Promise<string>;
 
 beforeAll(async () => {
   t = await startTestApp();
-  const deployer = t.chain.players[0];
-  if (!deployer) throw new Error('no player');
-  const hash = await deployer.deployContract({ abi: mockAggregatorAbi, bytecode: mockAggregatorBytecode });
-  const receipt = await deployer.waitForTransactionReceipt({ hash });
-  if (!receipt.contractAddress) throw new Error('no contract address');
-  aggregator = receipt.contractAddress;
+  aggregator = await deployMockAggregator(t.chain);
   proxy = await startRpcProxy(t.chain.rpcUrl);
   const config = loadConfig({
     RPC_URL: t.chain.rpcUrl,
@@ -76,15 +71,11 @@ async function advanceTo(ms: number) {
 
 /** The aggregator publishes round `n` of phase 1: `usd` (whole dollars) updated at `updatedAtMs`. */
 async function publish(n: bigint, usd: bigint, updatedAtMs = t.clock.now().getTime()) {
-  const writer = t.chain.players[0];
-  if (!writer) throw new Error('no player');
-  const hash = await writer.writeContract({
-    address: aggregator,
-    abi: mockAggregatorAbi,
-    functionName: 'setRoundData',
-    args: [PHASE_1 | n, usd * 100_000_000n, BigInt(Math.floor(updatedAtMs / 1000))],
+  await publishAggregatorRound(t.chain, aggregator, {
+    roundId: PHASE_1 | n,
+    answer: usd * 100_000_000n,
+    updatedAt: BigInt(Math.floor(updatedAtMs / 1000)),
   });
-  await writer.waitForTransactionReceipt({ hash });
 }
 
 async function round(epoch: number) {

@@ -9,8 +9,8 @@ import type { AppDeps } from '../src/app-deps.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { bets } from '../src/db/schema.ts';
 import { createFeatures, type Features } from '../src/features.ts';
-import { mockAggregatorAbi, mockAggregatorBytecode } from '../src/prices/mock-aggregator.gen.ts';
 import { marketHelpers } from './support/market-helpers.ts';
+import { deployMockAggregator, publishAggregatorRound } from './support/mock-aggregator.ts';
 import { priceMarketHelpers } from './support/price-market-helpers.ts';
 import { type RpcProxy, startRpcProxy } from './support/rpc-proxy.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -31,16 +31,8 @@ const MISSING = '0x000000000000000000000000000000000000dead';
 
 /** BTC's aggregator publishes `roundId`: `usd` × 1e8, updated at `updatedAtMs` (default: now). */
 async function publishRound(roundId: bigint, usd: bigint, updatedAtMs = base.clock.now().getTime()) {
-  const writer = base.chain.players[0];
-  if (!writer) throw new Error('no player');
   const updatedAt = BigInt(Math.floor(updatedAtMs / 1000));
-  const hash = await writer.writeContract({
-    address: btcAggregator,
-    abi: mockAggregatorAbi,
-    functionName: 'setRoundData',
-    args: [roundId, usd, updatedAt],
-  });
-  await writer.waitForTransactionReceipt({ hash });
+  await publishAggregatorRound(base.chain, btcAggregator, { roundId, answer: usd, updatedAt });
 }
 
 const runJob = async (name: string) => {
@@ -51,12 +43,7 @@ const runJob = async (name: string) => {
 
 beforeAll(async () => {
   base = await startTestApp({ PAYMENT_WAIT_MS: '1000' });
-  const deployer = base.chain.players[0];
-  if (!deployer) throw new Error('no player');
-  const hash = await deployer.deployContract({ abi: mockAggregatorAbi, bytecode: mockAggregatorBytecode });
-  const receipt = await deployer.waitForTransactionReceipt({ hash });
-  if (!receipt.contractAddress) throw new Error('no contract address');
-  btcAggregator = receipt.contractAddress;
+  btcAggregator = await deployMockAggregator(base.chain);
   proxy = await startRpcProxy(base.chain.rpcUrl);
   const config = loadConfig({
     RPC_URL: base.chain.rpcUrl,

@@ -5,7 +5,14 @@ import { marketKey } from '@pm/escrow/market-key';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { eq } from 'drizzle-orm';
 import type { Address, Hash, Hex } from 'viem';
-import { escrowDeposits, escrowRefunds, escrowStakePayouts, markets } from '../../src/db/schema.ts';
+import { expect } from 'vitest';
+import {
+  escrowDeposits,
+  escrowRefunds,
+  escrowRelayStakes,
+  escrowStakePayouts,
+  markets,
+} from '../../src/db/schema.ts';
 import {
   findPayoutListByEpoch,
   findPayoutListByMarket,
@@ -51,6 +58,21 @@ export async function escrowDepositRow(t: TestApp, stakeId: bigint) {
 /** What the server recorded as paid out for `stakeId` (claimed, refunded, credited), from the chain. */
 export function stakePayoutsOf(t: TestApp, stakeId: bigint) {
   return t.db.select().from(escrowStakePayouts).where(eq(escrowStakePayouts.stakeId, stakeId));
+}
+
+/**
+ * `stakeId` was paid `amount` by transaction `hash` with no relay (its wallet's own claim): no relay
+ * carries it, and the server recorded the payout from the chain.
+ */
+export async function expectPaidWithoutRelay(t: TestApp, stakeId: bigint, hash: Hash, amount: bigint) {
+  const carried = await t.db
+    .select({ stakeId: escrowRelayStakes.stakeId })
+    .from(escrowRelayStakes)
+    .where(eq(escrowRelayStakes.stakeId, stakeId));
+  expect(carried).toEqual([]);
+  expect(await stakePayoutsOf(t, stakeId)).toMatchObject([
+    { kind: 'claimed', relayId: null, txHash: hash.toLowerCase(), amount, credited: false },
+  ]);
 }
 
 /** What the escrow holds for `owner` to withdraw: payouts it could not push (a gas burner's). */
