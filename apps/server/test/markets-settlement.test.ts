@@ -17,11 +17,10 @@ import {
   messagesOf,
   type StubHandler,
   startAiStub,
-  stubSettlementJob,
   verdict,
 } from './support/ai-stub.ts';
 import { insertMarketWithBets, LEGACY_PROMPT_VERSION } from './support/market-fixtures.ts';
-import { marketHelpers, settleMarkets } from './support/market-helpers.ts';
+import { marketHelpers, settleMarkets, stubSettlementJob } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 const FEE_BPS = 200;

@@ -24,13 +24,12 @@ import {
   marketTitleOf,
   type StubHandler,
   startAiStub,
-  stubSettlementJob,
   verdict,
 } from './support/ai-stub.ts';
 import { escrowMarket, escrowOf, postClaim, postEscrowSettlement } from './support/escrow-market-helpers.ts';
 import { stakeOf, watchBalance } from './support/escrow-stakes.ts';
 import { insertMarketWithBets } from './support/market-fixtures.ts';
-import { settleMarkets } from './support/market-helpers.ts';
+import { settleMarkets, stubSettlementJob } from './support/market-helpers.ts';
 import { player, signOperatorAction } from './support/operator-helpers.ts';
 import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';

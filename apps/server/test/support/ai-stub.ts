@@ -1,10 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import pino from 'pino';
-import { createAiResolver } from '../../src/resolution/ai-resolver.ts';
 import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN } from '../../src/resolution/resolver-prompt.ts';
-import { createSettlementJob } from '../../src/settlement/settlement-job.ts';
-import type { TestApp } from './test-app.ts';
 
 // A loopback OpenAI-compatible chat-completions server (CONVENTIONS: fake only what lies outside
 // the product, and then with a real HTTP server). Tests set what it answers and read what it got.
@@ -109,29 +105,6 @@ export async function startAiStub() {
 }
 
 export type AiStub = Awaited<ReturnType<typeof startAiStub>>;
-
-/**
- * A market judge (the settlement job) of its own on `t`'s database and clock, asking `stub`: another
- * instance's, or one with another review window than the app's.
- */
-export function stubSettlementJob(
-  t: TestApp,
-  stub: AiStub,
-  options: { feeBps: number; reviewWindowS: number },
-) {
-  return createSettlementJob({
-    db: t.db,
-    clock: t.clock,
-    logger: pino({ level: 'silent' }),
-    resolver: createAiResolver({ baseUrl: stub.url, timeoutMs: 1000 }),
-    minConfidence: 70,
-    maxAttempts: 3,
-    feeBps: options.feeBps,
-    leaseMs: 61_000,
-    resolutionTimeoutS: t.config.ai.resolutionTimeoutS,
-    reviewWindowS: options.reviewWindowS,
-  });
-}
 
 /** The server's settings to judge with `stub` as its AI, as `model`: a 1 s timeout, a 70 % bar. */
 export function judgeEnv(stub: AiStub, model: string): Record<string, string> {
