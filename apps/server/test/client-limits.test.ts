@@ -9,11 +9,11 @@ import { type AiStub, completion, startAiStub } from './support/ai-stub.ts';
 import { connectAs } from './support/connect-realtime.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Security review 2, N9: limits by client address. The HTTP rate limit groups IPv6 clients by /64
-// (@fastify/rate-limit's default); the WebSocket cap and the Analyze allowance counted each full
-// IPv6 address, so one client with a /64 (2^64 addresses) had as many buckets as it liked. Behind a
-// proxy with TRUST_PROXY=0 everyone shares one bucket, and nothing said so. And a review window of
-// 0 was accepted on mainnet.
+// Limits by client address, so that no client escapes them by rotating addresses. The HTTP rate limit groups
+// IPv6 clients by /64 (@fastify/rate-limit's default); the WebSocket cap and the Analyze allowance counted
+// each full IPv6 address, so one client with a /64 (2^64 addresses) had as many buckets as it liked. Behind a
+// proxy with TRUST_PROXY=0 everyone shares one bucket, and nothing said so. And a review window of 0 was
+// accepted on mainnet.
 
 let stub: AiStub;
 let t: TestApp;

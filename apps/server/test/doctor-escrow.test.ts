@@ -10,8 +10,8 @@ import { runDoctor } from '../src/doctor/run-doctor.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
 import { openTestDatabase, type TestDatabase } from './support/test-database.ts';
 
-// `npm run ops -- doctor` with ESCROW_ADDRESS (issue 29, docs/operations.md "Preflight") on the local
-// chain: the dev deployment passes every escrow check; each check then fails on a contract deployed (or
+// `npm run ops -- doctor` with ESCROW_ADDRESS (docs/decisions/026, docs/operations.md "Preflight") on the
+// local chain: the dev deployment passes every escrow check; each check then fails on a contract deployed (or
 // altered) to break only it, and a paused escrow is a warning, not a failure.
 
 let chain: TestChain;

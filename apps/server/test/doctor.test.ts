@@ -18,13 +18,13 @@ import { compiledServerCommand } from '../src/dev/compiled-server.ts';
 import { deployDevEscrow } from '../src/dev/dev-escrow.ts';
 import { findFreePort } from '../src/dev/local-chain.ts';
 import { type DoctorOptions, runDoctor } from '../src/doctor/run-doctor.ts';
-import { mockAggregatorAbi, mockAggregatorBytecode } from '../src/prices/mock-aggregator.gen.ts';
 import { type AiStub, completion, startAiStub } from './support/ai-stub.ts';
+import { deployMockAggregator, publishAggregatorRound } from './support/mock-aggregator.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
 import { openTestDatabase, type TestDatabase } from './support/test-database.ts';
 import { json, startWebStub, type WebStub } from './support/web-stub.ts';
 
-// `npm run ops -- doctor` (issue 20 item 4, docs/operations.md "Preflight") against the local
+// `npm run ops -- doctor` (docs/operations.md "Preflight") against the local
 // Hardhat chain, a real database, and the outside world on loopback: the AI endpoint, a
 // SearXNG-shaped search engine and a JSON-RPC node of another chain. A good configuration passes
 // every check; each check then fails on its own broken setting.
@@ -66,26 +66,10 @@ async function startOtherChain(): Promise<Server> {
   return server;
 }
 
-async function deployAggregator(): Promise<`0x${string}`> {
-  const deployer = chain.players[0];
-  if (!deployer) throw new Error('no player');
-  const hash = await deployer.deployContract({ abi: mockAggregatorAbi, bytecode: mockAggregatorBytecode });
-  const receipt = await deployer.waitForTransactionReceipt({ hash });
-  if (!receipt.contractAddress) throw new Error('no contract address');
-  return receipt.contractAddress;
-}
+const deployAggregator = () => deployMockAggregator(chain);
 
-async function publishRound(aggregator: `0x${string}`, roundId: bigint, updatedAt: bigint) {
-  const writer = chain.players[0];
-  if (!writer) throw new Error('no player');
-  const hash = await writer.writeContract({
-    address: aggregator,
-    abi: mockAggregatorAbi,
-    functionName: 'setRoundData',
-    args: [roundId, 612_34000000n, updatedAt],
-  });
-  await writer.waitForTransactionReceipt({ hash });
-}
+const publishRound = (aggregator: `0x${string}`, roundId: bigint, updatedAt: bigint) =>
+  publishAggregatorRound(chain, aggregator, { roundId, answer: 612_34000000n, updatedAt });
 
 beforeAll(async () => {
   [chain, database, ai, web, otherChain] = await Promise.all([

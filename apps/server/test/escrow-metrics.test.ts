@@ -8,11 +8,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createChainClient, createChainWallet } from '../src/chain/chain-client.ts';
 import { DEV_ESCROW_ROLES } from '../src/config/dev-accounts.ts';
 import { DEV_ESCROW_DEPLOYMENT } from '../src/dev/dev-escrow.ts';
-import { findFreePort } from '../src/dev/local-chain.ts';
-import { type MetricsListener, startMetricsListener } from '../src/metrics/metrics-server.ts';
-import { startTestApp, type TestApp } from './support/test-app.ts';
+import type { MetricsListener } from '../src/metrics/metrics-server.ts';
+import { listenForMetrics, startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 29, docs/operations.md "Metrics": with ESCROW_ADDRESS set, the reserves-check job reads the
+// Decision 026, docs/operations.md "Metrics": with ESCROW_ADDRESS set, the reserves-check job reads the
 // contract's balance, liabilities, settlement bucket and pause at one block, and a scrape over real
 // HTTP shows them, after real deposits, a settlement and a pause on the local chain.
 
@@ -36,9 +35,7 @@ beforeAll(async () => {
     },
   );
   expect(deployed.address).toBe(ESCROW);
-  const started = await startMetricsListener({ host: '127.0.0.1', port: await findFreePort() }, t.metrics);
-  if (!started) throw new Error('a listener was asked for');
-  listener = started;
+  listener = await listenForMetrics(t);
 });
 afterAll(async () => {
   await listener?.close();

@@ -8,7 +8,6 @@ import { marketsCommands } from '../src/ops/markets-commands.ts';
 import {
   EVIDENCE_DATA_CLOSE,
   EVIDENCE_DATA_OPEN,
-  MARKET_DATA_CLOSE,
   MARKET_DATA_OPEN,
   PROMPT_VERSION,
   systemPromptFor,
@@ -16,6 +15,7 @@ import {
 import {
   type AiStub,
   completion,
+  marketTitleOf,
   messagesOf,
   type StubRequest,
   startAiStub,
@@ -26,7 +26,7 @@ import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { html, json, startWebStub, type WebStub } from './support/web-stub.ts';
 
-// Issue 18, decision 019: v3 markets are judged on pages the server read itself. A loopback
+// Decisions 018 and 019: v3 markets are judged on pages the server read itself. A loopback
 // SearXNG-shaped search and loopback pages (EVIDENCE_ALLOW_HOSTS), the loopback AI stub; two sites
 // are 127.0.0.1 and localhost on the same server (their registrable "sites" differ).
 
@@ -86,7 +86,7 @@ beforeAll(async () => {
   stub.reply((request) => {
     const body = request.body as { model?: string };
     const model = body.model ?? '';
-    const answer = answers.get(titleOf(request));
+    const answer = answers.get(marketTitleOf(request));
     return answer ? answer(request, model) : verdict({ verdict: 'UNDECIDABLE', confidence: 0 });
   });
   t = await startTestApp({
@@ -105,13 +105,6 @@ afterAll(async () => {
   await stub?.close();
   await web?.close();
 });
-
-function titleOf(request: StubRequest): string {
-  const { user } = messagesOf(request);
-  const start = user.indexOf(MARKET_DATA_OPEN) + MARKET_DATA_OPEN.length;
-  const data = JSON.parse(user.slice(start, user.indexOf(MARKET_DATA_CLOSE))) as { title?: string };
-  return data.title ?? '';
-}
 
 const cited = (
   citations: Array<{ url: string; quote: string }>,
@@ -160,7 +153,7 @@ const pagesOf = (id: number) =>
     .where(eq(marketEvidencePages.marketId, id))
     .orderBy(asc(marketEvidencePages.position));
 
-const requestsFor = (title: string) => stub.requests.filter((request) => titleOf(request) === title);
+const requestsFor = (title: string) => stub.requests.filter((request) => marketTitleOf(request) === title);
 
 describe('a v3 market judged on evidence', () => {
   test('verbatim quotes from two sites settle it; the market page shows the pages, hashes and quotes', async () => {
@@ -304,8 +297,8 @@ describe('a v3 market judged on evidence', () => {
     expect(pages.slice(1).every((page) => !page.fromCreator)).toBe(true);
   });
 
-  // Issue 30, E1: the creator steers the judge. Reproduced on `npm start`: 30 links of the creator's
-  // filled every page slot and the search result never reached the judge; quotes from the
+  // A creator must not steer the judge with links of its own. Reproduced on `npm start`: 30 links of
+  // the creator's filled every page slot and the search result never reached the judge; quotes from the
   // creator's own two sites settled YES.
   test('thirty creator links do not crowd out the search results: at most 5 are read and the search page reaches the judge', async () => {
     answers.set('Flooded?', () => cited([]));

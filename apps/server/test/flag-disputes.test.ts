@@ -21,13 +21,16 @@ import { escrowRefunds, marketFlags, markets, payments, payoutLists } from '../s
 import { MARKET_STATE, readEscrowMarket } from '../src/escrow/escrow-chain.ts';
 import { listMarketBondStakes } from '../src/escrow/settlements/payout-lists-repository.ts';
 import { marketsCommands } from '../src/ops/markets-commands.ts';
-import { type AiStub, startAiStub, verdict } from './support/ai-stub.ts';
+import { type AiStub, judgeEnv, startAiStub, verdict } from './support/ai-stub.ts';
 import {
-  escrowMarketWithBets,
+  escrowMarket,
   escrowOf,
-  postMarketSettlement,
-  stakeOf,
+  postClaim,
+  postEscrowSettlement,
+  stakePayoutsOf,
 } from './support/escrow-market-helpers.ts';
+import { escrowPayoutsOf, stakeOf, watchBalance } from './support/escrow-stakes.ts';
+import { settleMarkets } from './support/market-helpers.ts';
 import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { localChain } from './support/test-chain.ts';
@@ -51,11 +54,7 @@ beforeAll(async () => {
   stub = await startAiStub();
   stub.reply(() => verdict({ verdict: 'YES', confidence: 91 }));
   t = await startTestApp({
-    AI_BASE_URL: stub.url,
-    AI_API_KEY: 'sk-test',
-    AI_MODEL: MODEL,
-    AI_TIMEOUT_MS: '1000',
-    AI_MIN_CONFIDENCE: '70',
+    ...judgeEnv(stub, MODEL),
     MARKET_FEE_BPS: String(FEE_BPS),
     RESOLUTION_REVIEW_WINDOW_S: String(WINDOW_S),
   });
@@ -64,12 +63,6 @@ afterAll(async () => {
   await t?.close();
   await stub?.close();
 });
-
-const job = (name: string) => {
-  const found = t.features.jobs.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no ${name} job`);
-  return found;
-};
 
 const walletOf = (account: PrivateKeyAccount) =>
   createWalletClient({ chain: localChain, transport: http(t.chain.rpcUrl), account }).extend(publicActions);
@@ -92,7 +85,7 @@ const ops = (...argv: string[]) => runOps(t, marketsCommands, ...argv);
 async function escrowMarketInReview(title: string, sides: Array<'YES' | 'NO'> = ['YES', 'NO', 'NO']) {
   const wallets: Wallet[] = [];
   for (const _ of sides) wallets.push(await fundedWallet());
-  const market = await escrowMarketWithBets(t, {
+  const market = await escrowMarket(t, {
     title,
     resolverModel: MODEL,
     bettors: sides.map((prediction, index) => ({
@@ -101,10 +94,11 @@ async function escrowMarketInReview(title: string, sides: Array<'YES' | 'NO'> = 
       amountWei: parseEther(`0.0${index + 1}`),
     })),
   });
-  for (const name of ['market-settlement', 'market-judging']) await job(name).run();
+  await market.passClose();
+  await settleMarkets(t);
   const [row] = await t.db.select().from(markets).where(eq(markets.id, market.marketId));
   expect(row?.proposedResult).toBe('YES');
-  await postMarketSettlement(t, { marketId: market.marketId });
+  await postEscrowSettlement(t, { marketId: market.marketId });
   expect((await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key)).state).toBe(
     MARKET_STATE.settled,
   );
@@ -170,8 +164,8 @@ const payoutListOf = async (marketId: number) =>
 async function giveBack(stakeId: bigint) {
   let row: typeof escrowRefunds.$inferSelect | undefined;
   for (let i = 0; i < 6; i++) {
-    await job('escrow-reconciliation').run();
-    await job('operator-transactions').run();
+    await t.job('escrow-reconciliation').run();
+    await t.job('operator-transactions').run();
     [row] = await t.db.select().from(escrowRefunds).where(eq(escrowRefunds.stakeId, stakeId));
     if (row?.status === 'refunded') return row;
     // A refund asked is looked at again a few seconds on (escrow-refunds.ts).
@@ -206,7 +200,7 @@ describe('A flag is a dispute deposit', () => {
       eventName: 'Disputed',
       logs: receipt.logs,
     });
-    const stakeId = await stakeOf(t, txHash);
+    const stakeId = (await stakeOf(t.chain, txHash)).stakeId;
     expect(disputed?.args).toMatchObject({ market: market.key, stakeId, disputes: 1 });
     const onChain = await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key);
     expect(onChain).toMatchObject({ state: MARKET_STATE.open, claimableAt: 0 });
@@ -248,7 +242,7 @@ describe('A flag is a dispute deposit', () => {
     const response = await postFlag(stranger, market, txHash, bond);
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ error: { code: 'NOT_A_BETTOR' } });
-    const stakeId = await stakeOf(t, txHash);
+    const stakeId = (await stakeOf(t.chain, txHash)).stakeId;
     expect(await flagsOf(market.marketId)).toEqual([]);
     expect(await refundsOf(txHash)).toEqual([
       expect.objectContaining({
@@ -269,7 +263,7 @@ describe('A flag is a dispute deposit', () => {
     expect((await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key)).pool).toBe(
       parseEther('0.06'),
     );
-    await postMarketSettlement(t, { marketId: market.marketId });
+    await postEscrowSettlement(t, { marketId: market.marketId });
     const settled = await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key);
     expect(settled.state).toBe(MARKET_STATE.settled);
     const [row] = await t.db.select().from(markets).where(eq(markets.id, market.marketId));
@@ -284,8 +278,8 @@ describe('A flag is a dispute deposit', () => {
     if (!flagger) throw new Error('no bettor');
     const bond = await contractBond(market.key);
     const txHash = await depositBond(flagger, market, bond);
-    const stakeId = await stakeOf(t, txHash);
-    await job('escrow-reconciliation').run();
+    const stakeId = (await stakeOf(t.chain, txHash)).stakeId;
+    await t.job('escrow-reconciliation').run();
     expect(await refundsOf(txHash)).toEqual([]);
     await t.advanceTime(601);
     const balance = await t.chain.publicClient.getBalance({ address: flagger.account.address });
@@ -309,30 +303,44 @@ describe("A bond's fate is a leaf of the operator's settlement", () => {
     const bond = await contractBond(market.key);
     const txHash = await depositBond(flagger, market, bond);
     expect((await postFlag(flagger, market, txHash, bond)).statusCode).toBe(201);
-    return { market, flagger, bond, txHash, stakeId: await stakeOf(t, txHash) };
+    return { market, flagger, bond, txHash, stakeId: (await stakeOf(t.chain, txHash)).stakeId };
   }
+
+  /** Core's settlement of a market of escrowMarketInReview's pools (0.01, 0.02, 0.03) judged YES, flagged. */
+  const bondedPayouts = (sides: Array<'YES' | 'NO'>, bond: bigint, result: 'YES' | 'NO') =>
+    computeBondedMarketPayouts({
+      bets: sides.map((side, id) => ({ id, side, amountWei: parseEther(`0.0${id + 1}`) })),
+      bonds: [{ id: 'flag', amountWei: bond }],
+      proposedResult: 'YES',
+      result,
+      feeBps: FEE_BPS,
+    });
 
   const bondStillRecorded = async (txHash: string) => {
     const [payment] = await t.db.select().from(payments).where(eq(payments.txHash, txHash.toLowerCase()));
     expect(payment).toMatchObject({ status: 'recorded' });
   };
 
+  /**
+   * Once the market's payouts open, `wallet` claims its stakes of it through the relay: what its
+   * balance gained (it sends nothing, so no gas) and what the relay says it paid.
+   */
+  async function claimed(wallet: Wallet, marketId: number) {
+    const list = await payoutListOf(marketId);
+    const waitS = Math.ceil(((list?.claimableAt?.getTime() ?? 0) - t.clock.now().getTime()) / 1000) + 1;
+    if (waitS > 0) await t.advanceTime(waitS);
+    const balance = await watchBalance(t.chain, wallet.account.address);
+    const answer = await postClaim(t, wallet.account.address, { scope: 'markets' });
+    expect(answer.body).toMatchObject({ success: true, payoutStatus: 'confirmed' });
+    return { received: await balance.moved(), totalWei: BigInt(answer.body.totalWei) };
+  }
+
   test('overturned: the bond comes back with the reward as its own leaf, and the list is the pool to the wei', async () => {
-    const { market, bond, txHash, stakeId } = await flagged('Overturned');
+    const { market, flagger, bond, txHash, stakeId } = await flagged('Overturned');
     expect(
       (await ops('markets:overturn', String(market.marketId), 'NO', '--reason', 'Called off.')).code,
     ).toBe(0);
-    const expected = computeBondedMarketPayouts({
-      bets: [
-        { id: 0, side: 'YES', amountWei: parseEther('0.01') },
-        { id: 1, side: 'NO', amountWei: parseEther('0.02') },
-        { id: 2, side: 'NO', amountWei: parseEther('0.03') },
-      ],
-      bonds: [{ id: 'flag', amountWei: bond }],
-      proposedResult: 'YES',
-      result: 'NO',
-      feeBps: FEE_BPS,
-    });
+    const expected = bondedPayouts(['YES', 'NO', 'NO'], bond, 'NO');
     const [leaf] = await listMarketBondStakes(t.db, market.marketId);
     expect(leaf).toMatchObject({
       stakeId,
@@ -341,22 +349,42 @@ describe("A bond's fate is a leaf of the operator's settlement", () => {
     });
     expect(leaf?.returnAmount).toBe(bond + parseEther('0.0002'));
     await bondStillRecorded(txHash);
-    await postMarketSettlement(t, { marketId: market.marketId });
+    await postEscrowSettlement(t, { marketId: market.marketId });
     expect((await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key)).state).toBe(
       MARKET_STATE.settled,
     );
+    // The flagger (0.02 NO) is paid its bet's return and its bond with the reward, to the wei; the
+    // other winner its return.
+    const returnOf = (id: number) =>
+      expected.bets.payouts.find((payout) => payout.id === id)?.returnWei ?? 0n;
+    const flaggerOwed = returnOf(1) + bond + parseEther('0.0002');
+    expect(await claimed(flagger, market.marketId)).toEqual({ received: flaggerOwed, totalWei: flaggerOwed });
+    expect(await stakePayoutsOf(t, stakeId)).toMatchObject([
+      { kind: 'claimed', amount: bond + parseEther('0.0002') },
+    ]);
+    const [, , other] = market.wallets;
+    if (!other) throw new Error('no bettor');
+    expect(await claimed(other, market.marketId)).toEqual({ received: returnOf(2), totalWei: returnOf(2) });
   });
 
   test('confirmed: the bond has no leaf, its amount is in the winners’ payouts, and the list is the pool to the wei', async () => {
-    const { market, txHash } = await flagged('Confirmed', ['YES', 'YES', 'NO'], 2);
+    const { market, bond, txHash, stakeId } = await flagged('Confirmed', ['YES', 'YES', 'NO'], 2);
     expect((await ops('markets:confirm', String(market.marketId), '--note', 'Checked.')).code).toBe(0);
     const [leaf] = await listMarketBondStakes(t.db, market.marketId);
     expect(leaf).toMatchObject({ bondStatus: 'forfeited', returnAmount: 0n });
     await bondStillRecorded(txHash);
-    await postMarketSettlement(t, { marketId: market.marketId });
+    await postEscrowSettlement(t, { marketId: market.marketId });
     expect((await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key)).state).toBe(
       MARKET_STATE.settled,
     );
+    // The winners (0.01 and 0.02 YES) are paid, to the wei, their returns with the forfeited bond.
+    const expected = bondedPayouts(['YES', 'YES', 'NO'], bond, 'YES');
+    for (const [index, wallet] of market.wallets.slice(0, 2).entries()) {
+      const owed = expected.bets.payouts.find((payout) => payout.id === index)?.returnWei ?? 0n;
+      expect(owed).toBeGreaterThan(0n);
+      expect(await claimed(wallet, market.marketId)).toEqual({ received: owed, totalWei: owed });
+    }
+    expect(await stakePayoutsOf(t, stakeId)).toEqual([]);
   });
 
   test('void: settleAsRefund gives the bond back with every stake', async () => {
@@ -367,18 +395,20 @@ describe("A bond's fate is a leaf of the operator's settlement", () => {
     const [leaf] = await listMarketBondStakes(t.db, market.marketId);
     expect(leaf).toMatchObject({ bondStatus: 'returned_void', returnAmount: bond });
     await bondStillRecorded(txHash);
-    await postMarketSettlement(t, { marketId: market.marketId });
+    await postEscrowSettlement(t, { marketId: market.marketId });
     expect((await readEscrowMarket(t.chain.publicClient, escrowOf(t), market.key)).state).toBe(
       MARKET_STATE.refunding,
     );
-    const balance = await t.chain.publicClient.getBalance({ address: flagger.account.address });
+    const balance = await watchBalance(t.chain, flagger.account.address);
     const refund = await t.chain.operator.writeContract({
       address: escrowOf(t),
       abi: predictionEscrowAbi,
       functionName: 'refund',
       args: [{ stakeId, owner: flagger.account.address, market: market.key, amount: bond }],
     });
-    await t.chain.publicClient.waitForTransactionReceipt({ hash: refund });
-    expect(await t.chain.publicClient.getBalance({ address: flagger.account.address })).toBe(balance + bond);
+    expect(await escrowPayoutsOf(t.chain, refund)).toEqual([
+      { kind: 'refunded', stakeId, owner: flagger.account.address, amount: bond },
+    ]);
+    expect(await balance.moved()).toBe(bond);
   });
 });

@@ -350,7 +350,7 @@ test('the OpenAPI document lists the history and summary endpoints', async () =>
     (parameter: { name: string }) => parameter.name,
   );
   expect(parameters).toEqual(['address', 'game', 'status', 'limit', 'cursor', 'If-None-Match']);
-  // Issue 22: every entry says its kind, and a bond what became of it.
+  // Every entry says its kind, and a flag's bond what became of it.
   const entry =
     document.paths['/api/users/{address}/history'].get.responses['200'].content['application/json'].schema
       .properties.entries.items;
@@ -417,7 +417,7 @@ describe('GET /api/users/:address/summary', () => {
   });
 });
 
-// Issue 22: a wallet's flag bonds are entries of their own, settled by the real settlement code.
+// A wallet's flag bonds are entries of their own, settled by the real settlement code.
 describe('flag bonds in the history', () => {
   const FLAGGER = '0x00000000000000000000000000000000000f1a99';
   const BOND = 10000000000000000n;

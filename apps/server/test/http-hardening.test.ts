@@ -5,8 +5,8 @@ import { loadConfig } from '../src/config/config.ts';
 import { registerSystemRoutes } from '../src/system/system-routes.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Security review F8, F13, F19: rate limits that cannot be dodged, a cheap health check, an RPC key
-// that never reaches the browser, and the security headers on every response.
+// What keeps a public server up and its secrets in: rate limits that cannot be dodged, a cheap health check,
+// an RPC key that never reaches the browser, and the security headers on every response.
 
 let t: TestApp;
 beforeAll(async () => {

@@ -20,8 +20,8 @@ import { bets, markets } from '../src/db/schema.ts';
 import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Security review F18: every list has a hard cap, and the lists that can grow without bound (a
-// wallet's bets, the market board) continue by cursor.
+// No request may ask for an unbounded read: every list has a hard cap, and the lists that can grow without
+// bound (a wallet's bets, the market board) continue by cursor.
 
 let t: TestApp;
 beforeAll(async () => {
@@ -148,7 +148,7 @@ describe('the market board', () => {
   });
 });
 
-describe('the board’s first screen (issue 21)', () => {
+describe('the board’s first screen', () => {
   test('Without a limit the open list is one screen of markets, and the default pages reach every open market once', async () => {
     // Long titles: the first page must stay well under 40 kB as markets read in practice.
     for (let i = 0; i < MARKETS_PAGE_DEFAULT + 3; i += 1) {
@@ -189,7 +189,7 @@ describe('the board’s first screen (issue 21)', () => {
   });
 });
 
-describe('a market’s bets, a page at a time (issue 21)', () => {
+describe('a market’s bets, a page at a time', () => {
   const many = 1_050;
   const bettors = [
     '0x00000000000000000000000000000000000000b1',

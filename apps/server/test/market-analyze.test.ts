@@ -6,7 +6,7 @@ import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN } from '../src/resolution/resolver-
 import { type AiStub, completion, messagesOf, startAiStub } from './support/ai-stub.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 18: POST /api/markets/analyze asks the judge's first model whether a question can be
+// Decision 019, "Analyze": POST /api/markets/analyze asks the judge's first model whether a question can be
 // decided from public sources by its deadline; limited per client address and per day.
 
 const DAILY_LIMIT = 8;

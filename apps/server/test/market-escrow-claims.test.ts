@@ -1,24 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { escrowClaimArg } from '@pm/core/contract/payout-lists';
-import type { ClaimableResponse } from '@pm/core/contract/users';
-import { newMarketId } from '@pm/escrow/deposit-terms';
-import { marketKey } from '@pm/escrow/market-key';
 import { toPayoutList } from '@pm/escrow/payout-list';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { buildSettlement, settleArgs } from '@pm/escrow/settlement';
 import { eq, inArray, sql } from 'drizzle-orm';
-import {
-  type Address,
-  getAddress,
-  type Hash,
-  type Hex,
-  keccak256,
-  parseEther,
-  parseEventLogs,
-  toHex,
-} from 'viem';
+import { type Address, getAddress, keccak256, parseEther, parseEventLogs, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { hostileBettorAbi } from '../../../packages/escrow/test/attackers.gen.ts';
 import {
   bets,
   escrowRelayStakes,
@@ -31,14 +16,28 @@ import {
   payoutLists,
 } from '../src/db/schema.ts';
 import { deposit } from './support/escrow-contracts.ts';
-import { deployGasBurner, stakeOf } from './support/escrow-stakes.ts';
+import {
+  claimableOf,
+  claimItself,
+  type EscrowMarket,
+  type EscrowStake,
+  escrowCreditOf,
+  escrowMarket,
+  escrowOf,
+  expectPaidWithoutRelay,
+  postClaim,
+  readMarketOnChain,
+  stakePayoutsOf,
+} from './support/escrow-market-helpers.ts';
+import { escrowPayoutsOf, gasBurnerStake, stakeOf, watchBalance } from './support/escrow-stakes.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 29, decision 026: a Predictions market's bets and flag bonds staked on the escrow are paid by
-// the contract, relayed by POST /api/claims exactly as round bets are (claimMany after the settlement's
-// claimableAt, refundMany for a voided market), on a real Hardhat node and a real database. The market's
-// intake and its settlement job are other branches': the rows are written with their stake ids, and the
-// settlement is posted here by the operator key with packages/escrow's own builders.
+// Decision 026: a Predictions market's bets and flag bonds staked on the escrow are paid by the
+// contract, relayed by POST /api/claims exactly as round bets are (claimMany after the settlement's
+// claimableAt, refundMany for a voided market), on a real Hardhat node and a real database. The
+// market's bets are real deposits recorded as the intake records them; its settlement is posted here
+// by the operator key with packages/escrow's own builders (market-escrow-settlement.test.ts has the
+// settlement job's).
 
 const MIN_PAYOUT_DELAY = 60;
 const FEE_BPS = 200n;
@@ -49,9 +48,7 @@ let escrow: Address;
 
 beforeAll(async () => {
   t = await startTestApp();
-  const address = t.config.escrow.address;
-  if (!address) throw new Error('no escrow');
-  escrow = address;
+  escrow = escrowOf(t);
 });
 afterAll(() => t?.close());
 
@@ -63,85 +60,20 @@ const player = (index: number) => {
 const addressOf = (index: number) => player(index).account.address;
 const balanceOf = (address: Address) => t.chain.publicClient.getBalance({ address });
 
-async function chainNowS(): Promise<number> {
-  return Number((await t.chain.publicClient.getBlock({ blockTag: 'latest' })).timestamp);
-}
+type Market = EscrowMarket;
+type Staked = EscrowStake;
 
-type Market = { id: number; escrowId: Hex; closesAt: number; key: Hex };
-type Staked = { betId: number; stakeId: bigint; owner: Address; amount: bigint; prediction: 'YES' | 'NO' };
+/** A market on the escrow with no bets yet, open for ten minutes. */
+const newMarket = () => escrowMarket(t, { closeInS: 600, title: 'Will the escrow pay this market?' });
 
-/** A market on the escrow as the intake writes it: its escrow id, key and deadline (= closesAt). */
-async function newMarket(): Promise<Market> {
-  const escrowId = newMarketId();
-  const closesAt = (await chainNowS()) + 600;
-  const key = marketKey(escrowId, closesAt);
-  const [row] = await t.db
-    .insert(markets)
-    .values({
-      creatorAddress: addressOf(0).toLowerCase(),
-      title: 'Will the escrow pay this market?',
-      description: 'A market staked on the escrow contract.',
-      category: 'crypto',
-      duration: 'hourly',
-      startTime: new Date((closesAt - 3600) * 1000),
-      deadline: new Date(closesAt * 1000),
-      resolverModel: 'operator',
-      resolverPromptVersion: 'test',
-      contentHash: `0x${randomBytes(32).toString('hex')}`,
-      escrowId,
-      escrowKey: key,
-    })
-    .returning({ id: markets.id });
-  if (!row) throw new Error('no market');
-  return { id: row.id, escrowId, closesAt, key };
-}
+/** Player `index` deposits a bet into the market; the bet is recorded with its stake id. */
+const stake = (index: number, market: Market, prediction: 'YES' | 'NO', bnb: string) =>
+  market.stake({ wallet: player(index), prediction, amountWei: parseEther(bnb) });
 
-/** A payment row and a bet naming its stake, as the intake records a verified deposit. */
-async function recordBet(market: Market, input: Omit<Staked, 'betId'> & { txHash: Hash }): Promise<Staked> {
-  const [payment] = await t.db
-    .insert(payments)
-    .values({
-      chainId: t.config.chain.id,
-      txHash: input.txHash.toLowerCase(),
-      fromAddress: input.owner.toLowerCase(),
-      amount: input.amount,
-      intent: `pm1:bet:${market.id}:${input.prediction}`,
-      blockNumber: 1n,
-      blockTime: new Date(),
-      purpose: 'market_bet',
-      status: 'recorded',
-    })
-    .returning({ id: payments.id });
-  if (!payment) throw new Error('no payment');
-  const [bet] = await t.db
-    .insert(bets)
-    .values({
-      marketId: market.id,
-      userAddress: input.owner.toLowerCase(),
-      prediction: input.prediction,
-      amount: input.amount,
-      potentialPayout: input.amount * 2n,
-      paymentId: payment.id,
-      txHash: input.txHash.toLowerCase(),
-      stakeId: input.stakeId,
-    })
-    .returning({ id: bets.id });
-  if (!bet) throw new Error('no bet');
-  return { ...input, betId: bet.id };
-}
+const poolOf = async (market: Market) => (await readMarketOnChain(t, market.key)).pool;
 
-/** A player deposits a bet into the market on the escrow; the bet is recorded with its stake id. */
-async function stake(index: number, market: Market, prediction: 'YES' | 'NO', bnb: string): Promise<Staked> {
-  const amount = parseEther(bnb);
-  const hash = await deposit(
-    player(index),
-    escrow,
-    { kind: 'bet', market: market.escrowId, closesAt: market.closesAt, prediction },
-    amount,
-  );
-  const { stakeId, owner } = await stakeOf(t.chain, hash);
-  return recordBet(market, { stakeId, owner, amount, prediction, txHash: hash });
-}
+const claim = (address: Address, extra: { betId?: number } = {}) =>
+  postClaim(t, address, { scope: 'markets', ...extra });
 
 async function operatorSends(data: { functionName: 'settle' | 'settleAsRefund'; args: readonly unknown[] }) {
   const hash = await t.chain.operator.writeContract({
@@ -156,28 +88,13 @@ async function operatorSends(data: { functionName: 'settle' | 'settleAsRefund'; 
   return { receipt, blockTime: new Date(Number(block.timestamp) * 1000) };
 }
 
-async function passClose(market: Market) {
-  const now = await chainNowS();
-  if (now <= market.closesAt) await t.advanceTime(market.closesAt - now + 1);
-}
-
-async function poolOf(key: Hex): Promise<bigint> {
-  const [pool] = await t.chain.publicClient.readContract({
-    address: escrow,
-    abi: predictionEscrowAbi,
-    functionName: 'markets',
-    args: [key],
-  });
-  return pool;
-}
-
 /**
  * The market settles for `winner` (its side's stakes share the pool less a 2 % fee, rounded down),
  * on chain and in the database, its list published as msettle's job does.
  */
 async function settleFor(market: Market, staked: Staked[], winner: 'YES' | 'NO', delay = MIN_PAYOUT_DELAY) {
-  await passClose(market);
-  const pool = await poolOf(market.key);
+  await market.passClose();
+  const pool = await poolOf(market);
   const fee = (pool * FEE_BPS) / 10_000n;
   const winning = staked.filter((bet) => bet.prediction === winner);
   const winningPool = winning.reduce((sum, bet) => sum + bet.amount, 0n);
@@ -201,7 +118,10 @@ async function settleFor(market: Market, staked: Staked[], winner: 'YES' | 'NO',
           .set({ status: payout > 0n ? 'won' : 'lost', payoutAmount: payout })
           .where(eq(bets.id, bet.betId));
       }
-      await tx.update(markets).set({ status: 'settled', result: winner }).where(eq(markets.id, market.id));
+      await tx
+        .update(markets)
+        .set({ status: 'settled', result: winner })
+        .where(eq(markets.id, market.marketId));
     },
   });
   return new Map(paid.map(({ bet, payout }) => [bet.betId, payout]));
@@ -245,7 +165,7 @@ async function postSettlement(
     await input.record(tx);
     await tx.insert(payoutLists).values({
       marketKey: market.key,
-      predictionMarketId: market.id,
+      predictionMarketId: market.marketId,
       payoutDelayS: delay,
       chainId: t.config.chain.id,
       escrow: escrow.toLowerCase(),
@@ -285,11 +205,14 @@ async function voidMarket(market: Market) {
     await tx
       .update(bets)
       .set({ status: 'refunded', payoutAmount: sql`${bets.amount}` })
-      .where(eq(bets.marketId, market.id));
-    await tx.update(markets).set({ status: 'settled', result: 'VOID' }).where(eq(markets.id, market.id));
+      .where(eq(bets.marketId, market.marketId));
+    await tx
+      .update(markets)
+      .set({ status: 'settled', result: 'VOID' })
+      .where(eq(markets.id, market.marketId));
     await tx.insert(payoutLists).values({
       marketKey: market.key,
-      predictionMarketId: market.id,
+      predictionMarketId: market.marketId,
       chainId: t.config.chain.id,
       escrow: escrow.toLowerCase(),
       marketId: market.escrowId,
@@ -303,19 +226,6 @@ async function voidMarket(market: Market) {
       claimableAt: blockTime,
     });
   });
-}
-
-async function claim(address: Address, extra: { betId?: number } = {}) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/claims',
-    payload: { userAddress: address, scope: 'markets', ...extra },
-  });
-  return { status: response.statusCode, body: response.json() };
-}
-
-async function claimable(address: Address): Promise<ClaimableResponse> {
-  return (await t.app.inject({ method: 'GET', url: `/api/users/${address}/claimable` })).json();
 }
 
 async function betRow(betId: number) {
@@ -342,9 +252,12 @@ describe('a settled market on the escrow', () => {
     ];
     returns = await settleFor(market, staked, 'YES');
     const winner = staked[0] as Staked;
-    const view = await claimable(winner.owner);
+    const view = await claimableOf(t, winner.owner);
     const bet = view.markets.bets.find((each) => each.id === winner.betId);
-    const [list] = await t.db.select().from(payoutLists).where(eq(payoutLists.predictionMarketId, market.id));
+    const [list] = await t.db
+      .select()
+      .from(payoutLists)
+      .where(eq(payoutLists.predictionMarketId, market.marketId));
     expect(bet?.escrowClaim).toMatchObject({
       market: market.key,
       stakeId: winner.stakeId.toString(),
@@ -355,9 +268,9 @@ describe('a settled market on the escrow', () => {
       refund: false,
     });
     expect(bet?.escrowClaim?.proof.length).toBeGreaterThan(0);
-    expect((await claimable(addressOf(2))).markets.bets.some((each) => each.marketId === market.id)).toBe(
-      false,
-    );
+    expect(
+      (await claimableOf(t, addressOf(2))).markets.bets.some((each) => each.marketId === market.marketId),
+    ).toBe(false);
 
     const early = await claim(winner.owner);
     expect(early.body).toMatchObject({ success: false, payoutStatus: 'none' });
@@ -384,13 +297,12 @@ describe('a settled market on the escrow', () => {
       .from(escrowRelayStakes)
       .where(eq(escrowRelayStakes.stakeId, winner.stakeId));
     expect(carried).toMatchObject([{ betId: winner.betId, oracleBetId: null, flagId: null }]);
-    const [paid] = await t.db
-      .select()
-      .from(escrowStakePayouts)
-      .where(eq(escrowStakePayouts.stakeId, winner.stakeId));
+    const [paid] = await stakePayoutsOf(t, winner.stakeId);
     expect(paid).toMatchObject({ kind: 'claimed', amount: payout, credited: false });
     expect((await betRow(winner.betId))?.status).toBe('claimed');
-    expect((await claimable(winner.owner)).markets.bets.some((each) => each.id === winner.betId)).toBe(false);
+    expect((await claimableOf(t, winner.owner)).markets.bets.some((each) => each.id === winner.betId)).toBe(
+      false,
+    );
 
     // Again: nothing more.
     expect((await claim(winner.owner)).body).toMatchObject({ success: false, betsCount: 0 });
@@ -406,14 +318,9 @@ describe('a settled market on the escrow', () => {
     for (const answer of answers) expect(answer.status).toBe(200);
     expect(await balanceOf(winner.owner)).toBe(before + payout);
     expect((await count(escrowRelays)) - relays).toBe(1);
-    const [, , , , , , , payoutTotal, paidOut] = await t.chain.publicClient.readContract({
-      address: escrow,
-      abi: predictionEscrowAbi,
-      functionName: 'markets',
-      args: [market.key],
-    });
+    const { payoutTotal, paid } = await readMarketOnChain(t, market.key);
     // Every winner is paid: the contract's count of what left is the list's total.
-    expect(paidOut).toBe(payoutTotal);
+    expect(paid).toBe(payoutTotal);
   });
 });
 
@@ -426,16 +333,19 @@ describe('a market stake the wallet claimed itself', () => {
     const returns = await settleFor(market, [own, relayed, loser], 'NO');
     await t.advanceTime(MIN_PAYOUT_DELAY + 1);
 
-    const winner = player(0);
-    const mine = (await claimable(own.owner)).markets.bets.find((bet) => bet.id === own.betId)?.escrowClaim;
+    const mine = (await claimableOf(t, own.owner)).markets.bets.find(
+      (bet) => bet.id === own.betId,
+    )?.escrowClaim;
     if (!mine) throw new Error('no escrow claim for the stake');
-    const hash = await winner.writeContract({
-      address: escrow,
-      abi: predictionEscrowAbi,
-      functionName: 'claim',
-      args: [escrowClaimArg(mine)],
-    });
-    await t.chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    const ownPayout = returns.get(own.betId) ?? 0n;
+    expect(ownPayout).toBeGreaterThan(own.amount);
+    const wallet = await watchBalance(t.chain, own.owner);
+    const hash = await claimItself(t, player(0), mine);
+    // The contract paid the stake its return, to the wei: the wallet gained it less its own gas.
+    expect(await escrowPayoutsOf(t.chain, hash)).toEqual([
+      { kind: 'claimed', stakeId: own.stakeId, owner: own.owner, amount: ownPayout },
+    ]);
+    expect(await wallet.moved(hash)).toBe(ownPayout);
 
     const before = await balanceOf(own.owner);
     const answer = await claim(own.owner);
@@ -446,27 +356,14 @@ describe('a market stake the wallet claimed itself', () => {
       payoutStatus: 'confirmed',
     });
     expect(await balanceOf(own.owner)).toBe(before + (returns.get(relayed.betId) ?? 0n));
-    const carried = await t.db
-      .select({ stakeId: escrowRelayStakes.stakeId })
-      .from(escrowRelayStakes)
-      .where(eq(escrowRelayStakes.stakeId, own.stakeId));
-    expect(carried).toEqual([]);
-    const paid = await t.db
-      .select()
-      .from(escrowStakePayouts)
-      .where(eq(escrowStakePayouts.stakeId, own.stakeId));
-    expect(paid).toMatchObject([{ kind: 'claimed', relayId: null, txHash: hash.toLowerCase() }]);
+    await expectPaidWithoutRelay(t, own.stakeId, hash, ownPayout);
     expect((await betRow(own.betId))?.status).toBe('claimed');
     expect((await betRow(relayed.betId))?.status).toBe('claimed');
   });
 });
 
 describe('the watcher of the escrow payouts (decision 026, "Claims")', () => {
-  const watch = async () => {
-    const job = t.features.jobs.find((candidate) => candidate.name === 'escrow-stake-payouts');
-    if (!job) throw new Error('no escrow-stake-payouts job');
-    await job.run();
-  };
+  const watch = () => t.job('escrow-stake-payouts').run();
 
   test("records a wallet's own claim at once, with no claim request: the bet is paid and no longer claimable", async () => {
     const market = await newMarket();
@@ -474,42 +371,24 @@ describe('the watcher of the escrow payouts (decision 026, "Claims")', () => {
     const loser = await stake(1, market, 'NO', '0.2');
     const returns = await settleFor(market, [own, loser], 'YES');
     await t.advanceTime(MIN_PAYOUT_DELAY + 1);
-    const mine = (await claimable(own.owner)).markets.bets.find((bet) => bet.id === own.betId)?.escrowClaim;
+    const mine = (await claimableOf(t, own.owner)).markets.bets.find(
+      (bet) => bet.id === own.betId,
+    )?.escrowClaim;
     if (!mine) throw new Error('no escrow claim for the stake');
-    const hash = await player(2).writeContract({
-      address: escrow,
-      abi: predictionEscrowAbi,
-      functionName: 'claim',
-      args: [escrowClaimArg(mine)],
-    });
-    await t.chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    const wallet = await watchBalance(t.chain, own.owner);
+    const hash = await claimItself(t, player(2), mine);
+    expect(await wallet.moved(hash)).toBe(returns.get(own.betId));
 
     await watch();
-    const paid = await t.db
-      .select()
-      .from(escrowStakePayouts)
-      .where(eq(escrowStakePayouts.stakeId, own.stakeId));
-    expect(paid).toMatchObject([
-      {
-        kind: 'claimed',
-        relayId: null,
-        txHash: hash.toLowerCase(),
-        amount: returns.get(own.betId),
-        credited: false,
-      },
-    ]);
+    await expectPaidWithoutRelay(t, own.stakeId, hash, returns.get(own.betId) ?? 0n);
     expect((await betRow(own.betId))?.status).toBe('claimed');
-    expect((await claimable(own.owner)).markets.bets.some((bet) => bet.id === own.betId)).toBe(false);
+    expect((await claimableOf(t, own.owner)).markets.bets.some((bet) => bet.id === own.betId)).toBe(false);
     // Read again (another instance, a restart before the cursor moved): nothing twice, nothing else.
     await t.db.execute(sql`update chain_cursors set block_number = 0 where name = 'escrow-stake-payouts'`);
     await watch();
-    expect(
-      await t.db.select().from(escrowStakePayouts).where(eq(escrowStakePayouts.stakeId, own.stakeId)),
-    ).toHaveLength(1);
+    expect(await stakePayoutsOf(t, own.stakeId)).toHaveLength(1);
     // The loser's stake was never paid: nothing recorded for it.
-    expect(
-      await t.db.select().from(escrowStakePayouts).where(eq(escrowStakePayouts.stakeId, loser.stakeId)),
-    ).toEqual([]);
+    expect(await stakePayoutsOf(t, loser.stakeId)).toEqual([]);
   });
 });
 
@@ -518,60 +397,18 @@ describe('a voided market with a dispute bond', () => {
     const market = await newMarket();
     const staked = [await stake(0, market, 'YES', '0.3'), await stake(1, market, 'NO', '0.7')];
     // A pending settlement, disputed by player 1's bond (a flag), then voided: every stake goes back.
-    await settleForDispute(market, staked);
-    const bond = await t.chain.publicClient.readContract({
-      address: escrow,
-      abi: predictionEscrowAbi,
-      functionName: 'disputeBond',
-      args: [market.key],
-    });
-    const bondHash = await deposit(
-      player(1),
-      escrow,
-      { kind: 'flag', market: market.escrowId, closesAt: market.closesAt },
-      bond,
-    );
-    const bondStake = await stakeOf(t.chain, bondHash);
-    const [bondPayment] = await t.db
-      .insert(payments)
-      .values({
-        chainId: t.config.chain.id,
-        txHash: bondHash.toLowerCase(),
-        logIndex: 0,
-        stakeId: bondStake.stakeId,
-        fromAddress: bondStake.owner.toLowerCase(),
-        amount: bond,
-        intent: 'escrow:flag',
-        blockNumber: 1n,
-        blockTime: new Date(),
-        purpose: 'market_flag',
-        status: 'recorded',
-      })
-      .returning({ id: payments.id });
-    const [flag] = await t.db
-      .insert(marketFlags)
-      .values({
-        bondPaymentId: bondPayment?.id,
-        marketId: market.id,
-        address: bondStake.owner.toLowerCase(),
-        reason: 'the verdict is wrong',
-        expiry: market.closesAt + 3600,
-        signature: `0x${'11'.repeat(65)}`,
-        bondAmount: bond,
-        bondStatus: 'returned_void',
-        bondReturnAmount: bond,
-        bondRewardAmount: 0n,
-        stakeId: bondStake.stakeId,
-      })
-      .returning({ id: marketFlags.id });
-    if (!flag) throw new Error('no flag');
+    const { bond, bondStake, flag } = await disputeWithBond(market, staked, 1, (bond) => ({
+      bondStatus: 'returned_void',
+      bondReturnAmount: bond,
+      bondRewardAmount: 0n,
+    }));
     await voidMarket(market);
 
-    const view = await claimable(addressOf(1));
+    const view = await claimableOf(t, addressOf(1));
     expect(view.bonds.bonds).toMatchObject([
       {
         flagId: flag.id,
-        marketId: market.id,
+        marketId: market.marketId,
         fate: 'returned_void',
         bondWei: bond.toString(),
         returnWei: bond.toString(),
@@ -583,7 +420,7 @@ describe('a voided market with a dispute bond', () => {
         },
       },
     ]);
-    const refunds = view.markets.bets.filter((bet) => bet.marketId === market.id);
+    const refunds = view.markets.bets.filter((bet) => bet.marketId === market.marketId);
     expect(refunds.every((bet) => bet.escrowClaim?.refund === true)).toBe(true);
 
     // The history says the bond is to be claimed, like a bet.
@@ -623,48 +460,101 @@ describe('a voided market with a dispute bond', () => {
       .from(escrowRelayStakes)
       .where(eq(escrowRelayStakes.stakeId, bondStake.stakeId));
     expect(carriedBond).toMatchObject([{ flagId: flag.id, betId: null, oracleBetId: null }]);
-    expect(await poolOf(market.key)).toBe(0n);
-    expect((await claimable(addressOf(1))).bonds.count).toBe(0);
+    expect(await poolOf(market)).toBe(0n);
+    expect((await claimableOf(t, addressOf(1))).bonds.count).toBe(0);
     expect(await bondEntry()).toMatchObject({ claimState: 'claimed', bond: { refundState: 'refunded' } });
     const bets_ = await t.db
       .select()
       .from(bets)
-      .where(inArray(bets.marketId, [market.id]));
+      .where(inArray(bets.marketId, [market.marketId]));
     expect(bets_.every((bet) => bet.status === 'claimed')).toBe(true);
   });
 });
 
-/** A settlement left pending (a review window's delay), so a flag's bond can dispute it. */
-async function settleForDispute(market: Market, staked: Staked[]) {
-  await passClose(market);
-  const pool = await poolOf(market.key);
-  const settlement = buildSettlement({
+/**
+ * The market's settlement left pending (a review window's delay, every stake its own payout) and
+ * disputed by player `index`'s bond: the flag's dispute deposit of the contract's disputeBond, its
+ * payment and the flag recorded with its stake and the fate `fate` gives it.
+ */
+async function disputeWithBond(
+  market: Market,
+  staked: Staked[],
+  index: number,
+  fate: (
+    bond: bigint,
+  ) => Pick<typeof marketFlags.$inferInsert, 'bondStatus' | 'bondReturnAmount' | 'bondRewardAmount'>,
+) {
+  await market.passClose();
+  const pool = await poolOf(market);
+  const pending = buildSettlement({
     pool,
     payouts: staked.map((bet) => ({ stakeId: bet.stakeId, amount: bet.amount })),
     fee: 0n,
   });
   await operatorSends({
     functionName: 'settle',
-    args: settleArgs(settlement, { marketKey: market.key, outcome: 1, verdictHash: VERDICT, delay: 3600 }),
+    args: settleArgs(pending, { marketKey: market.key, outcome: 1, verdictHash: VERDICT, delay: 3600 }),
   });
+  const bond = await t.chain.publicClient.readContract({
+    address: escrow,
+    abi: predictionEscrowAbi,
+    functionName: 'disputeBond',
+    args: [market.key],
+  });
+  const bondHash = await deposit(
+    player(index),
+    escrow,
+    { kind: 'flag', market: market.escrowId, closesAt: market.closesAt },
+    bond,
+  );
+  const bondStake = await stakeOf(t.chain, bondHash);
+  const [bondPayment] = await t.db
+    .insert(payments)
+    .values({
+      chainId: t.config.chain.id,
+      txHash: bondHash.toLowerCase(),
+      logIndex: bondStake.logIndex,
+      stakeId: bondStake.stakeId,
+      fromAddress: bondStake.owner.toLowerCase(),
+      amount: bond,
+      intent: 'escrow:flag',
+      blockNumber: bondStake.blockNumber,
+      blockTime: bondStake.blockTime,
+      purpose: 'market_flag',
+      status: 'recorded',
+    })
+    .returning({ id: payments.id });
+  const [flag] = await t.db
+    .insert(marketFlags)
+    .values({
+      bondPaymentId: bondPayment?.id,
+      marketId: market.marketId,
+      address: bondStake.owner.toLowerCase(),
+      reason: 'the verdict is wrong',
+      expiry: market.closesAt + 3600,
+      signature: `0x${'11'.repeat(65)}`,
+      bondAmount: bond,
+      stakeId: bondStake.stakeId,
+      ...fate(bond),
+    })
+    .returning({ id: marketFlags.id });
+  if (!flag) throw new Error('no flag');
+  return { bond, bondStake, flag };
 }
 
 describe('a market winner that burns the gas of its payout', () => {
   test('is credited, the operator paying one capped attempt; claiming again sends nothing', async () => {
     const market = await newMarket();
-    const deployer = player(0);
-    const burner = await deployGasBurner(t.chain, deployer, escrow);
     const amount = parseEther('0.5');
-    const hash = await deployer.writeContract({
-      address: burner,
-      abi: hostileBettorAbi,
-      functionName: 'bet',
-      args: [market.escrowId, market.closesAt, 2],
-      value: amount,
-    });
-    const deposited = await stakeOf(t.chain, hash);
-    expect(deposited.owner.toLowerCase()).toBe(burner.toLowerCase());
-    const burnerBet = await recordBet(market, { ...deposited, amount, prediction: 'NO', txHash: hash });
+    const { burner, hash } = await gasBurnerStake(
+      t.chain,
+      player(0),
+      escrow,
+      { id: market.escrowId, closesAt: market.closesAt },
+      amount,
+    );
+    const burnerBet = await market.recordStake(hash, 'NO', amount);
+    expect(burnerBet.owner.toLowerCase()).toBe(burner.toLowerCase());
     const other = await stake(2, market, 'YES', '0.5');
     const returns = await settleFor(market, [burnerBet, other], 'NO');
     await t.advanceTime(MIN_PAYOUT_DELAY + 1);
@@ -673,17 +563,9 @@ describe('a market winner that burns the gas of its payout', () => {
     expect(payout).toBeGreaterThan(amount);
     const answer = await claim(burner);
     expect(answer.body).toMatchObject({ success: true, betsCount: 1, payoutStatus: 'confirmed' });
-    const credit = await t.chain.publicClient.readContract({
-      address: escrow,
-      abi: predictionEscrowAbi,
-      functionName: 'credits',
-      args: [burner],
-    });
+    const credit = await escrowCreditOf(t, burner);
     expect(credit).toBe(payout);
-    const [paid] = await t.db
-      .select()
-      .from(escrowStakePayouts)
-      .where(eq(escrowStakePayouts.stakeId, deposited.stakeId));
+    const [paid] = await stakePayoutsOf(t, burnerBet.stakeId);
     expect(paid).toMatchObject({ kind: 'claimed', credited: true, amount: payout });
     expect((await betRow(burnerBet.betId))?.status).toBe('claimed');
 
@@ -698,39 +580,14 @@ describe('a bond returned with its reward, and the scope of a claim', () => {
     const market = await newMarket();
     const staked = [await stake(0, market, 'YES', '0.4'), await stake(1, market, 'NO', '0.6')];
     // A verdict (YES) disputed by player 1's bond, then overturned: NO wins, the bond comes back with a reward.
-    await settleForDispute(market, staked);
-    const bond = await t.chain.publicClient.readContract({
-      address: escrow,
-      abi: predictionEscrowAbi,
-      functionName: 'disputeBond',
-      args: [market.key],
-    });
-    const bondHash = await deposit(
-      player(1),
-      escrow,
-      { kind: 'flag', market: market.escrowId, closesAt: market.closesAt },
-      bond,
-    );
-    const bondStake = await stakeOf(t.chain, bondHash);
     const reward = parseEther('0.001');
-    const [flag] = await t.db
-      .insert(marketFlags)
-      .values({
-        marketId: market.id,
-        address: bondStake.owner.toLowerCase(),
-        reason: 'the verdict is wrong',
-        expiry: market.closesAt + 3600,
-        signature: `0x${'11'.repeat(65)}`,
-        bondAmount: bond,
-        bondStatus: 'returned',
-        bondReturnAmount: bond + reward,
-        bondRewardAmount: reward,
-        stakeId: bondStake.stakeId,
-      })
-      .returning({ id: marketFlags.id });
-    if (!flag) throw new Error('no flag');
+    const { bond, bondStake, flag } = await disputeWithBond(market, staked, 1, (bond) => ({
+      bondStatus: 'returned',
+      bondReturnAmount: bond + reward,
+      bondRewardAmount: reward,
+    }));
     // The reviewed list: the winner takes the pool less the fee, the bond and its reward (out of the fee).
-    const pool = await poolOf(market.key);
+    const pool = await poolOf(market);
     const fee = (parseEther('1') * FEE_BPS) / 10_000n - reward;
     const winner = staked[1] as Staked;
     const winnerPayout = pool - bond - reward - fee - 7n;
@@ -757,12 +614,15 @@ describe('a bond returned with its reward, and the scope of a claim', () => {
           .update(bets)
           .set({ status: 'won', payoutAmount: winnerPayout })
           .where(eq(bets.id, winner.betId));
-        await tx.update(markets).set({ status: 'settled', result: 'NO' }).where(eq(markets.id, market.id));
+        await tx
+          .update(markets)
+          .set({ status: 'settled', result: 'NO' })
+          .where(eq(markets.id, market.marketId));
       },
     });
     await t.advanceTime(MIN_PAYOUT_DELAY + 1);
 
-    const view = await claimable(winner.owner);
+    const view = await claimableOf(t, winner.owner);
     expect(view.bonds.bonds).toMatchObject([
       {
         flagId: flag.id,
@@ -804,7 +664,7 @@ describe('a bond returned with its reward, and the scope of a claim', () => {
         [bondStake.stakeId, 'claimed', bond + reward],
       ].sort(),
     );
-    expect((await claimable(winner.owner)).bonds.count).toBe(0);
+    expect((await claimableOf(t, winner.owner)).bonds.count).toBe(0);
   });
 });
 
@@ -812,7 +672,7 @@ describe('the escape hatch, with no server acting', () => {
   test('a stake of a market never settled is refunded by anyone ESCAPE_DELAY after its close, and the watcher records it', async () => {
     const market = await newMarket();
     const stranded = await stake(2, market, 'YES', '0.25');
-    await passClose(market);
+    await market.passClose();
     const escapeDelay = await t.chain.publicClient.readContract({
       address: escrow,
       abi: predictionEscrowAbi,
@@ -829,15 +689,13 @@ describe('the escape hatch, with no server acting', () => {
         { stakeId: stranded.stakeId, owner: stranded.owner, market: market.key, amount: stranded.amount },
       ],
     });
-    await t.chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    expect(await escrowPayoutsOf(t.chain, hash)).toEqual([
+      { kind: 'refunded', stakeId: stranded.stakeId, owner: stranded.owner, amount: stranded.amount },
+    ]);
     expect(await balanceOf(stranded.owner)).toBe(before + stranded.amount);
 
-    const job = t.features.jobs.find((candidate) => candidate.name === 'escrow-stake-payouts');
-    await job?.run();
-    const paid = await t.db
-      .select()
-      .from(escrowStakePayouts)
-      .where(eq(escrowStakePayouts.stakeId, stranded.stakeId));
+    await t.job('escrow-stake-payouts').run();
+    const paid = await stakePayoutsOf(t, stranded.stakeId);
     expect(paid).toMatchObject([
       { kind: 'refunded', relayId: null, amount: stranded.amount, txHash: hash.toLowerCase() },
     ]);

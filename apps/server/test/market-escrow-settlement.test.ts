@@ -1,12 +1,10 @@
 import { newMarketId } from '@pm/escrow/deposit-terms';
-import { marketKey } from '@pm/escrow/market-key';
 import { MARKET_OUTCOME, marketVerdictHash } from '@pm/escrow/market-settlement';
 import { parsePayoutList } from '@pm/escrow/payout-list';
-import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { verifySettlement } from '@pm/escrow/verify-settlement';
 import { asc, eq, sql } from 'drizzle-orm';
 import pino from 'pino';
-import { type Address, type Hex, parseEther, parseEventLogs } from 'viem';
+import { type Address, type Hex, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bets, marketFlags, markets, operatorTransactions, payoutLists } from '../src/db/schema.ts';
 import { createEscrowModule } from '../src/escrow/escrow-module.ts';
@@ -21,14 +19,20 @@ import { createPriceSettlementJob } from '../src/price-markets/price-settlement-
 import { voidMarketByOperator } from '../src/settlement/operator-actions.ts';
 import { proposeVerdict, settleReviewedMarkets } from '../src/settlement/review-window.ts';
 import { settleMarket } from '../src/settlement/settle-market.ts';
-import { deposit } from './support/escrow-contracts.ts';
-import { insertMarketWithBets } from './support/market-fixtures.ts';
+import {
+  type EscrowBettor,
+  escrowMarket,
+  escrowOf,
+  postEscrowSettlement,
+  readMarketOnChain,
+} from './support/escrow-market-helpers.ts';
+import { type FixtureBet, insertMarketWithBets } from './support/market-fixtures.ts';
 import { insertSample } from './support/oracle-fixtures.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 29, decision 026 (docs/architecture.md "Markets on the escrow"): Predictions markets settle on
-// the escrow contract as oracle rounds do, on a real Hardhat node and a real database. Bets arrive as
-// real deposits; the intake is another branch's, so the rows are written with their stake ids.
+// Decision 026 (docs/architecture.md "Markets on the escrow"): Predictions markets settle on the
+// escrow contract as oracle rounds do, on a real Hardhat node and a real database. Bets arrive as real
+// deposits, recorded as the intake records them (markets-escrow-intake.test.ts walks the intake).
 
 const FEE_BPS = 250;
 const WINDOW_S = 3600;
@@ -41,10 +45,8 @@ let escrowModule: ReturnType<typeof createEscrowModule>;
 
 beforeAll(async () => {
   t = await startTestApp({ MARKET_FEE_BPS: String(FEE_BPS), RESOLUTION_REVIEW_WINDOW_S: String(WINDOW_S) });
-  const address = t.config.escrow.address;
-  if (!address) throw new Error('no escrow');
-  escrow = address;
-  target = { chainId: t.config.chain.id, address };
+  escrow = escrowOf(t);
+  target = { chainId: t.config.chain.id, address: escrow };
   escrowModule = createEscrowModule(t.deps, pino({ level: 'silent' }));
 });
 afterAll(() => t?.close());
@@ -55,74 +57,46 @@ const player = (index: number) => {
   return wallet;
 };
 
-async function chainNowS(): Promise<number> {
-  return Number((await t.chain.publicClient.getBlock({ blockTag: 'latest' })).timestamp);
-}
+const bettor = (index: number, prediction: 'YES' | 'NO', bnb: string): EscrowBettor => ({
+  wallet: player(index),
+  prediction,
+  amountWei: parseEther(bnb),
+});
 
-type StakedBet = { player: number; side: 'YES' | 'NO'; wei: bigint };
-
-/**
- * A market on the escrow: each bet deposited on chain (kind bet), then the market and its bets written
- * as the intake would (escrow id and key, each bet's stake id), closing `closeInS` from now.
- */
-async function marketOnEscrow(staked: StakedBet[], options: { closeInS?: number; price?: boolean } = {}) {
-  const escrowId = newMarketId();
-  const closesAt = (await chainNowS()) + (options.closeInS ?? 300);
-  const stakeIds: bigint[] = [];
-  for (const each of staked) {
-    const hash = await deposit(
-      player(each.player),
-      escrow,
-      { kind: 'bet', market: escrowId, closesAt, prediction: each.side },
-      each.wei,
-    );
-    const receipt = await t.chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-    const [event] = parseEventLogs({ abi: predictionEscrowAbi, logs: receipt.logs, eventName: 'Deposited' });
-    if (!event) throw new Error('no deposit');
-    stakeIds.push(event.args.stakeId);
-  }
-  const { marketId, betIds } = await insertMarketWithBets(t.db, {
-    bets: staked.map((each) => ({
-      prediction: each.side,
-      amountWei: each.wei,
-      user: player(each.player).account.address.toLowerCase(),
-    })),
-    status: 'settling',
-    now: new Date(closesAt * 1000),
-  });
-  const key = marketKey(escrowId, closesAt);
-  await t.db
-    .update(markets)
-    .set({
-      escrowId,
-      escrowKey: key,
-      ...(options.price
-        ? {
+/** A market on the escrow whose bets are deposits, closing five minutes on (a price market if told). */
+const marketOnEscrow = (bettors: EscrowBettor[], options: { price?: boolean } = {}) =>
+  escrowMarket(t, {
+    bettors,
+    closeInS: 300,
+    ...(options.price
+      ? {
+          row: {
             betType: 'price_prediction',
             targetSymbol: 'BNB',
             comparisonType: 'above',
             targetPrice: 60_000_000_000n,
-          }
-        : {}),
-    })
-    .where(eq(markets.id, marketId));
-  for (const [index, betId] of betIds.entries()) {
-    await t.db
-      .update(bets)
-      .set({ stakeId: stakeIds[index] ?? null })
-      .where(eq(bets.id, betId));
-  }
-  return { marketId, key, escrowId, closesAt, stakeIds };
-}
+          },
+        }
+      : {}),
+  });
 
-/** Moves the chain (and the server's clock) past `closesAt`. */
-async function pastClose(closesAt: number) {
-  const now = await chainNowS();
-  if (now <= closesAt) await t.advanceTime(closesAt - now + 1);
-}
+let unchainedStake = 10n ** 12n;
+/** A stake id no chain holds: for plans of markets written to the database alone. */
+const unchainedStakeId = () => unchainedStake++;
 
-async function runEscrowJobs() {
-  for (const job of escrowModule.jobs) await job.run();
+/**
+ * A market on the escrow written to the database alone (its bets name stakes no chain holds, so
+ * nothing of it may reach the chain): for the settlement plans, which the job would post.
+ */
+async function dbMarket(bets: FixtureBet[]) {
+  const escrowId = newMarketId();
+  const closesAt = Math.floor(Date.now() / 1000);
+  const stakeIds = bets.map(() => unchainedStakeId());
+  const { marketId } = await insertMarketWithBets(t.db, {
+    bets: bets.map((bet, index) => ({ ...bet, stakeId: stakeIds[index] })),
+    escrow: { escrowId, closesAt },
+  });
+  return { marketId, closesAt };
 }
 
 async function listRow(marketId: number) {
@@ -131,25 +105,54 @@ async function listRow(marketId: number) {
   return row;
 }
 
-/** Runs the escrow's jobs until the market's settlement is final on chain. */
-async function settleOnChain(marketId: number) {
-  for (let step = 0; step < 6; step++) {
-    await runEscrowJobs();
-    const row = await listRow(marketId);
-    if (row.status === 'settled') return row;
-  }
-  throw new Error(`market ${marketId} not settled: ${JSON.stringify(await listRow(marketId))}`);
+async function runEscrowJobs() {
+  for (const job of escrowModule.jobs) await job.run();
 }
 
-async function escrowMarket(key: Hex) {
-  const [pool, , claimableAt, state, , , payoutRoot, payoutTotal, paid, fee] =
-    await t.chain.publicClient.readContract({
-      address: escrow,
-      abi: predictionEscrowAbi,
-      functionName: 'markets',
-      args: [key],
-    });
-  return { pool, claimableAt, state, payoutRoot, payoutTotal, paid, fee };
+const settleOnChain = (marketId: number) => postEscrowSettlement(t, { marketId });
+
+const escrowMarketOf = (key: Hex) => readMarketOnChain(t, key);
+
+/** The judge's verdict proposed (at `now`, default the clock's), its settlement due on the test's escrow. */
+const proposeNow = (marketId: number, result: 'YES' | 'NO', now = t.clock.now()) =>
+  t.db.transaction((tx) =>
+    proposeVerdict(tx, {
+      marketId,
+      verdict: proposal(result),
+      windowS: WINDOW_S,
+      now,
+      settleOnEscrow: target,
+    }),
+  );
+
+/**
+ * settleMarket in a transaction of its own, now, on the test's escrow: the job's settlement unless an
+ * `actor` says whose verdict it is (analysis "Yes." and no confidence unless told).
+ */
+function settleNow(
+  marketId: number,
+  outcome: 'YES' | 'NO',
+  more: {
+    analysis?: string;
+    confidence?: number;
+    actor?: string;
+    escrow?: null;
+    escrowCause?: 'reviewed';
+  } = {},
+) {
+  const { analysis = 'Yes.', confidence = null, ...rest } = more;
+  return t.db.transaction((tx) =>
+    settleMarket(tx, {
+      marketId,
+      outcome,
+      verdict: { analysis, confidence, sources: [] },
+      feeBps: FEE_BPS,
+      now: t.clock.now(),
+      from: ['settling'],
+      escrow: target,
+      ...rest,
+    }),
+  );
 }
 
 async function betsOf(marketId: number) {
@@ -197,23 +200,15 @@ function expectListEqualsBets(
 describe('a judged market on the escrow', () => {
   test('proposed: settle is posted with the review window as its delay and the proposal list, which the DB settlement pays to the wei', async () => {
     const m = await marketOnEscrow([
-      { player: 0, side: 'YES', wei: parseEther('1') },
-      { player: 1, side: 'YES', wei: parseEther('0.333333333333333337') },
-      { player: 2, side: 'NO', wei: parseEther('0.7') },
-      { player: 0, side: 'NO', wei: parseEther('0.123456789012345678') },
-      { player: 1, side: 'YES', wei: parseEther('0.05') },
+      bettor(0, 'YES', '1'),
+      bettor(1, 'YES', '0.333333333333333337'),
+      bettor(2, 'NO', '0.7'),
+      bettor(0, 'NO', '0.123456789012345678'),
+      bettor(1, 'YES', '0.05'),
     ]);
-    await pastClose(m.closesAt);
+    await m.passClose();
     const proposedAt = t.clock.now();
-    await t.db.transaction((tx) =>
-      proposeVerdict(tx, {
-        marketId: m.marketId,
-        verdict: proposal('YES'),
-        windowS: WINDOW_S,
-        now: proposedAt,
-        settleOnEscrow: target,
-      }),
-    );
+    await proposeNow(m.marketId, 'YES', proposedAt);
     const due = await listRow(m.marketId);
     expect(due).toMatchObject({
       status: 'due',
@@ -234,7 +229,7 @@ describe('a judged market on the escrow', () => {
 
     const settled = await settleOnChain(m.marketId);
     const list = await servedList(m.key);
-    const onChain = await escrowMarket(m.key);
+    const onChain = await escrowMarketOf(m.key);
     expect(onChain).toMatchObject({
       state: 2,
       payoutRoot: list.root,
@@ -269,22 +264,11 @@ describe('a judged market on the escrow', () => {
   });
 
   test('operator void of a proposed market: the pending settlement is amended to a refund (Voided)', async () => {
-    const m = await marketOnEscrow([
-      { player: 0, side: 'YES', wei: parseEther('0.2') },
-      { player: 2, side: 'NO', wei: parseEther('0.3') },
-    ]);
-    await pastClose(m.closesAt);
-    await t.db.transaction((tx) =>
-      proposeVerdict(tx, {
-        marketId: m.marketId,
-        verdict: proposal('NO'),
-        windowS: WINDOW_S,
-        now: t.clock.now(),
-        settleOnEscrow: target,
-      }),
-    );
+    const m = await marketOnEscrow([bettor(0, 'YES', '0.2'), bettor(2, 'NO', '0.3')]);
+    await m.passClose();
+    await proposeNow(m.marketId, 'NO');
     await settleOnChain(m.marketId);
-    expect((await escrowMarket(m.key)).state).toBe(2);
+    expect((await escrowMarketOf(m.key)).state).toBe(2);
 
     await voidMarketByOperator(t.db, {
       marketId: m.marketId,
@@ -304,51 +288,33 @@ describe('a judged market on the escrow', () => {
     expect(requeued.payoutDelayS).toBeNull();
     const settled = await settleOnChain(m.marketId);
     expect(settled.refund).toBe(true);
-    expect((await escrowMarket(m.key)).state).toBe(3);
+    expect((await escrowMarketOf(m.key)).state).toBe(3);
     const response = await t.app.inject({ method: 'GET', url: `/api/payout-lists/${m.key}` });
     expect(response.statusCode).toBe(404);
     expect(response.json().error.message).toMatch(/refunded in full/);
   });
 
   test('an operator verdict with no winner settles as a refund with its result code', async () => {
-    const m = await marketOnEscrow([
-      { player: 0, side: 'NO', wei: parseEther('0.2') },
-      { player: 1, side: 'NO', wei: parseEther('0.1') },
-    ]);
-    await pastClose(m.closesAt);
-    await t.db.transaction((tx) =>
-      settleMarket(tx, {
-        marketId: m.marketId,
-        outcome: 'YES',
-        verdict: { analysis: 'It happened.', confidence: null, sources: [] },
-        feeBps: FEE_BPS,
-        now: t.clock.now(),
-        from: ['settling'],
-        actor: 'ops CLI',
-        escrow: target,
-      }),
-    );
+    const m = await marketOnEscrow([bettor(0, 'NO', '0.2'), bettor(1, 'NO', '0.1')]);
+    await m.passClose();
+    await settleNow(m.marketId, 'YES', { analysis: 'It happened.', actor: 'ops CLI' });
     expect(await listRow(m.marketId)).toMatchObject({
       refund: true,
       outcome: MARKET_OUTCOME.YES,
       payoutDelayS: null,
     });
     await settleOnChain(m.marketId);
-    expect((await escrowMarket(m.key)).state).toBe(3);
+    expect((await escrowMarketOf(m.key)).state).toBe(3);
   });
 });
 
 describe('a price market on the escrow', () => {
   test('settles from its reading with the minimum delay and a list equal to the DB payouts', async () => {
     const m = await marketOnEscrow(
-      [
-        { player: 0, side: 'YES', wei: parseEther('0.4') },
-        { player: 1, side: 'NO', wei: parseEther('0.9') },
-        { player: 2, side: 'YES', wei: parseEther('0.111111111111111111') },
-      ],
+      [bettor(0, 'YES', '0.4'), bettor(1, 'NO', '0.9'), bettor(2, 'YES', '0.111111111111111111')],
       { price: true },
     );
-    await pastClose(m.closesAt);
+    await m.passClose();
     await insertSample(t.db, { usd: '700', at: new Date(m.closesAt * 1000 + 1000), roundId: '5' });
     const job = createPriceSettlementJob({
       db: t.db,
@@ -388,26 +354,13 @@ describe('a price market on the escrow', () => {
 describe('the escrow settlement job', () => {
   test('never halts on one bad row, and a second instance does not post twice', async () => {
     // A bad row: a market on the escrow whose bet names no stake.
-    const bad = await marketOnEscrow([{ player: 0, side: 'YES', wei: parseEther('0.05') }]);
+    const bad = await marketOnEscrow([bettor(0, 'YES', '0.05')]);
     await t.db.update(bets).set({ stakeId: null }).where(eq(bets.marketId, bad.marketId));
-    const good = await marketOnEscrow([
-      { player: 1, side: 'YES', wei: parseEther('0.05') },
-      { player: 2, side: 'NO', wei: parseEther('0.07') },
-    ]);
-    await pastClose(Math.max(bad.closesAt, good.closesAt));
+    const good = await marketOnEscrow([bettor(1, 'YES', '0.05'), bettor(2, 'NO', '0.07')]);
+    await bad.passClose();
+    await good.passClose();
     for (const each of [bad, good]) {
-      await t.db.transaction((tx) =>
-        settleMarket(tx, {
-          marketId: each.marketId,
-          outcome: 'YES',
-          verdict: { analysis: 'Yes.', confidence: null, sources: [] },
-          feeBps: FEE_BPS,
-          now: t.clock.now(),
-          from: ['settling'],
-          actor: 'ops CLI',
-          escrow: target,
-        }),
-      );
+      await settleNow(each.marketId, 'YES', { actor: 'ops CLI' });
     }
     // Two instances step at once: one publishes, the other finds it moved; one action in all.
     const deps = (): EscrowSettlementDeps => ({
@@ -431,7 +384,7 @@ describe('the escrow settlement job', () => {
     expect(badRow.lastError).toMatch(/names no stake/);
     expect(await listRow(good.marketId)).toMatchObject({ status: 'published' });
     await settleOnChain(good.marketId);
-    expect((await escrowMarket(good.key)).state).toBe(2);
+    expect((await escrowMarketOf(good.key)).state).toBe(2);
   });
 
   test('a market made before the escrow (no key) queues nothing', async () => {
@@ -439,17 +392,7 @@ describe('the escrow settlement job', () => {
       bets: [{ prediction: 'YES', amountWei: parseEther('0.01') }],
       status: 'settling',
     });
-    await t.db.transaction((tx) =>
-      settleMarket(tx, {
-        marketId,
-        outcome: 'YES',
-        verdict: { analysis: 'Yes.', confidence: null, sources: [] },
-        feeBps: FEE_BPS,
-        now: t.clock.now(),
-        from: ['settling'],
-        escrow: target,
-      }),
-    );
+    await settleNow(marketId, 'YES');
     expect(await findPayoutListByMarket(t.db, marketId)).toBeUndefined();
   });
 });
@@ -468,44 +411,16 @@ describe('the proposal list and the DB settlement', () => {
         amountWei: 5_000_000_000_000_000n + (next() % 10n ** 18n),
         user: player(index % 3).account.address.toLowerCase(),
       }));
-      const { marketId, betIds } = await insertMarketWithBets(t.db, { bets: fixture, status: 'settling' });
-      const escrowId = newMarketId();
-      const [market] = await t.db.select().from(markets).where(eq(markets.id, marketId));
-      const closesAt = Math.floor((market?.deadline.getTime() ?? 0) / 1000);
-      await t.db
-        .update(markets)
-        .set({ escrowId, escrowKey: marketKey(escrowId, closesAt), deadline: new Date(closesAt * 1000) })
-        .where(eq(markets.id, marketId));
-      for (const [index, betId] of betIds.entries()) {
-        await t.db
-          .update(bets)
-          .set({ stakeId: 10n ** 12n + BigInt(marketId) * 1000n + BigInt(index) })
-          .where(eq(bets.id, betId));
-      }
-      await t.db.transaction((tx) =>
-        proposeVerdict(tx, {
-          marketId,
-          verdict: proposal(result),
-          windowS: WINDOW_S,
-          now: t.clock.now(),
-          settleOnEscrow: target,
-        }),
-      );
+      const { marketId } = await dbMarket(fixture);
+      await proposeNow(marketId, result);
       const row = await listRow(marketId);
       const plan = await planSettlement(t.db, row, { oracleBps: 0, marketBps: FEE_BPS }, t.clock.now());
       expect(plan.delayS).toBe(WINDOW_S);
-      await t.db.transaction((tx) =>
-        settleMarket(tx, {
-          marketId,
-          outcome: result,
-          verdict: { analysis: 'Both sources say so.', confidence: 90, sources: [] },
-          feeBps: FEE_BPS,
-          now: t.clock.now(),
-          from: ['settling'],
-          escrow: target,
-          escrowCause: 'reviewed',
-        }),
-      );
+      await settleNow(marketId, result, {
+        analysis: 'Both sources say so.',
+        confidence: 90,
+        escrowCause: 'reviewed',
+      });
       const byStake = new Map((await betsOf(marketId)).map((bet) => [bet.stakeId, bet.payoutAmount]));
       expect(plan.stakes).toHaveLength(fixture.length);
       for (const stake of plan.stakes) expect(stake.payout).toBe(byStake.get(stake.stakeId));
@@ -542,31 +457,10 @@ describe("a flag's bond on the escrow", () => {
         user: player(1).account.address.toLowerCase(),
       },
     ];
-    const { marketId, betIds } = await insertMarketWithBets(t.db, { bets: fixture, status: 'settling' });
-    const escrowId = newMarketId();
-    const [market] = await t.db.select().from(markets).where(eq(markets.id, marketId));
-    const closesAt = Math.floor((market?.deadline.getTime() ?? 0) / 1000);
-    await t.db
-      .update(markets)
-      .set({ escrowId, escrowKey: marketKey(escrowId, closesAt), deadline: new Date(closesAt * 1000) })
-      .where(eq(markets.id, marketId));
-    for (const [index, betId] of betIds.entries()) {
-      await t.db
-        .update(bets)
-        .set({ stakeId: 2n * 10n ** 12n + BigInt(index) })
-        .where(eq(bets.id, betId));
-    }
-    await t.db.transaction((tx) =>
-      proposeVerdict(tx, {
-        marketId,
-        verdict: proposal('YES'),
-        windowS: WINDOW_S,
-        now: t.clock.now(),
-        settleOnEscrow: target,
-      }),
-    );
+    const { marketId, closesAt } = await dbMarket(fixture);
+    await proposeNow(marketId, 'YES');
     const bond = parseEther('0.02');
-    const bondStake = 2n * 10n ** 12n + 99n;
+    const bondStake = unchainedStakeId();
     await t.db.insert(marketFlags).values({
       marketId,
       address: player(1).account.address.toLowerCase(),
@@ -584,18 +478,7 @@ describe("a flag's bond on the escrow", () => {
       planSettlement(t.db, proposed, { oracleBps: 0, marketBps: FEE_BPS }, t.clock.now()),
     ).rejects.toThrow(/flagged/);
     // The operator overturns it: NO wins, the bond comes back with a reward out of the fee.
-    await t.db.transaction((tx) =>
-      settleMarket(tx, {
-        marketId,
-        outcome: 'NO',
-        verdict: { analysis: 'Overturned.', confidence: null, sources: [] },
-        feeBps: FEE_BPS,
-        now: t.clock.now(),
-        from: ['settling'],
-        actor: 'ops CLI',
-        escrow: target,
-      }),
-    );
+    await settleNow(marketId, 'NO', { analysis: 'Overturned.', actor: 'ops CLI' });
     const row = await listRow(marketId);
     expect(row).toMatchObject({
       status: 'due',
@@ -623,57 +506,18 @@ describe("a flag's bond on the escrow", () => {
 });
 
 describe('refusals', () => {
-  /** A market on the escrow written to the database alone (no deposits: nothing reaches the chain). */
-  async function dbMarket(sides: ('YES' | 'NO')[]) {
-    const { marketId, betIds } = await insertMarketWithBets(t.db, {
-      bets: sides.map((prediction) => ({ prediction, amountWei: parseEther('0.01') })),
-      status: 'settling',
-    });
-    const escrowId = newMarketId();
-    const [market] = await t.db.select().from(markets).where(eq(markets.id, marketId));
-    const closesAt = Math.floor((market?.deadline.getTime() ?? 0) / 1000);
-    await t.db
-      .update(markets)
-      .set({ escrowId, escrowKey: marketKey(escrowId, closesAt), deadline: new Date(closesAt * 1000) })
-      .where(eq(markets.id, marketId));
-    for (const [index, betId] of betIds.entries()) {
-      await t.db
-        .update(bets)
-        .set({ stakeId: 3n * 10n ** 12n + BigInt(marketId) * 100n + BigInt(index) })
-        .where(eq(bets.id, betId));
-    }
-    return marketId;
-  }
+  const sided = (sides: ('YES' | 'NO')[]) =>
+    sides.map((prediction) => ({ prediction, amountWei: parseEther('0.01') }));
 
   test('a proposal that refunds every stake posts nothing: it is posted when the market settles', async () => {
-    const marketId = await dbMarket(['NO', 'NO']);
-    await t.db.transaction((tx) =>
-      proposeVerdict(tx, {
-        marketId,
-        verdict: proposal('YES'),
-        windowS: WINDOW_S,
-        now: t.clock.now(),
-        settleOnEscrow: target,
-      }),
-    );
+    const { marketId } = await dbMarket(sided(['NO', 'NO']));
+    await proposeNow(marketId, 'YES');
     expect(await findPayoutListByMarket(t.db, marketId)).toBeUndefined();
   });
 
   test('a market on the escrow does not settle on a server with no escrow: nothing is half-done', async () => {
-    const marketId = await dbMarket(['YES', 'NO']);
-    await expect(
-      t.db.transaction((tx) =>
-        settleMarket(tx, {
-          marketId,
-          outcome: 'YES',
-          verdict: { analysis: 'Yes.', confidence: null, sources: [] },
-          feeBps: FEE_BPS,
-          now: t.clock.now(),
-          from: ['settling'],
-          escrow: null,
-        }),
-      ),
-    ).rejects.toThrow(/no ESCROW_ADDRESS/);
+    const { marketId } = await dbMarket(sided(['YES', 'NO']));
+    await expect(settleNow(marketId, 'YES', { escrow: null })).rejects.toThrow(/no ESCROW_ADDRESS/);
     const [market] = await t.db.select().from(markets).where(eq(markets.id, marketId));
     expect(market?.status).toBe('settling');
     expect((await betsOf(marketId)).every((bet) => bet.status === 'pending')).toBe(true);

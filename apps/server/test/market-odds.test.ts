@@ -8,7 +8,7 @@ import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 11: a market's YES share over time (GET /api/markets/:id/odds) and settled markets
+// Decision 013: a market's YES share over time (GET /api/markets/:id/odds) and settled markets
 // browsable from /predictions (GET /api/markets?status=settled, by cursor).
 
 let t: TestApp;

@@ -25,11 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const runJob = async (name: string) => {
-  const job = t.features.jobs.find((candidate) => candidate.name === name);
-  if (!job) throw new Error(`no job ${name}`);
-  await job.run();
-};
+const runJob = (name: string) => t.job(name).run();
 
 const marketCount = async () => (await t.db.select({ id: markets.id }).from(markets)).length;
 

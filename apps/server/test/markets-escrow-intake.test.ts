@@ -1,19 +1,20 @@
 import { MIN_MARKET_BET_WEI } from '@pm/core/constants';
 import { creationCloseAt } from '@pm/core/market-rules';
 import { marketBetTerms } from '@pm/escrow/deposit-terms';
-import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { payForMarket, placeMarketOrder } from '@pm/pay-and-post/pay-and-post-market';
 import { walletPayer } from '@pm/pay-and-post/payer';
 import { eq } from 'drizzle-orm';
-import { type Address, type Hash, parseEther, parseEventLogs } from 'viem';
+import { type Address, type Hash, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bets, escrowDeposits, escrowRefunds, markets } from '../src/db/schema.ts';
+import { bets, markets } from '../src/db/schema.ts';
 import { deposit } from './support/escrow-contracts.ts';
+import { escrowDepositRow, escrowRefundRow } from './support/escrow-market-helpers.ts';
+import { stakeOf } from './support/escrow-stakes.ts';
 import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Decision 026, issue 29: market creations and bets are deposits into the escrow. The cases
+// Decision 026: market creations and bets are deposits into the escrow. The cases
 // markets-api.test.ts does not walk through: the creation's escrow id and close refused (given back
 // by the escrow), a market made before the escrow, and deposits nobody posted (escrow reconciliation
 // records a bet, refuses one below the minimum, and makes a market of a creation only from the
@@ -31,27 +32,9 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-function job(name: string) {
-  const found = t.features.jobs.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no job ${name}`);
-  return found;
-}
-const reconcileEscrow = () => job('escrow-reconciliation').run();
+const reconcileEscrow = () => t.job('escrow-reconciliation').run();
 
-async function stakeIdOf(txHash: Hash): Promise<bigint> {
-  const receipt = await t.chain.publicClient.getTransactionReceipt({ hash: txHash });
-  const [event] = parseEventLogs({ abi: predictionEscrowAbi, eventName: 'Deposited', logs: receipt.logs });
-  if (!event) throw new Error('no deposit');
-  return event.args.stakeId;
-}
-async function depositRow(stakeId: bigint) {
-  const [row] = await t.db.select().from(escrowDeposits).where(eq(escrowDeposits.stakeId, stakeId));
-  return row;
-}
-async function refundRow(stakeId: bigint) {
-  const [row] = await t.db.select().from(escrowRefunds).where(eq(escrowRefunds.stakeId, stakeId));
-  return row;
-}
+const stakeIdOf = async (txHash: Hash) => (await stakeOf(t.chain, txHash)).stakeId;
 async function chainNowS(): Promise<number> {
   return Number((await t.chain.publicClient.getBlock({ blockTag: 'latest' })).timestamp);
 }
@@ -70,7 +53,7 @@ describe('a creation names its escrow id and close', () => {
       status: 'escrow_refund',
       refundReason: 'ESCROW_ID_TAKEN',
     });
-    expect(await refundRow(await stakeIdOf(txHash))).toMatchObject({ reason: 'ESCROW_ID_TAKEN' });
+    expect(await escrowRefundRow(t, await stakeIdOf(txHash))).toMatchObject({ reason: 'ESCROW_ID_TAKEN' });
     expect(await t.db.select().from(markets).where(eq(markets.escrowId, escrowId))).toHaveLength(1);
   });
 
@@ -136,7 +119,7 @@ describe('market deposits nobody posted (escrow reconciliation)', () => {
       amount: parseEther('0.02'),
       userAddress: m.player(2).account.address.toLowerCase(),
     });
-    expect(await depositRow(stakeId)).toMatchObject({ outcome: 'recorded' });
+    expect(await escrowDepositRow(t, stakeId)).toMatchObject({ outcome: 'recorded' });
     const late = await m.postJoin(market.id, {
       player: 2,
       prediction: 'NO',
@@ -155,14 +138,14 @@ describe('market deposits nobody posted (escrow reconciliation)', () => {
     const stakeId = await stakeIdOf(txHash);
     const afterDeposit = await t.chain.publicClient.getBalance({ address: bettor });
     await reconcileEscrow();
-    expect(await depositRow(stakeId)).toMatchObject({ outcome: 'escrow_refund' });
-    expect(await refundRow(stakeId)).toMatchObject({ reason: 'AMOUNT_TOO_LOW' });
+    expect(await escrowDepositRow(t, stakeId)).toMatchObject({ outcome: 'escrow_refund' });
+    expect(await escrowRefundRow(t, stakeId)).toMatchObject({ reason: 'AMOUNT_TOO_LOW' });
     await t.runJobs();
     await t.advanceTime(6);
     await t.runJobs();
     await t.advanceTime(6);
     await t.runJobs();
-    expect(await refundRow(stakeId)).toMatchObject({ status: 'refunded' });
+    expect(await escrowRefundRow(t, stakeId)).toMatchObject({ status: 'refunded' });
     expect(await t.chain.publicClient.getBalance({ address: bettor })).toBe(afterDeposit + amountWei);
   });
 
@@ -176,11 +159,11 @@ describe('market deposits nobody posted (escrow reconciliation)', () => {
     const txHash = await payForMarket(walletPayer(creator), escrow, order);
     const stakeId = await stakeIdOf(txHash);
     await reconcileEscrow();
-    expect(await depositRow(stakeId)).toMatchObject({ outcome: null });
+    expect(await escrowDepositRow(t, stakeId)).toMatchObject({ outcome: null });
     await t.advanceTime(601);
     await reconcileEscrow();
-    expect(await depositRow(stakeId)).toMatchObject({ outcome: 'escrow_refund' });
-    expect(await refundRow(stakeId)).toMatchObject({ reason: 'CREATION_NOT_POSTED' });
+    expect(await escrowDepositRow(t, stakeId)).toMatchObject({ outcome: 'escrow_refund' });
+    expect(await escrowRefundRow(t, stakeId)).toMatchObject({ reason: 'CREATION_NOT_POSTED' });
     expect(await t.db.select().from(markets).where(eq(markets.escrowId, order.escrowId))).toEqual([]);
   });
 
@@ -204,7 +187,7 @@ describe('market deposits nobody posted (escrow reconciliation)', () => {
     expect(created).toMatchObject({ description: 'Kept, then reconciled', yesCount: 1 });
     const [bet] = await t.db.select().from(bets).where(eq(bets.stakeId, stakeId));
     expect(bet).toMatchObject({ marketId: created?.id, isCreator: true });
-    expect(await depositRow(stakeId)).toMatchObject({ outcome: 'recorded' });
+    expect(await escrowDepositRow(t, stakeId)).toMatchObject({ outcome: 'recorded' });
   });
 
   test("a deposit for another market's key, or a flag's, is not a bet of this one", async () => {
@@ -219,9 +202,9 @@ describe('market deposits nobody posted (escrow reconciliation)', () => {
     const stakeId = await stakeIdOf(stray);
     await reconcileEscrow();
     // A key no market has waits its grace (a market being created), then is given back.
-    expect(await depositRow(stakeId)).toMatchObject({ outcome: null });
+    expect(await escrowDepositRow(t, stakeId)).toMatchObject({ outcome: null });
     await t.advanceTime(601);
     await reconcileEscrow();
-    expect(await refundRow(stakeId)).toMatchObject({ reason: 'MARKET_NOT_FOUND' });
+    expect(await escrowRefundRow(t, stakeId)).toMatchObject({ reason: 'MARKET_NOT_FOUND' });
   });
 });

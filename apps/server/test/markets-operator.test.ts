@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bets, markets, payments } from '../src/db/schema.ts';
 import { marketsCommands } from '../src/ops/markets-commands.ts';
 import { voidAfterTimeoutText } from '../src/settlement/settlement-job.ts';
-import { marketHelpers } from './support/market-helpers.ts';
+import { marketHelpers, settleMarkets } from './support/market-helpers.ts';
 import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
@@ -19,14 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const settle = async () => {
-  // Closing and voiding, then judging: two jobs since issue 18, one pass of both here.
-  for (const name of ['market-settlement', 'market-judging']) {
-    const job = t.features.jobs.find((candidate) => candidate.name === name);
-    if (!job) throw new Error(`no ${name} job`);
-    await job.run();
-  }
-};
+const settle = () => settleMarkets(t);
 
 const ops = (...argv: string[]) => runOps(t, marketsCommands, ...argv);
 
@@ -165,7 +158,8 @@ describe('the ops CLI', () => {
   });
 });
 
-// Security review F20. Last in this file: it moves the clock days ahead.
+// No market waits forever for an operator (docs/decisions/009). Last in this file: it moves the clock
+// days ahead.
 describe('a market no operator resolves', () => {
   test('is voided and every stake refunded MARKET_RESOLUTION_TIMEOUT_S after its deadline', async () => {
     const { market } = await m.createMarket({ title: 'forgotten' });

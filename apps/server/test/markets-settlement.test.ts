@@ -1,26 +1,26 @@
 import { ListMarketsResponseSchema, MarketDetailResponseSchema } from '@pm/core/contract/markets';
 import { computeMarketPayouts } from '@pm/core/payouts';
 import { eq, inArray, sql } from 'drizzle-orm';
-import pino from 'pino';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { queryRows } from '../src/db/query-rows.ts';
 import { bets, markets, outbox, userStats } from '../src/db/schema.ts';
-import { createAiResolver } from '../src/resolution/ai-resolver.ts';
-import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN, systemPromptFor } from '../src/resolution/resolver-prompt.ts';
+import { systemPromptFor } from '../src/resolution/resolver-prompt.ts';
 import { voidAfterRetriesText } from '../src/settlement/record-failed-attempt.ts';
-import { createSettlementJob, voidAfterTimeoutText } from '../src/settlement/settlement-job.ts';
+import { voidAfterTimeoutText } from '../src/settlement/settlement-job.ts';
 import {
   type AiStub,
   completion,
+  judgeEnv,
+  marketTitleOf,
   messagesOf,
   type StubHandler,
   startAiStub,
   verdict,
 } from './support/ai-stub.ts';
 import { insertMarketWithBets, LEGACY_PROMPT_VERSION } from './support/market-fixtures.ts';
-import { marketHelpers } from './support/market-helpers.ts';
+import { marketHelpers, settleMarkets, stubSettlementJob } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 const FEE_BPS = 200;
@@ -33,14 +33,12 @@ const replies = new Map<string, StubHandler>();
 
 beforeAll(async () => {
   stub = await startAiStub();
-  stub.reply((request) => replies.get(titleOf(request))?.(request) ?? verdict({ verdict: 'UNDECIDABLE' }));
+  stub.reply(
+    (request) => replies.get(marketTitleOf(request))?.(request) ?? verdict({ verdict: 'UNDECIDABLE' }),
+  );
   t = await startTestApp({
-    AI_BASE_URL: stub.url,
-    AI_API_KEY: 'sk-test',
-    AI_MODEL: 'stub-judge',
-    AI_TIMEOUT_MS: '1000',
+    ...judgeEnv(stub, 'stub-judge'),
     AI_MAX_ATTEMPTS: '3',
-    AI_MIN_CONFIDENCE: '70',
     MARKET_FEE_BPS: String(FEE_BPS),
   });
   m = marketHelpers(t);
@@ -50,25 +48,9 @@ afterAll(async () => {
   await stub?.close();
 });
 
-function titleOf(request: Parameters<StubHandler>[0]): string {
-  const { user } = messagesOf(request);
-  const start = user.indexOf(MARKET_DATA_OPEN) + MARKET_DATA_OPEN.length;
-  const data: unknown = JSON.parse(user.slice(start, user.indexOf(MARKET_DATA_CLOSE)));
-  return data && typeof data === 'object' && 'title' in data && typeof data.title === 'string'
-    ? data.title
-    : '';
-}
+const requestsFor = (title: string) => stub.requests.filter((request) => marketTitleOf(request) === title);
 
-const requestsFor = (title: string) => stub.requests.filter((request) => titleOf(request) === title);
-
-const settle = async () => {
-  // Closing and voiding, then judging: two jobs since issue 18, one pass of both here.
-  for (const name of ['market-settlement', 'market-judging']) {
-    const job = t.features.jobs.find((candidate) => candidate.name === name);
-    if (!job) throw new Error(`no ${name} job`);
-    await job.run();
-  }
-};
+const settle = () => settleMarkets(t);
 
 const detail = async (id: number) =>
   MarketDetailResponseSchema.parse((await t.app.inject({ method: 'GET', url: `/api/markets/${id}` })).json());
@@ -290,16 +272,8 @@ describe('the settlement job', () => {
       );
     }
     const ids = fixtures.map((fixture) => fixture.marketId);
-    const secondInstance = createSettlementJob({
-      db: t.db,
-      clock: t.clock,
-      logger: pino({ level: 'silent' }),
-      resolver: createAiResolver({ baseUrl: stub.url, timeoutMs: 1000 }),
-      minConfidence: 70,
-      maxAttempts: 3,
+    const secondInstance = stubSettlementJob(t, stub, {
       feeBps: FEE_BPS,
-      leaseMs: 61_000,
-      resolutionTimeoutS: t.config.ai.resolutionTimeoutS,
       reviewWindowS: t.config.ai.reviewWindowS,
     });
     await Promise.all([settle(), secondInstance.run(), settle()]);
@@ -422,7 +396,7 @@ describe('payout maths in SQL', () => {
   });
 });
 
-// Issue 21 (migration 0014): settling a market rewrites every bet. Those writes must stay in their
+// Decision 024 (migration 0014): settling a market rewrites every bet. Those writes must stay in their
 // page (HOT updates) and touch no index, or a market with 100k bets takes seconds of index upkeep.
 describe('settlement writes each bet in its own page, touching no index', () => {
   const WRITTEN = ['status', 'payout_amount'];
@@ -487,7 +461,8 @@ describe('settlement writes each bet in its own page, touching no index', () => 
   });
 });
 
-// Security review F20. Last in this file: it moves the clock days ahead.
+// No market waits forever for a verdict (docs/decisions/009). Last in this file: it moves the clock
+// days ahead.
 describe('verdicts that must not settle, and markets nobody can judge', () => {
   const settlingMarket = (title: string, overrides: { resolverPromptVersion?: string } = {}) =>
     insertMarketWithBets(t.db, {

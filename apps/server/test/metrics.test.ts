@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { computeMarketPayouts } from '@pm/core/payouts';
 import { desc, eq } from 'drizzle-orm';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -13,12 +14,13 @@ import { payoutLists } from '../src/db/schema.ts';
 import { findFreePort } from '../src/dev/local-chain.ts';
 import { OPERATOR_DECIDES } from '../src/escrow/settlements/dispute-settlement-repository.ts';
 import { type MetricsListener, startMetricsListener } from '../src/metrics/metrics-server.ts';
-import { postMarketSettlement } from './support/escrow-market-helpers.ts';
+import { postClaim, postEscrowSettlement } from './support/escrow-market-helpers.ts';
+import { watchBalance } from './support/escrow-stakes.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { signOperatorAction } from './support/operator-helpers.ts';
-import { startTestApp, type TestApp } from './support/test-app.ts';
+import { listenForMetrics, startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 20 item 3, docs/operations.md "Metrics": Prometheus text on a listener of its own, scraped
+// docs/operations.md "Metrics": Prometheus text on a listener of its own, scraped
 // over real HTTP after real traffic — bets paid on the local chain, a refused payment, an operator's
 // verdict, a claim relayed from the escrow, job runs, a WebSocket client — and no label that names a
 // user, a transaction or a raw URL.
@@ -31,9 +33,7 @@ beforeAll(async () => {
   // Player #1 of the dev mnemonic is the operator who settles the market.
   t = await startTestApp({ OPERATOR_ADDRESSES: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
   m = marketHelpers(t);
-  const started = await startMetricsListener({ host: '127.0.0.1', port: await findFreePort() }, t.metrics);
-  if (!started) throw new Error('a listener was asked for');
-  listener = started;
+  listener = await listenForMetrics(t);
 });
 afterAll(async () => {
   await listener?.close();
@@ -122,14 +122,25 @@ describe('GET /metrics after real traffic', () => {
       await t.runJobs();
       await t.advanceTime(30);
     }
-    await postMarketSettlement(t, { marketId: market.id });
+    await postEscrowSettlement(t, { marketId: market.id });
     await t.advanceTime(61);
-    const claim = await t.app.inject({
-      method: 'POST',
-      url: '/api/claims',
-      payload: { userAddress: m.player(0).account.address, scope: 'markets' },
+    // The creator's 0.02 YES takes the NO pool less the fee, to the wei.
+    const [owed] = computeMarketPayouts({
+      bets: [
+        { id: 1, side: 'YES', amountWei: parseEther('0.02') },
+        { id: 2, side: 'NO', amountWei: parseEther('0.01') },
+      ],
+      result: 'YES',
+      feeBps: t.config.fees.marketBps,
+    }).payouts;
+    const creator = await watchBalance(t.chain, m.player(0).account.address);
+    const claim = await postClaim(t, m.player(0).account.address, { scope: 'markets' });
+    expect(claim.body).toMatchObject({
+      success: true,
+      payoutStatus: 'confirmed',
+      totalWei: String(owed?.returnWei),
     });
-    expect(claim.json()).toMatchObject({ success: true, payoutStatus: 'confirmed' });
+    expect(await creator.moved()).toBe(owed?.returnWei);
     const claimed = await scrape();
     // The claim is an operator relay on the escrow (claimMany), confirmed.
     expect(

@@ -6,27 +6,21 @@ import { eq } from 'drizzle-orm';
 import { parseEther, stringToHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chainCursors, escrowDeposits, paymentRequests, payments } from '../src/db/schema.ts';
-import type { Job } from '../src/jobs/job-runner.ts';
 import { paymentsCommands } from '../src/ops/payments-commands.ts';
 import { createFaultyChainClient, type FaultyChainClient } from './support/faulty-chain.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 9, review F1–F3, F10, F21: no single bad transaction, request or fault stops the money
-// moving. Each test reproduces a finding against the real node and database.
+// Decision 010: no single bad transaction, request or fault stops the money moving. Each test
+// reproduces one such fault against the real node and database.
 
 let t: TestApp;
 let m: ReturnType<typeof marketHelpers>;
 let rpc: FaultyChainClient;
 
-function job(name: string): Job {
-  const found = t.features.jobs.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`the server runs no ${name} job`);
-  return found;
-}
-const reconcileEscrow = () => job('escrow-reconciliation').run();
-const runPendingPayments = () => job('pending-payments').run();
+const reconcileEscrow = () => t.job('escrow-reconciliation').run();
+const runPendingPayments = () => t.job('pending-payments').run();
 
 async function depositRowOf(txHash: string) {
   const [row] = await t.db
@@ -59,7 +53,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-describe('poison payments (F1, F2)', () => {
+describe('poison payments', () => {
   test('a 0-wei payment posted as a bet is refused before verification and stores nothing', async () => {
     const { market } = await m.createMarket({ description: 'Poison 0 wei' });
     // The escrow refuses a deposit of 0 (ZeroAmount): a 0-wei bet can only be claimed, never paid.
@@ -115,7 +109,7 @@ describe('poison payments (F1, F2)', () => {
     const attacker = m.extraWallet(11);
     const escrow = t.config.escrow.address;
     if (!escrow) throw new Error('the test app deploys an escrow');
-    // The contract takes typed deposits only (issue 29, guarantee 10): nothing arrives without an owner.
+    // The contract takes typed deposits only (docs/decisions/025): nothing arrives without an owner.
     await expect(
       m.pay(attacker, null, 1n, { to: escrow, data: stringToHex('pm1:bet:3000000000:YES') }),
     ).rejects.toThrow();
@@ -126,7 +120,7 @@ describe('poison payments (F1, F2)', () => {
   });
 });
 
-describe('reconciliation never skips (F3) and never stops (F21)', () => {
+describe('reconciliation never skips and never stops', () => {
   test('an RPC outage while recording leaves the transfer queued, and it is recorded once the RPC is back', async () => {
     const { market } = await m.createMarket({ description: 'RPC outage' });
     const txHash = await m.payBet(market.id, {
@@ -215,14 +209,14 @@ describe('reconciliation never skips (F3) and never stops (F21)', () => {
   });
 });
 
-describe('pending requests end (F9, F10)', () => {
+describe('pending requests end', () => {
   test('a bet naming a random transaction hash is TX_NOT_FOUND after a few RPC reads', async () => {
     const { market } = await m.createMarket({ description: 'Random hash' });
     rpc.resetCalls();
     const { response } = await m.postJoin(market.id, { txHash: `0x${'12'.repeat(32)}` });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('TX_NOT_FOUND');
-    // Looked up (not refused before verification), and only a few times (review F9).
+    // Looked up (not refused before verification), and only a few times: a made-up hash costs little.
     expect(rpc.calls('eth_getTransactionByHash')).toBeGreaterThanOrEqual(1);
     expect(rpc.calls('eth_getTransactionByHash')).toBeLessThanOrEqual(6);
     expect(await m.paymentRow(`0x${'12'.repeat(32)}`)).toBeUndefined();

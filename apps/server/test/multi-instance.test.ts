@@ -27,7 +27,7 @@ import { createJobRunner } from '../src/jobs/job-runner.ts';
 import { createMetrics } from '../src/metrics/metrics.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
 
-// docs/architecture.md "Scale" / issue 12: two server instances, as behind a load balancer, on one PostgreSQL
+// docs/architecture.md "Scale": two server instances, as behind a load balancer, on one PostgreSQL
 // and one chain, every job running on both. Bets go through both; each realtime event reaches the
 // sockets of both; every job's effect happens once (a round settled into the leaderboard once, a
 // market closed and voided once, each claim paid once on chain); a client that reconnects to the

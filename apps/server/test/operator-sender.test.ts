@@ -33,8 +33,9 @@ import { startTestChain, type TestChain } from './support/test-chain.ts';
 import { openTestDatabase, type TestDatabase } from './support/test-database.ts';
 import { deployTestEscrow } from './support/test-escrow.ts';
 
-// Issue 29, security review 2 (N8, N2/N5, N1): the operator key's sender on a real Hardhat node and a
-// real database. Each test has an operator key of its own, so each is a nonce lane of its own.
+// The operator key's sender (docs/decisions/026) on a real Hardhat node and a real database, through
+// refused broadcasts, a lagging node and a reorg. Each test has an operator key of its own, so each is
+// a nonce lane of its own.
 
 let chain: TestChain;
 let database: TestDatabase;
@@ -171,7 +172,7 @@ describe('submit', () => {
   });
 });
 
-describe('refused broadcasts (security review 2, N8)', () => {
+describe('refused broadcasts', () => {
   test('the sender gives the refused nonce back: later actions take it at once, and the action goes out at a fresh nonce', async () => {
     const operator = await newOperator();
     let poisoned: Hash | undefined;
@@ -310,7 +311,7 @@ describe('transient faults', () => {
   });
 });
 
-describe('a lagging node (security review 2, N2/N5)', () => {
+describe('a lagging node', () => {
   test('a receipt it does not serve never makes a second transaction at a new nonce', async () => {
     const operator = await newOperator();
     const scripted = createScriptedChainClient(chain.rpcUrl);

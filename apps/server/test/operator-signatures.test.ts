@@ -9,9 +9,9 @@ import { marketHelpers } from './support/market-helpers.ts';
 import { fetchNonce, freshClientAddress, player, signOperatorAction } from './support/operator-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Security review F17: operator signatures are EIP-712 typed data naming the app, its version and
-// chain, the action and its target, a server nonce and an expiry (docs/decisions/007). Here
-// through the market endpoints (resolve, void); the oracle's use the same check.
+// Operator signatures cannot be replayed elsewhere: they are EIP-712 typed data naming the app, its version
+// and chain, the action and its target, a server nonce and an expiry (docs/decisions/007). Here through the
+// market endpoints (resolve, void); the oracle's use the same check.
 
 let t: TestApp;
 let m: ReturnType<typeof marketHelpers>;
@@ -192,10 +192,10 @@ describe('the nonce endpoint', () => {
     expect(response.json().error.code).toBe('RATE_LIMITED');
   });
 
-  test('strangers asking for nonces from many addresses cannot lock the operator out (issue 22)', async () => {
+  test('strangers asking for nonces from many addresses cannot lock the operator out', async () => {
     await t.db.delete(operatorNonces);
-    // The lock-out of issue 22: ten addresses took the old table's 100 outstanding nonces every
-    // five minutes. Twenty addresses now take 200, and issuing stores nothing.
+    // The lock-out this guards against: ten addresses took the old table's 100 outstanding nonces
+    // every five minutes. Twenty addresses now take 200, and issuing stores nothing.
     for (let a = 0; a < 20; a++) {
       const remoteAddress = freshClientAddress();
       for (let i = 0; i < NONCE_RATE_LIMIT.max; i++) await fetchNonce(t, remoteAddress);

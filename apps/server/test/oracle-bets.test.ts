@@ -2,11 +2,13 @@ import { PlaceOracleBetResponseSchema, RoundsResponseSchema } from '@pm/core/con
 import { roundDepositTerms } from '@pm/escrow/deposit-terms';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { eq } from 'drizzle-orm';
-import { type Address, type Hash, parseEther, parseEventLogs } from 'viem';
+import { type Address, type Hash, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { escrowRefunds, oracleBets, oracleRounds, payments } from '../src/db/schema.ts';
 import { deposit } from './support/escrow-contracts.ts';
+import { stakeOf } from './support/escrow-stakes.ts';
 import { marketHelpers } from './support/market-helpers.ts';
+import { liveRound } from './support/oracle-fixtures.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // POST /api/oracle/bets with real deposits into the escrow contract on a real local chain (docs/api.md
@@ -23,27 +25,13 @@ beforeAll(async () => {
   m = marketHelpers(t);
   if (!t.config.escrow.address) throw new Error('the test app deploys an escrow');
   escrow = t.config.escrow.address;
-  // Start just after a round boundary, so the whole betting window is ahead.
-  const nowS = t.clock.now().getTime() / 1000;
-  await t.advanceTime(Math.ceil(nowS / 120) * 120 - Math.floor(nowS) + 1);
-  await t.runJobs();
-  const rounds = RoundsResponseSchema.parse(
-    (await t.app.inject({ method: 'GET', url: '/api/oracle/rounds' })).json(),
-  );
-  if (!rounds.current) throw new Error('auto-genesis did not start a round');
-  epoch = rounds.current.epoch;
+  // Just after a round boundary, so the whole betting window is ahead.
+  ({ epoch } = await liveRound(t));
 });
 afterAll(() => t?.close());
 
-function player(index: number) {
-  const wallet = t.chain.players[index];
-  if (!wallet) throw new Error(`no player ${index}`);
-  return wallet;
-}
-
-function postBet(body: Record<string, unknown>) {
-  return t.app.inject({ method: 'POST', url: '/api/oracle/bets', payload: body });
-}
+const player = (index: number) => m.player(index);
+const postBet = (body: Record<string, unknown>) => m.api({ path: '/api/oracle/bets', body });
 
 const betOn = (index: number, input: { epoch: number; position: 'bull' | 'bear'; amountWei: bigint }) =>
   m.postOracleBet(input.epoch, { player: index, position: input.position, amountWei: input.amountWei });
@@ -68,12 +56,7 @@ const refundOf = async (txHash: Hash) => {
 const balanceOf = (address: Address) => t.chain.publicClient.getBalance({ address });
 
 /** The stake id of the transaction's (one) deposit, from its receipt. */
-async function stakeIdOf(txHash: Hash): Promise<bigint> {
-  const receipt = await t.chain.publicClient.getTransactionReceipt({ hash: txHash });
-  const [event] = parseEventLogs({ abi: predictionEscrowAbi, eventName: 'Deposited', logs: receipt.logs });
-  if (!event) throw new Error(`no deposit in ${txHash}`);
-  return event.args.stakeId;
-}
+const stakeIdOf = async (txHash: Hash) => (await stakeOf(t.chain, txHash)).stakeId;
 
 describe('POST /api/oracle/bets', () => {
   test('GET /api/oracle/rounds shows the live round as current and the next as upcoming, with server time', async () => {

@@ -404,7 +404,7 @@ describe('missing and stale prices', () => {
   });
 });
 
-describe('a price the samples missed is read from the feed (security review 2, N6)', () => {
+describe('a price the samples missed is read from the feed', () => {
   const twoSides = [
     { position: 'bull' as const, bnb: '1' },
     { position: 'bear' as const, bnb: '1' },

@@ -1,27 +1,22 @@
-import { PlaceOracleBetResponseSchema, RoundsResponseSchema } from '@pm/core/contract/oracle';
+import { PlaceOracleBetResponseSchema } from '@pm/core/contract/oracle';
 import { DEPOSIT_KIND, roundDepositTerms, roundMarketId } from '@pm/escrow/deposit-terms';
 import { marketKey } from '@pm/escrow/market-key';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { eq } from 'drizzle-orm';
-import {
-  type Address,
-  encodeFunctionData,
-  type Hash,
-  keccak256,
-  parseEther,
-  parseEventLogs,
-  toHex,
-} from 'viem';
+import { type Address, encodeFunctionData, keccak256, parseEther, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { escrowDeposits, escrowRefunds, operatorTransactions, oracleBets } from '../src/db/schema.ts';
+import { escrowRefunds, operatorTransactions, oracleBets } from '../src/db/schema.ts';
 import { listRefusedDepositsInPool } from '../src/escrow/deposits/escrow-refunds-repository.ts';
 import { paymentsCommands } from '../src/ops/payments-commands.ts';
+import { stakeIdsOf } from './support/deposit-chain.ts';
 import { deployBatchAccount, deposit, depositCall, executeBatch } from './support/escrow-contracts.ts';
+import { escrowDepositRow, escrowRefundRow } from './support/escrow-market-helpers.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { runOps } from './support/ops-helpers.ts';
+import { liveRound } from './support/oracle-fixtures.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Decision 026, issue 29: round stakes in the escrow contract, the cases oracle-bets.test.ts does not
+// Decision 026: round stakes in the escrow contract, the cases oracle-bets.test.ts does not
 // walk through: a smart account's deposit (the bettor is the caller), a batch of identical deposits,
 // deposits nobody posted (recorded, refused, or of another kind and left), a round unknown past its
 // grace, and a refused deposit whose market was settled first (its payout list returns it).
@@ -38,45 +33,14 @@ beforeAll(async () => {
   m = marketHelpers(t);
   if (!t.config.escrow.address) throw new Error('the test app deploys an escrow');
   escrow = t.config.escrow.address;
-  const nowS = t.clock.now().getTime() / 1000;
-  await t.advanceTime(Math.ceil(nowS / 300) * 300 - Math.floor(nowS) + 1);
-  await t.runJobs();
-  const rounds = RoundsResponseSchema.parse(
-    (await t.app.inject({ method: 'GET', url: '/api/oracle/rounds' })).json(),
-  );
-  if (!rounds.current) throw new Error('auto-genesis did not start a round');
-  epoch = rounds.current.epoch;
-  lockTime = await m.roundLockTime(epoch);
+  ({ epoch, lockTime } = await liveRound(t));
 });
 afterAll(() => t?.close());
 
-function player(index: number) {
-  const wallet = t.chain.players[index];
-  if (!wallet) throw new Error(`no player ${index}`);
-  return wallet;
-}
-
-function postBet(body: Record<string, unknown>) {
-  return t.app.inject({ method: 'POST', url: '/api/oracle/bets', payload: body });
-}
+const player = (index: number) => m.player(index);
+const postBet = (body: Record<string, unknown>) => m.api({ path: '/api/oracle/bets', body });
 
 const balanceOf = (address: Address) => t.chain.publicClient.getBalance({ address });
-
-async function stakeIdsOf(txHash: Hash): Promise<bigint[]> {
-  const receipt = await t.chain.publicClient.getTransactionReceipt({ hash: txHash });
-  return parseEventLogs({ abi: predictionEscrowAbi, eventName: 'Deposited', logs: receipt.logs }).map(
-    (event) => event.args.stakeId,
-  );
-}
-
-async function depositRow(stakeId: bigint) {
-  const [row] = await t.db.select().from(escrowDeposits).where(eq(escrowDeposits.stakeId, stakeId));
-  return row;
-}
-async function refundRow(stakeId: bigint) {
-  const [row] = await t.db.select().from(escrowRefunds).where(eq(escrowRefunds.stakeId, stakeId));
-  return row;
-}
 
 /** bnbpredict_escrow_deposits_total for these labels. */
 async function depositCount(kind: string, outcome: string): Promise<number> {
@@ -119,7 +83,7 @@ describe('round deposits into the escrow', () => {
     const amountWei = parseEther('0.02');
     const call = depositCall(escrow, roundDepositTerms(epoch, lockTime, 'bear'), amountWei);
     const txHash = await executeBatch(owner, account, [call, call]);
-    const stakeIds = await stakeIdsOf(txHash);
+    const stakeIds = await stakeIdsOf(t.chain, txHash);
     expect(stakeIds).toHaveLength(2);
     const body = { epoch, position: 'bear', amountWei: amountWei.toString(), txHash, userAddress: account };
     const first = await postBet(body);
@@ -139,7 +103,7 @@ describe('round deposits into the escrow', () => {
     const recordedBefore = await depositCount('round', 'recorded');
     const amountWei = parseEther('0.04');
     const txHash = await deposit(player(0), escrow, roundDepositTerms(epoch, lockTime, 'bull'), amountWei);
-    const [stakeId] = await stakeIdsOf(txHash);
+    const [stakeId] = await stakeIdsOf(t.chain, txHash);
     if (stakeId === undefined) throw new Error('no stake');
     await t.runJobs();
     const [bet] = await t.db.select().from(oracleBets).where(eq(oracleBets.stakeId, stakeId));
@@ -150,7 +114,7 @@ describe('round deposits into the escrow', () => {
       userAddress: player(0).account.address.toLowerCase(),
       txHash: txHash.toLowerCase(),
     });
-    expect(await depositRow(stakeId)).toMatchObject({ outcome: 'recorded' });
+    expect(await escrowDepositRow(t, stakeId)).toMatchObject({ outcome: 'recorded' });
     expect(await depositCount('round', 'recorded')).toBe(recordedBefore + 1);
     // The browser's request arriving late answers with that bet.
     const late = await postBet({
@@ -182,11 +146,11 @@ describe('round deposits into the escrow', () => {
       ],
       value: amountWei,
     });
-    const [stakeId] = await stakeIdsOf(txHash);
+    const [stakeId] = await stakeIdsOf(t.chain, txHash);
     if (stakeId === undefined) throw new Error('no stake');
     const afterDeposit = await balanceOf(bettor.account.address);
     await settleRefunds();
-    expect(await refundRow(stakeId)).toMatchObject({ reason: 'INVALID_TERMS', status: 'refunded' });
+    expect(await escrowRefundRow(t, stakeId)).toMatchObject({ reason: 'INVALID_TERMS', status: 'refunded' });
     expect(await balanceOf(bettor.account.address)).toBe(afterDeposit + amountWei);
     expect(await t.db.select().from(oracleBets).where(eq(oracleBets.stakeId, stakeId))).toEqual([]);
   });
@@ -196,9 +160,9 @@ describe('round deposits into the escrow', () => {
     const amountWei = parseEther('0.005');
     const { response, txHash } = await m.postOracleBet(epoch, { player: 2, position: 'bull', amountWei });
     expect(response.json().error.code).toBe('AMOUNT_TOO_LOW');
-    const [stakeId] = await stakeIdsOf(txHash);
+    const [stakeId] = await stakeIdsOf(t.chain, txHash);
     if (stakeId === undefined) throw new Error('no stake');
-    expect(await refundRow(stakeId)).toMatchObject({ status: 'queued' });
+    expect(await escrowRefundRow(t, stakeId)).toMatchObject({ status: 'queued' });
     // Before any job runs, the round closes and the operator settles its key on chain (a void here).
     await t.advanceTime(lockTime - Math.floor(t.clock.now().getTime() / 1000) + 1);
     const key = marketKey(roundMarketId(epoch), lockTime);
@@ -209,7 +173,7 @@ describe('round deposits into the escrow', () => {
       args: [key, 0, `0x${'0'.repeat(64)}`],
     });
     await t.runJobs();
-    expect(await refundRow(stakeId)).toMatchObject({ status: 'payout_list' });
+    expect(await escrowRefundRow(t, stakeId)).toMatchObject({ status: 'payout_list' });
     const inPool = await listRefusedDepositsInPool(t.db, t.config.chain.id, key);
     expect(inPool).toEqual([
       {
@@ -228,19 +192,22 @@ describe('round deposits into the escrow', () => {
     const amountWei = parseEther('0.01');
     const closesAt = Math.floor(t.clock.now().getTime() / 1000) + 1200;
     const txHash = await deposit(bettor, escrow, roundDepositTerms(epoch + 40, closesAt, 'bull'), amountWei);
-    const [stakeId] = await stakeIdsOf(txHash);
+    const [stakeId] = await stakeIdsOf(t.chain, txHash);
     if (stakeId === undefined) throw new Error('no stake');
     await t.runJobs();
     // Within the grace: it waits for its round, and payments:status says so.
-    expect(await depositRow(stakeId)).toMatchObject({ outcome: null });
+    expect(await escrowDepositRow(t, stakeId)).toMatchObject({ outcome: null });
     const status = await runOps(t, paymentsCommands, 'payments:status');
     expect(status.output).toContain('Escrow deposits being settled: 1');
     expect(status.output).toContain(`stake ${stakeId} ${txHash.toLowerCase()}`);
     const afterDeposit = await balanceOf(bettor.account.address);
     await t.advanceTime(601);
     await settleRefunds();
-    expect(await depositRow(stakeId)).toMatchObject({ outcome: 'escrow_refund' });
-    expect(await refundRow(stakeId)).toMatchObject({ reason: 'ROUND_NOT_FOUND', status: 'refunded' });
+    expect(await escrowDepositRow(t, stakeId)).toMatchObject({ outcome: 'escrow_refund' });
+    expect(await escrowRefundRow(t, stakeId)).toMatchObject({
+      reason: 'ROUND_NOT_FOUND',
+      status: 'refunded',
+    });
     expect(await balanceOf(bettor.account.address)).toBe(afterDeposit + amountWei);
   });
 
@@ -250,17 +217,20 @@ describe('round deposits into the escrow', () => {
     const market = keccak256(toHex('a market the server does not know'));
     const closesAt = lockTime + 3600;
     const txHash = await deposit(bettor, escrow, { kind: 'flag', market, closesAt }, 10n ** 16n);
-    const [stakeId] = await stakeIdsOf(txHash);
+    const [stakeId] = await stakeIdsOf(t.chain, txHash);
     if (stakeId === undefined) throw new Error('no stake');
     await t.runJobs();
     // Within the grace its flag may still be posted (a flag is a signed reason the deposit does not carry).
-    expect(await depositRow(stakeId)).toMatchObject({ outcome: null });
-    expect(await refundRow(stakeId)).toBeUndefined();
+    expect(await escrowDepositRow(t, stakeId)).toMatchObject({ outcome: null });
+    expect(await escrowRefundRow(t, stakeId)).toBeUndefined();
     const afterDeposit = await balanceOf(bettor.account.address);
     await t.advanceTime(601);
     await settleRefunds();
-    expect(await depositRow(stakeId)).toMatchObject({ outcome: 'escrow_refund' });
-    expect(await refundRow(stakeId)).toMatchObject({ reason: 'UNCLAIMED_FLAG_BOND', status: 'refunded' });
+    expect(await escrowDepositRow(t, stakeId)).toMatchObject({ outcome: 'escrow_refund' });
+    expect(await escrowRefundRow(t, stakeId)).toMatchObject({
+      reason: 'UNCLAIMED_FLAG_BOND',
+      status: 'refunded',
+    });
     expect(await balanceOf(bettor.account.address)).toBe(afterDeposit + 10n ** 16n);
     expect(await depositCount('flag', 'refused')).toBe(refusedBefore + 1);
   });

@@ -5,14 +5,14 @@ import type { AppDeps } from '../src/app-deps.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { oracleBets, oracleRounds } from '../src/db/schema.ts';
 import { createFeatures, type Features } from '../src/features.ts';
-import { mockAggregatorAbi, mockAggregatorBytecode } from '../src/prices/mock-aggregator.gen.ts';
 import { createPricesModule } from '../src/prices/prices-module.ts';
 import { createFaultyChainClient } from './support/faulty-chain.ts';
+import { deployMockAggregator, publishAggregatorRound } from './support/mock-aggregator.ts';
 import { PLAYERS, placeBet } from './support/oracle-fixtures.ts';
 import { type RpcProxy, startRpcProxy } from './support/rpc-proxy.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Security review 2, N6: a loser who starves the price sampler around a round's lock or close must
+// Decision 029: a loser who starves the price sampler around a round's lock or close must
 // not get the round cancelled and every stake back. The real server on PRICE_FEED=chainlink reads a
 // mock aggregator deployed on the local Hardhat chain through an RPC of its own (CHAINLINK_RPC_URL, a
 // loopback proxy the test can make refuse every call, as a rate-limited provider does); the
@@ -32,12 +32,7 @@ let scrape: () => Promise<string>;
 
 beforeAll(async () => {
   t = await startTestApp();
-  const deployer = t.chain.players[0];
-  if (!deployer) throw new Error('no player');
-  const hash = await deployer.deployContract({ abi: mockAggregatorAbi, bytecode: mockAggregatorBytecode });
-  const receipt = await deployer.waitForTransactionReceipt({ hash });
-  if (!receipt.contractAddress) throw new Error('no contract address');
-  aggregator = receipt.contractAddress;
+  aggregator = await deployMockAggregator(t.chain);
   proxy = await startRpcProxy(t.chain.rpcUrl);
   const config = loadConfig({
     RPC_URL: t.chain.rpcUrl,
@@ -76,15 +71,11 @@ async function advanceTo(ms: number) {
 
 /** The aggregator publishes round `n` of phase 1: `usd` (whole dollars) updated at `updatedAtMs`. */
 async function publish(n: bigint, usd: bigint, updatedAtMs = t.clock.now().getTime()) {
-  const writer = t.chain.players[0];
-  if (!writer) throw new Error('no player');
-  const hash = await writer.writeContract({
-    address: aggregator,
-    abi: mockAggregatorAbi,
-    functionName: 'setRoundData',
-    args: [PHASE_1 | n, usd * 100_000_000n, BigInt(Math.floor(updatedAtMs / 1000))],
+  await publishAggregatorRound(t.chain, aggregator, {
+    roundId: PHASE_1 | n,
+    answer: usd * 100_000_000n,
+    updatedAt: BigInt(Math.floor(updatedAtMs / 1000)),
   });
-  await writer.waitForTransactionReceipt({ hash });
 }
 
 async function round(epoch: number) {
@@ -110,7 +101,7 @@ async function betBothSides(epoch: number) {
   await placeBet(t.db, { epoch, position: 'bear', bnb: '1', user: PLAYERS[1], blockTime });
 }
 
-describe('a starved sampler no longer cancels a round (security review 2, N6)', () => {
+describe('a starved sampler no longer cancels a round', () => {
   let epoch: number;
 
   test('the rounds start on the aggregator’s price, read through CHAINLINK_RPC_URL', async () => {
@@ -147,7 +138,8 @@ describe('a starved sampler no longer cancels a round (security review 2, N6)', 
     await publish(5n, 620n);
     await tick();
     await tick();
-    // Before N6 the round ended here, cancelled (lock_price_missing), every stake refunded.
+    // Without the feed's own reading the round would end here, cancelled (lock_price_missing), every
+    // stake refunded.
     expect(await round(epoch)).toMatchObject({ status: 'live', result: null, lockPrice: null });
     expect(await payouts(epoch)).toEqual([null, null]);
 
@@ -211,7 +203,7 @@ describe('a starved sampler no longer cancels a round (security review 2, N6)', 
   });
 });
 
-describe('the price feeds’ own RPC client (security review 2, N6)', () => {
+describe('the price feeds’ own RPC client', () => {
   test('every call to CHAINLINK_RPC_URL goes alone, never in a batch, though eight coins are read at once', async () => {
     const bodies = proxy.bodies();
     expect(bodies.length).toBeGreaterThan(8);
@@ -237,7 +229,7 @@ describe('the price feeds’ own RPC client (security review 2, N6)', () => {
   });
 });
 
-describe('a price RPC that stays down: the wait is bounded by ORACLE_FEED_WAIT_S (issue 30, N6)', () => {
+describe('a price RPC that stays down: the wait is bounded by ORACLE_FEED_WAIT_S', () => {
   let epoch: number;
 
   test('refused for longer than the wait after the lock: the round is cancelled (price_feed_unreachable) and refunded', async () => {

@@ -125,7 +125,7 @@ describe('BNB price endpoints', () => {
   });
 });
 
-describe("every coin's price (issue 19)", () => {
+describe("every coin's price", () => {
   test('one sampler run stores a sample of each of the eight coins, and GET /api/prices lists them', async () => {
     await t.advanceTime(5);
     await t.runJobs();

@@ -9,7 +9,7 @@ import { insertSettledMarket } from './support/fixtures.ts';
 import { insertMarketWithBets } from './support/market-fixtures.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Migration 0007 (issue 13, decision 002): bets.payout_amount held a win's profit (null otherwise)
+// Migration 0007 (decision 002): bets.payout_amount held a win's profit (null otherwise)
 // and now holds the full return. Rows written with the old meaning, converted by 0007, read through
 // the API as they were meant: a win's profit is its profitWei, claimable is stake + profit, and
 // returnWei and profitWei are the same on market bets and in the history.
@@ -94,7 +94,7 @@ test('0007 stores the full return: stake + profit, the stake, or 0; pending bets
   ]);
 });
 
-test('Market bets converted by 0007 show their return and profit (issue 28)', async () => {
+test('Market bets converted by 0007 show their return and profit', async () => {
   const yes = MarketDetailResponseSchema.parse(await get(`/api/markets/${marketIds.yes}`));
   const voided = MarketDetailResponseSchema.parse(await get(`/api/markets/${marketIds.void}`));
   const open = MarketDetailResponseSchema.parse(await get(`/api/markets/${marketIds.open}`));

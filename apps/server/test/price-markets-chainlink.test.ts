@@ -9,17 +9,17 @@ import type { AppDeps } from '../src/app-deps.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { bets } from '../src/db/schema.ts';
 import { createFeatures, type Features } from '../src/features.ts';
-import { mockAggregatorAbi, mockAggregatorBytecode } from '../src/prices/mock-aggregator.gen.ts';
 import { marketHelpers } from './support/market-helpers.ts';
+import { deployMockAggregator, publishAggregatorRound } from './support/mock-aggregator.ts';
 import { priceMarketHelpers } from './support/price-market-helpers.ts';
 import { type RpcProxy, startRpcProxy } from './support/rpc-proxy.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 19 on PRICE_FEED=chainlink: a mock aggregator per coin deployed on the local chain stands
-// in for Chainlink's BSC proxies. BTC gets one; ETH is pointed at an address with no contract, as a
-// paused or wrong feed would be: it is unavailable, and the others go on. The aggregators are read
-// through a loopback proxy of their own (CHAINLINK_RPC_URL) that a test can make refuse every call,
-// as a rate-limited provider does, while the aggregator goes on publishing rounds.
+// Price markets (decision 020) on PRICE_FEED=chainlink: a mock aggregator per coin deployed on the local
+// chain stands in for Chainlink's BSC proxies. BTC gets one; ETH is pointed at an address with no contract,
+// as a paused or wrong feed would be: it is unavailable, and the others go on. The aggregators are read
+// through a loopback proxy of their own (CHAINLINK_RPC_URL) that a test can make refuse every call, as a
+// rate-limited provider does, while the aggregator goes on publishing rounds.
 
 let base: TestApp;
 let t: TestApp;
@@ -31,16 +31,8 @@ const MISSING = '0x000000000000000000000000000000000000dead';
 
 /** BTC's aggregator publishes `roundId`: `usd` × 1e8, updated at `updatedAtMs` (default: now). */
 async function publishRound(roundId: bigint, usd: bigint, updatedAtMs = base.clock.now().getTime()) {
-  const writer = base.chain.players[0];
-  if (!writer) throw new Error('no player');
   const updatedAt = BigInt(Math.floor(updatedAtMs / 1000));
-  const hash = await writer.writeContract({
-    address: btcAggregator,
-    abi: mockAggregatorAbi,
-    functionName: 'setRoundData',
-    args: [roundId, usd, updatedAt],
-  });
-  await writer.waitForTransactionReceipt({ hash });
+  await publishAggregatorRound(base.chain, btcAggregator, { roundId, answer: usd, updatedAt });
 }
 
 const runJob = async (name: string) => {
@@ -51,12 +43,7 @@ const runJob = async (name: string) => {
 
 beforeAll(async () => {
   base = await startTestApp({ PAYMENT_WAIT_MS: '1000' });
-  const deployer = base.chain.players[0];
-  if (!deployer) throw new Error('no player');
-  const hash = await deployer.deployContract({ abi: mockAggregatorAbi, bytecode: mockAggregatorBytecode });
-  const receipt = await deployer.waitForTransactionReceipt({ hash });
-  if (!receipt.contractAddress) throw new Error('no contract address');
-  btcAggregator = receipt.contractAddress;
+  btcAggregator = await deployMockAggregator(base.chain);
   proxy = await startRpcProxy(base.chain.rpcUrl);
   const config = loadConfig({
     RPC_URL: base.chain.rpcUrl,
@@ -143,7 +130,7 @@ describe('price markets on Chainlink aggregators', () => {
   });
 });
 
-describe('a starved sampler no longer voids a price market (issue 30, N6)', () => {
+describe('a starved sampler no longer voids a price market', () => {
   /** A BTC market above $98,000 with 0.01 BNB on YES and 0.02 BNB on NO, on a fresh price. */
   async function openMarket(roundId: bigint) {
     const m = marketHelpers(t);
@@ -168,7 +155,8 @@ describe('a starved sampler no longer voids a price market (issue 30, N6)', () =
     await publishRound(10n, 96_000_00000000n);
     await settleTick();
     expect((await detail(market.id)).market).toMatchObject({ status: 'settling', result: null });
-    // Past the time a sample could still qualify. Before N6 the market was void here, every stake refunded.
+    // Past the time a sample could still qualify: without the feed's own reading the market would be
+    // void here, every stake refunded.
     await advanceTo(market.deadlineMs + 301_000);
     await settleTick();
     expect((await detail(market.id)).market).toMatchObject({ status: 'settling', result: null });

@@ -12,7 +12,7 @@ import { marketHelpers } from './support/market-helpers.ts';
 import { priceMarketHelpers } from './support/price-market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 19, decision 020: Price Oracle markets, created against a fresh sample and settled from the
+// Decision 020: Price Oracle markets, created against a fresh sample and settled from the
 // first fresh sample at or after the deadline, with no AI and no review window.
 
 let t: TestApp;
@@ -26,11 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const runJob = async (name: string) => {
-  const job = t.features.jobs.find((candidate) => candidate.name === name);
-  if (!job) throw new Error(`no job ${name}`);
-  await job.run();
-};
+const runJob = (name: string) => t.job(name).run();
 /** The deadline passes: the markets job closes it, the price job settles it (no sampler run). */
 const settleJobs = async () => {
   await runJob('market-settlement');
@@ -336,7 +332,7 @@ describe('the markets list', () => {
 });
 
 describe("a wallet's history", () => {
-  test("a bet on a price market carries the market's terms, a custom market's none (issue 31)", async () => {
+  test("a bet on a price market carries the market's terms, a custom market's none", async () => {
     await p.setPrice('BNB', '600');
     const { market, bet } = await p.createPriceMarket(
       { targetSymbol: 'BNB', comparisonType: 'below', targetPrice: '550.5' },

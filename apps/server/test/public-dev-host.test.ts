@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../src/config/config.ts';
 import { isLoopbackHost, publicDevHostRefusal } from '../src/config/public-dev-host.ts';
 import { findFreePort } from '../src/dev/local-chain.ts';
 
-// Security review 2, N10: `HOST=0.0.0.0 npm start` served the dev stack, POST /api/dev/price
+// The dev stack is never served beyond loopback: `HOST=0.0.0.0 npm start` served it, POST /api/dev/price
 // included, to the network. No test here binds a non-loopback address: the refusals happen before
 // anything listens, and the spawned ones use 192.0.2.1 (TEST-NET-1, never this machine's), so even
 // without the refusal nothing could be served beyond loopback.

@@ -22,7 +22,7 @@ import { listSettlingPriceMarkets } from '../src/price-markets/price-markets-rep
 import { firstFreshSampleAfter, latestPriceSample } from '../src/prices/price-samples-repository.ts';
 import { seedScaleData } from './support/seed-scale.ts';
 
-// Issue 12 "Query shape": at 1M bets every hot read is an index range, never a scan of a big table.
+// Decision 016 "Query shape": at 1M bets every hot read is an index range, never a scan of a big table.
 // Each hot read runs through the app's own query functions against a seeded PostgreSQL database; the
 // SQL they send is captured and EXPLAINed with the same parameters. PostgreSQL only: PGlite's planner
 // is the same code, but seeding 1M rows into it would cost more than the suite can afford.
@@ -125,7 +125,7 @@ describe.skipIf(!url)('hot reads at 1M bets (PostgreSQL)', () => {
       () => listOpenMarkets(db, { category: undefined, limit: 51, cursor: seeded.cursor }),
     ],
     ['settled markets', () => listSettledMarkets(db, { category: 'crypto', limit: 21 })],
-    // Issue 19: the ?betType= filter (partial indexes of migration 0009).
+    // Price markets: the ?betType= filter (partial indexes of migration 0009).
     [
       'open price markets',
       () => listOpenMarkets(db, { category: undefined, betType: 'price_prediction', limit: 51 }),
@@ -142,7 +142,7 @@ describe.skipIf(!url)('hot reads at 1M bets (PostgreSQL)', () => {
     ['price markets to settle', () => listSettlingPriceMarkets(db, 20)],
     ['one market', () => findMarket(db, seeded.busyMarketId)],
     ['one market’s bets', () => listMarketBets(db, seeded.busyMarketId, 1000)],
-    // Issue 21: the market page's bets by cursor, one wallet's bets in a market, its distinct bettors.
+    // Decision 024: the market page's bets by cursor, one wallet's bets in a market, its distinct bettors.
     ['one market’s first page of bets', () => listMarketBets(db, seeded.busyMarketId, 51)],
     [
       'one market’s bets, next page',

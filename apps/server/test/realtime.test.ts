@@ -6,7 +6,7 @@ import { loadConfig } from '../src/config/config.ts';
 import { publish } from '../src/realtime/outbox-repository.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// WS /api/realtime over a real socket (security review F12): it delivers events, refuses what a
+// WS /api/realtime over a real socket, hardened as a public endpoint: it delivers events, refuses what a
 // client sends, bounds frames, caps connections and refuses other sites' pages.
 
 let t: TestApp;

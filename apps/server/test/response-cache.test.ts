@@ -14,7 +14,7 @@ import { createFeatures } from '../src/features.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issue 12 / decision 017: ETags and 304s on the reads, and the in-process cache of the public hot
+// Decision 017: ETags and 304s on the reads, and the in-process cache of the public hot
 // reads: never older than the reader's own confirmed bet, dropped by the realtime events of every
 // instance, and otherwise served for at most its TTL.
 
@@ -167,7 +167,7 @@ describe('the response cache on the instance that records a bet', () => {
   });
 });
 
-describe('a market’s bets, page by page (issue 21)', () => {
+describe('a market’s bets, page by page', () => {
   const betsOf = async (url: string) => {
     const response = await t.app.inject({ method: 'GET', url });
     return { response, body: MarketBetsResponseSchema.parse(response.json()) };

@@ -9,7 +9,6 @@ import { payForFlagBond } from '@pm/pay-and-post/pay-and-post-flag';
 import { payPlainTransfer } from '@pm/pay-and-post/pay-plain-transfer';
 import { walletPayer } from '@pm/pay-and-post/payer';
 import { and, eq, inArray } from 'drizzle-orm';
-import pino from 'pino';
 import { createWalletClient, type Hash, type Hex, http, parseEther, publicActions } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -18,27 +17,29 @@ import { DEV_OPERATOR } from '../src/config/dev-accounts.ts';
 import { bets, escrowRefunds, marketFlags, markets, payments, payoutLists } from '../src/db/schema.ts';
 import { listMarketBondStakes } from '../src/escrow/settlements/payout-lists-repository.ts';
 import { marketsCommands } from '../src/ops/markets-commands.ts';
-import { createAiResolver } from '../src/resolution/ai-resolver.ts';
-import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN } from '../src/resolution/resolver-prompt.ts';
-import { createSettlementJob, voidAfterTimeoutText } from '../src/settlement/settlement-job.ts';
-import { type AiStub, messagesOf, type StubHandler, startAiStub, verdict } from './support/ai-stub.ts';
+import { voidAfterTimeoutText } from '../src/settlement/settlement-job.ts';
 import {
-  escrowMarketWithBets,
-  escrowOf,
-  postMarketSettlement,
-  stakeOf,
-} from './support/escrow-market-helpers.ts';
+  type AiStub,
+  judgeEnv,
+  marketTitleOf,
+  type StubHandler,
+  startAiStub,
+  verdict,
+} from './support/ai-stub.ts';
+import { escrowMarket, escrowOf, postClaim, postEscrowSettlement } from './support/escrow-market-helpers.ts';
+import { stakeOf, watchBalance } from './support/escrow-stakes.ts';
 import { insertMarketWithBets } from './support/market-fixtures.ts';
+import { settleMarkets, stubSettlementJob } from './support/market-helpers.ts';
 import { player, signOperatorAction } from './support/operator-helpers.ts';
 import { runOps } from './support/ops-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { localChain } from './support/test-chain.ts';
 
-// Issue 11, docs/decisions/011: an AI verdict is proposed and reviewed before anything is paid.
-// Issue 22 and decision 026: a flag carries a bond, a dispute deposit into the escrow while the
-// verdict's settlement is pending on chain (posted at proposal, its delay the review window: here by
-// the test's stand-in of the settlement job, support/escrow-market-helpers.ts); its fate is settled
-// with the market and listed as its stake's leaf. flag-disputes.test.ts has the chain's side.
+// docs/decisions/011: an AI verdict is proposed and reviewed before anything is paid.
+// Decision 026: a flag carries a bond, a dispute deposit into the escrow while the verdict's
+// settlement is pending on chain (posted at proposal, its delay the review window, by the escrow's own
+// jobs: postEscrowSettlement); its fate is settled with the market and listed as its stake's leaf.
+// flag-disputes.test.ts has the chain's side.
 
 const FEE_BPS = 200;
 const WINDOW_S = 600;
@@ -52,14 +53,11 @@ const replies = new Map<string, StubHandler>();
 beforeAll(async () => {
   stub = await startAiStub();
   stub.reply(
-    (request) => replies.get(titleOf(request))?.(request) ?? verdict({ verdict: 'YES', confidence: 91 }),
+    (request) =>
+      replies.get(marketTitleOf(request))?.(request) ?? verdict({ verdict: 'YES', confidence: 91 }),
   );
   t = await startTestApp({
-    AI_BASE_URL: stub.url,
-    AI_API_KEY: 'sk-test',
-    AI_MODEL: MODEL,
-    AI_TIMEOUT_MS: '1000',
-    AI_MIN_CONFIDENCE: '70',
+    ...judgeEnv(stub, MODEL),
     MARKET_FEE_BPS: String(FEE_BPS),
     RESOLUTION_REVIEW_WINDOW_S: String(WINDOW_S),
     OPERATOR_ADDRESSES: '0x90F79bf6EB2c4f870365E785982E1f101E93b906',
@@ -70,29 +68,7 @@ afterAll(async () => {
   await stub?.close();
 });
 
-function titleOf(request: Parameters<StubHandler>[0]): string {
-  const { user } = messagesOf(request);
-  const start = user.indexOf(MARKET_DATA_OPEN) + MARKET_DATA_OPEN.length;
-  const data: unknown = JSON.parse(user.slice(start, user.indexOf(MARKET_DATA_CLOSE)));
-  return data && typeof data === 'object' && 'title' in data && typeof data.title === 'string'
-    ? data.title
-    : '';
-}
-
-const job = (name: string) => {
-  const found = t.features.jobs.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no ${name} job`);
-  return found;
-};
-
-const settle = async () => {
-  // Closing and voiding, then judging: two jobs since issue 18, one pass of both here.
-  for (const name of ['market-settlement', 'market-judging']) {
-    const job = t.features.jobs.find((candidate) => candidate.name === name);
-    if (!job) throw new Error(`no ${name} job`);
-    await job.run();
-  }
-};
+const settle = () => settleMarkets(t);
 
 const detail = async (id: number) =>
   MarketDetailResponseSchema.parse((await t.app.inject({ method: 'GET', url: `/api/markets/${id}` })).json());
@@ -175,7 +151,7 @@ async function marketInReview(
   // Each bettor can pay a bond (and its gas) from the wallet.
   for (const bettor of bettors)
     await t.chain.testClient.setBalance({ address: bettor.address, value: parseEther('1') });
-  const { marketId, betIds } = await escrowMarketWithBets(t, {
+  const market = await escrowMarket(t, {
     title,
     resolverModel: MODEL,
     bettors: sides.map((prediction, index) => ({
@@ -184,10 +160,12 @@ async function marketInReview(
       wallet: walletOf(bettors[index] as PrivateKeyAccount),
     })),
   });
+  const { marketId, betIds } = market;
+  await market.passClose();
   await settle();
   const [row] = await t.db.select().from(markets).where(eq(markets.id, marketId));
   if (row?.proposedResult) {
-    await postMarketSettlement(t, { marketId });
+    await postEscrowSettlement(t, { marketId });
     if (options.serverWindowShortByS && row.reviewEndsAt) {
       const endsAt = new Date(row.reviewEndsAt.getTime() - options.serverWindowShortByS * 1000);
       await t.db.update(markets).set({ reviewEndsAt: endsAt }).where(eq(markets.id, marketId));
@@ -265,11 +243,13 @@ describe('A proposed verdict', () => {
     expect((await claimable(winner)).markets).toMatchObject({ count: 0, totalWei: '0' });
 
     // Judged once: a proposed market is not judged again while it waits.
-    const judged = stub.requests.filter((request) => titleOf(request) === 'Proposed then settled').length;
+    const judged = stub.requests.filter(
+      (request) => marketTitleOf(request) === 'Proposed then settled',
+    ).length;
     await settle();
-    expect(stub.requests.filter((request) => titleOf(request) === 'Proposed then settled')).toHaveLength(
-      judged,
-    );
+    expect(
+      stub.requests.filter((request) => marketTitleOf(request) === 'Proposed then settled'),
+    ).toHaveLength(judged);
 
     await t.advanceTime(WINDOW_S - 30);
     await settle();
@@ -305,18 +285,7 @@ describe('A proposed verdict', () => {
       resolverModel: MODEL,
       bets: [{ prediction: 'YES', amountWei: parseEther('0.01') }],
     });
-    const immediate = createSettlementJob({
-      db: t.db,
-      clock: t.clock,
-      logger: pino({ level: 'silent' }),
-      resolver: createAiResolver({ baseUrl: stub.url, timeoutMs: 1000 }),
-      minConfidence: 70,
-      maxAttempts: 3,
-      feeBps: FEE_BPS,
-      leaseMs: 61_000,
-      resolutionTimeoutS: t.config.ai.resolutionTimeoutS,
-      reviewWindowS: 0,
-    });
+    const immediate = stubSettlementJob(t, stub, { feeBps: FEE_BPS, reviewWindowS: 0 });
     await immediate.run();
     const settled = await detail(marketId);
     expect(settled.market).toMatchObject({ status: 'settled', result: 'YES', review: null });
@@ -349,7 +318,7 @@ describe('Flags', () => {
     });
     expect(await paymentOf(body.txHash)).toMatchObject({ status: 'recorded', purpose: 'market_flag' });
     const [flag] = await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId));
-    expect(flag?.stakeId).toBe(await stakeOf(t, body.txHash as Hash));
+    expect(flag?.stakeId).toBe((await stakeOf(t.chain, body.txHash as Hash)).stakeId);
     // The same request again answers the same flag; no second bond can be sent in this window (the
     // dispute reopened the market past its close: BettingClosed, nothing taken).
     expect((await postFlag(marketId, body)).statusCode).toBe(201);
@@ -533,7 +502,7 @@ describe('Flags', () => {
     // The window closes (the signature, good for 300 s, has not expired); then the bond is mined.
     await t.advanceTime(30);
     await t.chain.testClient.mine({ blocks: 1 });
-    await job('pending-payments').run();
+    await t.job('pending-payments').run();
     expect(await paymentOf(body.txHash)).toMatchObject({
       status: 'escrow_refund',
       refundReason: 'REVIEW_CLOSED',
@@ -555,11 +524,11 @@ describe('Flags', () => {
     const [bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
     const txHash = await payBond(bettor, marketId);
-    await job('escrow-reconciliation').run();
+    await t.job('escrow-reconciliation').run();
     // Within its grace the flag may still come.
     expect(await paymentOf(txHash)).toBeUndefined();
     await t.advanceTime(601);
-    await job('escrow-reconciliation').run();
+    await t.job('escrow-reconciliation').run();
     expect(await paymentOf(txHash)).toMatchObject({
       refundReason: 'UNCLAIMED_FLAG_BOND',
       purpose: 'market_flag',
@@ -682,8 +651,8 @@ describe('A flagged verdict', () => {
     expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded' });
     const [leaf] = await listMarketBondStakes(t.db, marketId);
     expect(leaf).toMatchObject({ owner: flagger, bondStatus: 'returned', returnAmount: BOND + rewardWei });
-    expect(leaf?.stakeId).toBe(await stakeOf(t, flag.txHash as Hash));
-    await postMarketSettlement(t, { marketId });
+    expect(leaf?.stakeId).toBe((await stakeOf(t.chain, flag.txHash as Hash)).stakeId);
+    await postEscrowSettlement(t, { marketId });
   });
 
   test('overturned to VOID from the ops CLI refunds every stake and the bond', async () => {
@@ -788,7 +757,13 @@ describe('A flagged verdict', () => {
       amountWei: String(BOND),
     });
     expect(await paymentOf(flag.txHash)).toMatchObject({ status: 'recorded' });
-    // The void settles on chain as a refund in full: the bond goes back with every stake.
-    await postMarketSettlement(t, { marketId });
+    // The void settles on chain as a refund in full: the bond goes back with every stake, the
+    // flagger's claim paying it exactly its stake and its bond.
+    await postEscrowSettlement(t, { marketId });
+    const owed = parseEther('0.01') + BOND;
+    const balance = await watchBalance(t.chain, bettor.address);
+    const refunded = await postClaim(t, bettor.address, { scope: 'markets' });
+    expect(refunded.body).toMatchObject({ success: true, payoutStatus: 'confirmed', totalWei: String(owed) });
+    expect(await balance.moved()).toBe(owed);
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createChainClient } from '../src/chain/chain-client.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Security review 2, S1: GET /api/solvency summed `bets` and made two RPC calls on every cache
+// No request makes GET /api/solvency read afresh. It summed `bets` and made two RPC calls on every cache
 // miss, and the cache was keyed by the raw URL and skipped for a `pm_fresh` cookie, so `?1`, `?2`…
 // made every request a full read (20 requests with a block mined before each came back with 20
 // different blocks). Now the endpoint serves the reserves job's last reading and nothing else.

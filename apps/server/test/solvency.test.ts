@@ -8,7 +8,7 @@ import { escrowOf } from './support/escrow-market-helpers.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-// Issues 20 and 29, docs/architecture.md "Proof of reserves": GET /api/solvency is the escrow
+// Decision 026, docs/architecture.md "Proof of reserves": GET /api/solvency is the escrow
 // contract's own balance against its own liabilities(), both at the block it names; nothing the
 // database says enters it. BNB forced in is excess, never a bettor's; an escrow short of what it owes
 // (a state the contract cannot reach, forced onto the node here) reads as short and every check logs
@@ -33,15 +33,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-function job(name: string) {
-  const found = t.features.jobs.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`the server runs no ${name} job`);
-  return found;
-}
-
-/** What the endpoint serves after a reserves check: it serves the job's last reading (S1). */
+/** What the endpoint serves after a reserves check: the job's last reading, never a read of its own. */
 async function solvency() {
-  await job('reserves-check').run();
+  await t.job('reserves-check').run();
   const response = await t.app.inject({ method: 'GET', url: '/api/solvency' });
   if (response.statusCode !== 200) throw new Error(`/api/solvency answered ${response.statusCode}`);
   return SolvencyResponseSchema.parse(response.json());
@@ -117,8 +111,8 @@ describe('GET /api/solvency', () => {
 
       logLines.length = 0;
       readings.length = 0;
-      await job('reserves-check').run();
-      await job('reserves-check').run();
+      await t.job('reserves-check').run();
+      await t.job('reserves-check').run();
       const alerts = logLines
         .map((line) => JSON.parse(line))
         .filter((entry) => String(entry.msg).startsWith('ALERT: the escrow holds less'));

@@ -13,7 +13,7 @@ import { createFaultyChainClient, type FaultyChainClient } from './support/fault
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { FRESH_CHAIN_DEV_ESCROW } from './support/test-escrow.ts';
 
-// GET /api/vault (issue 29, docs/api.md "The escrow contract"): the one public description of the
+// GET /api/vault (docs/decisions/026, docs/api.md "The escrow contract"): the one public description of the
 // escrow, read from the chain at one block it names, at most every 2 s per instance; and /api/config's
 // `escrow`. On the local chain, with npm start's escrow (the dev roles) deployed after the app starts.
 // The app without an escrow is system.test.ts's.

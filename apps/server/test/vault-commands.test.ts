@@ -11,9 +11,9 @@ import { runOpsCommand } from '../src/ops/ops-commands.ts';
 import { vaultCommands } from '../src/ops/vault-commands.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
 
-// The escrow's ops commands (issue 29, docs/operations.md "Contract operations") on the local chain:
-// each does what it says with the right key, and with the wrong one is refused by the contract,
-// the refusal naming the role it needs and who holds it. No database: they run beside a live server.
+// The escrow's ops commands (docs/decisions/025, docs/operations.md "Contract operations") on the local
+// chain: each does what it says with the right key, and with the wrong one is refused by the contract, the
+// refusal naming the role it needs and who holds it. No database: they run beside a live server.
 
 let chain: TestChain;
 let escrow: Address;

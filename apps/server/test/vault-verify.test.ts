@@ -16,9 +16,10 @@ import { runOpsCommand } from '../src/ops/ops-commands.ts';
 import { type VaultVerifyContext, vaultVerifyCommand } from '../src/ops/vault-verify-command.ts';
 import { stakeIdsOf } from './support/deposit-chain.ts';
 import { chainNow, deposit } from './support/escrow-contracts.ts';
+import { escrowPayoutsOf, watchBalance } from './support/escrow-stakes.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
 
-// `npm run ops -- vault:verify` (issue 29, docs/operations.md "Contract operations") on the local
+// `npm run ops -- vault:verify` (docs/decisions/026, docs/operations.md "Contract operations") on the local
 // chain: a market deposited into by three bettors, settled by the operator key (npm start's escrow),
 // its list published and one payout claimed; the command checks the list from a file, a URL and this
 // server's default address, finds the chain's disagreement with a forged list, and says when it could
@@ -100,13 +101,21 @@ beforeAll(async () => {
   const claim = claimFor(parsePayoutList(document), first.stakeId);
   const relayer = chain.players[2];
   if (!relayer) throw new Error('no relayer');
+  const firstPayout = payouts.find((payout) => payout.stakeId === first.stakeId)?.amount ?? 0n;
+  // 1 of the 3 BNB on YES: a third of the 6 BNB pool less the 1 % fee.
+  expect(firstPayout).toBe(parseEther('1.98'));
+  const firstBalance = await watchBalance(chain, first.owner);
   const claimed = await relayer.writeContract({
     address: escrow,
     abi: predictionEscrowAbi,
     functionName: 'claim',
     args: [claim],
   });
-  expect((await chain.publicClient.waitForTransactionReceipt({ hash: claimed })).status).toBe('success');
+  // The relayer pays the gas; the first winner receives exactly its payout.
+  expect(await escrowPayoutsOf(chain, claimed)).toEqual([
+    { kind: 'claimed', stakeId: first.stakeId, owner: first.owner, amount: firstPayout },
+  ]);
+  expect(await firstBalance.moved()).toBe(firstPayout);
 
   dir = await mkdtemp(join(tmpdir(), 'vault-verify-'));
   listFile = join(dir, 'list.json');

@@ -138,7 +138,7 @@ test('POST /api/markets never answers 5xx, answers errors in the API shape and r
   await fuzzHttp(fuzzer, postCase('POST /api/markets', fc.constant('/api/markets'), body, [201]), RUNS);
 });
 
-test('POST /api/markets/analyze never answers 5xx and records nothing (issue 18)', async () => {
+test('POST /api/markets/analyze never answers 5xx and records nothing', async () => {
   const valid = fc
     .tuple(
       fields(

@@ -157,7 +157,7 @@ test('GET /api/markets never answers 5xx for any query', async () => {
   await fuzzHttp(fuzzer, cases, 1000);
 });
 
-test('GET /api/markets/:id/bets never answers 5xx for any id or query (issue 21)', async () => {
+test('GET /api/markets/:id/bets never answers 5xx for any id or query', async () => {
   const address = world.addresses[1] ?? '';
   const query = queryString(['limit', 'cursor', 'address'], {
     limit: ['1', '50', '200', '201', '0'],
@@ -344,9 +344,10 @@ test('every endpoint, reached by any spelling of its path and any method, with a
   await fuzzHttp(fuzzer, cases, 1200);
 });
 
-// Security review 2, S1: `?1`, `?2` and a self-set `pm_fresh` cookie each made GET /api/solvency
-// sum `bets` and call the RPC. It now serves the reserves job's last reading: after a block is
-// mined, no spelling of the request may come back with a newer block (that would be a read).
+// No request may make GET /api/solvency read afresh: `?1`, `?2` and a self-set `pm_fresh` cookie each made it
+// sum `bets` and call the RPC, a cheap way to load the database and the node. It now serves the reserves
+// job's last reading: after a block is mined, no spelling of the request may come back with a newer block
+// (that would be a read).
 test('GET /api/solvency in any cache-bypass spelling serves the reading the reserves job took, never a fresh one', async () => {
   const first = await world.t.app.inject({ method: 'GET', url: ROUTES.solvency.path });
   const { blockNumber, checkedAt } = first.json() as { blockNumber: string; checkedAt: string };

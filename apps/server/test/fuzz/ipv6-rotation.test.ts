@@ -12,10 +12,10 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { fuzzParameters } from './support/fuzz-cases.ts';
 import { emptyCounts, type FuzzCounts, writeCounts } from './support/fuzz-report.ts';
 
-// Security review 2, N9: a client holding an IPv6 /64 rotates through its 2^64 addresses. Each
-// case takes a random /64 and random addresses in it, spelled every way IPv6 allows (compressed,
-// full, upper case, with leading zeros, IPv4-embedded tail), and checks that they all count as one
-// client: for the realtime socket cap and for Analyze's per-client allowance.
+// A client holding an IPv6 /64 must not escape a per-client limit: it rotates through its 2^64 addresses.
+// Each case takes a random /64 and random addresses in it, spelled every way IPv6 allows (compressed, full,
+// upper case, with leading zeros, IPv4-embedded tail), and checks that they all count as one client: for the
+// realtime socket cap and for Analyze's per-client allowance.
 
 const WS_CAP = 3;
 let stub: AiStub;

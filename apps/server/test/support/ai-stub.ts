@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { MARKET_DATA_CLOSE, MARKET_DATA_OPEN } from '../../src/resolution/resolver-prompt.ts';
 
 // A loopback OpenAI-compatible chat-completions server (CONVENTIONS: fake only what lies outside
 // the product, and then with a real HTTP server). Tests set what it answers and read what it got.
@@ -105,6 +106,17 @@ export async function startAiStub() {
 
 export type AiStub = Awaited<ReturnType<typeof startAiStub>>;
 
+/** The server's settings to judge with `stub` as its AI, as `model`: a 1 s timeout, a 70 % bar. */
+export function judgeEnv(stub: AiStub, model: string): Record<string, string> {
+  return {
+    AI_BASE_URL: stub.url,
+    AI_API_KEY: 'sk-test',
+    AI_MODEL: model,
+    AI_TIMEOUT_MS: '1000',
+    AI_MIN_CONFIDENCE: '70',
+  };
+}
+
 /** The system and user texts of a chat-completions request body. */
 export function messagesOf(request: StubRequest | undefined): { system: string; user: string } {
   const body = request?.body;
@@ -127,4 +139,14 @@ export function messagesOf(request: StubRequest | undefined): { system: string; 
     return message.content;
   };
   return { system: find('system'), user: find('user') };
+}
+
+/** The title of the market a judging request is about (its market data block), '' when it has none. */
+export function marketTitleOf(request: StubRequest): string {
+  const { user } = messagesOf(request);
+  const start = user.indexOf(MARKET_DATA_OPEN) + MARKET_DATA_OPEN.length;
+  const data: unknown = JSON.parse(user.slice(start, user.indexOf(MARKET_DATA_CLOSE)));
+  return data && typeof data === 'object' && 'title' in data && typeof data.title === 'string'
+    ? data.title
+    : '';
 }

@@ -11,6 +11,7 @@ import { payPlainTransfer } from '@pm/pay-and-post/pay-plain-transfer';
 import { walletPayer } from '@pm/pay-and-post/payer';
 import type { PaymentOverrides } from '@pm/pay-and-post/payment-call';
 import { and, eq } from 'drizzle-orm';
+import pino from 'pino';
 import {
   type Account,
   type Chain,
@@ -26,6 +27,9 @@ import {
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC, DEV_OPERATOR } from '../../src/config/dev-accounts.ts';
 import { markets, oracleRounds, payments } from '../../src/db/schema.ts';
+import { createAiResolver } from '../../src/resolution/ai-resolver.ts';
+import { createSettlementJob } from '../../src/settlement/settlement-job.ts';
+import type { AiStub } from './ai-stub.ts';
 import type { TestApp } from './test-app.ts';
 import { localChain } from './test-chain.ts';
 
@@ -54,6 +58,34 @@ const withPayload = <Response>({ response, txHash, body }: Posted<Response>) => 
   txHash,
   payload: body,
 });
+
+/** Closing and voiding, then judging: one pass of each of the two jobs that settle markets. */
+export async function settleMarkets(t: TestApp) {
+  for (const name of ['market-settlement', 'market-judging']) await t.job(name).run();
+}
+
+/**
+ * A market judge (the settlement job) of its own on `t`'s database and clock, asking `stub`: another
+ * instance's, or one with another review window than the app's.
+ */
+export function stubSettlementJob(
+  t: TestApp,
+  stub: AiStub,
+  options: { feeBps: number; reviewWindowS: number },
+) {
+  return createSettlementJob({
+    db: t.db,
+    clock: t.clock,
+    logger: pino({ level: 'silent' }),
+    resolver: createAiResolver({ baseUrl: stub.url, timeoutMs: 1000 }),
+    minConfidence: 70,
+    maxAttempts: 3,
+    feeBps: options.feeBps,
+    leaseMs: 61_000,
+    resolutionTimeoutS: t.config.ai.resolutionTimeoutS,
+    reviewWindowS: options.reviewWindowS,
+  });
+}
 
 export function marketHelpers(t: TestApp) {
   const wallets = t.chain.players;

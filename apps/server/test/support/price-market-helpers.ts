@@ -9,7 +9,7 @@ import { type Hash, parseEther } from 'viem';
 import type { marketHelpers } from './market-helpers.ts';
 import type { TestApp } from './test-app.ts';
 
-// Price Oracle markets (issue 19) paid for and posted for real through the shared driver: the
+// Price Oracle markets (docs/decisions/020) paid for and posted for real through the shared driver: the
 // creation's deposit commits to priceMarketContentHash(terms), as the web's create dialog does.
 
 export type PriceCreateFields = PriceMarketTerms & { prediction: 'YES' | 'NO' };

@@ -1,7 +1,7 @@
 import { encodePageCursor } from '@pm/core/contract/page-cursor';
 import type pg from 'pg';
 
-// A product at scale, seeded in SQL for the query-plan test and the bench (issue 12): every row is
+// A product at scale, seeded in SQL for the query-plan test and the bench (docs/decisions/016): every row is
 // made by the database itself from generate_series, so a million bets take seconds, not minutes.
 // Shapes follow the product: 1 in 5 markets open, ~10 bets per address, most won bets already
 // claimed, rounds every 5 minutes and nearly all ended. One market holds `busyMarketBets` bets and
@@ -23,7 +23,7 @@ export type SeededScale = {
   /** A cursor into the open list's second page. */
   cursor: { at: Date; id: number };
   cursorText: string;
-  /** A cursor into the busy market's second page of bets (issue 21). */
+  /** A cursor into the busy market's second page of bets. */
   busyMarketBetsCursor: { at: Date; id: number };
 };
 

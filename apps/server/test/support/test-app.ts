@@ -6,9 +6,11 @@ import type { AppDeps } from '../../src/app-deps.ts';
 import { createChainClock } from '../../src/chain/clock.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { deployDevEscrow } from '../../src/dev/dev-escrow.ts';
+import { findFreePort } from '../../src/dev/local-chain.ts';
 import { createFeatures } from '../../src/features.ts';
 import { createJobRunner } from '../../src/jobs/job-runner.ts';
 import { createMetrics } from '../../src/metrics/metrics.ts';
+import { startMetricsListener } from '../../src/metrics/metrics-server.ts';
 import { startTestChain } from './test-chain.ts';
 import { openTestDatabase } from './test-database.ts';
 
@@ -25,7 +27,7 @@ export async function startTestApp(
     /** The server's RPC client, given the node's URL (e.g. one with faults at hand); default a plain one. */
     chainClient?: (rpcUrl: string) => PublicClient;
     logger?: FastifyBaseLogger;
-    /** The app's reserves callback (issue 20), as the metrics would pass it. */
+    /** The app's reserves callback, as the metrics would pass it. */
     onReserves?: AppDeps['onReserves'];
     /**
      * Deploy the dev escrow (decision 026 "The chain": the server's key its operator) and give its
@@ -84,6 +86,12 @@ export async function startTestApp(
     deps,
     /** Runs every background job once, in order. */
     runJobs: () => jobs.runOnce(),
+    /** The background job called `name` (to run one alone); throws when the server has none. */
+    job(name: string) {
+      const found = features.jobs.find((candidate) => candidate.name === name);
+      if (!found) throw new Error(`the server runs no ${name} job`);
+      return found;
+    },
     async advanceTime(seconds: number) {
       await chain.advanceTime(seconds);
       await clock.sync();
@@ -98,3 +106,10 @@ export async function startTestApp(
 }
 
 export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+
+/** A metrics listener of `t`'s registry on a free loopback port, as METRICS_PORT opens one; the caller closes it. */
+export async function listenForMetrics(t: TestApp) {
+  const started = await startMetricsListener({ host: '127.0.0.1', port: await findFreePort() }, t.metrics);
+  if (!started) throw new Error('a listener was asked for');
+  return started;
+}

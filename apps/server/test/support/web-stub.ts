@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// A loopback stand-in for "the web" (issue 18): pages, redirects, slow and endless bodies, and
+// A loopback stand-in for "the web" (docs/decisions/018): pages, redirects, slow and endless bodies, and
 // search engines' JSON, served by a real HTTP server on 127.0.0.1. Tests and the evidence bench set
 // what each path answers and read which paths were asked for, and how many sockets were closed on it.
 

@@ -1,11 +1,10 @@
 import { CreateMarketResponseSchema, JoinMarketResponseSchema } from '@pm/core/contract/markets';
 import { OperatorNonceResponseSchema, operatorTypedData } from '@pm/core/contract/operator';
-import { RoundsResponseSchema } from '@pm/core/contract/oracle';
-import { roundMarketId } from '@pm/escrow/deposit-terms';
 import { type Hash, parseEther, stringToHex } from 'viem';
 import { DEV_OPERATOR, DEV_PLAYERS } from '../../../src/config/dev-accounts.ts';
 import { deposit } from '../../support/escrow-contracts.ts';
 import { marketHelpers } from '../../support/market-helpers.ts';
+import { liveRound } from '../../support/oracle-fixtures.ts';
 import { startTestApp, type TestApp } from '../../support/test-app.ts';
 import { createErrorCapture } from './fuzz-report.ts';
 
@@ -35,14 +34,7 @@ export async function startFuzzWorld() {
   const stranger = () => m.extraWallet(5);
 
   // Just after a round boundary, so the live round stays open for the whole run.
-  const nowS = t.clock.now().getTime() / 1000;
-  await t.advanceTime(Math.ceil(nowS / ROUND_INTERVAL_S) * ROUND_INTERVAL_S - Math.floor(nowS) + 1);
-  await t.runJobs();
-  const rounds = RoundsResponseSchema.parse(
-    (await t.app.inject({ method: 'GET', url: '/api/oracle/rounds' })).json(),
-  );
-  const live = rounds.current;
-  if (live?.status !== 'live') throw new Error('no live round after auto-genesis');
+  const live = await liveRound(t);
 
   const create = await m.postCreate({ title: 'Fuzz', description: 'Will the fuzzer find a 5xx?' });
   if (create.response.statusCode !== 201) throw new Error(`create answered ${create.response.body}`);
@@ -71,8 +63,8 @@ export async function startFuzzWorld() {
     escrow,
     {
       kind: 'bet',
-      market: roundMarketId(live.epoch),
-      closesAt: Date.parse(live.lockTime) / 1000,
+      market: live.market.id,
+      closesAt: live.lockTime,
       prediction: 'YES',
     },
     parseEther('0.01'),
