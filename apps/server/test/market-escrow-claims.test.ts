@@ -4,6 +4,7 @@ import { buildSettlement, settleArgs } from '@pm/escrow/settlement';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { type Address, getAddress, keccak256, parseEther, parseEventLogs, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { gasBurnerAbi, gasBurnerBytecode } from '../../../packages/escrow/test/attackers.gen.ts';
 import {
   bets,
   escrowRelayStakes,
@@ -11,6 +12,7 @@ import {
   escrowStakePayouts,
   marketFlags,
   markets,
+  operatorTransactions,
   payments,
   payoutListLeaves,
   payoutLists,
@@ -30,6 +32,7 @@ import {
   stakePayoutsOf,
 } from './support/escrow-market-helpers.ts';
 import { escrowPayoutsOf, gasBurnerStake, stakeOf, watchBalance } from './support/escrow-stakes.ts';
+import { marketHelpers } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
 // Decision 026: a Predictions market's bets and flag bonds staked on the escrow are paid by the
@@ -572,6 +575,123 @@ describe('a market winner that burns the gas of its payout', () => {
     const relays = await count(escrowRelays);
     expect((await claim(burner)).body).toMatchObject({ success: false, betsCount: 0 });
     expect(await count(escrowRelays)).toBe(relays);
+  });
+});
+
+describe('a winner delegated (EIP-7702) to code that burns its gas only when paid for real', () => {
+  test("25 claims of a delegated burner's 40 stakes relay one stake each, signed at its cap, and spend it; an honest winner is paid meanwhile", async () => {
+    const market = await newMarket();
+    const owner = marketHelpers(t).extraWallet(12);
+    const stakeWei = parseEther('0.01');
+    const mine: Staked[] = [];
+    for (let i = 0; i < 40; i++) {
+      mine.push(await market.stake({ wallet: owner, prediction: 'YES', amountWei: stakeWei }));
+    }
+    const honest = await stake(1, market, 'YES', '0.05');
+    const loser = await stake(2, market, 'NO', '0.5');
+    // The owner's account runs GasBurner: cheap when the base fee is 0 (an estimate without fees),
+    // burning every gas it is given otherwise.
+    const deployed = await t.chain.publicClient.waitForTransactionReceipt({
+      hash: await player(0).deployContract({ abi: gasBurnerAbi, bytecode: gasBurnerBytecode }),
+      pollingInterval: 50,
+    });
+    if (!deployed.contractAddress) throw new Error('no burner');
+    const authorization = await owner.signAuthorization({
+      account: owner.account,
+      contractAddress: deployed.contractAddress,
+    });
+    await t.chain.publicClient.waitForTransactionReceipt({
+      hash: await player(0).sendTransaction({ to: addressOf(0), authorizationList: [authorization] }),
+      pollingInterval: 50,
+    });
+    expect(await t.chain.publicClient.getCode({ address: owner.account.address })).toMatch(/^0xef0100/);
+    const returns = await settleFor(market, [...mine, honest, loser], 'YES');
+    await t.advanceTime(MIN_PAYOUT_DELAY + 1);
+    const each = returns.get(mine[0]?.betId ?? 0) ?? 0n;
+    expect(each).toBeGreaterThan(stakeWei);
+
+    for (let attempt = 0; attempt < 25; attempt++) {
+      const answer = await claim(owner.account.address);
+      expect(answer.body).toMatchObject({ success: true, betsCount: 1, payoutStatus: 'confirmed' });
+      if (attempt === 12) {
+        // An honest winner's claim in the middle of it is relayed and paid at once, to the wei.
+        const balance = await watchBalance(t.chain, addressOf(1));
+        expect((await claim(addressOf(1))).body).toMatchObject({ success: true, payoutStatus: 'confirmed' });
+        expect(await balance.moved()).toBe(returns.get(honest.betId));
+      }
+    }
+    // Each relay spent its one stake: pushed to the burner, which burnt its capped gas, and credited.
+    expect(await escrowCreditOf(t, owner.account.address)).toBe(each * 25n);
+    const relays = await t.db
+      .select({
+        stakes: sql<number>`(select count(*)::int from ${escrowRelayStakes} where relay_id = ${escrowRelays.id})`,
+        status: escrowRelays.status,
+        action: operatorTransactions.status,
+        gasLimit: operatorTransactions.gasLimit,
+        gasCap: operatorTransactions.gasCap,
+        gasUsed: operatorTransactions.gasUsed,
+      })
+      .from(escrowRelays)
+      .innerJoin(operatorTransactions, eq(operatorTransactions.id, escrowRelays.operatorTxId))
+      .where(eq(escrowRelays.owner, owner.account.address.toLowerCase()));
+    expect(relays).toHaveLength(25);
+    for (const relay of relays) {
+      expect(relay).toMatchObject({ stakes: 1, status: 'done', action: 'confirmed' });
+      // Signed at the contract's worst case for one stake, and used at most that: one capped attempt.
+      expect(relay.gasLimit).toBe(relay.gasCap);
+      expect(relay.gasUsed).not.toBeNull();
+      expect(relay.gasUsed as bigint).toBeLessThanOrEqual(relay.gasCap);
+    }
+    const open = await Promise.all(
+      mine.map(async (bet) => (await stakePayoutsOf(t, bet.stakeId)).length === 0),
+    );
+    expect(open.filter(Boolean)).toHaveLength(15);
+  });
+
+  test('an owner whose relay reverted on chain is not relayed again for an hour: the claim says to claim with the wallet', async () => {
+    const market = await newMarket();
+    const winner = await stake(0, market, 'YES', '0.2');
+    const loser = await stake(2, market, 'NO', '0.2');
+    await settleFor(market, [winner, loser], 'YES');
+    await t.advanceTime(MIN_PAYOUT_DELAY + 1);
+    // A relay of this owner's that mined and reverted a minute ago (its receipt used gas).
+    const [action] = await t.db
+      .insert(operatorTransactions)
+      .values({
+        key: `escrow-relay:reverted:${market.key}`,
+        chainId: t.config.chain.id,
+        sender: t.chain.operator.account.address.toLowerCase(),
+        toAddress: escrow.toLowerCase(),
+        data: '0x',
+        value: 0n,
+        gasCap: 250_000n,
+        signAtCap: true,
+        status: 'failed',
+        gasUsed: 240_000n,
+        lastError: 'transaction reverted on chain',
+      })
+      .returning({ id: operatorTransactions.id });
+    if (!action) throw new Error('no action');
+    await t.db.insert(escrowRelays).values({
+      kind: 'claim',
+      owner: addressOf(0).toLowerCase(),
+      operatorTxId: action.id,
+      status: 'released',
+      lastError: 'the claimMany relay failed',
+      doneAt: new Date(Date.now() - 60_000),
+    });
+    const relays = await count(escrowRelays);
+    const answer = await claim(addressOf(0));
+    expect(answer.status).toBe(502);
+    expect(answer.body.error).toMatchObject({ code: 'PAYOUT_FAILED' });
+    expect(answer.body.error.message).toMatch(
+      /reverted on chain, so none is relayed until .*claim with the wallet itself/,
+    );
+    expect(await count(escrowRelays)).toBe(relays);
+    // Its stake stays claimable, by the wallet's own claim.
+    expect((await claimableOf(t, addressOf(0))).markets.bets.some((each) => each.id === winner.betId)).toBe(
+      true,
+    );
   });
 });
 
