@@ -23,12 +23,12 @@ import {
   hostileBettorAbi,
   hostileBettorBytecode,
 } from './attackers.gen.ts';
+import { devAccount } from './chain-clients.ts';
 import {
   ADMIN,
   BETTORS,
   createEscrowWorld,
   DAY,
-  devAccount,
   ESCAPE_DELAY,
   type EscrowWorld,
   expectRevert,

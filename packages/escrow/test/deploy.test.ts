@@ -15,11 +15,11 @@ import {
 import { buildPayoutTree } from '../src/payout-tree.ts';
 import { predictionEscrowAbi, predictionEscrowDeployedBytecode } from '../src/prediction-escrow.gen.ts';
 import { forceFeederAbi, forceFeederBytecode } from './attackers.gen.ts';
+import { devAccount } from './chain-clients.ts';
 import {
   ADMIN,
   BETTORS,
   createEscrowWorld,
-  devAccount,
   type EscrowWorld,
   GUARDIAN,
   HOUR,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decodeRevert } from '../src/decode-revert.ts';
 import { DEV_FEED_DECIMALS, deployDevFeed, devFeedDescription } from '../src/deploy-dev-feed.ts';
 import { devFeedAggregatorAbi, devFeedAggregatorBytecode, devFeedProxyAbi } from '../src/dev-feeds.gen.ts';
-import { devAccount } from './escrow-fixture.ts';
+import { devAccount } from './chain-clients.ts';
 import { createFeedWorld, type FeedWorld, OWNER, roundIdOf, STRANGER, WRITER } from './feed-world.ts';
 
 // The local chain's Chainlink-compatible feeds: only the writer publishes, each answer is a round

@@ -2,30 +2,20 @@ import {
   type Address,
   BaseError,
   ContractFunctionRevertedError,
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
   getContract,
-  type Hash,
   type Hex,
-  http,
   keccak256,
   parseEther,
   parseEventLogs,
   type TransactionReceipt,
   toHex,
 } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
-import { hardhat } from 'viem/chains';
 import { expect } from 'vitest';
 import { depositArgs } from '../src/deposit-terms.ts';
 import { marketKey } from '../src/market-key.ts';
 import { buildPayoutTree, type Payout } from '../src/payout-tree.ts';
 import { predictionEscrowAbi, predictionEscrowBytecode } from '../src/prediction-escrow.gen.ts';
-import { startHardhatNode } from './hardhat-node.ts';
-
-export const MNEMONIC = 'test test test test test test test test test test test junk';
-export const devAccount = (index: number) => mnemonicToAccount(MNEMONIC, { addressIndex: index });
+import { devAccount, startChainClients } from './chain-clients.ts';
 
 /** `State` of the contract's markets. */
 export const STATE = { None: 0, Open: 1, Settled: 2, Refunding: 3 } as const;
@@ -57,18 +47,9 @@ export const ESCAPE_DELAY = 7 * DAY;
 
 /** A Hardhat node with the escrow deployed by the admin, and the clients to drive it as each role. */
 export async function createEscrowWorld() {
-  const node = await startHardhatNode();
-  const transport = http(node.rpcUrl);
-  const publicClient = createPublicClient({ chain: hardhat, transport, pollingInterval: 50 });
-  const testClient = createTestClient({ chain: hardhat, mode: 'hardhat', transport });
-  const walletOf = (index: number) =>
-    createWalletClient({ chain: hardhat, transport, account: devAccount(index) });
-
-  async function mined(hash: Promise<Hash> | Hash): Promise<TransactionReceipt> {
-    const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash });
-    if (receipt.status !== 'success') throw new Error(`transaction ${receipt.transactionHash} reverted`);
-    return receipt;
-  }
+  const { node, publicClient, testClient, walletOf, mined } = await startChainClients({
+    pollingInterval: 50,
+  });
 
   async function deployEscrow(options: EscrowOptions = {}): Promise<Address> {
     const receipt = await mined(

@@ -15,6 +15,7 @@ import { depositArgs } from '../src/deposit-terms.ts';
 import { buildPayoutTree, type Payout, type PayoutTree } from '../src/payout-tree.ts';
 import { predictionEscrowAbi } from '../src/prediction-escrow.gen.ts';
 import { hostileBettorAbi, hostileBettorBytecode } from './attackers.gen.ts';
+import { devAccount } from './chain-clients.ts';
 import {
   ADMIN,
   BETTORS,
@@ -22,7 +23,6 @@ import {
   DAY,
   DISPUTE_BOND_BPS,
   DISPUTE_BOND_MIN,
-  devAccount,
   ESCAPE_DELAY,
   type EscrowWorld,
   GUARDIAN,

@@ -2,22 +2,14 @@ import {
   type Address,
   BaseError,
   ContractFunctionRevertedError,
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
   decodeErrorResult,
   encodeDeployData,
   getAddress,
-  type Hash,
   type Hex,
-  http,
-  type TransactionReceipt,
 } from 'viem';
-import { hardhat } from 'viem/chains';
 import { decodeRevert } from '../src/decode-revert.ts';
 import { devFeedProxyAbi, devFeedProxyBytecode } from '../src/dev-feeds.gen.ts';
-import { devAccount } from './escrow-fixture.ts';
-import { startHardhatNode } from './hardhat-node.ts';
+import { devAccount, startChainClients } from './chain-clients.ts';
 import {
   backdatedFeedAggregatorAbi,
   backdatedFeedAggregatorBytecode,
@@ -56,18 +48,9 @@ export const WRITER = 1;
 export const STRANGER = 2;
 
 export async function createFeedWorld() {
-  const node = await startHardhatNode();
-  const transport = http(node.rpcUrl);
-  const publicClient = createPublicClient({ chain: hardhat, transport, pollingInterval: 20 });
-  const testClient = createTestClient({ chain: hardhat, mode: 'hardhat', transport });
-  const walletOf = (index: number) =>
-    createWalletClient({ chain: hardhat, transport, account: devAccount(index) });
-
-  async function mined(hash: Promise<Hash> | Hash): Promise<TransactionReceipt> {
-    const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash });
-    if (receipt.status !== 'success') throw new Error(`transaction ${receipt.transactionHash} reverted`);
-    return receipt;
-  }
+  const { node, publicClient, testClient, walletOf, mined } = await startChainClients({
+    pollingInterval: 20,
+  });
 
   async function deploy(data: Hex, from = OWNER): Promise<Address> {
     const receipt = await mined(walletOf(from).sendTransaction({ data }));

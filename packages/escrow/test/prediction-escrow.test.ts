@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { depositArgs } from '../src/deposit-terms.ts';
 import { buildPayoutTree } from '../src/payout-tree.ts';
 import { predictionEscrowAbi, predictionEscrowBytecode } from '../src/prediction-escrow.gen.ts';
+import { devAccount } from './chain-clients.ts';
 import {
   ADMIN,
   BETTORS,
@@ -21,7 +22,6 @@ import {
   DAY,
   DISPUTE_BOND_BPS,
   DISPUTE_BOND_MIN,
-  devAccount,
   ESCAPE_DELAY,
   type EscrowWorld,
   expectRevert,

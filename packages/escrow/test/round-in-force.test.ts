@@ -1,7 +1,7 @@
 import { type Address, encodeDeployData } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { devFeedAggregatorAbi, devFeedAggregatorBytecode } from '../src/dev-feeds.gen.ts';
-import { devAccount } from './escrow-fixture.ts';
+import { devAccount } from './chain-clients.ts';
 import {
   createFeedWorld,
   type FeedWorld,

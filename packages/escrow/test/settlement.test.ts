@@ -20,10 +20,10 @@ import { buildPayoutTree, type Payout } from '../src/payout-tree.ts';
 import { predictionEscrowAbi } from '../src/prediction-escrow.gen.ts';
 import { buildSettlement, settleArgs } from '../src/settlement.ts';
 import { verifySettlement } from '../src/verify-settlement.ts';
+import { devAccount } from './chain-clients.ts';
 import {
   BETTORS,
   createEscrowWorld,
-  devAccount,
   type EscrowWorld,
   expectRevert,
   GUARDIAN,
