@@ -68,7 +68,9 @@ describe('vault:deploy', () => {
     expect(result.lines[0]).toMatch(
       new RegExp(`^Deployed PredictionEscrow at ${address} \\(block \\d+, transaction 0x[0-9a-f]{64}\\)\\.$`),
     );
-    expect(result.output).toContain(`Set ESCROW_ADDRESS=${address} for the server`);
+    expect(result.output).toContain(
+      `Set ESCROW_ADDRESS=${address} and ESCROW_DEPLOY_BLOCK=${printed.blockNumber} for the server`,
+    );
     expect(printed).toMatchObject({
       chainId: 31337,
       admin: ADMIN,

@@ -103,6 +103,7 @@ describe('scanFinalDeposits', () => {
     expect(await scanFinalDeposits(strict, { fromBlock: top, toBlock: top })).toEqual({
       deposits: [],
       scannedTo: null,
+      finalHeight: top - 2n,
     });
 
     // Two blocks on, the deposit's block is three deep: final, and the last block final.
