@@ -318,7 +318,7 @@ describe('a settled market on the escrow', () => {
     const before = await balanceOf(winner.owner);
     const relays = await count(escrowRelays);
     const answers = await Promise.all([claim(winner.owner), claim(winner.owner)]);
-    for (const answer of answers) expect(answer.status).toBe(200);
+    for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(await balanceOf(winner.owner)).toBe(before + payout);
     expect((await count(escrowRelays)) - relays).toBe(1);
     const { payoutTotal, paid } = await readMarketOnChain(t, market.key);

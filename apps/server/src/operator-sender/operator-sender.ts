@@ -1,6 +1,7 @@
 import { type Fees, replacementFees } from '@pm/core/operator-fees';
 import { isHex, type TransactionReceipt } from 'viem';
 import { receiptStanding } from '../chain/finality.ts';
+import type { OperatorTxStatus } from '../db/schema.ts';
 import { describeError } from '../errors/describe-error.ts';
 import { isTransientError } from '../errors/transient-error.ts';
 import type { Job } from '../jobs/job-runner.ts';
@@ -146,6 +147,7 @@ async function startQueued(deps: OperatorSenderDeps, row: OperatorTxRow): Promis
   if (gasLimit === null) {
     return finish(deps, row, 'failed', {
       reason: `its gas estimate (${estimate}) is above its cap (${row.gasCap}): not sent`,
+      expected: ['queued'],
     });
   }
   const chainPendingNonce = BigInt(
@@ -527,9 +529,13 @@ async function endByRevert(
   stage: string,
 ): Promise<OperatorTxRow> {
   const reason = `${stage} reverts with ${describeRevert(error, deps.errorAbi)}`;
+  // Only while still queued: another step (a claim request and the job advance the same action) may
+  // have signed and sent it since this one read it, and then its own transaction is what the
+  // simulation ran into.
+  const whileQueued = { expected: ['queued'] as const };
   if (deps.classifyRevert(error, actionOf(row)) === 'done')
-    return finish(deps, row, 'skipped', { reason: `${reason}: its effect already holds` });
-  return finish(deps, row, 'failed', { reason });
+    return finish(deps, row, 'skipped', { reason: `${reason}: its effect already holds`, ...whileQueued });
+  return finish(deps, row, 'failed', { reason, ...whileQueued });
 }
 
 async function finish(
@@ -539,12 +545,14 @@ async function finish(
   input: {
     reason: string | null;
     mined?: { txHash: string; nonce: bigint | null; blockNumber: bigint; blockHash: string; gasUsed: bigint };
+    /** The statuses the row may be in to end now (default: any open one). */
+    expected?: readonly OperatorTxStatus[];
   },
 ): Promise<OperatorTxRow> {
   const ended = await update(
     deps,
     row,
-    { status: OPEN_OPERATOR_TX_STATUSES },
+    { status: [...(input.expected ?? OPEN_OPERATOR_TX_STATUSES)] },
     {
       status,
       lastError: input.reason,
