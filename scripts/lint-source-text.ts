@@ -3,14 +3,17 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 // `npm run lint:text`: no tracked source file or document cites an issue number or a security
-// review's finding code. Issues live outside the repository, so a reader cannot follow "issue 19";
+// review's finding code. Issues live outside the repository, so a reader cannot follow a citation of one;
 // the reason belongs in the comment itself or in docs/decisions/NNN, which a reader can open
 // (docs/development.md, "Comments"). docs/security.md alone maps review findings to the tests that
 // answer them, and so keeps their codes (never an issue number).
 
-/** "issue 19", "Issues 11 and 22", "issue #5". */
+/** The word "issue" or "issues", then a number, with or without "#". */
 const ISSUE_NUMBER = /\bissues?\s+#?\d+/i;
-/** A review's finding code: F1–F99, N1–N99, E1–E99, S1–S9, R3-12. A `%` before it is URL escaping (%E0). */
+/**
+ * A review's finding code: F, N, E or S and one or two digits, or R, a digit, a dash and a number. A
+ * `%` before it is URL escaping, not a code.
+ */
 const FINDING_CODE = /(?<![%\w-])(?:[FNES]\d{1,2}|R\d-\d{1,2})(?![\w-])/;
 
 const CHECKED = /\.(?:ts|tsx|mts|js|mjs|sol|json|css|md|yaml|yml|sh)$/;
