@@ -99,9 +99,9 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
         Open,
         /// Settled: a price kind's payouts are open; a judged market's open at `claimableAt`.
         Settled,
-        /// A judged market's pending settlement sent back by a bettor's dispute: payouts closed until the
-        /// operator answers.
-        Disputed,
+        /// A judged market's pending settlement sent back, by a bettor's dispute or the operator's
+        /// withdrawal: payouts closed until the operator settles it anew or voids it.
+        Reopened,
         Refunding
     }
 
@@ -326,6 +326,7 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
         uint8 disputes,
         uint256 answerBy
     );
+    event SettlementWithdrawn(bytes32 indexed market);
     event Vetoed(bytes32 indexed market);
     event Escaped(bytes32 indexed market);
     event Claimed(uint256 indexed stakeId, bytes32 indexed market, address indexed owner, uint256 amount);
@@ -376,7 +377,7 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
     error NotVetoable(bytes32 market);
     error NotDisputable(bytes32 market);
     error AlreadyDisputed(bytes32 market, address owner);
-    error BondTooLow(uint256 sent, uint256 bond);
+    error BondMismatch(uint256 sent, uint256 bond);
     error NotClaimable(bytes32 market);
     error NotAWinner(uint256 stakeId);
     error PayoutNamed();
@@ -512,8 +513,8 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
         stakeId = _bet(market, m, side, m.kind == Kind.Round ? DEPOSIT_ROUND : DEPOSIT_BET, ref);
     }
 
-    /// @notice Dispute a judged market's pending settlement (before its payouts open) with a bond of at
-    /// least `disputeBond(market)`, as the owner of an open stake of that market (`stake`), once per
+    /// @notice Dispute a judged market's pending settlement (before its payouts open) with a bond of
+    /// exactly `disputeBond(market)`, as the owner of an open stake of that market (`stake`), once per
     /// owner. The bond is a stake of the market (side 0) whose fate the next settlement's payout list
     /// decides. Payouts stay closed until the operator answers (settles anew or voids); the answer may
     /// come up to ANSWER_WINDOW after the dispute even past the settlement window. Not blocked by pause.
@@ -527,7 +528,7 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
         if (disputed[key][msg.sender]) revert AlreadyDisputed(key, msg.sender);
         Judgement storage j = judgements[key];
         uint256 bond = _disputeBond(m.pool - j.bonds);
-        if (msg.value < bond) revert BondTooLow(msg.value, bond);
+        if (msg.value != bond) revert BondMismatch(msg.value, bond);
         disputed[key][msg.sender] = true;
 
         uint8 disputes = j.disputes + 1;
@@ -535,11 +536,7 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
         j.bonds += msg.value.toUint128();
         uint256 answerBy = block.timestamp + ANSWER_WINDOW;
         if (answerBy > j.answerBy) j.answerBy = uint40(answerBy);
-        m.state = State.Disputed;
-        m.claimableAt = 0;
-        m.payoutTotal = 0;
-        m.fee = 0;
-        j.payoutRoot = bytes32(0);
+        _reopen(m, j);
 
         m.pool += msg.value.toUint128();
         stakeId = _recordStake(key, 0, DEPOSIT_DISPUTE, ref);
@@ -645,11 +642,11 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
 
     /// @notice Give back a deposit of a judged market the server refused (wrong terms, a creation it does
     /// not list, a deposit nobody posted once the market's grace has passed) to its sender, and only to
-    /// it, while the market is open or disputed. The stake leaves the pool, which a settlement must match.
+    /// it, while the market is open or reopened. The stake leaves the pool, which a settlement must match.
     function refundStake(StakeRef calldata s) external onlyOperator nonReentrant {
         Market storage m = markets[s.market];
         if (m.kind != Kind.Judged) revert WrongKind(s.market, m.kind);
-        if (m.state != State.Open && m.state != State.Disputed) revert MarketNotOpen(s.market, m.state);
+        if (m.state != State.Open && m.state != State.Reopened) revert MarketNotOpen(s.market, m.state);
         _requireStake(s);
         delete stakes[s.stakeId];
         m.pool -= s.amount.toUint128();
@@ -660,7 +657,7 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
 
     /// @notice Commit a closed judged market's verdict and payout list; payouts open `delay` seconds
     /// later. Until then the guardian may veto, the operator may amend it (the same call again) and a
-    /// bettor may dispute; a disputed market is answered by this call or settleAsRefund.
+    /// bettor may dispute; a reopened market is answered by this call or settleAsRefund.
     /// @param payoutRoot StandardMerkleTree root over (uint256 stakeId, uint256 amount) leaves.
     /// @param fee What the treasury keeps: payoutTotal + fee must be the whole pool.
     function settle(
@@ -702,6 +699,18 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
         j.payoutRoot = payoutRoot;
         j.verdictHash = verdictHash;
         emit Settled(market, outcome, verdictHash, payoutRoot, payoutTotal, fee, claimableAt);
+    }
+
+    /// @notice Withdraw a judged market's pending settlement (a verdict overturned in review) before its
+    /// payouts open: they stay closed until the operator's next settlement or void lands, however late
+    /// in the window, and that settlement draws on the bucket only what it adds. It does not extend the
+    /// settlement window (only a bettor's dispute does), so it cannot hold a market past its escape.
+    function withdrawSettlement(bytes32 market) external onlyOperator {
+        Market storage m = markets[market];
+        if (m.kind != Kind.Judged) revert WrongKind(market, m.kind);
+        if (m.state != State.Settled || block.timestamp >= m.claimableAt) revert NotSettleable(market);
+        _reopen(m, judgements[market]);
+        emit SettlementWithdrawn(market);
     }
 
     /// @notice Void a judged market (a judge that cannot decide, nobody on the winning side, a market
@@ -770,6 +779,12 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
 
     function setMinPayoutDelay(uint32 delay) external onlyOwner {
         _setMinPayoutDelay(delay);
+    }
+
+    /// @notice The operator never becomes the admin: one key would then both settle and rotate the keys.
+    function transferOwnership(address newOwner) public override onlyOwner {
+        if (newOwner == operator) revert OperatorIsAdmin();
+        super.transferOwnership(newOwner);
     }
 
     /// @notice Disabled: an admin-less contract could never be unpaused or have its keys rotated.
@@ -959,12 +974,21 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
         emit PriceSettled(market, outcome, lockRoundId, lockPrice, closeRoundId, closePrice, payoutTotal, fee);
     }
 
+    /// Sends a pending settlement back: its commitment cleared, so nothing can claim, collect or veto it.
+    function _reopen(Market storage m, Judgement storage j) private {
+        m.state = State.Reopened;
+        m.claimableAt = 0;
+        m.payoutTotal = 0;
+        m.fee = 0;
+        j.payoutRoot = bytes32(0);
+    }
+
     function _judgedSettleable(bytes32 market) private view returns (Market storage m) {
         m = markets[market];
         if (m.kind != Kind.Judged) revert WrongKind(market, m.kind);
         State state = m.state;
         bool pendingSettlement = state == State.Settled && block.timestamp < m.claimableAt;
-        if (state != State.Open && state != State.Disputed && !pendingSettlement) revert NotSettleable(market);
+        if (state != State.Open && state != State.Reopened && !pendingSettlement) revert NotSettleable(market);
         uint256 deadline = settleBy(market);
         if (block.timestamp >= deadline) revert SettlementWindowOver(market, deadline);
     }
@@ -1008,7 +1032,7 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
     function _refund(StakeRef calldata s) private {
         Market storage m = markets[s.market];
         State state = m.state;
-        if (state == State.Open || state == State.Disputed) {
+        if (state == State.Open || state == State.Reopened) {
             // The escape hatch: no settlement in the window, so the whole market refunds. A judged market's
             // window ends at settleBy; a price kind's when a judged one's would (it can be settled until
             // then by anyone, and later too while nobody has escaped it).
@@ -1082,7 +1106,7 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
 
     function _setOperator(address operator_) private {
         if (operator_ == address(0)) revert ZeroAddress();
-        if (operator_ == owner()) revert OperatorIsAdmin();
+        if (operator_ == owner() || operator_ == pendingOwner()) revert OperatorIsAdmin();
         operator = operator_;
         emit OperatorSet(operator_);
     }

@@ -23,7 +23,7 @@ import { devAccount, startChainClients } from './chain-clients.ts';
 // settling a price kind, the operator, the guardian.
 
 /** `MarketEscrow.State` and `Kind` by name. */
-export const STATE = { None: 0, Open: 1, Settled: 2, Disputed: 3, Refunding: 4 } as const;
+export const STATE = { None: 0, Open: 1, Settled: 2, Reopened: 3, Refunding: 4 } as const;
 export const KIND = { None: 0, Round: 1, PriceMarket: 2, Judged: 3 } as const;
 /** Sides and the price kinds' refund outcomes. */
 export const YES = 1;
