@@ -46,6 +46,7 @@ const TARGETS = [
       { source: 'contracts/test/HostileBettor.sol', name: 'HostileBettor', prefix: 'hostileBettor' },
       { source: 'contracts/test/GasBurner.sol', name: 'GasBurner', prefix: 'gasBurner' },
       { source: 'contracts/test/ForceFeeder.sol', name: 'ForceFeeder', prefix: 'forceFeeder' },
+      { source: 'contracts/test/HostileAccount.sol', name: 'HostileAccount', prefix: 'hostileAccount' },
     ],
   },
   {

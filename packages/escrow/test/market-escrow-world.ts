@@ -2,6 +2,7 @@ import {
   type Address,
   BaseError,
   ContractFunctionRevertedError,
+  decodeErrorResult,
   getContract,
   type Hex,
   keccak256,
@@ -327,6 +328,20 @@ export async function expectRevert(action: Promise<unknown>, errorName: string, 
   if (!(error instanceof BaseError)) return;
   const reverted = error.walk((cause) => cause instanceof ContractFunctionRevertedError);
   const name = reverted instanceof ContractFunctionRevertedError ? reverted.data?.errorName : undefined;
-  expect(name ?? error.shortMessage).toBe(errorName);
+  expect(name ?? rawRevertName(error) ?? error.shortMessage).toBe(errorName);
   if (args && reverted instanceof ContractFunctionRevertedError) expect(reverted.data?.args).toEqual(args);
+}
+
+/**
+ * The custom error of a call that names no function (a plain transfer, a constructor): viem leaves it
+ * undecoded and the node quotes its return data.
+ */
+function rawRevertName(error: BaseError): string | undefined {
+  const data = /return data: (0x[0-9a-f]+)/.exec(error.message)?.[1];
+  if (!data) return undefined;
+  try {
+    return decodeErrorResult({ abi: marketEscrowAbi, data: `0x${data.slice(2)}` }).errorName;
+  } catch {
+    return undefined;
+  }
 }
