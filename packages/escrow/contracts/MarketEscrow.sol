@@ -105,7 +105,8 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
         Refunding
     }
 
-    // Laid out by use, not size: a deposit reads and writes slot 0 only, a claim the first three.
+    // Laid out by use, not size: a deposit reads and writes slot 0 only; a settlement writes what its
+    // winners share and the fee in one fresh slot, a claim the first three.
     // solhint-disable-next-line gas-struct-packing
     struct Market {
         /// Stakes in, less stakes refunded.
@@ -123,9 +124,9 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
         uint8 coin;
         /// A judged market's payout list total; a price kind's winners' share, pool less fee.
         uint128 payoutTotal;
-        uint128 paid;
         /// The treasury's share, sent once the settlement is final; 0 once sent.
         uint128 fee;
+        uint128 paid;
         /// A price kind's winning stakes claimed so far: at the winning side's total, the dust is the fee's.
         uint128 winnersClaimed;
     }

@@ -109,7 +109,10 @@ export async function compileContracts(): Promise<Array<{ path: string; text: st
         sources[contract.source] = { content: await readFile(join(PACKAGE, contract.source), 'utf8') };
       }
     }
-    compilations.set(runs, compileSolidity({ sources, evmVersion: EVM_VERSION, optimizerRuns: runs, findImport }));
+    compilations.set(
+      runs,
+      compileSolidity({ sources, evmVersion: EVM_VERSION, optimizerRuns: runs, findImport }),
+    );
   }
 
   return TARGETS.map((target) => {

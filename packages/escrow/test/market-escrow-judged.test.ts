@@ -35,8 +35,8 @@ import {
   OPERATOR,
   PAYOUT_DELAY,
   STATE,
-  type StakeRef,
   STRANGER,
+  type StakeRef,
   stakeOf,
   TREASURY,
   YES,
@@ -80,7 +80,9 @@ describe('creation and bets', () => {
   test('a judged market opens under its creator-bound key with its content hash, and takes bets until its close', async () => {
     const created = await world.createJudgedMarket(alice);
     expect(created.key).toBe(await world.read.marketKey([KIND.Judged, address(alice), created.id]));
-    const [events] = [parseEventLogs({ abi: marketEscrowAbi, logs: created.receipt.logs, eventName: 'JudgedMarketCreated' })];
+    const [events] = [
+      parseEventLogs({ abi: marketEscrowAbi, logs: created.receipt.logs, eventName: 'JudgedMarketCreated' }),
+    ];
     expect(events[0]?.args).toMatchObject({
       market: created.key,
       creator: address(alice),
@@ -93,14 +95,19 @@ describe('creation and bets', () => {
     expect(contentHash).toBe(created.contentHash);
     await world.bet(bob, created.key, NO, parseEther('0.005'));
     await world.travelTo(created.closesAt);
-    await expectRevert(world.as(carol).write.bet([created.key, YES, ZERO_REF], { value: parseEther('0.01') }), 'BettingClosed');
+    await expectRevert(
+      world.as(carol).write.bet([created.key, YES, ZERO_REF], { value: parseEther('0.01') }),
+      'BettingClosed',
+    );
   });
 
   test('a creation closing now, past MAX_BETTING_PERIOD or twice under one id is refused; a bet on no market too', async () => {
     const id = keccak256(toHex('twice'));
     const now = await world.now();
     const create = (closesAt: number) =>
-      world.as(alice).write.createJudgedMarket([id, closesAt, verdict, YES, ZERO_REF], { value: parseEther('0.01') });
+      world
+        .as(alice)
+        .write.createJudgedMarket([id, closesAt, verdict, YES, ZERO_REF], { value: parseEther('0.01') });
     await expectRevert(create(now), 'BettingClosed');
     await expectRevert(create(now + 2 * DAY + 10), 'CloseTooFar');
     await world.mined(create(now + HOUR));
@@ -110,15 +117,20 @@ describe('creation and bets', () => {
       'NoSuchMarket',
     );
     await expectRevert(
-      world.as(alice).write.createJudgedMarket([keccak256(toHex('small')), now + HOUR, verdict, YES, ZERO_REF], {
-        value: parseEther('0.004'),
-      }),
+      world
+        .as(alice)
+        .write.createJudgedMarket([keccak256(toHex('small')), now + HOUR, verdict, YES, ZERO_REF], {
+          value: parseEther('0.004'),
+        }),
       'BelowMinimum',
     );
   });
 
   test('plain transfers and unknown calls are refused', async () => {
-    await expectRevert(world.walletOf(alice).sendTransaction({ to: world.address, value: 1n }), 'DirectTransfer');
+    await expectRevert(
+      world.walletOf(alice).sendTransaction({ to: world.address, value: 1n }),
+      'DirectTransfer',
+    );
     await expect(
       world.walletOf(alice).sendTransaction({ to: world.address, value: 1n, data: '0x12345678' }),
     ).rejects.toThrow();
@@ -143,7 +155,10 @@ describe('judged settlement', () => {
     await expectRevert(world.as(STRANGER).write.claim([claim]), 'NotClaimable');
     await expectRevert(world.as(STRANGER).write.collectFee([market.key]), 'NoFee');
     await world.travel(PAYOUT_DELAY);
-    await expectRevert(world.as(STRANGER).write.claim([{ ...claim, payout: parseEther('1.99') }]), 'InvalidProof');
+    await expectRevert(
+      world.as(STRANGER).write.claim([{ ...claim, payout: parseEther('1.99') }]),
+      'InvalidProof',
+    );
     await expectRevert(world.as(STRANGER).write.claim([{ ...claim, payout: 0n }]), 'NotAWinner');
     const before = await world.balance(alice);
     await world.mined(world.as(STRANGER).write.claim([claim]));
@@ -176,7 +191,10 @@ describe('judged settlement', () => {
   });
 
   test('the settlement bucket bounds what the operator settles per hour; an amendment draws only what it adds', async () => {
-    const limited = await createMarketEscrowWorld({ capacity: parseEther('3'), refillPerHour: parseEther('1') });
+    const limited = await createMarketEscrowWorld({
+      capacity: parseEther('3'),
+      refillPerHour: parseEther('1'),
+    });
     try {
       const created = await limited.createJudgedMarket(alice, { amount: parseEther('2') });
       const bobStake = await limited.bet(bob, created.key, NO, parseEther('1'));
@@ -185,13 +203,21 @@ describe('judged settlement', () => {
       await limited.settleJudged(created.key, [{ stakeId: created.stake.stakeId, amount: parseEther('3') }]);
       expect(await limited.read.settlementAllowance()).toBe(0n);
       // An amendment to the other side, the same total: nothing more drawn.
-      await limited.settleJudged(created.key, [{ stakeId: bobStake.stakeId, amount: parseEther('3') }], { outcome: NO });
+      await limited.settleJudged(created.key, [{ stakeId: bobStake.stakeId, amount: parseEther('3') }], {
+        outcome: NO,
+      });
       await expectRevert(
         limited.settleJudged(other.key, [{ stakeId: other.stake.stakeId, amount: parseEther('1') }]),
         'SettlementRateLimited',
       );
-      await expectRevert(limited.as(STRANGER).write.setSettlementLimit([parseEther('5'), parseEther('1')]), 'OwnableUnauthorizedAccount');
-      await expectRevert(limited.as(ADMIN).write.setSettlementLimit([parseEther('0.01'), parseEther('0.01')]), 'LimitOutOfBounds');
+      await expectRevert(
+        limited.as(STRANGER).write.setSettlementLimit([parseEther('5'), parseEther('1')]),
+        'OwnableUnauthorizedAccount',
+      );
+      await expectRevert(
+        limited.as(ADMIN).write.setSettlementLimit([parseEther('0.01'), parseEther('0.01')]),
+        'LimitOutOfBounds',
+      );
       await limited.mined(limited.as(ADMIN).write.setSettlementLimit([parseEther('5'), parseEther('5')]));
       await limited.travel(HOUR);
       await limited.settleJudged(other.key, [{ stakeId: other.stake.stakeId, amount: parseEther('1') }]);
@@ -204,7 +230,9 @@ describe('judged settlement', () => {
     const created = await world.createJudgedMarket(alice, { amount: parseEther('1') });
     await expectRevert(world.as(STRANGER).write.settleAsRefund([created.key, 9, verdict]), 'NotOperator');
     const receipt = await world.mined(world.as(OPERATOR).write.settleAsRefund([created.key, 9, verdict]));
-    expect(parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'Voided' })[0]?.args).toMatchObject({
+    expect(
+      parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'Voided' })[0]?.args,
+    ).toMatchObject({
       market: created.key,
       outcome: 9,
       verdictHash: verdict,
@@ -244,7 +272,10 @@ describe('disputes', () => {
       'BondMismatch',
       [bond + 1n, bond],
     );
-    await expectRevert(world.as(carol).write.dispute([market.bobStake, ZERO_REF], { value: bond }), 'NotStakeOwner');
+    await expectRevert(
+      world.as(carol).write.dispute([market.bobStake, ZERO_REF], { value: bond }),
+      'NotStakeOwner',
+    );
     await expectRevert(
       world.as(bob).write.dispute([{ ...market.bobStake, amount: 1n }, ZERO_REF], { value: bond }),
       'StakeMismatch',
@@ -254,12 +285,23 @@ describe('disputes', () => {
     expect(disputes).toBe(1);
     expect(answerBy).toBe(BigInt(disputedAt + ANSWER_WINDOW));
     expect(bondStake).toMatchObject({ side: 0, amount: bond, owner: address(bob) });
-    expect(await world.market(market.key)).toMatchObject({ state: STATE.Reopened, claimableAt: 0, pool: parseEther('2') + bond });
-    await expectRevert(world.as(bob).write.dispute([market.bobStake, ZERO_REF], { value: bond }), 'NotDisputable');
+    expect(await world.market(market.key)).toMatchObject({
+      state: STATE.Reopened,
+      claimableAt: 0,
+      pool: parseEther('2') + bond,
+    });
+    await expectRevert(
+      world.as(bob).write.dispute([market.bobStake, ZERO_REF], { value: bond }),
+      'NotDisputable',
+    );
     await world.travel(PAYOUT_DELAY);
     await expectRevert(
       world.as(STRANGER).write.claim([
-        { stake: market.aliceStake, payout: parseEther('1.98'), proof: market.tree.proof(market.aliceStake.stakeId) },
+        {
+          stake: market.aliceStake,
+          payout: parseEther('1.98'),
+          proof: market.tree.proof(market.aliceStake.stakeId),
+        },
       ]),
       'NotClaimable',
     );
@@ -276,7 +318,9 @@ describe('disputes', () => {
     expect((await world.market(market.key)).fee).toBe(pool - parseEther('1.98') - bond);
     // A second dispute, by the same owner, is refused; by another bettor it is taken.
     await expectRevert(
-      world.as(bob).write.dispute([market.bobStake, ZERO_REF], { value: await world.read.disputeBond([market.key]) }),
+      world
+        .as(bob)
+        .write.dispute([market.bobStake, ZERO_REF], { value: await world.read.disputeBond([market.key]) }),
       'AlreadyDisputed',
     );
     const second = await world.dispute(market.aliceStake);
@@ -288,11 +332,16 @@ describe('disputes', () => {
   test('only judged markets take disputes; a settlement whose payouts opened cannot be disputed', async () => {
     const round = await world.nextRound(BNB);
     const stake = await world.betRound(alice, round, YES, parseEther('0.01'));
-    await expectRevert(world.as(alice).write.dispute([stake, ZERO_REF], { value: DISPUTE_BOND_MIN }), 'WrongKind');
+    await expectRevert(
+      world.as(alice).write.dispute([stake, ZERO_REF], { value: DISPUTE_BOND_MIN }),
+      'WrongKind',
+    );
     const market = await settledMarket();
     await world.travel(PAYOUT_DELAY);
     await expectRevert(
-      world.as(bob).write.dispute([market.bobStake, ZERO_REF], { value: await world.read.disputeBond([market.key]) }),
+      world
+        .as(bob)
+        .write.dispute([market.bobStake, ZERO_REF], { value: await world.read.disputeBond([market.key]) }),
       'NotDisputable',
     );
   });
@@ -315,9 +364,13 @@ describe('disputes', () => {
   test('unanswered past its answer window, a reopened market escapes to refunds', async () => {
     const market = await settledMarket();
     const { answerBy, bond } = await world.dispute(market.bobStake);
-    await world.travelTo(Number(answerBy > BigInt(market.closesAt + ESCAPE_DELAY) ? answerBy : market.closesAt + ESCAPE_DELAY));
+    await world.travelTo(
+      Number(answerBy > BigInt(market.closesAt + ESCAPE_DELAY) ? answerBy : market.closesAt + ESCAPE_DELAY),
+    );
     await expectRevert(
-      world.settleJudged(market.key, [{ stakeId: market.aliceStake.stakeId, amount: parseEther('2') + bond.amount }]),
+      world.settleJudged(market.key, [
+        { stakeId: market.aliceStake.stakeId, amount: parseEther('2') + bond.amount },
+      ]),
       'SettlementWindowOver',
     );
     await world.mined(world.as(STRANGER).write.refundMany([[market.aliceStake, market.bobStake, bond]]));
@@ -330,19 +383,27 @@ describe('operator withdrawal and guardian veto', () => {
     const market = await settledMarket();
     await expectRevert(world.as(STRANGER).write.withdrawSettlement([market.key]), 'NotOperator');
     const receipt = await world.mined(world.as(OPERATOR).write.withdrawSettlement([market.key]));
-    expect(parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'SettlementWithdrawn' })).toHaveLength(1);
+    expect(
+      parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'SettlementWithdrawn' }),
+    ).toHaveLength(1);
     expect(await world.market(market.key)).toMatchObject({ state: STATE.Reopened, claimableAt: 0 });
     await world.travel(2 * PAYOUT_DELAY);
     await expectRevert(
       world.as(STRANGER).write.claim([
-        { stake: market.aliceStake, payout: parseEther('1.98'), proof: market.tree.proof(market.aliceStake.stakeId) },
+        {
+          stake: market.aliceStake,
+          payout: parseEther('1.98'),
+          proof: market.tree.proof(market.aliceStake.stakeId),
+        },
       ]),
       'NotClaimable',
     );
     await expectRevert(world.as(OPERATOR).write.withdrawSettlement([market.key]), 'NotSettleable');
     // It does not move the window: an operator cannot hold a market past its escape.
     expect(await world.read.settleBy([market.key])).toBe(BigInt(market.closesAt + ESCAPE_DELAY));
-    await world.settleJudged(market.key, [{ stakeId: market.bobStake.stakeId, amount: parseEther('2') }], { outcome: NO });
+    await world.settleJudged(market.key, [{ stakeId: market.bobStake.stakeId, amount: parseEther('2') }], {
+      outcome: NO,
+    });
   });
 
   test('the guardian vetoes a judged settlement before its payouts open, never after, never a price kind', async () => {
@@ -376,7 +437,10 @@ describe('pause', () => {
     await world.mined(world.as(GUARDIAN).write.pause());
     expect(await world.read.paused()).toBe(true);
     await expectRevert(world.as(GUARDIAN).write.pause(), 'EnforcedPause');
-    await expectRevert(world.as(bob).write.bet([open.key, NO, ZERO_REF], { value: parseEther('0.01') }), 'EnforcedPause');
+    await expectRevert(
+      world.as(bob).write.bet([open.key, NO, ZERO_REF], { value: parseEther('0.01') }),
+      'EnforcedPause',
+    );
     await expectRevert(world.as(OPERATOR).write.settleAsRefund([open.key, 9, verdict]), 'EnforcedPause');
     await world.dispute(pending.bobStake);
     await world.travelTo(round.closeAt + 1);
@@ -403,7 +467,11 @@ describe('money out: batches, credits, excess', () => {
       { stakeId: carolStake.stakeId, amount: parseEther('2') },
     ]);
     await world.travel(PAYOUT_DELAY);
-    const claimOf = (stake: StakeRef) => ({ stake, payout: parseEther('2'), proof: tree.proof(stake.stakeId) });
+    const claimOf = (stake: StakeRef) => ({
+      stake,
+      payout: parseEther('2'),
+      proof: tree.proof(stake.stakeId),
+    });
     // Someone front-runs the batch with one of its claims.
     await world.mined(world.as(carol).write.claim([claimOf(carolStake)]));
     const batch = [claimOf(created.stake), claimOf(carolStake)];
@@ -413,7 +481,9 @@ describe('money out: batches, credits, excess', () => {
     expect((await world.balance(alice)) - before).toBe(parseEther('2'));
     // A wrong stake in a batch is still an error, not a skip.
     await expectRevert(
-      world.as(STRANGER).write.claimMany([[{ ...claimOf(carolStake), stake: { ...carolStake, stakeId: 10_000n } }]]),
+      world
+        .as(STRANGER)
+        .write.claimMany([[{ ...claimOf(carolStake), stake: { ...carolStake, stakeId: 10_000n } }]]),
       'StakeMismatch',
     );
   });
@@ -437,16 +507,26 @@ describe('money out: batches, credits, excess', () => {
           address: hostile,
           abi: hostileAccountAbi,
           functionName: 'forward',
-          args: [encodeFunctionData({ abi: marketEscrowAbi, functionName: 'bet', args: [created.key, NO, ZERO_REF] })],
+          args: [
+            encodeFunctionData({
+              abi: marketEscrowAbi,
+              functionName: 'bet',
+              args: [created.key, NO, ZERO_REF],
+            }),
+          ],
           value: parseEther('1'),
         }),
       );
       const stake = stakeOf(receipt);
       expect(stake.owner).toBe(getAddress(hostile));
       await world.travelTo(created.closesAt + 1);
-      const { tree } = await world.settleJudged(created.key, [{ stakeId: stake.stakeId, amount: parseEther('2') }], {
-        outcome: NO,
-      });
+      const { tree } = await world.settleJudged(
+        created.key,
+        [{ stakeId: stake.stakeId, amount: parseEther('2') }],
+        {
+          outcome: NO,
+        },
+      );
       await world.travel(PAYOUT_DELAY);
       return { stake, payout: parseEther('2'), proof: tree.proof(stake.stakeId) };
     };
@@ -472,7 +552,9 @@ describe('money out: batches, credits, excess', () => {
         address: hostile,
         abi: hostileAccountAbi,
         functionName: 'forward',
-        args: [encodeFunctionData({ abi: marketEscrowAbi, functionName: 'withdraw', args: [address(carol)] })],
+        args: [
+          encodeFunctionData({ abi: marketEscrowAbi, functionName: 'withdraw', args: [address(carol)] }),
+        ],
       }),
     );
     expect((await world.balance(carol)) - before).toBe(parseEther('2'));
@@ -496,7 +578,10 @@ describe('money out: batches, credits, excess', () => {
 
 describe('roles and settings', () => {
   test('operator and guardian rotate by the admin only; the operator is never the admin, nor the pending one', async () => {
-    await expectRevert(world.as(STRANGER).write.setOperator([address(STRANGER)]), 'OwnableUnauthorizedAccount');
+    await expectRevert(
+      world.as(STRANGER).write.setOperator([address(STRANGER)]),
+      'OwnableUnauthorizedAccount',
+    );
     await expectRevert(world.as(ADMIN).write.setOperator([zeroAddress]), 'ZeroAddress');
     await expectRevert(world.as(ADMIN).write.setOperator([address(ADMIN)]), 'OperatorIsAdmin');
     await expectRevert(world.as(ADMIN).write.setGuardian([zeroAddress]), 'ZeroAddress');
@@ -507,7 +592,7 @@ describe('roles and settings', () => {
     await world.mined(world.as(ADMIN).write.acceptOwnership());
     await world.mined(world.as(ADMIN).write.setGuardian([address(GUARDIAN)]));
     await world.mined(world.as(ADMIN).write.setOperator([address(OPERATOR)]));
-    await expectRevert(world.as(ADMIN).write.renounceOwnership(), 'RenounceDisabled');
+    await expectRevert(world.read.renounceOwnership({ account: address(ADMIN) }), 'RenounceDisabled');
     await expectRevert(world.as(ADMIN).write.setMinPayoutDelay([59]), 'DelayOutOfBounds');
     await world.mined(world.as(ADMIN).write.setMinPayoutDelay([PAYOUT_DELAY]));
   });
@@ -555,9 +640,10 @@ describe('roles and settings', () => {
 
 async function deployHostile(): Promise<Address> {
   const receipt = await world.mined(
-    world.walletOf(dave).deployContract({ abi: hostileAccountAbi, bytecode: hostileAccountBytecode, args: [world.address] }),
+    world
+      .walletOf(dave)
+      .deployContract({ abi: hostileAccountAbi, bytecode: hostileAccountBytecode, args: [world.address] }),
   );
   if (!receipt.contractAddress) throw new Error('no contract');
   return receipt.contractAddress;
 }
-

@@ -1,7 +1,6 @@
 import { parseEther, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { marketEscrowAbi } from '../src/market-escrow.gen.ts';
-import { roundKey } from '../src/market-escrow-keys.ts';
 import { devAccount } from './chain-clients.ts';
 import {
   BETTORS,
@@ -37,7 +36,12 @@ const [alice, bob, carol] = BETTORS;
 const usd = (dollars: number) => BigInt(Math.round(dollars * 100)) * 1_000_000n;
 
 /** A round with alice UP `up` and bob DOWN `down`, its lock and close priced `lockPrice` → `closePrice`. */
-async function playedRound(lockPrice: bigint, closePrice: bigint, up = parseEther('1'), down = parseEther('3')) {
+async function playedRound(
+  lockPrice: bigint,
+  closePrice: bigint,
+  up = parseEther('1'),
+  down = parseEther('3'),
+) {
   const round = await world.nextRound(BNB);
   await world.publish(BNB, usd(600));
   const aliceStake = await world.betRound(alice, round, YES, up);
@@ -63,9 +67,11 @@ describe('rounds', () => {
     await world.bet(carol, round.key, YES, parseEther('0.01'));
     await world.travelTo(round.lockAt);
     await expectRevert(
-      world.as(alice).write.betRound([BNB, round.lockAt, round.closeAt, YES, '0x'.padEnd(66, '0') as `0x${string}`], {
-        value: parseEther('0.01'),
-      }),
+      world
+        .as(alice)
+        .write.betRound([BNB, round.lockAt, round.closeAt, YES, '0x'.padEnd(66, '0') as `0x${string}`], {
+          value: parseEther('0.01'),
+        }),
       'BettingClosed',
     );
   });
@@ -74,20 +80,28 @@ describe('rounds', () => {
     const round = await world.nextRound(BNB);
     const ref = `0x${'0'.repeat(64)}` as const;
     await expectRevert(
-      world.as(alice).write.betRound([BNB, round.lockAt, round.closeAt, YES, ref], { value: parseEther('0.0099') }),
+      world
+        .as(alice)
+        .write.betRound([BNB, round.lockAt, round.closeAt, YES, ref], { value: parseEther('0.0099') }),
       'BelowMinimum',
       [parseEther('0.0099'), parseEther('0.01')],
     );
     await expectRevert(
-      world.as(alice).write.betRound([BNB, round.lockAt, round.closeAt, 0, ref], { value: parseEther('0.01') }),
+      world
+        .as(alice)
+        .write.betRound([BNB, round.lockAt, round.closeAt, 0, ref], { value: parseEther('0.01') }),
       'BadSide',
     );
     await expectRevert(
-      world.as(alice).write.betRound([7, round.lockAt, round.closeAt, YES, ref], { value: parseEther('0.01') }),
+      world
+        .as(alice)
+        .write.betRound([7, round.lockAt, round.closeAt, YES, ref], { value: parseEther('0.01') }),
       'UnknownCoin',
     );
     await expectRevert(
-      world.as(alice).write.betRound([BNB, round.lockAt, round.lockAt + 59, YES, ref], { value: parseEther('0.01') }),
+      world
+        .as(alice)
+        .write.betRound([BNB, round.lockAt, round.lockAt + 59, YES, ref], { value: parseEther('0.01') }),
       'BadRoundSpan',
     );
     await expectRevert(
@@ -99,7 +113,12 @@ describe('rounds', () => {
   });
 
   test('anyone settles a round UP from the rounds in force; winners share pool − fee pro rata, dust to the fee', async () => {
-    const { round, aliceStake, bobStake } = await playedRound(usd(600), usd(601), parseEther('1'), parseEther('3'));
+    const { round, aliceStake, bobStake } = await playedRound(
+      usd(600),
+      usd(601),
+      parseEther('1'),
+      parseEther('3'),
+    );
     const lock = world.roundAt(BNB, round.lockAt);
     const close = world.roundAt(BNB, round.closeAt);
     const receipt = await world.settleRound(round, STRANGER);
@@ -139,7 +158,10 @@ describe('rounds', () => {
 
     const draw = await playedRound(usd(600), usd(600));
     await world.settleRound(draw.round);
-    expect(await world.market(draw.round.key)).toMatchObject({ state: STATE.Refunding, outcome: REFUND.draw });
+    expect(await world.market(draw.round.key)).toMatchObject({
+      state: STATE.Refunding,
+      outcome: REFUND.draw,
+    });
     const before = await world.balance(alice);
     await world.mined(world.as(STRANGER).write.refund([draw.aliceStake]));
     expect((await world.balance(alice)) - before).toBe(draw.aliceStake.amount);
@@ -176,11 +198,20 @@ describe('rounds', () => {
       world.as(STRANGER).write.settleRound([round.key, lock.roundId - 1n, close.roundId]),
       'RoundNotInForce',
     );
-    await expectRevert(world.as(STRANGER).write.settleRound([round.key, lock.roundId, close.roundId + 1n]), 'NoSuchRound');
-    await expectRevert(world.as(STRANGER).write.settleRound([round.key, close.roundId, close.roundId]), 'RoundTooLate');
+    await expectRevert(
+      world.as(STRANGER).write.settleRound([round.key, lock.roundId, close.roundId + 1n]),
+      'NoSuchRound',
+    );
+    await expectRevert(
+      world.as(STRANGER).write.settleRound([round.key, close.roundId, close.roundId]),
+      'RoundTooLate',
+    );
     expect(await world.market(round.key)).toMatchObject({ state: STATE.Open });
     await world.settleRound(round);
-    await expectRevert(world.as(STRANGER).write.settleRound([round.key, lock.roundId, close.roundId]), 'NotSettleable');
+    await expectRevert(
+      world.as(STRANGER).write.settleRound([round.key, lock.roundId, close.roundId]),
+      'NotSettleable',
+    );
   });
 
   test('a round cannot be settled before its close, nor by the operator any other way', async () => {
@@ -192,9 +223,15 @@ describe('rounds', () => {
     await world.travelTo(round.closeAt - 1);
     // At the close's own second a round published in this block could still cover it.
     await world.testClient.setNextBlockTimestamp({ timestamp: BigInt(round.closeAt) });
-    await expectRevert(world.as(STRANGER).write.settleRound([round.key, lock.roundId, lock.roundId]), 'InstantNotPast');
+    await expectRevert(
+      world.as(STRANGER).write.settleRound([round.key, lock.roundId, lock.roundId]),
+      'InstantNotPast',
+    );
     const hash = `0x${'1'.repeat(64)}` as const;
-    await expectRevert(world.as(OPERATOR).write.settle([round.key, YES, hash, hash, 1n, 0n, 600]), 'WrongKind');
+    await expectRevert(
+      world.as(OPERATOR).write.settle([round.key, YES, hash, hash, 1n, 0n, 600]),
+      'WrongKind',
+    );
     await expectRevert(world.as(OPERATOR).write.settleAsRefund([round.key, 9, hash]), 'WrongKind');
   });
 
@@ -206,7 +243,10 @@ describe('rounds', () => {
     for (let i = 0; i < 5; i += 1) await world.publish(BNB, usd(700 + i));
     await world.travel(6 * HOUR);
     await world.settleRound(late.round, STRANGER);
-    const [onTimeMarket, lateMarket] = [await world.market(onTime.round.key), await world.market(late.round.key)];
+    const [onTimeMarket, lateMarket] = [
+      await world.market(onTime.round.key),
+      await world.market(late.round.key),
+    ];
     expect(lateMarket.outcome).toBe(onTimeMarket.outcome);
     expect(lateMarket.payoutTotal).toBe(onTimeMarket.payoutTotal);
     expect(await world.read.pricePayout([late.round.key, YES, late.aliceStake.amount])).toBe(
@@ -214,7 +254,7 @@ describe('rounds', () => {
     );
   });
 
-  test('an unsettled round escapes to refunds ESCAPE_DELAY after its lock, on anyone\'s call', async () => {
+  test("an unsettled round escapes to refunds ESCAPE_DELAY after its lock, on anyone's call", async () => {
     const round = await world.nextRound(BNB);
     await world.publish(BNB, usd(600));
     const stake = await world.betRound(alice, round, YES, parseEther('1'));
@@ -222,7 +262,9 @@ describe('rounds', () => {
     await expectRevert(world.as(STRANGER).write.refund([stake]), 'NotRefundable');
     await world.travelTo(round.lockAt + ESCAPE_DELAY);
     const receipt = await world.mined(world.as(STRANGER).write.refund([stake]));
-    expect(parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'Escaped' })).toHaveLength(1);
+    expect(parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'Escaped' })).toHaveLength(
+      1,
+    );
     expect(await world.market(round.key)).toMatchObject({ state: STATE.Refunding });
   });
 });
@@ -230,7 +272,9 @@ describe('rounds', () => {
 describe('price markets', () => {
   test('a price market is created under a key bound to its creator, with its terms on chain', async () => {
     const created = await world.createPriceMarket(alice, { coin: BTC, target: usd(100_000), above: true });
-    expect(created.key).toBe(await world.read.marketKey([KIND.PriceMarket, devAccount(alice).address, created.id]));
+    expect(created.key).toBe(
+      await world.read.marketKey([KIND.PriceMarket, devAccount(alice).address, created.id]),
+    );
     expect(await world.read.priceTerms([created.key])).toEqual([usd(100_000), created.closesAt, true]);
     // The same id from another creator is another market; the same creator's again is refused.
     const ref = `0x${'0'.repeat(64)}` as const;
@@ -251,7 +295,10 @@ describe('price markets', () => {
       }),
       'BadTarget',
     );
-    await expectRevert(world.as(bob).write.bet([created.key, YES, ref], { value: parseEther('0.0049') }), 'BelowMinimum');
+    await expectRevert(
+      world.as(bob).write.bet([created.key, YES, ref], { value: parseEther('0.0049') }),
+      'BelowMinimum',
+    );
   });
 
   test('above: YES only strictly above the target at the deadline; equal is NO', async () => {
@@ -286,7 +333,9 @@ describe('price markets', () => {
     await world.settlePriceMarket(created);
     const pool = parseEther('6');
     const share = pool - (pool * 200n) / 10_000n;
-    expect(await world.read.pricePayout([created.key, YES, carolStake.amount])).toBe((carolStake.amount * share) / parseEther('3'));
+    expect(await world.read.pricePayout([created.key, YES, carolStake.amount])).toBe(
+      (carolStake.amount * share) / parseEther('3'),
+    );
     const before = await world.balance(carol);
     await world.mined(world.as(STRANGER).write.claim([world.priceClaim(carolStake)]));
     expect((await world.balance(carol)) - before).toBe((carolStake.amount * share) / parseEther('3'));

@@ -12,7 +12,7 @@ import {
   toHex,
 } from 'viem';
 import { expect } from 'vitest';
-import { deployDevFeed } from '../src/deploy-dev-feed.ts';
+import { type DevFeed, deployDevFeed } from '../src/deploy-dev-feed.ts';
 import { devFeedAggregatorAbi } from '../src/dev-feeds.gen.ts';
 import { marketEscrowAbi, marketEscrowBytecode } from '../src/market-escrow.gen.ts';
 import { createdMarketKey, roundKey } from '../src/market-escrow-keys.ts';
@@ -72,7 +72,7 @@ export async function createMarketEscrowWorld(options: WorldOptions = {}) {
     pollingInterval: 20,
   });
 
-  const feeds = [];
+  const feeds: DevFeed[] = [];
   for (const symbol of COINS) {
     feeds.push(
       await deployDevFeed(walletOf(ADMIN), publicClient, { symbol, writer: devAccount(FEED_WRITER).address }),
@@ -141,7 +141,11 @@ export async function createMarketEscrowWorld(options: WorldOptions = {}) {
     const block = await publicClient.getBlock({ blockNumber: receipt.blockNumber });
     const rounds = published[coin] ?? [];
     // Phase 1 throughout: the proxy's id is (1 << 64) | the aggregator's round.
-    const round = { roundId: (1n << 64n) | BigInt(rounds.length + 1), answer, updatedAt: Number(block.timestamp) };
+    const round = {
+      roundId: (1n << 64n) | BigInt(rounds.length + 1),
+      answer,
+      updatedAt: Number(block.timestamp),
+    };
     rounds.push(round);
     return round;
   }
@@ -166,7 +170,9 @@ export async function createMarketEscrowWorld(options: WorldOptions = {}) {
   async function betRound(bettor: number, round: Round, side: number, amount: bigint): Promise<StakeRef> {
     return stakeOf(
       await mined(
-        as(bettor).write.betRound([round.coin, round.lockAt, round.closeAt, side, refOf(bettor)], { value: amount }),
+        as(bettor).write.betRound([round.coin, round.lockAt, round.closeAt, side, refOf(bettor)], {
+          value: amount,
+        }),
       ),
     );
   }
@@ -174,13 +180,28 @@ export async function createMarketEscrowWorld(options: WorldOptions = {}) {
   /** A price market `creator` creates with its first bet; answers its key and that stake. */
   async function createPriceMarket(
     creator: number,
-    terms: { coin?: number; target: bigint; above?: boolean; closesIn?: number; side?: number; amount?: bigint },
+    terms: {
+      coin?: number;
+      target: bigint;
+      above?: boolean;
+      closesIn?: number;
+      side?: number;
+      amount?: bigint;
+    },
   ) {
     const id = keccak256(toHex(`price market ${Math.random()}`));
     const closesAt = (await now()) + (terms.closesIn ?? HOUR);
     const receipt = await mined(
       as(creator).write.createPriceMarket(
-        [id, terms.coin ?? BTC, terms.target, terms.above ?? true, closesAt, terms.side ?? YES, refOf(creator)],
+        [
+          id,
+          terms.coin ?? BTC,
+          terms.target,
+          terms.above ?? true,
+          closesAt,
+          terms.side ?? YES,
+          refOf(creator),
+        ],
         { value: terms.amount ?? parseEther('0.01') },
       ),
     );
@@ -220,7 +241,10 @@ export async function createMarketEscrowWorld(options: WorldOptions = {}) {
   }
 
   /** Settles a round from the feed's rounds in force at its lock and close, as `caller`. */
-  async function settleRound(round: { key: Hex; coin: number; lockAt: number; closeAt: number }, caller = STRANGER) {
+  async function settleRound(
+    round: { key: Hex; coin: number; lockAt: number; closeAt: number },
+    caller = STRANGER,
+  ) {
     const lock = roundAt(round.coin, round.lockAt);
     const close = roundAt(round.coin, round.closeAt);
     return mined(as(caller).write.settleRound([round.key, lock.roundId, close.roundId]));
@@ -232,7 +256,11 @@ export async function createMarketEscrowWorld(options: WorldOptions = {}) {
   }
 
   /** Settles a judged market with this payout list (fee = pool − total), as the operator. */
-  async function settleJudged(key: Hex, payouts: Payout[], options: { delay?: number; outcome?: number } = {}) {
+  async function settleJudged(
+    key: Hex,
+    payouts: Payout[],
+    options: { delay?: number; outcome?: number } = {},
+  ) {
     const tree = buildPayoutTree(payouts);
     const { pool } = await marketOf(key);
     const receipt = await mined(
@@ -253,9 +281,21 @@ export async function createMarketEscrowWorld(options: WorldOptions = {}) {
   const priceClaim = (stake: StakeRef) => ({ stake, payout: 0n, proof: [] as Hex[] });
 
   async function marketOf(key: Hex) {
-    const [pool, closesAt, claimableAt, kind, state, outcome, coin, payoutTotal, paid, fee, winnersClaimed] =
+    const [pool, closesAt, claimableAt, kind, state, outcome, coin, payoutTotal, fee, paid, winnersClaimed] =
       await read.markets([key]);
-    return { pool, closesAt, claimableAt, kind, state, outcome, coin, payoutTotal, paid, fee, winnersClaimed };
+    return {
+      pool,
+      closesAt,
+      claimableAt,
+      kind,
+      state,
+      outcome,
+      coin,
+      payoutTotal,
+      paid,
+      fee,
+      winnersClaimed,
+    };
   }
 
   async function balance(index: number): Promise<bigint> {
