@@ -14,9 +14,9 @@ export default defineConfig({
       hardfork: 'prague',
       accounts: {
         mnemonic: 'test test test test test test test test test test test junk',
-        // #0 the vault (and the escrow's operator), #1… players and test bettors, #20–#22 the escrow's
-        // admin, guardian and treasury (apps/server/src/config/dev-accounts.ts).
-        count: 23,
+        // #0 the escrow's operator, #1… players and test bettors, #20–#22 the escrow's admin, guardian
+        // and treasury, #23 the price feeds' writer (apps/server/src/config/dev-accounts.ts).
+        count: 24,
         accountsBalance: '10000000000000000000000',
       },
     },

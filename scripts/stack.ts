@@ -11,10 +11,11 @@ import { DEV_MNEMONIC } from '../apps/server/src/config/dev-accounts.ts';
 import { publicDevHostRefusalFromEnv } from '../apps/server/src/config/public-dev-host.ts';
 import { compiledServerCommand } from '../apps/server/src/dev/compiled-server.ts';
 import { deployDevEscrow } from '../apps/server/src/dev/dev-escrow.ts';
+import { deployDevFeeds, devFeedSettings } from '../apps/server/src/dev/dev-feeds.ts';
 import { startLocalChain } from '../apps/server/src/dev/local-chain.ts';
 
-// The whole product on one machine: local Hardhat chain, API server (PGlite, simulated price feed)
-// serving the built web app on the same origin. The server is the compiled build (apps/server/dist),
+// The whole product on one machine: local Hardhat chain with a Chainlink-compatible price feed per
+// coin, API server (PGlite) reading them, serving the built web app on the same origin. The server is the compiled build (apps/server/dist),
 // rebuilt when stale: what production runs. Used by `npm start` and by the e2e global setup.
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -61,6 +62,12 @@ export async function startStack(options: StackOptions) {
       await chain.stop();
       throw error;
     });
+  // Each coin's feed (an aggregator behind a proxy with phases), which the server reads as it reads
+  // Chainlink's on BSC and whose rounds its dev feed writer publishes from the simulated walk.
+  const feeds = await deployDevFeeds(chain.rpcUrl).catch(async (error: unknown) => {
+    await chain.stop();
+    throw error;
+  });
   // A block every DEV_BLOCK_INTERVAL_MS even when nobody sends a transaction, as on BSC: the escrow
   // reads the chain's clock (a round's settlement needs its lock passed, a payout its claimableAt),
   // and an automine-only node's clock stands still between transactions. Hardhat's
@@ -80,6 +87,7 @@ export async function startStack(options: StackOptions) {
       DEMO_DATA: 'true',
       ESCROW_ADDRESS: escrow.address,
       ESCROW_DEPLOY_BLOCK: String(escrow.blockNumber),
+      ...devFeedSettings(feeds),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -150,6 +150,8 @@ const EnvSchema = z.object({
   CHAINLINK_FEED_ADDRESSES: feedAddressList,
   /** The Chainlink feeds' own RPC, so payment traffic cannot starve price reads: required off the local chain, else RPC_URL. */
   CHAINLINK_RPC_URL: z.url().optional(),
+  /** Local chain only: the key that publishes the dev feeds' rounds (prices/dev-feed-writer.ts). */
+  DEV_FEED_WRITER_KEY: privateKey.optional(),
   // A ticker URL per coin: `{symbol}` is replaced by the coin's pair (BTCUSDT…); without
   // it, the URL's `symbol` query parameter is set to the pair, so the old BNBUSDT URL still works.
   TICKER_URL: z.url().default('https://api.binance.com/api/v3/ticker/price?symbol={symbol}'),
@@ -342,6 +344,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       maxAgeS: env.ORACLE_MAX_AGE_S,
       /** After a missed instant, how long a feed that cannot be asked is waited for. */
       feedWaitS: env.ORACLE_FEED_WAIT_S,
+      /** Local chain with its dev feeds: the key that publishes their rounds, as a Chainlink node would. */
+      devFeedWriterKey: env.DEV_FEED_WRITER_KEY,
     },
     ai: {
       baseUrl: env.AI_BASE_URL,
@@ -423,7 +427,17 @@ function unsafeProductionSettings(env: z.infer<typeof EnvSchema>): string[] {
     allowPublicDev: env.ALLOW_PUBLIC_DEV,
   });
   if (publicDev) problems.push(publicDev);
+  if (env.DEV_FEED_WRITER_KEY && env.PRICE_FEED !== 'chainlink') {
+    problems.push(
+      "  DEV_FEED_WRITER_KEY: writes the local chain's Chainlink-compatible feeds, so PRICE_FEED must be chainlink",
+    );
+  }
   if (env.CHAIN_ID === CHAIN_ID.local) return problems;
+  if (env.DEV_FEED_WRITER_KEY) {
+    problems.push(
+      `  DEV_FEED_WRITER_KEY: for the local chain's dev feeds only, not CHAIN_ID ${env.CHAIN_ID}`,
+    );
+  }
   if (env.PRICE_FEED === 'simulated') {
     problems.push(
       `  PRICE_FEED: must be chainlink or ticker when CHAIN_ID is ${env.CHAIN_ID} (simulated is for the local chain only)`,

@@ -1,6 +1,6 @@
 /**
  * Hardhat's public dev mnemonic ("test test … junk"). Account #0 is the dev operator key; #1.. are players;
- * #20–#22 hold the escrow's other roles. These keys are public: they are used only when CHAIN_ID is
+ * #20–#22 hold the escrow's other roles, #23 writes the local chain's price feeds. These keys are public: they are used only when CHAIN_ID is
  * the local chain (31337).
  */
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -45,4 +45,14 @@ export const DEV_ESCROW_ROLES = {
   },
   /** #22: receives the fees (it signs nothing). */
   treasury: { address: '0x08135da0a343e492fa2d4282f2ae34c6c5cc1bbe' },
+} as const;
+
+/**
+ * #23: the local chain's price feeds' node (docs/decisions/029, 031): it deploys each coin's aggregator
+ * and proxy (its nonces from 0 on every fresh chain, so the same addresses at every start) and is the
+ * only account that publishes their rounds, as a Chainlink node does on BSC.
+ */
+export const DEV_FEED_WRITER = {
+  address: '0x5e661b79fe2d3f6ce70f5aac07d8cd9abb2743f1',
+  privateKey: '0x4624e0802698b9769f5bdb260a3777fbd4941ad2901f5966b854f953497eec1b',
 } as const;

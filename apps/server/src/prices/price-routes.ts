@@ -9,6 +9,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { AppError } from '../errors/app-error.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { CoinFeeds } from './create-coin-feeds.ts';
+import type { DevFeedWriter } from './dev-feed-writer.ts';
 import type { PriceSampler } from './price-sampler.ts';
 import { SAMPLE_EVERY_MS } from './price-sampler.ts';
 import { latestPriceSample, type PriceSample, priceHistory } from './price-samples-repository.ts';
@@ -40,7 +41,7 @@ const DEV_SET_PRICE_ROUTE = {
 export function registerPriceRoutes(
   app: FastifyInstance,
   deps: AppDeps,
-  prices: { coins: CoinFeeds; sampler: PriceSampler },
+  prices: { coins: CoinFeeds; sampler: PriceSampler; devFeedWriter?: DevFeedWriter | undefined },
 ): void {
   const { database, clock, config } = deps;
   const source = prices.coins.source;
@@ -117,15 +118,18 @@ export function registerPriceRoutes(
   });
 
   // The e2e suite and local demos decide the outcome of a round or a price market by setting a
-  // coin's simulated price.
+  // coin's price: the next round of its dev feed on the local chain, or the in-process walk.
   if (config.chain.isLocal) {
     defineRoute(app, DEV_SET_PRICE_ROUTE, async ({ body }) => {
       const symbol = body.symbol ?? 'BNB';
       const simulated = prices.coins.simulated.get(symbol);
-      if (!simulated) {
-        throw new AppError('BAD_REQUEST', 'The price can only be set when PRICE_FEED=simulated', {
-          status: 409,
-        });
+      const writer = prices.devFeedWriter;
+      if (!simulated && !writer) {
+        throw new AppError(
+          'BAD_REQUEST',
+          "The price can only be set with the local chain's dev feeds or PRICE_FEED=simulated",
+          { status: 409 },
+        );
       }
       const price = parseUsdPrice(body.usd);
       // price_samples.price is NUMERIC(38,0) of 1e8-scaled USD, and the feed refuses 0: refuse here
@@ -133,7 +137,8 @@ export function registerPriceRoutes(
       if (price <= 0n || price >= MAX_STORED_PRICE) {
         throw new AppError('VALIDATION_FAILED', 'usd: must be above 0 and below 10^30');
       }
-      simulated.setPrice(price, { hold: body.hold ?? true });
+      if (writer) await writer.setPrice(symbol, price, { hold: body.hold ?? true });
+      else simulated?.setPrice(price, { hold: body.hold ?? true });
       const reading = await prices.sampler.sampleNow(symbol);
       const sample = await latestPriceSample(database.db, source, symbol);
       if (!reading || !sample) throw new AppError('PRICE_UNAVAILABLE');

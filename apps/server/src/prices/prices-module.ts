@@ -3,6 +3,7 @@ import { createPublicClient, http } from 'viem';
 import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Job } from '../jobs/job-runner.ts';
 import { createCoinFeeds } from './create-coin-feeds.ts';
+import { createDevFeedWriter } from './dev-feed-writer.ts';
 import { registerPriceRoutes } from './price-routes.ts';
 import { createPriceSampler } from './price-sampler.ts';
 import { latestPriceSample } from './price-samples-repository.ts';
@@ -35,8 +36,20 @@ export function createPricesModule(deps: AppDeps, logger: FastifyBaseLogger) {
     );
     return new Map(symbols.map((symbol, index) => [symbol, latest[index]?.updatedAt ?? null]));
   });
-  const routes: AppFeature = (app) => registerPriceRoutes(app, deps, { coins, sampler });
-  const jobs: Job[] = [sampler.job];
+  // The local chain's own feeds (npm start deploys them): the walk published as their rounds.
+  const { devFeedWriterKey } = config.prices;
+  const devFeedWriter =
+    config.chain.isLocal && coins.source === 'chainlink' && devFeedWriterKey
+      ? createDevFeedWriter({
+          rpcUrl: config.prices.chainlinkRpcUrl,
+          privateKey: devFeedWriterKey,
+          proxies: config.prices.chainlinkAddresses,
+          clock,
+          logger,
+        })
+      : undefined;
+  const routes: AppFeature = (app) => registerPriceRoutes(app, deps, { coins, sampler, devFeedWriter });
+  const jobs: Job[] = [sampler.job, ...(devFeedWriter ? [devFeedWriter.job] : [])];
   return {
     source: coins.source,
     coins,

@@ -1,0 +1,31 @@
+import { CHAIN_ID, PRICE_SYMBOLS, type PriceSymbol } from '@pm/core/constants';
+import { type DevFeed, deployDevFeed } from '@pm/escrow/deploy-dev-feed';
+import { createChainClient, createChainWallet } from '../chain/chain-client.ts';
+import { DEV_FEED_WRITER } from '../config/dev-accounts.ts';
+
+/**
+ * The local chain's Chainlink-compatible price feeds (docs/decisions/029-price-outcomes-from-the-feed.md):
+ * for each coin an aggregator and a proxy, deployed by the dev feed writer, which alone publishes their
+ * rounds (the server's dev feed writer, prices/dev-feed-writer.ts). The server reads them as it reads
+ * Chainlink's on BSC (PRICE_FEED=chainlink), so the dev stack runs what production runs.
+ */
+export async function deployDevFeeds(rpcUrl: string): Promise<Map<PriceSymbol, DevFeed>> {
+  const chain = { id: CHAIN_ID.local, rpcUrl };
+  const wallet = createChainWallet(chain, DEV_FEED_WRITER.privateKey);
+  const client = createChainClient(chain);
+  const feeds = new Map<PriceSymbol, DevFeed>();
+  // One after another: each deployment takes the writer's next nonce.
+  for (const symbol of PRICE_SYMBOLS) {
+    feeds.set(symbol, await deployDevFeed(wallet, client, { symbol, writer: wallet.account.address }));
+  }
+  return feeds;
+}
+
+/** The server's settings for reading these feeds: `CHAINLINK_FEED_ADDRESSES` and the writer's key. */
+export function devFeedSettings(feeds: Map<PriceSymbol, DevFeed>): Record<string, string> {
+  return {
+    PRICE_FEED: 'chainlink',
+    CHAINLINK_FEED_ADDRESSES: [...feeds].map(([symbol, feed]) => `${symbol}=${feed.proxy}`).join(','),
+    DEV_FEED_WRITER_KEY: DEV_FEED_WRITER.privateKey,
+  };
+}
