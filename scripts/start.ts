@@ -44,7 +44,8 @@ console.log(`
   Local chain    ${stack.rpcUrl}  (chain id 31337, Hardhat)
   Escrow         ${stack.escrowAddress}  (ESCROW_ADDRESS; every stake is deposited into it)
   Data           ${dataDir}/  (PGlite; the chain's dev balances are carried over between starts)
-  Price feed     simulated (labelled "Simulated" in the app)
+  Price feeds    a Chainlink-compatible feed per coin on the local chain, its rounds
+                 published from a simulated walk (read as Chainlink's are on BSC)
 
   Connect MetaMask:
     1. Networks → Add a network manually:
