@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import {
   type FeedRound,
   findCoveringRound,
+  findRoundInForce,
   firstRoundOfPhase,
   isFreshFor,
   judgeCoveringRound,
@@ -223,3 +224,22 @@ describe('the round that covers an instant', () => {
 function later(ms: number) {
   return (round: FeedRound): FeedRound => ({ ...round, updatedAtMs: round.updatedAtMs + ms });
 }
+
+describe('findRoundInForce', () => {
+  test('answers the round in force even when stale or not positive: a settlement on chain names it', async () => {
+    // Rounds every 10 minutes: the one in force 9 minutes after round 3 is round 3, stale by then.
+    const rounds = steady(PHASE_1, 6, 600);
+    rounds[2] = { ...(rounds[2] as FeedRound), answer: 0n };
+    const feed = aggregator(rounds);
+    const instantMs = T0 + 2 * 600_000 + 540_000;
+    expect(await findRoundInForce({ ...feed, instantMs })).toEqual({ found: true, round: rounds[2] });
+    expect(await findCoveringRound({ ...feed, instantMs, maxAgeMs: MAX_AGE_MS })).toEqual({
+      found: false,
+      reason: 'not_positive',
+    });
+    expect(await findRoundInForce({ ...feed, instantMs: T0 - 1 })).toEqual({
+      found: false,
+      reason: 'before_history',
+    });
+  });
+});

@@ -61,17 +61,34 @@ export function judgeCoveringRound(round: FeedRound, instantMs: number, maxAgeMs
  * gallops back from the latest round and then bisects; an id without data is a hole, skipped one read
  * at a time. At most `maxReads` rounds are read: the search always ends.
  */
-export async function findCoveringRound(input: {
+export async function findCoveringRound(input: RoundSearch & { maxAgeMs: number }): Promise<CoveringRound> {
+  const inForce = await findRoundInForce(input);
+  return inForce.found ? judgeCoveringRound(inForce.round, input.instantMs, input.maxAgeMs) : inForce;
+}
+
+export type RoundSearch = {
   latest: FeedRound;
   instantMs: number;
-  maxAgeMs: number;
   readRound: (roundId: bigint) => Promise<FeedRound | null>;
   firstRoundId?: bigint;
   maxReads?: number;
-}): Promise<CoveringRound> {
-  const { latest, instantMs, maxAgeMs } = input;
+};
+
+/** The round in force at an instant, whatever its price and age, or why the search found none. */
+export type RoundInForce =
+  | { found: true; round: FeedRound }
+  | { found: false; reason: Extract<CoveringRoundMiss, 'before_history' | 'read_limit'> };
+
+/**
+ * The search of `findCoveringRound` without the judgement: the last round updated at or before
+ * `instantMs`, stale or not. What a settlement of a price kind names on chain, where the contract
+ * proves the id and judges the price itself (docs/decisions/029, 031): a stale or non-positive round
+ * in force is an outcome there (every stake refunded), not a miss.
+ */
+export async function findRoundInForce(input: RoundSearch): Promise<RoundInForce> {
+  const { latest, instantMs } = input;
   const covers = (round: FeedRound) => round.updatedAtMs <= instantMs;
-  if (covers(latest)) return judgeCoveringRound(latest, instantMs, maxAgeMs);
+  if (covers(latest)) return { found: true, round: latest };
 
   const first = input.firstRoundId ?? firstRoundOfPhase(latest.roundId);
   const maxReads = input.maxReads ?? MAX_ROUND_READS;
@@ -131,5 +148,5 @@ export async function findCoveringRound(input: {
     if (round && covers(round)) covering = round;
     else after = middle;
   }
-  return judgeCoveringRound(covering, instantMs, maxAgeMs);
+  return { found: true, round: covering };
 }

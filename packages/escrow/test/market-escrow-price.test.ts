@@ -1,6 +1,8 @@
 import { parseEther, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { devFeedAggregatorAbi, devFeedAggregatorBytecode, devFeedProxyAbi } from '../src/dev-feeds.gen.ts';
 import { marketEscrowAbi } from '../src/market-escrow.gen.ts';
+import { priceSettlementCall } from '../src/price-settlement-call.ts';
 import { devAccount } from './chain-clients.ts';
 import {
   BETTORS,
@@ -9,6 +11,7 @@ import {
   createMarketEscrowWorld,
   ESCAPE_DELAY,
   expectRevert,
+  FEED_WRITER,
   HOUR,
   KIND,
   MAX_PRICE_AGE,
@@ -344,5 +347,85 @@ describe('price markets', () => {
       world.as(STRANGER).write.claim([{ stake: created.stake, payout: 1n, proof: [] }]),
       'PayoutNamed',
     );
+  });
+});
+
+describe('the settlement call anyone builds from public data', () => {
+  test('it finds the rounds in force itself and settles a round and a price market', async () => {
+    const round = await world.nextRound(BNB);
+    await world.publish(BNB, usd(600));
+    await world.betRound(alice, round, YES, parseEther('1'));
+    await world.betRound(bob, round, NO, parseEther('1'));
+    expect(await priceSettlementCall(world.publicClient, world.address, round.key)).toEqual({
+      wait: 'not_closed',
+    });
+    await world.publish(BNB, usd(600), round.lockAt - 30);
+    await world.publish(BNB, usd(601), round.lockAt + 30);
+    await world.publish(BNB, usd(599), round.closeAt - 30);
+    await world.publish(BNB, usd(650), round.closeAt + 30);
+    await world.travelTo(round.closeAt + 60);
+    const call = await priceSettlementCall(world.publicClient, world.address, round.key);
+    expect(call).toEqual({
+      functionName: 'settleRound',
+      args: [round.key, world.roundAt(BNB, round.lockAt).roundId, world.roundAt(BNB, round.closeAt).roundId],
+    });
+    if (!('functionName' in call) || call.functionName !== 'settleRound') throw new Error('no call');
+    await world.mined(world.as(STRANGER).write.settleRound(call.args));
+    expect(await world.market(round.key)).toMatchObject({ state: STATE.Settled, outcome: NO });
+    expect(await priceSettlementCall(world.publicClient, world.address, round.key)).toEqual({
+      wait: 'not_open',
+    });
+
+    const created = await world.createPriceMarket(alice, { coin: BTC, target: usd(90_000) });
+    await world.publish(BTC, usd(91_000), created.closesAt - 20);
+    await world.travelTo(created.closesAt + 5);
+    const marketCall = await priceSettlementCall(world.publicClient, world.address, created.key);
+    if (!('functionName' in marketCall) || marketCall.functionName !== 'settlePriceMarket')
+      throw new Error('no call');
+    await world.mined(world.as(STRANGER).write.settlePriceMarket(marketCall.args));
+    expect(await world.market(created.key)).toMatchObject({ state: STATE.Settled, outcome: YES });
+  });
+
+  // Last in this file: it moves BNB's feed to a second phase, which the world's publish() does not follow.
+  test('a round in force before the feed moved to a new aggregator is found in the phase before', async () => {
+    const round = await world.nextRound(BNB, 2 * MINUTE, 2 * MINUTE);
+    await world.publish(BNB, usd(600));
+    await world.betRound(alice, round, YES, parseEther('1'));
+    await world.betRound(bob, round, NO, parseEther('1'));
+    await world.publish(BNB, usd(600), round.lockAt - 30);
+    // The feed's owner moves the proxy to a new aggregator between the lock and the close.
+    const next = await world.mined(
+      world.walletOf(0).deployContract({
+        abi: devFeedAggregatorAbi,
+        bytecode: devFeedAggregatorBytecode,
+        args: [devAccount(FEED_WRITER).address, 8, 'BNB / USD'],
+      }),
+    );
+    const proxy = world.feeds[BNB]?.proxy as `0x${string}`;
+    await world.mined(
+      world.walletOf(0).writeContract({
+        address: proxy,
+        abi: devFeedProxyAbi,
+        functionName: 'setAggregator',
+        args: [next.contractAddress as `0x${string}`],
+      }),
+    );
+    await world.testClient.setNextBlockTimestamp({ timestamp: BigInt(round.lockAt + 30) });
+    await world.mined(
+      world.walletOf(FEED_WRITER).writeContract({
+        address: next.contractAddress as `0x${string}`,
+        abi: devFeedAggregatorAbi,
+        functionName: 'publish',
+        args: [usd(610)],
+      }),
+    );
+    await world.travelTo(round.closeAt + 10);
+    const call = await priceSettlementCall(world.publicClient, world.address, round.key);
+    if (!('functionName' in call) || call.functionName !== 'settleRound')
+      throw new Error(`no call: ${JSON.stringify(call)}`);
+    expect(call.args[1] >> 64n).toBe(1n);
+    expect(call.args[2]).toBe((2n << 64n) | 1n);
+    await world.mined(world.as(STRANGER).write.settleRound(call.args));
+    expect(await world.market(round.key)).toMatchObject({ state: STATE.Settled, outcome: YES });
   });
 });
