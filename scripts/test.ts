@@ -21,6 +21,11 @@ type Outcome = {
   detail?: string;
 };
 const outcomes: Outcome[] = [];
+/** Each suite's wall time: the summary prints it, so a run that grows shows where. */
+const durations = new Map<string, number>();
+const startedAt = Date.now();
+const minutes = (ms: number) =>
+  `${Math.floor(ms / 60_000)}:${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}`;
 
 function run(
   name: string,
@@ -30,7 +35,9 @@ function run(
   cwd?: string,
 ): boolean {
   console.log(`\n━━ ${name} ━━ ${command} ${args.join(' ')}`);
+  const startedAt = Date.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env }, cwd });
+  durations.set(name, Date.now() - startedAt);
   return result.status === 0;
 }
 
@@ -184,9 +191,12 @@ for (const o of outcomes) {
     o.status === 'skipped'
       ? o.note
       : `${o.passed} passed, ${o.failed} failed${o.detail ? ` (${o.detail})` : ''}`;
-  console.log(`  ${o.status.toUpperCase().padEnd(8)} ${o.name.padEnd(28)} ${counts}`);
+  const took = durations.get(o.name);
+  console.log(
+    `  ${o.status.toUpperCase().padEnd(8)} ${o.name.padEnd(28)} ${(took === undefined ? '' : minutes(took)).padStart(6)}  ${counts}`,
+  );
 }
 const passed = outcomes.reduce((sum, o) => sum + o.passed, 0);
 const failed = outcomes.reduce((sum, o) => sum + o.failed, 0);
-console.log(`total: ${passed} passed, ${failed} failed`);
+console.log(`total: ${passed} passed, ${failed} failed, in ${minutes(Date.now() - startedAt)}`);
 process.exit(outcomes.some((o) => o.status === 'failed') ? 1 : 0);
