@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { devFeedAggregatorAbi, devFeedAggregatorBytecode, devFeedProxyAbi } from '../src/dev-feeds.gen.ts';
 import { marketEscrowAbi } from '../src/market-escrow.gen.ts';
 import { priceSettlementCall } from '../src/price-settlement-call.ts';
+import { verifyPriceOutcome } from '../src/verify-price-outcome.ts';
 import { devAccount } from './chain-clients.ts';
 import {
   BETTORS,
@@ -37,6 +38,12 @@ afterAll(() => world?.stop());
 
 const [alice, bob, carol] = BETTORS;
 const usd = (dollars: number) => BigInt(Math.round(dollars * 100)) * 1_000_000n;
+
+/** The settled outcome, recomputed from the feed's own rounds by core's rules, is the recorded one. */
+async function expectVerified(market: `0x${string}`) {
+  const check = await verifyPriceOutcome(world.publicClient, world.address, market);
+  expect(check).toMatchObject({ settled: true, agrees: true });
+}
 
 /** A round with alice UP `up` and bob DOWN `down`, its lock and close priced `lockPrice` → `closePrice`. */
 async function playedRound(
@@ -142,6 +149,7 @@ describe('rounds', () => {
     expect(lockReading).toEqual({ roundId: lock.roundId, answer: usd(600), updatedAt: lock.updatedAt });
     expect(closeReading).toEqual({ roundId: close.roundId, answer: usd(601), updatedAt: close.updatedAt });
     expect(await world.market(round.key)).toMatchObject({ state: STATE.Settled, outcome: YES });
+    await expectVerified(round.key);
 
     const before = await world.balance(alice);
     await world.mined(world.as(STRANGER).write.claim([world.priceClaim(aliceStake)]));
@@ -165,6 +173,8 @@ describe('rounds', () => {
       state: STATE.Refunding,
       outcome: REFUND.draw,
     });
+    await expectVerified(down.round.key);
+    await expectVerified(draw.round.key);
     const before = await world.balance(alice);
     await world.mined(world.as(STRANGER).write.refund([draw.aliceStake]));
     expect((await world.balance(alice)) - before).toBe(draw.aliceStake.amount);
@@ -179,6 +189,7 @@ describe('rounds', () => {
     await world.travelTo(round.closeAt + 1);
     await world.settleRound(round);
     expect(await world.market(round.key)).toMatchObject({ state: STATE.Refunding, outcome: REFUND.noWinner });
+    await expectVerified(round.key);
     await world.mined(world.as(bob).write.refund([onlyDown]));
 
     const stale = await world.nextRound(BNB, 10 * MINUTE);
@@ -191,6 +202,7 @@ describe('rounds', () => {
     await world.travelTo(stale.closeAt + 1);
     await world.settleRound(stale);
     expect(await world.market(stale.key)).toMatchObject({ state: STATE.Refunding, outcome: REFUND.stale });
+    await expectVerified(stale.key);
   });
 
   test('a wrong round id (earlier, later, not yet published) settles nothing', async () => {
@@ -316,6 +328,7 @@ describe('price markets', () => {
       await world.travelTo(created.closesAt + 1);
       await world.settlePriceMarket(created);
       expect(await world.market(created.key)).toMatchObject({ state: STATE.Settled, outcome });
+      await expectVerified(created.key);
       const [, closeReading] = await world.read.readings([created.key]);
       expect(closeReading.answer).toBe(price);
     }
@@ -427,5 +440,6 @@ describe('the settlement call anyone builds from public data', () => {
     expect(call.args[2]).toBe((2n << 64n) | 1n);
     await world.mined(world.as(STRANGER).write.settleRound(call.args));
     expect(await world.market(round.key)).toMatchObject({ state: STATE.Settled, outcome: YES });
+    await expectVerified(round.key);
   });
 });
