@@ -1,4 +1,5 @@
 import { createEscrowWorld } from '../packages/escrow/test/escrow-fixture.ts';
+import { createMarketEscrowWorld } from '../packages/escrow/test/market-escrow-world.ts';
 import {
   GAS_TARGET,
   type GasReport,
@@ -6,6 +7,10 @@ import {
   gasRowMet,
   measureEscrowGas,
 } from '../packages/escrow/test/measure-gas.ts';
+import {
+  type MarketGasReport,
+  measureMarketEscrowGas,
+} from '../packages/escrow/test/measure-market-escrow-gas.ts';
 import { writeBetweenMarkers } from './bench-report.ts';
 
 // `npm run bench`: the escrow contract's gas per money call, on a local Hardhat node of its
@@ -56,4 +61,49 @@ export function countGasMissed(report: GasReport): number {
 /** Replaces the gas figures between their markers in docs/benchmarks.md. */
 export function writeGasToDocs(report: GasReport, loadAverage: readonly number[]): void {
   writeBetweenMarkers('gas', renderGasMarkdown(report, loadAverage));
+}
+
+/** MarketEscrow's gas (decision 031) on a node of its own, with its dev feeds. */
+export async function measureMarketGas(log: (line: string) => void): Promise<MarketGasReport> {
+  const world = await createMarketEscrowWorld();
+  try {
+    log('measuring MarketEscrow gas on a local chain …');
+    return await measureMarketEscrowGas(world);
+  } finally {
+    await world.stop();
+  }
+}
+
+export function renderMarketGasMarkdown(report: MarketGasReport, loadAverage?: readonly number[]): string {
+  const lines = ['| call | gas | target | |', '|---|---:|---|---|'];
+  for (const row of report.rows) {
+    const target = row.most ? `≤ ${row.most.toLocaleString('en')}` : '–';
+    const verdict = row.most ? (row.gas <= row.most ? 'met' : 'MISSED') : '';
+    lines.push(`| ${row.name} | ${row.gas.toLocaleString('en')} | ${target} | ${verdict} |`);
+  }
+  lines.push('');
+  for (const row of report.flat) {
+    const verdict = row.few === row.many ? 'the same' : 'MISSED: it grows';
+    lines.push(
+      `A ${row.name}'s gas beyond its calldata: ${row.few.toLocaleString('en')} with few bettors, ${row.many.toLocaleString('en')} with many (${verdict}).`,
+    );
+  }
+  if (loadAverage) {
+    lines.push(
+      '',
+      `Load average when measured: ${loadAverage.map((value) => value.toFixed(2)).join(' / ')} (1 / 5 / 15 min; gas does not depend on it).`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export function countMarketGasMissed(report: MarketGasReport): number {
+  return (
+    report.rows.filter((row) => row.most !== undefined && row.gas > row.most).length +
+    report.flat.filter((row) => row.few !== row.many).length
+  );
+}
+
+export function writeMarketGasToDocs(report: MarketGasReport, loadAverage: readonly number[]): void {
+  writeBetweenMarkers('market-escrow-gas', renderMarketGasMarkdown(report, loadAverage));
 }

@@ -9,7 +9,16 @@ import { migrate } from '../apps/server/src/db/migrate.ts';
 import { findFreePort } from '../apps/server/src/dev/local-chain.ts';
 import { seedScaleData } from '../apps/server/test/support/seed-scale.ts';
 import { measureEndToEndBets } from './bench-bets.ts';
-import { countGasMissed, measureGas, renderGasMarkdown, writeGasToDocs } from './bench-gas.ts';
+import {
+  countGasMissed,
+  countMarketGasMissed,
+  measureGas,
+  measureMarketGas,
+  renderGasMarkdown,
+  renderMarketGasMarkdown,
+  writeGasToDocs,
+  writeMarketGasToDocs,
+} from './bench-gas.ts';
 import { measureHotReads, measurePgliteRss } from './bench-http.ts';
 import { measureRealtime } from './bench-realtime.ts';
 import { type BenchReport, printReport, writeReportToDocs } from './bench-report.ts';
@@ -43,7 +52,13 @@ if (wants('gas')) {
   log(renderGasMarkdown(gas, gasLoad));
   log('');
   if (!args['no-docs']) writeGasToDocs(gas, gasLoad);
-  const missed = countGasMissed(gas);
+  const marketGas = await measureMarketGas(log);
+  log('');
+  log('MarketEscrow gas (docs/benchmarks.md "MarketEscrow gas"):');
+  log(renderMarketGasMarkdown(marketGas, gasLoad));
+  log('');
+  if (!args['no-docs']) writeMarketGasToDocs(marketGas, gasLoad);
+  const missed = countGasMissed(gas) + countMarketGasMissed(marketGas);
   if (missed > 0) log(`${missed} gas target(s) MISSED.`);
   if (only?.size === 1) process.exit(missed === 0 ? 0 : 1);
 }
