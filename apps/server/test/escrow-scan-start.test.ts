@@ -1,5 +1,6 @@
 import { RoundsResponseSchema } from '@pm/core/contract/oracle';
-import { roundDepositTerms } from '@pm/escrow/deposit-terms';
+import { roundDepositTerms, roundMarketId } from '@pm/escrow/deposit-terms';
+import { marketKey } from '@pm/escrow/market-key';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { eq } from 'drizzle-orm';
 import { type Address, type Hash, parseEther, parseEventLogs } from 'viem';
@@ -8,6 +9,7 @@ import { readFinalHeight } from '../src/chain/finality.ts';
 import { escrowRefunds, oracleBets } from '../src/db/schema.ts';
 import { STAKE_PAYOUTS_CURSOR } from '../src/escrow/claims/stake-payouts-watch-job.ts';
 import { readChainCursor } from '../src/escrow/deposits/escrow-deposits-repository.ts';
+import { findPayoutListByEpoch } from '../src/escrow/settlements/payout-lists-repository.ts';
 import { deposit } from './support/escrow-contracts.ts';
 import { marketHelpers } from './support/market-helpers.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -120,5 +122,29 @@ describe('escrow scans with a final height below the head', () => {
       afterDeposit + 1n,
     );
     expect(await t.db.select().from(oracleBets).where(eq(oracleBets.stakeId, stakeId))).toEqual([]);
+  });
+
+  test('the round then settles as if the 1-wei deposit had never come: its pool is the bets it recorded', async () => {
+    // The round closes ROUND_INTERVAL_S − BETTING_WINDOW_S (60 s) after its lock.
+    const closeTime = lockTime + 60;
+    await t.advanceTime(Math.max(1, Math.ceil(closeTime - t.clock.now().getTime() / 1000) + 2));
+    let settled = false;
+    for (let run = 0; run < 12 && !settled; run++) {
+      await finalizeAndRun();
+      await t.advanceTime(6);
+      settled = (await findPayoutListByEpoch(t.db, epoch))?.status === 'settled';
+    }
+    const list = await findPayoutListByEpoch(t.db, epoch);
+    expect(list?.status).toBe('settled');
+    const key = marketKey(roundMarketId(epoch), lockTime);
+    const [pool, , , state] = await t.chain.publicClient.readContract({
+      address: escrow,
+      abi: predictionEscrowAbi,
+      functionName: 'markets',
+      args: [key],
+    });
+    // Only the recorded 0.04 BNB bull bet: the refunded wei left the pool before the settlement.
+    expect(pool).toBe(parseEther('0.04'));
+    expect(state).not.toBe(1);
   });
 });
