@@ -90,12 +90,15 @@ describe('the dev feeds', () => {
   });
 
   test('a quiet price gets a new round at the heartbeat, as a Chainlink node publishes one', async () => {
-    const before = await latestRound('ETH');
+    const before = await Promise.all(PRICE_SYMBOLS.map(latestRound));
     await t.advanceTime(DEV_FEED_HEARTBEAT_MS / 1000 + 1);
     await runJob('dev-feed-writer');
-    const after = await latestRound('ETH');
-    expect(after.roundId).toBeGreaterThan(before.roundId);
-    expect(after.updatedAt).toBeGreaterThan(before.updatedAt);
+    const after = await Promise.all(PRICE_SYMBOLS.map(latestRound));
+    // Every coin, in one batch of transactions numbered in order.
+    for (const [index, round] of after.entries()) {
+      expect(round.roundId).toBeGreaterThan(before[index]?.roundId ?? 0n);
+      expect(round.updatedAt).toBeGreaterThan(before[index]?.updatedAt ?? 0n);
+    }
   });
 
   test('POST /api/dev/price publishes the price as the next round and holds it there', async () => {

@@ -1,7 +1,7 @@
 import type { PriceSymbol } from '@pm/core/constants';
 import { devFeedAggregatorAbi, devFeedProxyAbi } from '@pm/escrow/dev-feeds.gen';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Address, createPublicClient, createWalletClient, type Hex, http, nonceManager } from 'viem';
+import { type Address, createPublicClient, createWalletClient, type Hex, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Clock } from '../chain/clock.ts';
 import type { Job } from '../jobs/job-runner.ts';
@@ -42,8 +42,7 @@ export function createDevFeedWriter(deps: {
 }): DevFeedWriter {
   const transport = http(deps.rpcUrl, { timeout: 10_000 });
   const client = createPublicClient({ transport, pollingInterval: 250 });
-  // One nonce sequence for every coin's transactions, kept here: a tick sends them all at once.
-  const account = privateKeyToAccount(deps.privateKey, { nonceManager });
+  const account = privateKeyToAccount(deps.privateKey);
   const wallet = createWalletClient({ transport, account });
   const coins = new Map<PriceSymbol, CoinState>();
   for (const symbol of Object.keys(deps.proxies) as PriceSymbol[]) {
@@ -52,6 +51,14 @@ export function createDevFeedWriter(deps: {
     });
   }
   let resumed = false;
+  // One batch of rounds at a time (a tick's, or a dev price set meanwhile), each numbered from the
+  // account's pending nonce: a batch that fails leaves no gap for the next one to trip over.
+  let batches: Promise<unknown> = Promise.resolve();
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = batches.then(work, work);
+    batches = next.catch(() => undefined);
+    return next;
+  };
 
   const state = (symbol: PriceSymbol): CoinState => {
     const coin = coins.get(symbol);
@@ -83,18 +90,30 @@ export function createDevFeedWriter(deps: {
     resumed = true;
   };
 
-  const publish = async (symbol: PriceSymbol, price: bigint) => {
-    const hash = await wallet.writeContract({
-      address: await aggregatorOf(symbol),
-      abi: devFeedAggregatorAbi,
-      functionName: 'publish',
-      args: [price],
-      chain: null,
+  /** Publishes each coin's price as its feed's next round: sent in nonce order, then awaited. */
+  const publish = (prices: ReadonlyArray<readonly [PriceSymbol, bigint]>) =>
+    serially(async () => {
+      if (prices.length === 0) return;
+      let nonce = await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
+      const sent: Array<{ symbol: PriceSymbol; price: bigint; hash: Hex }> = [];
+      for (const [symbol, price] of prices) {
+        const hash = await wallet.writeContract({
+          address: await aggregatorOf(symbol),
+          abi: devFeedAggregatorAbi,
+          functionName: 'publish',
+          args: [price],
+          chain: null,
+          nonce,
+        });
+        nonce += 1;
+        sent.push({ symbol, price, hash });
+      }
+      for (const { symbol, price, hash } of sent) {
+        const receipt = await client.waitForTransactionReceipt({ hash });
+        if (receipt.status !== 'success') throw new Error(`the ${symbol} feed's round ${hash} reverted`);
+        state(symbol).last = { price, atMs: deps.clock.now().getTime() };
+      }
     });
-    const receipt = await client.waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new Error(`the ${symbol} feed's round ${hash} reverted`);
-    state(symbol).last = { price, atMs: deps.clock.now().getTime() };
-  };
 
   const due = (coin: CoinState, price: bigint, nowMs: number): boolean => {
     const { last } = coin;
@@ -110,17 +129,15 @@ export function createDevFeedWriter(deps: {
     async run() {
       await resume();
       const nowMs = deps.clock.now().getTime();
-      const results = await Promise.allSettled(
-        [...coins].map(async ([symbol, coin]) => {
-          const reading = await coin.walk.read();
-          if (due(coin, reading.price, nowMs)) await publish(symbol, reading.price);
-        }),
-      );
-      // One coin's failed round is tried again on the next tick; the others are published.
-      for (const result of results) {
-        if (result.status === 'rejected')
-          deps.logger.warn({ err: result.reason }, 'a dev feed round was not published');
+      const prices: Array<readonly [PriceSymbol, bigint]> = [];
+      for (const [symbol, coin] of coins) {
+        const reading = await coin.walk.read();
+        if (due(coin, reading.price, nowMs)) prices.push([symbol, reading.price]);
       }
+      // A round that was not published is due again on the next tick.
+      await publish(prices).catch((error: unknown) =>
+        deps.logger.warn({ err: error }, 'dev feed rounds were not published'),
+      );
     },
   };
 
@@ -130,7 +147,7 @@ export function createDevFeedWriter(deps: {
       const coin = state(symbol);
       coin.walk.setPrice(price, { hold: options.hold ?? true });
       const reading = await coin.walk.read();
-      await publish(symbol, reading.price);
+      await publish([[symbol, reading.price]]);
     },
   };
 }

@@ -29,7 +29,8 @@ const MAX_STORED_PRICE = 10n ** 38n;
 const DEV_SET_PRICE_ROUTE = {
   method: 'POST',
   path: '/api/dev/price',
-  summary: "Set a coin's USD price, BNB by default: its dev feed's next round or the simulated walk (local chain only)",
+  summary:
+    "Set a coin's USD price, BNB by default: its dev feed's next round or the simulated walk (local chain only)",
   body: DevSetPriceBodySchema,
   responses: { 200: PriceResponseSchema, 409: ErrorBodySchema, 503: ErrorBodySchema },
 } as const satisfies RouteSpec;
