@@ -74,6 +74,11 @@ describe('the dev feeds', () => {
     expect(await read('phaseId')).toBe(1);
   });
 
+  test('deployed again on the same chain (a replayed one), the feeds are found where they are, not duplicated', async () => {
+    const again = await deployDevFeeds(base.chain.rpcUrl);
+    expect(new Map([...again].map(([symbol, feed]) => [symbol, feed.proxy]))).toEqual(proxies);
+  });
+
   test('the writer publishes each walk as rounds, the sampler reads them from the chain', async () => {
     await runJob('dev-feed-writer');
     const first = await latestRound('BTC');

@@ -1,5 +1,6 @@
 import { CHAIN_ID, PRICE_SYMBOLS, type PriceSymbol } from '@pm/core/constants';
-import { type DevFeed, deployDevFeed } from '@pm/escrow/deploy-dev-feed';
+import { type DevFeed, deployDevFeed, devFeedDescription } from '@pm/escrow/deploy-dev-feed';
+import { getContractAddress } from 'viem';
 import { createChainClient, createChainWallet } from '../chain/chain-client.ts';
 import { DEV_FEED_WRITER } from '../config/dev-accounts.ts';
 
@@ -14,9 +15,25 @@ export async function deployDevFeeds(rpcUrl: string): Promise<Map<PriceSymbol, D
   const wallet = createChainWallet(chain, DEV_FEED_WRITER.privateKey);
   const client = createChainClient(chain);
   const feeds = new Map<PriceSymbol, DevFeed>();
-  // One after another: each deployment takes the writer's next nonce.
-  for (const symbol of PRICE_SYMBOLS) {
-    feeds.set(symbol, await deployDevFeed(wallet, client, { symbol, writer: wallet.account.address }));
+  const writer = wallet.account.address;
+  // The writer's first transactions are these deployments, an aggregator then a proxy per coin: their
+  // addresses follow from its nonces. A chain replayed from the data folder has them already, with
+  // their rounds; a fresh one gets them, one after another.
+  for (const [index, symbol] of PRICE_SYMBOLS.entries()) {
+    const aggregator = getContractAddress({ from: writer, nonce: BigInt(2 * index) });
+    const proxy = getContractAddress({ from: writer, nonce: BigInt(2 * index + 1) });
+    const code = await client.getCode({ address: proxy });
+    if (code && code !== '0x') {
+      feeds.set(symbol, { description: devFeedDescription(symbol), proxy, aggregator });
+      continue;
+    }
+    const deployed = await deployDevFeed(wallet, client, { symbol, writer });
+    if (deployed.proxy !== proxy || deployed.aggregator !== aggregator) {
+      throw new Error(
+        `the ${symbol} feed is not where the writer's nonces put it: was the writer used for anything else?`,
+      );
+    }
+    feeds.set(symbol, deployed);
   }
   return feeds;
 }
