@@ -46,9 +46,11 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
     /// @dev Gas a payout must have beyond the cap: the call's own cost (value, cold account, an EIP-7702
     /// delegation) and, after the push, its failure path (a new credit, its event, the return).
     uint256 private constant _AFTER_PUSH_GAS = 60_000;
-    /// @notice Gas a batch needs per item before it starts: what one push may take (the cap, the 63/64
-    /// rule and its failure path) with the item's own checks. A batch with less fails before any work.
-    uint256 public constant BATCH_ITEM_GAS = (PAYOUT_GAS_CAP * 64) / 63 + _AFTER_PUSH_GAS + 20_000;
+    /// @notice Gas a batch needs per item before it starts: what one push needs left (the cap, the
+    /// 63/64 rule and its failure path) with the item's own work before it, its worst case (a market's
+    /// first claim and first credit, cold slots, a proof): 60k. Each item spends less than this, so a
+    /// batch that starts with it finishes, and one with less fails before any work.
+    uint256 public constant BATCH_ITEM_GAS = (PAYOUT_GAS_CAP * 64) / 63 + _AFTER_PUSH_GAS + 60_000;
     /// @notice Bounds of the delay between a judged settlement and its first payout (the review window).
     uint256 public constant MIN_PAYOUT_DELAY = 1 minutes;
     uint256 public constant MAX_PAYOUT_DELAY = 7 days;
