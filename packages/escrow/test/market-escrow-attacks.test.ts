@@ -64,7 +64,7 @@ beforeAll(async () => {
 });
 afterAll(() => world?.stop());
 
-const [alice, bob, carol, dave, relayer, thief, griefer, , , delegated] = BETTORS;
+const [alice, bob, carol, dave, relayer, thief, griefer, twiceLucky, , delegated] = BETTORS;
 const address = (index: number) => devAccount(index).address;
 const balanceOf = (index: number) => world.balance(index);
 const verdict = keccak256(toHex('verdict'));
@@ -329,6 +329,41 @@ describe('a winner whose code burns the gas of its payout, in a relayed batch', 
     const before = await balanceOf(bob);
     await world.mined(world.as(delegated).write.withdraw([address(bob)]));
     expect((await balanceOf(bob)) - before).toBe(40n * share);
+  });
+
+  test('an EIP-7702 burner’s first wins in two rounds, batched and sent at the node’s own estimate, are credited, not reverted', async () => {
+    await delegateToBurner(twiceLucky);
+    const wins: StakeRef[] = [];
+    for (const closePrice of [usd(601), usd(602)]) {
+      const { round, stakes } = await playedRound(usd(600), closePrice, [
+        [twiceLucky, YES, parseEther('0.01')],
+        [bob, NO, parseEther('0.01')],
+      ]);
+      await world.settleRound(round);
+      const [win] = stakes;
+      if (!win) throw new Error('a win');
+      wins.push(win);
+    }
+    // Each item is its round's first claim and the burner's first credit: the most an item does
+    // before its push. The estimate runs at a base fee of 0, where the burner returns at once.
+    const data = encodeFunctionData({
+      abi: marketEscrowAbi,
+      functionName: 'claimMany',
+      args: [wins.map(world.priceClaim)],
+    });
+    const estimate = await world.publicClient.estimateGas({
+      account: address(relayer),
+      to: world.address,
+      data,
+    });
+    const receipt = await sendWithGas(relayer, data, estimate);
+    expect(
+      receipt.status,
+      `claimMany at its estimate (${estimate} gas) ${receipt.status} after ${receipt.gasUsed}`,
+    ).toBe('success');
+    expect(parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'Credited' })).toHaveLength(
+      2,
+    );
   });
 
   test('a contract that burns every gas it is sent, batched with honest winners, costs the batch one capped push and is credited; the others are paid', async () => {
