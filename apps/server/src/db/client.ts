@@ -22,12 +22,12 @@ export type Database = {
   /**
    * Calls `onMessage` with each NOTIFY payload on `channel`; resolves to an unsubscribe function.
    * A lost listening connection is opened again (with backoff); `onReconnect` then runs, since
-   * notifications sent while it was down are gone.
+   * notifications sent while it was down are gone. `onDisconnect` runs as soon as it is lost.
    */
   listen(
     channel: string,
     onMessage: (payload: string) => void,
-    options?: { onReconnect?: () => void },
+    options?: { onReconnect?: () => void; onDisconnect?: () => void },
   ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 };
@@ -98,7 +98,10 @@ async function openPostgres(options: {
         // Only a connection that was listening is replaced when it ends.
         next.on('end', () => {
           listeners.delete(next);
-          if (!stopped && !closing) reconnectLater();
+          if (!stopped && !closing) {
+            options.onDisconnect?.();
+            reconnectLater();
+          }
         });
         client = next;
         listeners.add(next);
