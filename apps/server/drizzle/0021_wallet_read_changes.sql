@@ -5,7 +5,9 @@
 -- what it must. The reads, as bits: 1 a wallet's bets, 2 claimable, 4 history, 8 the P&L summary (the
 -- public profile); apps/server/src/wallet-reads/wallet-changes.ts reads the same bits.
 --
--- Two shapes, both under the topic `wallets`:
+-- Each names the schema it was made in: channels are the database's, and test files share one
+-- database with a schema each (an instance on a schema of its own hears only its own). Two shapes,
+-- both under the topic `wallets`:
 --   {reads, addresses, joined: {markets, rounds}}  these wallets' reads changed; they now hold stakes
 --                                                  in these markets and rounds (a bet, a flag);
 --   {reads, markets, rounds}                       the reads of every wallet with a stake in these
@@ -29,8 +31,8 @@ BEGIN
   FROM (SELECT DISTINCT a AS address FROM unnest(addresses) a WHERE a IS NOT NULL) d;
   total := coalesce(array_length(sorted, 1), 0);
   WHILE first <= total LOOP
-    PERFORM pg_notify('pm_realtime', json_build_object('topic', 'wallets', 'payload', json_build_object(
-      'reads', reads, 'addresses', sorted[first : first + 149],
+    PERFORM pg_notify('pm_realtime', json_build_object('topic', 'wallets', 'schema', current_schema(),
+      'payload', json_build_object('reads', reads, 'addresses', sorted[first : first + 149],
       'joined', json_build_object('markets', market_ids, 'rounds', round_ids)))::text);
     first := first + 150;
   END LOOP;
@@ -45,8 +47,9 @@ DECLARE
 BEGIN
   -- At most 500 ids (about 6 kB) per notification.
   WHILE first <= greatest(cardinality(market_ids), cardinality(round_ids)) LOOP
-    PERFORM pg_notify('pm_realtime', json_build_object('topic', 'wallets', 'payload', json_build_object(
-      'reads', reads, 'markets', market_ids[first : first + 499], 'rounds', round_ids[first : first + 499]))::text);
+    PERFORM pg_notify('pm_realtime', json_build_object('topic', 'wallets', 'schema', current_schema(),
+      'payload', json_build_object('reads', reads, 'markets', market_ids[first : first + 499],
+                                   'rounds', round_ids[first : first + 499]))::text);
     first := first + 500;
   END LOOP;
 END;

@@ -19,6 +19,8 @@ type DatabaseKind = 'pglite' | 'postgres';
 export type Database = {
   db: Db;
   kind: DatabaseKind;
+  /** The schema given to openDatabase (a test file's), if any: its tables are first on the search path. */
+  schema?: string;
   /**
    * Calls `onMessage` with each NOTIFY payload on `channel`; resolves to an unsubscribe function.
    * A lost listening connection is opened again (with backoff); `onReconnect` then runs, since
@@ -76,6 +78,7 @@ async function openPostgres(options: {
   return {
     db,
     kind: 'postgres',
+    ...(schemaName ? { schema: schemaName } : {}),
     async listen(channel, onMessage, options = {}) {
       // LISTEN needs its own connection, held open (not through a transaction-mode pooler).
       let client: pg.Client | undefined;

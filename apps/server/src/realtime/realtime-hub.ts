@@ -27,7 +27,12 @@ export type WalletChangesSubscriber = {
   resync(listening: boolean): void;
 };
 
-const NotificationSchema = z.object({ topic: z.string(), payload: z.record(z.string(), z.unknown()) });
+const NotificationSchema = z.object({
+  topic: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+  /** The schema a wallet change was made in (migration 0021). */
+  schema: z.string().optional(),
+});
 
 /**
  * Relays committed outbox events (LISTEN/NOTIFY, so every instance hears every change) to this
@@ -48,6 +53,8 @@ export function createRealtimeHub(database: Database, logger: FastifyBaseLogger)
     // order, and a transaction's realtime events come after its wallet changes (migration 0021), so
     // a client that refetches on an event finds the cache already dropped.
     if (parsed.success && parsed.data.topic === WALLET_CHANGES_TOPIC) {
+      // Another schema's rows on the same database (a test file's) are not this instance's.
+      if (database.schema !== undefined && parsed.data.schema !== database.schema) return;
       for (const subscriber of walletSubscribers) subscriber.change(parsed.data.payload);
       return;
     }
