@@ -70,6 +70,7 @@ export async function createApp(
     },
   });
   deps.metrics.observeWalletReadCache(() => app.walletReads.size());
+  deps.metrics.observeRealtimeListening(() => hub.listening);
 
   const realtime = registerRealtimeRoutes(app, hub, {
     allowedOrigins: config.http.corsOrigins,

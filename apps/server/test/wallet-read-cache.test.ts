@@ -269,3 +269,21 @@ describe('the wallet read cache drops what each event changes, and nothing else'
     );
   });
 });
+
+test('its figures: reads by outcome, drops by cause, what it holds, and that the instance hears the changes', async () => {
+  const value = async (metric: string) => {
+    const text = await t.metrics.scrape();
+    const line = text.split('\n').find((each) => each.startsWith(metric));
+    return Number(line?.split(' ').at(-1) ?? Number.NaN);
+  };
+  const hits = 'bnbpredict_wallet_reads_total{read="summary",outcome="hit"}';
+  await readAll(cy);
+  const before = await value(hits);
+  await get(urlOf(cy, 'summary'));
+  expect(await value(hits)).toBe(before + 1);
+  expect(await value('bnbpredict_wallet_read_cache_wallets')).toBeGreaterThan(0);
+  expect(await value('bnbpredict_wallet_read_cache_bytes')).toBeGreaterThan(0);
+  expect(await value('bnbpredict_wallet_read_drops_total{cause="change"}')).toBeGreaterThan(0);
+  expect(await value('bnbpredict_wallet_read_drops_total{cause="write"}')).toBeGreaterThan(0);
+  expect(await value('bnbpredict_realtime_listening')).toBe(1);
+});

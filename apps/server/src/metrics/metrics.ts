@@ -288,6 +288,16 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     },
   });
 
+  let readRealtimeListening: (() => boolean) | undefined;
+  new Gauge({
+    name: 'bnbpredict_realtime_listening',
+    help: "1 while this instance's LISTEN connection is up (it hears the realtime events and the wallet changes), 0 while it reconnects.",
+    registers,
+    collect() {
+      if (readRealtimeListening) this.set(readRealtimeListening() ? 1 : 0);
+    },
+  });
+
   let readRealtimeConnections: (() => number) | undefined;
   new Gauge({
     name: 'bnbpredict_realtime_connections',
@@ -401,6 +411,10 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     /** Where scrapes read the wallet read cache's size. */
     observeWalletReadCache(source: () => { wallets: number; bytes: number }) {
       readWalletReadCache = source;
+    },
+    /** Where scrapes read whether the realtime hub's listening connection is up. */
+    observeRealtimeListening(source: () => boolean) {
+      readRealtimeListening = source;
     },
     /** Where scrapes read the number of open WebSocket connections (the realtime hub). */
     observeRealtimeConnections(source: () => number) {

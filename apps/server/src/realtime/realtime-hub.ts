@@ -104,6 +104,10 @@ export function createRealtimeHub(database: Database, logger: FastifyBaseLogger)
     get size() {
       return subscribers.size;
     },
+    /** Whether the listening connection is up: the realtime events and the wallet changes are heard. */
+    get listening() {
+      return listening;
+    },
   };
 }
 
