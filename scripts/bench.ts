@@ -42,6 +42,11 @@ const { values: args } = parseArgs({
 const only = args.only ? new Set(args.only.split(',')) : null;
 const wants = (name: string) => !only || only.has(name);
 const log = (line: string) => process.stdout.write(`${line}\n`);
+/** The machine's load average now (1 / 5 / 15 min): every figure is printed beside it. */
+const loadText = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' / ');
 
 // The escrow's gas first: it needs no database and its figures do not depend on the machine's load.
 if (wants('gas')) {
@@ -104,7 +109,15 @@ async function cleanUp() {
 }
 process.on('SIGINT', () => void cleanUp().then(() => process.exit(130)));
 
-const report: BenchReport = { scale, sizes, durationS, hot: [], loadAtStart: loadavg()[0], notes: [] };
+const report: BenchReport = {
+  scale,
+  sizes,
+  durationS,
+  hot: [],
+  loadAtStart: loadavg()[0],
+  loads: {},
+  notes: [],
+};
 try {
   await admin.query(`CREATE DATABASE ${dbName}`);
   const database = await openDatabase({ url: dbUrl.toString(), poolSize: 4 });
@@ -158,7 +171,8 @@ try {
       only: args.reads ? args.reads.split(',') : undefined,
       log,
     });
-    log(`hot reads measured in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    report.loads.reads = loadText();
+    log(`hot reads measured in ${((performance.now() - started) / 1000).toFixed(0)} s (load ${loadText()})`);
   }
   if (wants('realtime')) {
     report.realtime = await measureRealtime({
@@ -169,6 +183,7 @@ try {
       databaseUrl: dbUrl.toString(),
       log,
     });
+    report.loads.realtime = loadText();
   }
   if (wants('bets')) {
     report.bets = await measureEndToEndBets({
@@ -178,10 +193,18 @@ try {
       serverPid,
       log,
     });
+    report.loads.bets = loadText();
+    log(`(load ${loadText()})`);
   }
   if (wants('settlement')) {
-    report.settlement = await measureSettlement(database.db, settlementMarketId, settlementBets);
-    log(`settled ${settlementBets} bets in ${report.settlement.seconds.toFixed(2)} s`);
+    report.settlement = await measureSettlement(database.db, settlementMarketId, settlementBets, {
+      chainId: 31337,
+      address: stack.escrowAddress,
+    });
+    report.loads.settlement = loadText();
+    log(
+      `settled ${settlementBets} bets on the escrow path in ${report.settlement.seconds.toFixed(2)} s (load ${loadText()})`,
+    );
   }
   if (wants('pglite')) {
     // The same instance on embedded PGlite (the default without DATABASE_URL), with the demo data:
@@ -205,13 +228,12 @@ try {
     });
     cleanups.push(() => pglite.stop());
     report.rssPgliteMb = await measurePgliteRss(pglite.baseUrl, pglite.server.pid ?? 0, durationS);
-    log(`PGlite instance: peak RSS ${report.rssPgliteMb.toFixed(0)} MB under load`);
+    report.loads.pglite = loadText();
+    log(`PGlite instance: peak RSS ${report.rssPgliteMb.toFixed(0)} MB under load (load ${loadText()})`);
   }
   // Everything shares this machine: a busy machine lowers every figure, the ceilings' too.
   report.notes.push(
-    `Machine: ${cpus().length} CPUs; load average at the end ${loadavg()
-      .map((value) => value.toFixed(1))
-      .join(' / ')} (1 / 5 / 15 min).`,
+    `Machine: ${cpus().length} CPUs; load average at the end ${loadText()} (1 / 5 / 15 min).`,
   );
   printReport(report, log);
   if (!args['no-docs']) writeReportToDocs(report);

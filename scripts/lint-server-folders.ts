@@ -36,7 +36,7 @@ export const SERVER_LAYERS: readonly (readonly string[])[] = [
   ['escrow'],
   ['operator-sender'],
   ['realtime'],
-  ['http', 'jobs', 'metrics'],
+  ['http', 'jobs', 'metrics', 'wallet-reads'],
   ['chain', 'db'],
   ['config', 'errors', 'runtime'],
 ];

@@ -11,6 +11,7 @@ import { registerHttpMetrics } from './metrics/http-metrics.ts';
 import { noteUntrustedForwardedFor } from './operators/operators-repository.ts';
 import { createRealtimeHub } from './realtime/realtime-hub.ts';
 import { registerRealtimeRoutes } from './realtime/realtime-routes.ts';
+import { readWalletStakes } from './wallet-reads/wallet-stakes-repository.ts';
 
 const REALTIME_MAX_PAYLOAD = 4 * 1024;
 
@@ -58,7 +59,18 @@ export async function createApp(
   const hub = createRealtimeHub(deps.database, app.log);
   await hub.start();
   app.addHook('onClose', () => hub.stop());
-  await registerHttpCaching(app, hub, { ttlMs: config.http.responseCacheMs });
+  await registerHttpCaching(app, hub, {
+    ttlMs: config.http.responseCacheMs,
+    wallets: {
+      ttlMs: config.http.walletReadCacheMs,
+      maxMb: config.http.walletReadCacheMb,
+      loadStakes: (address) => readWalletStakes(deps.database.db, address),
+      onRead: (read, outcome) => deps.metrics.countWalletRead(read, outcome),
+      onDrop: (cause, wallets) => deps.metrics.countWalletReadDrops(cause, wallets),
+    },
+  });
+  deps.metrics.observeWalletReadCache(() => app.walletReads.size());
+  deps.metrics.observeRealtimeListening(() => hub.listening);
 
   const realtime = registerRealtimeRoutes(app, hub, {
     allowedOrigins: config.http.corsOrigins,

@@ -305,15 +305,21 @@ describe.skipIf(!url)('two server instances on one PostgreSQL', () => {
       owed.set(address, BigInt(claimable.markets.totalWei) + BigInt(claimable.oracle.totalWei));
     }
     expect(owed.get(creator)).toBeGreaterThanOrEqual(parseEther('0.01'));
+    // The second instance keeps the creator's claimable, as it answered it (decision 032): read
+    // until kept (a read during which a change of a round arrives, both engines ticking, is not).
+    await eventually(async () => {
+      await request(second, 'GET', `/api/users/${creator}/claimable`);
+      return second.app.walletReads.cachedReads(creator).includes('claimable');
+    });
     const before = new Map<string, bigint>();
     for (const address of players) before.set(address, await chain.publicClient.getBalance({ address }));
-    const claims = await Promise.all(
-      players.flatMap((address) =>
-        [first, second].map((instance) =>
-          request(instance, 'POST', '/api/claims', { userAddress: address, scope: 'all' }),
-        ),
+    // The joiner claims through both instances at the same moment; the creator through the first alone.
+    const claims = await Promise.all([
+      request(first, 'POST', '/api/claims', { userAddress: creator, scope: 'all' }),
+      ...[first, second].map((instance) =>
+        request(instance, 'POST', '/api/claims', { userAddress: joiner, scope: 'all' }),
       ),
-    );
+    ]);
     for (const claim of claims) expect([200, 202, 409]).toContain(claim.status);
     // Relayed from the escrow by the operator key, whichever instance took the request: each stake
     // once (the contract zeroes it), so each player is paid exactly what it was owed, never more.
@@ -326,6 +332,25 @@ describe.skipIf(!url)('two server instances on one PostgreSQL', () => {
     for (const address of players) {
       expect(await paidOf(address), `${address} was paid once`).toBe(owed.get(address));
     }
+    // Once the creator's payouts are recorded (by the first instance's claim, or a job of either),
+    // the second instance's next read of its claimable owes nothing: the change dropped the copy it
+    // kept, across instances, on PostgreSQL's channel.
+    const creatorsStakes = async () => [
+      ...(await first.database.db
+        .select({ status: bets.status })
+        .from(bets)
+        .where(eq(bets.userAddress, creator.toLowerCase()))),
+      ...(await first.database.db
+        .select({ status: sql<string>`case when ${oracleBets.claimed} then 'claimed' else 'open' end` })
+        .from(oracleBets)
+        // A lost round bet pays nothing and is never claimed.
+        .where(and(eq(oracleBets.userAddress, creator.toLowerCase()), sql`${oracleBets.payoutAmount} > 0`))),
+    ];
+    await eventually(async () => (await creatorsStakes()).every((stake) => stake.status === 'claimed'));
+    const afterClaim = ClaimableResponseSchema.parse(
+      (await request(second, 'GET', `/api/users/${creator}/claimable`)).json,
+    );
+    expect(BigInt(afterClaim.markets.totalWei) + BigInt(afterClaim.oracle.totalWei)).toBe(0n);
 
     // Each bet counted once, the round settled into the leaderboard once (a refund counts as
     // neither won nor settled), and the market announced closed once and voided once.

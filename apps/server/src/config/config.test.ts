@@ -186,6 +186,9 @@ describe('HTTP settings', () => {
       rateLimitPerMinute: 600,
       corsOrigins: [],
       responseCacheMs: 1000,
+      // A wallet's own reads until its events drop them, a minute at most, in 32 MB (decision 032).
+      walletReadCacheMs: 60_000,
+      walletReadCacheMb: 32,
     });
   });
 

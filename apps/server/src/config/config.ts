@@ -124,6 +124,13 @@ const EnvSchema = z.object({
   CORS_ORIGINS: originList,
   /** How long a public hot read may be served from memory at most (decision 017); 0 turns it off. */
   RESPONSE_CACHE_MS: int(0, 10_000).default(1000),
+  /**
+   * How long a wallet's own read may be served from memory at most (decision 032): its events drop it
+   * at once; this is the backstop. 0 turns the wallet read cache off.
+   */
+  WALLET_READ_CACHE_MS: int(0, 3_600_000).default(60_000),
+  /** The memory the wallet read cache may hold, all wallets together (decision 032). */
+  WALLET_READ_CACHE_MB: int(1, 1024).default(32),
   WS_MAX_CONNECTIONS: int(1, 1_000_000).default(5000),
   WS_MAX_CONNECTIONS_PER_IP: int(1, 10_000).default(20),
   PAYMENT_WAIT_MS: int(0, 300_000).default(15_000),
@@ -325,6 +332,8 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       rateLimitPerMinute: env.RATE_LIMIT_PER_MIN,
       corsOrigins: env.CORS_ORIGINS,
       responseCacheMs: env.RESPONSE_CACHE_MS,
+      walletReadCacheMs: env.WALLET_READ_CACHE_MS,
+      walletReadCacheMb: env.WALLET_READ_CACHE_MB,
     },
     realtime: {
       maxConnections: env.WS_MAX_CONNECTIONS,

@@ -19,15 +19,17 @@ type DatabaseKind = 'pglite' | 'postgres';
 export type Database = {
   db: Db;
   kind: DatabaseKind;
+  /** The schema given to openDatabase (a test file's), if any: its tables are first on the search path. */
+  schema?: string;
   /**
    * Calls `onMessage` with each NOTIFY payload on `channel`; resolves to an unsubscribe function.
    * A lost listening connection is opened again (with backoff); `onReconnect` then runs, since
-   * notifications sent while it was down are gone.
+   * notifications sent while it was down are gone. `onDisconnect` runs as soon as it is lost.
    */
   listen(
     channel: string,
     onMessage: (payload: string) => void,
-    options?: { onReconnect?: () => void },
+    options?: { onReconnect?: () => void; onDisconnect?: () => void },
   ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 };
@@ -76,6 +78,7 @@ async function openPostgres(options: {
   return {
     db,
     kind: 'postgres',
+    ...(schemaName ? { schema: schemaName } : {}),
     async listen(channel, onMessage, options = {}) {
       // LISTEN needs its own connection, held open (not through a transaction-mode pooler).
       let client: pg.Client | undefined;
@@ -98,7 +101,10 @@ async function openPostgres(options: {
         // Only a connection that was listening is replaced when it ends.
         next.on('end', () => {
           listeners.delete(next);
-          if (!stopped && !closing) reconnectLater();
+          if (!stopped && !closing) {
+            options.onDisconnect?.();
+            reconnectLater();
+          }
         });
         client = next;
         listeners.add(next);

@@ -1,10 +1,12 @@
+import { normalizeAddress } from '@pm/core/address';
 import type { RouteSpec } from '@pm/core/contract/routes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { en } from 'zod/locales';
 import type * as z from 'zod/mini';
 import { AppError } from '../errors/app-error.ts';
+import type { WalletRead } from '../wallet-reads/wallet-changes.ts';
 import { type SerializedResponse, sendSerialized, serializeResponse } from './http-caching.ts';
-import type { CachedStore } from './response-cache.ts';
+import { type CachedStore, wantsFreshRead } from './response-cache.ts';
 
 type Infer<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
 
@@ -30,7 +32,7 @@ export type RouteOutput<R extends RouteSpec> = {
   };
 }[keyof R['responses'] & number];
 
-export type RouteOptions = {
+export type RouteOptions<R extends RouteSpec = RouteSpec> = {
   /** A stricter limit for this route, per client address, e.g. `{ max: 10, timeWindow: '1 minute' }`. */
   rateLimit?: { max: number; timeWindow: string };
   /**
@@ -43,6 +45,16 @@ export type RouteOptions = {
    * by address): it is answered `private, no-cache` and never from or into `cache`.
    */
   isPrivate?: (request: FastifyRequest) => boolean;
+  /**
+   * A wallet's own read (decision 032): its answers are kept, bytes and ETag, keyed by the URL, in
+   * the wallet read cache under the wallet `address` names, until one of its events drops them.
+   */
+  walletRead?: { read: WalletRead; address: (input: RouteInput<R>) => string };
+  /**
+   * A write a wallet makes: once it succeeds, the wallet's kept reads on this instance are dropped
+   * before the answer leaves (other instances drop them when they hear the change, decision 032).
+   */
+  writesWallet?: (input: RouteInput<R>) => string;
 };
 
 /**
@@ -54,7 +66,7 @@ export function defineRoute<R extends RouteSpec>(
   app: FastifyInstance,
   spec: R,
   handler: NoInfer<(input: RouteInput<R>, request: FastifyRequest) => Promise<RouteOutput<R>>>,
-  options: RouteOptions = {},
+  options: NoInfer<RouteOptions<R>> = {},
 ): void {
   app.route({
     method: spec.method,
@@ -67,25 +79,46 @@ export function defineRoute<R extends RouteSpec>(
       const cache = own ? undefined : options.cache;
       if (cache) {
         const answer = async () => {
-          const { status, body } = await answerParsed(request);
+          const { status, body } = await answerParsed(parseAll(request), request);
           return serializeResponse(status, body);
         };
         return sendSerialized(reply, await cache.read(request.url, answer, request));
       }
-      const { status, body, headers } = await answerParsed(request);
+      const input = parseAll(request);
+      const wallet = options.walletRead;
+      if (wallet) {
+        const answer = async () => {
+          const { status, body } = await answerParsed(input, request);
+          return serializeResponse(status, body);
+        };
+        const address = normalizeAddress(wallet.address(input));
+        return sendSerialized(
+          reply,
+          await app.walletReads.read(wallet.read, address, request.url, answer, wantsFreshRead(request)),
+        );
+      }
+      const { status, body, headers } = await answerParsed(input, request);
+      // After the write's commit, before its answer: the writer's next read here holds its write.
+      if (options.writesWallet && status >= 200 && status < 300) {
+        app.walletReads.dropWallet(options.writesWallet(input));
+      }
       if (headers) reply.headers(headers);
       return reply.code(status).send(body);
     },
   });
 
-  async function answerParsed(
-    request: FastifyRequest,
-  ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
-    const input = {
+  function parseAll(request: FastifyRequest): RouteInput<R> {
+    return {
       params: parseInput(spec.params, request.params),
       query: parseInput(spec.query, request.query),
       body: parseInput(spec.body, request.body),
     } as RouteInput<R>;
+  }
+
+  async function answerParsed(
+    input: RouteInput<R>,
+    request: FastifyRequest,
+  ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
     const output = await handler(input, request);
     const schema: z.ZodMiniType | undefined = spec.responses[output.status];
     if (!schema) throw new Error(`${spec.path} answered ${output.status}, which its contract does not list`);

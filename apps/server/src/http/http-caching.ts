@@ -2,14 +2,26 @@ import { createHash } from 'node:crypto';
 import fastifyEtag from '@fastify/etag';
 import type { RealtimeMessage } from '@pm/core/contract/realtime';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { WalletChangeSchema } from '../wallet-reads/wallet-changes.ts';
+import {
+  createWalletReadCache,
+  type WalletReadCache,
+  type WalletReadCacheOptions,
+} from '../wallet-reads/wallet-read-cache.ts';
 import { createResponseCache, FRESH_READ_COOKIE, type ResponseCache } from './response-cache.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The in-process cache of the public hot reads (decision 017). */
     responseCache: ResponseCache;
+    /** The answers of each wallet's own reads, until its events drop them (decision 032). */
+    walletReads: WalletReadCache<SerializedResponse>;
   }
 }
+
+const MB = 1024 * 1024;
+/** Wallets kept at most, whatever their size: each costs its maps beside its answers. */
+const WALLET_READ_CACHE_WALLETS = 50_000;
 
 /**
  * Weak: the bytes are ours, but a proxy that compresses them must not keep a strong validator
@@ -54,15 +66,54 @@ export function sendSerialized(reply: FastifyReply, response: SerializedResponse
  */
 export async function registerHttpCaching(
   app: FastifyInstance,
-  /** The realtime events (the realtime hub, wired in app.ts): each drops the cached reads of its topic. */
-  hub: { subscribe(subscriber: (message: RealtimeMessage) => void): unknown },
-  options: { ttlMs: number },
+  /**
+   * The realtime events (the realtime hub, wired in app.ts): each drops the cached reads of its
+   * topic; and the changes to wallets' rows, which drop the wallet reads they touch.
+   */
+  hub: {
+    subscribe(subscriber: (message: RealtimeMessage) => void): unknown;
+    subscribeWalletChanges(subscriber: {
+      change(payload: unknown): void;
+      resync(listening: boolean): void;
+    }): unknown;
+  },
+  options: {
+    ttlMs: number;
+    /** The wallet read cache (decision 032): its backstop TTL (0: off), memory, stakes and counts. */
+    wallets: { ttlMs: number; maxMb: number } & Pick<
+      WalletReadCacheOptions<SerializedResponse>,
+      'loadStakes' | 'onRead' | 'onDrop'
+    >;
+  },
 ): Promise<void> {
   const cache = createResponseCache({ ttlMs: options.ttlMs });
   app.decorate('responseCache', cache);
   // Subscribed before any socket: the hub calls subscribers in order, so this instance drops its
   // copies before any of its clients hears the event and asks again.
   hub.subscribe((message) => cache.invalidate(message.topic));
+
+  const { ttlMs: walletTtlMs, maxMb, ...walletHooks } = options.wallets;
+  const walletReads = createWalletReadCache<SerializedResponse>({
+    ...walletHooks,
+    ttlMs: walletTtlMs,
+    maxBytes: maxMb * MB,
+    maxWallets: WALLET_READ_CACHE_WALLETS,
+    sizeOf: (response) => response.body.length + response.etag.length,
+    listening: false,
+  });
+  app.decorate('walletReads', walletReads);
+  hub.subscribeWalletChanges({
+    change(payload) {
+      const change = WalletChangeSchema.safeParse(payload);
+      if (change.success) walletReads.change(change.data);
+      else {
+        // Not understood: whose reads it drops is unknown, so every wallet's are.
+        app.log.warn({ payload }, 'dropped every wallet read on a malformed wallet change');
+        walletReads.resync(true);
+      }
+    },
+    resync: (listening) => walletReads.resync(listening),
+  });
 
   // The cookie must outlive any copy read before the write, on any instance: TTL plus a second.
   const freshCookieS = Math.ceil(options.ttlMs / 1000) + 1;

@@ -25,7 +25,8 @@ export type CachedStore<T> = {
 export const FRESH_READ_COOKIE = 'pm_fresh';
 const FRESH_READ_PATTERN = new RegExp(`(?:^|;\\s*)${FRESH_READ_COOKIE}=`);
 
-function wantsFreshRead(request: RequestHeaders): boolean {
+/** The request carries the fresh-read cookie: its client has just written (decision 017). */
+export function wantsFreshRead(request: RequestHeaders): boolean {
   const cookie = request.headers.cookie;
   return cookie !== undefined && FRESH_READ_PATTERN.test(cookie);
 }

@@ -68,28 +68,44 @@ export function registerMarketsRoutes(app: FastifyInstance, service: MarketsServ
     return { status: 200, body: odds };
   });
 
-  defineRoute(app, ROUTES.createMarket, async ({ body }) => {
-    const outcome = await service.createMarket(body);
-    if (outcome.status === 'pending') {
-      return { status: 202, body: { status: 'pending', txHash: outcome.txHash } };
-    }
-    const { market, bet } = outcome.value;
-    return { status: 201, body: { market: toMarketDto(market), bet: toBetDto(bet) } };
-  });
+  defineRoute(
+    app,
+    ROUTES.createMarket,
+    async ({ body }) => {
+      const outcome = await service.createMarket(body);
+      if (outcome.status === 'pending') {
+        return { status: 202, body: { status: 'pending', txHash: outcome.txHash } };
+      }
+      const { market, bet } = outcome.value;
+      return { status: 201, body: { market: toMarketDto(market), bet: toBetDto(bet) } };
+    },
+    { writesWallet: ({ body }) => body.creatorAddress },
+  );
 
-  defineRoute(app, ROUTES.joinMarket, async ({ params, body }) => {
-    const outcome = await service.joinMarket(params.id, body);
-    if (outcome.status === 'pending') {
-      return { status: 202, body: { status: 'pending', txHash: outcome.txHash } };
-    }
-    const { bet, market } = outcome.value;
-    return { status: 201, body: { bet: toBetDto(bet), market: toMarketDto(market) } };
-  });
+  defineRoute(
+    app,
+    ROUTES.joinMarket,
+    async ({ params, body }) => {
+      const outcome = await service.joinMarket(params.id, body);
+      if (outcome.status === 'pending') {
+        return { status: 202, body: { status: 'pending', txHash: outcome.txHash } };
+      }
+      const { bet, market } = outcome.value;
+      return { status: 201, body: { bet: toBetDto(bet), market: toMarketDto(market) } };
+    },
+    { writesWallet: ({ body }) => body.userAddress },
+  );
 
-  defineRoute(app, ROUTES.userBets, async ({ params, query }) => ({
-    status: 200,
-    body: await service.listUserBets(params.address, query),
-  }));
+  // A wallet's own read, kept per wallet until its events drop it (decision 032).
+  defineRoute(
+    app,
+    ROUTES.userBets,
+    async ({ params, query }) => ({
+      status: 200,
+      body: await service.listUserBets(params.address, query),
+    }),
+    { walletRead: { read: 'bets', address: ({ params }) => params.address } },
+  );
 }
 
 /** Any `field` in the query string at all, valid or not. */

@@ -257,6 +257,47 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     },
   });
 
+  const walletReads = new Counter({
+    name: 'bnbpredict_wallet_reads_total',
+    help: "A wallet's own reads (bets, claimable, history, summary) on this instance, by how the wallet read cache answered: hit, miss, fresh (the client had just written) or deaf (changes not heard: read from the database).",
+    labelNames: ['read', 'outcome'] as const,
+    registers,
+  });
+  const walletReadCounters = new Map<string, { inc(): void }>();
+  const walletReadDrops = new Counter({
+    name: 'bnbpredict_wallet_read_drops_total',
+    help: "Wallets whose kept reads were dropped on this instance, by cause: change (the database announced one), write (this instance answered the wallet's write) or resync (everything, after the changes may have been missed).",
+    labelNames: ['cause'] as const,
+    registers,
+  });
+  let readWalletReadCache: (() => { wallets: number; bytes: number }) | undefined;
+  new Gauge({
+    name: 'bnbpredict_wallet_read_cache_bytes',
+    help: 'Bytes the wallet read cache holds on this instance (answers and stakes, as it counts them against WALLET_READ_CACHE_MB).',
+    registers,
+    collect() {
+      this.set(readWalletReadCache?.().bytes ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'bnbpredict_wallet_read_cache_wallets',
+    help: 'Wallets whose reads the wallet read cache keeps on this instance.',
+    registers,
+    collect() {
+      this.set(readWalletReadCache?.().wallets ?? 0);
+    },
+  });
+
+  let readRealtimeListening: (() => boolean) | undefined;
+  new Gauge({
+    name: 'bnbpredict_realtime_listening',
+    help: "1 while this instance's LISTEN connection is up (it hears the realtime events and the wallet changes), 0 while it reconnects.",
+    registers,
+    collect() {
+      if (readRealtimeListening) this.set(readRealtimeListening() ? 1 : 0);
+    },
+  });
+
   let readRealtimeConnections: (() => number) | undefined;
   new Gauge({
     name: 'bnbpredict_realtime_connections',
@@ -352,6 +393,28 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     /** Where scrapes read the operator key's open work and the pending settlements (the escrow module). */
     observeOperatorWork(source: () => Promise<OperatorWork>) {
       readOperatorWork = source;
+    },
+    /** One wallet read, and how the wallet read cache answered it (decision 032). */
+    countWalletRead(read: string, outcome: string) {
+      // Bound once per pair: this runs on every wallet read, a cache hit included.
+      const key = `${read} ${outcome}`;
+      let counter = walletReadCounters.get(key);
+      if (!counter) {
+        counter = walletReads.labels({ read, outcome });
+        walletReadCounters.set(key, counter);
+      }
+      counter.inc();
+    },
+    countWalletReadDrops(cause: string, wallets: number) {
+      walletReadDrops.inc({ cause }, wallets);
+    },
+    /** Where scrapes read the wallet read cache's size. */
+    observeWalletReadCache(source: () => { wallets: number; bytes: number }) {
+      readWalletReadCache = source;
+    },
+    /** Where scrapes read whether the realtime hub's listening connection is up. */
+    observeRealtimeListening(source: () => boolean) {
+      readRealtimeListening = source;
     },
     /** Where scrapes read the number of open WebSocket connections (the realtime hub). */
     observeRealtimeConnections(source: () => number) {

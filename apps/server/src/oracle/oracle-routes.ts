@@ -22,13 +22,18 @@ export function registerOracleRoutes(
     body: await oracle.service.listRounds((load) => roundRows.read('rounds', load, request)),
   }));
 
-  defineRoute(app, ROUTES.placeOracleBet, async ({ body }) => {
-    const outcome = await oracle.service.placeBet(body);
-    if (outcome.status === 'pending') {
-      return { status: 202, body: { status: 'pending', txHash: outcome.txHash } };
-    }
-    return { status: 201, body: outcome.value };
-  });
+  defineRoute(
+    app,
+    ROUTES.placeOracleBet,
+    async ({ body }) => {
+      const outcome = await oracle.service.placeBet(body);
+      if (outcome.status === 'pending') {
+        return { status: 202, body: { status: 'pending', txHash: outcome.txHash } };
+      }
+      return { status: 201, body: outcome.value };
+    },
+    { writesWallet: ({ body }) => body.userAddress },
+  );
 
   const operatorDeps = { db: database.db, clock, operators: config.operators, chainId: config.chain.id };
 

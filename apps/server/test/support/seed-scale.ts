@@ -1,11 +1,17 @@
 import { encodePageCursor } from '@pm/core/contract/page-cursor';
+import { marketClosesAt } from '@pm/escrow/deposit-terms';
+import { marketKey } from '@pm/escrow/market-key';
 import type pg from 'pg';
+import { type Hex, keccak256, toHex } from 'viem';
 
 // A product at scale, seeded in SQL for the query-plan test and the bench (docs/decisions/016): every row is
 // made by the database itself from generate_series, so a million bets take seconds, not minutes.
 // Shapes follow the product: 1 in 5 markets open, ~10 bets per address, most won bets already
 // claimed, rounds every 5 minutes and nearly all ended. One market holds `busyMarketBets` bets and
-// one address is busier than the rest, for the "one market" and "a user's bets" reads.
+// one address is busier than the rest, for the "one market" and "a user's bets" reads. The busy
+// market is on the escrow (decision 026: an escrow id, its key, a deadline a day ahead in whole
+// seconds, within the contract's betting period), so a deposit can bet into it; the others are rows
+// from before the escrow, as a long-running install holds them.
 
 export type ScaleSizes = {
   markets: number;
@@ -26,6 +32,26 @@ export type SeededScale = {
   /** A cursor into the busy market's second page of bets. */
   busyMarketBetsCursor: { at: Date; id: number };
 };
+
+/**
+ * Gives market `id` an escrow id and key, as a creation deposit does: the id derived from the market's
+ * number (the same at every seed), the deadline a day from now in the whole second its key hashes.
+ */
+async function putOnEscrow(client: pg.PoolClient, id: number): Promise<void> {
+  await client.query(
+    `update markets set deadline = date_trunc('second', now() + interval '1 day') where id = $1`,
+    [id],
+  );
+  const { rows } = await client.query<{ deadline: Date }>('select deadline from markets where id = $1', [id]);
+  const deadline = rows[0]?.deadline;
+  if (!deadline) throw new Error(`no market ${id} to put on the escrow`);
+  const escrowId: Hex = keccak256(toHex(`bench market ${id}`));
+  await client.query('update markets set escrow_id = $2, escrow_key = $3 where id = $1', [
+    id,
+    escrowId,
+    marketKey(escrowId, marketClosesAt(deadline)).toLowerCase(),
+  ]);
+}
 
 /** Address number `n` as a lower-case 0x address (SQL expression over `n`). */
 const addressSql = (n: string) => `'0x' || lpad(to_hex(${n}), 40, '0')`;
@@ -65,6 +91,7 @@ async function seed(client: pg.PoolClient, sizes: ScaleSizes): Promise<SeededSca
            now() - make_interval(mins => ${M} - i) + interval '1 hour'
     from generate_series(1, ${M}) i`);
   await q(`select setval(pg_get_serial_sequence('markets', 'id'), ${M})`);
+  await putOnEscrow(client, busyMarketId);
 
   // Bulk tables load without their secondary indexes (built once at the end) and without foreign-key
   // triggers (session_replication_role = replica; the rows are consistent by construction). Markets

@@ -56,6 +56,9 @@ export async function startTestApp(
     // Tests change rows behind the API's back and run jobs, then read at once: the response cache
     // (decision 017) is tested on its own, in response-cache.test.ts.
     RESPONSE_CACHE_MS: '0',
+    // Likewise the wallet read cache (decision 032): its changes arrive by NOTIFY, a few ms after a
+    // commit on PostgreSQL; wallet-read-cache.test.ts and multi-instance.test.ts run it on.
+    WALLET_READ_CACHE_MS: process.env.TEST_WALLET_READ_CACHE_MS ?? '0',
     ...env,
   });
   const clock = createChainClock(chain.testClient);

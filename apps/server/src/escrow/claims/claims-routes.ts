@@ -16,12 +16,23 @@ export function registerClaimsRoutes(
   claims: EscrowClaimsDeps | null,
   views: ClaimableBetViews,
 ): void {
-  defineRoute(app, ROUTES.userClaimable, async ({ params }) => ({
-    status: 200,
-    body: await readClaimable(deps.database.db, params.address, views),
-  }));
-  defineRoute(app, ROUTES.claim, async ({ body }) => ({
-    status: 200,
-    body: await claimWinnings(claims, body),
-  }));
+  // Kept per wallet until its events drop it (decision 032).
+  defineRoute(
+    app,
+    ROUTES.userClaimable,
+    async ({ params }) => ({
+      status: 200,
+      body: await readClaimable(deps.database.db, params.address, views),
+    }),
+    { walletRead: { read: 'claimable', address: ({ params }) => params.address } },
+  );
+  defineRoute(
+    app,
+    ROUTES.claim,
+    async ({ body }) => ({
+      status: 200,
+      body: await claimWinnings(claims, body),
+    }),
+    { writesWallet: ({ body }) => body.userAddress },
+  );
 }

@@ -264,13 +264,21 @@ export async function publishSettlement(
     .returning();
   if (!row) return undefined;
   await tx.delete(payoutListLeaves).where(eq(payoutListLeaves.marketKey, row.marketKey));
-  if (input.list && input.list.leaves.length > 0) {
+  const leaves = input.list?.leaves ?? [];
+  // In slices: one statement takes at most 65,535 parameters (the protocol counts them in 16 bits),
+  // and a leaf is four, so a list of a market with 100k bets is several statements.
+  for (let first = 0; first < leaves.length; first += LEAVES_PER_INSERT) {
     await tx
       .insert(payoutListLeaves)
-      .values(input.list.leaves.map((leaf) => ({ ...leaf, marketKey: row.marketKey })));
+      .values(
+        leaves.slice(first, first + LEAVES_PER_INSERT).map((leaf) => ({ ...leaf, marketKey: row.marketKey })),
+      );
   }
   return row;
 }
+
+/** Leaves written per INSERT: 20,000 parameters, well under a statement's 65,535. */
+const LEAVES_PER_INSERT = 5_000;
 
 /** The settlement is final on chain: payouts (or refunds) open at `claimableAt`. */
 export async function markSettled(
