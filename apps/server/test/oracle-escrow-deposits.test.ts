@@ -263,3 +263,84 @@ describe('round deposits into the escrow', () => {
     expect(actions[0]).toMatchObject({ data, toAddress: escrow.toLowerCase(), status: 'confirmed' });
   });
 });
+
+describe('a refund whose refundStake was skipped', () => {
+  // docs/security.md "Payouts (claims and refunds)": a refundStake the sender skipped (its simulation reverted
+  // StakeMismatch, as for a stake spent already) counts as refunded only once the chain says so.
+  let round: { epoch: number; lockTime: number };
+  beforeAll(async () => {
+    round = await liveRound(t);
+  });
+
+  test('a refused deposit refunded on chain before its refundStake was sent is refunded by its Refunded event', async () => {
+    const bettor = player(2);
+    const amountWei = parseEther('0.004');
+    const { response, txHash } = await m.postOracleBet(round.epoch, {
+      player: 2,
+      position: 'bear',
+      amountWei,
+    });
+    expect(response.json().error.code).toBe('AMOUNT_TOO_LOW');
+    const [stakeId] = await stakeIdsOf(t.chain, txHash);
+    if (stakeId === undefined) throw new Error('no stake');
+    const refund = await escrowRefundRow(t, stakeId);
+    expect(refund).toMatchObject({ status: 'queued' });
+    // The operator key gives it back by itself first: the server's own refundStake then reverts.
+    await t.chain.operator.writeContract({
+      address: escrow,
+      abi: predictionEscrowAbi,
+      functionName: 'refundStake',
+      args: [
+        {
+          stakeId,
+          owner: bettor.account.address,
+          market: marketKey(roundMarketId(round.epoch), round.lockTime),
+          amount: amountWei,
+        },
+      ],
+    });
+    await settleRefunds();
+    const [action] = await t.db
+      .select()
+      .from(operatorTransactions)
+      .where(eq(operatorTransactions.key, `escrow-refund-stake:31337:${stakeId}`));
+    expect(action?.status).toBe('skipped');
+    expect(await escrowRefundRow(t, stakeId)).toMatchObject({ status: 'refunded' });
+    expect(await m.paymentRow(txHash)).toMatchObject({ status: 'refunded' });
+  });
+
+  test('a skipped refundStake whose stake the escrow still holds is not counted refunded: it fails for an operator', async () => {
+    const amountWei = parseEther('0.003');
+    const { response, txHash } = await m.postOracleBet(round.epoch, {
+      player: 1,
+      position: 'bull',
+      amountWei,
+    });
+    expect(response.json().error.code).toBe('AMOUNT_TOO_LOW');
+    const [stakeId] = await stakeIdsOf(t.chain, txHash);
+    if (stakeId === undefined) throw new Error('no stake');
+    // A record that no longer names the stake as its Deposited event did: the contract answers
+    // StakeMismatch, which the sender reads as a stake spent already.
+    await t.db
+      .update(escrowRefunds)
+      .set({ amount: amountWei + 1n })
+      .where(eq(escrowRefunds.stakeId, stakeId));
+    await settleRefunds();
+    const [action] = await t.db
+      .select()
+      .from(operatorTransactions)
+      .where(eq(operatorTransactions.key, `escrow-refund-stake:31337:${stakeId}`));
+    expect(action?.status).toBe('skipped');
+    const refund = await escrowRefundRow(t, stakeId);
+    expect(refund?.status).toBe('failed');
+    expect(refund?.lastError).toContain(`the escrow still holds stake ${stakeId}`);
+    expect(await m.paymentRow(txHash)).toMatchObject({ status: 'escrow_refund' });
+    const stakeHash = await t.chain.publicClient.readContract({
+      address: escrow,
+      abi: predictionEscrowAbi,
+      functionName: 'stakes',
+      args: [stakeId],
+    });
+    expect(BigInt(stakeHash)).not.toBe(0n);
+  });
+});

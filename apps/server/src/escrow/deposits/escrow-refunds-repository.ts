@@ -158,6 +158,15 @@ export async function endEscrowRefund(
   });
 }
 
+/** The block of the deposit a refund gives back (its payment row's): where its events start. */
+export async function findRefundDepositBlock(db: DbOrTx, paymentId: number): Promise<bigint | undefined> {
+  const [row] = await db
+    .select({ blockNumber: payments.blockNumber })
+    .from(payments)
+    .where(eq(payments.id, paymentId));
+  return row?.blockNumber;
+}
+
 export async function retryEscrowRefundAt(
   db: DbOrTx,
   id: number,

@@ -2,6 +2,7 @@ import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import type { FastifyBaseLogger } from 'fastify';
 import { encodeFunctionData, type PublicClient } from 'viem';
 import type { Clock } from '../../chain/clock.ts';
+import { type Confirmations, readFinalHeight, unavailableOnFailure } from '../../chain/finality.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { describeError } from '../../errors/describe-error.ts';
@@ -9,10 +10,12 @@ import { isTransientError } from '../../errors/transient-error.ts';
 import type { OperatorSenderDeps } from '../../operator-sender/operator-sender-deps.ts';
 import { findOperatorTxByKey } from '../../operator-sender/operator-transactions-repository.ts';
 import { submitOperatorAction } from '../../operator-sender/submit-operator-action.ts';
+import { findStakePaid, isStakeOpen, MARKET_STATE } from '../escrow-chain.ts';
 import {
   type ClaimedEscrowRefund,
   claimNextEscrowRefund,
   endEscrowRefund,
+  findRefundDepositBlock,
   markEscrowRefunding,
   retryEscrowRefundAt,
 } from './escrow-refunds-repository.ts';
@@ -21,9 +24,6 @@ import {
 // is open on chain, the operator's `refundStake` (one action per stake, through the operator sender)
 // gives it back; once the market is settled or refunding, it is a full-amount leaf of the market's
 // payout list (the settlement reads escrow_refunds), or refunded with the market.
-
-/** The escrow's market states (`PredictionEscrow.State`). */
-const MARKET_STATE = { none: 0, open: 1, settled: 2, refunding: 3 } as const;
 
 /**
  * refundStake's gas: ~49k measured (decision 025), and the payout's push must get its whole 50k cap
@@ -41,6 +41,8 @@ export type EscrowRefundDeps = {
   chain: PublicClient;
   chainId: number;
   escrowAddress: `0x${string}`;
+  /** How deep a `Refunded` event must be before a skipped refund counts as done. */
+  confirmations: Confirmations;
   clock: Clock;
   logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** The operator key's sender; null without OPERATOR_PRIVATE_KEY: refunds then wait, queued. */
@@ -131,11 +133,13 @@ async function advance(deps: EscrowRefundDeps, sender: OperatorSenderDeps, row: 
   const action = await findOperatorTxByKey(deps.db, key);
   if (!action) throw new Error(`the refund's operator action ${key} is missing`);
   switch (action.status) {
-    // Confirmed; or skipped: the stake was spent already (StakeMismatch), which while its market was
-    // open only a refundStake of it does.
+    // Our refundStake is final and did not revert: its receipt is the chain's word.
     case 'confirmed':
-    case 'skipped':
       return endEscrowRefund(deps.db, ref, 'refunded');
+    // The simulation reverted as if the stake were spent (StakeMismatch), which a record that does not
+    // match the stake says too: the chain is read before anything counts as refunded.
+    case 'skipped':
+      return endSkippedRefund(deps, row, action.lastError);
     case 'failed': {
       // A settlement got there first (MarketNotOpen): the payout list returns it. Else an operator looks.
       if ((await marketState(deps, row.market_key)) !== MARKET_STATE.open) {
@@ -150,6 +154,56 @@ async function advance(deps: EscrowRefundDeps, sender: OperatorSenderDeps, row: 
     default:
       return retryEscrowRefundAt(deps.db, row.id, recheckAt(deps), `refundStake ${action.status}`);
   }
+}
+
+/**
+ * A refund whose refundStake was skipped ends by what the escrow says (docs/security.md
+ * "Payouts (claims and refunds)"): refunded only when the stake's slot is empty and a final `Refunded` event names it; paid
+ * through its market's payout list when a `Claimed` does; still held (the row does not name the stake
+ * as its `Deposited` event did) it is failed for an operator while its market is open, else its
+ * market's payout list returns it. An event not final yet is looked at again.
+ */
+async function endSkippedRefund(deps: EscrowRefundDeps, row: ClaimedEscrowRefund, skipReason: string | null) {
+  const ref = { id: row.id, paymentId: row.payment_id };
+  const fields = { stakeId: row.stake_id.toString(), market: row.market_key, skipReason };
+  const open = await unavailableOnFailure(isStakeOpen(deps.chain, deps.escrowAddress, row.stake_id));
+  if (open) {
+    if ((await marketState(deps, row.market_key)) !== MARKET_STATE.open) {
+      deps.logger.warn(
+        fields,
+        'refundStake was skipped, but the escrow still holds the stake: its payout list returns it',
+      );
+      return endEscrowRefund(deps.db, ref, 'payout_list');
+    }
+    const reason = `refundStake was skipped (${skipReason ?? 'no reason recorded'}), but the escrow still holds stake ${row.stake_id}: the refund's record does not match the stake`;
+    deps.logger.error(fields, 'refundStake was skipped, but the escrow still holds the stake');
+    return endEscrowRefund(deps.db, ref, 'failed', reason);
+  }
+  const toBlock = await unavailableOnFailure(readFinalHeight(deps.chain, deps.confirmations));
+  const fromBlock = (await findRefundDepositBlock(deps.db, row.payment_id)) ?? 0n;
+  const paid =
+    toBlock === null
+      ? null
+      : await unavailableOnFailure(
+          findStakePaid(deps.chain, deps.escrowAddress, row.stake_id, { fromBlock, toBlock }),
+        );
+  if (!paid) {
+    return retryEscrowRefundAt(
+      deps.db,
+      row.id,
+      recheckAt(deps),
+      'the escrow has spent the stake; its Refunded event is not final yet',
+    );
+  }
+  if (paid.kind === 'claimed') {
+    deps.logger.info(
+      { ...fields, txHash: paid.txHash },
+      'a refused deposit was paid through its payout list',
+    );
+    return endEscrowRefund(deps.db, ref, 'payout_list');
+  }
+  deps.logger.info({ ...fields, txHash: paid.txHash }, 'a refused deposit was refunded on chain');
+  return endEscrowRefund(deps.db, ref, 'refunded');
 }
 
 function recheckAt(deps: EscrowRefundDeps): Date {
