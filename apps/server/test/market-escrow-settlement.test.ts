@@ -1,11 +1,15 @@
+import { CHAIN_ID } from '@pm/core/constants';
 import { newMarketId } from '@pm/escrow/deposit-terms';
 import { MARKET_OUTCOME, marketVerdictHash } from '@pm/escrow/market-settlement';
 import { parsePayoutList } from '@pm/escrow/payout-list';
+import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { verifySettlement } from '@pm/escrow/verify-settlement';
 import { asc, eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { type Address, type Hex, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createChainWallet } from '../src/chain/chain-client.ts';
+import { DEV_ESCROW_ROLES } from '../src/config/dev-accounts.ts';
 import { bets, marketFlags, markets, operatorTransactions, payoutLists } from '../src/db/schema.ts';
 import { createEscrowModule } from '../src/escrow/escrow-module.ts';
 import type { EscrowTarget } from '../src/escrow/escrow-target.ts';
@@ -13,8 +17,10 @@ import { findPayoutListByMarket } from '../src/escrow/settlements/payout-lists-r
 import {
   advanceEscrowSettlements,
   type EscrowSettlementDeps,
+  SETTLEMENT_EXPECTED_S,
 } from '../src/escrow/settlements/post-settlements-job.ts';
 import { planSettlement } from '../src/escrow/settlements/settlement-plans.ts';
+import { createMetrics, type Metrics } from '../src/metrics/metrics.ts';
 import { createPriceSettlementJob } from '../src/price-markets/price-settlement-job.ts';
 import { voidMarketByOperator } from '../src/settlement/operator-actions.ts';
 import { proposeVerdict, settleReviewedMarkets } from '../src/settlement/review-window.ts';
@@ -195,6 +201,40 @@ function expectListEqualsBets(
       .map((leaf) => [leaf.stakeId, leaf.payout] as const)
       .sort((a, b) => (a[0] < b[0] ? -1 : 1)),
   ).toEqual(paid);
+}
+
+/** A counter's value for these labels, 0 when it has none. */
+async function counter(metrics: Metrics, name: string, labels: Record<string, string>): Promise<number> {
+  const values = (await metrics.registry.getSingleMetric(name)?.get())?.values ?? [];
+  const found = values.find((each) =>
+    Object.entries(labels).every(([key, value]) => each.labels[key] === value),
+  );
+  return found?.value ?? 0;
+}
+
+/** The settlement job's deps as another instance has them: its own metrics, its error lines kept. */
+function instance() {
+  const metrics = createMetrics();
+  const errors: string[] = [];
+  const log = {
+    info: () => {},
+    warn: () => {},
+    error: (_fields: unknown, message?: string) => {
+      errors.push(message ?? '');
+    },
+  };
+  const deps: EscrowSettlementDeps = {
+    db: t.db,
+    chain: t.chain.publicClient,
+    chainId: t.config.chain.id,
+    escrow,
+    sender: escrowModule.sender as NonNullable<typeof escrowModule.sender>,
+    fees: { oracleBps: 0, marketBps: FEE_BPS },
+    now: () => t.clock.now(),
+    log: log as unknown as NonNullable<EscrowSettlementDeps['log']>,
+    metrics,
+  };
+  return { deps, metrics, errors };
 }
 
 describe('a judged market on the escrow', () => {
@@ -385,6 +425,79 @@ describe('the escrow settlement job', () => {
     expect(await listRow(good.marketId)).toMatchObject({ status: 'published' });
     await settleOnChain(good.marketId);
     expect((await escrowMarketOf(good.key)).state).toBe(2);
+  });
+
+  // docs/operations.md "Metrics": bnbpredict_escrow_settlement_failures_total and
+  // bnbpredict_escrow_settlements_overdue_total, alerts EscrowSettlementFailing and EscrowSettlementOverdue.
+  test('a settlement that cannot be sent is counted; past its expected time it is logged as an error and counted once, whichever instance sees it', async () => {
+    const market = await marketOnEscrow([bettor(1, 'YES', '0.02'), bettor(2, 'NO', '0.03')]);
+    await market.passClose();
+    await settleNow(market.marketId, 'YES', { actor: 'ops CLI' });
+    const local = { id: CHAIN_ID.local, rpcUrl: t.chain.rpcUrl };
+    const pause = (role: 'guardian' | 'admin', functionName: 'pause' | 'unpause') =>
+      createChainWallet(local, DEV_ESCROW_ROLES[role].privateKey).writeContract({
+        address: escrow,
+        abi: predictionEscrowAbi,
+        functionName,
+        chain: null,
+      });
+    const failedBefore = await counter(t.metrics, 'bnbpredict_escrow_settlement_failures_total', {
+      reason: 'action_failed',
+    });
+    // A paused escrow refuses settle: the action fails in its simulation (EnforcedPause).
+    await pause('guardian', 'pause');
+    try {
+      await runEscrowJobs();
+      await runEscrowJobs();
+      const failed = await listRow(market.marketId);
+      expect(failed.status).toBe('due');
+      expect(failed.lastError).toMatch(/its settle failed: .*EnforcedPause/);
+      expect(
+        await counter(t.metrics, 'bnbpredict_escrow_settlement_failures_total', { reason: 'action_failed' }),
+      ).toBe(failedBefore + 1);
+      expect(failed.overdueAt).toBeNull();
+
+      // Past its expected time, two instances step at once: one of them logs and counts it.
+      await t.db
+        .update(payoutLists)
+        .set({ createdAt: new Date(Date.now() - (SETTLEMENT_EXPECTED_S + 5) * 1000) })
+        .where(eq(payoutLists.id, failed.id));
+      const instances = [instance(), instance()];
+      await Promise.all(instances.map((each) => advanceEscrowSettlements(each.deps)));
+      let overdue = 0;
+      for (const each of instances) {
+        overdue += await counter(each.metrics, 'bnbpredict_escrow_settlements_overdue_total', {
+          stage: 'unsent',
+        });
+        expect(
+          await counter(each.metrics, 'bnbpredict_escrow_settlements_overdue_total', {
+            stage: 'unconfirmed',
+          }),
+        ).toBe(0);
+      }
+      expect(overdue).toBe(1);
+      const errors = instances.flatMap((each) => each.errors).filter((line) => line.includes('overdue'));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(
+        /^escrow settlement overdue: not sent \d+ s after it was due \(its settle failed: /,
+      );
+      expect((await listRow(market.marketId)).overdueAt).not.toBeNull();
+      // Later steps count it no more.
+      const again = instance();
+      await advanceEscrowSettlements(again.deps);
+      expect(
+        await counter(again.metrics, 'bnbpredict_escrow_settlements_overdue_total', { stage: 'unsent' }),
+      ).toBe(0);
+    } finally {
+      await pause('admin', 'unpause');
+    }
+    // Unpaused, it is built again and settles.
+    for (let step = 0; step < 4 && (await listRow(market.marketId)).status !== 'settled'; step++) {
+      await t.advanceTime(120);
+      await runEscrowJobs();
+    }
+    expect((await listRow(market.marketId)).status).toBe('settled');
+    expect((await escrowMarketOf(market.key)).state).toBe(2);
   });
 
   test('a market made before the escrow (no key) queues nothing', async () => {

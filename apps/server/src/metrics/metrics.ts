@@ -122,6 +122,21 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     labelNames: ['reason'] as const,
     registers,
   });
+  const settlementsOverdue = new Counter({
+    name: 'bnbpredict_escrow_settlements_overdue_total',
+    help: 'Settlements not final on the escrow past their expected time, counted once each (by the instance that saw it first), by stage: unsent (not posted yet) or unconfirmed (its transaction not final).',
+    labelNames: ['stage'] as const,
+    registers,
+  });
+  const settlementFailures = new Counter({
+    name: 'bnbpredict_escrow_settlement_failures_total',
+    help: 'Settlement steps that could not send a settlement, by reason: action_failed (its transaction failed: reverted, refused, or gas above its cap; built again later) or step_failed (it could not be built or queued).',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  // Every series exists from the start at 0, so an alert on increase() sees the first one.
+  for (const stage of ['unsent', 'unconfirmed'] as const) settlementsOverdue.inc({ stage }, 0);
+  for (const reason of ['action_failed', 'step_failed'] as const) settlementFailures.inc({ reason }, 0);
   const resolutions = new Counter({
     name: 'bnbpredict_resolutions_total',
     help: 'Markets settled on this instance, by verdict.',
@@ -355,6 +370,13 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     countSettlementWait(reason: SettlementWaitReason) {
       settlementWaits.inc({ reason });
     },
+    /** A settlement first seen past its expected time, not final yet. */
+    countSettlementOverdue(stage: SettlementOverdueStage) {
+      settlementsOverdue.inc({ stage });
+    },
+    countSettlementFailure(reason: SettlementFailureReason) {
+      settlementFailures.inc({ reason });
+    },
     countResolution(verdict: ResolutionVerdict) {
       resolutions.inc({ verdict });
     },
@@ -433,6 +455,10 @@ export type Metrics = ReturnType<typeof createMetrics>;
 export type EscrowScan = 'deposits' | 'stake-payouts';
 /** Why a due settlement waits (escrow/settlements/post-settlements-job.ts). */
 export type SettlementWaitReason = 'pool_mismatch' | 'not_ready';
+/** Where an overdue settlement stood: not posted yet, or posted with its transaction not final. */
+export type SettlementOverdueStage = 'unsent' | 'unconfirmed';
+/** Why a settlement step could not send it: its action failed, or the step itself did. */
+export type SettlementFailureReason = 'action_failed' | 'step_failed';
 /** What the operator sender records: state transitions, refusals, released nonces, replacements. */
 export type OperatorSenderMetrics = Pick<
   Metrics,

@@ -69,6 +69,11 @@ export const payoutLists = pgTable(
     settledBlock: bigint('settled_block', { mode: 'bigint' }),
     settledAt: time('settled_at'),
     claimableAt: time('claimable_at'),
+    /**
+     * When the settlement was first seen not final past its expected time (SETTLEMENT_EXPECTED_S after
+     * it was created): logged as an error and counted once, whichever instance saw it.
+     */
+    overdueAt: time('overdue_at'),
     createdAt: time('created_at').notNull().defaultNow(),
     updatedAt: time('updated_at').notNull().defaultNow(),
   },

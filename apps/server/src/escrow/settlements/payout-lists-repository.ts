@@ -1,5 +1,5 @@
 import type { PayoutListDocument } from '@pm/escrow/payout-list';
-import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import {
   bets,
@@ -77,6 +77,31 @@ export async function readOldestPendingSettlementAgeS(db: DbOrTx, heldUntil: Dat
     );
   const age = row?.ageS;
   return age === null || age === undefined ? null : Math.max(0, Number(age));
+}
+
+/**
+ * Marks overdue, once, every settlement not final yet (due or published) created more than
+ * `expectedS` ago, and answers the ones this call marked: of two instances' steps, only one marks
+ * each. The database's clock, as for the age gauge (readOldestPendingSettlementAgeS). One held for
+ * the operator's decision on a flag (its next attempt at `heldUntil`) waits for a person: left out.
+ */
+export async function markOverdueSettlements(
+  db: DbOrTx,
+  input: { expectedS: number; heldUntil: Date },
+): Promise<PayoutListRow[]> {
+  return db
+    .update(payoutLists)
+    .set({ overdueAt: sql`now()`, updatedAt: sql`now()` })
+    .where(
+      and(
+        // A literal, the partial index's own predicate (payout_lists_pending_idx).
+        sql`${payoutLists.status} in ('due', 'published')`,
+        isNull(payoutLists.overdueAt),
+        sql`${payoutLists.createdAt} < now() - make_interval(secs => ${input.expectedS})`,
+        lt(payoutLists.nextAttemptAt, input.heldUntil),
+      ),
+    )
+    .returning();
 }
 
 export async function findPayoutListByKey(db: DbOrTx, marketKey: string): Promise<PayoutListRow | undefined> {
@@ -299,14 +324,17 @@ export async function markSettled(
   });
 }
 
-/** Its action failed: due again for a fresh build at `nextAttemptAt` (the list is withdrawn meanwhile). */
+/**
+ * Its action failed: due again for a fresh build at `nextAttemptAt` (the list is withdrawn meanwhile).
+ * False when another step moved it first.
+ */
 export async function settlementDueAgain(
   db: DbOrTx,
   id: number,
   expected: Expected,
   input: { error: string; nextAttemptAt: Date },
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const moved = await db
     .update(payoutLists)
     .set({
       status: 'due',
@@ -321,7 +349,9 @@ export async function settlementDueAgain(
         eq(payoutLists.status, expected.status),
         eq(payoutLists.attempts, expected.attempts),
       ),
-    );
+    )
+    .returning({ id: payoutLists.id });
+  return moved.length > 0;
 }
 
 /** Why a step of it could not go on (retried at `nextAttemptAt`); its status stays. */

@@ -11,8 +11,10 @@ import { findOperatorTx } from '../../operator-sender/operator-transactions-repo
 import { type SubmitDeps, submitOperatorAction } from '../../operator-sender/submit-operator-action.ts';
 import { listRefusedDepositsInPool } from '../deposits/escrow-refunds-repository.ts';
 import { MARKET_STATE, readEscrowMarket, readMinPayoutDelay, settlementIn } from '../escrow-chain.ts';
+import { OPERATOR_DECIDES } from './dispute-settlement-repository.ts';
 import {
   listSettlementsToAdvance,
+  markOverdueSettlements,
   markSettled,
   type PayoutListRow,
   publishSettlement,
@@ -39,6 +41,14 @@ const MAX_PAYOUT_DELAY_S = 7 * 86_400;
 const FIRST_RETRY_MS = 15_000;
 const MAX_RETRY_MS = 600_000;
 const BATCH = 20;
+/**
+ * How long a settlement normally takes from due to final: a reconciliation run or two for a pool
+ * that does not match yet, a minute for its transaction (repriced after OPERATOR_TX_REPLACE_AFTER_MS).
+ * One not final this long after it was due is overdue: logged as an error and counted once
+ * (bnbpredict_escrow_settlements_overdue_total, alert EscrowSettlementOverdue), and its waits are
+ * logged as errors from then on.
+ */
+export const SETTLEMENT_EXPECTED_S = 600;
 
 export type EscrowSettlementDeps = {
   db: Db;
@@ -51,7 +61,7 @@ export type EscrowSettlementDeps = {
   fees: PlanFees;
   now: () => Date;
   log?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  metrics?: Pick<Metrics, 'countSettlementWait'>;
+  metrics?: Pick<Metrics, 'countSettlementWait' | 'countSettlementOverdue' | 'countSettlementFailure'>;
 };
 
 export type SettlementStepSummary = { published: number; settled: number; failed: number };
@@ -71,15 +81,57 @@ export async function advanceEscrowSettlements(deps: EscrowSettlementDeps): Prom
       const fields = { err: error, ...rowFields(row) };
       if (error instanceof SettlementNotReady) {
         deps.metrics?.countSettlementWait(error.reason);
-        deps.log?.warn(fields, 'escrow settlement waits; retried later');
-      } else deps.log?.error(fields, 'escrow settlement step failed; retried later');
+        if (row.overdueAt !== null)
+          deps.log?.error(fields, 'escrow settlement waits past its expected time; retried later');
+        else deps.log?.warn(fields, 'escrow settlement waits; retried later');
+      } else {
+        deps.metrics?.countSettlementFailure('step_failed');
+        deps.log?.error(fields, 'escrow settlement step failed; retried later');
+      }
       await recordSettlementError(deps.db, row.id, {
         error: message,
         nextAttemptAt: retryAt(deps, row.attempts),
       }).catch(() => undefined);
     }
   }
+  await reportOverdue(deps);
   return summary;
+}
+
+/**
+ * Every settlement that has just passed its expected time without being final, whatever its job is
+ * doing with it (waiting on its pool, backing off after a failure, its transaction in flight): logged
+ * as an error with what it last ran into, and counted, once each across instances.
+ */
+async function reportOverdue(deps: EscrowSettlementDeps): Promise<void> {
+  const overdue = await markOverdueSettlements(deps.db, {
+    expectedS: SETTLEMENT_EXPECTED_S,
+    heldUntil: OPERATOR_DECIDES,
+  }).catch((error: unknown) => {
+    deps.log?.warn(
+      { err: error },
+      'could not look for overdue escrow settlements; looked for at the next step',
+    );
+    return [];
+  });
+  for (const row of overdue) {
+    const stage = row.status === 'due' ? 'unsent' : 'unconfirmed';
+    deps.metrics?.countSettlementOverdue(stage);
+    const ageS = Math.round(((row.overdueAt ?? new Date()).getTime() - row.createdAt.getTime()) / 1000);
+    deps.log?.error(
+      {
+        ...rowFields(row),
+        stage,
+        ageS,
+        attempts: row.attempts,
+        operatorTxId: row.operatorTxId,
+        lastError: row.lastError,
+      },
+      stage === 'unsent'
+        ? `escrow settlement overdue: not sent ${ageS} s after it was due (${row.lastError ?? 'no error recorded'})`
+        : `escrow settlement overdue: its transaction is not final ${ageS} s after it was due`,
+    );
+  }
 }
 
 export function createEscrowSettlementsJob(deps: EscrowSettlementDeps, intervalMs = 2_000): Job {
@@ -289,14 +341,17 @@ async function follow(deps: EscrowSettlementDeps, row: PayoutListRow): Promise<b
       return false;
     case 'failed': {
       const error = `its ${row.refund ? 'settleAsRefund' : 'settle'} failed: ${action.lastError ?? 'no reason recorded'}`;
+      // Logged and counted by the one step (of every instance's) that moves it.
+      const moved = await settlementDueAgain(deps.db, row.id, expected, {
+        error,
+        nextAttemptAt: retryAt(deps, row.attempts),
+      });
+      if (!moved) return false;
+      deps.metrics?.countSettlementFailure('action_failed');
       deps.log?.error(
         { ...rowFields(row), operatorTxId: action.id, reason: action.lastError },
         'escrow settlement failed on chain; built again later',
       );
-      await settlementDueAgain(deps.db, row.id, expected, {
-        error,
-        nextAttemptAt: retryAt(deps, row.attempts),
-      });
       return false;
     }
     case 'confirmed': {
