@@ -7,6 +7,7 @@ import { createChainClient } from './chain/chain-client.ts';
 import { type Clock, createChainClock, systemClock } from './chain/clock.ts';
 import { loadConfigOrExit } from './config/load-config-or-exit.ts';
 import { createLogger, redactUrl } from './config/logger.ts';
+import { DataFolderHeldError } from './db/data-folder-lock.ts';
 import { openConfiguredDatabase } from './db/open-configured-database.ts';
 import { createFeatures } from './features.ts';
 import { createJobRunner } from './jobs/job-runner.ts';
@@ -18,7 +19,14 @@ import { startMetricsListener } from './metrics/metrics-server.ts';
 async function main() {
   const config = loadConfigOrExit();
   const logger = createLogger(config);
-  const database = await openConfiguredDatabase(config.database);
+  const database = await openConfiguredDatabase(config.database).catch((error: unknown) => {
+    // PGlite's files are one process's (decision 033): a second server on them stops at once.
+    if (!(error instanceof DataFolderHeldError)) throw error;
+    logger.fatal(
+      `cannot start: ${error.message} (DATA_DIR): stop it first, or give this one another DATA_DIR`,
+    );
+    process.exit(75);
+  });
 
   const chain = createChainClient(config.chain);
   const rpcChainId = await chain.getChainId().catch((error: unknown) => {

@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config/config.ts';
 import { type Db, openDatabase } from '../db/client.ts';
+import { DataFolderHeldError, type DataFolderLock, lockDataFolder } from '../db/data-folder-lock.ts';
 import { readAppliedMigrations, readMigrationJournal, readServerVersion } from '../db/migrate.ts';
+import { openDatabaseCopy } from '../db/open-configured-database.ts';
 import { type CheckOutcome, failed, passed } from './run-checks.ts';
 
 // The database answers and its migrations are current (docs/operations.md "Preflight"). Doctor
@@ -25,8 +27,27 @@ export async function openDoctorDatabase(
   if (!existsSync(dataDir)) {
     throw new Error(`there is no PGlite database at ${dataDir}: the server creates it at its first start`);
   }
-  const database = await openDatabase({ dataDir });
-  return { db: database.db, label: `PGlite at ${dataDir}`, close: database.close };
+  // PGlite's files are one process's (decision 033): beside a running server, doctor reads a copy.
+  const folder = resolve(options.base, settings.dataDir);
+  let lock: DataFolderLock;
+  try {
+    lock = lockDataFolder(folder, 'ops doctor');
+  } catch (error) {
+    if (!(error instanceof DataFolderHeldError)) throw error;
+    const copy = await openDatabaseCopy(settings, options.base, { migrate: false });
+    return { db: copy.db, label: `PGlite at ${dataDir} (a copy: ${error.message})`, close: copy.close };
+  }
+  try {
+    const database = await openDatabase({ dataDir });
+    return {
+      db: database.db,
+      label: `PGlite at ${dataDir}`,
+      close: () => database.close().finally(() => lock.release()),
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }
 
 /** One query, answering the server's version. */

@@ -3,7 +3,9 @@ import { createTestClient, http } from 'viem';
 import { type Clock, createChainClock, systemClock } from '../chain/clock.ts';
 import { type Config, loadConfig } from '../config/config.ts';
 import { loadConfigOrExit } from '../config/load-config-or-exit.ts';
-import { openConfiguredDatabase } from '../db/open-configured-database.ts';
+import type { Database } from '../db/client.ts';
+import { DataFolderHeldError } from '../db/data-folder-lock.ts';
+import { openConfiguredDatabase, openDatabaseCopy } from '../db/open-configured-database.ts';
 import { doctorCommandHelp, runDoctorCommand } from './doctor-command.ts';
 import { marketsCommands } from './markets-commands.ts';
 import { type OpsCommand, printHelp, runOpsCommand } from './ops-commands.ts';
@@ -13,9 +15,12 @@ import { vaultCommands } from './vault-commands.ts';
 import { vaultVerifyCommand } from './vault-verify-command.ts';
 
 // `npm run ops -- <command>`: operator actions against the deployment's database, configured from
-// the same environment as the server. With the embedded PGlite (no DATABASE_URL), stop the server
-// first: PGlite's files belong to one process at a time. The escrow's commands (vault:*) open no
-// database, so they run beside a running server; vault:verify needs no settings at all.
+// the same environment as the server. With the embedded PGlite (no DATABASE_URL), PGlite's files are
+// one process's at a time (decision 033): a command that changes state is refused while a server (or
+// another command) holds DATA_DIR, and a read-only one reads a copy of it. On PostgreSQL they run
+// beside running servers, which hear of every change (NOTIFY) and whose jobs read the database. The
+// escrow's commands (vault:*) open no database, so they run beside a running server; vault:verify
+// needs no settings at all.
 
 const OPS_COMMANDS: OpsCommand[] = [...marketsCommands, ...paymentsCommands, ...oracleCommands];
 
@@ -30,7 +35,8 @@ async function main(): Promise<number> {
   const config = loadConfigOrExit();
   if (vaultCommands.some((command) => command.name === argv[0]))
     return runOpsCommand(argv, { config, out }, vaultCommands);
-  if (!OPS_COMMANDS.some((command) => command.name === argv[0]))
+  const command = OPS_COMMANDS.find((each) => each.name === argv[0]);
+  if (!command)
     return printHelp(
       argv[0],
       [...OPS_COMMANDS, ...vaultCommands, vaultVerifyCommand, doctorCommandHelp],
@@ -39,7 +45,21 @@ async function main(): Promise<number> {
 
   // npm runs workspace scripts inside apps/server, so a relative DATA_DIR is taken from where
   // `npm run ops` was typed (INIT_CWD), as the server takes it.
-  const database = await openConfiguredDatabase(config.database, process.env.INIT_CWD ?? process.cwd());
+  const base = process.env.INIT_CWD ?? process.cwd();
+  let database: Database;
+  try {
+    database = await openConfiguredDatabase(config.database, base, `ops ${command.name}`);
+  } catch (error) {
+    if (!(error instanceof DataFolderHeldError)) throw error;
+    if (!command.readOnly) {
+      out(
+        `Refused: ${error.message}; nothing was changed: stop it first, or act through its signed operator API (docs/architecture.md "Operators").`,
+      );
+      return 1;
+    }
+    process.stderr.write(`Reading a copy taken now: ${error.message}.\n`);
+    database = await openDatabaseCopy(config.database, base);
+  }
   try {
     const clock = await openClock(config);
     return await runOpsCommand(argv, { db: database.db, config, clock, out }, OPS_COMMANDS);

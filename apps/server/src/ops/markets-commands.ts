@@ -18,6 +18,7 @@ import { type OpsArgs, type OpsCommand, type OpsContext, UsageError } from './op
 export const marketsCommands: OpsCommand[] = [
   {
     name: 'markets:pending',
+    readOnly: true,
     usage: 'markets:pending',
     summary: 'List markets waiting for a verdict (settling), oldest deadline first.',
     async run({ db, out }) {
@@ -58,6 +59,7 @@ export const marketsCommands: OpsCommand[] = [
   }),
   {
     name: 'markets:flagged',
+    readOnly: true,
     usage: 'markets:flagged',
     summary: 'List proposed verdicts flagged by bettors: they wait for markets:confirm or markets:overturn.',
     async run({ db, out }) {
@@ -81,6 +83,7 @@ export const marketsCommands: OpsCommand[] = [
   },
   {
     name: 'markets:evidence',
+    readOnly: true,
     usage: 'markets:evidence <id>',
     summary: "Show the latest judged attempt's pages (hash, status) and citations, verified ✔ or not ✖.",
     async run({ db, out }, args) {

@@ -30,6 +30,11 @@ export type OpsCommandHelp = { name: string; usage: string; summary: string };
 /** A command of the table; commands that need no database (vault:*) take a context of their own. */
 export type OpsCommand<Context = OpsContext> = OpsCommandHelp & {
   options?: NonNullable<ParseArgsConfig['options']>;
+  /**
+   * Reads only: beside a process that holds PGlite's folder it reads a copy of it (decision 033).
+   * Every other command of the database changes state and is refused there.
+   */
+  readOnly?: true;
   run(context: Context, args: OpsArgs): Promise<void>;
 };
 

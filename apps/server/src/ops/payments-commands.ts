@@ -9,6 +9,7 @@ import type { OpsCommand } from './ops-commands.ts';
 export const paymentsCommands: OpsCommand[] = [
   {
     name: 'payments:status',
+    readOnly: true,
     usage: 'payments:status',
     summary:
       'List escrow deposits, refunds of refused deposits and payment requests not settled yet, with attempts and last error.',
