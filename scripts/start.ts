@@ -24,6 +24,7 @@ const stack = await startStack({
   dataDir,
   build: !dev,
   log: quietServerLog,
+  notice: (line) => console.log(line),
 }).catch((error: unknown) => {
   if (!(error instanceof PublicDevHostError)) throw error;
   console.error(`Refusing to start:\n${error.message}`);
@@ -43,7 +44,7 @@ console.log(`
   API            ${url}/api  (OpenAPI: ${url}/api/openapi.json)
   Local chain    ${stack.rpcUrl}  (chain id 31337, Hardhat)
   Escrow         ${stack.escrowAddress}  (ESCROW_ADDRESS; every stake is deposited into it)
-  Data           ${dataDir}/  (PGlite; the chain's dev balances are carried over between starts)
+  Data           ${dataDir}/  (PGlite, and the dev chain's blocks: the next start replays them${stack.replayedBlocks ? `; ${stack.replayedBlocks} replayed now` : ''})
   Price feeds    a Chainlink-compatible feed per coin on the local chain, its rounds
                  published from a simulated walk (read as Chainlink's are on BSC)
 

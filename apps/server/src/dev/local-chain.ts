@@ -12,14 +12,31 @@ export type LocalChain = { rpcUrl: string; port: number; process: ChildProcess; 
  * Port 0 picks a free one. Resolves once the node answers JSON-RPC.
  */
 export async function startLocalChain(
-  options: { port?: number; host?: string; log?: (line: string) => void } = {},
+  options: {
+    port?: number;
+    host?: string;
+    log?: (line: string) => void;
+    /**
+     * The genesis block's time (unix seconds; chain/hardhat.config.ts reads it): the same time makes
+     * the same genesis block, so a replayed chain's blocks are the saved ones (dev-chain-journal.ts).
+     */
+    genesisTime?: number;
+  } = {},
 ) {
   const host = options.host ?? '127.0.0.1';
   const port = options.port || (await findFreePort(host));
   const child = spawn(
     process.execPath,
     [`${ROOT}node_modules/hardhat/dist/src/cli.js`, 'node', '--hostname', host, '--port', String(port)],
-    { cwd: `${ROOT}chain`, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+    {
+      cwd: `${ROOT}chain`,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        ...(options.genesisTime === undefined ? {} : { DEV_CHAIN_GENESIS_TIME: String(options.genesisTime) }),
+      },
+    },
   );
   let output = '';
   const collect = (chunk: Buffer) => {
