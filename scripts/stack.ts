@@ -28,6 +28,8 @@ export type StackOptions = {
   log?: (line: string) => void;
   /** The one line that says the saved dev chain could not be restored (and where the old data went). */
   notice?: (line: string) => void;
+  /** Write the chain's blocks to the data folder for the next start (default true; decision 003). */
+  saveChain?: boolean;
 };
 
 /** BSC's block time is 0.75–3 s; the dev chain mines at least this often. */
@@ -48,6 +50,7 @@ export async function startStack(options: StackOptions) {
     port: options.rpcPort,
     log: (line) => options.log?.(line),
     databaseUrl: options.env?.DATABASE_URL ?? process.env.DATABASE_URL,
+    ...(options.saveChain === undefined ? {} : { record: options.saveChain }),
   });
   if (devChain.notice) options.notice?.(devChain.notice);
   const { chain, escrow } = devChain;

@@ -65,6 +65,7 @@ export type DevChainStart = {
 };
 
 export type DevChainRecorder = { stop(): Promise<void> };
+const NO_RECORDER: DevChainRecorder = { stop: async () => {} };
 
 /**
  * The dev chain for `dataDir`: the saved one replayed, or a fresh one (with the escrow deployed) when
@@ -76,6 +77,11 @@ export async function startDevChain(options: {
   log?: (line: string) => void;
   /** Said in the notice when the database is elsewhere (DATABASE_URL) and so is not made fresh. */
   databaseUrl?: string | undefined;
+  /**
+   * Write the blocks for the next start (default true). A stack on a folder thrown away at its end
+   * (a bench's) may save the node the reads.
+   */
+  record?: boolean;
 }): Promise<DevChainStart> {
   const { dataDir } = options;
   const holder = findDataFolderHolder(dataDir);
@@ -127,7 +133,7 @@ function readSaved(dataDir: string): Saved {
 async function restore(
   dataDir: string,
   meta: DevChainMeta,
-  options: { port: number; log?: (line: string) => void },
+  options: { port: number; log?: (line: string) => void; record?: boolean },
 ): Promise<DevChainStart> {
   const blocks = readBlocks(join(dataDir, BLOCKS_FILE));
   const chain = await startLocalChain({ port: options.port, genesisTime: meta.genesisTime });
@@ -156,7 +162,10 @@ async function restore(
     // The chain's clock goes on where it stood against the wall clock, as a node left running would.
     const target = Math.floor(Date.now() / 1000) + meta.clockAheadS;
     if (target > Number(head.timestamp)) await rpc(chain.rpcUrl, 'evm_mine', [target]);
-    const recorder = startRecorder(chain.rpcUrl, dataDir, meta, BigInt(head.number));
+    const recorder =
+      options.record === false
+        ? NO_RECORDER
+        : startRecorder(chain.rpcUrl, dataDir, meta, BigInt(head.number));
     return {
       chain,
       escrow: { address: escrow, blockNumber: BigInt(meta.escrow.blockNumber) },
@@ -172,7 +181,7 @@ async function restore(
 
 async function fresh(
   dataDir: string,
-  options: { port: number },
+  options: { port: number; record?: boolean },
   notice: string | null,
 ): Promise<DevChainStart> {
   const genesisTime = Math.floor(Date.now() / 1000);
@@ -189,9 +198,12 @@ async function fresh(
       clockAheadS: 0,
       unreplayable: null,
     };
-    writeFileSync(join(dataDir, BLOCKS_FILE), '');
-    writeMeta(dataDir, meta);
-    const recorder = startRecorder(chain.rpcUrl, dataDir, meta, 0n);
+    let recorder = NO_RECORDER;
+    if (options.record !== false) {
+      writeFileSync(join(dataDir, BLOCKS_FILE), '');
+      writeMeta(dataDir, meta);
+      recorder = startRecorder(chain.rpcUrl, dataDir, meta, 0n);
+    }
     return {
       chain,
       escrow: { address: deployed.address, blockNumber: deployed.blockNumber },
