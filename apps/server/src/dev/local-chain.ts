@@ -24,10 +24,13 @@ export async function startLocalChain(
   } = {},
 ) {
   const host = options.host ?? '127.0.0.1';
-  const port = options.port || (await findFreePort(host));
+  // Port 0 lets the node take a free port itself and say which: a port probed free here and bound
+  // later by the node could be taken meanwhile by another process (a test file beside this one), and
+  // this side would then wait on someone else's server.
+  const requested = options.port || 0;
   const child = spawn(
     process.execPath,
-    [`${ROOT}node_modules/hardhat/dist/src/cli.js`, 'node', '--hostname', host, '--port', String(port)],
+    [`${ROOT}node_modules/hardhat/dist/src/cli.js`, 'node', '--hostname', host, '--port', String(requested)],
     {
       cwd: `${ROOT}chain`,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -39,18 +42,27 @@ export async function startLocalChain(
     },
   );
   let output = '';
+  let announced: ((port: number) => void) | undefined;
+  const announcedPort = new Promise<number>((resolve) => {
+    announced = resolve;
+  });
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
     options.log?.(chunk.toString());
+    const match = STARTED.exec(output);
+    if (match?.[1]) announced?.(Number(match[1]));
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
-  const rpcUrl = `http://${host}:${port}`;
+  let hasExited = false;
   const exited = once(child, 'exit').then(() => {
+    hasExited = true;
     throw new Error(`Hardhat node exited before it was ready:\n${output}`);
   });
-  await Promise.race([waitForRpc(rpcUrl, 30_000), exited]);
   exited.catch(() => {});
+  const port = requested !== 0 ? requested : await Promise.race([announcedPort, exited]);
+  const rpcUrl = `http://${host}:${port}`;
+  await Promise.race([waitForRpc(rpcUrl, 30_000, () => hasExited), exited]);
   const chain: LocalChain = {
     rpcUrl,
     port,
@@ -74,9 +86,13 @@ export async function findFreePort(host = '127.0.0.1'): Promise<number> {
   return address.port;
 }
 
-async function waitForRpc(rpcUrl: string, timeoutMs: number): Promise<void> {
+/** How the node says where it listens: with port 0, the port it took. */
+const STARTED = /Started HTTP and WebSocket JSON-RPC server at http:\/\/[^:\s]+:(\d+)/;
+
+/** Asks until the node answers, it exits (then nothing more is sent to its port) or time runs out. */
+async function waitForRpc(rpcUrl: string, timeoutMs: number, gone: () => boolean): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !gone()) {
     try {
       const response = await fetch(rpcUrl, {
         method: 'POST',
