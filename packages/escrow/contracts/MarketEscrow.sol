@@ -172,7 +172,8 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
         uint128 drawn;
         /// A dispute's answer deadline; the settlement window ends at the later of it and close + ESCAPE_DELAY.
         uint40 answerBy;
-        uint8 disputes;
+        /// Disputes so far: one per owner, so as many as the market has bettors (never a shared budget).
+        uint32 disputes;
     }
 
     /// A stake as deposited: what a claim or a refund names, checked against the stored hash. Only ever
@@ -326,7 +327,7 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
         bytes32 indexed market,
         uint256 indexed stakeId,
         address indexed owner,
-        uint8 disputes,
+        uint32 disputes,
         uint256 answerBy
     );
     event SettlementWithdrawn(bytes32 indexed market);
@@ -534,7 +535,7 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
         if (msg.value != bond) revert BondMismatch(msg.value, bond);
         disputed[key][msg.sender] = true;
 
-        uint8 disputes = j.disputes + 1;
+        uint32 disputes = j.disputes + 1;
         j.disputes = disputes;
         j.bonds += msg.value.toUint128();
         uint256 answerBy = block.timestamp + ANSWER_WINDOW;
