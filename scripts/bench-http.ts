@@ -203,17 +203,22 @@ export async function measureHotReads(input: {
   });
   const bytesRoutes: Record<string, { body: string; contentType: string; queries: typeof captured }> = {};
   const sqlRoutes: typeof bytesRoutes = {};
-  for (const endpoint of list) {
-    const response = await fetch(baseUrl + endpoint.path);
-    const body = await response.text();
-    if (!response.ok) throw new Error(`${endpoint.path} answered ${response.status}: ${body.slice(0, 200)}`);
-    captured.length = 0;
-    await endpoint.reads(captureDb);
-    const contentType = response.headers.get('content-type') ?? 'application/json';
-    bytesRoutes[endpoint.path] = { body, contentType, queries: [] };
-    sqlRoutes[endpoint.path] = { body: '', contentType, queries: [...captured] };
+  try {
+    for (const endpoint of list) {
+      const response = await fetch(baseUrl + endpoint.path);
+      const body = await response.text();
+      if (!response.ok) throw new Error(`${endpoint.path} answered ${response.status}: ${body.slice(0, 200)}`);
+      captured.length = 0;
+      await endpoint.reads(captureDb);
+      const contentType = response.headers.get('content-type') ?? 'application/json';
+      bytesRoutes[endpoint.path] = { body, contentType, queries: [] };
+      sqlRoutes[endpoint.path] = { body: '', contentType, queries: [...captured] };
+    }
+  } finally {
+    // Ended on a failure too: an idle client of it would die with the database dropped at the end, and
+    // its error would hide the failure's own.
+    await capturePool.end();
   }
-  await capturePool.end();
 
   const bytes = await startCeiling({ mode: 'bytes', routes: bytesRoutes });
   const sql = await startCeiling({ mode: 'sql', databaseUrl: input.dbUrl, routes: sqlRoutes });

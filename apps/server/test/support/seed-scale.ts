@@ -162,9 +162,10 @@ async function seed(client: pg.PoolClient, sizes: ScaleSizes): Promise<SeededSca
     insert into user_stats (address, total_winnings, total_bets, won_bets, settled_bets)
     select ${addressSql('a')}, (a * 7 % 1000) * 1000000000000000, 10 + a % 7, a % 5, 5 + a % 5
     from generate_series(1, ${A}) a`);
+  // Under the source the bench's stack reads: the local chain's Chainlink-compatible feeds.
   await q(`
     insert into price_samples (source, price, updated_at, sampled_at)
-    select 'simulated', 60000000000 + s, now() - make_interval(secs => 10000 - s), now() - make_interval(secs => 10000 - s)
+    select 'chainlink', 60000000000 + s, now() - make_interval(secs => 10000 - s), now() - make_interval(secs => 10000 - s)
     from generate_series(1, 10000) s`);
   await q(`SET session_replication_role = DEFAULT`);
   for (const { indexdef } of secondary.rows) await q(indexdef);
