@@ -26,6 +26,8 @@ export const TARGETS = {
   publicShareOfHttp: 0.5,
   publicP99Ms: 50,
   realtimeP99Ms: 100,
+  /** The server's realtime p99 at most this many times a bare ws server's, in the same run. */
+  realtimeP99OfBare: 1.1,
   betsPerSecond: 100,
   settlementS: 3,
   rssPostgresMb: 200,
@@ -126,7 +128,7 @@ export function renderMarkdown(report: BenchReport): string {
     );
     if (r.ceiling) {
       lines.push(
-        `| realtime ceiling: a bare ws server, the same clients and events | ${figure(r.ceiling)} | – | |`,
+        `| realtime ceiling: a bare ws server, the same clients and events | ${figure(r.ceiling)}; the server's p99 is ${(r.p99 / r.ceiling.p99).toFixed(2)} × this | the server's p99 ≤ ${TARGETS.realtimeP99OfBare} × this | ${verdict(realtimeWithinBare(r))} |`,
       );
     }
   }
@@ -170,12 +172,18 @@ export function renderMarkdown(report: BenchReport): string {
   return lines.join('\n');
 }
 
+/** Whether the server's fan-out is as fast as a bare ws server's in the same run (none measured: not judged). */
+function realtimeWithinBare(r: RealtimeResult): boolean {
+  return !r.ceiling || r.p99 <= TARGETS.realtimeP99OfBare * r.ceiling.p99;
+}
+
 /** How many rows miss their target. */
 export function countMissed(report: BenchReport): number {
   let missed = report.hot.filter((row) => hotVerdict(row)?.met === false).length;
   const r = report.realtime;
   if (r && !(r.p99 < TARGETS.realtimeP99Ms && r.delivered === r.clients * r.events && r.duplicates === 0))
     missed += 1;
+  if (r && !realtimeWithinBare(r)) missed += 1;
   if (report.bets && report.bets.perSecond < TARGETS.betsPerSecond) missed += 1;
   if (report.settlement && report.settlement.seconds >= TARGETS.settlementS) missed += 1;
   if (report.rssPostgresMb !== undefined && report.rssPostgresMb >= TARGETS.rssPostgresMb) missed += 1;
