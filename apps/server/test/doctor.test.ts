@@ -4,19 +4,23 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PRICE_SYMBOLS } from '@pm/core/constants';
+import { CHAIN_ID, PRICE_SYMBOLS, type PriceSymbol } from '@pm/core/constants';
+import { devFeedAggregatorAbi } from '@pm/escrow/dev-feeds.gen';
 import { sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { DEV_OPERATOR } from '../src/config/dev-accounts.ts';
+import { createChainWallet } from '../src/chain/chain-client.ts';
+import { DEV_FEED_WRITER, DEV_OPERATOR } from '../src/config/dev-accounts.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrate, readMigrationJournal } from '../src/db/migrate.ts';
 import { queryRows } from '../src/db/query-rows.ts';
 import { compiledServerCommand } from '../src/dev/compiled-server.ts';
 import { deployDevEscrow } from '../src/dev/dev-escrow.ts';
+import { deployDevFeeds } from '../src/dev/dev-feeds.ts';
 import { findFreePort } from '../src/dev/local-chain.ts';
+import { feedIdentityTitle } from '../src/doctor/price-checks.ts';
 import { type DoctorOptions, runDoctor } from '../src/doctor/run-doctor.ts';
 import { type AiStub, completion, startAiStub } from './support/ai-stub.ts';
 import { deployMockAggregator, publishAggregatorRound } from './support/mock-aggregator.ts';
@@ -27,7 +31,8 @@ import { json, startWebStub, type WebStub } from './support/web-stub.ts';
 // `npm run ops -- doctor` (docs/operations.md "Preflight") against the local
 // Hardhat chain, a real database, and the outside world on loopback: the AI endpoint, a
 // SearXNG-shaped search engine and a JSON-RPC node of another chain. A good configuration passes
-// every check; each check then fails on its own broken setting.
+// every check (its price feeds the local chain's dev feeds); each check then fails on its own broken
+// setting.
 
 let chain: TestChain;
 let database: TestDatabase;
@@ -35,7 +40,8 @@ let ai: AiStub;
 let web: WebStub;
 let otherChain: Server;
 let otherChainUrl: string;
-let freshAggregator: `0x${string}`;
+/** Each coin's dev feed (a proxy over its aggregator), updated when the file starts. */
+let freshFeeds: Map<PriceSymbol, `0x${string}`>;
 let staleAggregator: `0x${string}`;
 let escrow: `0x${string}`;
 
@@ -71,6 +77,28 @@ const deployAggregator = () => deployMockAggregator(chain);
 const publishRound = (aggregator: `0x${string}`, roundId: bigint, updatedAt: bigint) =>
   publishAggregatorRound(chain, aggregator, { roundId, answer: 612_34000000n, updatedAt });
 
+/** The local chain's dev feeds, each coin's with one round of 612.34 USD published now. */
+async function deployFreshDevFeeds(): Promise<Map<PriceSymbol, `0x${string}`>> {
+  const feeds = await deployDevFeeds(chain.rpcUrl);
+  const writer = createChainWallet({ id: CHAIN_ID.local, rpcUrl: chain.rpcUrl }, DEV_FEED_WRITER.privateKey);
+  for (const feed of feeds.values()) {
+    const hash = await writer.writeContract({
+      address: feed.aggregator,
+      abi: devFeedAggregatorAbi,
+      functionName: 'publish',
+      args: [612_34000000n],
+    });
+    await chain.publicClient.waitForTransactionReceipt({ hash });
+  }
+  return new Map([...feeds].map(([symbol, feed]) => [symbol, feed.proxy]));
+}
+
+const freshFeed = (symbol: PriceSymbol): `0x${string}` => {
+  const address = freshFeeds.get(symbol);
+  if (!address) throw new Error(`no feed for ${symbol}`);
+  return address;
+};
+
 beforeAll(async () => {
   [chain, database, ai, web, otherChain] = await Promise.all([
     startTestChain(),
@@ -85,10 +113,9 @@ beforeAll(async () => {
   ai.reply(() => completion({ ok: true }));
   web.route('/search', json({ results: [{ url: 'https://example.com/a', title: 'A', content: 'a' }] }));
   escrow = (await deployDevEscrow(chain.rpcUrl)).address;
-  freshAggregator = await deployAggregator();
+  freshFeeds = await deployFreshDevFeeds();
   staleAggregator = await deployAggregator();
   const { timestamp } = await chain.publicClient.getBlock();
-  await publishRound(freshAggregator, 7n, timestamp);
   await publishRound(staleAggregator, 3n, timestamp - 3600n);
 });
 afterAll(async () => {
@@ -104,8 +131,8 @@ function goodEnv(): Record<string, string> {
     // Another spelling of the same node, so the check asks it rather than reusing RPC_URL's answer.
     PUBLIC_RPC_URL: `${chain.rpcUrl}/`,
     PRICE_FEED: 'chainlink',
-    CHAINLINK_FEED_ADDRESS: freshAggregator,
-    CHAINLINK_FEED_ADDRESSES: PRICE_SYMBOLS.map((symbol) => `${symbol}=${freshAggregator}`).join(','),
+    CHAINLINK_FEED_ADDRESS: freshFeed('BNB'),
+    CHAINLINK_FEED_ADDRESSES: PRICE_SYMBOLS.map((symbol) => `${symbol}=${freshFeed(symbol)}`).join(','),
     AI_BASE_URL: ai.url,
     SEARCH_PROVIDER: 'searxng',
     SEARCH_URL: web.origin,
@@ -166,10 +193,14 @@ describe('ops doctor', () => {
     for (const symbol of PRICE_SYMBOLS) {
       expect(result.line(`price feed ${symbol}`)).toMatch(
         new RegExp(
-          `^✔ price feed ${symbol} \\(chainlink ${getAddress(freshAggregator)}\\): 612.3400 USD, updated \\d+ s ago$`,
+          `^✔ price feed ${symbol} \\(chainlink ${getAddress(freshFeed(symbol))}\\): 612.3400 USD, updated \\d+ s ago$`,
         ),
       );
+      expect(result.line(feedIdentityTitle(symbol))).toBe(`✔ ${feedIdentityTitle(symbol)}`);
     }
+    expect(result.line('price feed addresses')).toMatch(
+      /^✔ price feed addresses are Chainlink's published BSC mainnet proxies: chain 31337 is not BSC mainnet; /,
+    );
     expect(result.line('AI model')).toBe(
       '✔ AI model gpt-4o-mini answers a structured request: structured answer',
     );
@@ -210,8 +241,9 @@ describe('ops doctor', () => {
     expect(result.line('database answers')).toMatch(/^✔/);
     expect(result.line('PUBLIC_RPC_URL')).toBe('✔ PUBLIC_RPC_URL serves CHAIN_ID 31337');
     expect(result.line('RPC_URL answers a batch')).toMatch(/^- RPC_URL answers a batch .*: skipped/);
-    // The batch, the operator's gas, the escrow's eight checks and the eight price feeds.
-    expect(result.lines.at(-1)).toBe('Not ready: 1 check failed, 18 skipped.');
+    // The batch, the operator's gas, the escrow's eight checks, the eight price feeds' readings and
+    // identities, and their addresses.
+    expect(result.lines.at(-1)).toBe('Not ready: 1 check failed, 27 skipped.');
   });
 
   test('an RPC_URL where nothing listens: ✖ with the reason, never its key', async () => {
@@ -254,6 +286,7 @@ describe('ops doctor', () => {
   });
 
   test('a stale price feed: ✖ "stale: updated N s ago"; one that does not answer: ✖; the others ✔', async () => {
+    // The stale one is the mock aggregator, which says it is "BNB / USD (mock)": BTC's identity fails too.
     const missing = '0x000000000000000000000000000000000000dEaD';
     const overrides = `${goodEnv().CHAINLINK_FEED_ADDRESSES},BTC=${staleAggregator},ETH=${missing}`;
     const result = await doctor({ ...goodEnv(), CHAINLINK_FEED_ADDRESSES: overrides });
@@ -267,8 +300,17 @@ describe('ops doctor', () => {
       /^✖ price feed ETH \(chainlink 0x000000000000000000000000000000000000dEaD\): UNAVAILABLE: The Chainlink aggregator could not be read: /,
     );
     const others = PRICE_SYMBOLS.filter((symbol) => symbol !== 'BTC' && symbol !== 'ETH');
-    for (const symbol of others) expect(result.line(`price feed ${symbol}`)).toMatch(/^✔/);
-    expect(result.lines.at(-1)).toBe('Not ready: 2 checks failed.');
+    expect(result.line(feedIdentityTitle('BTC'))).toBe(
+      `✖ ${feedIdentityTitle('BTC')}: its description is "BNB / USD (mock)", not "BTC / USD": not BTC's USD feed`,
+    );
+    expect(result.line(feedIdentityTitle('ETH'))).toMatch(
+      /^✖ .*: decimals\(\) and description\(\) could not be read: /,
+    );
+    for (const symbol of others) {
+      expect(result.line(`price feed ${symbol}`)).toMatch(/^✔/);
+      expect(result.line(feedIdentityTitle(symbol))).toMatch(/^✔/);
+    }
+    expect(result.lines.at(-1)).toBe('Not ready: 4 checks failed.');
   });
 
   test('an exchange ticker per coin (PRICE_FEED=ticker): each coin read from its own URL', async () => {

@@ -1,17 +1,13 @@
-import { type FeedRound, isFreshFor } from '@pm/core/feed-rounds';
-import { priceMarketOutcome } from '@pm/core/price-market';
-import { roundResult } from '@pm/core/rounds';
+import { decidePriceOutcome } from '@pm/core/price-outcome';
 import type { Address, Hex, PublicClient } from 'viem';
 import { marketEscrowAbi } from './market-escrow.gen.ts';
 import { MARKET_KIND } from './market-escrow-keys.ts';
 import { roundInForceAt } from './price-settlement-call.ts';
 
-// A settled round's or price market's outcome recomputed from its feed's own rounds by core's rules
-// (docs/product.md §4, decision 020), apart from the contract's proof (docs/decisions/031): what
-// `vault:verify` and a guardian's watcher check, and what anyone can check against any node.
-
-/** MarketEscrow's price outcomes: a winning side, or why every stake is refunded. */
-export const PRICE_OUTCOME = { yes: 1, no: 2, draw: 3, noWinner: 4, stale: 5, notPositive: 6 } as const;
+// A settled round's or price market's outcome recomputed from its feed's own rounds by core's rule
+// (@pm/core/price-outcome; docs/product.md §4, decision 020), apart from the contract's proof
+// (docs/decisions/031): what `vault:verify` and a guardian's watcher check, and what anyone can check
+// against any node.
 
 export type PriceOutcomeCheck =
   | { settled: false }
@@ -64,35 +60,12 @@ export async function verifyPriceOutcome(
     return { settled: true, recorded, expected: { unknown: lock.reason }, agrees: false };
   const lockRound = lock?.found ? lock.round : undefined;
 
-  const judged = (round: FeedRound, instant: number): number | undefined => {
-    if (round.answer <= 0n) return PRICE_OUTCOME.notPositive;
-    if (!isFreshFor(round.updatedAtMs, instant * 1000, maxAgeMs)) return PRICE_OUTCOME.stale;
-    return undefined;
-  };
-  let expected: number;
-  if (lockRound) {
-    const refused = [judged(lockRound, closesAt), judged(close.round, decidesAt)];
-    if (refused.includes(PRICE_OUTCOME.notPositive)) expected = PRICE_OUTCOME.notPositive;
-    else if (refused.includes(PRICE_OUTCOME.stale)) expected = PRICE_OUTCOME.stale;
-    else {
-      const result = roundResult(lockRound.answer, close.round.answer);
-      expected =
-        result === 'bull' ? PRICE_OUTCOME.yes : result === 'bear' ? PRICE_OUTCOME.no : PRICE_OUTCOME.draw;
-    }
-  } else {
-    const refused = judged(close.round, decidesAt);
-    expected =
-      refused ??
-      (priceMarketOutcome({
-        comparisonType: above ? 'above' : 'below',
-        targetScaled: target,
-        settlementScaled: close.round.answer,
-      }) === 'YES'
-        ? PRICE_OUTCOME.yes
-        : PRICE_OUTCOME.no);
-  }
-  if (expected === PRICE_OUTCOME.yes && yes === 0n) expected = PRICE_OUTCOME.noWinner;
-  if (expected === PRICE_OUTCOME.no && no === 0n) expected = PRICE_OUTCOME.noWinner;
+  const priced = { maxAgeMs, sides: { yes, no }, close: { round: close.round, instant: decidesAt } };
+  const expected = decidePriceOutcome(
+    lockRound
+      ? { ...priced, kind: 'round', lock: { round: lockRound, instant: closesAt } }
+      : { ...priced, kind: 'priceMarket', target, above },
+  );
   const expectedReadings = {
     outcome: expected,
     lockRoundId: lockRound?.roundId ?? 0n,

@@ -1,7 +1,9 @@
-import type { PriceSymbol } from '@pm/core/constants';
+import { CHAIN_ID, PRICE_SYMBOLS, type PriceSymbol } from '@pm/core/constants';
 import { formatUsdPrice } from '@pm/core/price';
-import type { PublicClient } from 'viem';
+import { DEV_FEED_DECIMALS, devFeedDescription } from '@pm/escrow/deploy-dev-feed';
+import { type Address, getAddress, type PublicClient, parseAbi } from 'viem';
 import type { Clock } from '../chain/clock.ts';
+import { CHAINLINK_BSC_MAINNET_USD_FEEDS } from '../config/chainlink-bsc-mainnet-usd-feeds.ts';
 import type { Config } from '../config/config.ts';
 import { describeError } from '../errors/describe-error.ts';
 import { createCoinFeeds } from '../prices/create-coin-feeds.ts';
@@ -10,7 +12,10 @@ import { PriceFeedError } from '../prices/price-feed.ts';
 import { type CheckOutcome, failed, passed } from './run-checks.ts';
 
 // Each configured price feed answers and is fresh (docs/operations.md "Preflight"): the prices
-// module's own feeds, built from the settings as the server builds them, read once each.
+// module's own feeds, built from the settings as the server builds them, read once each. With
+// PRICE_FEED=chainlink, each feed also says it is its coin's USD feed in 8 decimals, and on BSC mainnet
+// each address is Chainlink's published proxy: a swapped or mistyped address fails loudly rather than
+// deciding a coin's markets by another coin's price.
 
 export type CoinFeedToCheck = { symbol: PriceSymbol; label: string; feed: PriceFeed };
 
@@ -58,4 +63,80 @@ function staleReason(ageS: number, maxAgeS: number): string {
 
 function secondsSince(time: Date, clock: Clock): number {
   return Math.max(0, Math.floor((clock.now().getTime() - time.getTime()) / 1000));
+}
+
+/** What a Chainlink USD feed says of itself; the dev feeds answer the same (deploy-dev-feed.ts). */
+const feedIdentityAbi = parseAbi([
+  'function decimals() view returns (uint8)',
+  'function description() view returns (string)',
+]);
+
+/** The title of a coin's identity check: what the feed at its address must say of itself. */
+export function feedIdentityTitle(symbol: PriceSymbol): string {
+  return `price feed ${symbol} answers as "${devFeedDescription(symbol)}" with ${DEV_FEED_DECIMALS} decimals`;
+}
+
+/**
+ * The feed at `address` is `symbol`'s USD feed: its `description()` is "<COIN> / USD", as Chainlink
+ * names its feeds, and its `decimals()` is 8, the scale of every price (docs/architecture.md "Money,
+ * time and identity"). Another coin's feed at the address fails naming both coins.
+ */
+export async function checkFeedIdentity(
+  client: PublicClient,
+  symbol: PriceSymbol,
+  address: Address,
+): Promise<CheckOutcome> {
+  let decimals: number;
+  let description: string;
+  try {
+    [decimals, description] = await Promise.all([
+      client.readContract({ address, abi: feedIdentityAbi, functionName: 'decimals' }),
+      client.readContract({ address, abi: feedIdentityAbi, functionName: 'description' }),
+    ]);
+  } catch (error) {
+    return failed(`decimals() and description() could not be read: ${describeError(error)}`);
+  }
+  const expected = devFeedDescription(symbol);
+  if (description !== expected) {
+    const other = PRICE_SYMBOLS.find((coin) => devFeedDescription(coin) === description);
+    if (other) return failed(`the address holds "${description}", ${other}'s feed, not ${symbol}'s`);
+    return failed(`its description is "${description}", not "${expected}": not ${symbol}'s USD feed`);
+  }
+  if (decimals !== DEV_FEED_DECIMALS) {
+    return failed(
+      `it answers with ${decimals} decimals, not ${DEV_FEED_DECIMALS}: every price would be mis-scaled`,
+    );
+  }
+  return passed();
+}
+
+/**
+ * Every coin's address is Chainlink's published proxy on BSC mainnet (chainlink-bsc-mainnet-usd-feeds.ts)
+ * when the feeds are read there (`chainId`, their RPC's); on another chain, such as the local one with
+ * its dev feeds, the addresses that differ are named for information only.
+ */
+export function checkFeedAddresses(
+  chainId: number,
+  addresses: Readonly<Record<PriceSymbol, Address>>,
+): CheckOutcome {
+  const others = PRICE_SYMBOLS.filter(
+    (symbol) => addresses[symbol].toLowerCase() !== CHAINLINK_BSC_MAINNET_USD_FEEDS[symbol].toLowerCase(),
+  );
+  if (chainId === CHAIN_ID.bscMainnet) {
+    if (others.length === 0) return passed(`all ${PRICE_SYMBOLS.length} on chain ${chainId}`);
+    return failed(
+      others
+        .map(
+          (symbol) =>
+            `${symbol} ${getAddress(addresses[symbol])} is not Chainlink's ${getAddress(CHAINLINK_BSC_MAINNET_USD_FEEDS[symbol])}`,
+        )
+        .join('; '),
+    );
+  }
+  const named = others.map((symbol) => `${symbol} ${getAddress(addresses[symbol])}`).join(', ');
+  return passed(
+    others.length === 0
+      ? `chain ${chainId} is not BSC mainnet; every address is Chainlink's mainnet one (information only)`
+      : `chain ${chainId} is not BSC mainnet; not Chainlink's mainnet proxies (information only): ${named}`,
+  );
 }

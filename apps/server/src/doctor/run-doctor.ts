@@ -1,5 +1,5 @@
 import { EscrowNotFoundError, type EscrowStatus, readEscrowStatus } from '@pm/escrow/deploy';
-import { type Address, createTestClient, getAddress, http } from 'viem';
+import { type Address, createTestClient, getAddress, http, type PublicClient } from 'viem';
 import { type Clock, createChainClock, systemClock } from '../chain/clock.ts';
 import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 import { createRedactor } from '../config/logger.ts';
@@ -23,7 +23,13 @@ import {
   checkEscrowRoles,
   type DeployBlockReading,
 } from './escrow-checks.ts';
-import { checkCoinFeed, coinFeedsToCheck } from './price-checks.ts';
+import {
+  checkCoinFeed,
+  checkFeedAddresses,
+  checkFeedIdentity,
+  coinFeedsToCheck,
+  feedIdentityTitle,
+} from './price-checks.ts';
 import { checkTrustProxy } from './proxy-checks.ts';
 import { checkRpcBatch } from './rpc-batch-checks.ts';
 import { type DoctorCheck, defineCheck, failed, passed, runChecks } from './run-checks.ts';
@@ -278,22 +284,42 @@ function priceFeedChecks(
   const sameRpc = config.prices.chainlinkRpcUrl === config.chain.rpcUrl;
   const needs = config.prices.feed === 'chainlink' && sameRpc ? [deps.rpc] : [];
   const clock = serverClock(config, timeouts);
-  const { source, coins } = coinFeedsToCheck({
-    config,
-    clock,
-    chainlinkClient: () =>
-      sameRpc ? deps.chain : doctorChainClient(config.prices.chainlinkRpcUrl, timeouts.rpcMs),
-  });
-  return coins.map(({ symbol, label, feed }) =>
-    defineCheck(
+  let feedsClient: PublicClient | undefined;
+  const chainlinkClient = () => {
+    feedsClient ??= sameRpc ? deps.chain : doctorChainClient(config.prices.chainlinkRpcUrl, timeouts.rpcMs);
+    return feedsClient;
+  };
+  const { source, coins } = coinFeedsToCheck({ config, clock, chainlinkClient });
+  const bound = { timeoutMs: timeouts.rpcMs * 3 + 1_000, needs };
+  const checks = coins.flatMap(({ symbol, label, feed }) => {
+    const reading = defineCheck(
       `price feed ${symbol} (${source} ${label.startsWith('0x') ? getAddress(label) : label})`,
       async () => {
         await clock.ready();
         return checkCoinFeed(feed, { clock, maxAgeS: config.prices.maxAgeS });
       },
-      { timeoutMs: timeouts.rpcMs * 3 + 1_000, needs },
+      bound,
+    );
+    if (source !== 'chainlink') return [reading];
+    const address = config.prices.chainlinkAddresses[symbol];
+    return [
+      reading,
+      defineCheck(
+        feedIdentityTitle(symbol),
+        () => checkFeedIdentity(chainlinkClient(), symbol, address),
+        bound,
+      ),
+    ];
+  });
+  if (source !== 'chainlink') return checks;
+  return [
+    ...checks,
+    defineCheck(
+      "price feed addresses are Chainlink's published BSC mainnet proxies",
+      async () => checkFeedAddresses(await chainlinkClient().getChainId(), config.prices.chainlinkAddresses),
+      bound,
     ),
-  );
+  ];
 }
 
 /**
