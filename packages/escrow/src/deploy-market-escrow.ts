@@ -114,7 +114,8 @@ export async function deployMarketEscrow(
   const address = receipt.contractAddress;
   if (!address) throw new Error(`The deployment ${transactionHash} created no contract`);
   const code = await publicClient.getCode({ address, blockNumber: receipt.blockNumber });
-  if (!code || code === '0x') throw new Error(`No code at ${address} after the deployment ${transactionHash}`);
+  if (!code || code === '0x')
+    throw new Error(`No code at ${address} after the deployment ${transactionHash}`);
   if (marketEscrowCodeHash(code) !== marketEscrowRuntimeCodeHash()) {
     throw new Error(`The code at ${address} is not this build's MarketEscrow`);
   }

@@ -84,7 +84,9 @@ export async function readMarketEscrowEvents(
       event.eventName === 'Claimed' || event.eventName === 'Refunded' ? [event.args.stakeId] : [],
     ),
   );
-  const credits = allCredits.filter((event) => event.eventName === 'Credited' && paidHere.has(event.args.stakeId));
+  const credits = allCredits.filter(
+    (event) => event.eventName === 'Credited' && paidHere.has(event.args.stakeId),
+  );
   return [...events, ...credits].sort(byPosition);
 }
 

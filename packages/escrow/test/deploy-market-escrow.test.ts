@@ -56,7 +56,8 @@ async function refusal(action: Promise<unknown>): Promise<MarketEscrowDeployErro
     () => undefined,
     (caught: unknown) => caught,
   );
-  if (!(error instanceof MarketEscrowDeployError)) throw new Error(`expected a MarketEscrowDeployError, got ${error}`);
+  if (!(error instanceof MarketEscrowDeployError))
+    throw new Error(`expected a MarketEscrowDeployError, got ${error}`);
   return error;
 }
 
@@ -67,7 +68,11 @@ describe('deployMarketEscrow', () => {
     expect(receipt).toMatchObject({ status: 'success', contractAddress: deployed.address.toLowerCase() });
     expect(deployed.blockNumber).toBe(receipt.blockNumber);
 
-    const { read } = getContract({ address: deployed.address, abi: marketEscrowAbi, client: world.publicClient });
+    const { read } = getContract({
+      address: deployed.address,
+      abi: marketEscrowAbi,
+      client: world.publicClient,
+    });
     expect(await read.owner()).toBe(address(ADMIN));
     expect(await read.operator()).toBe(address(OPERATOR));
     expect(await read.guardian()).toBe(address(GUARDIAN));
@@ -86,7 +91,12 @@ describe('deployMarketEscrow', () => {
 
   test('the runtime code hash is the same for any settings, and is this build’s', async () => {
     const one = await deploy();
-    const two = await deploy({ treasury: address(alice), roundFeeBps: 0, maxPriceAge: 3600, feeds: [world.feeds[0]?.proxy ?? zeroAddress] });
+    const two = await deploy({
+      treasury: address(alice),
+      roundFeeBps: 0,
+      maxPriceAge: 3600,
+      feeds: [world.feeds[0]?.proxy ?? zeroAddress],
+    });
     const codeOne = await world.publicClient.getCode({ address: one.address });
     const codeTwo = await world.publicClient.getCode({ address: two.address });
     if (!codeOne || !codeTwo) throw new Error('no code');
@@ -113,9 +123,10 @@ describe('deployMarketEscrow', () => {
     ];
     for (const [overrides, errorName] of refusals) {
       const error = await refusal(deploy(overrides));
-      expect(error.errorName, JSON.stringify(overrides, (_k, v) => (typeof v === 'bigint' ? `${v}` : v))).toBe(
-        errorName,
-      );
+      expect(
+        error.errorName,
+        JSON.stringify(overrides, (_k, v) => (typeof v === 'bigint' ? `${v}` : v)),
+      ).toBe(errorName);
       expect(error.message).toContain(errorName);
     }
     expect(await world.publicClient.getTransactionCount({ address: address(ADMIN) })).toBe(nonce);

@@ -2,6 +2,7 @@ import { BaseError, type Hash, type Hex, parseEther, parseEventLogs } from 'viem
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { decodeRevert } from '../src/decode-revert.ts';
+import { marketClaimAbi } from '../src/market-claims/market-claim-abi.ts';
 import {
   BATCH_CALL_GAS,
   batchGas,
@@ -11,7 +12,6 @@ import {
   refundCall,
   refundManyCall,
 } from '../src/market-claims/market-claim-calls.ts';
-import { marketClaimAbi } from '../src/market-claims/market-claim-abi.ts';
 import type { StakeRef } from '../src/market-deposits/market-deposit.ts';
 import { marketEscrowAbi } from '../src/market-escrow.gen.ts';
 import { BATCH_ITEM_GAS } from '../src/market-escrow-constants.ts';
@@ -49,7 +49,8 @@ async function settledRound(winners: number, closePrice = usd(601)) {
   const round = await world.nextRound(BNB);
   await world.publish(BNB, usd(600));
   const stakes: StakeRef[] = [];
-  for (let i = 0; i < winners; i++) stakes.push(await world.betRound(bettor(i), round, YES, parseEther('0.01')));
+  for (let i = 0; i < winners; i++)
+    stakes.push(await world.betRound(bettor(i), round, YES, parseEther('0.01')));
   await world.betRound(bettor(winners), round, NO, parseEther('0.01'));
   await world.publish(BNB, usd(600), round.lockAt - 2);
   await world.publish(BNB, closePrice, round.closeAt - 2);
@@ -62,7 +63,8 @@ async function settledRound(winners: number, closePrice = usd(601)) {
 async function settledJudged(winners: number) {
   const created = await world.createJudgedMarket(bettor(0), { amount: parseEther('0.01') });
   const stakes: StakeRef[] = [created.stake];
-  for (let i = 1; i < winners; i++) stakes.push(await world.bet(bettor(i), created.key, YES, parseEther('0.01')));
+  for (let i = 1; i < winners; i++)
+    stakes.push(await world.bet(bettor(i), created.key, YES, parseEther('0.01')));
   await world.bet(bettor(winners), created.key, NO, parseEther('0.01'));
   await world.travelTo(created.closesAt + 1);
   const pool = BigInt(winners + 1) * parseEther('0.01');
@@ -94,7 +96,8 @@ async function sendAt(call: { to: Hex; data: Hex }, gas: bigint) {
     .sendTransaction({ to: call.to, data: call.data, gas })
     .catch((error: unknown) => {
       failure = error;
-      const mined = error instanceof BaseError ? error.walk((cause) => TxHashSchema.safeParse(cause).success) : null;
+      const mined =
+        error instanceof BaseError ? error.walk((cause) => TxHashSchema.safeParse(cause).success) : null;
       const parsed = TxHashSchema.safeParse(mined);
       if (!parsed.success) throw error;
       const txHash: Hash = `0x${parsed.data.data.txHash.slice(2)}`;
@@ -103,7 +106,8 @@ async function sendAt(call: { to: Hex; data: Hex }, gas: bigint) {
   return { receipt: await world.publicClient.waitForTransactionReceipt({ hash }), failure };
 }
 
-const isOpen = async (stake: StakeRef) => (await world.read.stakes([stake.stakeId])) !== `0x${'0'.repeat(64)}`;
+const isOpen = async (stake: StakeRef) =>
+  (await world.read.stakes([stake.stakeId])) !== `0x${'0'.repeat(64)}`;
 
 test('each function of the claim ABI is the compiled contract’s', () => {
   for (const fragment of marketClaimAbi) {
@@ -118,7 +122,9 @@ describe('one claim or refund', () => {
     const [stake] = stakes;
     if (!stake) throw new Error('a stake');
     const before = await world.balance(bettor(0));
-    await world.mined(world.walletOf(relayer).sendTransaction(claimCall(world.address, { kind: 'price', stake })));
+    await world.mined(
+      world.walletOf(relayer).sendTransaction(claimCall(world.address, { kind: 'price', stake })),
+    );
     // 0.02 in the pool, 3 % fee: the only winner takes the rest.
     expect((await world.balance(bettor(0))) - before).toBe(parseEther('0.0194'));
   });
@@ -150,7 +156,9 @@ describe('one claim or refund', () => {
     const call = refundManyCall(world.address, rest);
     const { receipt } = await sendAt(call, call.gas);
     expect(receipt.status).toBe('success');
-    expect(parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'Refunded' })).toHaveLength(5);
+    expect(parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'Refunded' })).toHaveLength(
+      5,
+    );
     for (const stake of stakes) expect(await isOpen(stake)).toBe(false);
   });
 
@@ -164,40 +172,58 @@ describe('one claim or refund', () => {
     };
     expect(() => claimManyCall(world.address, [])).toThrow(RangeError);
     expect(() => refundManyCall(world.address, [])).toThrow(RangeError);
-    expect(() => claimCall(world.address, { kind: 'judged', stake, payout: 0n, proof: [] })).toThrow(RangeError);
-    expect(() => claimCall(world.address, { kind: 'price', stake: { ...stake, stakeId: 0n } })).toThrow(RangeError);
+    expect(() => claimCall(world.address, { kind: 'judged', stake, payout: 0n, proof: [] })).toThrow(
+      RangeError,
+    );
+    expect(() => claimCall(world.address, { kind: 'price', stake: { ...stake, stakeId: 0n } })).toThrow(
+      RangeError,
+    );
     expect(() => batchGas(0, '0x')).toThrow(RangeError);
   });
 });
 
 describe('a batch signed at batchGas(n)', () => {
-  test.each([1, 5, 20])('a batch of %i price-kind claims sent at exactly batchGas(n) pays every one', async (n) => {
-    const { stakes } = await settledRound(n);
-    const call = claimManyCall(
-      world.address,
-      stakes.map((stake) => ({ kind: 'price', stake })),
-    );
-    expect(call.gas).toBe(batchGas(n, call.data));
-    const { receipt } = await sendAt(call, call.gas);
-    expect(receipt.status).toBe('success');
-    expect(parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'Claimed' })).toHaveLength(n);
-    expect(parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'Credited' })).toHaveLength(0);
-    for (const stake of stakes) expect(await isOpen(stake)).toBe(false);
-  });
+  test.each([1, 5, 20])(
+    'a batch of %i price-kind claims sent at exactly batchGas(n) pays every one',
+    async (n) => {
+      const { stakes } = await settledRound(n);
+      const call = claimManyCall(
+        world.address,
+        stakes.map((stake) => ({ kind: 'price', stake })),
+      );
+      expect(call.gas).toBe(batchGas(n, call.data));
+      const { receipt } = await sendAt(call, call.gas);
+      expect(receipt.status).toBe('success');
+      expect(parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'Claimed' })).toHaveLength(
+        n,
+      );
+      expect(
+        parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'Credited' }),
+      ).toHaveLength(0);
+      for (const stake of stakes) expect(await isOpen(stake)).toBe(false);
+    },
+  );
 
-  test.each([1, 5, 20])('a batch of %i judged claims with their proofs sent at exactly batchGas(n) pays every one', async (n) => {
-    const { claims, stakes } = await settledJudged(n);
-    const call = claimManyCall(world.address, claims);
-    const { receipt } = await sendAt(call, call.gas);
-    expect(receipt.status).toBe('success');
-    expect(parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'Claimed' })).toHaveLength(n);
-    for (const stake of stakes) expect(await isOpen(stake)).toBe(false);
-  });
+  test.each([1, 5, 20])(
+    'a batch of %i judged claims with their proofs sent at exactly batchGas(n) pays every one',
+    async (n) => {
+      const { claims, stakes } = await settledJudged(n);
+      const call = claimManyCall(world.address, claims);
+      const { receipt } = await sendAt(call, call.gas);
+      expect(receipt.status).toBe('success');
+      expect(parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'Claimed' })).toHaveLength(
+        n,
+      );
+      for (const stake of stakes) expect(await isOpen(stake)).toBe(false);
+    },
+  );
 
   test('a batch signed below n × BATCH_ITEM_GAS reverts InsufficientGas before any payout; at batchGas(n) it then pays', async () => {
     const { claims, stakes } = await settledJudged(5);
     const call = claimManyCall(world.address, claims);
-    const balances = await Promise.all(stakes.map((stake) => world.publicClient.getBalance({ address: stake.owner })));
+    const balances = await Promise.all(
+      stakes.map((stake) => world.publicClient.getBalance({ address: stake.owner })),
+    );
 
     const { receipt, failure } = await sendAt(call, 5n * BATCH_ITEM_GAS - 1n);
     expect(receipt.status).toBe('reverted');
@@ -212,7 +238,9 @@ describe('a batch signed at batchGas(n)', () => {
 
     const paid = await sendAt(call, call.gas);
     expect(paid.receipt.status).toBe('success');
-    expect(parseEventLogs({ abi: marketEscrowAbi, logs: paid.receipt.logs, eventName: 'Claimed' })).toHaveLength(5);
+    expect(
+      parseEventLogs({ abi: marketEscrowAbi, logs: paid.receipt.logs, eventName: 'Claimed' }),
+    ).toHaveLength(5);
   });
 
   test('the call’s base to its check, measured as the least gas that passes it, is within BATCH_CALL_GAS', async () => {

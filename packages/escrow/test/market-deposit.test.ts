@@ -6,8 +6,17 @@ import {
   type MarketDepositEvent,
   matchesMarketDeposit,
 } from '../src/market-deposits/decode-market-deposits.ts';
-import { type MarketDeposit, marketDepositCall, marketDepositKey } from '../src/market-deposits/market-deposit.ts';
-import { DEPOSIT_BET, DEPOSIT_CREATE, DEPOSIT_DISPUTE, DEPOSIT_ROUND } from '../src/market-escrow-constants.ts';
+import {
+  type MarketDeposit,
+  marketDepositCall,
+  marketDepositKey,
+} from '../src/market-deposits/market-deposit.ts';
+import {
+  DEPOSIT_BET,
+  DEPOSIT_CREATE,
+  DEPOSIT_DISPUTE,
+  DEPOSIT_ROUND,
+} from '../src/market-escrow-constants.ts';
 import { devAccount } from './chain-clients.ts';
 import {
   ADMIN,
@@ -79,7 +88,9 @@ function expectMatchesOnly(
     ...otherEvents,
   ];
   for (const changed of changedEvents) {
-    expect(matchesMarketDeposit(changed, deposit, address(bettor)), JSON.stringify(changed, bigints)).toBe(false);
+    expect(matchesMarketDeposit(changed, deposit, address(bettor)), JSON.stringify(changed, bigints)).toBe(
+      false,
+    );
   }
 }
 
@@ -123,7 +134,9 @@ describe('each deposit kind lands and is read back as the deposit it was', () =>
     const betEvent = only(viaBet.deposits, byKey, carol, parseEther('0.01'));
     expect(betEvent).toMatchObject({ market: round.key, kind: DEPOSIT_ROUND, side: 1, creation: null });
     expect(matchesMarketDeposit(betEvent, byKey, address(carol))).toBe(true);
-    expect(matchesMarketDeposit(betEvent, { kind: 'round', ...round, side: 'UP' }, address(carol))).toBe(true);
+    expect(matchesMarketDeposit(betEvent, { kind: 'round', ...round, side: 'UP' }, address(carol))).toBe(
+      true,
+    );
   });
 
   test('a price market’s creation carries its terms, under its creator’s key', async () => {
@@ -171,7 +184,10 @@ describe('each deposit kind lands and is read back as the deposit it was', () =>
     const placed = await send(bob, bet, parseEther('0.005'));
     const betEvent = only(placed.deposits, bet, bob, parseEther('0.005'));
     expect(betEvent).toMatchObject({ kind: DEPOSIT_BET, side: 2, creation: null });
-    expectMatchesOnly(betEvent, bet, bob, [{ ...bet, side: 'YES' }, { ...bet, market: keccak256(toHex('x')) }]);
+    expectMatchesOnly(betEvent, bet, bob, [
+      { ...bet, side: 'YES' },
+      { ...bet, market: keccak256(toHex('x')) },
+    ]);
     expect(matchesMarketDeposit(betEvent, deposit, address(bob)), 'a bet is no creation').toBe(false);
   });
 
@@ -205,7 +221,15 @@ describe('each deposit kind lands and is read back as the deposit it was', () =>
         { ...deposit, closesAt: deposit.closesAt + 1 },
         { ...deposit, contentHash: keccak256(toHex('Will it snow?')) },
         { ...deposit, side: 'YES' },
-        { kind: 'createPriceMarket', id: deposit.id, coin: BNB, target: 1n, above: true, closesAt: 1, side: 'NO' },
+        {
+          kind: 'createPriceMarket',
+          id: deposit.id,
+          coin: BNB,
+          target: 1n,
+          above: true,
+          closesAt: 1,
+          side: 'NO',
+        },
       ],
       [{ ...event, creation: null }],
     );

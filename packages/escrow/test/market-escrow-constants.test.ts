@@ -15,7 +15,9 @@ afterAll(() => world?.stop());
 
 /** The contract's public constants: its upper-case views without arguments. */
 const CONSTANTS = marketEscrowAbi.flatMap((item) =>
-  item.type === 'function' && item.inputs.length === 0 && item.name === item.name.toUpperCase() ? [item.name] : [],
+  item.type === 'function' && item.inputs.length === 0 && item.name === item.name.toUpperCase()
+    ? [item.name]
+    : [],
 );
 
 test('every constant of market-escrow-constants.ts is the deployed contract’s, and every constant of the contract is there', async () => {

@@ -1,7 +1,11 @@
 import { type Address, getAddress, keccak256, parseEther, toHex } from 'viem';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { claimManyCall, refundCall, refundManyCall } from '../src/market-claims/market-claim-calls.ts';
-import { type MarketDeposit, marketDepositCall, type StakeRef } from '../src/market-deposits/market-deposit.ts';
+import {
+  type MarketDeposit,
+  marketDepositCall,
+  type StakeRef,
+} from '../src/market-deposits/market-deposit.ts';
 import { byPosition, readMarketEscrowEvents } from '../src/market-escrow-events.ts';
 import { roundKey } from '../src/market-escrow-keys.ts';
 import { hostileAccountAbi, hostileAccountBytecode } from './attackers.gen.ts';
@@ -83,7 +87,10 @@ test('a settled round’s story comes back whole and in chain order, with nothin
 
   const aliceWin = await world.betRound(alice, first, YES, parseEther('0.02'));
   await world.betRound(bob, first, NO, parseEther('0.01'));
-  const refuserWin = await refuser.deposit({ kind: 'bet', market: first.key, side: 'YES' }, parseEther('0.01'));
+  const refuserWin = await refuser.deposit(
+    { kind: 'bet', market: first.key, side: 'YES' },
+    parseEther('0.01'),
+  );
   const carolWin = await world.betRound(carol, second, YES, parseEther('0.01'));
   const refuserOther = await refuser.deposit({ kind: 'round', ...second, side: 'UP' }, parseEther('0.01'));
   await world.betRound(bob, second, NO, parseEther('0.01'));
@@ -148,9 +155,9 @@ test('a settled round’s story comes back whole and in chain order, with nothin
   const credit = other.find((event) => event.eventName === 'Credited');
   expect(credit?.eventName === 'Credited' && credit.args.stakeId).toBe(refuserOther.stakeId);
 
-  await expect(readMarketEscrowEvents(world.publicClient, { ...query, fromBlock: toBlock + 1n })).rejects.toThrow(
-    RangeError,
-  );
+  await expect(
+    readMarketEscrowEvents(world.publicClient, { ...query, fromBlock: toBlock + 1n }),
+  ).rejects.toThrow(RangeError);
 });
 
 test('a judged market’s settlements, dispute, withdrawal, veto and refunds, a void and a price market’s escape each come back in order', async () => {

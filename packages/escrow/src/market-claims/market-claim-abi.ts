@@ -25,7 +25,9 @@ export const marketClaimAbi = [
     type: 'function',
     name: 'claim',
     stateMutability: 'nonpayable',
-    inputs: [{ internalType: 'struct MarketEscrow.Claim', name: 'c', type: 'tuple', components: claimComponents }],
+    inputs: [
+      { internalType: 'struct MarketEscrow.Claim', name: 'c', type: 'tuple', components: claimComponents },
+    ],
     outputs: [],
   },
   {
@@ -33,7 +35,12 @@ export const marketClaimAbi = [
     name: 'claimMany',
     stateMutability: 'nonpayable',
     inputs: [
-      { internalType: 'struct MarketEscrow.Claim[]', name: 'batch', type: 'tuple[]', components: claimComponents },
+      {
+        internalType: 'struct MarketEscrow.Claim[]',
+        name: 'batch',
+        type: 'tuple[]',
+        components: claimComponents,
+      },
     ],
     outputs: [],
   },

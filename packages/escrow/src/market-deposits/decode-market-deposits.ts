@@ -14,7 +14,15 @@ import {
 /** The creation event of a deposit's market, when its transaction created it. */
 export type MarketCreation =
   | { kind: 'round'; coin: number; lockAt: number; closeAt: number }
-  | { kind: 'priceMarket'; creator: Address; id: Hex; coin: number; target: bigint; above: boolean; closesAt: number }
+  | {
+      kind: 'priceMarket';
+      creator: Address;
+      id: Hex;
+      coin: number;
+      target: bigint;
+      above: boolean;
+      closesAt: number;
+    }
   | { kind: 'judged'; creator: Address; id: Hex; closesAt: number; contentHash: Hex };
 
 /** One `Deposited` event of the escrow, with what its transaction says about it. */
@@ -105,7 +113,11 @@ export function decodeMarketDeposits(escrow: Address, logs: readonly Log[]): Mar
  * its owner, and for a creation the terms the chain recorded (a creation event in the same transaction
  * is required); a dispute must have made its dispute. The amount is the event's to record, not a term.
  */
-export function matchesMarketDeposit(event: MarketDepositEvent, deposit: MarketDeposit, sender: Address): boolean {
+export function matchesMarketDeposit(
+  event: MarketDepositEvent,
+  deposit: MarketDeposit,
+  sender: Address,
+): boolean {
   if (!isAddress(sender, { strict: false })) return false;
   let key: Hex;
   try {

@@ -84,7 +84,11 @@ describe('a deposit the contract can never take throws RangeError before anythin
     ['a target beyond int192', { ...priceMarket, target: 2n ** 191n }, parseEther('0.01')],
     ['a close beyond uint40', { ...priceMarket, closesAt: 2 ** 40 }, parseEther('0.01')],
     ['an id of 31 bytes', { ...judged, id: `0x${'ab'.repeat(31)}` }, parseEther('0.01')],
-    ['a content hash that is not hex', { ...judged, contentHash: `0x${'zz'.repeat(32)}` }, parseEther('0.01')],
+    [
+      'a content hash that is not hex',
+      { ...judged, contentHash: `0x${'zz'.repeat(32)}` },
+      parseEther('0.01'),
+    ],
     ['a bet into a key of 33 bytes', { ...bet, market: `0x${'ab'.repeat(33)}` }, parseEther('0.01')],
     ['a side a round does not have', { ...round, side: 'YES' as 'UP' }, parseEther('0.01')],
     ['a side a market does not have', { ...bet, side: 'UP' as 'YES' }, parseEther('0.01')],

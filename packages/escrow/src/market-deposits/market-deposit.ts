@@ -72,7 +72,8 @@ export function marketDepositCall(
 ): MarketDepositCall {
   const reference = bytes32(ref, 'ref');
   const least = minimumOf(deposit);
-  if (amount < least) throw new RangeError(`a ${deposit.kind} deposit is at least ${least} wei, got ${amount}`);
+  if (amount < least)
+    throw new RangeError(`a ${deposit.kind} deposit is at least ${least} wei, got ${amount}`);
   return { to: escrow, value: amount, data: encodeDeposit(deposit, reference) };
 }
 
@@ -187,7 +188,9 @@ function checkRound(round: Extract<MarketDeposit, { kind: 'round' }>): void {
   const lockAt = seconds(round.lockAt, 'lockAt');
   const span = BigInt(seconds(round.closeAt, 'closeAt') - lockAt);
   if (span < MIN_ROUND_SPAN || span > MAX_ROUND_SPAN) {
-    throw new RangeError(`a round spans ${MIN_ROUND_SPAN}–${MAX_ROUND_SPAN} s from lock to close, got ${span}`);
+    throw new RangeError(
+      `a round spans ${MIN_ROUND_SPAN}–${MAX_ROUND_SPAN} s from lock to close, got ${span}`,
+    );
   }
 }
 
@@ -196,7 +199,8 @@ function checkRound(round: Extract<MarketDeposit, { kind: 'round' }>): void {
  * owner has disputed that market already), owned by the disputer.
  */
 function stakeRef(stake: StakeRef): StakeRef {
-  if (stake.stakeId <= 0n || stake.stakeId > UINT256_MAX) throw new RangeError('stake.stakeId must be a stake id');
+  if (stake.stakeId <= 0n || stake.stakeId > UINT256_MAX)
+    throw new RangeError('stake.stakeId must be a stake id');
   if (stake.amount <= 0n || stake.amount > UINT256_MAX) throw new RangeError('stake.amount must be above 0');
   if (stake.side !== SIDE_YES && stake.side !== SIDE_NO) {
     throw new RangeError(`stake.side must be ${SIDE_YES} or ${SIDE_NO}, got ${stake.side}`);
@@ -236,7 +240,8 @@ function seconds(value: number, name: string): number {
 }
 
 function bytes32(value: Hex, name: string): Hex {
-  if (typeof value !== 'string' || !BYTES32.test(value)) throw new RangeError(`${name} must be 32 bytes of hex`);
+  if (typeof value !== 'string' || !BYTES32.test(value))
+    throw new RangeError(`${name} must be 32 bytes of hex`);
   return `0x${value.slice(2).toLowerCase()}`;
 }
 
