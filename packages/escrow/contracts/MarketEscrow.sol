@@ -33,7 +33,8 @@ contract MarketEscrow is Ownable2Step, ReentrancyGuardTransient {
     uint256 public constant MIN_MARKET_DEPOSIT = 0.005 ether;
     /// @notice The least stake of a round bet.
     uint256 public constant MIN_ROUND_DEPOSIT = 0.01 ether;
-    /// @notice A market unsettled this long after its close refunds every stake, on anyone's call.
+    /// @notice A market unsettled this long after its deposits close (a round's lock, a market's deadline)
+    /// refunds every stake, on anyone's call.
     uint256 public constant ESCAPE_DELAY = 7 days;
     /// @notice Latest close a deposit may name, from its block: the longest market (24 h) with room.
     uint256 public constant MAX_BETTING_PERIOD = 2 days;
