@@ -272,6 +272,40 @@ describe('the price keeper', () => {
     settled.push({ key: round.key, stakes: round.stakes });
   });
 
+  test("an action the sender failed is followed by the market's next attempt, not a stuck market", async () => {
+    const round = await openRound('XRP', [
+      { player: 0, side: 'UP', bnb: '0.1' },
+      { player: 1, side: 'DOWN', bnb: '0.1' },
+    ]);
+    await escrow.publishPrice('XRP', usd(2), round.lockAt - 5);
+    await escrow.publishPrice('XRP', usd(3), round.closeAt - 5);
+    await travelTo(round.closeAt + 2);
+
+    const one = keeper(() => [round.key]);
+    expect(await one.tick()).toMatchObject({ queued: 1, failed: 0 });
+    // The sender gives the first attempt up (a broadcast refused for good, say) before it is mined.
+    await database.db
+      .update(operatorTransactions)
+      .set({ status: 'failed', lastError: 'refused by the test' })
+      .where(
+        eq(operatorTransactions.key, priceSettlementActionKey(config.chain.id, escrow.address, round.key)),
+      );
+    expect(await one.tick()).toMatchObject({ queued: 1, inOutbox: 0, failed: 0 });
+    const retry = priceSettlementActionKey(config.chain.id, escrow.address, round.key, 1);
+    expect((await findOperatorTxByKey(database.db, retry))?.status).toBe('queued');
+    expect(await one.tick()).toMatchObject({ queued: 0, inOutbox: 1 });
+
+    for (let step = 0; step < 6; step++) {
+      const row = await findOperatorTxByKey(database.db, retry);
+      if (row?.status === 'confirmed') break;
+      await processOperatorTransactions(sender);
+    }
+    expect((await findOperatorTxByKey(database.db, retry))?.status).toBe('confirmed');
+    expect((await marketOnChain(round.key)).state).toBe(SETTLED);
+    expect(await one.tick()).toMatchObject({ settled: 1, queued: 0 });
+    settled.push({ key: round.key, stakes: round.stakes });
+  });
+
   test('a round whose close the chain has not passed, and one whose RPC read fails, do not stop a third from being settled in the same tick; the failed one is settled next tick', async () => {
     const failing = await openRound('BTC', [
       { player: 0, side: 'UP', bnb: '0.1' },
@@ -413,7 +447,7 @@ describe('the price keeper', () => {
   });
 
   test("every stake's priceStakeReturnWei is the contract's pricePayout, and each winner's claim pays exactly it", async () => {
-    expect(settled.length).toBe(6);
+    expect(settled.length).toBe(7);
     for (const market of settled) {
       const settlement = await settlementOf(market.key);
       const { sides } = await marketOnChain(market.key);

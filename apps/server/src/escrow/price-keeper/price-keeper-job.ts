@@ -13,8 +13,8 @@ import { type SubmitDeps, submitOperatorAction } from '../../operator-sender/sub
 // docs/decisions/034 "Settlement: price kinds from the chain's own event": the server is the first
 // keeper of MarketEscrow's rounds and price markets. Each tick, every price kind past its instant gets
 // the call anyone can make (`settleRound`, `settlePriceMarket`, the feed's round ids in force found by
-// priceSettlementCall), sent by the operator key's sender under one key per market, so a second tick or
-// a second instance makes no second transaction. The contract decides the outcome; the server only
+// priceSettlementCall), sent by the operator key's sender under one key per market and attempt, so a
+// second tick or a second instance makes no second transaction. The contract decides the outcome; the server only
 // pays the gas. One market's failure is logged with its key and counted, and the others go on; every
 // market still open is looked at again next tick, so a passing fault is retried, never read as a refusal.
 
@@ -61,9 +61,20 @@ export type PriceKeeperSummary = {
 
 type MarketStep = Exclude<keyof PriceKeeperSummary, 'failed'>;
 
-/** The operator action's idempotency key of a market's price settlement: one per market, ever. */
-export function priceSettlementActionKey(chainId: number, escrow: Address, market: Hex): string {
-  return `price-settlement:${chainId}:${escrow.toLowerCase()}:${market.toLowerCase()}`;
+/**
+ * How many times a market's settlement is queued again after the sender failed it (a broadcast
+ * refused, a receipt reverted for a reason the chain no longer shows): past that the keeper logs and
+ * counts it every tick, and the market waits for anyone's call or its escape.
+ */
+export const MAX_PRICE_SETTLEMENT_ATTEMPTS = 5;
+
+/**
+ * The operator action's idempotency key of a market's price settlement: one per market and attempt,
+ * so a second tick or a second instance makes no second transaction, and only a failed one is
+ * followed by the next attempt.
+ */
+export function priceSettlementActionKey(chainId: number, escrow: Address, market: Hex, attempt = 0): string {
+  return `price-settlement:${chainId}:${escrow.toLowerCase()}:${market.toLowerCase()}:${attempt}`;
 }
 
 /** One tick: every due market on its own, in the order `listDue` gives them. */
@@ -103,8 +114,8 @@ export function createPriceKeeperJob(deps: PriceKeeperDeps, intervalMs = 2_000):
 /**
  * A market's settlement, if it can be made now: read from the chain (a market no longer open was
  * settled, by us or anyone; one whose instant the chain has not passed, or whose feed has no round in
- * force yet, waits), then queued unless the outbox has it. The call is estimated first, so a call that
- * reverts is logged and tried again next tick instead of spending the market's one action key.
+ * force yet, waits), then queued unless the outbox has it on its way. The call is estimated first, so a
+ * call that reverts is logged and tried again next tick instead of spending an attempt.
  */
 async function keepMarket(deps: PriceKeeperDeps, market: Hex): Promise<MarketStep> {
   const call = await priceSettlementCall(deps.chain, deps.escrow, market);
@@ -124,14 +135,21 @@ async function keepMarket(deps: PriceKeeperDeps, market: Hex): Promise<MarketSte
         throw new Error(`market ${market} is not a round or a price market of escrow ${deps.escrow}`);
     }
   }
-  const key = priceSettlementActionKey(deps.chainId, deps.escrow, market);
-  const existing = await findOperatorTxByKey(deps.sender.db, key);
-  if (existing?.status === 'failed') {
+  // The market is still open on chain, so every earlier action failed or is on its way.
+  let key: string | undefined;
+  let lastFailure: string | null = null;
+  for (let attempt = 0; attempt < MAX_PRICE_SETTLEMENT_ATTEMPTS && key === undefined; attempt++) {
+    const candidate = priceSettlementActionKey(deps.chainId, deps.escrow, market, attempt);
+    const existing = await findOperatorTxByKey(deps.sender.db, candidate);
+    if (!existing) key = candidate;
+    else if (existing.status !== 'failed') return 'inOutbox';
+    else lastFailure = existing.lastError ?? 'no error recorded';
+  }
+  if (key === undefined) {
     throw new Error(
-      `its settlement action ${existing.id} failed (${existing.lastError ?? 'no error recorded'}); the market stays open until anyone settles it`,
+      `its settlement failed ${MAX_PRICE_SETTLEMENT_ATTEMPTS} times (last: ${lastFailure}); the market stays open until anyone settles it`,
     );
   }
-  if (existing) return 'inOutbox';
 
   const data = encodeSettlement(call);
   const gas = await deps.chain.estimateGas({ account: senderOf(deps.sender), to: deps.escrow, data });
