@@ -89,9 +89,10 @@ export function judgedSettlementInForce(
         event.eventName === 'Escaped',
     );
   if (takenBack !== undefined) {
+    const told = TAKEN_BACK[takenBack.eventName] ?? { what: 'taken back', next: 'nothing is paid by it' };
     return {
       inForce: false,
-      reason: `The latest settlement (block ${settled.blockNumber}) was ${TAKEN_BACK[takenBack.eventName] ?? 'taken back'} at block ${takenBack.blockNumber}: it pays nobody.`,
+      reason: `The latest settlement (block ${settled.blockNumber}) was ${told.what} at block ${takenBack.blockNumber}: it pays nobody; ${told.next}.`,
       latest: settled,
     };
   }
@@ -142,10 +143,10 @@ export function judgedSettlementInForce(
   };
 }
 
-const TAKEN_BACK: Partial<Record<MarketEscrowEvent['eventName'], string>> = {
-  Disputed: 'sent back by a dispute (the operator answers with a new settlement)',
-  SettlementWithdrawn: 'withdrawn by the operator (its next settlement answers)',
-  Vetoed: 'vetoed by the guardian (every stake is refunded)',
-  Voided: 'voided by the operator (every stake is refunded)',
-  Escaped: 'escaped (every stake is refunded)',
+const TAKEN_BACK: Partial<Record<MarketEscrowEvent['eventName'], { what: string; next: string }>> = {
+  Disputed: { what: 'sent back by a dispute', next: 'the operator answers with a new settlement or a void' },
+  SettlementWithdrawn: { what: 'withdrawn by the operator', next: 'its next settlement or void answers' },
+  Vetoed: { what: 'vetoed by the guardian', next: 'every stake is refunded' },
+  Voided: { what: 'voided by the operator', next: 'every stake is refunded' },
+  Escaped: { what: 'escaped', next: 'every stake is refunded' },
 };
