@@ -207,7 +207,8 @@ export async function measureHotReads(input: {
     for (const endpoint of list) {
       const response = await fetch(baseUrl + endpoint.path);
       const body = await response.text();
-      if (!response.ok) throw new Error(`${endpoint.path} answered ${response.status}: ${body.slice(0, 200)}`);
+      if (!response.ok)
+        throw new Error(`${endpoint.path} answered ${response.status}: ${body.slice(0, 200)}`);
       captured.length = 0;
       await endpoint.reads(captureDb);
       const contentType = response.headers.get('content-type') ?? 'application/json';
