@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { formatUsdPrice, PriceParseError, parseUsdPrice, usdValueOfWei } from './price.ts';
+import {
+  formatUsdPrice,
+  PriceParseError,
+  parseUsdPrice,
+  usdFeedDescription,
+  usdValueOfWei,
+} from './price.ts';
 
 describe('parseUsdPrice', () => {
   test('a decimal price becomes an integer scaled by 1e8', () => {
@@ -34,4 +40,9 @@ describe('usdValueOfWei', () => {
     // 1 wei is worth far less than 1e-8 USD.
     expect(usdValueOfWei(1n, 61_234_000_000n)).toBe(0n);
   });
+});
+
+test("a coin's USD feed is named as Chainlink names it", () => {
+  expect(usdFeedDescription('BNB')).toBe('BNB / USD');
+  expect(usdFeedDescription('DOGE')).toBe('DOGE / USD');
 });

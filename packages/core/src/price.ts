@@ -35,3 +35,11 @@ export function formatUsdPrice(scaled: bigint, decimals = 2): string {
 export function usdValueOfWei(wei: bigint, priceScaled: bigint): bigint {
   return floorDiv(wei * priceScaled, WEI_PER_BNB);
 }
+
+/**
+ * How Chainlink names a coin's USD feed ("BNB / USD"), as its `description()` answers: what doctor
+ * holds each configured feed to, and what the local chain's dev feeds call themselves.
+ */
+export function usdFeedDescription(symbol: string): string {
+  return `${symbol} / USD`;
+}

@@ -1,3 +1,5 @@
+import { PRICE_DECIMALS } from '@pm/core/constants';
+import { usdFeedDescription } from '@pm/core/price';
 import {
   type Account,
   type Address,
@@ -21,11 +23,11 @@ import {
 // a proxy with phases, read as a BSC feed is read.
 
 /** Chainlink's USD feeds answer in 8 decimals (the BNB / USD feed's, docs/architecture.md). */
-export const DEV_FEED_DECIMALS = 8;
+export const DEV_FEED_DECIMALS = PRICE_DECIMALS;
 
 /** A coin's feed description, as Chainlink names its USD feeds: "BNB / USD". */
 export function devFeedDescription(symbol: string): string {
-  return `${symbol} / USD`;
+  return usdFeedDescription(symbol);
 }
 
 export type DevFeedDeployment = {

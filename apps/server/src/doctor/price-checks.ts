@@ -1,6 +1,5 @@
-import { CHAIN_ID, PRICE_SYMBOLS, type PriceSymbol } from '@pm/core/constants';
-import { formatUsdPrice } from '@pm/core/price';
-import { DEV_FEED_DECIMALS, devFeedDescription } from '@pm/escrow/deploy-dev-feed';
+import { CHAIN_ID, PRICE_DECIMALS, PRICE_SYMBOLS, type PriceSymbol } from '@pm/core/constants';
+import { formatUsdPrice, usdFeedDescription } from '@pm/core/price';
 import { type Address, getAddress, type PublicClient, parseAbi } from 'viem';
 import type { Clock } from '../chain/clock.ts';
 import { CHAINLINK_BSC_MAINNET_USD_FEEDS } from '../config/chainlink-bsc-mainnet-usd-feeds.ts';
@@ -65,7 +64,7 @@ function secondsSince(time: Date, clock: Clock): number {
   return Math.max(0, Math.floor((clock.now().getTime() - time.getTime()) / 1000));
 }
 
-/** What a Chainlink USD feed says of itself; the dev feeds answer the same (deploy-dev-feed.ts). */
+/** What a Chainlink USD feed says of itself; the local chain's dev feeds answer the same. */
 const feedIdentityAbi = parseAbi([
   'function decimals() view returns (uint8)',
   'function description() view returns (string)',
@@ -73,7 +72,7 @@ const feedIdentityAbi = parseAbi([
 
 /** The title of a coin's identity check: what the feed at its address must say of itself. */
 export function feedIdentityTitle(symbol: PriceSymbol): string {
-  return `price feed ${symbol} answers as "${devFeedDescription(symbol)}" with ${DEV_FEED_DECIMALS} decimals`;
+  return `price feed ${symbol} answers as "${usdFeedDescription(symbol)}" with ${PRICE_DECIMALS} decimals`;
 }
 
 /**
@@ -96,15 +95,15 @@ export async function checkFeedIdentity(
   } catch (error) {
     return failed(`decimals() and description() could not be read: ${describeError(error)}`);
   }
-  const expected = devFeedDescription(symbol);
+  const expected = usdFeedDescription(symbol);
   if (description !== expected) {
-    const other = PRICE_SYMBOLS.find((coin) => devFeedDescription(coin) === description);
+    const other = PRICE_SYMBOLS.find((coin) => usdFeedDescription(coin) === description);
     if (other) return failed(`the address holds "${description}", ${other}'s feed, not ${symbol}'s`);
     return failed(`its description is "${description}", not "${expected}": not ${symbol}'s USD feed`);
   }
-  if (decimals !== DEV_FEED_DECIMALS) {
+  if (decimals !== PRICE_DECIMALS) {
     return failed(
-      `it answers with ${decimals} decimals, not ${DEV_FEED_DECIMALS}: every price would be mis-scaled`,
+      `it answers with ${decimals} decimals, not ${PRICE_DECIMALS}: every price would be mis-scaled`,
     );
   }
   return passed();
