@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import { LOCK_FILE } from '../src/db/data-folder-lock.ts';
 import { markets } from '../src/db/schema.ts';
+import { compiledServerCommand } from '../src/dev/compiled-server.ts';
 import { deployDevEscrow } from '../src/dev/dev-escrow.ts';
 import { findFreePort } from '../src/dev/local-chain.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
@@ -17,6 +18,8 @@ import { startTestChain, type TestChain } from './support/test-chain.ts';
 // Decision 033: the embedded PGlite's files are one process's. Beside a running server (its own
 // process, as `npm start` runs it) an ops command that changes state is refused in one line and
 // changes nothing, a read-only one reads a copy; once the server has stopped, the same command works.
+// Both are the compiled build, as `npm start` and `npm run ops` run them (decision 021): no tsx
+// compiling the whole server again in each of the five processes.
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'pm-ops-folder-'));
@@ -25,6 +28,7 @@ let chain: TestChain;
 let server: ChildProcess | undefined;
 let baseUrl: string;
 let env: Record<string, string | undefined>;
+let opsCommand: { command: string; args: string[] };
 let output = '';
 
 beforeAll(async () => {
@@ -43,7 +47,9 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
-  server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const { command, args } = compiledServerCommand('main');
+  opsCommand = compiledServerCommand('ops');
+  server = spawn(command, args, {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,9 +84,9 @@ async function stopServer() {
   }
 }
 
-/** `npm run ops -- <argv>` as its own process, with the server's settings. */
+/** `npm run ops -- <argv>` (the compiled CLI) as its own process, with the server's settings. */
 async function ops(...argv: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/ops/cli.ts', ...argv], {
+  const child = spawn(opsCommand.command, [...opsCommand.args, ...argv], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

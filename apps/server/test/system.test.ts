@@ -2,6 +2,7 @@ import { ConfigResponseSchema } from '@pm/core/contract/config';
 import { HealthResponseSchema } from '@pm/core/contract/health';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createMetrics } from '../src/metrics/metrics.ts';
 import { registerSystemRoutes } from '../src/system/system-routes.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
@@ -125,22 +126,22 @@ describe('system endpoints', () => {
 
 describe('rate limiting', () => {
   test('too many requests answer 429 RATE_LIMITED', async () => {
-    const limited = await startTestApp();
+    const { createApp } = await import('../src/app.ts');
+    // A second app, limited to two a minute, on this file's chain and database; its own metrics
+    // registry keeps the file's app's gauges pointing at that app.
+    const app = await createApp(
+      { ...t.deps, metrics: createMetrics({ now: () => t.clock.now() }) },
+      { rateLimitPerMinute: 2, features: [registerSystemRoutes] },
+    );
     try {
-      const { createApp } = await import('../src/app.ts');
-      const app = await createApp(limited.deps, {
-        rateLimitPerMinute: 2,
-        features: [registerSystemRoutes],
-      });
       const statuses = [];
       for (let i = 0; i < 3; i++)
         statuses.push((await app.inject({ method: 'GET', url: '/api/config' })).statusCode);
       const last = await app.inject({ method: 'GET', url: '/api/config' });
       expect(statuses).toEqual([200, 200, 429]);
       expect(last.json().error.code).toBe('RATE_LIMITED');
-      await app.close();
     } finally {
-      await limited.close();
+      await app.close();
     }
   });
 });
