@@ -157,13 +157,13 @@ describe.skipIf(!url)('hot reads at 1M bets (PostgreSQL)', () => {
     ['claimable', () => readClaimable(db, seeded.busyAddress, claimableBetViews)],
     ['leaderboard', () => readLeaderboard(db, 100)],
     ['oracle rounds', () => listRoundsForDisplay(db)],
-    ['price', () => latestPriceSample(db, 'simulated')],
-    ['one coin’s price', () => latestPriceSample(db, 'simulated', 'BTC')],
+    ['price', () => latestPriceSample(db, 'chainlink')],
+    ['one coin’s price', () => latestPriceSample(db, 'chainlink', 'BTC')],
     [
       'a price market’s settlement reading',
       () =>
         firstFreshSampleAfter(db, {
-          source: 'simulated',
+          source: 'chainlink',
           symbol: 'BNB',
           deadline: new Date(Date.now() - 3600_000),
           maxAgeS: 120,
