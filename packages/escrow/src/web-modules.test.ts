@@ -40,8 +40,8 @@ test('the web-facing modules reach no Node-only code', () => {
   for (const file of WEB_FACING) visit(new URL(file, SOURCE));
   expect(seen).toContain('payout-tree.ts');
   expect(seen).toContain('market-escrow-keys.ts');
-  expect(seen).toContain('market-deposits/market-deposit-abi.ts');
-  expect(seen).toContain('market-claims/market-claim-abi.ts');
+  expect(seen).toContain('market-deposits/market-deposit-abi.gen.ts');
+  expect(seen).toContain('market-claims/market-claim-abi.gen.ts');
   // The deposit encoder carries its slim ABI, never the whole generated one.
   expect(seen).not.toContain('market-escrow.gen.ts');
   const nodeOnly = [...packages].filter(

@@ -2,7 +2,7 @@ import { BaseError, type Hash, type Hex, parseEther, parseEventLogs } from 'viem
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { decodeRevert } from '../src/decode-revert.ts';
-import { marketClaimAbi } from '../src/market-claims/market-claim-abi.ts';
+import { marketClaimAbi } from '../src/market-claims/market-claim-abi.gen.ts';
 import {
   BATCH_CALL_GAS,
   batchGas,

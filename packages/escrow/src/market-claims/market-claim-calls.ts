@@ -1,7 +1,7 @@
 import { type Address, encodeFunctionData, type Hex, hexToBytes } from 'viem';
 import type { StakeRef } from '../market-deposits/market-deposit.ts';
 import { BATCH_ITEM_GAS } from '../market-escrow-constants.ts';
-import { marketClaimAbi } from './market-claim-abi.ts';
+import { marketClaimAbi } from './market-claim-abi.gen.ts';
 
 // docs/decisions/034 "Claims": the calls that pay a settled stake or give one back. A price kind's claim
 // names no payout (the contract computes it); a judged stake's names its amount in the payout list and

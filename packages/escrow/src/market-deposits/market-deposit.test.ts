@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { marketEscrowAbi } from '../market-escrow.gen.ts';
 import { createdMarketKey, roundKey } from '../market-escrow-keys.ts';
 import { type MarketDeposit, marketDepositCall, marketDepositKey } from './market-deposit.ts';
-import { marketDepositAbi } from './market-deposit-abi.ts';
+import { marketDepositAbi } from './market-deposit-abi.gen.ts';
 
 // The deposit encoder without a chain: its slim ABI is the compiled one's, its keys are the contract's
 // (test/market-deposit.test.ts sends each kind), and a deposit the contract can never take throws

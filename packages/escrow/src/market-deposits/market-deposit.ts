@@ -13,7 +13,7 @@ import {
   SIDE_YES,
 } from '../market-escrow-constants.ts';
 import { createdMarketKey, roundKey } from '../market-escrow-keys.ts';
-import { marketDepositAbi } from './market-deposit-abi.ts';
+import { marketDepositAbi } from './market-deposit-abi.gen.ts';
 
 // docs/decisions/034-the-app-on-market-escrow.md: the one place a MarketEscrow payment is described and
 // encoded. The web's bet panels, the server's verifier, the examples and the pay-and-post driver all
