@@ -3,16 +3,14 @@ import {
   type Address,
   type Chain,
   encodeDeployData,
-  getAddress,
-  type Hash,
   type Hex,
-  hexToBytes,
   keccak256,
   type PublicClient,
   type Transport,
   type WalletClient,
 } from 'viem';
 import { decodeRevert, formatRevert } from './decode-revert.ts';
+import { type ContractDeployed, codeHashWithoutImmutables, deployContract } from './deploy-contract.ts';
 import {
   marketEscrowAbi,
   marketEscrowBytecode,
@@ -78,12 +76,8 @@ export class MarketEscrowDeployError extends Error {
   }
 }
 
-export type MarketEscrowDeployed = {
-  address: Address;
-  transactionHash: Hash;
-  /** The deployment's block: where the server's reconciliation starts reading events. */
-  blockNumber: bigint;
-};
+/** Its `blockNumber` is where the server's reconciliation starts reading events. */
+export type MarketEscrowDeployed = ContractDeployed;
 
 /**
  * Deploys MarketEscrow from the wallet's account and waits for its receipt. A constructor that would
@@ -96,30 +90,20 @@ export async function deployMarketEscrow(
   publicClient: PublicClient,
   settings: MarketEscrowSettings,
 ): Promise<MarketEscrowDeployed> {
-  const { account } = walletClient;
-  const data = encodeDeployData({
-    abi: marketEscrowAbi,
-    bytecode: marketEscrowBytecode,
-    args: [marketEscrowConfig(settings)],
+  return deployContract(walletClient, publicClient, {
+    name: 'MarketEscrow',
+    data: encodeDeployData({
+      abi: marketEscrowAbi,
+      bytecode: marketEscrowBytecode,
+      args: [marketEscrowConfig(settings)],
+    }),
+    refusal: (error) => {
+      const revert = decodeRevert(error, marketEscrowAbi);
+      return revert ? new MarketEscrowDeployError(revert.errorName, revert.args, { cause: error }) : null;
+    },
+    codeHash: marketEscrowCodeHash,
+    expectedCodeHash: marketEscrowRuntimeCodeHash(),
   });
-  await publicClient.call({ account, data }).catch((error: unknown) => {
-    const revert = decodeRevert(error, marketEscrowAbi);
-    throw revert ? new MarketEscrowDeployError(revert.errorName, revert.args, { cause: error }) : error;
-  });
-  const transactionHash = await walletClient.sendTransaction({ account, chain: walletClient.chain, data });
-  const receipt = await publicClient.waitForTransactionReceipt({ hash: transactionHash });
-  if (receipt.status !== 'success') {
-    throw new Error(`The deployment ${transactionHash} reverted in block ${receipt.blockNumber}`);
-  }
-  const address = receipt.contractAddress;
-  if (!address) throw new Error(`The deployment ${transactionHash} created no contract`);
-  const code = await publicClient.getCode({ address, blockNumber: receipt.blockNumber });
-  if (!code || code === '0x')
-    throw new Error(`No code at ${address} after the deployment ${transactionHash}`);
-  if (marketEscrowCodeHash(code) !== marketEscrowRuntimeCodeHash()) {
-    throw new Error(`The code at ${address} is not this build's MarketEscrow`);
-  }
-  return { address: getAddress(address), transactionHash, blockNumber: receipt.blockNumber };
 }
 
 /**
@@ -128,11 +112,7 @@ export async function deployMarketEscrow(
  * one build, whatever its settings. Read the settings themselves from the contract.
  */
 export function marketEscrowCodeHash(code: Hex): Hex {
-  const bytes = hexToBytes(code);
-  for (const { start, length } of marketEscrowImmutableReferences) {
-    if (start + length <= bytes.length) bytes.fill(0, start, start + length);
-  }
-  return keccak256(bytes);
+  return codeHashWithoutImmutables(code, marketEscrowImmutableReferences);
 }
 
 /** `marketEscrowCodeHash` of this build's MarketEscrow, from the compiled artifact (for doctor). */

@@ -4,9 +4,7 @@ import {
   type Chain,
   encodeDeployData,
   getAddress,
-  type Hash,
   type Hex,
-  hexToBytes,
   keccak256,
   type PublicClient,
   type Transport,
@@ -14,6 +12,7 @@ import {
   zeroAddress,
 } from 'viem';
 import { decodeRevert, formatRevert } from './decode-revert.ts';
+import { type ContractDeployed, codeHashWithoutImmutables, deployContract } from './deploy-contract.ts';
 import {
   predictionEscrowAbi,
   predictionEscrowBytecode,
@@ -68,7 +67,7 @@ export class EscrowRevertError extends Error {
   }
 }
 
-export type EscrowDeployed = { address: Address; transactionHash: Hash; blockNumber: bigint };
+export type EscrowDeployed = ContractDeployed;
 
 /**
  * Deploys the escrow from the wallet's account and waits for its receipt. A constructor that would
@@ -81,30 +80,20 @@ export async function deployEscrow(
   publicClient: PublicClient,
   deployment: EscrowDeployment,
 ): Promise<EscrowDeployed> {
-  const { account } = walletClient;
-  const data = encodeDeployData({
-    abi: predictionEscrowAbi,
-    bytecode: predictionEscrowBytecode,
-    args: escrowConstructorArgs(deployment),
+  return deployContract(walletClient, publicClient, {
+    name: 'PredictionEscrow',
+    data: encodeDeployData({
+      abi: predictionEscrowAbi,
+      bytecode: predictionEscrowBytecode,
+      args: escrowConstructorArgs(deployment),
+    }),
+    refusal: (error) => {
+      const revert = decodeRevert(error);
+      return revert ? new EscrowRevertError(revert.errorName, revert.args, { cause: error }) : null;
+    },
+    codeHash: runtimeCodeHash,
+    expectedCodeHash: expectedRuntimeCodeHash(),
   });
-  await publicClient.call({ account, data }).catch((error: unknown) => {
-    const revert = decodeRevert(error);
-    throw revert ? new EscrowRevertError(revert.errorName, revert.args, { cause: error }) : error;
-  });
-  const transactionHash = await walletClient.sendTransaction({ account, chain: walletClient.chain, data });
-  const receipt = await publicClient.waitForTransactionReceipt({ hash: transactionHash });
-  if (receipt.status !== 'success') {
-    throw new Error(`The deployment ${transactionHash} reverted in block ${receipt.blockNumber}`);
-  }
-  const address = receipt.contractAddress;
-  if (!address) throw new Error(`The deployment ${transactionHash} created no contract`);
-  const code = await publicClient.getCode({ address, blockNumber: receipt.blockNumber });
-  if (!code || code === '0x')
-    throw new Error(`No code at ${address} after the deployment ${transactionHash}`);
-  if (runtimeCodeHash(code) !== expectedRuntimeCodeHash()) {
-    throw new Error(`The code at ${address} is not this build's PredictionEscrow`);
-  }
-  return { address: getAddress(address), transactionHash, blockNumber: receipt.blockNumber };
 }
 
 /**
@@ -113,11 +102,7 @@ export async function deployEscrow(
  * is read from the contract (`treasury()`, which returns that immutable).
  */
 export function runtimeCodeHash(code: Hex): Hex {
-  const bytes = hexToBytes(code);
-  for (const { start, length } of predictionEscrowImmutableReferences) {
-    if (start + length <= bytes.length) bytes.fill(0, start, start + length);
-  }
-  return keccak256(bytes);
+  return codeHashWithoutImmutables(code, predictionEscrowImmutableReferences);
 }
 
 /** `runtimeCodeHash` of this build's PredictionEscrow, from the compiled artifact. */

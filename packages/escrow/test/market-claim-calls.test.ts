@@ -2,7 +2,6 @@ import { BaseError, type Hash, type Hex, parseEther, parseEventLogs } from 'viem
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { decodeRevert } from '../src/decode-revert.ts';
-import { marketClaimAbi } from '../src/market-claims/market-claim-abi.gen.ts';
 import {
   BATCH_CALL_GAS,
   batchGas,
@@ -108,13 +107,6 @@ async function sendAt(call: { to: Hex; data: Hex }, gas: bigint) {
 
 const isOpen = async (stake: StakeRef) =>
   (await world.read.stakes([stake.stakeId])) !== `0x${'0'.repeat(64)}`;
-
-test('each function of the claim ABI is the compiled contract’s', () => {
-  for (const fragment of marketClaimAbi) {
-    const compiled = marketEscrowAbi.find((item) => item.type === 'function' && item.name === fragment.name);
-    expect(fragment).toEqual(compiled);
-  }
-});
 
 describe('one claim or refund', () => {
   test('a price kind’s claim names payout 0 and no proof, and pays the contract’s share', async () => {
