@@ -504,6 +504,8 @@ describe('the market-fates job', () => {
     expect(
       counted?.find((each) => each.labels.fate === 'vetoed' && each.labels.outcome === 'applied')?.value,
     ).toBe(2);
-    expect(counted?.find((each) => each.labels.outcome === 'unknown')?.value).toBe(1);
+    expect(
+      counted?.find((each) => each.labels.fate === 'escaped' && each.labels.outcome === 'unknown')?.value,
+    ).toBe(1);
   });
 });

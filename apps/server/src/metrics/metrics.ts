@@ -122,6 +122,10 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     labelNames: ['fate', 'outcome'] as const,
     registers,
   });
+  // Every series exists from the start at 0, so an alert on increase() sees the first one.
+  for (const fate of ['vetoed', 'escaped'] as const) {
+    for (const outcome of ['applied', 'unknown'] as const) marketFates.inc({ fate, outcome }, 0);
+  }
   const settlementWaits = new Counter({
     name: 'bnbpredict_escrow_settlement_waits_total',
     help: "Steps at which a due settlement waited instead of being posted, by reason (pool_mismatch: the escrow holds another amount than the server's records).",
