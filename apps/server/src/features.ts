@@ -4,16 +4,19 @@ import { claimableBetViews } from './claimable-bet-views.ts';
 import { registerClaimsRoutes } from './escrow/claims/claims-routes.ts';
 import { createEscrowReconciliationJob } from './escrow/deposits/reconcile-escrow-job.ts';
 import { createEscrowModule } from './escrow/escrow-module.ts';
+import { createMarketFatesJob } from './escrow/market-fates/market-fates-job.ts';
 import { registerHistoryRoutes } from './history/history-routes.ts';
 import type { Job } from './jobs/job-runner.ts';
 import { registerLeaderboardRoutes } from './leaderboard/leaderboard-routes.ts';
 import { createMarketsModule } from './markets/markets-module.ts';
 import { registerOperatorRoutes } from './operators/operator-routes.ts';
 import { createOracleModule } from './oracle/oracle-module.ts';
+import { refundRoundOnEscrowFate } from './oracle/refund-on-escrow-fate.ts';
 import { createPendingPaymentsJob } from './payments/pending-payments-job.ts';
 import { createPriceMarketsModule } from './price-markets/price-markets-module.ts';
 import { createPricesModule } from './prices/prices-module.ts';
 import { createPruneOutboxJob } from './realtime/prune-outbox-job.ts';
+import { refundMarketOnEscrowFate } from './settlement/refund-on-escrow-fate.ts';
 import { createSettlementModule } from './settlement/settlement-module.ts';
 import { createSolvencyModule } from './solvency/solvency-module.ts';
 import { registerSystemRoutes } from './system/system-routes.ts';
@@ -87,6 +90,24 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
         }),
       ]
     : [];
+  // The escrow's own refunds of a market (a guardian's veto, an escape: docs/architecture.md
+  // "Following the chain"), shown by the rooms that own markets and rounds.
+  const marketFates = escrowAddress
+    ? [
+        createMarketFatesJob({
+          db: deps.database.db,
+          chain: deps.chain,
+          chainId: deps.config.chain.id,
+          escrow: escrowAddress,
+          confirmations: deps.config.chain.confirmations,
+          now: () => deps.clock.now(),
+          log: logger,
+          handlers: { refundMarket: refundMarketOnEscrowFate, refundRound: refundRoundOnEscrowFate },
+          startFrom: deps.config.escrow.deployBlock,
+          metrics: deps.metrics,
+        }),
+      ]
+    : [];
   return {
     routes: [
       registerSystemRoutes,
@@ -110,6 +131,7 @@ export function createFeatures(deps: AppDeps, logger: FastifyBaseLogger): Featur
       // After the round engine, which makes a round's settlement due, and after escrow reconciliation:
       // the sender in it sends what they asked for in the same round.
       ...escrow.jobs,
+      ...marketFates,
       ...settlement.jobs,
       // After the settlement job, which moves a price market to settling at its deadline.
       ...priceMarkets.jobs,

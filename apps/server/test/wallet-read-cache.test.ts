@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { CHAIN_ID } from '@pm/core/constants';
+import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import { eq, sql } from 'drizzle-orm';
 import { type Address, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createChainWallet } from '../src/chain/chain-client.ts';
+import { DEV_ESCROW_ROLES } from '../src/config/dev-accounts.ts';
 import { bets, marketFlags, markets } from '../src/db/schema.ts';
 import { settleMarket } from '../src/settlement/settle-market.ts';
 import { WALLET_READS, type WalletRead } from '../src/wallet-reads/wallet-changes.ts';
@@ -267,6 +271,47 @@ describe('the wallet read cache drops what each event changes, and nothing else'
       },
       { [cy]: [], [dee]: [], [ann]: ALL, [bob]: ALL },
     );
+  });
+
+  test("a settlement the guardian vetoes, followed from the chain: every read of the market's bettors", async () => {
+    const vetoed = (await m.createMarket({ prediction: 'YES' }, { player: 2 })).market.id;
+    await m.joinMarket(vetoed, { wallet: deesWallet(), prediction: 'NO' });
+    await t.advanceTime(3600 + 5);
+    await t.job('market-settlement').run();
+    await t.db.transaction((tx) =>
+      settleMarket(tx, {
+        marketId: vetoed,
+        outcome: 'YES',
+        verdict: { analysis: 'It happened.', confidence: null, sources: [] },
+        feeBps: t.config.fees.marketBps,
+        now: t.clock.now(),
+        from: ['settling'],
+        actor: 'ops CLI',
+        escrow: { chainId: t.config.chain.id, address: escrowOf(t) },
+      }),
+    );
+    await postEscrowSettlement(t, { marketId: vetoed });
+    const [market] = await t.db.select().from(markets).where(eq(markets.id, vetoed));
+    const guardian = createChainWallet(
+      { id: CHAIN_ID.local, rpcUrl: t.chain.rpcUrl },
+      DEV_ESCROW_ROLES.guardian.privateKey,
+    );
+    const hash = await guardian.writeContract({
+      address: escrowOf(t),
+      abi: predictionEscrowAbi,
+      functionName: 'veto',
+      args: [market?.escrowKey as `0x${string}`],
+      chain: null,
+    });
+    await t.chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    await expectAfter(() => t.job('escrow-market-fates').run(), {
+      [cy]: [],
+      [dee]: [],
+      [ann]: ALL,
+      [bob]: ALL,
+    });
+    const refund = (await claimableOf(t, cy)).markets.bets.find((bet) => bet.marketId === vetoed);
+    expect(refund?.escrowClaim?.refund).toBe(true);
   });
 });
 

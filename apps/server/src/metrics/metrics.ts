@@ -112,10 +112,20 @@ export function createMetrics(options: { now?: () => Date } = {}) {
   });
   const escrowScanLag = new Gauge({
     name: 'bnbpredict_escrow_scan_lag_blocks',
-    help: "Final blocks not yet read by an escrow scan at its last run on this instance (deposits: reconciliation; stake-payouts: the wallet claims' watcher).",
+    help: "Final blocks not yet read by an escrow scan at its last run on this instance (deposits: reconciliation; stake-payouts: the wallet claims' watcher; market-fates: the vetoes' and escapes' watcher).",
     labelNames: ['scan'] as const,
     registers,
   });
+  const marketFates = new Counter({
+    name: 'bnbpredict_escrow_market_fates_total',
+    help: 'Vetoed and Escaped events of the escrow followed on this instance, by fate (vetoed, escaped) and outcome (applied: the market or round shows refunded; unknown: no market of this server).',
+    labelNames: ['fate', 'outcome'] as const,
+    registers,
+  });
+  // Every series exists from the start at 0, so an alert on increase() sees the first one.
+  for (const fate of ['vetoed', 'escaped'] as const) {
+    for (const outcome of ['applied', 'unknown'] as const) marketFates.inc({ fate, outcome }, 0);
+  }
   const settlementWaits = new Counter({
     name: 'bnbpredict_escrow_settlement_waits_total',
     help: "Steps at which a due settlement waited instead of being posted, by reason (pool_mismatch: the escrow holds another amount than the server's records).",
@@ -367,6 +377,9 @@ export function createMetrics(options: { now?: () => Date } = {}) {
     recordEscrowScanLag(scan: EscrowScan, blocks: bigint) {
       escrowScanLag.set({ scan }, Number(blocks < 0n ? 0n : blocks));
     },
+    countMarketFate(fate: 'vetoed' | 'escaped', outcome: MarketFateOutcome) {
+      marketFates.inc({ fate, outcome });
+    },
     countSettlementWait(reason: SettlementWaitReason) {
       settlementWaits.inc({ reason });
     },
@@ -452,7 +465,9 @@ export function createMetrics(options: { now?: () => Date } = {}) {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 /** The escrow's event scans that keep a cursor. */
-export type EscrowScan = 'deposits' | 'stake-payouts';
+export type EscrowScan = 'deposits' | 'stake-payouts' | 'market-fates';
+/** A market the escrow refunded on its own, and what the market-fates job made of its event. */
+export type MarketFateOutcome = 'applied' | 'unknown';
 /** Why a due settlement waits (escrow/settlements/post-settlements-job.ts). */
 export type SettlementWaitReason = 'pool_mismatch' | 'not_ready';
 /** Where an overdue settlement stood: not posted yet, or posted with its transaction not final. */

@@ -284,3 +284,24 @@ export async function settleRoundPayouts(
         where b.epoch = ${input.epoch} and b.claimed = false`,
   );
 }
+
+/**
+ * The escrow refunded the round on its own (a veto, an escape: docs/architecture.md "Following the
+ * chain"): it ends cancelled with that reason, whatever it ended as, and every bet returns its stake;
+ * a bet whose stake has already left the escrow (escrow_stake_payouts: the escape's own refund) is
+ * claimed. Answers how many bets changed.
+ */
+export async function refundRoundInFull(tx: DbOrTx, epoch: number, reason: string): Promise<number> {
+  await execute(
+    tx,
+    sql`update oracle_rounds set status = 'ended', result = 'cancelled', cancel_reason = ${reason},
+          updated_at = now()
+        where epoch = ${epoch}`,
+  );
+  return execute(
+    tx,
+    sql`update oracle_bets b set payout_amount = b.amount,
+          claimed = b.claimed or exists (select 1 from escrow_stake_payouts p where p.stake_id = b.stake_id)
+        where b.epoch = ${epoch}`,
+  );
+}

@@ -345,3 +345,41 @@ export async function recordFlagBondFate(
     .set({ bondStatus: input.fate, bondReturnAmount: input.returnWei, bondRewardAmount: input.rewardWei })
     .where(eq(marketFlags.id, input.flagId));
 }
+
+/**
+ * Every bet of the market returns its stake (the escrow refunded the market on its own: a veto, an
+ * escape), whatever settlement wrote before; a bet whose stake has already left the escrow (its
+ * record in escrow_stake_payouts: the escape's own refund) is `claimed`, the others `refunded`. How many.
+ */
+export async function refundEveryBet(tx: DbOrTx, marketId: number): Promise<number> {
+  return execute(
+    tx,
+    sql`update bets b set payout_amount = b.amount,
+               status = case when b.status = 'claimed'
+                               or exists (select 1 from escrow_stake_payouts p where p.stake_id = b.stake_id)
+                             then 'claimed' else 'refunded' end
+        where b.market_id = ${marketId}`,
+  );
+}
+
+/** The market shows refunded in full: settled, VOID (its verdict, if any, stays as the record). */
+export async function markMarketRefunded(tx: DbOrTx, input: { marketId: number; now: Date }): Promise<void> {
+  await tx
+    .update(markets)
+    .set({ status: 'settled', result: 'VOID', nextResolutionAt: null, updatedAt: input.now })
+    .where(eq(markets.id, input.marketId));
+}
+
+/** A market's flags with a bond, whatever settlement made of it: an escrow refund hands each back. */
+export async function listBondedFlags(tx: DbOrTx, marketId: number) {
+  return tx
+    .select({
+      id: marketFlags.id,
+      address: marketFlags.address,
+      amountWei: marketFlags.bondAmount,
+      bondStatus: marketFlags.bondStatus,
+    })
+    .from(marketFlags)
+    .where(and(eq(marketFlags.marketId, marketId), sql`${marketFlags.bondAmount} is not null`))
+    .orderBy(asc(marketFlags.id));
+}

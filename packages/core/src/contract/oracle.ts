@@ -17,13 +17,17 @@ export const RoundStatusSchema = z.enum(['upcoming', 'live', 'locked', 'ended'])
 /**
  * Why a round was cancelled (every stake refunded): no fresh price at its lock or close, even in the
  * feed's own history; the price feed could not be asked for ORACLE_FEED_WAIT_S after the instant
- * (docs/security.md "Prices"); or an operator reset the rounds.
+ * (docs/security.md "Prices"); an operator reset the rounds; or the escrow refunded it on its own,
+ * the guardian having vetoed its settlement (`vetoed`) or nobody having settled it within the
+ * contract's escape delay (`escaped`).
  */
 export const ROUND_CANCEL_REASONS = [
   'lock_price_missing',
   'close_price_missing',
   'price_feed_unreachable',
   'reset',
+  'vetoed',
+  'escaped',
 ] as const;
 export type RoundCancelReason = (typeof ROUND_CANCEL_REASONS)[number];
 

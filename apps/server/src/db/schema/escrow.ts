@@ -30,6 +30,14 @@ import { marketFlags } from './settlement.ts';
 export const PAYOUT_LIST_STATUSES = ['due', 'published', 'settled'] as const;
 export type PayoutListStatus = (typeof PAYOUT_LIST_STATUSES)[number];
 
+/**
+ * What the escrow did to a market on its own (migration 0023): `vetoed` (the guardian sent its
+ * pending settlement to refunds) or `escaped` (unsettled ESCAPE_DELAY after its close, it turned to
+ * refunds on anyone's call). Either way every stake of it is refunded in full.
+ */
+export const MARKET_FATES = ['vetoed', 'escaped'] as const;
+export type MarketFate = (typeof MARKET_FATES)[number];
+
 /** One settlement of a market on the escrow: its published payout list (none for a refund in full). */
 export const payoutLists = pgTable(
   'payout_lists',
@@ -74,11 +82,17 @@ export const payoutLists = pgTable(
      * it was created): logged as an error and counted once, whichever instance saw it.
      */
     overdueAt: time('overdue_at'),
+    /**
+     * Set when the escrow refunded the market on its own (a veto, an escape): the list posted (if
+     * any) is superseded, the row is a refund in full, settled, and never built or posted again.
+     */
+    fate: text('fate'),
     createdAt: time('created_at').notNull().defaultNow(),
     updatedAt: time('updated_at').notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('payout_lists_market_key_unique').on(t.marketKey),
+    check('payout_lists_fate_check', sql`${t.fate} is null or ${isOneOf(t.fate, MARKET_FATES)}`),
     uniqueIndex('payout_lists_epoch_unique').on(t.epoch),
     uniqueIndex('payout_lists_prediction_market_unique').on(t.predictionMarketId),
     check('payout_lists_owner_check', sql`num_nonnulls(${t.epoch}, ${t.predictionMarketId}) = 1`),
@@ -182,5 +196,45 @@ export const escrowStakePayouts = pgTable(
   (t) => [
     index('escrow_stake_payouts_market_idx').on(t.marketKey),
     check('escrow_stake_payouts_kind_check', isOneOf(t.kind, ESCROW_PAYOUT_KINDS)),
+  ],
+);
+
+/** pending (to apply) → applied (the market or round shows refunded) or unknown (no market of ours). */
+export const MARKET_FATE_STATUSES = ['pending', 'applied', 'unknown'] as const;
+
+/**
+ * Every `Vetoed` and `Escaped` event of final blocks (docs/architecture.md "Following the chain"),
+ * the market-fates job's work queue: its scan only writes rows here and moves its cursor
+ * (chain_cursors 'escrow-market-fates'); each row is then applied on its own, its failures kept on it.
+ */
+export const escrowMarketFates = pgTable(
+  'escrow_market_fates',
+  {
+    id: serial('id').primaryKey(),
+    chainId: integer('chain_id').notNull(),
+    /** The contract's market key, lower-case hex. */
+    marketKey: text('market_key').notNull(),
+    fate: text('fate').notNull(),
+    txHash: text('tx_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    blockTime: time('block_time').notNull(),
+    /**
+     * The stakes of this market refunded in the event's own transaction (an escape comes with its
+     * first refund): how a market known by none of its keys' records is found, by one of its stakes.
+     */
+    stakeIds: jsonb('stake_ids').$type<string[]>().notNull().default([]),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: time('next_attempt_at').notNull().defaultNow(),
+    appliedAt: time('applied_at'),
+    createdAt: time('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('escrow_market_fates_event_unique').on(t.chainId, t.txHash, t.logIndex),
+    index('escrow_market_fates_pending_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    check('escrow_market_fates_fate_check', isOneOf(t.fate, MARKET_FATES)),
+    check('escrow_market_fates_status_check', isOneOf(t.status, MARKET_FATE_STATUSES)),
   ],
 );

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-
 import type { Db, DbOrTx } from '../../db/client.ts';
 import {
   bets,
+  type MarketFate,
   marketFlags,
   markets,
   oracleBets,
@@ -364,6 +365,55 @@ export async function recordSettlementError(
     .update(payoutLists)
     .set({ lastError: input.error.slice(0, 500), nextAttemptAt: input.nextAttemptAt, updatedAt: sql`now()` })
     .where(eq(payoutLists.id, id));
+}
+
+/**
+ * The escrow refunded the market on its own (docs/architecture.md "Following the chain": a
+ * guardian's veto, an escape): its settlement's row becomes a refund in full, settled at the event's
+ * block, marked with the fate, so the settlement job never builds or posts it again; its leaves go,
+ * since the contract no longer pays any list. A market or round whose settlement never came gets a
+ * row (`values`), so its stakes are offered as refunds like any refunded market's. False when the
+ * row already has a fate (the event was applied before).
+ */
+export async function supersedeByFate(
+  tx: DbOrTx,
+  input: {
+    values: Omit<NewDueSettlement, 'refund' | 'payoutDelayS'>;
+    fate: MarketFate;
+    settledBlock: bigint;
+    settledAt: Date;
+  },
+): Promise<boolean> {
+  const marketKey = input.values.marketKey.toLowerCase();
+  const outcome = {
+    refund: true,
+    status: 'settled' as const,
+    fate: input.fate,
+    settledBlock: input.settledBlock,
+    settledAt: input.settledAt,
+    // A refund opens at once, as a voided market's does.
+    claimableAt: input.settledAt,
+    lastError: null,
+  };
+  const [existing] = await tx
+    .select({ id: payoutLists.id, fate: payoutLists.fate })
+    .from(payoutLists)
+    .where(eq(payoutLists.marketKey, marketKey))
+    .for('update');
+  if (existing?.fate != null) return false;
+  const [row] = existing
+    ? await tx
+        .update(payoutLists)
+        .set({ ...outcome, updatedAt: sql`now()` })
+        .where(eq(payoutLists.id, existing.id))
+        .returning()
+    : await tx
+        .insert(payoutLists)
+        .values({ ...input.values, marketKey, payoutDelayS: null, ...outcome })
+        .returning();
+  await tx.delete(payoutListLeaves).where(eq(payoutListLeaves.marketKey, marketKey));
+  if (row?.predictionMarketId != null) await publish(tx, { topic: 'markets', id: row.predictionMarketId });
+  return true;
 }
 
 /** The settled lists of these rounds, by epoch. */
