@@ -31,6 +31,7 @@ export const SERVER_LAYERS: readonly (readonly string[])[] = [
     'operators',
     'evidence',
     'resolution',
+    'guardian-watch',
   ],
   ['payments'],
   ['escrow'],

@@ -116,6 +116,14 @@ const EnvSchema = z.object({
     .optional(),
   ESCROW_ADMIN_PRIVATE_KEY: privateKey.optional(),
   ESCROW_GUARDIAN_PRIVATE_KEY: privateKey.optional(),
+  // Decision 034: MarketEscrow, the escrow's successor, and its deployment block (where reading its
+  // events starts: the guardian's watcher reads every settlement from there).
+  MARKET_ESCROW_ADDRESS: address.optional(),
+  MARKET_ESCROW_DEPLOY_BLOCK: z
+    .string()
+    .regex(/^\d{1,20}$/, 'must be a block number')
+    .transform(BigInt)
+    .optional(),
   CONFIRMATIONS: z.union([z.literal('finalized'), z.coerce.number().int().min(1).max(1000)]).optional(),
   /** Reverse proxies in front of the server (hop count); 0 = none, the socket's peer is the client. */
   TRUST_PROXY: int(0, 10).default(0),
@@ -274,6 +282,11 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       'Invalid configuration:\n  ESCROW_DEPLOY_BLOCK: required with ESCROW_ADDRESS off the local chain (the block vault:deploy printed): reconciliation starts there',
     );
   }
+  if (env.MARKET_ESCROW_ADDRESS && env.MARKET_ESCROW_DEPLOY_BLOCK === undefined && !isLocalChain) {
+    throw new ConfigError(
+      'Invalid configuration:\n  MARKET_ESCROW_DEPLOY_BLOCK: required with MARKET_ESCROW_ADDRESS off the local chain (its deployment block): reading its events starts there',
+    );
+  }
   const evidence = evidenceSettings(env);
   const unsafe = unsafeProductionSettings(env);
   if (unsafe.length > 0) throw new ConfigError(`Invalid configuration:\n${unsafe.join('\n')}`);
@@ -320,6 +333,15 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       guardianPrivateKey:
         env.ESCROW_GUARDIAN_PRIVATE_KEY ?? (isLocalChain ? DEV_ESCROW_ROLES.guardian.privateKey : undefined),
     },
+    /** MarketEscrow (decision 034); unset: nothing reads it yet. */
+    marketEscrow: env.MARKET_ESCROW_ADDRESS
+      ? {
+          address: env.MARKET_ESCROW_ADDRESS,
+          /** Where reading its events starts (required off the local chain; 0 there by default). */
+          deployBlock: env.MARKET_ESCROW_DEPLOY_BLOCK ?? 0n,
+          deployBlockSet: env.MARKET_ESCROW_DEPLOY_BLOCK !== undefined,
+        }
+      : undefined,
     /** The operator key's sender: its fee ceiling, and when a transaction is sent again or replaced. */
     operatorTransactions: {
       maxFeePerGas: env.OPERATOR_MAX_FEE_PER_GAS_GWEI,

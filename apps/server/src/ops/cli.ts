@@ -7,6 +7,7 @@ import type { Database } from '../db/client.ts';
 import { DataFolderHeldError } from '../db/data-folder-lock.ts';
 import { openConfiguredDatabase, openDatabaseCopy } from '../db/open-configured-database.ts';
 import { doctorCommandHelp, runDoctorCommand } from './doctor-command.ts';
+import { guardianWatchCommand } from './guardian-watch-command.ts';
 import { marketsCommands } from './markets-commands.ts';
 import { type OpsCommand, printHelp, runOpsCommand } from './ops-commands.ts';
 import { oracleCommands } from './oracle-commands.ts';
@@ -19,8 +20,8 @@ import { vaultVerifyCommand } from './vault-verify-command.ts';
 // one process's at a time (decision 033): a command that changes state is refused while a server (or
 // another command) holds DATA_DIR, and a read-only one reads a copy of it. On PostgreSQL they run
 // beside running servers, which hear of every change (NOTIFY) and whose jobs read the database. The
-// escrow's commands (vault:*) open no database, so they run beside a running server; vault:verify
-// needs no settings at all.
+// escrow's commands (vault:*) and the guardian's watcher (guardian:watch) open no database, so they
+// run beside a running server; vault:verify needs no settings at all.
 
 const OPS_COMMANDS: OpsCommand[] = [...marketsCommands, ...paymentsCommands, ...oracleCommands];
 
@@ -35,11 +36,14 @@ async function main(): Promise<number> {
   const config = loadConfigOrExit();
   if (vaultCommands.some((command) => command.name === argv[0]))
     return runOpsCommand(argv, { config, out }, vaultCommands);
+  // The guardian's watcher runs apart from the server with the guardian's key alone, and no database.
+  if (argv[0] === guardianWatchCommand.name)
+    return runOpsCommand(argv, { config, out }, [guardianWatchCommand]);
   const command = OPS_COMMANDS.find((each) => each.name === argv[0]);
   if (!command)
     return printHelp(
       argv[0],
-      [...OPS_COMMANDS, ...vaultCommands, vaultVerifyCommand, doctorCommandHelp],
+      [...OPS_COMMANDS, ...vaultCommands, vaultVerifyCommand, guardianWatchCommand, doctorCommandHelp],
       out,
     );
 

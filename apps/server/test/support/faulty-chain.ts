@@ -11,6 +11,8 @@ export function createFaultyChainClient(rpcUrl: string) {
   const node = http(rpcUrl)({ chain: localChain, retryCount: 0 });
   const calls = new Map<string, number>();
   const failures = new Map<string, number>();
+  /** Calls of a method let through before its failures begin. */
+  const spared = new Map<string, number>();
   const client: PublicClient = createPublicClient({
     chain: { ...localChain, id: CHAIN_ID.local },
     transport: custom(
@@ -18,7 +20,9 @@ export function createFaultyChainClient(rpcUrl: string) {
         async request({ method, params }: { method: string; params?: unknown }) {
           calls.set(method, (calls.get(method) ?? 0) + 1);
           const left = failures.get(method) ?? 0;
-          if (left > 0) {
+          const spare = spared.get(method) ?? 0;
+          if (left > 0 && spare > 0) spared.set(method, spare - 1);
+          else if (left > 0) {
             failures.set(method, left - 1);
             throw Object.assign(new Error('limit exceeded'), { code: -32005 });
           }
@@ -31,12 +35,17 @@ export function createFaultyChainClient(rpcUrl: string) {
   });
   return {
     client,
-    /** The next `times` calls of `method` fail as a rate-limited RPC answers. */
-    fail(method: string, times = Number.POSITIVE_INFINITY) {
+    /**
+     * The next `times` calls of `method` fail as a rate-limited RPC answers; with `after`, only once
+     * that many more calls of it have gone through.
+     */
+    fail(method: string, times = Number.POSITIVE_INFINITY, options: { after?: number } = {}) {
       failures.set(method, times);
+      spared.set(method, options.after ?? 0);
     },
     heal() {
       failures.clear();
+      spared.clear();
     },
     calls(method: string) {
       return calls.get(method) ?? 0;

@@ -8,7 +8,10 @@ import {
   marketDepositCall,
   type StakeRef,
 } from '@pm/escrow/market-deposits/market-deposit';
-import { getAddress, type Hash, type Hex } from 'viem';
+import { marketEscrowAbi } from '@pm/escrow/market-escrow.gen';
+import { MARKET_OUTCOME } from '@pm/escrow/market-settlement';
+import { buildPayoutTree, type Payout, type PayoutTree } from '@pm/escrow/payout-tree';
+import { getAddress, type Hash, type Hex, keccak256, parseEventLogs, toHex } from 'viem';
 import { createChainClient, createChainWallet } from '../../src/chain/chain-client.ts';
 import { type Config, loadConfig } from '../../src/config/config.ts';
 import { DEV_ESCROW_ROLES, DEV_FEED_WRITER, DEV_OPERATOR } from '../../src/config/dev-accounts.ts';
@@ -20,7 +23,8 @@ import type { TestChain } from './test-chain.ts';
 // feeds (one per coin of PRICE_SYMBOLS, in that order: a coin's index is its feed's), the escrow deployed
 // by the dev admin with the server's key as its operator and the dev guardian and treasury (accounts no
 // test pays from), the price kinds' fees and price age the server's config has; and what a test does on
-// it: publish a coin's price as the feed's node does, bet from a player's wallet as the web does.
+// it: publish a coin's price as the feed's node does, bet from a player's wallet as the web does, and
+// post a judged settlement as the operator key does.
 
 type Wallet = TestChain['players'][number];
 
@@ -73,6 +77,7 @@ export async function deployTestMarketEscrow(
   const address = deployed.address;
   const writer = createChainWallet(settingsOfChain, DEV_FEED_WRITER.privateKey);
   const reader = createChainClient({ ...settingsOfChain, rpcBatchSize: 1 });
+  const operator = createChainWallet(settingsOfChain, DEV_OPERATOR.privateKey);
 
   const feedOf = (symbol: PriceSymbol): DevFeed => {
     const feed = feeds[coinOf(symbol)];
@@ -174,6 +179,53 @@ export async function deployTestMarketEscrow(
     ): Promise<PlacedStake> {
       const { symbol, ...terms } = market;
       return place(wallet, { kind: 'createPriceMarket', coin: coinOf(symbol), ...terms }, amount);
+    },
+
+    /** A judged market's creation with its first bet, as the web creates one; its key is the stake's market. */
+    createJudgedMarket(
+      wallet: Wallet,
+      market: { id: Hex; closesAt: number; contentHash: Hex; side: 'YES' | 'NO' },
+      amount: bigint,
+    ): Promise<PlacedStake> {
+      return place(wallet, { kind: 'createJudgedMarket', ...market }, amount);
+    },
+
+    /**
+     * The operator key posts a judged market's settlement: this list's root and total, the rest of the
+     * pool as the fee, payouts opening `delay` seconds on (the dev escrow's least by default). Honest or
+     * not: the list is the caller's.
+     */
+    async settleJudged(
+      key: Hex,
+      payouts: readonly Payout[],
+      options: { outcome: 'YES' | 'NO' | 'VOID'; delay?: number },
+    ): Promise<{ tree: PayoutTree; claimableAt: bigint; blockNumber: bigint }> {
+      const tree = buildPayoutTree(payouts);
+      const [pool] = await reader.readContract({
+        address,
+        abi: marketEscrowAbi,
+        functionName: 'markets',
+        args: [key],
+      });
+      const receipt = await mined(
+        await operator.writeContract({
+          address,
+          abi: marketEscrowAbi,
+          functionName: 'settle',
+          args: [
+            key,
+            MARKET_OUTCOME[options.outcome],
+            keccak256(toHex(`verdict of ${key}`)),
+            tree.root,
+            tree.total,
+            pool - tree.total,
+            options.delay ?? DEV_ESCROW_DEPLOYMENT.minPayoutDelay,
+          ],
+        }),
+      );
+      const [settled] = parseEventLogs({ abi: marketEscrowAbi, logs: receipt.logs, eventName: 'Settled' });
+      if (!settled) throw new Error(`no Settled in ${receipt.transactionHash}`);
+      return { tree, claimableAt: settled.args.claimableAt, blockNumber: receipt.blockNumber };
     },
 
     /** A bet into an open market or round by its key (a round's YES is UP, NO is DOWN). */
