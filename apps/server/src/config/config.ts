@@ -114,6 +114,16 @@ const EnvSchema = z.object({
     .regex(/^\d{1,20}$/, 'must be a block number')
     .transform(BigInt)
     .optional(),
+  /**
+   * MarketEscrow (docs/decisions/031, 034), deployed beside the escrow by `vault:deploy` and `npm start`,
+   * and its deployment block, as for ESCROW_ADDRESS and ESCROW_DEPLOY_BLOCK.
+   */
+  MARKET_ESCROW_ADDRESS: address.optional(),
+  MARKET_ESCROW_DEPLOY_BLOCK: z
+    .string()
+    .regex(/^\d{1,20}$/, 'must be a block number')
+    .transform(BigInt)
+    .optional(),
   ESCROW_ADMIN_PRIVATE_KEY: privateKey.optional(),
   ESCROW_GUARDIAN_PRIVATE_KEY: privateKey.optional(),
   CONFIRMATIONS: z.union([z.literal('finalized'), z.coerce.number().int().min(1).max(1000)]).optional(),
@@ -274,6 +284,11 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       'Invalid configuration:\n  ESCROW_DEPLOY_BLOCK: required with ESCROW_ADDRESS off the local chain (the block vault:deploy printed): reconciliation starts there',
     );
   }
+  if (env.MARKET_ESCROW_ADDRESS && env.MARKET_ESCROW_DEPLOY_BLOCK === undefined && !isLocalChain) {
+    throw new ConfigError(
+      'Invalid configuration:\n  MARKET_ESCROW_DEPLOY_BLOCK: required with MARKET_ESCROW_ADDRESS off the local chain (the block vault:deploy printed): reconciliation starts there',
+    );
+  }
   const evidence = evidenceSettings(env);
   const unsafe = unsafeProductionSettings(env);
   if (unsafe.length > 0) throw new ConfigError(`Invalid configuration:\n${unsafe.join('\n')}`);
@@ -320,6 +335,16 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       guardianPrivateKey:
         env.ESCROW_GUARDIAN_PRIVATE_KEY ?? (isLocalChain ? DEV_ESCROW_ROLES.guardian.privateKey : undefined),
     },
+    /** MarketEscrow's address and deployment block (docs/decisions/034); unset: no MarketEscrow checks. */
+    marketEscrow: env.MARKET_ESCROW_ADDRESS
+      ? {
+          address: env.MARKET_ESCROW_ADDRESS,
+          /** Where a first scan of its events starts, as for the escrow's deployBlock. */
+          deployBlock: env.MARKET_ESCROW_DEPLOY_BLOCK ?? 0n,
+          /** Whether MARKET_ESCROW_DEPLOY_BLOCK was set (doctor checks it then). */
+          deployBlockSet: env.MARKET_ESCROW_DEPLOY_BLOCK !== undefined,
+        }
+      : undefined,
     /** The operator key's sender: its fee ceiling, and when a transaction is sent again or replaced. */
     operatorTransactions: {
       maxFeePerGas: env.OPERATOR_MAX_FEE_PER_GAS_GWEI,
