@@ -4,12 +4,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestClient, http, publicActions } from 'viem';
+import { loadConfig } from '../apps/server/src/config/config.ts';
 import { publicDevHostRefusalFromEnv } from '../apps/server/src/config/public-dev-host.ts';
 import { compiledServerCommand } from '../apps/server/src/dev/compiled-server.ts';
 import { startDevChain } from '../apps/server/src/dev/dev-chain-journal.ts';
 import { deployDevFeeds, devFeedSettings } from '../apps/server/src/dev/dev-feeds.ts';
 import { devChainMarketEscrow } from '../apps/server/src/dev/dev-market-escrow.ts';
-import { loadConfig } from '../apps/server/src/config/config.ts';
 
 // The whole product on one machine: local Hardhat chain with the escrow contracts and a
 // Chainlink-compatible price feed per coin, API server (PGlite) reading them, serving the built web app on the same origin. The server is the compiled build (apps/server/dist),

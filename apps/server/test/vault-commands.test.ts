@@ -9,8 +9,9 @@ import { type Address, getAddress, type Hex, keccak256, parseEther, toHex } from
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Config, loadConfig } from '../src/config/config.ts';
 import { DEV_ESCROW_ROLES, DEV_OPERATOR, DEV_PLAYERS } from '../src/config/dev-accounts.ts';
+import { devFeedAddresses } from '../src/config/dev-feed-addresses.ts';
 import { deployDevEscrow } from '../src/dev/dev-escrow.ts';
-import { devFeedAddresses, devFeedSettings } from '../src/dev/dev-feeds.ts';
+import { devFeedSettings } from '../src/dev/dev-feeds.ts';
 import { runOpsCommand } from '../src/ops/ops-commands.ts';
 import { vaultCommands } from '../src/ops/vault-commands.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';

@@ -174,7 +174,8 @@ async function restore(
     const marketEscrow = meta.marketEscrow ? getAddress(meta.marketEscrow.address) : null;
     if (marketEscrow) {
       const marketCode = await rpc<Hex>(chain.rpcUrl, 'eth_getCode', [marketEscrow, 'latest']);
-      if (marketCode === '0x') throw new Error(`its MarketEscrow ${marketEscrow} is not on the replayed chain`);
+      if (marketCode === '0x')
+        throw new Error(`its MarketEscrow ${marketEscrow} is not on the replayed chain`);
       if (marketEscrowCodeHash(marketCode) !== marketEscrowRuntimeCodeHash()) {
         throw new Error(`its MarketEscrow ${marketEscrow} is an earlier build of the contract than this one`);
       }

@@ -1,8 +1,8 @@
 import { CHAIN_ID, PRICE_SYMBOLS, type PriceSymbol } from '@pm/core/constants';
 import { type DevFeed, deployDevFeed, devFeedDescription } from '@pm/escrow/deploy-dev-feed';
-import { type Address, getAddress, getContractAddress } from 'viem';
 import { createChainClient, createChainWallet } from '../chain/chain-client.ts';
 import { DEV_FEED_WRITER } from '../config/dev-accounts.ts';
+import { devFeedAddresses } from '../config/dev-feed-addresses.ts';
 
 /**
  * The local chain's Chainlink-compatible price feeds (docs/decisions/029-price-outcomes-from-the-feed.md):
@@ -16,7 +16,7 @@ export async function deployDevFeeds(rpcUrl: string): Promise<Map<PriceSymbol, D
   const client = createChainClient(chain);
   const feeds = new Map<PriceSymbol, DevFeed>();
   const writer = wallet.account.address;
-  // Each where the writer's nonces put it (devFeedAddresses): a chain replayed from the data folder
+  // Each where the writer's nonces put it (config/dev-feed-addresses.ts): a chain replayed from the data folder
   // has them already, with their rounds; a fresh one gets them, one after another.
   for (const symbol of PRICE_SYMBOLS) {
     const { aggregator, proxy } = devFeedAddresses(symbol);
@@ -34,20 +34,6 @@ export async function deployDevFeeds(rpcUrl: string): Promise<Map<PriceSymbol, D
     feeds.set(symbol, deployed);
   }
   return feeds;
-}
-
-/**
- * Where `symbol`'s dev feed is on every dev chain: the writer's first transactions are these
- * deployments, an aggregator then a proxy per coin in PRICE_SYMBOLS' order, so their addresses follow
- * from its nonces.
- */
-export function devFeedAddresses(symbol: PriceSymbol): { aggregator: Address; proxy: Address } {
-  const index = PRICE_SYMBOLS.indexOf(symbol);
-  const from = getAddress(DEV_FEED_WRITER.address);
-  return {
-    aggregator: getContractAddress({ from, nonce: BigInt(2 * index) }),
-    proxy: getContractAddress({ from, nonce: BigInt(2 * index + 1) }),
-  };
 }
 
 /** The server's settings for reading these feeds: `CHAINLINK_FEED_ADDRESSES` and the writer's key. */

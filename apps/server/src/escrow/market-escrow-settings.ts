@@ -2,7 +2,7 @@ import { PRICE_SYMBOLS } from '@pm/core/constants';
 import type { MarketEscrowSettings } from '@pm/escrow/deploy-market-escrow';
 import { type Address, getAddress } from 'viem';
 import type { Config } from '../config/config.ts';
-import { devFeedAddresses } from '../dev/dev-feeds.ts';
+import { devFeedAddresses } from '../config/dev-feed-addresses.ts';
 
 // What MarketEscrow fixes for good that the server's settings also name (docs/decisions/031, 034): the
 // round's and the price market's fees, the oldest price it takes, and each coin's feed by coin index
