@@ -4,13 +4,15 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestClient, http, publicActions } from 'viem';
+import { loadConfig } from '../apps/server/src/config/config.ts';
 import { publicDevHostRefusalFromEnv } from '../apps/server/src/config/public-dev-host.ts';
 import { compiledServerCommand } from '../apps/server/src/dev/compiled-server.ts';
 import { startDevChain } from '../apps/server/src/dev/dev-chain-journal.ts';
 import { deployDevFeeds, devFeedSettings } from '../apps/server/src/dev/dev-feeds.ts';
+import { devChainMarketEscrow } from '../apps/server/src/dev/dev-market-escrow.ts';
 
-// The whole product on one machine: local Hardhat chain with a Chainlink-compatible price feed per
-// coin, API server (PGlite) reading them, serving the built web app on the same origin. The server is the compiled build (apps/server/dist),
+// The whole product on one machine: local Hardhat chain with the escrow contracts and a
+// Chainlink-compatible price feed per coin, API server (PGlite) reading them, serving the built web app on the same origin. The server is the compiled build (apps/server/dist),
 // rebuilt when stale: what production runs. Used by `npm start` and by the e2e global setup.
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -57,8 +59,20 @@ export async function startStack(options: StackOptions) {
   const client = createTestClient({ mode: 'hardhat', transport: http(chain.rpcUrl) }).extend(publicActions);
   // Each coin's feed (an aggregator behind a proxy with phases), which the server reads as it reads
   // Chainlink's on BSC and whose rounds its dev feed writer publishes from the simulated walk. On a
-  // replayed chain they are there already (found at the writer's addresses).
-  const feeds = await deployDevFeeds(chain.rpcUrl).catch(async (error: unknown) => {
+  // replayed chain they are there already (found at the writer's addresses). Then MarketEscrow
+  // (docs/decisions/034), reading those feeds by coin index, with the fees and price age the server is
+  // given: deployed by the dev admin on a fresh chain, found where the data folder says on a replayed
+  // one; the server gets its address and block (MARKET_ESCROW_ADDRESS, MARKET_ESCROW_DEPLOY_BLOCK).
+  const { feeds, marketEscrow } = await (async () => {
+    const feeds = await deployDevFeeds(chain.rpcUrl);
+    const serverEnv = { ...process.env, ...options.env };
+    const fees = loadConfig({
+      ORACLE_FEE_BPS: serverEnv.ORACLE_FEE_BPS,
+      MARKET_FEE_BPS: serverEnv.MARKET_FEE_BPS,
+      ORACLE_MAX_AGE_S: serverEnv.ORACLE_MAX_AGE_S,
+    });
+    return { feeds, marketEscrow: await devChainMarketEscrow(devChain, feeds, fees) };
+  })().catch(async (error: unknown) => {
     await devChain.recorder.stop();
     await chain.stop();
     throw error;
@@ -82,6 +96,8 @@ export async function startStack(options: StackOptions) {
       DEMO_DATA: 'true',
       ESCROW_ADDRESS: escrow.address,
       ESCROW_DEPLOY_BLOCK: String(escrow.blockNumber),
+      MARKET_ESCROW_ADDRESS: marketEscrow.address,
+      MARKET_ESCROW_DEPLOY_BLOCK: String(marketEscrow.blockNumber),
       ...devFeedSettings(feeds),
       ...options.env,
     },
@@ -103,6 +119,7 @@ export async function startStack(options: StackOptions) {
     baseUrl,
     rpcUrl: chain.rpcUrl,
     escrowAddress: escrow.address,
+    marketEscrowAddress: marketEscrow.address,
     /** Blocks replayed from the data folder at this start (0 on fresh data). */
     replayedBlocks: devChain.replayed,
     server,

@@ -44,6 +44,7 @@ console.log(`
   API            ${url}/api  (OpenAPI: ${url}/api/openapi.json)
   Local chain    ${stack.rpcUrl}  (chain id 31337, Hardhat)
   Escrow         ${stack.escrowAddress}  (ESCROW_ADDRESS; every stake is deposited into it)
+  MarketEscrow   ${stack.marketEscrowAddress}  (MARKET_ESCROW_ADDRESS; docs/decisions/034, no bet goes to it yet)
   Data           ${dataDir}/  (PGlite, and the dev chain's blocks: the next start replays them${stack.replayedBlocks ? `; ${stack.replayedBlocks} replayed now` : ''})
   Price feeds    a Chainlink-compatible feed per coin on the local chain, its rounds
                  published from a simulated walk (read as Chainlink's are on BSC)

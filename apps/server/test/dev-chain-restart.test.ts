@@ -11,12 +11,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHAIN_ID } from '@pm/core/constants';
 import { depositArgs, roundDepositTerms } from '@pm/escrow/deposit-terms';
+import { marketEscrowAbi } from '@pm/escrow/market-escrow.gen';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
-import { createTestClient, createWalletClient, http, parseEther, publicActions } from 'viem';
+import {
+  type Address,
+  createTestClient,
+  createWalletClient,
+  getAddress,
+  getContractAddress,
+  http,
+  parseEther,
+  publicActions,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEV_PLAYERS } from '../src/config/dev-accounts.ts';
+import { DEV_ESCROW_ROLES, DEV_PLAYERS } from '../src/config/dev-accounts.ts';
 import { type DevChainStart, META_FILE, startDevChain } from '../src/dev/dev-chain-journal.ts';
+import { deployDevFeeds } from '../src/dev/dev-feeds.ts';
+import { devChainMarketEscrow } from '../src/dev/dev-market-escrow.ts';
 import { findFreePort } from '../src/dev/local-chain.ts';
 
 // Decisions 003 and 026 "The chain": `npm start`'s dev chain (scripts/stack.ts's startDevChain) on a
@@ -68,6 +80,16 @@ const stakeHash = (started: DevChainStart, stakeId: bigint) =>
     args: [stakeId],
   });
 
+/** MarketEscrow as scripts/stack.ts has it: after the dev feeds, found on a replayed chain, else deployed. */
+const marketEscrowOf = async (started: DevChainStart) =>
+  devChainMarketEscrow(started, await deployDevFeeds(started.chain.rpcUrl));
+
+/** Where the dev admin's second transaction (after the PredictionEscrow) puts a contract. */
+const MARKET_ESCROW = getContractAddress({ from: getAddress(DEV_ESCROW_ROLES.admin.address), nonce: 1n });
+
+const marketCoinCount = (started: DevChainStart, address: Address) =>
+  clients(started).test.readContract({ address, abi: marketEscrowAbi, functionName: 'coinCount' });
+
 /** The old folders moved aside beside the data folder. */
 const movedAside = () => readdirSync(root).filter((name) => name.startsWith('data.old-'));
 
@@ -76,11 +98,16 @@ describe("npm start's dev chain over a restart", () => {
   let stakeId: bigint;
   let headHash: `0x${string}`;
   let chainTime: bigint;
+  let marketEscrow: { address: Address; blockNumber: bigint };
 
   it('a fresh data folder gets a fresh chain with the escrow, and every block is written as it comes', async () => {
     const first = await start();
     expect(first.notice).toBeNull();
     expect(first.replayed).toBe(0);
+    expect(first.marketEscrow).toBeNull();
+    marketEscrow = await marketEscrowOf(first);
+    expect(marketEscrow.address).toBe(MARKET_ESCROW);
+    expect(await marketCoinCount(first, MARKET_ESCROW)).toBe(8);
     const { test, player } = clients(first);
     const closesAt = Number((await test.getBlock()).timestamp) + 3600;
     depositHash = await player.writeContract({
@@ -118,8 +145,29 @@ describe("npm start's dev chain over a restart", () => {
     expect((await test.getTransactionReceipt({ hash: depositHash })).status).toBe('success');
     // The clock goes on from where it was ahead of the wall clock.
     expect((await test.getBlock()).timestamp).toBeGreaterThanOrEqual(chainTime);
+    // MarketEscrow is found where the first start deployed it, not deployed again.
+    expect(second.marketEscrow).toEqual(marketEscrow);
+    expect(await marketEscrowOf(second)).toEqual(marketEscrow);
+    expect(await marketCoinCount(second, MARKET_ESCROW)).toBe(8);
     await stop(second);
   }, 120_000);
+
+  it('a folder saved before MarketEscrow was: replayed, MarketEscrow deployed on it and found at the next start', async () => {
+    const meta = JSON.parse(readFileSync(join(dataDir, META_FILE), 'utf8'));
+    const { marketEscrow: _, ...older } = meta;
+    writeFileSync(join(dataDir, META_FILE), JSON.stringify(older));
+    const replayed = await start();
+    expect(replayed.notice).toBeNull();
+    expect(replayed.marketEscrow).toBeNull();
+    // The one the first start deployed is still on the chain; the folder did not say, so another comes.
+    const deployed = await marketEscrowOf(replayed);
+    expect(deployed.address).not.toBe(MARKET_ESCROW);
+    await stop(replayed);
+    const again = await start();
+    expect(again.notice).toBeNull();
+    expect(again.marketEscrow).toEqual(deployed);
+    await stop(again);
+  }, 180_000);
 
   it('a saved chain that cannot be restored is said in one line, moved aside, and the start is on fresh data', async () => {
     // A state change no block holds (hardhat_setBalance): the replay makes other blocks than the saved ones.
@@ -163,6 +211,27 @@ describe("npm start's dev chain over a restart", () => {
     const other = await start();
     expect(other.notice).toMatch(/cannot be restored \(this Hardhat makes another genesis block/);
     expect(movedAside()).toHaveLength(moved + 1);
+    await stop(other);
+  }, 180_000);
+
+  it('a saved MarketEscrow whose code is not this build: said in one line, moved aside, fresh data', async () => {
+    const saved = await start();
+    await marketEscrowOf(saved);
+    await stop(saved);
+    const meta = JSON.parse(readFileSync(join(dataDir, META_FILE), 'utf8'));
+    const moved = movedAside().length;
+    // The PredictionEscrow's address stands for a MarketEscrow of another build.
+    writeFileSync(
+      join(dataDir, META_FILE),
+      JSON.stringify({ ...meta, marketEscrow: { ...meta.marketEscrow, address: meta.escrow.address } }),
+    );
+    const other = await start();
+    expect(other.notice).toMatch(
+      /cannot be restored \(its MarketEscrow 0x[0-9a-fA-F]{40} is an earlier build of the contract than this one\)/,
+    );
+    expect(movedAside()).toHaveLength(moved + 1);
+    expect(other.replayed).toBe(0);
+    expect(other.marketEscrow).toBeNull();
     await stop(other);
   }, 180_000);
 });

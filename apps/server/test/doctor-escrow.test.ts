@@ -1,11 +1,14 @@
 import { CHAIN_ID } from '@pm/core/constants';
 import { deployEscrow, type EscrowDeployment } from '@pm/escrow/deploy';
+import { deployMarketEscrow, type MarketEscrowSettings } from '@pm/escrow/deploy-market-escrow';
 import { predictionEscrowAbi, predictionEscrowDeployedBytecode } from '@pm/escrow/prediction-escrow.gen';
 import { type Address, getAddress, type Hex, pad, toHex, zeroAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createChainWallet } from '../src/chain/chain-client.ts';
 import { DEV_ESCROW_ROLES, DEV_OPERATOR, DEV_PLAYERS } from '../src/config/dev-accounts.ts';
 import { DEV_ESCROW_DEPLOYMENT, deployDevEscrow } from '../src/dev/dev-escrow.ts';
+import { deployDevFeeds, devFeedSettings } from '../src/dev/dev-feeds.ts';
+import { deployDevMarketEscrow, devMarketEscrowSettings } from '../src/dev/dev-market-escrow.ts';
 import { runDoctor } from '../src/doctor/run-doctor.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
 import { openTestDatabase, type TestDatabase } from './support/test-database.ts';
@@ -189,6 +192,143 @@ describe('ops doctor with ESCROW_ADDRESS', () => {
     expect(result.code).toBe(1);
     expect(result.line('markets are decided')).toBe(
       "✖ markets are decided before the escrow refunds them itself: MARKET_RESOLUTION_TIMEOUT_S + RESOLUTION_REVIEW_WINDOW_S = 608400 s is not below the escrow's ESCAPE_DELAY (604800 s): a slow verdict would meet the escape hatch",
+    );
+  });
+});
+
+describe('ops doctor with MARKET_ESCROW_ADDRESS', () => {
+  const marketCodeTitle = (address: Address) => `MarketEscrow ${address} runs this build's MarketEscrow`;
+  const MARKET_OPERATOR_TITLE =
+    "OPERATOR_PRIVATE_KEY (the server's key) is MarketEscrow's operator, not its admin";
+  const BLOCK_TITLE = "MARKET_ESCROW_DEPLOY_BLOCK is MarketEscrow's deployment block";
+  const FEES_TITLE =
+    "MarketEscrow's fees and price age are ORACLE_FEE_BPS, MARKET_FEE_BPS and ORACLE_MAX_AGE_S";
+  const FEEDS_TITLE = "MarketEscrow's feed of each coin is the one the settings name";
+  let feeds: Awaited<ReturnType<typeof deployDevFeeds>>;
+  let market: { address: Address; blockNumber: bigint };
+
+  beforeAll(async () => {
+    feeds = await deployDevFeeds(chain.rpcUrl);
+    market = await deployDevMarketEscrow(chain.rpcUrl, feeds);
+  });
+
+  const marketEnv = (env: Record<string, string> = {}) => ({
+    ESCROW_ADDRESS: escrow,
+    MARKET_ESCROW_ADDRESS: market.address,
+    MARKET_ESCROW_DEPLOY_BLOCK: String(market.blockNumber),
+    ...env,
+  });
+
+  /** Another MarketEscrow like the dev one but for `overrides`, from the dev admin. */
+  async function deployMarket(overrides: Partial<MarketEscrowSettings>): Promise<Address> {
+    const wallet = createChainWallet(
+      { id: CHAIN_ID.local, rpcUrl: chain.rpcUrl },
+      DEV_ESCROW_ROLES.admin.privateKey,
+    );
+    const deployed = await deployMarketEscrow(wallet, chain.publicClient, {
+      ...devMarketEscrowSettings(feeds),
+      ...overrides,
+    });
+    return deployed.address;
+  }
+
+  test('the dev deployment: every MarketEscrow check ✔, with what it read', async () => {
+    const result = await doctor(marketEnv());
+    expect(result.code, result.output).toBe(0);
+    expect(result.line(marketCodeTitle(market.address))).toMatch(
+      new RegExp(`^✔ ${marketCodeTitle(market.address)}: at block \\d+$`),
+    );
+    expect(result.line(MARKET_OPERATOR_TITLE)).toBe(`✔ ${MARKET_OPERATOR_TITLE}: ${OPERATOR}`);
+    expect(result.line(BLOCK_TITLE)).toBe(
+      `✔ ${BLOCK_TITLE}: block ${market.blockNumber}: reconciliation starts there`,
+    );
+    expect(result.line(FEES_TITLE)).toBe(
+      `✔ ${FEES_TITLE}: rounds 0 bps, price markets 0 bps, prices at most 120 s old`,
+    );
+    expect(result.line(FEEDS_TITLE)).toBe(`✔ ${FEEDS_TITLE}: all 8 coins`);
+    // Read as with PRICE_FEED=chainlink on the dev feeds (npm start's settings): the same feeds.
+    expect((await doctor(marketEnv(devFeedSettings(feeds)))).line(FEEDS_TITLE)).toMatch(/^✔/);
+  });
+
+  test('without MARKET_ESCROW_ADDRESS: no MarketEscrow line', async () => {
+    const result = await doctor({ ESCROW_ADDRESS: escrow });
+    expect(result.output).not.toContain('MarketEscrow');
+  });
+
+  test('no contract, or another contract (the PredictionEscrow): ✖, and its other checks are skipped', async () => {
+    const none = await doctor(marketEnv({ MARKET_ESCROW_ADDRESS: PLAYER }));
+    expect(none.code).toBe(1);
+    expect(none.line(marketCodeTitle(PLAYER))).toMatch(
+      new RegExp(
+        `^✖ ${marketCodeTitle(PLAYER)}: No contract at ${PLAYER} at block \\d+: MARKET_ESCROW_ADDRESS is wrong, or on another chain$`,
+      ),
+    );
+    expect(none.line(FEEDS_TITLE)).toMatch(/^- .*skipped/);
+    const other = await doctor(marketEnv({ MARKET_ESCROW_ADDRESS: escrow }));
+    expect(other.line(marketCodeTitle(escrow))).toMatch(
+      new RegExp(
+        `^✖ ${marketCodeTitle(escrow)}: its code \\(hash 0x[0-9a-f]{64}\\) is not this build's MarketEscrow \\(0x[0-9a-f]{64}\\): another version, or another contract$`,
+      ),
+    );
+    expect(other.line(FEES_TITLE)).toMatch(/^- .*skipped/);
+  });
+
+  test('a deploy block before the deployment: ✖; after it: ⚠', async () => {
+    const early = await doctor(marketEnv({ MARKET_ESCROW_DEPLOY_BLOCK: String(market.blockNumber - 1n) }));
+    expect(early.line(BLOCK_TITLE)).toBe(
+      `✖ ${BLOCK_TITLE}: MarketEscrow has no code at block ${market.blockNumber - 1n}: it was deployed later, so MARKET_ESCROW_DEPLOY_BLOCK is wrong`,
+    );
+    await chain.testClient.mine({ blocks: 1 });
+    const late = await doctor(marketEnv({ MARKET_ESCROW_DEPLOY_BLOCK: String(market.blockNumber + 1n) }));
+    expect(late.line(BLOCK_TITLE)).toMatch(
+      new RegExp(`^⚠ ${BLOCK_TITLE}: MarketEscrow has code before block ${market.blockNumber + 1n}`),
+    );
+  });
+
+  test('fees or a price age other than the settings: ✖ naming each', async () => {
+    const result = await doctor(marketEnv({ ORACLE_FEE_BPS: '250', ORACLE_MAX_AGE_S: '300' }));
+    expect(result.code).toBe(1);
+    expect(result.line(FEES_TITLE)).toBe(
+      `✖ ${FEES_TITLE}: its roundFeeBps is 0, ORACLE_FEE_BPS is 250; its maxPriceAge is 120, ORACLE_MAX_AGE_S is 300: it is fixed for good, so deploy another (vault:deploy) or set the settings to it`,
+    );
+    const priced = await deployMarket({ priceMarketFeeBps: 100 });
+    expect(
+      (await doctor(marketEnv({ MARKET_ESCROW_ADDRESS: priced, MARKET_ESCROW_DEPLOY_BLOCK: '' }))).line(
+        FEES_TITLE,
+      ),
+    ).toMatch(/^✖ .*: its priceMarketFeeBps is 100, MARKET_FEE_BPS is 0:/);
+  });
+
+  test('a coin read from another feed than the settings name: ✖ naming the coin and both feeds', async () => {
+    const btc = feeds.get('BTC')?.proxy as Address;
+    const eth = feeds.get('ETH')?.proxy as Address;
+    const swapped = await deployMarket({
+      feeds: devMarketEscrowSettings(feeds).feeds.map((feed) =>
+        feed === btc ? eth : feed === eth ? btc : feed,
+      ),
+    });
+    const result = await doctor(
+      marketEnv({ MARKET_ESCROW_ADDRESS: swapped, MARKET_ESCROW_DEPLOY_BLOCK: '' }),
+    );
+    expect(result.line(FEEDS_TITLE)).toBe(
+      `✖ ${FEEDS_TITLE}: BTC (coin 0) reads ${eth}, the settings name ${btc}; ETH (coin 1) reads ${btc}, the settings name ${eth}: its feeds are fixed for good`,
+    );
+    const fewer = await deployMarket({ feeds: [btc, eth] });
+    expect(
+      (await doctor(marketEnv({ MARKET_ESCROW_ADDRESS: fewer, MARKET_ESCROW_DEPLOY_BLOCK: '' }))).line(
+        FEEDS_TITLE,
+      ),
+    ).toBe(`✖ ${FEEDS_TITLE}: it has 2 coins; the server has 8 (BTC, ETH, BNB, SOL, XRP, ADA, AVAX, DOGE)`);
+  });
+
+  test("the server's key is not its operator: ✖", async () => {
+    const otherOperator = await deployMarket({ operator: PLAYER });
+    expect(
+      (
+        await doctor(marketEnv({ MARKET_ESCROW_ADDRESS: otherOperator, MARKET_ESCROW_DEPLOY_BLOCK: '' }))
+      ).line(MARKET_OPERATOR_TITLE),
+    ).toBe(
+      `✖ ${MARKET_OPERATOR_TITLE}: the operator is ${PLAYER}; OPERATOR_PRIVATE_KEY is the key of ${OPERATOR}`,
     );
   });
 });

@@ -1,4 +1,7 @@
+import { PRICE_SYMBOLS } from '@pm/core/constants';
 import { readEscrowStatus } from '@pm/escrow/deploy';
+import { marketEscrowCodeHash, marketEscrowRuntimeCodeHash } from '@pm/escrow/deploy-market-escrow';
+import { marketEscrowAbi } from '@pm/escrow/market-escrow.gen';
 import { marketKey } from '@pm/escrow/market-key';
 import { buildPayoutTree } from '@pm/escrow/payout-tree';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
@@ -6,7 +9,9 @@ import { type Address, getAddress, type Hex, keccak256, parseEther, toHex } from
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Config, loadConfig } from '../src/config/config.ts';
 import { DEV_ESCROW_ROLES, DEV_OPERATOR, DEV_PLAYERS } from '../src/config/dev-accounts.ts';
+import { devFeedAddresses } from '../src/config/dev-feed-addresses.ts';
 import { deployDevEscrow } from '../src/dev/dev-escrow.ts';
+import { devFeedSettings } from '../src/dev/dev-feeds.ts';
 import { runOpsCommand } from '../src/ops/ops-commands.ts';
 import { vaultCommands } from '../src/ops/vault-commands.ts';
 import { startTestChain, type TestChain } from './support/test-chain.ts';
@@ -59,6 +64,46 @@ const deployArgs = (overrides: Record<string, string> = {}) =>
 
 const readStatus = (address: Address = escrow) => readEscrowStatus(chain.publicClient, address);
 
+/** What MarketEscrow at `address` fixed for good: its fees, price age, feeds by coin index, and its roles. */
+async function readMarketEscrow(address: Address) {
+  const read = <
+    const F extends
+      | 'roundFeeBps'
+      | 'priceMarketFeeBps'
+      | 'maxPriceAge'
+      | 'coinCount'
+      | 'operator'
+      | 'owner'
+      | 'guardian'
+      | 'treasury',
+  >(
+    functionName: F,
+  ) => chain.publicClient.readContract({ address, abi: marketEscrowAbi, functionName });
+  const coinCount = await read('coinCount');
+  return {
+    code: marketEscrowCodeHash((await chain.publicClient.getCode({ address })) ?? '0x'),
+    roundFeeBps: await read('roundFeeBps'),
+    priceMarketFeeBps: await read('priceMarketFeeBps'),
+    maxPriceAge: await read('maxPriceAge'),
+    operator: await read('operator'),
+    owner: await read('owner'),
+    guardian: await read('guardian'),
+    treasury: await read('treasury'),
+    feeds: await Promise.all(
+      Array.from({ length: coinCount }, (_, coin) =>
+        chain.publicClient.readContract({
+          address,
+          abi: marketEscrowAbi,
+          functionName: 'feeds',
+          args: [coin],
+        }),
+      ),
+    ),
+  };
+}
+
+const devProxies = () => PRICE_SYMBOLS.map((symbol) => devFeedAddresses(symbol).proxy);
+
 describe('vault:deploy', () => {
   test('deploys with the roles, limits and delay given, from the admin key; the address, then a JSON line', async () => {
     const result = await run('vault:deploy', ...deployArgs());
@@ -71,6 +116,37 @@ describe('vault:deploy', () => {
     expect(result.output).toContain(
       `Set ESCROW_ADDRESS=${address} and ESCROW_DEPLOY_BLOCK=${printed.blockNumber} for the server`,
     );
+    // MarketEscrow beside it, with the same roles and limits, the server's fees and price age, and (on
+    // the local chain with the simulated walk) the dev feeds by coin index.
+    const market = printed.marketEscrow;
+    expect(result.output).toContain(
+      `Set MARKET_ESCROW_ADDRESS=${market.address} and MARKET_ESCROW_DEPLOY_BLOCK=${market.blockNumber} beside them`,
+    );
+    expect(result.lines).toContain(
+      `Deployed MarketEscrow at ${market.address} (block ${market.blockNumber}, transaction ${market.transactionHash}), with the same roles, limits and bond.`,
+    );
+    expect(market).toMatchObject({
+      roundFeeBps: 0,
+      priceMarketFeeBps: 0,
+      maxPriceAge: 120,
+      feeds: devProxies(),
+    });
+    expect(await readMarketEscrow(market.address)).toEqual({
+      code: marketEscrowRuntimeCodeHash(),
+      roundFeeBps: 0,
+      priceMarketFeeBps: 0,
+      maxPriceAge: 120,
+      operator: OPERATOR,
+      owner: ADMIN,
+      guardian: GUARDIAN,
+      treasury: TREASURY,
+      feeds: devProxies(),
+    });
+    const marketReceipt = await chain.publicClient.getTransactionReceipt({ hash: market.transactionHash });
+    expect(marketReceipt).toMatchObject({
+      from: DEV_ESCROW_ROLES.admin.address,
+      blockNumber: BigInt(market.blockNumber),
+    });
     expect(printed).toMatchObject({
       chainId: 31337,
       admin: ADMIN,
@@ -97,6 +173,55 @@ describe('vault:deploy', () => {
       disputeBondBps: 300,
       paused: false,
     });
+  });
+
+  test('MarketEscrow takes the fees, price age and Chainlink feeds the settings name, by coin index', async () => {
+    // With PRICE_FEED=chainlink the feeds are CHAINLINK_FEED_ADDRESSES': here BTC's and ETH's swapped.
+    const [btc, eth, ...rest] = devProxies();
+    const feeds = new Map(
+      PRICE_SYMBOLS.map((symbol, coin) => [
+        symbol,
+        { description: '', aggregator: btc as Address, proxy: ([eth, btc, ...rest][coin] ?? btc) as Address },
+      ]),
+    );
+    const config = settings({
+      ...devFeedSettings(feeds),
+      ORACLE_FEE_BPS: '250',
+      MARKET_FEE_BPS: '100',
+      ORACLE_MAX_AGE_S: '300',
+    });
+    const result = await ops(config, 'vault:deploy', ...deployArgs());
+    expect(result.code, result.output).toBe(0);
+    const { address } = result.json().marketEscrow;
+    expect(await readMarketEscrow(address)).toMatchObject({
+      roundFeeBps: 250,
+      priceMarketFeeBps: 100,
+      maxPriceAge: 300,
+      feeds: [eth, btc, ...rest],
+    });
+    expect(result.lines).toContain(
+      "  fees 250 bps of a round's pool (ORACLE_FEE_BPS), 100 bps of a price market's (MARKET_FEE_BPS); a price decides when at most 300 s old (ORACLE_MAX_AGE_S) (fixed for good)",
+    );
+    expect(result.output).toContain(
+      `  feeds by coin index (fixed for good): 0 BTC ${eth}, 1 ETH ${btc}, 2 BNB `,
+    );
+  });
+
+  test('settings MarketEscrow refuses: neither contract is sent, the refusal names the setting', async () => {
+    const nonce = await chain.publicClient.getTransactionCount({ address: ADMIN });
+    const young = await ops(settings({ ORACLE_MAX_AGE_S: '5' }), 'vault:deploy', ...deployArgs());
+    expect(young).toMatchObject({
+      code: 1,
+      output:
+        'Refused: BadConfig: MarketEscrow refuses its settings: ORACLE_FEE_BPS (0) and MARKET_FEE_BPS (0) must be at most 1000, ORACLE_MAX_AGE_S (5) from 10 to 86400 seconds',
+    });
+    // Chainlink's BSC mainnet proxies (the defaults) have no code on the local chain.
+    const mainnetFeeds = await ops(settings({ PRICE_FEED: 'chainlink' }), 'vault:deploy', ...deployArgs());
+    expect(mainnetFeeds.code).toBe(1);
+    expect(mainnetFeeds.output).toMatch(
+      /^Refused: BadConfig: MarketEscrow refuses its settings: no contract at the feed of BTC 0x[0-9a-fA-F]{40}, ETH .* on this chain \(CHAINLINK_FEED_ADDRESS, CHAINLINK_FEED_ADDRESSES\)$/,
+    );
+    expect(await chain.publicClient.getTransactionCount({ address: ADMIN })).toBe(nonce);
   });
 
   test('the admin may be another address (a Safe): the admin key only sends the deployment', async () => {

@@ -37,9 +37,7 @@ export async function deployContract(
 ): Promise<ContractDeployed> {
   const { account } = walletClient;
   const { data } = contract;
-  await publicClient.call({ account, data }).catch((error: unknown) => {
-    throw contract.refusal(error) ?? error;
-  });
+  await tryConstructor(publicClient, account, contract);
   const transactionHash = await walletClient.sendTransaction({ account, chain: walletClient.chain, data });
   const receipt = await publicClient.waitForTransactionReceipt({ hash: transactionHash });
   if (receipt.status !== 'success') {
@@ -54,6 +52,20 @@ export async function deployContract(
     throw new Error(`The code at ${address} is not this build's ${contract.name}`);
   }
   return { address: getAddress(address), transactionHash, blockNumber: receipt.blockNumber };
+}
+
+/**
+ * Runs the constructor as `account` without sending anything: throws `contract.refusal`'s error when it
+ * would revert. A command that deploys two contracts asks both first, so neither is sent when one is refused.
+ */
+export async function tryConstructor(
+  publicClient: PublicClient,
+  account: Account | Address,
+  contract: Pick<ContractToDeploy, 'data' | 'refusal'>,
+): Promise<void> {
+  await publicClient.call({ account, data: contract.data }).catch((error: unknown) => {
+    throw contract.refusal(error) ?? error;
+  });
 }
 
 /**

@@ -10,7 +10,13 @@ import {
   type WalletClient,
 } from 'viem';
 import { decodeRevert, formatRevert } from './decode-revert.ts';
-import { type ContractDeployed, codeHashWithoutImmutables, deployContract } from './deploy-contract.ts';
+import {
+  type ContractDeployed,
+  type ContractToDeploy,
+  codeHashWithoutImmutables,
+  deployContract,
+  tryConstructor,
+} from './deploy-contract.ts';
 import {
   marketEscrowAbi,
   marketEscrowBytecode,
@@ -90,7 +96,20 @@ export async function deployMarketEscrow(
   publicClient: PublicClient,
   settings: MarketEscrowSettings,
 ): Promise<MarketEscrowDeployed> {
-  return deployContract(walletClient, publicClient, {
+  return deployContract(walletClient, publicClient, marketEscrowToDeploy(settings));
+}
+
+/** Throws the `MarketEscrowDeployError` the constructor would revert with as `account`; sends nothing. */
+export async function tryMarketEscrowConstructor(
+  publicClient: PublicClient,
+  account: Account | Address,
+  settings: MarketEscrowSettings,
+): Promise<void> {
+  await tryConstructor(publicClient, account, marketEscrowToDeploy(settings));
+}
+
+function marketEscrowToDeploy(settings: MarketEscrowSettings): ContractToDeploy {
+  return {
     name: 'MarketEscrow',
     data: encodeDeployData({
       abi: marketEscrowAbi,
@@ -103,7 +122,7 @@ export async function deployMarketEscrow(
     },
     codeHash: marketEscrowCodeHash,
     expectedCodeHash: marketEscrowRuntimeCodeHash(),
-  });
+  };
 }
 
 /**

@@ -12,7 +12,13 @@ import {
   zeroAddress,
 } from 'viem';
 import { decodeRevert, formatRevert } from './decode-revert.ts';
-import { type ContractDeployed, codeHashWithoutImmutables, deployContract } from './deploy-contract.ts';
+import {
+  type ContractDeployed,
+  type ContractToDeploy,
+  codeHashWithoutImmutables,
+  deployContract,
+  tryConstructor,
+} from './deploy-contract.ts';
 import {
   predictionEscrowAbi,
   predictionEscrowBytecode,
@@ -80,7 +86,20 @@ export async function deployEscrow(
   publicClient: PublicClient,
   deployment: EscrowDeployment,
 ): Promise<EscrowDeployed> {
-  return deployContract(walletClient, publicClient, {
+  return deployContract(walletClient, publicClient, escrowToDeploy(deployment));
+}
+
+/** Throws the `EscrowRevertError` the constructor would revert with as `account`; sends nothing. */
+export async function tryEscrowConstructor(
+  publicClient: PublicClient,
+  account: Account | Address,
+  deployment: EscrowDeployment,
+): Promise<void> {
+  await tryConstructor(publicClient, account, escrowToDeploy(deployment));
+}
+
+function escrowToDeploy(deployment: EscrowDeployment): ContractToDeploy {
+  return {
     name: 'PredictionEscrow',
     data: encodeDeployData({
       abi: predictionEscrowAbi,
@@ -93,7 +112,7 @@ export async function deployEscrow(
     },
     codeHash: runtimeCodeHash,
     expectedCodeHash: expectedRuntimeCodeHash(),
-  });
+  };
 }
 
 /**

@@ -178,6 +178,40 @@ describe('ESCROW_DEPLOY_BLOCK', () => {
   });
 });
 
+describe('MARKET_ESCROW_ADDRESS and MARKET_ESCROW_DEPLOY_BLOCK', () => {
+  const MARKET_ESCROW = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+
+  test('unset: no MarketEscrow', () => {
+    expect(loadConfig({}).marketEscrow).toBeUndefined();
+    expect(loadConfig({ MARKET_ESCROW_DEPLOY_BLOCK: '7' }).marketEscrow).toBeUndefined();
+  });
+
+  test('the block is required with the address off the local chain: where its scans start', () => {
+    expect(refusal(() => mainnet({ MARKET_ESCROW_ADDRESS: MARKET_ESCROW }))).toMatch(
+      /^Invalid configuration:\n {2}MARKET_ESCROW_DEPLOY_BLOCK: required with MARKET_ESCROW_ADDRESS off the local chain \(the block vault:deploy printed\)/,
+    );
+    expect(
+      mainnet({ MARKET_ESCROW_ADDRESS: MARKET_ESCROW, MARKET_ESCROW_DEPLOY_BLOCK: '41000000' }).marketEscrow,
+    ).toEqual({ address: MARKET_ESCROW.toLowerCase(), deployBlock: 41_000_000n, deployBlockSet: true });
+  });
+
+  test('on the local chain it defaults to the first block; it must be a block number, the address an address', () => {
+    expect(loadConfig({ MARKET_ESCROW_ADDRESS: MARKET_ESCROW }).marketEscrow).toEqual({
+      address: MARKET_ESCROW.toLowerCase(),
+      deployBlock: 0n,
+      deployBlockSet: false,
+    });
+    for (const value of ['-1', '1.5', 'latest', '0x10']) {
+      expect(refusal(() => loadConfig({ MARKET_ESCROW_DEPLOY_BLOCK: value }))).toMatch(
+        /MARKET_ESCROW_DEPLOY_BLOCK: must be a block number/,
+      );
+    }
+    expect(refusal(() => loadConfig({ MARKET_ESCROW_ADDRESS: '0x1234' }))).toMatch(
+      /MARKET_ESCROW_ADDRESS: must be a 0x-prefixed 20-byte address/,
+    );
+  });
+});
+
 describe('HTTP settings', () => {
   test('no proxy is trusted, rate limiting is on and answers are cached for a second unless configured', () => {
     const config = loadConfig({});

@@ -114,16 +114,18 @@ const EnvSchema = z.object({
     .regex(/^\d{1,20}$/, 'must be a block number')
     .transform(BigInt)
     .optional(),
-  ESCROW_ADMIN_PRIVATE_KEY: privateKey.optional(),
-  ESCROW_GUARDIAN_PRIVATE_KEY: privateKey.optional(),
-  // Decision 034: MarketEscrow, the escrow's successor, and its deployment block (where reading its
-  // events starts: the guardian's watcher reads every settlement from there).
+  /**
+   * MarketEscrow (docs/decisions/031, 034), deployed beside the escrow by `vault:deploy` and `npm start`,
+   * and its deployment block, as for ESCROW_ADDRESS and ESCROW_DEPLOY_BLOCK.
+   */
   MARKET_ESCROW_ADDRESS: address.optional(),
   MARKET_ESCROW_DEPLOY_BLOCK: z
     .string()
     .regex(/^\d{1,20}$/, 'must be a block number')
     .transform(BigInt)
     .optional(),
+  ESCROW_ADMIN_PRIVATE_KEY: privateKey.optional(),
+  ESCROW_GUARDIAN_PRIVATE_KEY: privateKey.optional(),
   CONFIRMATIONS: z.union([z.literal('finalized'), z.coerce.number().int().min(1).max(1000)]).optional(),
   /** Reverse proxies in front of the server (hop count); 0 = none, the socket's peer is the client. */
   TRUST_PROXY: int(0, 10).default(0),
@@ -284,7 +286,7 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
   }
   if (env.MARKET_ESCROW_ADDRESS && env.MARKET_ESCROW_DEPLOY_BLOCK === undefined && !isLocalChain) {
     throw new ConfigError(
-      'Invalid configuration:\n  MARKET_ESCROW_DEPLOY_BLOCK: required with MARKET_ESCROW_ADDRESS off the local chain (its deployment block): reading its events starts there',
+      'Invalid configuration:\n  MARKET_ESCROW_DEPLOY_BLOCK: required with MARKET_ESCROW_ADDRESS off the local chain (the block vault:deploy printed): reading its events starts there',
     );
   }
   const evidence = evidenceSettings(env);
@@ -333,12 +335,13 @@ function toConfig(env: z.infer<typeof EnvSchema>) {
       guardianPrivateKey:
         env.ESCROW_GUARDIAN_PRIVATE_KEY ?? (isLocalChain ? DEV_ESCROW_ROLES.guardian.privateKey : undefined),
     },
-    /** MarketEscrow (decision 034); unset: nothing reads it yet. */
+    /** MarketEscrow's address and deployment block (docs/decisions/034); unset: no MarketEscrow checks and no guardian's watcher. */
     marketEscrow: env.MARKET_ESCROW_ADDRESS
       ? {
           address: env.MARKET_ESCROW_ADDRESS,
-          /** Where reading its events starts (required off the local chain; 0 there by default). */
+          /** Where a first scan of its events starts, as for the escrow's deployBlock. */
           deployBlock: env.MARKET_ESCROW_DEPLOY_BLOCK ?? 0n,
+          /** Whether MARKET_ESCROW_DEPLOY_BLOCK was set (doctor checks it then). */
           deployBlockSet: env.MARKET_ESCROW_DEPLOY_BLOCK !== undefined,
         }
       : undefined,

@@ -9,6 +9,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { expectedRuntimeCodeHash, runtimeCodeHash } from '@pm/escrow/deploy';
+import { marketEscrowCodeHash, marketEscrowRuntimeCodeHash } from '@pm/escrow/deploy-market-escrow';
 import {
   type Address,
   getAddress,
@@ -43,6 +44,11 @@ const MetaSchema = z.object({
   genesisTime: z.number().int(),
   genesisHash: z.string(),
   escrow: z.object({ address: z.string(), blockNumber: z.string() }),
+  /**
+   * MarketEscrow (docs/decisions/034), deployed by the stack after the dev feeds; absent in a folder
+   * saved before it was, whose next start deploys it on the replayed chain.
+   */
+  marketEscrow: z.object({ address: z.string(), blockNumber: z.string() }).optional(),
   /** How far the chain's clock ran ahead of the wall clock when last saved (evm_increaseTime). */
   clockAheadS: z.number().int(),
   /** Why these blocks cannot be replayed (a transaction not sendable again as it was); null when they can. */
@@ -53,9 +59,15 @@ export type DevChainMeta = z.infer<typeof MetaSchema>;
 /** One saved block: its number, time and hash, and its transactions as signed (raw). */
 type SavedBlock = { number: bigint; timestamp: number; hash: Hex; transactions: Hex[] };
 
+type Deployed = { address: Address; blockNumber: bigint };
+
 export type DevChainStart = {
   chain: LocalChain;
-  escrow: { address: Address; blockNumber: bigint };
+  escrow: Deployed;
+  /** MarketEscrow on a replayed chain that has it (its code checked); null on a fresh one, or one saved before it. */
+  marketEscrow: Deployed | null;
+  /** Writes down where MarketEscrow was deployed on this chain, so the next start finds it. */
+  recordMarketEscrow(deployed: Deployed): void;
   /** The one line to show when the saved chain could not be restored (and where the old data went); else null. */
   notice: string | null;
   /** Blocks replayed from the data folder (0 on fresh data). */
@@ -159,6 +171,15 @@ async function restore(
     if (runtimeCodeHash(code) !== expectedRuntimeCodeHash()) {
       throw new Error(`its escrow ${escrow} is an earlier build of the contract than this one`);
     }
+    const marketEscrow = meta.marketEscrow ? getAddress(meta.marketEscrow.address) : null;
+    if (marketEscrow) {
+      const marketCode = await rpc<Hex>(chain.rpcUrl, 'eth_getCode', [marketEscrow, 'latest']);
+      if (marketCode === '0x')
+        throw new Error(`its MarketEscrow ${marketEscrow} is not on the replayed chain`);
+      if (marketEscrowCodeHash(marketCode) !== marketEscrowRuntimeCodeHash()) {
+        throw new Error(`its MarketEscrow ${marketEscrow} is an earlier build of the contract than this one`);
+      }
+    }
     // The chain's clock goes on where it stood against the wall clock, as a node left running would.
     const target = Math.floor(Date.now() / 1000) + meta.clockAheadS;
     if (target > Number(head.timestamp)) await rpc(chain.rpcUrl, 'evm_mine', [target]);
@@ -169,6 +190,11 @@ async function restore(
     return {
       chain,
       escrow: { address: escrow, blockNumber: BigInt(meta.escrow.blockNumber) },
+      marketEscrow:
+        marketEscrow && meta.marketEscrow
+          ? { address: marketEscrow, blockNumber: BigInt(meta.marketEscrow.blockNumber) }
+          : null,
+      recordMarketEscrow: marketEscrowRecorder(dataDir, meta, options.record !== false),
       notice: null,
       replayed: blocks.length,
       recorder,
@@ -207,6 +233,8 @@ async function fresh(
     return {
       chain,
       escrow: { address: deployed.address, blockNumber: deployed.blockNumber },
+      marketEscrow: null,
+      recordMarketEscrow: marketEscrowRecorder(dataDir, meta, options.record !== false),
       notice,
       replayed: 0,
       recorder,
@@ -215,6 +243,17 @@ async function fresh(
     await chain.stop();
     throw error;
   }
+}
+
+/**
+ * Writes MarketEscrow's deployment into the chain's meta (the recorder's own object, so its next
+ * write keeps it): the stack deploys it after the dev feeds, once the chain has started.
+ */
+function marketEscrowRecorder(dataDir: string, meta: DevChainMeta, record: boolean) {
+  return (deployed: Deployed) => {
+    meta.marketEscrow = { address: deployed.address, blockNumber: String(deployed.blockNumber) };
+    if (record) writeMeta(dataDir, meta);
+  };
 }
 
 /** Moves the data folder aside (beside it, named by the time), and says so in one line. */

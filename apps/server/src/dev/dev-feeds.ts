@@ -1,8 +1,8 @@
 import { CHAIN_ID, PRICE_SYMBOLS, type PriceSymbol } from '@pm/core/constants';
 import { type DevFeed, deployDevFeed, devFeedDescription } from '@pm/escrow/deploy-dev-feed';
-import { getContractAddress } from 'viem';
 import { createChainClient, createChainWallet } from '../chain/chain-client.ts';
 import { DEV_FEED_WRITER } from '../config/dev-accounts.ts';
+import { devFeedAddresses } from '../config/dev-feed-addresses.ts';
 
 /**
  * The local chain's Chainlink-compatible price feeds (docs/decisions/029-price-outcomes-from-the-feed.md):
@@ -16,12 +16,10 @@ export async function deployDevFeeds(rpcUrl: string): Promise<Map<PriceSymbol, D
   const client = createChainClient(chain);
   const feeds = new Map<PriceSymbol, DevFeed>();
   const writer = wallet.account.address;
-  // The writer's first transactions are these deployments, an aggregator then a proxy per coin: their
-  // addresses follow from its nonces. A chain replayed from the data folder has them already, with
-  // their rounds; a fresh one gets them, one after another.
-  for (const [index, symbol] of PRICE_SYMBOLS.entries()) {
-    const aggregator = getContractAddress({ from: writer, nonce: BigInt(2 * index) });
-    const proxy = getContractAddress({ from: writer, nonce: BigInt(2 * index + 1) });
+  // Each where the writer's nonces put it (config/dev-feed-addresses.ts): a chain replayed from the data folder
+  // has them already, with their rounds; a fresh one gets them, one after another.
+  for (const symbol of PRICE_SYMBOLS) {
+    const { aggregator, proxy } = devFeedAddresses(symbol);
     const code = await client.getCode({ address: proxy });
     if (code && code !== '0x') {
       feeds.set(symbol, { description: devFeedDescription(symbol), proxy, aggregator });

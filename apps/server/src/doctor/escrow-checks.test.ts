@@ -1,5 +1,6 @@
 import type { EscrowStatus } from '@pm/escrow/deploy';
-import { parseEther } from 'viem';
+import { marketEscrowRuntimeCodeHash } from '@pm/escrow/deploy-market-escrow';
+import { type Address, getAddress, parseEther, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, test } from 'vitest';
 import { DEV_OPERATOR } from '../config/dev-accounts.ts';
@@ -7,6 +8,9 @@ import {
   checkEscrowCoversLiabilities,
   checkEscrowDeployBlock,
   checkEscrowOperator,
+  checkMarketEscrowCode,
+  checkMarketEscrowFeeds,
+  checkMarketEscrowFees,
 } from './escrow-checks.ts';
 
 // The branches of the escrow checks a real contract cannot reach (doctor-escrow.test.ts runs the rest
@@ -81,5 +85,75 @@ describe('the escrow deploy block check', () => {
     ]) {
       expect(checkEscrowDeployBlock(42n, reading)).toMatchObject({ ok: true, warning: true });
     }
+  });
+});
+
+describe('the MarketEscrow checks', () => {
+  const feed = (n: number) => getAddress(toHex(n, { size: 20 })) as Address;
+  const configured = Array.from({ length: 8 }, (_, coin) => feed(coin + 1));
+
+  test("its code is this build's, or ✖ with both hashes", () => {
+    expect(checkMarketEscrowCode({ blockNumber: 7n, codeHash: marketEscrowRuntimeCodeHash() })).toEqual({
+      ok: true,
+      note: 'at block 7',
+    });
+    expect(checkMarketEscrowCode({ blockNumber: 7n, codeHash: `0x${'00'.repeat(32)}` })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/is not this build's MarketEscrow/),
+    });
+  });
+
+  test('the deploy block check names MarketEscrow and its setting', () => {
+    expect(
+      checkEscrowDeployBlock(
+        42n,
+        { codeAtBlock: false, codeBefore: false },
+        { contract: 'MarketEscrow', setting: 'MARKET_ESCROW_DEPLOY_BLOCK' },
+      ),
+    ).toEqual({
+      ok: false,
+      reason:
+        'MarketEscrow has no code at block 42: it was deployed later, so MARKET_ESCROW_DEPLOY_BLOCK is wrong',
+    });
+  });
+
+  test('fees and price age equal to the settings: ✔; each one apart named', () => {
+    const fees = { roundFeeBps: 100, priceMarketFeeBps: 200, maxPriceAge: 120 };
+    expect(checkMarketEscrowFees(fees, fees)).toEqual({
+      ok: true,
+      note: 'rounds 100 bps, price markets 200 bps, prices at most 120 s old',
+    });
+    expect(checkMarketEscrowFees(fees, { ...fees, priceMarketFeeBps: 0 })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(
+        /^its priceMarketFeeBps is 200, MARKET_FEE_BPS is 0: it is fixed for good/,
+      ),
+    });
+  });
+
+  test('each coin on its configured feed: ✔; a swapped feed or another coin count: ✖', () => {
+    expect(
+      checkMarketEscrowFeeds(
+        configured,
+        configured.map((each) => each.toLowerCase() as Address),
+      ),
+    ).toEqual({
+      ok: true,
+      note: 'all 8 coins',
+    });
+    const swapped = [
+      configured[2],
+      ...configured.slice(1, 2),
+      configured[0],
+      ...configured.slice(3),
+    ] as Address[];
+    expect(checkMarketEscrowFeeds(swapped, configured)).toEqual({
+      ok: false,
+      reason: `BTC (coin 0) reads ${feed(3)}, the settings name ${feed(1)}; BNB (coin 2) reads ${feed(1)}, the settings name ${feed(3)}: its feeds are fixed for good`,
+    });
+    expect(checkMarketEscrowFeeds(configured.slice(0, 7), configured)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^it has 7 coins; the server has 8/),
+    });
   });
 });

@@ -1,8 +1,19 @@
 import { EscrowNotFoundError, type EscrowStatus, readEscrowStatus } from '@pm/escrow/deploy';
-import { type Address, createTestClient, getAddress, http, type PublicClient } from 'viem';
+import { marketEscrowCodeHash } from '@pm/escrow/deploy-market-escrow';
+import { marketEscrowAbi } from '@pm/escrow/market-escrow.gen';
+import {
+  type Address,
+  createTestClient,
+  getAddress,
+  type Hex,
+  http,
+  type PublicClient,
+  zeroAddress,
+} from 'viem';
 import { type Clock, createChainClock, systemClock } from '../chain/clock.ts';
 import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 import { createRedactor } from '../config/logger.ts';
+import { marketEscrowFeeds, marketEscrowFees } from '../escrow/market-escrow-settings.ts';
 import { createSearchProvider } from '../evidence/search-providers.ts';
 import { checkAiModel } from './ai-checks.ts';
 import { checkChainId, checkOperatorGas, checkPublicRpc, doctorChainClient } from './chain-checks.ts';
@@ -21,7 +32,11 @@ import {
   checkEscrowNotPaused,
   checkEscrowOperator,
   checkEscrowRoles,
+  checkMarketEscrowCode,
+  checkMarketEscrowFeeds,
+  checkMarketEscrowFees,
   type DeployBlockReading,
+  type MarketEscrowReading,
 } from './escrow-checks.ts';
 import {
   checkCoinFeed,
@@ -165,6 +180,7 @@ function doctorChecks(
     databaseAnswers,
     migrations,
     ...escrowChecks(config, { chain, rpc, timeouts }),
+    ...marketEscrowChecks(config, { chain, rpc, timeouts }),
     ...priceFeedChecks(config, { chain, rpc, timeouts }),
     ...aiChecks(config, timeouts),
     searchCheck(config, timeouts),
@@ -246,6 +262,121 @@ function escrowChecks(
       after,
     ),
   ];
+}
+
+/** MarketEscrow at MARKET_ESCROW_ADDRESS, read once at one block; no line when it is not configured. */
+function marketEscrowChecks(
+  config: Config,
+  deps: { chain: ReturnType<typeof doctorChainClient>; rpc: DoctorCheck; timeouts: DoctorTimeouts },
+): DoctorCheck[] {
+  const marketEscrow = config.marketEscrow;
+  if (!marketEscrow) return [];
+  const address = getAddress(marketEscrow.address);
+  // The code first; the rest at its block once the code is this build's (another contract's would
+  // not answer the getters).
+  let codeReading: Promise<MarketEscrowCode> | undefined;
+  let reading: Promise<MarketEscrowReading> | undefined;
+  const readCode = () => {
+    codeReading ??= readMarketEscrowCode(deps.chain, address);
+    return codeReading;
+  };
+  const status = () => {
+    reading ??= readCode().then((found) => readMarketEscrow(deps.chain, address, found));
+    return reading;
+  };
+  const bound = { timeoutMs: deps.timeouts.rpcMs * 3 + 1_000 };
+  const code = defineCheck(
+    `MarketEscrow ${address} runs this build's MarketEscrow`,
+    async () => {
+      const found = await readCode();
+      if (!found.codeHash) {
+        return failed(
+          `No contract at ${address} at block ${found.blockNumber}: MARKET_ESCROW_ADDRESS is wrong, or on another chain`,
+        );
+      }
+      return checkMarketEscrowCode({ blockNumber: found.blockNumber, codeHash: found.codeHash });
+    },
+    { ...bound, needs: [deps.rpc] },
+  );
+  const after = { ...bound, needs: [code] };
+  return [
+    code,
+    defineCheck(
+      "OPERATOR_PRIVATE_KEY (the server's key) is MarketEscrow's operator, not its admin",
+      async () => checkEscrowOperator(await status(), config.operator.privateKey),
+      after,
+    ),
+    defineCheck(
+      "MARKET_ESCROW_DEPLOY_BLOCK is MarketEscrow's deployment block",
+      async () =>
+        marketEscrow.deployBlockSet
+          ? checkEscrowDeployBlock(
+              marketEscrow.deployBlock,
+              await readDeployBlock(deps.chain, address, marketEscrow.deployBlock),
+              { contract: 'MarketEscrow', setting: 'MARKET_ESCROW_DEPLOY_BLOCK' },
+            )
+          : passed('unset: the local chain is read from its first block'),
+      after,
+    ),
+    defineCheck(
+      "MarketEscrow's fees and price age are ORACLE_FEE_BPS, MARKET_FEE_BPS and ORACLE_MAX_AGE_S",
+      async () => checkMarketEscrowFees(await status(), marketEscrowFees(config)),
+      after,
+    ),
+    defineCheck(
+      "MarketEscrow's feed of each coin is the one the settings name",
+      async () => checkMarketEscrowFeeds((await status()).feeds, marketEscrowFeeds(config)),
+      after,
+    ),
+  ];
+}
+
+type MarketEscrowCode = { blockNumber: bigint; codeHash: Hex | null };
+
+/** The latest block, and the hash of MarketEscrow's code there (immutables zeroed); null without code. */
+async function readMarketEscrowCode(
+  chain: ReturnType<typeof doctorChainClient>,
+  address: Address,
+): Promise<MarketEscrowCode> {
+  const blockNumber = await chain.getBlockNumber();
+  const code = await chain.getCode({ address, blockNumber });
+  return { blockNumber, codeHash: code && code !== '0x' ? marketEscrowCodeHash(code) : null };
+}
+
+/** MarketEscrow's roles, fees, price age and feeds at the block its code was read at. */
+async function readMarketEscrow(
+  chain: ReturnType<typeof doctorChainClient>,
+  address: Address,
+  { blockNumber, codeHash }: MarketEscrowCode,
+): Promise<MarketEscrowReading> {
+  if (!codeHash) throw new Error(`No contract at ${address} at block ${blockNumber}`);
+  const at = { address, abi: marketEscrowAbi, blockNumber } as const;
+  const [owner, pendingOwner, operator, roundFeeBps, priceMarketFeeBps, maxPriceAge, coinCount] =
+    await Promise.all([
+      chain.readContract({ ...at, functionName: 'owner' }),
+      chain.readContract({ ...at, functionName: 'pendingOwner' }),
+      chain.readContract({ ...at, functionName: 'operator' }),
+      chain.readContract({ ...at, functionName: 'roundFeeBps' }),
+      chain.readContract({ ...at, functionName: 'priceMarketFeeBps' }),
+      chain.readContract({ ...at, functionName: 'maxPriceAge' }),
+      chain.readContract({ ...at, functionName: 'coinCount' }),
+    ]);
+  const feeds = await Promise.all(
+    Array.from({ length: coinCount }, (_, coin) =>
+      chain.readContract({ ...at, functionName: 'feeds', args: [coin] }),
+    ),
+  );
+  return {
+    blockNumber,
+    codeHash,
+    owner,
+    pendingOwner: pendingOwner === zeroAddress ? null : pendingOwner,
+    operator,
+    roundFeeBps,
+    priceMarketFeeBps,
+    maxPriceAge,
+    feeds,
+  };
 }
 
 /** Whether the escrow has code at `block` and at the block before; null where the node keeps no such state. */

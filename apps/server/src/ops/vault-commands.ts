@@ -1,3 +1,4 @@
+import { PRICE_SYMBOLS } from '@pm/core/constants';
 import { formatBnbWithUnit, parseBnb } from '@pm/core/money';
 import { type DecodedRevert, decodeRevert, formatRevert } from '@pm/escrow/decode-revert';
 import {
@@ -8,7 +9,14 @@ import {
   type EscrowStatus,
   expectedRuntimeCodeHash,
   readEscrowStatus,
+  tryEscrowConstructor,
 } from '@pm/escrow/deploy';
+import {
+  deployMarketEscrow,
+  MarketEscrowDeployError,
+  type MarketEscrowSettings,
+  tryMarketEscrowConstructor,
+} from '@pm/escrow/deploy-market-escrow';
 import { predictionEscrowAbi } from '@pm/escrow/prediction-escrow.gen';
 import {
   type Address,
@@ -23,7 +31,9 @@ import {
 } from 'viem';
 import { createChainClient, createChainWallet } from '../chain/chain-client.ts';
 import type { Config } from '../config/config.ts';
+import { deployDevFeeds } from '../dev/dev-feeds.ts';
 import { describeError } from '../errors/describe-error.ts';
+import { marketEscrowFeeds, marketEscrowFees } from '../escrow/market-escrow-settings.ts';
 import { type OpsArgs, type OpsCommand, RefusedError, UsageError } from './ops-commands.ts';
 
 // The escrow contract's operations (decision 026, docs/operations.md "Contract operations"):
@@ -65,7 +75,7 @@ export const vaultCommands: VaultCommand[] = [
     usage:
       'vault:deploy --admin <address> --operator <address> --guardian <address> --treasury <address> --capacity <BNB> --refill-per-hour <BNB> --min-payout-delay <seconds> --dispute-bond-min <BNB> --dispute-bond-bps <bps>',
     summary:
-      "Deploy the escrow contract from ESCROW_ADMIN_PRIVATE_KEY's account (the admin may be another address, a Safe); prints its address and a JSON line",
+      "Deploy the escrow contracts, PredictionEscrow and MarketEscrow (its fees, price age and feeds from the settings), from ESCROW_ADMIN_PRIVATE_KEY's account (the admin may be another address, a Safe); prints their addresses and a JSON line",
     options: {
       admin: { type: 'string' },
       operator: { type: 'string' },
@@ -79,18 +89,32 @@ export const vaultCommands: VaultCommand[] = [
     },
     async run(context, args) {
       const deployment = deploymentFrom(args);
-      const key = context.config.escrow.adminPrivateKey;
+      const { config, out } = context;
+      const key = config.escrow.adminPrivateKey;
       if (!key)
         throw new UsageError('ESCROW_ADMIN_PRIVATE_KEY is not set: vault:deploy sends from its account.');
-      const deployed = await deployEscrow(
-        createChainWallet(context.config.chain, key),
-        chainOf(context),
-        deployment,
-      ).catch((error: unknown) => {
+      const wallet = createChainWallet(config.chain, key);
+      const chain = chainOf(context);
+      const market: MarketEscrowSettings = {
+        ...deployment,
+        ...marketEscrowFees(config),
+        feeds: await marketEscrowFeedsOnChain(config),
+      };
+      // Both constructors are tried before either is sent: one refused, neither is deployed.
+      await tryEscrowConstructor(chain, wallet.account, deployment).catch((error: unknown) => {
         if (error instanceof EscrowRevertError) throw new RefusedError(explainDeployRevert(error));
         throw error;
       });
-      const { out } = context;
+      await tryMarketEscrowConstructor(chain, wallet.account, market).catch(async (error: unknown) => {
+        if (error instanceof MarketEscrowDeployError)
+          throw new RefusedError(await explainMarketDeployRevert(error, chain, market));
+        throw error;
+      });
+      const deployed = await deployEscrow(wallet, chain, deployment).catch((error: unknown) => {
+        if (error instanceof EscrowRevertError) throw new RefusedError(explainDeployRevert(error));
+        throw error;
+      });
+      const marketDeployed = await deployMarketEscrow(wallet, chain, market);
       out(
         `Deployed PredictionEscrow at ${deployed.address} (block ${deployed.blockNumber}, transaction ${deployed.transactionHash}).`,
       );
@@ -103,15 +127,36 @@ export const vaultCommands: VaultCommand[] = [
         `  a dispute's bond is the larger of ${bnb(deployment.disputeBondMin)} and ${deployment.disputeBondBps} bps of the pool (fixed for good)`,
       );
       out(
+        `Deployed MarketEscrow at ${marketDeployed.address} (block ${marketDeployed.blockNumber}, transaction ${marketDeployed.transactionHash}), with the same roles, limits and bond.`,
+      );
+      out(
+        `  fees ${market.roundFeeBps} bps of a round's pool (ORACLE_FEE_BPS), ${market.priceMarketFeeBps} bps of a price market's (MARKET_FEE_BPS); a price decides when at most ${market.maxPriceAge} s old (ORACLE_MAX_AGE_S) (fixed for good)`,
+      );
+      out(
+        `  feeds by coin index (fixed for good): ${PRICE_SYMBOLS.map((symbol, coin) => `${coin} ${symbol} ${market.feeds[coin]}`).join(', ')}`,
+      );
+      out(
         `Set ESCROW_ADDRESS=${deployed.address} and ESCROW_DEPLOY_BLOCK=${deployed.blockNumber} for the server (reconciliation starts at that block), then run npm run ops -- doctor.`,
+      );
+      out(
+        `Set MARKET_ESCROW_ADDRESS=${marketDeployed.address} and MARKET_ESCROW_DEPLOY_BLOCK=${marketDeployed.blockNumber} beside them (its events are read from that block).`,
       );
       out(
         json({
           escrowAddress: deployed.address,
-          chainId: context.config.chain.id,
+          chainId: config.chain.id,
           blockNumber: deployed.blockNumber,
           transactionHash: deployed.transactionHash,
           ...deployment,
+          marketEscrow: {
+            address: marketDeployed.address,
+            blockNumber: marketDeployed.blockNumber,
+            transactionHash: marketDeployed.transactionHash,
+            roundFeeBps: market.roundFeeBps,
+            priceMarketFeeBps: market.priceMarketFeeBps,
+            maxPriceAge: market.maxPriceAge,
+            feeds: market.feeds,
+          },
         }),
       );
     },
@@ -216,6 +261,35 @@ function explainDeployRevert(error: EscrowRevertError): string {
       '--dispute-bond-min must be from 0.001 to 10 BNB, and --dispute-bond-bps at most 2000',
   };
   return `${error.errorName}: ${reason[error.errorName] ?? `the constructor reverted with ${formatRevert(error)}`}`;
+}
+
+/**
+ * The feeds MarketEscrow is deployed with (marketEscrowFeeds): on the local chain read another way than
+ * PRICE_FEED=chainlink, the dev feeds, found where the dev feed writer's nonces put them or deployed.
+ */
+async function marketEscrowFeedsOnChain(config: Config): Promise<Address[]> {
+  if (config.chain.isLocal && config.prices.feed !== 'chainlink') await deployDevFeeds(config.chain.rpcUrl);
+  return marketEscrowFeeds(config);
+}
+
+/** MarketEscrow refuses only its own settings once PredictionEscrow took the shared ones: it names which. */
+async function explainMarketDeployRevert(
+  error: MarketEscrowDeployError,
+  chain: PublicClient,
+  settings: MarketEscrowSettings,
+): Promise<string> {
+  if (error.errorName !== 'BadConfig')
+    return `${error.errorName}: MarketEscrow's constructor reverted with ${formatRevert(error)}`;
+  const codes = await Promise.all(settings.feeds.map((address) => chain.getCode({ address })));
+  const codeless = PRICE_SYMBOLS.filter((_, coin) => {
+    const code = codes[coin];
+    return code === undefined || code === '0x';
+  }).map((symbol) => `${symbol} ${settings.feeds[PRICE_SYMBOLS.indexOf(symbol)]}`);
+  const why =
+    codeless.length > 0
+      ? `no contract at the feed of ${codeless.join(', ')} on this chain (CHAINLINK_FEED_ADDRESS, CHAINLINK_FEED_ADDRESSES)`
+      : `ORACLE_FEE_BPS (${settings.roundFeeBps}) and MARKET_FEE_BPS (${settings.priceMarketFeeBps}) must be at most 1000, ORACLE_MAX_AGE_S (${settings.maxPriceAge}) from 10 to 86400 seconds`;
+  return `BadConfig: MarketEscrow refuses its settings: ${why}`;
 }
 
 function escrowAddress(config: Config, given?: unknown): Address {

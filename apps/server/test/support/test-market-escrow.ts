@@ -11,12 +11,12 @@ import {
 import { marketEscrowAbi } from '@pm/escrow/market-escrow.gen';
 import { MARKET_OUTCOME } from '@pm/escrow/market-settlement';
 import { buildPayoutTree, type Payout, type PayoutTree } from '@pm/escrow/payout-tree';
-import { getAddress, type Hash, type Hex, keccak256, parseEventLogs, toHex } from 'viem';
+import { type Hash, type Hex, keccak256, parseEventLogs, toHex } from 'viem';
 import { createChainClient, createChainWallet } from '../../src/chain/chain-client.ts';
-import { type Config, loadConfig } from '../../src/config/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
 import { DEV_ESCROW_ROLES, DEV_FEED_WRITER, DEV_OPERATOR } from '../../src/config/dev-accounts.ts';
-import { DEV_ESCROW_DEPLOYMENT } from '../../src/dev/dev-escrow.ts';
 import { deployDevFeeds } from '../../src/dev/dev-feeds.ts';
+import { type DevMarketEscrowConfig, devMarketEscrowSettings } from '../../src/dev/dev-market-escrow.ts';
 import type { TestChain } from './test-chain.ts';
 
 // MarketEscrow (docs/decisions/031, 034) on a server test's chain, as `npm start` will have it: the dev
@@ -35,13 +35,14 @@ export type PublishedPrice = { roundId: bigint; answer: bigint; updatedAt: numbe
 export type PlacedStake = StakeRef & { txHash: Hash; blockNumber: bigint };
 
 /** The server's settings the deployment takes: the fees (ORACLE_FEE_BPS, MARKET_FEE_BPS) and ORACLE_MAX_AGE_S. */
-export type MarketEscrowConfig = Pick<Config, 'fees' | 'prices'>;
+export type MarketEscrowConfig = DevMarketEscrowConfig;
 
 /**
  * Deploys the dev feeds and MarketEscrow on `chain` (a fresh one: the feeds' addresses follow from the
  * feed writer's first nonces). The round fee is `config.fees.oracleBps`, the price market fee
  * `config.fees.marketBps`, the price age `config.prices.maxAgeS`: a test app's config, or the server's
- * defaults. The judged markets' limits are the dev escrow's (src/dev/dev-escrow.ts).
+ * defaults. The roles and the judged markets' limits are the dev ones (src/dev/dev-market-escrow.ts), as
+ * `npm start` deploys it.
  */
 export async function deployTestMarketEscrow(
   chain: TestChain,
@@ -54,21 +55,7 @@ export async function deployTestMarketEscrow(
     if (!feed) throw new Error(`no dev feed for ${symbol}`);
     return feed;
   });
-  const settings: MarketEscrowSettings = {
-    admin: getAddress(DEV_ESCROW_ROLES.admin.address),
-    operator: getAddress(DEV_OPERATOR.address),
-    guardian: getAddress(DEV_ESCROW_ROLES.guardian.address),
-    treasury: getAddress(DEV_ESCROW_ROLES.treasury.address),
-    settlementCapacity: DEV_ESCROW_DEPLOYMENT.settlementCapacity,
-    settlementRefillPerHour: DEV_ESCROW_DEPLOYMENT.settlementRefillPerHour,
-    minPayoutDelay: DEV_ESCROW_DEPLOYMENT.minPayoutDelay,
-    disputeBondMin: DEV_ESCROW_DEPLOYMENT.disputeBondMin,
-    disputeBondBps: DEV_ESCROW_DEPLOYMENT.disputeBondBps,
-    roundFeeBps: config.fees.oracleBps,
-    priceMarketFeeBps: config.fees.marketBps,
-    maxPriceAge: config.prices.maxAgeS,
-    feeds: feeds.map((feed) => feed.proxy),
-  };
+  const settings: MarketEscrowSettings = devMarketEscrowSettings(feedsBySymbol, config);
   const deployed = await deployMarketEscrow(
     createChainWallet(settingsOfChain, DEV_ESCROW_ROLES.admin.privateKey),
     chain.publicClient,
@@ -219,7 +206,7 @@ export async function deployTestMarketEscrow(
             tree.root,
             tree.total,
             pool - tree.total,
-            options.delay ?? DEV_ESCROW_DEPLOYMENT.minPayoutDelay,
+            options.delay ?? settings.minPayoutDelay,
           ],
         }),
       );
