@@ -114,6 +114,29 @@ export async function startStack(options: StackOptions) {
     throw error;
   }
 
+  // The guardian's watcher (docs/operations.md "The guardian's watcher"): a process of its own with
+  // the dev guardian's key, as in production, checking every judged settlement on MarketEscrow. Its
+  // metrics listener takes a free port; its lines join the server's.
+  const ops = compiledServerCommand('ops');
+  const guardian = spawn(ops.command, [...ops.args, 'guardian:watch', '--metrics-port', '0'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      RPC_URL: chain.rpcUrl,
+      MARKET_ESCROW_ADDRESS: marketEscrow.address,
+      MARKET_ESCROW_DEPLOY_BLOCK: String(marketEscrow.blockNumber),
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  pipeLines(guardian, options.log);
+
+  const stopChild = async (child: ChildProcess) => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  };
   let stopped = false;
   return {
     baseUrl,
@@ -126,10 +149,7 @@ export async function startStack(options: StackOptions) {
     async stop() {
       if (stopped) return;
       stopped = true;
-      if (server.exitCode === null && server.signalCode === null) {
-        server.kill('SIGTERM');
-        await once(server, 'exit');
-      }
+      await Promise.all([stopChild(server), stopChild(guardian)]);
       // The server sends nothing more: the last blocks are written, then the node stops.
       await devChain.recorder.stop();
       await chain.stop();
