@@ -112,6 +112,10 @@ test('A settlement the guardian vetoes on chain shows voided (English and Chines
   expect(win).toMatchObject({ refund: false, payoutWei: (YES_STAKE + NO_STAKE).toString() });
   const pending = await onChain(escrow, key);
   expect(pending.state).toBe(STATE.Settled);
+  // The window ends ~20 s before payouts open (40 s of review, a 60 s minimum delay): time enough to veto.
+  expect(pending.claimableAt, 'the payouts opened before the guardian could veto').toBeGreaterThan(
+    Number((await client().getBlock()).timestamp),
+  );
   await guardianVetoes(escrow, key);
   expect((await onChain(escrow, key)).state).toBe(STATE.Refunding);
 
