@@ -552,6 +552,32 @@ describe('Flags', () => {
     expect((await detail(marketId)).market.status).toBe('settled');
   });
 
+  test("A failed read of the chain's time ends no review: the next run reads again", async () => {
+    const { marketId } = await marketInReview('Chain unreadable');
+    const endsAt = (await marketRow(marketId))?.reviewEndsAt;
+    if (!endsAt) throw new Error('no window');
+    await advanceChainTo(endsAt, 1);
+    let reads = 0;
+    const unreadable = stubSettlementJob(t, stub, {
+      feeBps: FEE_BPS,
+      reviewWindowS: WINDOW_S,
+      readChainTime: async () => {
+        reads += 1;
+        throw new Error('the node is down');
+      },
+    });
+    await unreadable.run();
+    expect(reads).toBe(1);
+    expect((await detail(marketId)).market.status).toBe('settling');
+    const readable = stubSettlementJob(t, stub, {
+      feeBps: FEE_BPS,
+      reviewWindowS: WINDOW_S,
+      readChainTime: chainNow,
+    });
+    await readable.run();
+    expect((await detail(marketId)).market).toMatchObject({ status: 'settled', result: 'YES' });
+  });
+
   test('No flag after the window, nor on a market with no verdict in review', async () => {
     const { marketId, bettors } = await marketInReview('Too late');
     const [bettor] = bettors;
