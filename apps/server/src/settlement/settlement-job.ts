@@ -77,7 +77,9 @@ export function judgingLeaseMs(input: { aiTimeoutMs: number; models: number }): 
  */
 export function createSettlementJobs(deps: SettlementJobDeps): [Job, Job] {
   if (deps.escrow && !deps.readChainTime) {
-    throw new Error("the settlement job has an escrow but no chain time to read: its review windows are the chain's");
+    throw new Error(
+      "the settlement job has an escrow but no chain time to read: its review windows are the chain's",
+    );
   }
   return [
     {
@@ -105,7 +107,10 @@ async function settleReviewed(deps: SettlementJobDeps): Promise<void> {
     try {
       chainNow = await deps.readChainTime();
     } catch (error) {
-      deps.logger.warn({ err: error }, "could not read the chain's time: review windows are ended at the next run");
+      deps.logger.warn(
+        { err: error },
+        "could not read the chain's time: review windows are ended at the next run",
+      );
       return;
     }
   }
