@@ -288,8 +288,10 @@ describe('a judged market on the escrow', () => {
     // The window ends unflagged: the DB settles on the proposal; nothing new is posted.
     const actions = await countActions();
     await t.advanceTime(WINDOW_S + 1);
+    const block = await t.chain.publicClient.getBlock({ blockTag: 'latest' });
     const reviewed = await settleReviewedMarkets(t.db, {
       now: t.clock.now(),
+      chainNow: new Date(Number(block.timestamp) * 1000),
       feeBps: FEE_BPS,
       escrow: target,
     });

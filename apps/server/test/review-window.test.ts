@@ -139,13 +139,12 @@ const escrowRefundOf = async (txHash: string) =>
 /**
  * A settling market on the escrow judged by the stub, with YES and NO bets (deposits) from accounts
  * that can sign, its verdict's settlement posted on chain with the review window as its delay
- * (`serverWindowShortByS`: the server's window made to end that much before the chain's, as a settlement
- * posted a little after its proposal does, by a few seconds).
+ * (`post: false`: proposed only, its settlement still due).
  */
 async function marketInReview(
   title: string,
   sides: Array<'YES' | 'NO'> = ['YES', 'NO', 'NO'],
-  options: { serverWindowShortByS?: number } = {},
+  options: { post?: boolean } = {},
 ) {
   const bettors = sides.map(() => newAccount());
   // Each bettor can pay a bond (and its gas) from the wallet.
@@ -164,15 +163,35 @@ async function marketInReview(
   await market.passClose();
   await settle();
   const [row] = await t.db.select().from(markets).where(eq(markets.id, marketId));
-  if (row?.proposedResult) {
-    await postEscrowSettlement(t, { marketId });
-    if (options.serverWindowShortByS && row.reviewEndsAt) {
-      const endsAt = new Date(row.reviewEndsAt.getTime() - options.serverWindowShortByS * 1000);
-      await t.db.update(markets).set({ reviewEndsAt: endsAt }).where(eq(markets.id, marketId));
-    }
-  }
+  if (row?.proposedResult && options.post !== false) await postEscrowSettlement(t, { marketId });
   return { marketId, betIds, bettors };
 }
+
+/** The latest block's time: the clock the escrow's dispute window runs on. */
+async function chainNow(): Promise<Date> {
+  const block = await t.chain.publicClient.getBlock({ blockTag: 'latest' });
+  return new Date(Number(block.timestamp) * 1000);
+}
+
+/**
+ * Moves the chain (and the server's clock with it) until its latest block is `seconds` past `at`
+ * (before it, if negative). Blocks mined fast run ahead of the wall clock, so it may take a few steps.
+ */
+async function advanceChainTo(at: Date, seconds = 0) {
+  const target = at.getTime() + seconds * 1000;
+  for (let step = 0; step < 10; step++) {
+    const by = Math.ceil((target - (await chainNow()).getTime()) / 1000);
+    if (by <= 0) return;
+    await t.advanceTime(by);
+  }
+  throw new Error(`the chain did not reach ${new Date(target).toISOString()}`);
+}
+
+const marketRow = async (marketId: number) =>
+  (await t.db.select().from(markets).where(eq(markets.id, marketId)))[0];
+
+const payoutListOf = async (marketId: number) =>
+  (await t.db.select().from(payoutLists).where(eq(payoutLists.predictionMarketId, marketId)))[0];
 
 async function flagBody(
   account: PrivateKeyAccount,
@@ -234,7 +253,15 @@ describe('A proposed verdict', () => {
     });
     const review = proposed.market.review;
     if (!review) throw new Error('no review');
-    expect(Date.parse(review.endsAt) - Date.parse(review.proposedAt)).toBe(WINDOW_S * 1000);
+    // The window is the chain's dispute window: it ends at the pending settlement's claimableAt, a
+    // window after the proposal (docs/decisions/034 "Settlement").
+    const list = await payoutListOf(marketId);
+    expect(list?.status).toBe('settled');
+    expect(review.endsAt).toBe(list?.claimableAt?.toISOString());
+    expect((await marketRow(marketId))?.reviewEndsAt?.getTime()).toBe(list?.claimableAt?.getTime());
+    const windowMs = Date.parse(review.endsAt) - Date.parse(review.proposedAt);
+    expect(windowMs).toBeGreaterThanOrEqual((WINDOW_S - 5) * 1000);
+    expect(windowMs).toBeLessThanOrEqual((WINDOW_S + 5) * 1000);
     expect(proposed.timeline?.map((event) => [event.kind, event.actor, event.result])).toEqual([
       ['proposed', MODEL, 'YES'],
     ]);
@@ -251,11 +278,11 @@ describe('A proposed verdict', () => {
       stub.requests.filter((request) => marketTitleOf(request) === 'Proposed then settled'),
     ).toHaveLength(judged);
 
-    await t.advanceTime(WINDOW_S - 30);
+    await advanceChainTo(new Date(review.endsAt), -30);
     await settle();
     expect((await detail(marketId)).market.status).toBe('settling');
 
-    await t.advanceTime(31);
+    await advanceChainTo(new Date(review.endsAt));
     await settle();
     const settled = await detail(marketId);
     expect(settled.market).toMatchObject({ status: 'settled', result: 'YES', aiConfidence: 91 });
@@ -452,27 +479,117 @@ describe('Flags', () => {
     expect(list).toMatchObject({ status: 'due', payoutDelayS: null, outcome: 1 });
   });
 
-  test('No flag after the window, nor on a market with no verdict in review; a bond the chain took late is refunded', async () => {
-    // The chain's window outlasts the server's (by a minute here): a bond mined between the two is a dispute
-    // the server refuses (REVIEW_CLOSED).
-    const { marketId, bettors } = await marketInReview('Too late', undefined, {
-      serverWindowShortByS: 60,
-    });
+  test("The server's clock ahead of the chain's: a bond the contract takes as a dispute is a flag, never late", async () => {
+    const { marketId, bettors } = await marketInReview('Server clock ahead');
     const [bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
-    await t.advanceTime(WINDOW_S - 30);
-    const lateBody = await bondedFlag(bettor, marketId, 'Late');
-    const late = await postFlag(marketId, lateBody);
-    expect(late.statusCode).toBe(409);
-    expect(late.json()).toMatchObject({ error: { code: 'REVIEW_CLOSED' } });
-    expect(await paymentOf(lateBody.txHash)).toMatchObject({
-      status: 'escrow_refund',
-      refundReason: 'REVIEW_CLOSED',
-    });
+    const endsAt = (await marketRow(marketId))?.reviewEndsAt;
+    if (!endsAt) throw new Error('no window');
+    expect(endsAt.getTime()).toBe((await payoutListOf(marketId))?.claimableAt?.getTime());
+    await advanceChainTo(endsAt, -60);
+    // The server's clock is past the window's end by more than what is left of it on chain.
+    t.setServerClockAhead(WINDOW_S);
+    try {
+      expect(t.clock.now().getTime()).toBeGreaterThan(endsAt.getTime() + 60_000);
+      const body = await bondedFlag(bettor, marketId, 'Flagged in the chain’s window');
+      const response = await postFlag(marketId, body);
+      expect(response.statusCode).toBe(201);
+      // Mined within the chain's window, after the server's clock passed it.
+      expect((await paymentOf(body.txHash))?.blockTime.getTime()).toBeLessThan(endsAt.getTime());
+      expect(await paymentOf(body.txHash)).toMatchObject({ status: 'recorded', purpose: 'market_flag' });
+      expect(await escrowRefundOf(body.txHash)).toBeUndefined();
+      expect((await detail(marketId)).market).toMatchObject({ status: 'settling', review: { flagCount: 1 } });
+      // Held for an operator: the window's end on either clock does not settle it.
+      expect(await payoutListOf(marketId)).toMatchObject({ status: 'due' });
+      await advanceChainTo(endsAt, 5);
+      await settle();
+      expect((await detail(marketId)).market.status).toBe('settling');
+    } finally {
+      t.setServerClockAhead(0);
+    }
+  });
+
+  test("The review ends by the chain's time, once its settlement is pending on chain, whatever the server's clock says", async () => {
+    const { marketId } = await marketInReview('Chain clock ends it');
+    const endsAt = (await marketRow(marketId))?.reviewEndsAt;
+    if (!endsAt) throw new Error('no window');
+    t.setServerClockAhead(2 * WINDOW_S);
+    try {
+      await settle();
+      expect((await detail(marketId)).market.status).toBe('settling');
+      await advanceChainTo(endsAt, -2);
+      await settle();
+      expect((await detail(marketId)).market.status).toBe('settling');
+      await advanceChainTo(endsAt);
+      await settle();
+      expect((await detail(marketId)).market).toMatchObject({ status: 'settled', result: 'YES' });
+    } finally {
+      t.setServerClockAhead(0);
+    }
+  });
+
+  test('A review whose settlement is not posted yet does not end: its window opens on chain', async () => {
+    const { marketId } = await marketInReview('Not posted yet', undefined, { post: false });
+    expect(await payoutListOf(marketId)).toMatchObject({ status: 'due' });
+    const proposedEnd = (await marketRow(marketId))?.reviewEndsAt;
+    if (!proposedEnd) throw new Error('no window');
+    await advanceChainTo(proposedEnd, 1);
+    await settle();
+    expect((await detail(marketId)).market.status).toBe('settling');
+    // Posted now: the rest of the window is gone, so the contract's minimum delay; the review ends
+    // at its claimableAt.
+    const list = await postEscrowSettlement(t, { marketId });
+    const endsAt = (await marketRow(marketId))?.reviewEndsAt;
+    expect(endsAt?.getTime()).toBe(list.claimableAt?.getTime());
+    expect((await detail(marketId)).market.review?.endsAt).toBe(list.claimableAt?.toISOString());
+    if (!endsAt) throw new Error('no window');
+    if ((await chainNow()).getTime() < endsAt.getTime()) {
+      await settle();
+      expect((await detail(marketId)).market.status).toBe('settling');
+    }
+    await advanceChainTo(endsAt);
     await settle();
     expect((await detail(marketId)).market.status).toBe('settled');
-    // Settled on the server, reopened on chain by the refused dispute: no bond can be sent now.
-    expect(await bondRevert(bettor, marketId)).toContain('BettingClosed');
+  });
+
+  test("A failed read of the chain's time ends no review: the next run reads again", async () => {
+    const { marketId } = await marketInReview('Chain unreadable');
+    const endsAt = (await marketRow(marketId))?.reviewEndsAt;
+    if (!endsAt) throw new Error('no window');
+    await advanceChainTo(endsAt, 1);
+    let reads = 0;
+    const unreadable = stubSettlementJob(t, stub, {
+      feeBps: FEE_BPS,
+      reviewWindowS: WINDOW_S,
+      readChainTime: async () => {
+        reads += 1;
+        throw new Error('the node is down');
+      },
+    });
+    await unreadable.run();
+    expect(reads).toBe(1);
+    expect((await detail(marketId)).market.status).toBe('settling');
+    const readable = stubSettlementJob(t, stub, {
+      feeBps: FEE_BPS,
+      reviewWindowS: WINDOW_S,
+      readChainTime: chainNow,
+    });
+    await readable.run();
+    expect((await detail(marketId)).market).toMatchObject({ status: 'settled', result: 'YES' });
+  });
+
+  test('No flag after the window, nor on a market with no verdict in review', async () => {
+    const { marketId, bettors } = await marketInReview('Too late');
+    const [bettor] = bettors;
+    if (!bettor) throw new Error('no bettor');
+    const endsAt = (await marketRow(marketId))?.reviewEndsAt;
+    if (!endsAt) throw new Error('no window');
+    await advanceChainTo(endsAt);
+    // The chain takes no dispute from claimableAt on (its payouts are open): nothing is paid, so
+    // nothing is refunded.
+    expect(await bondRevert(bettor, marketId)).toContain('MarketNotOpen');
+    await settle();
+    expect((await detail(marketId)).market.status).toBe('settled');
     const missing = await postFlag(999_999, {
       ...(await flagBody(bettor, 999_999, 'Nowhere')),
       txHash: `0x${'ef'.repeat(32)}`,
@@ -481,13 +598,13 @@ describe('Flags', () => {
     expect(missing.statusCode).toBe(404);
   });
 
-  test('A bond still confirming when the window closes: 202, then the job replays the flag and refunds the bond', async () => {
-    const { marketId, bettors } = await marketInReview('Bond confirms late', undefined, {
-      serverWindowShortByS: 60,
-    });
+  test("A bond still confirming when the server's clock passes the window: 202, then the job replays and records the flag", async () => {
+    const { marketId, bettors } = await marketInReview('Bond confirms late');
     const [, bettor] = bettors;
     if (!bettor) throw new Error('no bettor');
-    await t.advanceTime(WINDOW_S - 80);
+    const endsAt = (await marketRow(marketId))?.reviewEndsAt;
+    if (!endsAt) throw new Error('no window');
+    await advanceChainTo(endsAt, -80);
     let body: Awaited<ReturnType<typeof flagBody>> & { txHash: Hash; amountWei: string };
     await t.chain.testClient.setAutomine(false);
     try {
@@ -499,24 +616,22 @@ describe('Flags', () => {
     } finally {
       await t.chain.testClient.setAutomine(true);
     }
-    // The window closes (the signature, good for 300 s, has not expired); then the bond is mined.
-    await t.advanceTime(30);
-    await t.chain.testClient.mine({ blocks: 1 });
-    await t.job('pending-payments').run();
-    expect(await paymentOf(body.txHash)).toMatchObject({
-      status: 'escrow_refund',
-      refundReason: 'REVIEW_CLOSED',
-      purpose: 'market_flag',
-      amount: BOND,
-    });
-    expect(await escrowRefundOf(body.txHash)).toMatchObject({
-      owner: bettor.address.toLowerCase(),
-      amount: BOND,
-    });
-    expect(await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId))).toEqual([]);
-    // Unflagged, the verdict settles when the window ends.
-    await settle();
-    expect((await detail(marketId)).market).toMatchObject({ status: 'settled', result: 'YES' });
+    // The server's clock passes the window (the signature, good for 300 s, has not expired); the bond
+    // is mined within the chain's.
+    t.setServerClockAhead(120);
+    try {
+      await t.chain.testClient.mine({ blocks: 1 });
+      expect((await chainNow()).getTime()).toBeLessThan(endsAt.getTime());
+      await t.job('pending-payments').run();
+      expect(await paymentOf(body.txHash)).toMatchObject({ status: 'recorded', purpose: 'market_flag' });
+      expect(await escrowRefundOf(body.txHash)).toBeUndefined();
+      expect(await t.db.select().from(marketFlags).where(eq(marketFlags.marketId, marketId))).toHaveLength(1);
+      // Flagged, the verdict waits for an operator.
+      await settle();
+      expect((await detail(marketId)).market).toMatchObject({ status: 'settling', review: { flagCount: 1 } });
+    } finally {
+      t.setServerClockAhead(0);
+    }
   });
 
   test('A bond deposited with nobody posting its flag is refunded by reconciliation after its grace', async () => {

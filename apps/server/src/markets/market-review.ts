@@ -33,6 +33,8 @@ export function toMarketReviewDto(market: MarketRow): MarketReview | null {
     analysis: verdict.analysis,
     sources: verdict.sources,
     proposedAt: market.proposedAt.toISOString(),
+    // The chain's claimableAt once the pending settlement is final on chain (markSettled), before it
+    // the server's estimate: docs/decisions/034 "Settlement".
     endsAt: market.reviewEndsAt.toISOString(),
     flagCount: market.flagCount,
     // Set by the market's own page while flags are open (markets-service getMarket).

@@ -121,13 +121,18 @@ async function recordFlag(
   // The row lock orders this flag against the window's end (settleReviewedMarkets locks too).
   const market = await lockMarket(tx, marketId);
   if (!market) throw new AppError('MARKET_NOT_FOUND');
+  // A market the DB settled takes no flag. After a dispute the contract accepted, that cannot happen
+  // by the window's clock: with an escrow the review ends by the chain's time, past the pending
+  // settlement's claimableAt, after which the contract takes no dispute (settleReviewedMarkets).
   if (!isInReview(market) || !market.reviewEndsAt) throw new AppError('NOT_IN_REVIEW');
-  // Paid and recorded while the window is open: a bond mined after it closed is refunded.
-  const endsAt = market.reviewEndsAt.getTime();
-  if (endsAt <= now.getTime() || payment.blockTime.getTime() >= endsAt) throw new AppError('REVIEW_CLOSED');
-  // The contract's own word that the bond was enough and the settlement is sent back: a deposit under
-  // the flag's terms that disputed nothing (no settlement pending) is no flag.
+  // The contract's own word that the bond was enough and the settlement is sent back, by the chain's
+  // clock within its dispute window: the window the review is (docs/decisions/034 "Settlement"), so
+  // such a flag is never late, whatever the server's clock says. A deposit under the flag's terms that
+  // disputed nothing (no settlement pending) is no flag: refused as late when paid or recorded after
+  // the window's end, else as out of review.
   if (payment.deposit.disputes == null) {
+    const endsAt = market.reviewEndsAt.getTime();
+    if (endsAt <= now.getTime() || payment.blockTime.getTime() >= endsAt) throw new AppError('REVIEW_CLOSED');
     throw new AppError('NOT_IN_REVIEW', 'The deposit disputed no pending settlement of this market.');
   }
   const isBettor = await hasBetOnMarket(tx, market.id, address);

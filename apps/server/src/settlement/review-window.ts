@@ -1,6 +1,7 @@
 import { isInReview } from '@pm/core/market-rules';
 import type { Db, DbOrTx } from '../db/client.ts';
 import type { EscrowTarget } from '../escrow/escrow-target.ts';
+import { findPayoutListByMarket } from '../escrow/settlements/payout-lists-repository.ts';
 import { queueMarketSettlement } from '../escrow/settlements/queue-market-settlement.ts';
 import { proposedVerdictOf } from '../markets/market-review.ts';
 import { lockMarket } from '../markets/markets-repository.ts';
@@ -71,18 +72,31 @@ export async function proposeVerdict(
  * Settles the markets whose window has ended with no flag, on their proposed verdict. Safe on many
  * instances: each is re-read under its row lock (a flag committed first wins) and settleMarket
  * settles a market once. On the escrow, the proposal's pending settlement stands: it becomes claimable.
+ *
+ * One clock (docs/decisions/034 "Settlement"): with an escrow, the window is the chain's dispute
+ * window, so it ends by the chain's time (`chainNow`, the latest block's), and only for a market
+ * whose pending settlement is final on chain (review_ends_at is then its claimableAt, markSettled):
+ * a flag the contract still takes as a dispute is never late for the server. `chainNow` null (no
+ * escrow, nothing on chain) ends it by the server's clock.
  */
 export async function settleReviewedMarkets(
   db: Db,
-  input: { now: Date; feeBps: number; escrow: EscrowTarget | null },
+  input: { now: Date; chainNow: Date | null; feeBps: number; escrow: EscrowTarget | null },
 ): Promise<SettlementSummary[]> {
-  const due = await listReviewedMarketsDue(db, input.now, REVIEWED_PER_RUN);
+  const endsBy = input.chainNow ?? input.now;
+  const onChain = input.chainNow !== null;
+  const due = await listReviewedMarketsDue(db, { now: endsBy, onChain }, REVIEWED_PER_RUN);
   const settled: SettlementSummary[] = [];
   for (const id of due) {
     const summary = await db.transaction(async (tx) => {
       const market = await lockMarket(tx, id);
       if (!market || !isInReview(market) || market.flagCount > 0) return null;
-      if (!market.reviewEndsAt || market.reviewEndsAt.getTime() > input.now.getTime()) return null;
+      if (!market.reviewEndsAt || market.reviewEndsAt.getTime() > endsBy.getTime()) return null;
+      // Under the lock: a refused dispute may have queued the settlement again since it was listed.
+      if (onChain) {
+        const list = await findPayoutListByMarket(tx, id);
+        if (list && list.status !== 'settled') return null;
+      }
       const verdict = proposedVerdictOf(market);
       return settleMarket(tx, {
         marketId: id,

@@ -48,6 +48,11 @@ export type SettlementJobDeps = {
   metrics?: Pick<Metrics, 'countResolution'>;
   /** The server's escrow: markets whose stakes are on it settle there too (none: no escrow). */
   escrow?: EscrowTarget | null;
+  /**
+   * The chain's time (the latest block's): with an escrow, review windows end by it
+   * (docs/decisions/034 "Settlement"). Read once per run; required with an escrow.
+   */
+  readChainTime?: () => Promise<Date>;
 };
 
 /** At most this many markets are judged per run; the rest wait for the next tick. */
@@ -71,23 +76,51 @@ export function judgingLeaseMs(input: { aiTimeoutMs: number; models: number }): 
  * wait behind a judgement that gathers pages and asks models for minutes.
  */
 export function createSettlementJobs(deps: SettlementJobDeps): [Job, Job] {
+  if (deps.escrow && !deps.readChainTime) {
+    throw new Error(
+      "the settlement job has an escrow but no chain time to read: its review windows are the chain's",
+    );
+  }
   return [
     {
       name: 'market-settlement',
       intervalMs: 5_000,
       async run() {
         await closeMarketsAtDeadline(deps.db, deps.clock.now());
-        const reviewed = await settleReviewedMarkets(deps.db, {
-          now: deps.clock.now(),
-          feeBps: deps.feeBps,
-          escrow: deps.escrow ?? null,
-        });
-        for (const summary of reviewed) deps.metrics?.countResolution(summary.outcome);
+        await settleReviewed(deps);
         await voidOverdueMarkets(deps);
       },
     },
     { name: 'market-judging', intervalMs: 5_000, run: () => judgeDueMarkets(deps) },
   ];
+}
+
+/**
+ * The reviews that have ended. With an escrow, by the chain's time, read once: a failed read settles
+ * nothing this run (the next one reads again), since a window not known to have ended on chain may
+ * still take a dispute.
+ */
+async function settleReviewed(deps: SettlementJobDeps): Promise<void> {
+  const escrow = deps.escrow ?? null;
+  let chainNow: Date | null = null;
+  if (escrow && deps.readChainTime) {
+    try {
+      chainNow = await deps.readChainTime();
+    } catch (error) {
+      deps.logger.warn(
+        { err: error },
+        "could not read the chain's time: review windows are ended at the next run",
+      );
+      return;
+    }
+  }
+  const reviewed = await settleReviewedMarkets(deps.db, {
+    now: deps.clock.now(),
+    chainNow,
+    feeBps: deps.feeBps,
+    escrow,
+  });
+  for (const summary of reviewed) deps.metrics?.countResolution(summary.outcome);
 }
 
 /** Both, one after the other, as one job: one full pass (tests, a second instance in a test). */

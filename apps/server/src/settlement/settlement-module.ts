@@ -35,6 +35,7 @@ export function createSettlementModule(deps: AppDeps, logger: FastifyBaseLogger)
   const { config, clock } = deps;
   const db = deps.database.db;
   const flagDeps: FlagMarketDeps = { payments: createPaymentContext(deps), clock };
+  const escrow = escrowTargetOf(config);
   const resolver = config.ai.baseUrl
     ? createAiResolver({
         baseUrl: config.ai.baseUrl,
@@ -56,7 +57,8 @@ export function createSettlementModule(deps: AppDeps, logger: FastifyBaseLogger)
     resolutionTimeoutS: config.ai.resolutionTimeoutS,
     reviewWindowS: config.ai.reviewWindowS,
     metrics: deps.metrics,
-    escrow: escrowTargetOf(config),
+    escrow,
+    ...(escrow ? { readChainTime: () => readChainTime(deps.chain) } : {}),
   });
   return {
     routes: (app) => {
@@ -74,6 +76,12 @@ export function createSettlementModule(deps: AppDeps, logger: FastifyBaseLogger)
     },
     readResolutionRecord: (marketId) => readResolutionRecord(db, marketId),
   };
+}
+
+/** The latest block's time: the clock the escrow's dispute windows run on (docs/decisions/034). */
+async function readChainTime(chain: AppDeps['chain']): Promise<Date> {
+  const block = await chain.getBlock({ blockTag: 'latest' });
+  return new Date(Number(block.timestamp) * 1000);
 }
 
 /**

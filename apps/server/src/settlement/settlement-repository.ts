@@ -145,13 +145,25 @@ export async function storeProposedVerdict(
   return rows.length > 0;
 }
 
-/** Markets whose review window has ended with no flag, oldest end first, at most `limit`. */
-export async function listReviewedMarketsDue(db: DbOrTx, now: Date, limit: number): Promise<number[]> {
+/**
+ * Markets whose review window has ended with no flag by `now`, oldest end first, at most `limit`.
+ * `onChain` (an escrow configured: `now` is the chain's time) leaves out a market whose settlement
+ * on the escrow is not final yet (due or published): its dispute window has not opened on chain, so
+ * its review_ends_at is still the server's estimate (docs/decisions/034 "Settlement").
+ */
+export async function listReviewedMarketsDue(
+  db: DbOrTx,
+  input: { now: Date; onChain: boolean },
+  limit: number,
+): Promise<number[]> {
   const rows = await queryRows(
     db,
     sql`select id from markets
         where status = 'settling' and proposed_at is not null and flag_count = 0
-          and review_ends_at <= ${now}
+          and review_ends_at <= ${input.now}
+          and (not ${input.onChain}::boolean or not exists (
+            select 1 from payout_lists
+            where payout_lists.prediction_market_id = markets.id and payout_lists.status <> 'settled'))
         order by review_ends_at, id limit ${limit}`,
     z.object({ id: z.number() }),
   );

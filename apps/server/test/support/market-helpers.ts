@@ -27,6 +27,7 @@ import {
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC, DEV_OPERATOR } from '../../src/config/dev-accounts.ts';
 import { markets, oracleRounds, payments } from '../../src/db/schema.ts';
+import { escrowTargetOf } from '../../src/escrow/escrow-target.ts';
 import { createAiResolver } from '../../src/resolution/ai-resolver.ts';
 import { createSettlementJob } from '../../src/settlement/settlement-job.ts';
 import type { AiStub } from './ai-stub.ts';
@@ -71,9 +72,17 @@ export async function settleMarkets(t: TestApp) {
 export function stubSettlementJob(
   t: TestApp,
   stub: AiStub,
-  options: { feeBps: number; reviewWindowS: number },
+  options: {
+    feeBps: number;
+    reviewWindowS: number;
+    /** The app's escrow, its review windows ended by this read of the chain's time (none: no escrow). */
+    readChainTime?: () => Promise<Date>;
+  },
 ) {
   return createSettlementJob({
+    ...(options.readChainTime
+      ? { escrow: escrowTargetOf(t.config), readChainTime: options.readChainTime }
+      : {}),
     db: t.db,
     clock: t.clock,
     logger: pino({ level: 'silent' }),

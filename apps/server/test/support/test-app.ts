@@ -18,7 +18,8 @@ import { openTestDatabase } from './test-database.ts';
  * The whole server for an integration test file: a real Hardhat node, a real database (PGlite, or
  * PostgreSQL under TEST_DB=postgres), the real app with every feature, driven with `app.inject`.
  * Jobs do not run on their own: a test calls `runJobs()` to move the world one step.
- * The server clock follows chain time, so `advanceTime` moves deadlines for both. A test that
+ * The server clock follows chain time, so `advanceTime` moves deadlines for both (a test may set it
+ * ahead of the chain's: setServerClockAhead). A test that
  * needs what the server logs (the fuzz suite reads the stack of each 5xx) passes its own logger.
  */
 export async function startTestApp(
@@ -61,8 +62,14 @@ export async function startTestApp(
     WALLET_READ_CACHE_MS: process.env.TEST_WALLET_READ_CACHE_MS ?? '0',
     ...env,
   });
-  const clock = createChainClock(chain.testClient);
-  await clock.sync();
+  const chainClock = createChainClock(chain.testClient);
+  await chainClock.sync();
+  // The server's clock ahead of the chain's by this much (setServerClockAhead): two clocks apart.
+  let aheadMs = 0;
+  const clock = {
+    now: () => new Date(chainClock.now().getTime() + aheadMs),
+    sync: chainClock.sync,
+  };
   const logger = options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const deps: AppDeps = {
     config,
@@ -98,6 +105,10 @@ export async function startTestApp(
     async advanceTime(seconds: number) {
       await chain.advanceTime(seconds);
       await clock.sync();
+    },
+    /** Moves the server's clock alone `seconds` ahead of the chain's (0: back with it), as a skewed host's is. */
+    setServerClockAhead(seconds: number) {
+      aheadMs = seconds * 1000;
     },
     async close() {
       await app.close();

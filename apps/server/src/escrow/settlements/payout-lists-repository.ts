@@ -306,7 +306,13 @@ export async function publishSettlement(
 /** Leaves written per INSERT: 20,000 parameters, well under a statement's 65,535. */
 const LEAVES_PER_INSERT = 5_000;
 
-/** The settlement is final on chain: payouts (or refunds) open at `claimableAt`. */
+/**
+ * The settlement is final on chain: payouts (or refunds) open at `claimableAt`. A Predictions market's
+ * pending settlement of its proposed verdict (docs/decisions/034 "Settlement": one clock) makes the
+ * chain's dispute window the market's review window: its review_ends_at becomes `claimableAt`, in the
+ * same transaction, while it is still in review unflagged, so the window the page shows, the flags the
+ * server takes and the settlement of the review all follow the contract.
+ */
 export async function markSettled(
   db: Db,
   id: number,
@@ -318,6 +324,19 @@ export async function markSettled(
       .set({ status: 'settled', ...input, lastError: null, updatedAt: sql`now()` })
       .where(and(eq(payoutLists.id, id), eq(payoutLists.status, 'published')))
       .returning();
+    if (row?.predictionMarketId != null && !row.refund) {
+      await tx
+        .update(markets)
+        .set({ reviewEndsAt: input.claimableAt, updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(markets.id, row.predictionMarketId),
+            eq(markets.status, 'settling'),
+            isNotNull(markets.proposedAt),
+            eq(markets.flagCount, 0),
+          ),
+        );
+    }
     // A market's page reads what the chain now holds: the bond a flag needs while the settlement is
     // pending, the claims once it opens. Its viewers refetch it.
     if (row?.predictionMarketId != null) await publish(tx, { topic: 'markets', id: row.predictionMarketId });

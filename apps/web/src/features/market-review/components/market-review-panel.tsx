@@ -60,7 +60,8 @@ export function MarketReviewPanel({
     timeline.some((event) => event.kind === 'flagged' && event.actor.toLowerCase() === me);
   const canFlag = inReview && msLeft > 0 && isBettor && !flaggedByMe && wallet.address !== undefined;
   // Once offered, the form (and its payment dialog) stays while the verdict is in review,
-  // so the window's end cannot unmount a bond being paid; the server refunds a bond paid too late.
+  // so the window's end cannot unmount a bond being paid; the contract takes no bond past the window's
+  // end (the chain's claimableAt, which `endsAt` shows), and the server refunds a refused one.
   const bondRef = useRef<string | null>(null);
   if (canFlag && review?.bondWei) bondRef.current = review.bondWei;
   // Decision 026: a flag's bond disputes the settlement on chain, and one dispute sends it back: once
