@@ -528,6 +528,25 @@ describe('Flags', () => {
     }
   });
 
+  test('A dispute mined in the window whose flag is not posted yet ends no review: the flag, posted after the window, is recorded', async () => {
+    const { marketId, bettors } = await marketInReview('Dispute before its flag');
+    const [bettor] = bettors;
+    if (!bettor) throw new Error('no bettor');
+    const endsAt = (await marketRow(marketId))?.reviewEndsAt;
+    if (!endsAt) throw new Error('no window');
+    await advanceChainTo(endsAt, -30);
+    // The contract takes the bond as a dispute and sends the settlement back; nobody posts it yet.
+    const txHash = await payBond(bettor, marketId);
+    await advanceChainTo(endsAt, 5);
+    await settle();
+    expect((await detail(marketId)).market.status).toBe('settling');
+    const response = await postFlag(marketId, await bondedFlag(bettor, marketId, 'Posted late', { txHash }));
+    expect(response.statusCode).toBe(201);
+    expect(await paymentOf(txHash)).toMatchObject({ status: 'recorded', purpose: 'market_flag' });
+    expect(await escrowRefundOf(txHash)).toBeUndefined();
+    expect((await detail(marketId)).market).toMatchObject({ status: 'settling', review: { flagCount: 1 } });
+  });
+
   test('A review whose settlement is not posted yet does not end: its window opens on chain', async () => {
     const { marketId } = await marketInReview('Not posted yet', undefined, { post: false });
     expect(await payoutListOf(marketId)).toMatchObject({ status: 'due' });

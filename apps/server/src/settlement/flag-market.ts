@@ -121,9 +121,10 @@ async function recordFlag(
   // The row lock orders this flag against the window's end (settleReviewedMarkets locks too).
   const market = await lockMarket(tx, marketId);
   if (!market) throw new AppError('MARKET_NOT_FOUND');
-  // A market the DB settled takes no flag. After a dispute the contract accepted, that cannot happen
-  // by the window's clock: with an escrow the review ends by the chain's time, past the pending
-  // settlement's claimableAt, after which the contract takes no dispute (settleReviewedMarkets).
+  // A market the DB settled takes no flag. After a dispute the contract accepted, that cannot happen:
+  // with an escrow a review ends by the chain's time, past the pending settlement's claimableAt, and
+  // only while the chain still holds that settlement, which a dispute sends back at once
+  // (settleReviewedMarkets), so a flag still confirming or posted late finds its market in review.
   if (!isInReview(market) || !market.reviewEndsAt) throw new AppError('NOT_IN_REVIEW');
   // The contract's own word that the bond was enough and the settlement is sent back, by the chain's
   // clock within its dispute window: the window the review is (docs/decisions/034 "Settlement"), so

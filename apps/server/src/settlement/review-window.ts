@@ -81,13 +81,33 @@ export async function proposeVerdict(
  */
 export async function settleReviewedMarkets(
   db: Db,
-  input: { now: Date; chainNow: Date | null; feeBps: number; escrow: EscrowTarget | null },
+  input: {
+    now: Date;
+    chainNow: Date | null;
+    feeBps: number;
+    escrow: EscrowTarget | null;
+    /**
+     * Whether the chain still holds this pending settlement (market key, payout root): a dispute
+     * mined before claimableAt sends it back at once, while its flag may still be confirming here.
+     */
+    stillPendingOnChain?: (marketKey: string, root: string) => Promise<boolean>;
+  },
 ): Promise<SettlementSummary[]> {
   const endsBy = input.chainNow ?? input.now;
   const onChain = input.chainNow !== null;
   const due = await listReviewedMarketsDue(db, { now: endsBy, onChain }, REVIEWED_PER_RUN);
   const settled: SettlementSummary[] = [];
   for (const id of due) {
+    // Read before the row lock, so no transaction waits on the chain: a settlement the chain no
+    // longer holds (disputed in its window, the flag not recorded yet) ends no review, and a read
+    // that fails ends none either (the next run reads again); the flag's own path then holds it.
+    if (onChain && input.stillPendingOnChain) {
+      const list = await findPayoutListByMarket(db, id);
+      if (list?.status === 'settled' && list.root) {
+        const pending = await input.stillPendingOnChain(list.marketKey, list.root).catch(() => false);
+        if (!pending) continue;
+      }
+    }
     const summary = await db.transaction(async (tx) => {
       const market = await lockMarket(tx, id);
       if (!market || !isInReview(market) || market.flagCount > 0) return null;

@@ -53,6 +53,8 @@ export type SettlementJobDeps = {
    * (docs/decisions/034 "Settlement"). Read once per run; required with an escrow.
    */
   readChainTime?: () => Promise<Date>;
+  /** Whether the escrow still holds a market's pending settlement (its key and payout root). */
+  stillPendingOnChain?: (marketKey: string, root: string) => Promise<boolean>;
 };
 
 /** At most this many markets are judged per run; the rest wait for the next tick. */
@@ -119,6 +121,7 @@ async function settleReviewed(deps: SettlementJobDeps): Promise<void> {
     chainNow,
     feeBps: deps.feeBps,
     escrow,
+    ...(deps.stillPendingOnChain ? { stillPendingOnChain: deps.stillPendingOnChain } : {}),
   });
   for (const summary of reviewed) deps.metrics?.countResolution(summary.outcome);
 }

@@ -1,8 +1,10 @@
 import { FlagMarketBodySchema } from '@pm/core/contract/review';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Address, Hex } from 'viem';
 import { z } from 'zod';
 import type { AppDeps, AppFeature } from '../app-deps.ts';
 import type { Config } from '../config/config.ts';
+import { MARKET_STATE, readEscrowMarket } from '../escrow/escrow-chain.ts';
 import { escrowTargetOf } from '../escrow/escrow-target.ts';
 import { createEvidenceGatherer } from '../evidence/evidence-gatherer.ts';
 import type { Job } from '../jobs/job-runner.ts';
@@ -58,7 +60,13 @@ export function createSettlementModule(deps: AppDeps, logger: FastifyBaseLogger)
     reviewWindowS: config.ai.reviewWindowS,
     metrics: deps.metrics,
     escrow,
-    ...(escrow ? { readChainTime: () => readChainTime(deps.chain) } : {}),
+    ...(escrow
+      ? {
+          readChainTime: () => readChainTime(deps.chain),
+          stillPendingOnChain: (key: string, root: string) =>
+            stillPendingOnChain(deps.chain, escrow.address as Address, key as Hex, root),
+        }
+      : {}),
   });
   return {
     routes: (app) => {
@@ -82,6 +90,17 @@ export function createSettlementModule(deps: AppDeps, logger: FastifyBaseLogger)
 async function readChainTime(chain: AppDeps['chain']): Promise<Date> {
   const block = await chain.getBlock({ blockTag: 'latest' });
   return new Date(Number(block.timestamp) * 1000);
+}
+
+/** Whether the escrow holds `key`'s settlement with `root` still pending (not sent back by a dispute). */
+async function stillPendingOnChain(
+  chain: AppDeps['chain'],
+  escrow: Address,
+  key: Hex,
+  root: string,
+): Promise<boolean> {
+  const market = await readEscrowMarket(chain, escrow, key);
+  return market.state === MARKET_STATE.settled && market.payoutRoot.toLowerCase() === root.toLowerCase();
 }
 
 /**
