@@ -17,9 +17,9 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { DEV_ESCROW_ROLES } from '../../apps/server/src/config/dev-accounts.ts';
 import { eventually, getMarket } from '../support/api.ts';
-import { balanceOf, freshAccount, setAiVerdict } from '../support/chain.ts';
+import { advanceChainTime, balanceOf, freshAccount, setAiVerdict } from '../support/chain.ts';
 import { baseUrl, expect, rpcUrl, test } from '../support/fixtures.ts';
-import { createContestedMarket, openWithWallet, settleMarkets } from '../support/helpers.ts';
+import { createContestedMarket, openWithWallet } from '../support/helpers.ts';
 
 // docs/architecture.md "Following the chain": the escrow's guardian vetoes a judged market's pending
 // settlement on chain, without the server asking, and the app follows the `Vetoed` event: the market
@@ -85,7 +85,7 @@ async function openMyBets(page: Page) {
   await expect(page.getByRole('heading', { level: 1, name: 'My Bets' })).toBeVisible();
 }
 
-test('A settlement the guardian vetoes on chain shows voided (English and Chinese), and its winner claims back exactly its stake', async ({
+test('A settlement the guardian vetoes on chain in its review shows voided (English and Chinese), and its winner claims back exactly its stake', async ({
   browser,
 }) => {
   test.setTimeout(180_000);
@@ -102,17 +102,17 @@ test('A settlement the guardian vetoes on chain shows voided (English and Chines
   if (!market.escrowId) throw new Error(`market ${market.id} has no escrow id`);
   const key = marketKey(market.escrowId as Hex, market.closesAt);
 
-  // The judge says YES; its settlement is posted on chain when proposed, with the review window (and
-  // at least the contract's 60 s) as its delay, and the market is settled once the window ends.
+  // The judge says YES once the market's deadline has passed; its settlement is posted on chain when
+  // proposed, pending for the review window (at least the contract's 60 s). The review is the chain's
+  // dispute window (docs/architecture.md "Review window"), so the guardian vetoes within it, while the
+  // market is still in review: once the window ends, the payouts are open and no veto can land.
   await setAiVerdict({ verdict: 'YES', confidence: 91, analysis: 'The e2e judge saw it happen.' });
-  await settleMarkets([market.id]);
-  expect((await getMarket(market.id)).market).toMatchObject({ status: 'settled', result: 'YES' });
-  // Offered as a win, but not paid yet: the settlement is pending on chain, so the guardian may veto it.
-  const win = await eventually(() => offeredClaim(winner, market.id), 20_000);
-  expect(win).toMatchObject({ refund: false, payoutWei: (YES_STAKE + NO_STAKE).toString() });
-  const pending = await onChain(escrow, key);
-  expect(pending.state).toBe(STATE.Settled);
-  // The window ends ~20 s before payouts open (40 s of review, a 60 s minimum delay): time enough to veto.
+  await advanceChainTime(3601);
+  const pending = await eventually(async () => {
+    const held = await onChain(escrow, key);
+    return held.state === STATE.Settled ? held : null;
+  }, 75_000);
+  expect((await getMarket(market.id)).market).toMatchObject({ status: 'settling' });
   expect(pending.claimableAt, 'the payouts opened before the guardian could veto').toBeGreaterThan(
     Number((await client().getBlock()).timestamp),
   );
